@@ -1,0 +1,17 @@
+#!/bin/sh
+# Install the Debian packages eatrace needs to build and test, when missing.
+set -e
+PKGS="build-essential pkg-config clang libtraceevent-dev libtracefs-dev libtracecmd-dev libcmocka-dev libjson-c-dev trace-cmd libxml2-utils"
+missing=""
+for p in $PKGS; do
+	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"
+done
+[ -z "$missing" ] && exit 0
+echo "deps: installing$missing"
+if [ "$(id -u)" != 0 ]; then
+	echo "deps: missing packages:$missing (run as root or: sudo apt-get install$missing)" >&2
+	exit 1
+fi
+export DEBIAN_FRONTEND=noninteractive
+apt-get update -qq || apt-get update
+apt-get install -y -qq $missing >/dev/null

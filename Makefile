@@ -1,0 +1,100 @@
+# SPDX-License-Identifier: GPL-2.0-only
+# eatrace: estimate the CPU energy of Linux scheduling decisions from traces.
+#
+#   make            build ./eatrace
+#   make check      install missing Debian packages, build, run all tests
+#   make sanitize   the whole test suite under ASan + UBSan + LeakSanitizer
+#   make demo       report on a bundled trace with a bundled model
+#   make install    PREFIX=/usr/local DESTDIR=
+#   make bench      benchmarks (bench/README.md)
+
+PREFIX  ?= /usr/local
+BINDIR  ?= $(PREFIX)/bin
+DATADIR ?= $(PREFIX)/share/eatrace
+MANDIR  ?= $(PREFIX)/share/man
+BUILD   ?= build
+BIN     ?= eatrace
+
+CC      ?= cc
+PKGS    := libtracecmd libtraceevent libtracefs json-c
+PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
+PKG_LIBS   := $(shell pkg-config --libs $(PKGS) 2>/dev/null)
+CMOCKA_LIBS := $(shell pkg-config --libs cmocka 2>/dev/null)
+
+CFLAGS  ?= -O2 -g
+WARN    := -Wall -Wextra -Wshadow -Wformat=2 -Wno-unused-parameter
+override CFLAGS += -std=c11 -D_GNU_SOURCE $(WARN) -Iinclude -Isrc $(PKG_CFLAGS) \
+	-DEA_DATADIR='"$(DATADIR)"' -MMD -MP
+LDLIBS  += $(PKG_LIBS) -lm
+
+LIB_SRC := $(sort $(wildcard src/input/*.c src/model/*.c src/state/*.c \
+	src/energy/*.c src/replay/*.c src/output/*.c src/util/*.c))
+CLI_SRC := $(sort $(wildcard src/cli/*.c))
+LIB_OBJ := $(LIB_SRC:%.c=$(BUILD)/%.o)
+CLI_OBJ := $(CLI_SRC:%.c=$(BUILD)/%.o)
+LIB     := $(BUILD)/libeatrace.a
+
+UNIT_SRC := $(sort $(wildcard tests/unit/test-*.c))
+UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
+E2E      := $(sort $(wildcard tests/e2e/*.sh))
+
+.PHONY: all check deps test sanitize demo install uninstall clean bench fuzz format
+
+all: $(BIN)
+
+$(BIN): $(CLI_OBJ) $(LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $(CLI_OBJ) $(LIB) $(LDLIBS)
+
+$(LIB): $(LIB_OBJ)
+	@mkdir -p $(dir $@)
+	rm -f $@ && $(AR) rcs $@ $^
+
+$(BUILD)/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -c -o $@ $<
+
+$(BUILD)/tests/%: tests/unit/%.c $(LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(LDFLAGS) -Itests -o $@ $< $(LIB) $(LDLIBS) $(CMOCKA_LIBS)
+
+# Installs the Debian packages the build and tests need, when missing.
+deps:
+	@sh .ci/deps.sh
+
+check: deps
+	@$(MAKE) --no-print-directory all
+	@$(MAKE) --no-print-directory test
+
+# Unit tests (cmocka) and end-to-end scripts; one closing summary line.
+test: $(UNIT_BIN) $(BIN)
+	@EATRACE=$(abspath $(BIN)) sh tests/run.sh $(UNIT_BIN) $(E2E)
+
+# The whole suite again under AddressSanitizer, UBSan and LeakSanitizer,
+# in its own build directory so the normal build stays untouched.
+sanitize: deps
+	@$(MAKE) --no-print-directory BUILD=build-san \
+		CFLAGS="-O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer" \
+		LDFLAGS="-fsanitize=address,undefined" BIN=build-san/eatrace test
+
+demo: $(BIN)
+	./eatrace report traces/demo/tc2-seven-tasks.txt -m tc2 || \
+	./eatrace stats $(firstword $(wildcard traces/*/*.dat))
+
+install: $(BIN)
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(DATADIR)/models $(DESTDIR)$(MANDIR)/man1
+	install -m 755 eatrace $(DESTDIR)$(BINDIR)/eatrace
+	install -m 644 models/*.json $(DESTDIR)$(DATADIR)/models/
+	install -m 644 docs/eatrace.1 $(DESTDIR)$(MANDIR)/man1/eatrace.1
+
+uninstall:
+	rm -f $(DESTDIR)$(BINDIR)/eatrace $(DESTDIR)$(MANDIR)/man1/eatrace.1
+	rm -rf $(DESTDIR)$(DATADIR)
+
+format:
+	clang-format -i $(LIB_SRC) $(CLI_SRC) include/eatrace/*.h src/*/*.h
+
+clean:
+	rm -rf build build-san eatrace
+
+-include $(LIB_OBJ:.o=.d) $(CLI_OBJ:.o=.d)

@@ -1,0 +1,53 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * Trace readers behind one event-stream interface.
+ *
+ * ea_input_open() picks the reader by the file's content (trace.dat magic,
+ * HTML with systrace data, ftrace text), never by its name. Events come out in
+ * non-decreasing timestamp order; readers whose files may be slightly out of
+ * order (hand-written or merged text) sort them in a bounded window and count
+ * what they reordered. Memory is bounded: nothing grows with the trace length.
+ */
+#ifndef EATRACE_INPUT_H
+#define EATRACE_INPUT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "eatrace/error.h"
+#include "eatrace/event.h"
+
+struct ea_input;
+
+struct ea_input_info {
+	const char *format;	/* "trace.dat v6", "ftrace text", "systrace html" ... */
+	int ncpus;		/* from the file's header, -1 when unknown */
+	/*
+	 * Whether the trace can contain each event type: from the file's event
+	 * formats for trace.dat, true (unknown) for text formats.
+	 */
+	bool may_have[EA_EV_NR];
+	uint64_t reordered;	/* events the reader had to sort back into place */
+	uint64_t skipped_lines;	/* text lines that were not events (headers, comments) */
+};
+
+/*
+ * Open a trace. Returns 0, or -1 with err set to "PATH: cause".
+ */
+int ea_input_open(struct ea_input **in, const char *path, struct ea_err *err);
+
+/*
+ * Next event: 1 and *ev filled, 0 at end of trace, -1 with err set to
+ * "PATH:POSITION: cause" on malformed input (after which the input must only
+ * be closed).
+ */
+int ea_input_next(struct ea_input *in, struct ea_event *ev, struct ea_err *err);
+
+const struct ea_input_info *ea_input_info(const struct ea_input *in);
+const char *ea_input_path(const struct ea_input *in);
+/* Position of the last event returned ("line 12"), for later stages' errors. */
+void ea_input_where(const struct ea_input *in, char *buf, size_t n);
+void ea_input_close(struct ea_input *in);
+
+#endif

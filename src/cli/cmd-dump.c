@@ -1,0 +1,86 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * eatrace dump TRACE: the normalised event stream, one event per line, in a
+ * stable format. Used to check that every reader yields the same events for
+ * the same recording, and to see what eatrace makes of a file.
+ */
+#include <getopt.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "cli/cmd.h"
+#include "eatrace/input.h"
+
+static const char usage_text[] =
+	"usage: eatrace dump TRACE\n\n"
+	"Print the events eatrace uses, normalised, one per line:\n"
+	"  TS_NS CPU CUR_PID EVENT key=value...\n"
+	"Timestamps are nanoseconds; prev_state is R (runnable), S (blocked)\n"
+	"or X (exited), decoded from the trace's own format.\n";
+
+static const char prev_state_letter[] = { 'R', 'S', 'X' };
+
+void ea_event_print(FILE *f, const struct ea_event *ev)
+{
+	fprintf(f, "%" PRIu64 " %d %d %s", ev->ts, ev->cpu, ev->cur_pid,
+		ea_event_type_name(ev->type));
+	switch (ev->type) {
+	case EA_EV_SWITCH:
+		fprintf(f, " prev_comm=%s prev_pid=%d prev_prio=%d prev_state=%c next_comm=%s next_pid=%d next_prio=%d",
+			ev->sw.prev_comm, ev->sw.prev_pid, ev->sw.prev_prio,
+			prev_state_letter[ev->sw.prev_state % 3],
+			ev->sw.next_comm, ev->sw.next_pid, ev->sw.next_prio);
+		break;
+	case EA_EV_WAKEUP:
+	case EA_EV_WAKING:
+	case EA_EV_WAKEUP_NEW:
+		fprintf(f, " comm=%s pid=%d prio=%d target_cpu=%d", ev->wake.comm,
+			ev->wake.pid, ev->wake.prio, ev->wake.target_cpu);
+		break;
+	case EA_EV_MIGRATE:
+		fprintf(f, " comm=%s pid=%d orig_cpu=%d dest_cpu=%d",
+			ev->migrate.comm, ev->migrate.pid, ev->migrate.orig_cpu,
+			ev->migrate.dest_cpu);
+		break;
+	case EA_EV_FREQ:
+		fprintf(f, " state=%u cpu_id=%d", ev->freq.freq_khz, ev->freq.cpu);
+		break;
+	case EA_EV_IDLE:
+		fprintf(f, " state=%d cpu_id=%d", ev->idle.state, ev->idle.cpu);
+		break;
+	case EA_EV_LOST:
+		fprintf(f, " count=%" PRIu64, ev->lost.count);
+		break;
+	case EA_EV_UTIL_CFS:
+	case EA_EV_UTIL_SE:
+		fprintf(f, " cpu=%d pid=%d util=%u", ev->util.cpu, ev->util.pid,
+			ev->util.util);
+		break;
+	case EA_EV_MARKER:
+		fprintf(f, " text=%s", ev->marker.text);
+		break;
+	}
+	fputc('\n', f);
+}
+
+int cmd_dump(int argc, char **argv)
+{
+	struct ea_input *in;
+	struct ea_event ev;
+	struct ea_err err;
+	int rc;
+
+	if (argc != 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
+		fputs(usage_text, argc == 2 ? stdout : stderr);
+		return argc == 2 ? 0 : EXIT_ERROR;
+	}
+	if (ea_input_open(&in, argv[1], &err))
+		return ea_die("%s", err.msg);
+	while ((rc = ea_input_next(in, &ev, &err)) > 0)
+		ea_event_print(stdout, &ev);
+	ea_input_close(in);
+	if (rc < 0)
+		return ea_die("%s", err.msg);
+	return 0;
+}

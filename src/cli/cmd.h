@@ -1,0 +1,20 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/* One function per subcommand, dispatched from main.c's table. */
+#ifndef EATRACE_CLI_CMD_H
+#define EATRACE_CLI_CMD_H
+
+/* Each returns the process exit status: 0 ok, 1 gate failed, 2 error. */
+int cmd_stats(int argc, char **argv);
+int cmd_report(int argc, char **argv);
+int cmd_model(int argc, char **argv);
+int cmd_model_import(int argc, char **argv);	/* cmd-model-import.c */
+int cmd_model_convert(int argc, char **argv);	/* cmd-model-import.c */
+int cmd_dump(int argc, char **argv);
+
+#define EXIT_GATE 1
+#define EXIT_ERROR 2
+
+/* "eatrace: MSG" on stderr; returns EXIT_ERROR. */
+int ea_die(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+#endif

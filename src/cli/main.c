@@ -1,0 +1,73 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * eatrace: estimate the CPU energy of Linux scheduling decisions from traces.
+ * The command table; each command lives in its own cmd-*.c file.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "cli/cmd.h"
+
+#ifndef EA_VERSION
+#define EA_VERSION "0.1"
+#endif
+
+struct ea_cmd {
+	const char *name;
+	int (*fn)(int argc, char **argv);
+	const char *summary;
+};
+
+static const struct ea_cmd cmds[] = {
+	{ "stats", cmd_stats, "what each CPU and task did (no model needed)" },
+	{ "report", cmd_report, "energy of a trace, priced with a model" },
+	{ "model", cmd_model, "show, check, import and convert energy models" },
+	{ "dump", cmd_dump, "print the normalised events a trace yields" },
+};
+
+int ea_die(const char *fmt, ...)
+{
+	va_list ap;
+
+	fputs("eatrace: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	return EXIT_ERROR;
+}
+
+static void usage(FILE *f)
+{
+	fprintf(f, "usage: eatrace COMMAND [OPTIONS] ...\n\n"
+		   "Estimate the CPU energy of Linux scheduling decisions from\n"
+		   "trace-cmd trace.dat files and ftrace text.\n\ncommands:\n");
+	for (size_t i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++)
+		fprintf(f, "  %-8s %s\n", cmds[i].name, cmds[i].summary);
+	fprintf(f, "\n'eatrace COMMAND --help' describes each command; "
+		   "see also eatrace(1).\n"
+		   "Exit status: 0 ok, 1 a gate failed, 2 usage or input error.\n");
+}
+
+int main(int argc, char **argv)
+{
+	if (argc < 2) {
+		usage(stderr);
+		return EXIT_ERROR;
+	}
+	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") ||
+	    !strcmp(argv[1], "help")) {
+		usage(stdout);
+		return 0;
+	}
+	if (!strcmp(argv[1], "--version")) {
+		printf("eatrace %s\n", EA_VERSION);
+		return 0;
+	}
+	for (size_t i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++)
+		if (!strcmp(argv[1], cmds[i].name))
+			return cmds[i].fn(argc - 1, argv + 1);
+	ea_die("'%s' is not an eatrace command (try 'eatrace --help')", argv[1]);
+	return EXIT_ERROR;
+}

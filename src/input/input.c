@@ -1,0 +1,217 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Reader selection by content, and the checks every reader's output gets:
+ * CPU ids in range, timestamps never going backwards, values that are
+ * physically possible. Errors name the file and the reader's position.
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "eatrace/input.h"
+#include "input/reader.h"
+
+/* Probed in order: the first that recognises the file reads it. */
+static const struct ea_reader_ops *const readers[] = {
+	&ea_reader_dat,
+	&ea_reader_systrace,
+	&ea_reader_text,
+};
+
+#define PROBE_BYTES 4096
+#define MAX_FREQ_KHZ 100000000u	/* 100 GHz: anything above is corrupt */
+#define MAX_IDLE_STATE 63
+
+struct ea_input {
+	const struct ea_reader_ops *ops;
+	void *priv;
+	char *path;
+	struct ea_input_info info;
+	uint64_t last_ts;
+	uint64_t nevents;
+};
+
+static int read_head(const char *path, unsigned char *buf, size_t *n,
+		     struct ea_err *err)
+{
+	struct stat st;
+	ssize_t got;
+	int fd;
+
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return ea_err_set(err, "%s: %s", path, strerror(errno));
+	if (fstat(fd, &st) == 0 && S_ISDIR(st.st_mode)) {
+		close(fd);
+		return ea_err_set(err, "%s: is a directory", path);
+	}
+	got = read(fd, buf, PROBE_BYTES);
+	close(fd);
+	if (got < 0)
+		return ea_err_set(err, "%s: %s", path, strerror(errno));
+	if (got == 0)
+		return ea_err_set(err, "%s: empty file", path);
+	*n = (size_t)got;
+	return 0;
+}
+
+int ea_input_open(struct ea_input **inp, const char *path, struct ea_err *err)
+{
+	unsigned char head[PROBE_BYTES];
+	struct ea_input *in;
+	size_t n = 0, i;
+
+	*inp = NULL;
+	if (read_head(path, head, &n, err))
+		return -1;
+	for (i = 0; i < sizeof(readers) / sizeof(readers[0]); i++)
+		if (readers[i]->probe(head, n))
+			break;
+	if (i == sizeof(readers) / sizeof(readers[0]))
+		return ea_err_set(err,
+				  "%s: not a trace.dat, ftrace text or systrace file",
+				  path);
+	in = calloc(1, sizeof(*in));
+	if (!in || !(in->path = strdup(path))) {
+		free(in);
+		return ea_err_set(err, "%s: out of memory", path);
+	}
+	in->ops = readers[i];
+	in->info.ncpus = -1;
+	for (int t = 0; t < EA_EV_NR; t++)
+		in->info.may_have[t] = true;
+	if (in->ops->open(&in->priv, path, &in->info, err)) {
+		free(in->path);
+		free(in);
+		return -1;
+	}
+	if (in->info.ncpus > EA_MAX_CPUS) {
+		int ncpus = in->info.ncpus;
+
+		ea_input_close(in);
+		return ea_err_set(err, "%s: header claims %d CPUs (max %d)",
+				  path, ncpus, EA_MAX_CPUS);
+	}
+	*inp = in;
+	return 0;
+}
+
+__attribute__((format(printf, 3, 4)))
+static int bad_event(struct ea_input *in, struct ea_err *err, const char *fmt, ...)
+{
+	char where[64] = "";
+	char cause[256];
+	va_list ap;
+
+	in->ops->where(in->priv, where, sizeof(where));
+	va_start(ap, fmt);
+	vsnprintf(cause, sizeof(cause), fmt, ap);
+	va_end(ap);
+	return ea_err_set(err, "%s:%s: %s", in->path, where, cause);
+}
+
+static int cpu_ok(const struct ea_input *in, long long cpu)
+{
+	if (cpu < 0 || cpu >= EA_MAX_CPUS)
+		return 0;
+	return in->info.ncpus <= 0 || cpu < in->info.ncpus;
+}
+
+static int check_event(struct ea_input *in, const struct ea_event *ev,
+		       struct ea_err *err)
+{
+	long long lim = in->info.ncpus > 0 ? in->info.ncpus : EA_MAX_CPUS;
+#define BAD_CPU(c) bad_event(in, err, "CPU %lld out of range (%s %lld)", \
+			     (long long)(c), in->info.ncpus > 0 ? "trace has CPUs 0 to" : "max", lim - 1)
+
+	if (!cpu_ok(in, ev->cpu))
+		return BAD_CPU(ev->cpu);
+	if (ev->ts < in->last_ts)
+		return bad_event(in, err,
+				 "timestamp %llu ns goes backwards (previous %llu ns)",
+				 (unsigned long long)ev->ts,
+				 (unsigned long long)in->last_ts);
+	switch (ev->type) {
+	case EA_EV_FREQ:
+		if (!cpu_ok(in, ev->freq.cpu))
+			return BAD_CPU(ev->freq.cpu);
+		if (ev->freq.freq_khz == 0 || ev->freq.freq_khz > MAX_FREQ_KHZ)
+			return bad_event(in, err,
+					 "cpu_frequency state=%u kHz is not a plausible frequency",
+					 ev->freq.freq_khz);
+		break;
+	case EA_EV_IDLE:
+		if (!cpu_ok(in, ev->idle.cpu))
+			return BAD_CPU(ev->idle.cpu);
+		if (ev->idle.state != EA_IDLE_EXIT &&
+		    (ev->idle.state < 0 || ev->idle.state > MAX_IDLE_STATE))
+			return bad_event(in, err,
+					 "cpu_idle state=%d is not an idle state index (max %d)",
+					 ev->idle.state, MAX_IDLE_STATE);
+		break;
+	case EA_EV_WAKEUP:
+	case EA_EV_WAKING:
+	case EA_EV_WAKEUP_NEW:
+		if (ev->wake.target_cpu != -1 && !cpu_ok(in, ev->wake.target_cpu))
+			return BAD_CPU(ev->wake.target_cpu);
+		break;
+	case EA_EV_MIGRATE:
+		if (!cpu_ok(in, ev->migrate.orig_cpu))
+			return BAD_CPU(ev->migrate.orig_cpu);
+		if (!cpu_ok(in, ev->migrate.dest_cpu))
+			return BAD_CPU(ev->migrate.dest_cpu);
+		break;
+	case EA_EV_SWITCH:
+		if (ev->sw.prev_pid < 0 || ev->sw.next_pid < 0)
+			return bad_event(in, err,
+					 "sched_switch with negative pid (prev_pid=%d next_pid=%d)",
+					 ev->sw.prev_pid, ev->sw.next_pid);
+		break;
+	default:
+		break;
+	}
+	return 0;
+#undef BAD_CPU
+}
+
+int ea_input_next(struct ea_input *in, struct ea_event *ev, struct ea_err *err)
+{
+	int rc = in->ops->next(in->priv, ev, err);
+
+	if (rc <= 0)
+		return rc;
+	if (check_event(in, ev, err))
+		return -1;
+	in->last_ts = ev->ts;
+	in->nevents++;
+	return 1;
+}
+
+void ea_input_where(const struct ea_input *in, char *buf, size_t n)
+{
+	in->ops->where(in->priv, buf, n);
+}
+
+const char *ea_input_path(const struct ea_input *in)
+{
+	return in->path;
+}
+
+const struct ea_input_info *ea_input_info(const struct ea_input *in)
+{
+	return &in->info;
+}
+
+void ea_input_close(struct ea_input *in)
+{
+	if (!in)
+		return;
+	in->ops->close(in->priv);
+	free(in->path);
+	free(in);
+}

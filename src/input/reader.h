@@ -1,0 +1,37 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * What one trace reader (one file format) provides to input.c.
+ * Adding a format = one new reader-*.c file + one entry in input.c's table.
+ */
+#ifndef EATRACE_INPUT_READER_H
+#define EATRACE_INPUT_READER_H
+
+#include <stddef.h>
+
+#include "eatrace/input.h"
+
+struct ea_reader_ops {
+	const char *name;
+	/* Nonzero when the first n bytes of the file look like this format. */
+	int (*probe)(const unsigned char *head, size_t n);
+	/*
+	 * Open path; fill info (format, ncpus, may_have). Return 0 or -1 with
+	 * err set to "PATH: cause" (or "PATH:POSITION: cause").
+	 */
+	int (*open)(void **priv, const char *path, struct ea_input_info *info,
+		    struct ea_err *err);
+	/* Same contract as ea_input_next(); events in timestamp order. */
+	int (*next)(void *priv, struct ea_event *ev, struct ea_err *err);
+	/*
+	 * Position of the event last returned, for error messages about it
+	 * found by later stages: "line 123", "cpu 1 record 42".
+	 */
+	void (*where)(void *priv, char *buf, size_t n);
+	void (*close)(void *priv);
+};
+
+extern const struct ea_reader_ops ea_reader_dat;	/* reader-dat.c */
+extern const struct ea_reader_ops ea_reader_systrace;	/* reader-systrace.c */
+extern const struct ea_reader_ops ea_reader_text;	/* reader-text.c */
+
+#endif

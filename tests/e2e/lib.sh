@@ -1,0 +1,36 @@
+# Helpers for end-to-end test scripts (sourced). $EATRACE is the binary.
+# Tests read the shared reference traces from $SHARED (../shared/traces).
+set -u
+: "${EATRACE:=$(cd "$(dirname "$0")/../.." && pwd)/eatrace}"
+ROOT=$(cd "$(dirname "$0")/../.." && pwd)
+SHARED=${SHARED:-$ROOT/../shared/traces}
+TMP=$(mktemp -d)
+trap 'rm -rf "$TMP"' EXIT
+nfail=0
+
+fail() { echo "FAIL: $*"; nfail=$((nfail + 1)); }
+ok() { echo "ok: $*"; }
+
+# expect_eq NAME ACTUAL EXPECTED
+expect_eq() {
+	if [ "$2" = "$3" ]; then ok "$1"; else fail "$1: got '$2', expected '$3'"; fi
+}
+
+# expect_fail NAME EXIT_CODE MESSAGE_SUBSTRING -- CMD...: the command must
+# exit with EXIT_CODE and print exactly one line on stderr containing MESSAGE.
+expect_fail() {
+	name=$1 code=$2 msg=$3
+	shift 4
+	"$@" >"$TMP/out" 2>"$TMP/err"
+	rc=$?
+	lines=$(wc -l <"$TMP/err")
+	if [ $rc -ne "$code" ]; then fail "$name: exit $rc, expected $code ($(head -c 300 "$TMP/err"))"
+	elif [ "$lines" -ne 1 ]; then fail "$name: $lines stderr lines, expected 1: $(head -c 300 "$TMP/err")"
+	elif ! grep -qF -- "$msg" "$TMP/err"; then fail "$name: stderr '$(cat "$TMP/err")' lacks '$msg'"
+	else ok "$name"; fi
+}
+
+finish() {
+	[ $nfail -eq 0 ] || { echo "$nfail check(s) failed"; exit 1; }
+	exit 0
+}
