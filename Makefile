@@ -28,7 +28,8 @@ override CFLAGS += -std=c11 -D_GNU_SOURCE $(WARN) -Iinclude -Isrc $(PKG_CFLAGS) 
 LDLIBS  += $(PKG_LIBS) -lm
 
 LIB_SRC := $(sort $(wildcard src/input/*.c src/model/*.c src/state/*.c \
-	src/energy/*.c src/replay/*.c src/output/*.c src/util/*.c))
+	src/stats/*.c src/energy/*.c src/replay/*.c src/output/*.c \
+	src/util/*.c))
 CLI_SRC := $(sort $(wildcard src/cli/*.c))
 LIB_OBJ := $(LIB_SRC:%.c=$(BUILD)/%.o)
 CLI_OBJ := $(CLI_SRC:%.c=$(BUILD)/%.o)

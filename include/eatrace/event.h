@@ -42,11 +42,15 @@ enum ea_prev_state {
 	EA_PREV_DEAD = 2,	/* X/x/Z: the task exited */
 };
 
+/* Not in the trace: inserted by the state stage to resynchronise a CPU. */
+#define EA_EVF_SYNTH 0x1
+
 struct ea_event {
 	uint64_t ts;		/* ns */
 	int32_t cpu;		/* CPU whose buffer holds the record */
 	int32_t cur_pid;	/* common_pid: task current on cpu (-1 unknown) */
 	uint8_t type;		/* enum ea_event_type */
+	uint8_t flags;		/* EA_EVF_*: set by the state stage, 0 from readers */
 	union {
 		struct {
 			int32_t prev_pid, next_pid;
@@ -83,7 +87,7 @@ struct ea_event {
 			uint32_t util;
 		} util;
 		struct {
-			char text[96];	/* truncated marker text */
+			char text[64];	/* truncated marker text */
 		} marker;
 	};
 };

@@ -1,0 +1,89 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * `eatrace stats`: what each CPU and task did, with no energy model.
+ * A consumer of the state stage (include/eatrace/state.h).
+ */
+#ifndef EATRACE_STATS_H
+#define EATRACE_STATS_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "eatrace/state.h"
+
+#define EA_STATS_MAX_IDLE 64
+
+struct ea_freq_time {
+	uint32_t freq_khz;	/* 0: not reported */
+	uint64_t ns;
+};
+
+struct ea_idle_stat {
+	uint64_t ns;
+	uint64_t entries;	/* idle periods started in the window */
+	uint64_t periods;	/* idle periods ended in the window */
+	uint64_t min_ns, max_ns, sum_ns;	/* residency of ended periods */
+};
+
+struct ea_cpu_stats {
+	uint64_t busy_ns, idle_ns;
+	uint64_t inferred_ns;	/* time with any inference (union) */
+	uint64_t inferred_start_ns, inferred_end_ns, inferred_swapper_ns;
+	uint64_t inferred_lost_ns, inferred_resync_ns;
+	uint64_t idle_exits;	/* idle -> busy transitions in the window */
+	struct ea_freq_time *freqs;	/* ascending freq */
+	int nfreqs;
+	struct ea_idle_stat idle[EA_STATS_MAX_IDLE];
+	int nidle;		/* highest idle state index used + 1 */
+	bool has_cpuidle;
+	double util_mean;	/* reconstructed PELT util_avg, time-weighted */
+	uint32_t util_max;
+	/* private: current idle period */
+	uint64_t idle_start;
+	int idle_cur;
+};
+
+struct ea_pelt_check {
+	uint64_t samples;	/* kernel sched_load_cfs_rq root samples */
+	double sum_abs_err, max_abs_err;
+	uint64_t samples_warm;	/* after the first 100 ms (PELT warm-up) */
+	double sum_abs_err_warm, max_abs_err_warm;
+};
+
+struct ea_stats {
+	int ncpus;
+	struct ea_cpu_stats *cpus;
+	uint64_t first_ts, last_ts;	/* trace */
+	uint64_t win_start, win_end;	/* analysis window */
+	struct ea_state_counts counts;
+	struct ea_pelt_check pelt;
+	const struct ea_state *state;	/* for tasks, valid until freed */
+	char error[256];		/* allocation failure inside a callback */
+};
+
+/* Wire a stats collector to a state stage: pass these as its ops/ctx. */
+extern const struct ea_state_ops ea_stats_ops;
+void ea_stats_init(struct ea_stats *st);
+/* After ea_state_finish(): copy counters and util figures. */
+int ea_stats_done(struct ea_stats *st, const struct ea_state *s);
+void ea_stats_free(struct ea_stats *st);
+
+/* Calls fn once per inference or warning worth telling a person about. */
+struct ea_input_info;
+void ea_stats_foreach_note(const struct ea_stats *st,
+			   const struct ea_input_info *info,
+			   void (*fn)(void *arg, const char *kind, const char *msg),
+			   void *arg);
+
+/* Tasks sorted by runtime (descending, then pid); caller frees. */
+struct ea_task **ea_stats_tasks_sorted(const struct ea_stats *st, size_t *n);
+
+/* Renderers (src/output/stats-*.c). */
+void ea_stats_render_text(FILE *f, const struct ea_stats *st,
+			  const struct ea_input_info *info, const char *path);
+void ea_stats_render_json(FILE *f, const struct ea_stats *st,
+			  const struct ea_input_info *info);
+void ea_stats_render_csv(FILE *f, const struct ea_stats *st,
+			 const struct ea_input_info *info);
+
+#endif

@@ -1,0 +1,149 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* Common option parsing for stats, report and friends. */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/cmd.h"
+#include "cli/options.h"
+
+int ea_parse_time(const char *s, uint64_t *ns, bool *absolute)
+{
+	uint64_t sec = 0, frac = 0;
+	int digits = 0, fdigits = 0;
+
+	*absolute = false;
+	if (*s == '@') {
+		*absolute = true;
+		s++;
+	}
+	for (; *s >= '0' && *s <= '9'; s++, digits++) {
+		if (sec > 1000000000ull)
+			return -1;
+		sec = sec * 10 + (uint64_t)(*s - '0');
+	}
+	if (*s == '.')
+		for (s++; *s >= '0' && *s <= '9'; s++)
+			if (fdigits < 9) {
+				frac = frac * 10 + (uint64_t)(*s - '0');
+				fdigits++;
+			}
+	if (*s || (!digits && !fdigits))
+		return -1;
+	while (fdigits++ < 9)
+		frac *= 10;
+	*ns = sec * 1000000000ull + frac;
+	return 0;
+}
+
+enum { OPT_START = 1000, OPT_END, OPT_IDLE_STATE };
+
+static const struct option common_long[] = {
+	{ "format", required_argument, NULL, 'f' },
+	{ "output", required_argument, NULL, 'o' },
+	{ "model", required_argument, NULL, 'm' },
+	{ "start", required_argument, NULL, OPT_START },
+	{ "end", required_argument, NULL, OPT_END },
+	{ "idle-state", required_argument, NULL, OPT_IDLE_STATE },
+	{ "quiet", no_argument, NULL, 'q' },
+	{ "verbose", no_argument, NULL, 'v' },
+	{ "help", no_argument, NULL, 'h' },
+};
+
+#define NCOMMON (sizeof(common_long) / sizeof(common_long[0]))
+
+int ea_parse_common(int argc, char **argv, struct ea_common_opts *o,
+		    const struct option *extra, int nextra,
+		    int (*cb)(int opt, const char *arg, void *ctx), void *ctx,
+		    bool *want_help, char ***args, int *nargs)
+{
+	struct option *lo = calloc(NCOMMON + nextra + 1, sizeof(*lo));
+	bool abs_start = false, abs_end = false, have_end = false;
+	uint64_t start = 0, end = 0;
+	int c, rc = 0;
+
+	if (!lo)
+		return ea_die("out of memory"), -1;
+	memcpy(lo, common_long, sizeof(common_long));
+	if (nextra)
+		memcpy(lo + NCOMMON, extra, nextra * sizeof(*lo));
+	*want_help = false;
+	optind = 1;
+	opterr = 0;
+	while (rc == 0 && (c = getopt_long(argc, argv, "+f:o:m:qvh", lo, NULL)) != -1) {
+		switch (c) {
+		case 'f':
+			if (!strcmp(optarg, "text"))
+				o->format = EA_FMT_TEXT;
+			else if (!strcmp(optarg, "json"))
+				o->format = EA_FMT_JSON;
+			else if (!strcmp(optarg, "csv"))
+				o->format = EA_FMT_CSV;
+			else
+				rc = ea_die("--format: '%s' is not text, json or csv", optarg);
+			break;
+		case 'o':
+			o->output = optarg;
+			break;
+		case 'm':
+			o->model = optarg;
+			break;
+		case 'q':
+			o->verbose = -1;
+			break;
+		case 'v':
+			o->verbose++;
+			break;
+		case 'h':
+			*want_help = true;
+			break;
+		case OPT_START:
+			if (ea_parse_time(optarg, &start, &abs_start))
+				rc = ea_die("--start: '%s' is not a time in seconds", optarg);
+			break;
+		case OPT_END:
+			if (ea_parse_time(optarg, &end, &abs_end))
+				rc = ea_die("--end: '%s' is not a time in seconds", optarg);
+			have_end = true;
+			break;
+		case OPT_IDLE_STATE: {
+			char *e;
+			long v = strtol(optarg, &e, 10);
+
+			if (*e || v < 0 || v > 63)
+				rc = ea_die("--idle-state: '%s' is not an idle state index (0-63)", optarg);
+			o->cfg.swapper_idle_state = (int)v;
+			break;
+		}
+		case '?':
+			if (optopt && optopt < 256)
+				rc = ea_die("%s: unknown option '-%c' (see --help)", argv[0], optopt);
+			else
+				rc = ea_die("%s: unknown or incomplete option '%s' (see --help)",
+					    argv[0], argv[optind - 1]);
+			break;
+		default:
+			if (cb)
+				rc = cb(c, optarg, ctx) ? -1 : 0;
+			else
+				rc = -1;
+			break;
+		}
+	}
+	free(lo);
+	if (rc)
+		return -1;
+	if (abs_start != abs_end && have_end && start)
+		return ea_die("--start and --end must both be relative or both absolute (@)"), -1;
+	o->cfg.win_start = start;
+	o->cfg.win_end = have_end ? end : 0;
+	o->cfg.win_relative = !(abs_start || abs_end);
+	if (have_end && end <= start)
+		return ea_die("--end must be after --start"), -1;
+	if (have_end && !end)
+		return ea_die("--end must be after the trace start"), -1;
+	*args = argv + optind;
+	*nargs = argc - optind;
+	return 0;
+}

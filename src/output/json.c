@@ -1,0 +1,168 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* Streaming JSON writer: see include/eatrace/output.h. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "eatrace/output.h"
+
+const char *ea_fmt_s(char *buf, uint64_t ns)
+{
+	snprintf(buf, 32, "%llu.%09llu", (unsigned long long)(ns / 1000000000u),
+		 (unsigned long long)(ns % 1000000000u));
+	return buf;
+}
+
+const char *ea_fmt_num(char *buf, double v)
+{
+	for (int prec = 1; prec <= 17; prec++) {
+		snprintf(buf, 40, "%.*g", prec, v);
+		if (strtod(buf, NULL) == v)
+			return buf;
+	}
+	return buf;
+}
+
+static void indent(struct ea_json *j)
+{
+	fputc('\n', j->f);
+	for (int i = 0; i < j->depth; i++)
+		fputs("  ", j->f);
+}
+
+static void put_string(FILE *f, const char *s)
+{
+	fputc('"', f);
+	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+		switch (*p) {
+		case '"':
+			fputs("\\\"", f);
+			break;
+		case '\\':
+			fputs("\\\\", f);
+			break;
+		case '\n':
+			fputs("\\n", f);
+			break;
+		case '\t':
+			fputs("\\t", f);
+			break;
+		default:
+			if (*p < 0x20 || *p >= 0x7f)
+				fprintf(f, "\\u%04x", *p);
+			else
+				fputc(*p, f);
+		}
+	}
+	fputc('"', f);
+}
+
+static void member(struct ea_json *j, const char *key)
+{
+	if (!j->first)
+		fputc(',', j->f);
+	j->first = false;
+	if (j->depth)
+		indent(j);
+	if (key) {
+		put_string(j->f, key);
+		fputs(": ", j->f);
+	}
+}
+
+void ea_json_begin(struct ea_json *j, FILE *f)
+{
+	j->f = f;
+	j->depth = 0;
+	j->first = true;
+}
+
+void ea_json_end(struct ea_json *j)
+{
+	fputc('\n', j->f);
+}
+
+static void open_(struct ea_json *j, const char *key, char c)
+{
+	member(j, key);
+	fputc(c, j->f);
+	j->depth++;
+	j->first = true;
+}
+
+static void close_(struct ea_json *j, char c)
+{
+	bool empty = j->first;
+
+	j->depth--;
+	if (!empty)
+		indent(j);
+	fputc(c, j->f);
+	j->first = false;
+}
+
+void ea_json_obj(struct ea_json *j, const char *key)
+{
+	open_(j, key, '{');
+}
+
+void ea_json_obj_end(struct ea_json *j)
+{
+	close_(j, '}');
+}
+
+void ea_json_arr(struct ea_json *j, const char *key)
+{
+	open_(j, key, '[');
+}
+
+void ea_json_arr_end(struct ea_json *j)
+{
+	close_(j, ']');
+}
+
+void ea_json_str(struct ea_json *j, const char *key, const char *val)
+{
+	member(j, key);
+	if (val)
+		put_string(j->f, val);
+	else
+		fputs("null", j->f);
+}
+
+void ea_json_int(struct ea_json *j, const char *key, long long val)
+{
+	member(j, key);
+	fprintf(j->f, "%lld", val);
+}
+
+void ea_json_uint(struct ea_json *j, const char *key, unsigned long long val)
+{
+	member(j, key);
+	fprintf(j->f, "%llu", val);
+}
+
+void ea_json_num(struct ea_json *j, const char *key, double val)
+{
+	char buf[40];
+
+	member(j, key);
+	if (!isfinite(val))
+		fputs("null", j->f);
+	else
+		fputs(ea_fmt_num(buf, val == 0 ? 0 : val), j->f);
+}
+
+void ea_json_ns_as_s(struct ea_json *j, const char *key, uint64_t ns)
+{
+	char buf[32];
+
+	member(j, key);
+	fputs(ea_fmt_s(buf, ns), j->f);
+}
+
+void ea_json_bool(struct ea_json *j, const char *key, bool val)
+{
+	member(j, key);
+	fputs(val ? "true" : "false", j->f);
+}

@@ -1,0 +1,267 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The per-CPU state machine: applies events to each CPU's running task,
+ * cpuidle state and frequency, derives the state consumers see, and reports
+ * every change (with PELT kept up to date along the way).
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "state/state-internal.h"
+
+static void cpu_init_one(struct ea_state *s, int i)
+{
+	struct ea_cpu *c = &s->cpus[i];
+	const struct la_cpu *la = la_cpu(&s->la, i);
+
+	memset(c, 0, sizeof(*c));
+	c->since = s->first_ts;
+	c->flags = EA_INF_START;
+	c->cpuidle_state = (int16_t)s->cfg.swapper_idle_state;
+	if (la && la->seen) {
+		c->curr = la->init_pid;
+		c->has_cpuidle = la->has_cpuidle;
+		c->in_cpuidle = !la->init_busy;
+	} else {
+		/* Nothing within the look-ahead: assume the idle task. */
+		c->curr = 0;
+		c->has_cpuidle = la && la->has_cpuidle;
+		c->in_cpuidle = c->has_cpuidle;
+		s->counts.start_guessed++;
+	}
+}
+
+static struct ea_cpu_state derive(const struct ea_state *s, const struct ea_cpu *c)
+{
+	struct ea_cpu_state st;
+
+	memset(&st, 0, sizeof(st));
+	st.freq_khz = c->freq;
+	st.inferred = c->flags;
+	st.pid = c->curr;
+	st.idle_state = EA_IDLE_NONE;
+	if (c->has_cpuidle) {
+		if (c->in_cpuidle) {
+			st.mode = EA_CPU_IDLE;
+			st.idle_state = c->cpuidle_state;
+		}
+	} else if (c->curr == 0) {
+		st.mode = EA_CPU_IDLE;
+		st.idle_state = (int16_t)s->cfg.swapper_idle_state;
+		st.inferred |= EA_INF_SWAPPER;
+	}
+	return st;
+}
+
+int cpu_grow(struct ea_state *s, int ncpus)
+{
+	struct ea_cpu *p;
+
+	if (ncpus <= s->ncpus)
+		return 0;
+	p = realloc(s->cpus, ncpus * sizeof(*p));
+	if (!p)
+		return -1;
+	s->cpus = p;
+	for (int i = s->ncpus; i < ncpus; i++) {
+		cpu_init_one(s, i);
+		s->cpus[i].st = derive(s, &s->cpus[i]);
+	}
+	s->ncpus = ncpus;
+	return 0;
+}
+
+/* Capacity (0..1024) the CPU runs at, for PELT invariance. */
+static uint32_t capacity_of(const struct ea_state *s, int cpu,
+			    const struct ea_cpu *c, uint32_t freq)
+{
+	if (s->cfg.capacity)
+		return s->cfg.capacity(s->cfg.cap_ctx, cpu, freq);
+	if (!freq || !c->max_freq_seen)
+		return 1024;
+	return (uint32_t)((uint64_t)freq * 1024 / c->max_freq_seen);
+}
+
+static bool runs_task(const struct ea_cpu_state *st)
+{
+	return st->mode == EA_CPU_BUSY && st->pid != 0;
+}
+
+/* Bring CPU and running task util up to now, and account util statistics. */
+static void pelt_advance(struct ea_state *s, int cpu, uint64_t now)
+{
+	struct ea_cpu *c = &s->cpus[cpu];
+	bool running = runs_task(&c->st);
+	uint32_t cap = capacity_of(s, cpu, c, c->st.freq_khz);
+	uint64_t t0 = c->pelt.started ? c->pelt.last_ns : c->since, t1 = now;
+	uint64_t len = ea_state_clip(s, &t0, &t1);
+
+	if (len) {
+		c->util_integral += (double)c->pelt.util_avg * (double)len;
+		c->util_ns += len;
+		if (c->pelt.util_avg > c->util_max)
+			c->util_max = c->pelt.util_avg;
+	}
+	ea_pelt_update(&c->pelt, now, running, cap);
+	if (running && c->st.pid > 0) {
+		struct ea_task *t = task_get(s, c->st.pid, NULL);
+
+		if (t)
+			ea_pelt_update(&t->pelt, now, true, cap);
+	}
+	if (ea_state_in_window(s, now) && c->pelt.util_avg > c->util_max)
+		c->util_max = c->pelt.util_avg;
+}
+
+/* A task starts running on cpu: decay its sleep, move its util here. */
+static void pelt_task_in(struct ea_state *s, int cpu, int32_t pid, uint64_t now)
+{
+	struct ea_task *t = pid > 0 ? task_get(s, pid, NULL) : NULL;
+	int from;
+
+	if (!t)
+		return;
+	ea_pelt_update(&t->pelt, now, false, 0);
+	from = t->cpu;
+	if (from >= 0 && from != cpu && from < s->ncpus) {
+		pelt_advance(s, from, now);
+		ea_pelt_detach(&s->cpus[from].pelt, &t->pelt);
+		ea_pelt_attach(&s->cpus[cpu].pelt, &t->pelt);
+	}
+}
+
+static void update(struct ea_state *s, int cpu, uint64_t now)
+{
+	struct ea_cpu *c = &s->cpus[cpu];
+	struct ea_cpu_state st = derive(s, c);
+
+	if (!memcmp(&st, &c->st, sizeof(st)))
+		return;
+	pelt_advance(s, cpu, now);
+	if (runs_task(&st) && (!runs_task(&c->st) || st.pid != c->st.pid))
+		pelt_task_in(s, cpu, st.pid, now);
+	s->ops->cpu_change(s->ctx, s, cpu, c->since, now, &c->st, &st);
+	c->st = st;
+	c->since = now;
+}
+
+static void touch(struct ea_state *s, int cpu, const struct ea_event *ev)
+{
+	struct ea_cpu *c = &s->cpus[cpu];
+
+	if (ev->flags & EA_EVF_SYNTH)
+		return;
+	if (!c->seen) {
+		c->seen = true;
+		c->first_ts = ev->ts;
+	}
+	c->last_ts = ev->ts;
+	c->flags &= ~EA_INF_START;
+}
+
+static void apply_freq(struct ea_state *s, const struct ea_event *ev)
+{
+	int target = ev->freq.cpu;
+	int dom = -1;
+
+	if (s->cfg.freq_domain && target < s->cfg.nfreq_domain)
+		dom = s->cfg.freq_domain[target];
+	for (int i = 0; i < s->ncpus; i++) {
+		struct ea_cpu *c = &s->cpus[i];
+
+		if (i != target && (dom < 0 || i >= s->cfg.nfreq_domain ||
+				    s->cfg.freq_domain[i] != dom))
+			continue;
+		if (i != target)
+			s->counts.freq_propagated++;
+		if (ev->freq.freq_khz > c->max_freq_seen) {
+			/* PELT's scale changes: account the past at the old one */
+			pelt_advance(s, i, ev->ts);
+			c->max_freq_seen = ev->freq.freq_khz;
+		}
+		c->freq = ev->freq.freq_khz;
+		update(s, i, ev->ts);
+	}
+}
+
+static void apply_idle(struct ea_state *s, const struct ea_event *ev)
+{
+	int cpu = ev->idle.cpu;
+	struct ea_cpu *c = &s->cpus[cpu];
+
+	touch(s, cpu, ev);
+	c->flags &= ~EA_INF_LOST;
+	if (!c->has_cpuidle) {
+		/* First cpu_idle for a CPU so far idle by pid 0: switch rule. */
+		c->has_cpuidle = true;
+		c->in_cpuidle = false;
+	}
+	if (ev->idle.state == EA_IDLE_EXIT) {
+		if (c->in_cpuidle)
+			c->in_cpuidle = false;
+		else
+			s->counts.idle_exit_unmatched++;
+	} else {
+		if (c->in_cpuidle)
+			s->counts.idle_enter_nested++;
+		c->in_cpuidle = true;
+		c->cpuidle_state = (int16_t)ev->idle.state;
+	}
+	update(s, cpu, ev->ts);
+}
+
+void cpu_apply(struct ea_state *s, const struct ea_event *ev)
+{
+	struct ea_cpu *c = &s->cpus[ev->cpu];
+
+	switch (ev->type) {
+	case EA_EV_SWITCH:
+		touch(s, ev->cpu, ev);
+		c->curr = ev->sw.next_pid;
+		c->flags &= ~(EA_INF_LOST | EA_INF_RESYNC);
+		if (ev->flags & EA_EVF_SYNTH)
+			c->flags |= EA_INF_RESYNC;
+		update(s, ev->cpu, ev->ts);
+		return;
+	case EA_EV_IDLE:
+		apply_idle(s, ev);
+		return;
+	case EA_EV_FREQ:
+		touch(s, ev->freq.cpu, ev);
+		apply_freq(s, ev);
+		return;
+	case EA_EV_LOST:
+		touch(s, ev->cpu, ev);
+		c->flags |= EA_INF_LOST;
+		update(s, ev->cpu, ev->ts);
+		return;
+	default:
+		touch(s, ev->cpu, ev);
+		/* The look-ahead has already made curr agree with cur_pid. */
+		if (ev->cur_pid >= 0 && c->curr < 0)
+			c->curr = ev->cur_pid;
+		update(s, ev->cpu, ev->ts);
+		return;
+	}
+}
+
+uint32_t cpu_util_at(const struct ea_state *s, int cpu, uint64_t now)
+{
+	const struct ea_cpu *c = &s->cpus[cpu];
+	struct ea_pelt p = c->pelt;
+
+	return ea_pelt_update(&p, now, runs_task(&c->st),
+			      capacity_of(s, cpu, c, c->st.freq_khz));
+}
+
+void cpu_finish(struct ea_state *s)
+{
+	for (int i = 0; i < s->ncpus; i++) {
+		struct ea_cpu *c = &s->cpus[i];
+
+		pelt_advance(s, i, s->last_ts);
+		s->ops->cpu_change(s->ctx, s, i, c->since, s->last_ts, &c->st,
+				   NULL);
+		c->since = s->last_ts;
+	}
+}

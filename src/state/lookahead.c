@@ -1,0 +1,301 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Look-ahead scanner: see state/lookahead.h. The scanner keeps its own idea
+ * of which task runs on each CPU, from sched_switch and from every record's
+ * current pid, so it notices a lost switch-in before the state machine gets
+ * there and can schedule the correction at the right, earlier time.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "state/lookahead.h"
+
+int la_init(struct lookahead *la, size_t cap)
+{
+	memset(la, 0, sizeof(*la));
+	la->ring = malloc(cap * sizeof(*la->ring));
+	if (!la->ring)
+		return -1;
+	la->cap = cap;
+	la->max_cpu = -1;
+	return 0;
+}
+
+void la_free(struct lookahead *la)
+{
+	free(la->ring);
+	free(la->synth);
+	free(la->cpus);
+	free(la->wakes);
+	memset(la, 0, sizeof(*la));
+}
+
+static int grow_cpus(struct lookahead *la, int cpu)
+{
+	int n = la->ncpus ? la->ncpus : 8;
+	struct la_cpu *p;
+
+	if (cpu > la->max_cpu)
+		la->max_cpu = cpu;
+	if (cpu < la->ncpus)
+		return 0;
+	while (n <= cpu)
+		n *= 2;
+	p = realloc(la->cpus, n * sizeof(*p));
+	if (!p)
+		return -1;
+	memset(p + la->ncpus, 0, (n - la->ncpus) * sizeof(*p));
+	for (int i = la->ncpus; i < n; i++)
+		p[i].curr = p[i].init_pid = -1;
+	la->cpus = p;
+	la->ncpus = n;
+	return 0;
+}
+
+static size_t wake_hash(int32_t pid, size_t slots)
+{
+	return ((uint32_t)pid * 2654435761u) & (slots - 1);
+}
+
+static struct la_wake *wake_slot(struct lookahead *la, int32_t pid)
+{
+	size_t i = wake_hash(pid, la->wake_slots);
+
+	while (la->wakes[i].pid && la->wakes[i].pid != pid)
+		i = (i + 1) & (la->wake_slots - 1);
+	return &la->wakes[i];
+}
+
+static int wake_set(struct lookahead *la, int32_t pid, int32_t cpu, uint64_t ts)
+{
+	struct la_wake *w;
+
+	if (pid <= 0)
+		return 0;
+	if ((la->nwakes + 1) * 2 > la->wake_slots) {
+		size_t old = la->wake_slots;
+		struct la_wake *tab = la->wakes;
+
+		la->wake_slots = old ? old * 2 : 1024;
+		la->wakes = calloc(la->wake_slots, sizeof(*la->wakes));
+		if (!la->wakes) {
+			la->wakes = tab;
+			la->wake_slots = old;
+			return -1;
+		}
+		for (size_t i = 0; i < old; i++)
+			if (tab[i].pid)
+				*wake_slot(la, tab[i].pid) = tab[i];
+		free(tab);
+	}
+	w = wake_slot(la, pid);
+	if (!w->pid)
+		la->nwakes++;
+	w->pid = pid;
+	w->cpu = cpu;
+	w->ts = ts;
+	return 0;
+}
+
+static const struct la_wake *wake_get(struct lookahead *la, int32_t pid)
+{
+	struct la_wake *w;
+
+	if (!la->wake_slots)
+		return NULL;
+	w = wake_slot(la, pid);
+	return w->pid ? w : NULL;
+}
+
+/* Synthetic events: a binary min-heap on ts (ties: insertion order kept by
+ * never reordering equal keys past each other is not needed: one CPU's
+ * synthetic events are inserted in time order). */
+static int synth_push(struct lookahead *la, const struct ea_event *ev)
+{
+	size_t i;
+
+	if (la->nsynth == la->synth_cap) {
+		size_t n = la->synth_cap ? la->synth_cap * 2 : 64;
+		struct ea_event *p = realloc(la->synth, n * sizeof(*p));
+
+		if (!p)
+			return -1;
+		la->synth = p;
+		la->synth_cap = n;
+	}
+	i = la->nsynth++;
+	while (i > 0) {
+		size_t parent = (i - 1) / 2;
+
+		if (la->synth[parent].ts <= ev->ts)
+			break;
+		la->synth[i] = la->synth[parent];
+		i = parent;
+	}
+	la->synth[i] = *ev;
+	return 0;
+}
+
+static void synth_pop(struct lookahead *la, struct ea_event *ev)
+{
+	struct ea_event last = la->synth[--la->nsynth];
+	size_t i = 0;
+
+	*ev = la->synth[0];
+	for (;;) {
+		size_t l = 2 * i + 1, m = i;
+
+		if (l >= la->nsynth)
+			break;
+		m = l;
+		if (l + 1 < la->nsynth && la->synth[l + 1].ts < la->synth[l].ts)
+			m = l + 1;
+		if (last.ts <= la->synth[m].ts)
+			break;
+		la->synth[i] = la->synth[m];
+		i = m;
+	}
+	if (la->nsynth)
+		la->synth[i] = last;
+}
+
+/* The task the record says is current on its CPU, or -1. */
+static int32_t current_of(const struct ea_event *ev)
+{
+	if (ev->type == EA_EV_SWITCH)
+		return ev->sw.prev_pid;
+	return ev->cur_pid;
+}
+
+static void first_sight(struct la_cpu *c, const struct ea_event *ev, int32_t cur)
+{
+	c->seen = true;
+	c->init_pid = cur;
+	/* A CPU first seen leaving a cpuidle state was in one before. */
+	c->init_busy = !(ev->type == EA_EV_IDLE && ev->idle.state == EA_IDLE_EXIT);
+	c->curr = cur;
+	c->curr_since = ev->ts;
+	if (ev->type == EA_EV_SWITCH)
+		memcpy(c->curr_comm, ev->sw.prev_comm, EA_COMM_LEN);
+}
+
+/*
+ * CPU c runs `cur` according to ev, but the scanner believed c->curr: the
+ * switch-in of `cur` was lost. Best evidence for when it happened: its latest
+ * wakeup on this CPU after the previous switch, else this very event.
+ */
+static int resync(struct lookahead *la, struct la_cpu *c, int cpu,
+		  const struct ea_event *ev, int32_t cur, uint64_t not_before)
+{
+	const struct la_wake *w = wake_get(la, cur);
+	struct ea_event sw;
+	uint64_t t_in = ev->ts;
+
+	if (w && w->cpu == cpu && w->ts >= c->curr_since && w->ts <= ev->ts) {
+		t_in = w->ts;
+		la->resync_from_wakeup++;
+	}
+	if (t_in < not_before)
+		t_in = not_before;
+	memset(&sw, 0, sizeof(sw));
+	sw.ts = t_in;
+	sw.cpu = cpu;
+	sw.cur_pid = c->curr;
+	sw.type = EA_EV_SWITCH;
+	sw.flags = EA_EVF_SYNTH;
+	sw.sw.prev_pid = c->curr;
+	sw.sw.prev_prio = sw.sw.next_prio = -1;
+	sw.sw.prev_state = EA_PREV_BLOCKED;
+	memcpy(sw.sw.prev_comm, c->curr_comm, EA_COMM_LEN);
+	sw.sw.next_pid = cur;
+	if (ev->type == EA_EV_SWITCH)
+		memcpy(sw.sw.next_comm, ev->sw.prev_comm, EA_COMM_LEN);
+	la->resyncs++;
+	c->curr = cur;
+	c->curr_since = t_in;
+	memcpy(c->curr_comm, sw.sw.next_comm, EA_COMM_LEN);
+	return synth_push(la, &sw);
+}
+
+static int scan(struct lookahead *la, const struct ea_event *ev)
+{
+	int cpu = ev->cpu;
+	int32_t cur = current_of(ev);
+	uint64_t not_before = la->len ? la->ring[la->head].ts : ev->ts;
+	struct la_cpu *c;
+
+	if (grow_cpus(la, cpu))
+		return -1;
+	if (ev->type == EA_EV_IDLE || ev->type == EA_EV_FREQ) {
+		int target = ev->type == EA_EV_IDLE ? ev->idle.cpu : ev->freq.cpu;
+
+		if (grow_cpus(la, target))
+			return -1;
+		if (ev->type == EA_EV_IDLE) {
+			la->cpus[target].has_cpuidle = true;
+			if (!la->cpus[target].seen)
+				first_sight(&la->cpus[target], ev, ev->cur_pid);
+		}
+	}
+	c = &la->cpus[cpu];
+	if (ev->type == EA_EV_LOST) {
+		c->curr = -1;	/* unknown until an event tells */
+		return 0;
+	}
+	if (!c->seen) {
+		first_sight(c, ev, cur);
+	} else if (cur >= 0 && c->curr < 0) {
+		c->curr = cur;	/* after lost events or from an unknown start */
+		c->curr_since = ev->ts;
+	} else if (cur >= 0 && cur != c->curr) {
+		if (resync(la, c, cpu, ev, cur, not_before))
+			return -1;
+	}
+	switch (ev->type) {
+	case EA_EV_SWITCH:
+		c->curr = ev->sw.next_pid;
+		c->curr_since = ev->ts;
+		memcpy(c->curr_comm, ev->sw.next_comm, EA_COMM_LEN);
+		break;
+	case EA_EV_WAKEUP:
+	case EA_EV_WAKING:
+	case EA_EV_WAKEUP_NEW:
+		return wake_set(la, ev->wake.pid, ev->wake.target_cpu, ev->ts);
+	default:
+		break;
+	}
+	return 0;
+}
+
+int la_push(struct lookahead *la, const struct ea_event *ev)
+{
+	if (scan(la, ev))
+		return -1;
+	la->ring[(la->head + la->len) % la->cap] = *ev;
+	la->len++;
+	return 0;
+}
+
+bool la_full(const struct lookahead *la)
+{
+	return la->len >= la->cap;
+}
+
+bool la_pop(struct lookahead *la, struct ea_event *ev)
+{
+	if (la->nsynth && (!la->len || la->synth[0].ts <= la->ring[la->head].ts)) {
+		synth_pop(la, ev);
+		return true;
+	}
+	if (!la->len)
+		return false;
+	*ev = la->ring[la->head];
+	la->head = (la->head + 1) % la->cap;
+	la->len--;
+	return true;
+}
+
+const struct la_cpu *la_cpu(const struct lookahead *la, int cpu)
+{
+	return cpu < la->ncpus ? &la->cpus[cpu] : NULL;
+}

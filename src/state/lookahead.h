@@ -1,0 +1,56 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * The look-ahead window: events are held back EA_LOOKAHEAD deep while a
+ * scanner reads them first. The scanner learns each CPU's state before its
+ * first event, whether it reports cpu_idle, and finds contradictions (an
+ * event whose current task is not the one the CPU was seen switching to),
+ * for which it schedules a synthetic sched_switch at the best time.
+ */
+#ifndef EATRACE_STATE_LOOKAHEAD_H
+#define EATRACE_STATE_LOOKAHEAD_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "eatrace/event.h"
+
+struct la_cpu {
+	bool seen;		/* scanner has seen an event for this CPU */
+	bool has_cpuidle;	/* scanner has seen cpu_idle for this CPU */
+	bool init_busy;		/* state before the first event ... */
+	int32_t init_pid;	/* ... and the task then (-1 unknown) */
+	int32_t curr;		/* task the scanner believes runs (-1 unknown) */
+	uint64_t curr_since;
+	char curr_comm[EA_COMM_LEN];
+};
+
+struct la_wake {
+	int32_t pid;		/* 0: empty slot */
+	int32_t cpu;
+	uint64_t ts;
+};
+
+struct lookahead {
+	struct ea_event *ring;	/* FIFO of held-back events */
+	size_t head, len, cap;
+	struct ea_event *synth;	/* min-heap of synthetic events by ts */
+	size_t nsynth, synth_cap;
+	struct la_cpu *cpus;
+	int ncpus;		/* allocated */
+	int max_cpu;		/* highest CPU id seen */
+	struct la_wake *wakes;	/* pid -> latest wakeup, open addressing */
+	size_t nwakes, wake_slots;
+	uint64_t resyncs, resync_from_wakeup;
+};
+
+int la_init(struct lookahead *la, size_t cap);
+void la_free(struct lookahead *la);
+/* Scan ev and hold it back. Returns -1 on allocation failure. */
+int la_push(struct lookahead *la, const struct ea_event *ev);
+bool la_full(const struct lookahead *la);
+/* Oldest held-back event (synthetic ones first on equal ts); false if none. */
+bool la_pop(struct lookahead *la, struct ea_event *ev);
+const struct la_cpu *la_cpu(const struct lookahead *la, int cpu);
+
+#endif

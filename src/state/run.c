@@ -1,0 +1,89 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* The pipeline driver: see include/eatrace/pipeline.h. */
+#include <stdio.h>
+#include <string.h>
+
+#include "eatrace/pipeline.h"
+
+struct fanout {
+	const struct ea_consumer *c;
+	int n;
+};
+
+static void fan_change(void *ctx, const struct ea_state *s, int cpu,
+		       uint64_t since, uint64_t now,
+		       const struct ea_cpu_state *old,
+		       const struct ea_cpu_state *new)
+{
+	const struct fanout *f = ctx;
+
+	for (int i = 0; i < f->n; i++)
+		f->c[i].ops->cpu_change(f->c[i].ctx, s, cpu, since, now, old, new);
+}
+
+static void fan_event(void *ctx, const struct ea_state *s,
+		      const struct ea_event *ev)
+{
+	const struct fanout *f = ctx;
+
+	for (int i = 0; i < f->n; i++)
+		if (f->c[i].ops->event)
+			f->c[i].ops->event(f->c[i].ctx, s, ev);
+}
+
+static const struct ea_state_ops fan_ops = {
+	.cpu_change = fan_change,
+	.event = fan_event,
+};
+
+int ea_run(struct ea_run *run, const char *path, struct ea_state_config *cfg,
+	   const struct ea_consumer *consumers, int nconsumers,
+	   struct ea_err *err)
+{
+	struct fanout fan = { consumers, nconsumers };
+	struct ea_input *in;
+	struct ea_event ev;
+	struct ea_err e2;
+	int rc;
+
+	memset(run, 0, sizeof(*run));
+	if (ea_input_open(&in, path, err))
+		return -1;
+	if (cfg->ncpus <= 0)
+		cfg->ncpus = ea_input_info(in)->ncpus;
+	if (ea_state_new(&run->state, cfg, &fan_ops, &fan)) {
+		ea_input_close(in);
+		return ea_err_set(err, "%s: out of memory", path);
+	}
+	while ((rc = ea_input_next(in, &ev, err)) > 0) {
+		if (ea_state_feed(run->state, &ev, &e2)) {
+			char where[64] = "";
+
+			ea_input_where(in, where, sizeof(where));
+			ea_err_set(err, "%s:%s: %s", path, where, e2.msg);
+			rc = -1;
+			break;
+		}
+	}
+	run->info = *ea_input_info(in);
+	snprintf(run->format, sizeof(run->format), "%s",
+		 run->info.format ? run->info.format : "?");
+	run->info.format = run->format;
+	ea_input_close(in);
+	if (rc == 0 && ea_state_finish(run->state, &e2)) {
+		ea_err_set(err, "%s: %s", path, e2.msg);
+		rc = -1;
+	}
+	if (rc < 0) {
+		ea_state_free(run->state);
+		run->state = NULL;
+		return -1;
+	}
+	return 0;
+}
+
+void ea_run_free(struct ea_run *run)
+{
+	ea_state_free(run->state);
+	run->state = NULL;
+}

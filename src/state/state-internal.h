@@ -1,0 +1,62 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/* The state stage's private data, shared by its files. */
+#ifndef EATRACE_STATE_INTERNAL_H
+#define EATRACE_STATE_INTERNAL_H
+
+#include "eatrace/state.h"
+#include "state/lookahead.h"
+#include "state/pelt.h"
+
+struct ea_cpu {
+	struct ea_cpu_state st;	/* derived state reported to consumers */
+	uint64_t since;		/* ns: when st was entered */
+	int32_t curr;		/* task on the CPU (0: idle task, -1 unknown) */
+	bool in_cpuidle;	/* between cpu_idle enter and exit */
+	int16_t cpuidle_state;
+	bool has_cpuidle;	/* idle comes from cpu_idle events */
+	uint8_t flags;		/* EA_INF_* to carry into the derived state */
+	uint32_t freq;		/* kHz, 0 until reported */
+	bool seen;		/* a recorded event concerned this CPU */
+	uint64_t first_ts, last_ts;
+	uint32_t max_freq_seen;
+	struct ea_pelt pelt;
+	double util_integral;	/* util_avg x ns within the window */
+	uint64_t util_ns;
+	uint32_t util_max;
+};
+
+struct task_table {
+	struct ea_task **by_order;	/* in order of first appearance */
+	size_t n, cap;
+	int32_t *slots;			/* open-addressing hash: index+1 */
+	size_t nslots;
+};
+
+struct ea_state {
+	struct ea_state_config cfg;
+	const struct ea_state_ops *ops;
+	void *ctx;
+	struct lookahead la;
+	bool started, finished;
+	uint64_t first_ts, last_ts;
+	uint64_t win_start, win_end;
+	struct ea_cpu *cpus;
+	int ncpus;
+	struct task_table tasks;
+	struct ea_state_counts counts;
+};
+
+/* cpu.c */
+int cpu_grow(struct ea_state *s, int ncpus);
+void cpu_start(struct ea_state *s);
+void cpu_apply(struct ea_state *s, const struct ea_event *ev);
+void cpu_finish(struct ea_state *s);
+uint32_t cpu_util_at(const struct ea_state *s, int cpu, uint64_t now);
+
+/* task.c */
+struct ea_task *task_get(struct ea_state *s, int32_t pid, const char *comm);
+void task_apply(struct ea_state *s, const struct ea_event *ev);
+void task_finish(struct ea_state *s);
+void task_table_free(struct task_table *t);
+
+#endif

@@ -1,0 +1,221 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The state stage: look-ahead, then the CPU and task machines, then the
+ * consumers. See include/eatrace/state.h.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "state/state-internal.h"
+
+int ea_state_new(struct ea_state **sp, const struct ea_state_config *cfg,
+		 const struct ea_state_ops *ops, void *ctx)
+{
+	struct ea_state *s = calloc(1, sizeof(*s));
+
+	*sp = NULL;
+	if (!s)
+		return -1;
+	if (cfg)
+		s->cfg = *cfg;
+	s->ops = ops;
+	s->ctx = ctx;
+	if (la_init(&s->la, EA_LOOKAHEAD)) {
+		free(s);
+		return -1;
+	}
+	*sp = s;
+	return 0;
+}
+
+void ea_state_free(struct ea_state *s)
+{
+	if (!s)
+		return;
+	la_free(&s->la);
+	task_table_free(&s->tasks);
+	free(s->cpus);
+	free(s);
+}
+
+static void resolve_window(struct ea_state *s)
+{
+	s->win_start = s->cfg.win_start;
+	s->win_end = s->cfg.win_end ? s->cfg.win_end : UINT64_MAX;
+	if (s->cfg.win_relative) {
+		s->win_start += s->first_ts;
+		if (s->cfg.win_end)
+			s->win_end = s->first_ts + s->cfg.win_end;
+	}
+}
+
+static int start(struct ea_state *s, uint64_t first_ts)
+{
+	int ncpus = s->cfg.ncpus > 0 ? s->cfg.ncpus : 0;
+
+	s->first_ts = s->last_ts = first_ts;
+	resolve_window(s);
+	if (s->la.max_cpu + 1 > ncpus)
+		ncpus = s->la.max_cpu + 1;
+	if (!ncpus)
+		ncpus = 1;
+	s->started = true;
+	return cpu_grow(s, ncpus);
+}
+
+static int apply(struct ea_state *s, const struct ea_event *ev,
+		 struct ea_err *err)
+{
+	int need = ev->cpu;
+
+	if (ev->type == EA_EV_IDLE && ev->idle.cpu > need)
+		need = ev->idle.cpu;
+	if (ev->type == EA_EV_FREQ && ev->freq.cpu > need)
+		need = ev->freq.cpu;
+	if (!s->started && start(s, ev->ts))
+		return ea_err_set(err, "out of memory");
+	if (need >= s->ncpus && cpu_grow(s, need + 1))
+		return ea_err_set(err, "out of memory");
+	if (ev->ts > s->last_ts)
+		s->last_ts = ev->ts;
+	s->counts.events++;
+	s->counts.by_type[ev->type]++;
+	if (ev->type == EA_EV_LOST) {
+		s->counts.lost_markers++;
+		s->counts.lost_events += ev->lost.count;
+	}
+	cpu_apply(s, ev);
+	task_apply(s, ev);
+	if (s->ops->event)
+		s->ops->event(s->ctx, s, ev);
+	return 0;
+}
+
+int ea_state_feed(struct ea_state *s, const struct ea_event *ev,
+		  struct ea_err *err)
+{
+	struct ea_event out;
+
+	while (la_full(&s->la)) {
+		la_pop(&s->la, &out);
+		if (apply(s, &out, err))
+			return -1;
+	}
+	if (la_push(&s->la, ev))
+		return ea_err_set(err, "out of memory");
+	return 0;
+}
+
+int ea_state_finish(struct ea_state *s, struct ea_err *err)
+{
+	struct ea_event out;
+
+	while (la_pop(&s->la, &out))
+		if (apply(s, &out, err))
+			return -1;
+	if (!s->started)
+		return ea_err_set(err, "no events the analysis can use");
+	s->counts.resyncs = s->la.resyncs;
+	s->counts.resync_from_wakeup = s->la.resync_from_wakeup;
+	cpu_finish(s);
+	task_finish(s);
+	s->finished = true;
+	return 0;
+}
+
+int ea_state_ncpus(const struct ea_state *s)
+{
+	return s->ncpus;
+}
+
+const struct ea_cpu_state *ea_state_cpu(const struct ea_state *s, int cpu)
+{
+	return cpu >= 0 && cpu < s->ncpus ? &s->cpus[cpu].st : NULL;
+}
+
+bool ea_state_cpu_has_cpuidle(const struct ea_state *s, int cpu)
+{
+	return cpu >= 0 && cpu < s->ncpus && s->cpus[cpu].has_cpuidle;
+}
+
+uint64_t ea_state_cpu_first_ts(const struct ea_state *s, int cpu)
+{
+	return s->cpus[cpu].seen ? s->cpus[cpu].first_ts : s->last_ts;
+}
+
+uint64_t ea_state_cpu_last_ts(const struct ea_state *s, int cpu)
+{
+	return s->cpus[cpu].seen ? s->cpus[cpu].last_ts : s->first_ts;
+}
+
+uint64_t ea_state_first_ts(const struct ea_state *s)
+{
+	return s->first_ts;
+}
+
+uint64_t ea_state_last_ts(const struct ea_state *s)
+{
+	return s->last_ts;
+}
+
+void ea_state_window(const struct ea_state *s, uint64_t *start_ns,
+		     uint64_t *end_ns)
+{
+	*start_ns = s->win_start > s->first_ts ? s->win_start : s->first_ts;
+	*end_ns = s->win_end < s->last_ts ? s->win_end : s->last_ts;
+	if (*end_ns < *start_ns)
+		*end_ns = *start_ns;
+}
+
+uint64_t ea_state_clip(const struct ea_state *s, uint64_t *t0, uint64_t *t1)
+{
+	if (*t0 < s->win_start)
+		*t0 = s->win_start;
+	if (*t1 > s->win_end)
+		*t1 = s->win_end;
+	return *t1 > *t0 ? *t1 - *t0 : 0;
+}
+
+bool ea_state_in_window(const struct ea_state *s, uint64_t t)
+{
+	return t >= s->win_start && t < s->win_end;
+}
+
+const struct ea_state_counts *ea_state_counts(const struct ea_state *s)
+{
+	return &s->counts;
+}
+
+struct ea_task *ea_state_task_at(const struct ea_state *s, size_t i)
+{
+	return i < s->tasks.n ? s->tasks.by_order[i] : NULL;
+}
+
+size_t ea_state_ntasks(const struct ea_state *s)
+{
+	return s->tasks.n;
+}
+
+struct ea_task *ea_state_task(const struct ea_state *s, int32_t pid)
+{
+	return task_get((struct ea_state *)s, pid, NULL);
+}
+
+uint32_t ea_state_cpu_util(const struct ea_state *s, int cpu)
+{
+	return s->cpus[cpu].pelt.util_avg;
+}
+
+void ea_state_cpu_util_stats(const struct ea_state *s, int cpu, double *mean,
+			     uint32_t *max)
+{
+	const struct ea_cpu *c = &s->cpus[cpu];
+
+	*mean = c->util_ns ? c->util_integral / (double)c->util_ns : 0;
+	*max = c->util_max;
+}
+
+uint32_t ea_state_cpu_util_at(const struct ea_state *s, int cpu, uint64_t now)
+{
+	return cpu_util_at(s, cpu, now);
+}

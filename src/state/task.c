@@ -1,0 +1,216 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Per-task reconstruction: run state, runtime, runnable wait, activations,
+ * wakeups and migrations, counted within the analysis window.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "state/state-internal.h"
+
+static size_t slot_of(int32_t pid, size_t nslots)
+{
+	return ((uint32_t)pid * 2654435761u) & (nslots - 1);
+}
+
+static int rehash(struct task_table *t)
+{
+	size_t n = t->nslots ? t->nslots * 2 : 1024;
+	int32_t *slots = calloc(n, sizeof(*slots));
+
+	if (!slots)
+		return -1;
+	for (size_t i = 0; i < t->n; i++) {
+		size_t j = slot_of(t->by_order[i]->pid, n);
+
+		while (slots[j])
+			j = (j + 1) & (n - 1);
+		slots[j] = (int32_t)i + 1;
+	}
+	free(t->slots);
+	t->slots = slots;
+	t->nslots = n;
+	return 0;
+}
+
+static struct ea_task *lookup(const struct task_table *t, int32_t pid)
+{
+	size_t j;
+
+	if (!t->nslots)
+		return NULL;
+	for (j = slot_of(pid, t->nslots); t->slots[j]; j = (j + 1) & (t->nslots - 1))
+		if (t->by_order[t->slots[j] - 1]->pid == pid)
+			return t->by_order[t->slots[j] - 1];
+	return NULL;
+}
+
+/* Find or create the task; NULL for the idle task, unknown pids, or OOM. */
+struct ea_task *task_get(struct ea_state *s, int32_t pid, const char *comm)
+{
+	struct task_table *t = &s->tasks;
+	struct ea_task *task;
+	size_t j;
+
+	if (pid <= 0)
+		return NULL;
+	task = lookup(t, pid);
+	if (task) {
+		if (comm && comm[0])
+			memcpy(task->comm, comm, EA_COMM_LEN);
+		return task;
+	}
+	if ((t->n + 1) * 2 > t->nslots && rehash(t))
+		return NULL;
+	if (t->n == t->cap) {
+		size_t n = t->cap ? t->cap * 2 : 256;
+		struct ea_task **p = realloc(t->by_order, n * sizeof(*p));
+
+		if (!p)
+			return NULL;
+		t->by_order = p;
+		t->cap = n;
+	}
+	task = calloc(1, sizeof(*task));
+	if (!task)
+		return NULL;
+	task->pid = pid;
+	task->cpu = -1;
+	task->woken_cpu = -1;
+	task->prio = -1;
+	if (comm)
+		memcpy(task->comm, comm, EA_COMM_LEN);
+	t->by_order[t->n] = task;
+	for (j = slot_of(pid, t->nslots); t->slots[j]; j = (j + 1) & (t->nslots - 1))
+		;
+	t->slots[j] = (int32_t)++t->n;
+	return task;
+}
+
+void task_table_free(struct task_table *t)
+{
+	for (size_t i = 0; i < t->n; i++)
+		free(t->by_order[i]);
+	free(t->by_order);
+	free(t->slots);
+	memset(t, 0, sizeof(*t));
+}
+
+static uint64_t span(const struct ea_state *s, uint64_t t0, uint64_t t1)
+{
+	return ea_state_clip(s, &t0, &t1);
+}
+
+static void switch_out(struct ea_state *s, const struct ea_event *ev)
+{
+	struct ea_task *t = task_get(s, ev->sw.prev_pid, ev->sw.prev_comm);
+
+	if (!t)
+		return;
+	if (ev->sw.prev_prio >= 0)
+		t->prio = ev->sw.prev_prio;
+	if (t->run == EA_TASK_RUNNING)
+		t->runtime_ns += span(s, t->since, ev->ts);
+	t->since = ev->ts;
+	switch (ev->sw.prev_state) {
+	case EA_PREV_RUNNABLE:
+		t->run = EA_TASK_RUNNABLE;
+		t->woken_at = 0;	/* preempted, not woken */
+		if (ea_state_in_window(s, ev->ts))
+			t->preemptions++;
+		break;
+	case EA_PREV_DEAD:
+		t->run = EA_TASK_DEAD;
+		break;
+	default:
+		t->run = EA_TASK_SLEEPING;
+		break;
+	}
+}
+
+static void switch_in(struct ea_state *s, const struct ea_event *ev)
+{
+	struct ea_task *t = task_get(s, ev->sw.next_pid, ev->sw.next_comm);
+	bool in_win = ea_state_in_window(s, ev->ts);
+
+	if (!t)
+		return;
+	if (ev->sw.next_prio >= 0)
+		t->prio = ev->sw.next_prio;
+	switch (t->run) {
+	case EA_TASK_RUNNABLE:
+		t->wait_ns += span(s, t->since, ev->ts);
+		if (t->woken_at && in_win)	/* woken, not preempted */
+			t->activations++;
+		break;
+	case EA_TASK_SLEEPING:
+	case EA_TASK_DEAD:
+		/* No wakeup recorded: the wakeup is this switch-in. */
+		if (in_win) {
+			t->wakeups_inferred++;
+			s->counts.wakeups_inferred++;
+			t->activations++;
+		}
+		t->woken_at = ev->ts;
+		break;
+	default:	/* first sight or already running (resync) */
+		break;
+	}
+	if (t->cpu >= 0 && t->cpu != ev->cpu && in_win)
+		t->migrations++;
+	t->run = EA_TASK_RUNNING;
+	t->cpu = ev->cpu;
+	t->since = ev->ts;
+}
+
+static void wakeup(struct ea_state *s, const struct ea_event *ev)
+{
+	struct ea_task *t = task_get(s, ev->wake.pid, ev->wake.comm);
+
+	if (!t)
+		return;
+	if (ev->wake.prio >= 0)
+		t->prio = ev->wake.prio;
+	/* sched_waking then sched_wakeup: one wakeup, timed at the first. */
+	if (t->run == EA_TASK_RUNNING ||
+	    (t->run == EA_TASK_RUNNABLE && t->woken_at))
+		return;
+	if (t->run == EA_TASK_RUNNABLE)	/* preempted task woken: no change */
+		return;
+	t->run = EA_TASK_RUNNABLE;
+	t->since = ev->ts;
+	t->woken_at = ev->ts;
+	t->woken_cpu = ev->wake.target_cpu;
+	if (ea_state_in_window(s, ev->ts))
+		t->wakeups++;
+}
+
+void task_apply(struct ea_state *s, const struct ea_event *ev)
+{
+	switch (ev->type) {
+	case EA_EV_SWITCH:
+		switch_out(s, ev);
+		switch_in(s, ev);
+		break;
+	case EA_EV_WAKEUP:
+	case EA_EV_WAKING:
+	case EA_EV_WAKEUP_NEW:
+		wakeup(s, ev);
+		break;
+	default:
+		break;
+	}
+}
+
+void task_finish(struct ea_state *s)
+{
+	for (size_t i = 0; i < s->tasks.n; i++) {
+		struct ea_task *t = s->tasks.by_order[i];
+
+		if (t->run == EA_TASK_RUNNING)
+			t->runtime_ns += span(s, t->since, s->last_ts);
+		else if (t->run == EA_TASK_RUNNABLE)
+			t->wait_ns += span(s, t->since, s->last_ts);
+		t->since = s->last_ts;
+	}
+}

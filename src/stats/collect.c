@@ -1,0 +1,207 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Statistics collector: integrates the state stage's CPU changes into busy,
+ * idle, inferred, per-frequency and per-idle-state time, idle residencies
+ * and exits, and compares reconstructed PELT with the kernel's own.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "eatrace/stats.h"
+
+#define PELT_WARMUP_NS 100000000ull	/* 100 ms: ~3 half-lives */
+
+void ea_stats_init(struct ea_stats *st)
+{
+	memset(st, 0, sizeof(*st));
+}
+
+void ea_stats_free(struct ea_stats *st)
+{
+	for (int i = 0; i < st->ncpus; i++)
+		free(st->cpus[i].freqs);
+	free(st->cpus);
+	memset(st, 0, sizeof(*st));
+}
+
+static struct ea_cpu_stats *cpu_stats(struct ea_stats *st, int cpu)
+{
+	if (cpu >= st->ncpus) {
+		struct ea_cpu_stats *p = realloc(st->cpus, (cpu + 1) * sizeof(*p));
+
+		if (!p)
+			return NULL;
+		memset(p + st->ncpus, 0, (cpu + 1 - st->ncpus) * sizeof(*p));
+		for (int i = st->ncpus; i <= cpu; i++)
+			p[i].idle_cur = EA_IDLE_NONE;
+		st->cpus = p;
+		st->ncpus = cpu + 1;
+	}
+	return &st->cpus[cpu];
+}
+
+static int add_freq_time(struct ea_cpu_stats *c, uint32_t freq, uint64_t ns)
+{
+	int i;
+
+	for (i = 0; i < c->nfreqs && c->freqs[i].freq_khz < freq; i++)
+		;
+	if (i == c->nfreqs || c->freqs[i].freq_khz != freq) {
+		struct ea_freq_time *p = realloc(c->freqs, (c->nfreqs + 1) * sizeof(*p));
+
+		if (!p)
+			return -1;
+		c->freqs = p;
+		memmove(p + i + 1, p + i, (c->nfreqs - i) * sizeof(*p));
+		p[i].freq_khz = freq;
+		p[i].ns = 0;
+		c->nfreqs++;
+	}
+	c->freqs[i].ns += ns;
+	return 0;
+}
+
+static void end_idle_period(const struct ea_state *s, struct ea_cpu_stats *c,
+			    uint64_t now)
+{
+	uint64_t t0 = c->idle_start, t1 = now;
+	struct ea_idle_stat *is = &c->idle[c->idle_cur];
+	uint64_t len = now - c->idle_start;
+
+	/* Residency of periods ending inside the window, whole length. */
+	if (ea_state_clip(s, &t0, &t1) || ea_state_in_window(s, now)) {
+		if (!is->periods || len < is->min_ns)
+			is->min_ns = len;
+		if (len > is->max_ns)
+			is->max_ns = len;
+		is->sum_ns += len;
+		is->periods++;
+	}
+	c->idle_cur = EA_IDLE_NONE;
+}
+
+static void on_change(void *ctx, const struct ea_state *s, int cpu,
+		      uint64_t since, uint64_t now,
+		      const struct ea_cpu_state *old,
+		      const struct ea_cpu_state *new)
+{
+	struct ea_stats *st = ctx;
+	struct ea_cpu_stats *c = cpu_stats(st, cpu);
+	uint64_t t0 = since, t1 = now;
+	uint64_t len;
+
+	if (!c) {
+		snprintf(st->error, sizeof(st->error), "out of memory");
+		return;
+	}
+	len = ea_state_clip(s, &t0, &t1);
+	if (old->mode == EA_CPU_IDLE)
+		c->idle_ns += len;
+	else
+		c->busy_ns += len;
+	if (old->mode == EA_CPU_IDLE && old->idle_state >= 0 &&
+	    old->idle_state < EA_STATS_MAX_IDLE) {
+		c->idle[old->idle_state].ns += len;
+		if (old->idle_state >= c->nidle)
+			c->nidle = old->idle_state + 1;
+	}
+	if (old->inferred) {
+		c->inferred_ns += len;
+	} else if (!new) {
+		/* After the CPU's last event, up to the trace's end. */
+		uint64_t a = ea_state_cpu_last_ts(s, cpu), b = now;
+
+		if (a < since)
+			a = since;
+		c->inferred_end_ns += ea_state_clip(s, &a, &b);
+		c->inferred_ns += b > a ? b - a : 0;
+	}
+	if (old->inferred & EA_INF_START)
+		c->inferred_start_ns += len;
+	if (old->inferred & EA_INF_SWAPPER)
+		c->inferred_swapper_ns += len;
+	if (old->inferred & EA_INF_LOST)
+		c->inferred_lost_ns += len;
+	if (old->inferred & EA_INF_RESYNC)
+		c->inferred_resync_ns += len;
+	if (len && add_freq_time(c, old->freq_khz, len))
+		snprintf(st->error, sizeof(st->error), "out of memory");
+
+	/* Idle periods: one per stay in one idle state. */
+	if (!new) {
+		if (c->idle_cur != EA_IDLE_NONE)
+			end_idle_period(s, c, now);
+		return;
+	}
+	if (c->idle_cur != EA_IDLE_NONE &&
+	    (new->mode != EA_CPU_IDLE || new->idle_state != c->idle_cur))
+		end_idle_period(s, c, now);
+	if (new->mode == EA_CPU_IDLE && c->idle_cur == EA_IDLE_NONE &&
+	    new->idle_state >= 0 && new->idle_state < EA_STATS_MAX_IDLE) {
+		bool fresh = old->mode != EA_CPU_IDLE ||
+			     old->idle_state != new->idle_state;
+
+		c->idle_cur = new->idle_state;
+		c->idle_start = now;
+		if (fresh && ea_state_in_window(s, now))
+			c->idle[new->idle_state].entries++;
+		if (new->idle_state >= c->nidle)
+			c->nidle = new->idle_state + 1;
+	}
+	if (old->mode == EA_CPU_IDLE && new->mode == EA_CPU_BUSY &&
+	    ea_state_in_window(s, now))
+		c->idle_exits++;
+}
+
+static void on_event(void *ctx, const struct ea_state *s,
+		     const struct ea_event *ev)
+{
+	struct ea_stats *st = ctx;
+	double err;
+	uint32_t ours;
+
+	if (ev->type != EA_EV_UTIL_CFS || ev->util.cpu >= ea_state_ncpus(s))
+		return;
+	ours = ea_state_cpu_util_at(s, ev->util.cpu, ev->ts);
+	err = (double)ours - (double)ev->util.util;
+	if (err < 0)
+		err = -err;
+	st->pelt.samples++;
+	st->pelt.sum_abs_err += err;
+	if (err > st->pelt.max_abs_err)
+		st->pelt.max_abs_err = err;
+	if (ev->ts >= ea_state_first_ts(s) + PELT_WARMUP_NS) {
+		st->pelt.samples_warm++;
+		st->pelt.sum_abs_err_warm += err;
+		if (err > st->pelt.max_abs_err_warm)
+			st->pelt.max_abs_err_warm = err;
+	}
+}
+
+const struct ea_state_ops ea_stats_ops = {
+	.cpu_change = on_change,
+	.event = on_event,
+};
+
+int ea_stats_done(struct ea_stats *st, const struct ea_state *s)
+{
+	int n = ea_state_ncpus(s);
+
+	if (n > 0 && !cpu_stats(st, n - 1))
+		return -1;
+	st->state = s;
+	st->first_ts = ea_state_first_ts(s);
+	st->last_ts = ea_state_last_ts(s);
+	ea_state_window(s, &st->win_start, &st->win_end);
+	st->counts = *ea_state_counts(s);
+	for (int i = 0; i < st->ncpus; i++) {
+		struct ea_cpu_stats *c = &st->cpus[i];
+
+		if (i < n) {
+			c->has_cpuidle = ea_state_cpu_has_cpuidle(s, i);
+			ea_state_cpu_util_stats(s, i, &c->util_mean, &c->util_max);
+		}
+	}
+	return st->error[0] ? -1 : 0;
+}

@@ -1,0 +1,103 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* What was inferred or looked wrong, in words, and task ordering. */
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "eatrace/input.h"
+#include "eatrace/stats.h"
+
+#define NOTE(kind, ...)                                              \
+	do {                                                         \
+		snprintf(msg, sizeof(msg), __VA_ARGS__);             \
+		fn(arg, kind, msg);                                  \
+	} while (0)
+
+void ea_stats_foreach_note(const struct ea_stats *st,
+			   const struct ea_input_info *info,
+			   void (*fn)(void *arg, const char *kind, const char *msg),
+			   void *arg)
+{
+	const struct ea_state_counts *c = &st->counts;
+	char msg[256];
+	int no_freq = 0;
+
+	for (int i = 0; i < st->ncpus; i++) {
+		const struct ea_cpu_stats *cs = &st->cpus[i];
+
+		if (!cs->has_cpuidle && cs->idle_ns)
+			NOTE("inference",
+			     "CPU %d: no cpu_idle events; idle is the time it ran pid 0 (%.6f s), in the assumed idle state",
+			     i, cs->inferred_swapper_ns / 1e9);
+		if (cs->nfreqs && cs->freqs[0].freq_khz == 0)
+			no_freq++;
+	}
+	if (no_freq)
+		NOTE("inference",
+		     "%d CPU(s) ran for a while with no cpu_frequency event: frequency unknown (report assumes an OPP)",
+		     no_freq);
+	if (c->resyncs)
+		NOTE("warning",
+		     "%llu contradiction(s) resynchronised: a CPU ran a task it was never seen switching to (%llu placed at the task's wakeup, the rest at its first sign)",
+		     (unsigned long long)c->resyncs,
+		     (unsigned long long)c->resync_from_wakeup);
+	if (c->wakeups_inferred)
+		NOTE("inference",
+		     "%llu switch-in(s) with no recorded wakeup: the wakeup is taken at the switch-in",
+		     (unsigned long long)c->wakeups_inferred);
+	if (c->lost_markers)
+		NOTE("warning",
+		     "events lost %llu time(s) (%llu events counted): state unknown until the next event fixes it",
+		     (unsigned long long)c->lost_markers,
+		     (unsigned long long)c->lost_events);
+	if (c->start_guessed)
+		NOTE("warning",
+		     "%llu CPU(s) had no event early in the trace: assumed idle from the start",
+		     (unsigned long long)c->start_guessed);
+	if (c->idle_exit_unmatched)
+		NOTE("warning", "%llu cpu_idle exit(s) while not idle (ignored)",
+		     (unsigned long long)c->idle_exit_unmatched);
+	if (c->idle_enter_nested)
+		NOTE("warning",
+		     "%llu cpu_idle enter(s) while already idle (state updated)",
+		     (unsigned long long)c->idle_enter_nested);
+	if (info && info->reordered)
+		NOTE("warning",
+		     "%llu event(s) were out of timestamp order in the file and were sorted",
+		     (unsigned long long)info->reordered);
+	if (!c->by_type[EA_EV_SWITCH])
+		NOTE("inference",
+		     "no sched_switch events: busy means not in a cpuidle state, tasks are unknown");
+	if (st->pelt.samples)
+		NOTE("check",
+		     "reconstructed PELT util vs the kernel's (sched_load_cfs_rq, %llu samples): mean |error| %.1f, max %.0f; after 100 ms warm-up: mean %.1f, max %.0f",
+		     (unsigned long long)st->pelt.samples,
+		     st->pelt.sum_abs_err / st->pelt.samples, st->pelt.max_abs_err,
+		     st->pelt.samples_warm ?
+			     st->pelt.sum_abs_err_warm / st->pelt.samples_warm : 0,
+		     st->pelt.max_abs_err_warm);
+}
+
+static int by_runtime(const void *a, const void *b)
+{
+	const struct ea_task *x = *(struct ea_task *const *)a;
+	const struct ea_task *y = *(struct ea_task *const *)b;
+
+	if (x->runtime_ns != y->runtime_ns)
+		return x->runtime_ns < y->runtime_ns ? 1 : -1;
+	return (x->pid > y->pid) - (x->pid < y->pid);
+}
+
+struct ea_task **ea_stats_tasks_sorted(const struct ea_stats *st, size_t *n)
+{
+	size_t nt = st->state ? ea_state_ntasks(st->state) : 0;
+	struct ea_task **v = malloc((nt ? nt : 1) * sizeof(*v));
+
+	*n = 0;
+	if (!v)
+		return NULL;
+	for (size_t i = 0; i < nt; i++)
+		v[i] = ea_state_task_at(st->state, i);
+	qsort(v, nt, sizeof(*v), by_runtime);
+	*n = nt;
+	return v;
+}
