@@ -50,6 +50,8 @@ void ea_json_num(struct ea_json *j, const char *key, double val);
 /* Exact seconds from nanoseconds: 1.000000123 */
 void ea_json_ns_as_s(struct ea_json *j, const char *key, uint64_t ns);
 void ea_json_bool(struct ea_json *j, const char *key, bool val);
+/* A number already formatted (e.g. an exact decimal energy). */
+void ea_json_raw(struct ea_json *j, const char *key, const char *literal);
 
 /* "%llu.%09llu" seconds into buf (at least 32 bytes). */
 const char *ea_fmt_s(char *buf, uint64_t ns);

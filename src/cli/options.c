@@ -71,7 +71,7 @@ int ea_parse_common(int argc, char **argv, struct ea_common_opts *o,
 	*want_help = false;
 	optind = 1;
 	opterr = 0;
-	while (rc == 0 && (c = getopt_long(argc, argv, "+f:o:m:qvh", lo, NULL)) != -1) {
+	while (rc == 0 && (c = getopt_long(argc, argv, "f:o:m:qvh", lo, NULL)) != -1) {
 		switch (c) {
 		case 'f':
 			if (!strcmp(optarg, "text"))

@@ -166,3 +166,9 @@ void ea_json_bool(struct ea_json *j, const char *key, bool val)
 	member(j, key);
 	fputs(val ? "true" : "false", j->f);
 }
+
+void ea_json_raw(struct ea_json *j, const char *key, const char *literal)
+{
+	member(j, key);
+	fputs(literal, j->f);
+}

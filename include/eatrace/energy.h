@@ -1,0 +1,127 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * The energy accountant: prices the state stage's CPU timeline with a model
+ * (SPEC "Energy model"), incrementally, as changes arrive.
+ *
+ * Exactness: powers are quantised to 1e-9 power_unit and times are integer
+ * nanoseconds, so every piece of energy is an exact integer in 1e-18
+ * power_unit x s (ea_energy_t). Each piece is added to the total and to
+ * every breakdown (CPU, cluster, P-state, C-state, task, time window), so each
+ * breakdown sums to the total exactly. Cluster energy shared between CPUs or
+ * tasks is split in integers, remainders to the lowest CPU ids.
+ *
+ * Attribution rule (per task): a running task pays its CPU's busy core
+ * energy and an equal share of its cluster's busy energy with the other busy
+ * CPUs of the cluster; the task that runs right after a CPU (or cluster)
+ * leaves idle pays that wakeup. Idle energy, core and cluster, goes to the
+ * idle task (pid 0, "[idle]"); busy time with no known task to pid -1.
+ */
+#ifndef EATRACE_ENERGY_H
+#define EATRACE_ENERGY_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "eatrace/model.h"
+#include "eatrace/state.h"
+
+typedef __int128 ea_energy_t;		/* 1e-18 power_unit x s */
+#define EA_ENERGY_PER_UNIT 1000000000000000000LL	/* per power_unit x s */
+#define EA_POWER_QUANTUM 1000000000LL	/* power quantised to 1/this */
+
+struct ea_energy {
+	ea_energy_t core_busy, cluster_busy;
+	ea_energy_t core_idle, cluster_idle;
+	ea_energy_t core_wakeup, cluster_wakeup;
+};
+
+struct ea_pstate_acct {
+	uint64_t ns;		/* time at this cap state */
+	ea_energy_t energy;
+};
+
+struct ea_cstate_acct {
+	uint64_t ns;
+	uint64_t entries;	/* entries (CPU) / cluster-idle entries */
+	uint64_t wakeups;	/* exits that cost wakeup energy */
+	ea_energy_t energy;	/* idle power + wakeups of this state */
+};
+
+struct ea_cpu_acct {
+	struct ea_energy e;
+	uint64_t busy_ns, idle_ns, inferred_ns;
+	uint64_t wakeups;		/* idle exits in the window */
+	uint64_t assumed_freq_ns;	/* busy with no frequency reported */
+	uint64_t unmodelled_freq_ns;	/* busy at a frequency the model lacks */
+	struct ea_pstate_acct *pstates;	/* per cap state of its cluster */
+	struct ea_cstate_acct *cstates;	/* per idle state of its cluster */
+};
+
+struct ea_cluster_acct {
+	struct ea_energy e;
+	uint64_t busy_ns, idle_ns;
+	uint64_t wakeups;
+	struct ea_pstate_acct *pstates;
+	struct ea_cstate_acct *cstates;
+	/* private */
+	uint64_t last_ns;
+};
+
+struct ea_task_acct {
+	int32_t pid;
+	char comm[EA_COMM_LEN];
+	struct ea_energy e;
+	uint64_t runtime_ns, wakeups;	/* copied from the state at the end */
+};
+
+struct ea_acct_config {
+	/* Frequency charged while a CPU's frequency is unknown (the state at
+	 * or above it); 0: the highest OPP of its cluster. */
+	uint32_t assumed_khz;
+	uint64_t interval_ns;	/* 0: no time-window breakdown */
+	bool zero_wakeups;	/* price wakeups at 0 (comparisons) */
+};
+
+struct ea_acct {
+	const struct ea_model *model;
+	struct ea_acct_config cfg;
+	struct ea_energy total;
+	int ncpus;		/* model CPUs */
+	struct ea_cpu_acct *cpus;
+	struct ea_cluster_acct *clusters;
+	struct ea_task_acct *tasks;	/* pid order of first charge */
+	size_t ntasks, task_cap;
+	int32_t *task_slots;
+	size_t task_nslots;
+	struct ea_energy *windows;	/* interval_ns buckets from win start */
+	size_t nwindows;
+	uint64_t win_start, win_end;
+	uint64_t idle_clamped;	/* idle time in a state the model lacks */
+	int trace_ncpus;
+	char error[256];	/* first error met inside a callback */
+	/* private: quantised prices, frequency domain map */
+	void *prices;
+	int *domains;
+};
+
+int ea_acct_init(struct ea_acct *a, const struct ea_model *model,
+		 const struct ea_acct_config *cfg, struct ea_err *err);
+void ea_acct_free(struct ea_acct *a);
+extern const struct ea_state_ops ea_acct_ops;
+/* After ea_state_finish(): task figures, window bounds. 0 or -1 + err. */
+int ea_acct_done(struct ea_acct *a, const struct ea_state *s,
+		 struct ea_err *err);
+
+/* State configuration the model implies: frequency domains, capacities. */
+void ea_acct_state_config(const struct ea_acct *a, struct ea_state_config *cfg);
+
+ea_energy_t ea_energy_total(const struct ea_energy *e);
+ea_energy_t ea_energy_busy(const struct ea_energy *e);
+ea_energy_t ea_energy_idle(const struct ea_energy *e);
+ea_energy_t ea_energy_wakeup(const struct ea_energy *e);
+void ea_energy_add(struct ea_energy *dst, const struct ea_energy *src);
+/* Exact decimal in power_unit x s, trailing zeros trimmed; buf >= 64. */
+const char *ea_energy_fmt(char *buf, ea_energy_t e);
+double ea_energy_to_double(ea_energy_t e);
+
+#endif

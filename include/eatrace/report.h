@@ -1,0 +1,28 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/* `eatrace report` renderers: the accountant's figures for people and programs. */
+#ifndef EATRACE_REPORT_H
+#define EATRACE_REPORT_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "eatrace/energy.h"
+#include "eatrace/input.h"
+#include "eatrace/stats.h"
+
+struct ea_report {
+	const char *path;
+	const struct ea_input_info *info;
+	const struct ea_acct *acct;
+	const struct ea_stats *stats;	/* for notes */
+	bool per_task;			/* text: list tasks */
+};
+
+void ea_report_render_text(FILE *f, const struct ea_report *r);
+void ea_report_render_json(FILE *f, const struct ea_report *r);
+void ea_report_render_csv(FILE *f, const struct ea_report *r);
+
+/* Tasks by energy, descending (ties: pid); caller frees. */
+const struct ea_task_acct **ea_report_tasks_sorted(const struct ea_acct *a);
+
+#endif

@@ -1,0 +1,151 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* eatrace report: the energy of a trace, priced with a model. */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/cmd.h"
+#include "cli/options.h"
+#include "eatrace/energy.h"
+#include "eatrace/model.h"
+#include "eatrace/pipeline.h"
+#include "eatrace/report.h"
+#include "eatrace/stats.h"
+
+static const char usage_text[] =
+	"usage: eatrace report [OPTIONS] -m MODEL TRACE\n"
+	"\n"
+	"Price what every CPU did with a platform energy model (the 2014 RFC's\n"
+	"cost model): busy core and cluster power at the P-state, idle power\n"
+	"per C-state (cluster at its shallowest CPU's state), and wakeup energy\n"
+	"per idle exit. Breakdowns per cluster, CPU, P-state, C-state, task and\n"
+	"time window each sum exactly to the total.\n"
+	"\n"
+	"options:\n"
+	"  -m, --model MODEL  model file, or a bundled model's name (tc2, juno-r0;\n"
+	"                     'eatrace model show NAME' prints one)\n"
+	"      --per-task     list the tasks by energy (text; JSON always has them)\n"
+	"      --interval MS  also break energy down into windows of MS ms\n"
+	"      --assume-opp F frequency in kHz to charge while a CPU's frequency\n"
+	"                     is unknown (no cpu_frequency yet): its cluster's\n"
+	"                     OPP at or above F; default: the highest OPP\n"
+	"      --no-wakeups   price wakeups at zero\n" EA_COMMON_OPTS_HELP
+	"  -h, --help         this text\n"
+	"\n"
+	"Energy is in the model's power_unit x seconds. JSON keys: docs/json.md.\n"
+	"Exit status: 0 ok, 2 usage or input error.\n";
+
+enum { OPT_PER_TASK = 2000, OPT_INTERVAL, OPT_ASSUME, OPT_NO_WAKEUPS };
+
+static const struct option extra[] = {
+	{ "per-task", no_argument, NULL, OPT_PER_TASK },
+	{ "interval", required_argument, NULL, OPT_INTERVAL },
+	{ "assume-opp", required_argument, NULL, OPT_ASSUME },
+	{ "no-wakeups", no_argument, NULL, OPT_NO_WAKEUPS },
+};
+
+struct report_opts {
+	bool per_task, no_wakeups;
+	uint64_t interval_ns;
+	unsigned long assume_khz;
+};
+
+static int on_opt(int opt, const char *arg, void *ctx)
+{
+	struct report_opts *ro = ctx;
+	char *end;
+	double v;
+
+	switch (opt) {
+	case OPT_PER_TASK:
+		ro->per_task = true;
+		return 0;
+	case OPT_NO_WAKEUPS:
+		ro->no_wakeups = true;
+		return 0;
+	case OPT_INTERVAL:
+		v = strtod(arg, &end);
+		if (*end || !(v >= 0.001) || v > 1e9)
+			return ea_die("--interval: '%s' is not a duration in ms", arg);
+		ro->interval_ns = (uint64_t)(v * 1e6 + 0.5);
+		return 0;
+	case OPT_ASSUME:
+		ro->assume_khz = strtoul(arg, &end, 10);
+		if (*end || !ro->assume_khz)
+			return ea_die("--assume-opp: '%s' is not a frequency in kHz", arg);
+		return 0;
+	}
+	return -1;
+}
+
+int cmd_report(int argc, char **argv)
+{
+	struct ea_common_opts o = { .format = EA_FMT_TEXT };
+	struct report_opts ro = { 0 };
+	struct ea_acct_config acfg = { 0 };
+	struct ea_model *model = NULL;
+	struct ea_consumer cons[2];
+	struct ea_report rep;
+	struct ea_stats st;
+	struct ea_acct acct;
+	struct ea_run run;
+	struct ea_out out;
+	struct ea_err err;
+	char **args;
+	int nargs, rc = EXIT_ERROR;
+	bool help;
+
+	if (ea_parse_common(argc, argv, &o, extra, sizeof(extra) / sizeof(extra[0]),
+			    on_opt, &ro, &help, &args, &nargs))
+		return EXIT_ERROR;
+	if (help) {
+		fputs(usage_text, stdout);
+		return 0;
+	}
+	if (nargs != 1)
+		return ea_die("report: expected one TRACE (see 'eatrace report --help')");
+	if (!o.model)
+		return ea_die("report: no model: give -m MODEL (bundled: tc2, juno-r0)");
+	if (ea_model_load(&model, o.model, &err))
+		return ea_die("%s", err.msg);
+	acfg.assumed_khz = (uint32_t)ro.assume_khz;
+	acfg.interval_ns = ro.interval_ns;
+	acfg.zero_wakeups = ro.no_wakeups;
+	if (ea_acct_init(&acct, model, &acfg, &err)) {
+		ea_model_free(model);
+		return ea_die("%s", err.msg);
+	}
+	ea_stats_init(&st);
+	ea_acct_state_config(&acct, &o.cfg);
+	o.cfg.ncpus = -1;
+	cons[0] = (struct ea_consumer){ &ea_stats_ops, &st };
+	cons[1] = (struct ea_consumer){ &ea_acct_ops, &acct };
+	if (ea_run(&run, args[0], &o.cfg, cons, 2, &err)) {
+		ea_die("%s", err.msg);
+		goto out;
+	}
+	if (ea_acct_done(&acct, run.state, &err) || ea_stats_done(&st, run.state)) {
+		ea_die("%s: %s", args[0], err.msg);
+		goto out_run;
+	}
+	if (ea_out_open(&out, o.output, &err)) {
+		ea_die("%s", err.msg);
+		goto out_run;
+	}
+	rep = (struct ea_report){ args[0], &run.info, &acct, &st, ro.per_task };
+	if (o.format == EA_FMT_JSON)
+		ea_report_render_json(out.f, &rep);
+	else if (o.format == EA_FMT_CSV)
+		ea_report_render_csv(out.f, &rep);
+	else
+		ea_report_render_text(out.f, &rep);
+	rc = ea_out_commit(&out, &err) ? ea_die("%s", err.msg) : 0;
+out_run:
+	ea_run_free(&run);
+out:
+	ea_stats_free(&st);
+	ea_acct_free(&acct);
+	ea_model_free(model);
+	return rc;
+}

@@ -1,0 +1,562 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The accountant (see include/eatrace/energy.h): every CPU change closes an
+ * interval of constant state; its core energy is charged to the CPU, and its
+ * cluster is integrated up to the same instant from the states of all its
+ * CPUs, which the state stage guarantees constant since the cluster's last
+ * integration. Wakeup energy is charged at the instant of the exit.
+ */
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "energy/price.h"
+#include "eatrace/energy.h"
+
+enum part {
+	CORE_BUSY = offsetof(struct ea_energy, core_busy),
+	CLUSTER_BUSY = offsetof(struct ea_energy, cluster_busy),
+	CORE_IDLE = offsetof(struct ea_energy, core_idle),
+	CLUSTER_IDLE = offsetof(struct ea_energy, cluster_idle),
+	CORE_WAKEUP = offsetof(struct ea_energy, core_wakeup),
+	CLUSTER_WAKEUP = offsetof(struct ea_energy, cluster_wakeup),
+};
+
+static void add(struct ea_energy *e, enum part part, ea_energy_t v)
+{
+	*(ea_energy_t *)((char *)e + part) += v;
+}
+
+static struct ea_prices *prices(const struct ea_acct *a)
+{
+	return a->prices;
+}
+
+/* ---- tasks ---- */
+
+static size_t slot_of(int32_t pid, size_t n)
+{
+	return ((uint32_t)pid * 2654435761u) & (n - 1);
+}
+
+static struct ea_task_acct *task_acct(struct ea_acct *a, int32_t pid)
+{
+	size_t j;
+
+	if (a->task_nslots) {
+		for (j = slot_of(pid, a->task_nslots); a->task_slots[j];
+		     j = (j + 1) & (a->task_nslots - 1))
+			if (a->tasks[a->task_slots[j] - 1].pid == pid)
+				return &a->tasks[a->task_slots[j] - 1];
+	}
+	if ((a->ntasks + 1) * 2 > a->task_nslots) {
+		size_t n = a->task_nslots ? a->task_nslots * 2 : 256;
+		int32_t *slots = calloc(n, sizeof(*slots));
+
+		if (!slots)
+			return NULL;
+		for (size_t i = 0; i < a->ntasks; i++) {
+			for (j = slot_of(a->tasks[i].pid, n); slots[j]; j = (j + 1) & (n - 1))
+				;
+			slots[j] = (int32_t)i + 1;
+		}
+		free(a->task_slots);
+		a->task_slots = slots;
+		a->task_nslots = n;
+	}
+	if (a->ntasks == a->task_cap) {
+		size_t n = a->task_cap ? a->task_cap * 2 : 128;
+		struct ea_task_acct *t = realloc(a->tasks, n * sizeof(*t));
+
+		if (!t)
+			return NULL;
+		a->tasks = t;
+		a->task_cap = n;
+	}
+	memset(&a->tasks[a->ntasks], 0, sizeof(a->tasks[0]));
+	a->tasks[a->ntasks].pid = pid;
+	for (j = slot_of(pid, a->task_nslots); a->task_slots[j];
+	     j = (j + 1) & (a->task_nslots - 1))
+		;
+	a->task_slots[j] = (int32_t)++a->ntasks;
+	return &a->tasks[a->ntasks - 1];
+}
+
+static void charge_task(struct ea_acct *a, int32_t pid, enum part part,
+			ea_energy_t v)
+{
+	struct ea_task_acct *t;
+
+	if (pid < -1)
+		pid = -1;
+	t = task_acct(a, pid);
+	if (!t) {
+		snprintf(a->error, sizeof(a->error), "out of memory");
+		return;
+	}
+	add(&t->e, part, v);
+}
+
+/* The task a CPU's interval is charged to: idle time to pid 0. */
+static int32_t payer(const struct ea_cpu_state *st)
+{
+	return st->mode == EA_CPU_IDLE ? 0 : st->pid;
+}
+
+/* ---- time windows ---- */
+
+static void charge_windows(struct ea_acct *a, enum part part, int64_t power,
+			   uint64_t t0, uint64_t t1)
+{
+	uint64_t w = a->cfg.interval_ns;
+
+	if (!w)
+		return;
+	while (t0 < t1) {
+		size_t b = (t0 - a->win_start) / w;
+		uint64_t bend = a->win_start + (b + 1) * w;
+		uint64_t e = bend < t1 ? bend : t1;
+
+		if (b >= a->nwindows) {
+			size_t n = b + 1 > a->nwindows * 2 ? b + 1 : a->nwindows * 2;
+			struct ea_energy *p = realloc(a->windows, n * sizeof(*p));
+
+			if (!p) {
+				snprintf(a->error, sizeof(a->error), "out of memory");
+				return;
+			}
+			memset(p + a->nwindows, 0, (n - a->nwindows) * sizeof(*p));
+			a->windows = p;
+			a->nwindows = n;
+		}
+		add(&a->windows[b], part, (ea_energy_t)power * (ea_energy_t)(e - t0));
+		t0 = e;
+	}
+}
+
+static void charge_window_at(struct ea_acct *a, enum part part, ea_energy_t v,
+			     uint64_t t)
+{
+	uint64_t w = a->cfg.interval_ns;
+	size_t b;
+
+	if (!w)
+		return;
+	b = (t - a->win_start) / w;
+	if (b >= a->nwindows) {
+		size_t n = b + 1;
+		struct ea_energy *p = realloc(a->windows, n * sizeof(*p));
+
+		if (!p) {
+			snprintf(a->error, sizeof(a->error), "out of memory");
+			return;
+		}
+		memset(p + a->nwindows, 0, (n - a->nwindows) * sizeof(*p));
+		a->windows = p;
+		a->nwindows = n;
+	}
+	add(&a->windows[b], part, v);
+}
+
+/* ---- per-state prices ---- */
+
+static int assumed_index(const struct ea_acct *a, const struct ea_cluster *cl)
+{
+	if (!a->cfg.assumed_khz)
+		return cl->ncaps - 1;
+	return ea_model_cap_index_nearest(cl, a->cfg.assumed_khz);
+}
+
+static int cap_index(struct ea_acct *a, const struct ea_cluster *cl,
+		     int cpu, uint32_t freq, uint64_t len)
+{
+	int i;
+
+	if (!freq) {
+		a->cpus[cpu].assumed_freq_ns += len;
+		return assumed_index(a, cl);
+	}
+	i = ea_model_cap_index(cl, freq);
+	if (i < 0) {
+		a->cpus[cpu].unmodelled_freq_ns += len;
+		i = ea_model_cap_index_nearest(cl, freq);
+	}
+	return i;
+}
+
+static int idle_index(struct ea_acct *a, const struct ea_cluster *cl, int k,
+		      uint64_t len)
+{
+	if (k < 0)
+		k = 0;
+	if (k >= cl->nidles) {
+		a->idle_clamped += len;
+		k = cl->nidles - 1;
+	}
+	return k;
+}
+
+/* ---- the core of one CPU over [t0, t1) ---- */
+
+static void charge_core(struct ea_acct *a, const struct ea_state *s, int cpu,
+			const struct ea_cpu_state *st, uint64_t t0, uint64_t t1)
+{
+	const struct ea_model *m = a->model;
+	int ci = m->cpu_cluster[cpu];
+	const struct ea_cluster *cl = &m->clusters[ci];
+	const struct cluster_price *cp = &prices(a)->cl[ci];
+	struct ea_cpu_acct *ca = &a->cpus[cpu];
+	uint64_t len = ea_state_clip(s, &t0, &t1);
+	ea_energy_t e;
+	int64_t power;
+	enum part part;
+
+	if (!len)
+		return;
+	if (st->inferred)
+		ca->inferred_ns += len;
+	if (st->mode == EA_CPU_BUSY) {
+		int k = cap_index(a, cl, cpu, st->freq_khz, len);
+
+		power = cp->cap_core[k];
+		part = CORE_BUSY;
+		e = (ea_energy_t)power * len;
+		ca->busy_ns += len;
+		ca->pstates[k].ns += len;
+		ca->pstates[k].energy += e;
+	} else {
+		int k = idle_index(a, cl, st->idle_state, len);
+
+		power = cp->idle_core[k];
+		part = CORE_IDLE;
+		e = (ea_energy_t)power * len;
+		ca->idle_ns += len;
+		ca->cstates[k].ns += len;
+		ca->cstates[k].energy += e;
+	}
+	add(&ca->e, part, e);
+	add(&a->clusters[ci].e, part, e);
+	add(&a->total, part, e);
+	charge_task(a, payer(st), part, e);
+	charge_windows(a, part, power, t0, t1);
+}
+
+/* ---- a cluster over [last, now) ---- */
+
+static bool present(const struct ea_state *s, int cpu)
+{
+	return cpu < ea_state_ncpus(s);
+}
+
+static void integrate_cluster(struct ea_acct *a, const struct ea_state *s,
+			      int ci, uint64_t now)
+{
+	const struct ea_cluster *cl = &a->model->clusters[ci];
+	const struct cluster_price *cp = &prices(a)->cl[ci];
+	struct ea_cluster_acct *ca = &a->clusters[ci];
+	uint64_t t0 = ca->last_ns, t1 = now;
+	uint64_t len = ea_state_clip(s, &t0, &t1);
+	int nbusy = 0, npresent = 0, cap = -1, idle = -1;
+	int sharers[EA_MAX_CPUS > 64 ? 64 : EA_MAX_CPUS];
+	int nsharers;
+	enum part part;
+	int64_t power;
+	ea_energy_t e, share, rem;
+
+	ca->last_ns = now;
+	if (!len)
+		return;
+	for (int i = 0; i < cl->ncpus; i++) {
+		int cpu = cl->cpus[i];
+		const struct ea_cpu_state *st;
+
+		if (!present(s, cpu))
+			continue;
+		npresent++;
+		st = ea_state_cpu(s, cpu);
+		if (st->mode == EA_CPU_BUSY) {
+			int k = st->freq_khz ?
+				ea_model_cap_index_nearest(cl, st->freq_khz) :
+				assumed_index(a, cl);
+			if (k > cap)
+				cap = k;
+			nbusy++;
+		} else {
+			int k = st->idle_state < 0 ? 0 : st->idle_state;
+
+			if (idle < 0 || k < idle)
+				idle = k;
+		}
+	}
+	if (!npresent)
+		return;
+	if (nbusy) {
+		part = CLUSTER_BUSY;
+		power = cp->cap_cluster[cap];
+		ca->busy_ns += len;
+		ca->pstates[cap].ns += len;
+	} else {
+		idle = idle >= cl->nidles ? cl->nidles - 1 : idle;
+		part = CLUSTER_IDLE;
+		power = cp->idle_cluster[idle];
+		ca->idle_ns += len;
+		ca->cstates[idle].ns += len;
+	}
+	e = (ea_energy_t)power * len;
+	if (nbusy)
+		ca->pstates[cap].energy += e;
+	else
+		ca->cstates[idle].energy += e;
+	add(&ca->e, part, e);
+	add(&a->total, part, e);
+	charge_windows(a, part, power, t0, t1);
+
+	/* Shares: busy energy among busy CPUs, idle energy among all. */
+	nsharers = 0;
+	for (int i = 0; i < cl->ncpus && nsharers < 64; i++) {
+		int cpu = cl->cpus[i];
+
+		if (!present(s, cpu))
+			continue;
+		if (nbusy && ea_state_cpu(s, cpu)->mode != EA_CPU_BUSY)
+			continue;
+		sharers[nsharers++] = cpu;
+	}
+	share = e / nsharers;
+	rem = e - share * nsharers;
+	for (int i = 0; i < nsharers; i++) {
+		int cpu = sharers[i];
+		const struct ea_cpu_state *st = ea_state_cpu(s, cpu);
+		ea_energy_t mine = share + (i < rem ? 1 : 0);
+		struct ea_cpu_acct *cpa = &a->cpus[cpu];
+
+		add(&cpa->e, part, mine);
+		if (nbusy)
+			cpa->pstates[cap].energy += mine;
+		else
+			cpa->cstates[idle].energy += mine;
+		charge_task(a, payer(st), part, mine);
+	}
+}
+
+/* ---- wakeups at `now` ---- */
+
+static bool cluster_all_idle(const struct ea_acct *a, const struct ea_state *s,
+			     int ci, int *state)
+{
+	const struct ea_cluster *cl = &a->model->clusters[ci];
+	int k = -1;
+
+	for (int i = 0; i < cl->ncpus; i++) {
+		const struct ea_cpu_state *st;
+
+		if (!present(s, cl->cpus[i]))
+			continue;
+		st = ea_state_cpu(s, cl->cpus[i]);
+		if (st->mode != EA_CPU_IDLE)
+			return false;
+		if (k < 0 || st->idle_state < k)
+			k = st->idle_state;
+	}
+	*state = k < 0 ? 0 : k;
+	return true;
+}
+
+static void charge_wakeups(struct ea_acct *a, const struct ea_state *s,
+			   int cpu, uint64_t now,
+			   const struct ea_cpu_state *old,
+			   const struct ea_cpu_state *new)
+{
+	int ci = a->model->cpu_cluster[cpu];
+	const struct ea_cluster *cl = &a->model->clusters[ci];
+	const struct cluster_price *cp = &prices(a)->cl[ci];
+	struct ea_cpu_acct *ca = &a->cpus[cpu];
+	int k, kc;
+
+	if (!new || !ea_state_in_window(s, now))
+		return;
+	if (new->mode == EA_CPU_IDLE &&
+	    (old->mode != EA_CPU_IDLE || old->idle_state != new->idle_state)) {
+		k = idle_index(a, cl, new->idle_state, 0);
+		ca->cstates[k].entries++;
+	}
+	if (!(old->mode == EA_CPU_IDLE && new->mode == EA_CPU_BUSY))
+		return;
+	k = idle_index(a, cl, old->idle_state, 0);
+	ca->wakeups++;
+	ca->cstates[k].wakeups++;
+	ca->cstates[k].energy += cp->wake_core[k];
+	add(&ca->e, CORE_WAKEUP, cp->wake_core[k]);
+	add(&a->clusters[ci].e, CORE_WAKEUP, cp->wake_core[k]);
+	add(&a->total, CORE_WAKEUP, cp->wake_core[k]);
+	charge_task(a, new->pid, CORE_WAKEUP, cp->wake_core[k]);
+	charge_window_at(a, CORE_WAKEUP, cp->wake_core[k], now);
+
+	/* ea_state_cpu(cpu) is still `old`: the cluster before this change. */
+	if (!cluster_all_idle(a, s, ci, &kc))
+		return;
+	kc = idle_index(a, cl, kc, 0);
+	a->clusters[ci].wakeups++;
+	a->clusters[ci].cstates[kc].wakeups++;
+	a->clusters[ci].cstates[kc].energy += cp->wake_cluster[kc];
+	ca->cstates[kc].energy += cp->wake_cluster[kc];
+	add(&ca->e, CLUSTER_WAKEUP, cp->wake_cluster[kc]);
+	add(&a->clusters[ci].e, CLUSTER_WAKEUP, cp->wake_cluster[kc]);
+	add(&a->total, CLUSTER_WAKEUP, cp->wake_cluster[kc]);
+	charge_task(a, new->pid, CLUSTER_WAKEUP, cp->wake_cluster[kc]);
+	charge_window_at(a, CLUSTER_WAKEUP, cp->wake_cluster[kc], now);
+}
+
+static void on_change(void *ctx, const struct ea_state *s, int cpu,
+		      uint64_t since, uint64_t now,
+		      const struct ea_cpu_state *old,
+		      const struct ea_cpu_state *new)
+{
+	struct ea_acct *a = ctx;
+	int ci;
+
+	if (a->error[0])
+		return;
+	if (cpu >= a->model->ncpus || a->model->cpu_cluster[cpu] < 0) {
+		snprintf(a->error, sizeof(a->error),
+			 "the trace has CPU %d, which model '%s' does not describe",
+			 cpu, a->model->name);
+		return;
+	}
+	if (!a->win_start)
+		ea_state_window(s, &a->win_start, &a->win_end);
+	ci = a->model->cpu_cluster[cpu];
+	if (!a->clusters[ci].last_ns)
+		a->clusters[ci].last_ns = ea_state_first_ts(s);
+	integrate_cluster(a, s, ci, now);
+	charge_core(a, s, cpu, old, since, now);
+	charge_wakeups(a, s, cpu, now, old, new);
+}
+
+const struct ea_state_ops ea_acct_ops = {
+	.cpu_change = on_change,
+};
+
+int ea_acct_init(struct ea_acct *a, const struct ea_model *model,
+		 const struct ea_acct_config *cfg, struct ea_err *err)
+{
+	struct ea_prices *p;
+
+	memset(a, 0, sizeof(*a));
+	a->model = model;
+	if (cfg)
+		a->cfg = *cfg;
+	if (ea_prices_new(&p, model, a->cfg.zero_wakeups)) {
+		ea_prices_free(p);
+		return ea_err_set(err, "out of memory");
+	}
+	a->prices = p;
+	a->domains = calloc(model->ncpus ? model->ncpus : 1, sizeof(int));
+	if (!a->domains)
+		goto oom;
+	for (int i = 0; i < model->ncpus; i++) {
+		int ci = model->cpu_cluster[i];
+
+		/* CPUs of a freq_domain cluster share one id; others alone */
+		a->domains[i] = ci >= 0 && model->clusters[ci].freq_domain ? ci : -1 - i;
+	}
+	a->ncpus = model->ncpus;
+	a->cpus = calloc(model->ncpus ? model->ncpus : 1, sizeof(*a->cpus));
+	a->clusters = calloc(model->nclusters ? model->nclusters : 1,
+			     sizeof(*a->clusters));
+	if (!a->cpus || !a->clusters)
+		goto oom;
+	for (int i = 0; i < model->nclusters; i++) {
+		const struct ea_cluster *cl = &model->clusters[i];
+
+		a->clusters[i].pstates = calloc(cl->ncaps + 1, sizeof(struct ea_pstate_acct));
+		a->clusters[i].cstates = calloc(cl->nidles + 1, sizeof(struct ea_cstate_acct));
+		if (!a->clusters[i].pstates || !a->clusters[i].cstates)
+			goto oom;
+		for (int j = 0; j < cl->ncpus; j++) {
+			struct ea_cpu_acct *c = &a->cpus[cl->cpus[j]];
+
+			c->pstates = calloc(cl->ncaps + 1, sizeof(*c->pstates));
+			c->cstates = calloc(cl->nidles + 1, sizeof(*c->cstates));
+			if (!c->pstates || !c->cstates)
+				goto oom;
+		}
+	}
+	return 0;
+oom:
+	ea_acct_free(a);
+	return ea_err_set(err, "out of memory");
+}
+
+void ea_acct_free(struct ea_acct *a)
+{
+	for (int i = 0; a->cpus && i < a->ncpus; i++) {
+		free(a->cpus[i].pstates);
+		free(a->cpus[i].cstates);
+	}
+	for (int i = 0; a->clusters && a->model && i < a->model->nclusters; i++) {
+		free(a->clusters[i].pstates);
+		free(a->clusters[i].cstates);
+	}
+	free(a->cpus);
+	free(a->clusters);
+	free(a->tasks);
+	free(a->task_slots);
+	free(a->windows);
+	ea_prices_free(a->prices);
+	free(a->domains);
+	memset(a, 0, sizeof(*a));
+}
+
+int ea_acct_done(struct ea_acct *a, const struct ea_state *s, struct ea_err *err)
+{
+	if (a->error[0])
+		return ea_err_set(err, "%s", a->error);
+	ea_state_window(s, &a->win_start, &a->win_end);
+	a->trace_ncpus = ea_state_ncpus(s);
+	if (a->cfg.interval_ns) {
+		size_t need = (a->win_end - a->win_start + a->cfg.interval_ns - 1) /
+			      a->cfg.interval_ns;
+
+		if (need < a->nwindows)
+			a->nwindows = need ? need : 1;
+	}
+	for (size_t i = 0; i < a->ntasks; i++) {
+		struct ea_task_acct *t = &a->tasks[i];
+		const struct ea_task *st = t->pid > 0 ? ea_state_task(s, t->pid) : NULL;
+
+		if (st) {
+			memcpy(t->comm, st->comm, EA_COMM_LEN);
+			t->runtime_ns = st->runtime_ns;
+			t->wakeups = st->wakeups + st->wakeups_inferred;
+		} else {
+			snprintf(t->comm, EA_COMM_LEN, "%s",
+				 t->pid == 0 ? "[idle]" : "[unknown]");
+		}
+	}
+	return 0;
+}
+
+static uint32_t capacity_cb(void *ctx, int cpu, uint32_t freq)
+{
+	const struct ea_model *m = ctx;
+	const struct ea_cluster *cl;
+	int k;
+
+	if (cpu >= m->ncpus || m->cpu_cluster[cpu] < 0)
+		return 1024;
+	cl = &m->clusters[m->cpu_cluster[cpu]];
+	k = freq ? ea_model_cap_index_nearest(cl, freq) : cl->ncaps - 1;
+	return k < 0 ? 1024 : cl->caps[k].cap;
+}
+
+void ea_acct_state_config(const struct ea_acct *a, struct ea_state_config *cfg)
+{
+	const struct ea_model *m = a->model;
+
+	cfg->freq_domain = a->domains;
+	cfg->nfreq_domain = m->ncpus;
+	cfg->capacity = capacity_cb;
+	cfg->cap_ctx = (void *)m;
+}

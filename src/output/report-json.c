@@ -1,0 +1,161 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * `eatrace report --format json` (docs/json.md). Energies are exact
+ * decimals in power_unit x s: every breakdown adds up to its total exactly.
+ */
+#include <stdlib.h>
+
+#include "eatrace/output.h"
+#include "eatrace/report.h"
+
+static void energy_json(struct ea_json *j, const char *key, const struct ea_energy *e)
+{
+	char b[64];
+
+	ea_json_obj(j, key);
+	ea_json_raw(j, "total", ea_energy_fmt(b, ea_energy_total(e)));
+	ea_json_raw(j, "busy", ea_energy_fmt(b, ea_energy_busy(e)));
+	ea_json_raw(j, "idle", ea_energy_fmt(b, ea_energy_idle(e)));
+	ea_json_raw(j, "wakeup", ea_energy_fmt(b, ea_energy_wakeup(e)));
+	ea_json_raw(j, "core_busy", ea_energy_fmt(b, e->core_busy));
+	ea_json_raw(j, "cluster_busy", ea_energy_fmt(b, e->cluster_busy));
+	ea_json_raw(j, "core_idle", ea_energy_fmt(b, e->core_idle));
+	ea_json_raw(j, "cluster_idle", ea_energy_fmt(b, e->cluster_idle));
+	ea_json_raw(j, "core_wakeup", ea_energy_fmt(b, e->core_wakeup));
+	ea_json_raw(j, "cluster_wakeup", ea_energy_fmt(b, e->cluster_wakeup));
+	ea_json_obj_end(j);
+}
+
+static void states_json(struct ea_json *j, const struct ea_cluster *cl,
+			const struct ea_pstate_acct *ps,
+			const struct ea_cstate_acct *cs)
+{
+	char b[64];
+
+	ea_json_arr(j, "pstates");
+	for (int k = 0; k < cl->ncaps; k++) {
+		ea_json_obj(j, NULL);
+		ea_json_uint(j, "freq_khz", cl->caps[k].freq_khz);
+		ea_json_uint(j, "cap", cl->caps[k].cap);
+		ea_json_ns_as_s(j, "time_s", ps[k].ns);
+		ea_json_raw(j, "energy", ea_energy_fmt(b, ps[k].energy));
+		ea_json_obj_end(j);
+	}
+	ea_json_arr_end(j);
+	ea_json_arr(j, "cstates");
+	for (int k = 0; k < cl->nidles; k++) {
+		ea_json_obj(j, NULL);
+		ea_json_str(j, "name", cl->idles[k].name);
+		ea_json_int(j, "state", k);
+		ea_json_ns_as_s(j, "time_s", cs[k].ns);
+		ea_json_uint(j, "entries", cs[k].entries);
+		ea_json_uint(j, "wakeups", cs[k].wakeups);
+		ea_json_raw(j, "energy", ea_energy_fmt(b, cs[k].energy));
+		ea_json_obj_end(j);
+	}
+	ea_json_arr_end(j);
+}
+
+static void note(void *arg, const char *kind, const char *msg)
+{
+	struct ea_json *j = arg;
+
+	ea_json_obj(j, NULL);
+	ea_json_str(j, "kind", kind);
+	ea_json_str(j, "message", msg);
+	ea_json_obj_end(j);
+}
+
+void ea_report_render_json(FILE *f, const struct ea_report *r)
+{
+	const struct ea_acct *a = r->acct;
+	const struct ea_model *m = a->model;
+	const struct ea_task_acct **tasks;
+	struct ea_json j;
+
+	ea_json_begin(&j, f);
+	ea_json_obj(&j, NULL);
+	ea_json_int(&j, "eatrace_report", 1);
+	ea_json_str(&j, "model", m->name);
+	ea_json_str(&j, "power_unit", m->power_unit);
+	ea_json_str(&j, "energy_unit", "power_unit x s");
+	ea_json_ns_as_s(&j, "start_s", a->win_start);
+	ea_json_ns_as_s(&j, "end_s", a->win_end);
+	ea_json_ns_as_s(&j, "duration_s", a->win_end - a->win_start);
+	energy_json(&j, "energy", &a->total);
+
+	ea_json_arr(&j, "cpus");
+	for (int i = 0; i < a->trace_ncpus && i < a->ncpus; i++) {
+		const struct ea_cpu_acct *c = &a->cpus[i];
+		const struct ea_cluster *cl = &m->clusters[m->cpu_cluster[i]];
+
+		ea_json_obj(&j, NULL);
+		ea_json_int(&j, "cpu", i);
+		ea_json_str(&j, "cluster", cl->name);
+		energy_json(&j, "energy", &c->e);
+		ea_json_ns_as_s(&j, "busy_s", c->busy_ns);
+		ea_json_ns_as_s(&j, "idle_s", c->idle_ns);
+		ea_json_ns_as_s(&j, "inferred_s", c->inferred_ns);
+		ea_json_ns_as_s(&j, "assumed_freq_s", c->assumed_freq_ns);
+		ea_json_ns_as_s(&j, "unmodelled_freq_s", c->unmodelled_freq_ns);
+		ea_json_uint(&j, "wakeups", c->wakeups);
+		states_json(&j, cl, c->pstates, c->cstates);
+		ea_json_obj_end(&j);
+	}
+	ea_json_arr_end(&j);
+
+	ea_json_arr(&j, "clusters");
+	for (int i = 0; i < m->nclusters; i++) {
+		const struct ea_cluster_acct *c = &a->clusters[i];
+		const struct ea_cluster *cl = &m->clusters[i];
+
+		ea_json_obj(&j, NULL);
+		ea_json_str(&j, "name", cl->name);
+		ea_json_arr(&j, "cpus");
+		for (int k = 0; k < cl->ncpus; k++)
+			ea_json_int(&j, NULL, cl->cpus[k]);
+		ea_json_arr_end(&j);
+		energy_json(&j, "energy", &c->e);
+		ea_json_ns_as_s(&j, "busy_s", c->busy_ns);
+		ea_json_ns_as_s(&j, "idle_s", c->idle_ns);
+		ea_json_uint(&j, "wakeups", c->wakeups);
+		states_json(&j, cl, c->pstates, c->cstates);
+		ea_json_obj_end(&j);
+	}
+	ea_json_arr_end(&j);
+
+	ea_json_arr(&j, "tasks");
+	tasks = ea_report_tasks_sorted(a);
+	for (size_t i = 0; tasks && i < a->ntasks; i++) {
+		ea_json_obj(&j, NULL);
+		ea_json_int(&j, "pid", tasks[i]->pid);
+		ea_json_str(&j, "comm", tasks[i]->comm);
+		energy_json(&j, "energy", &tasks[i]->e);
+		ea_json_ns_as_s(&j, "runtime_s", tasks[i]->runtime_ns);
+		ea_json_uint(&j, "wakeups", tasks[i]->wakeups);
+		ea_json_obj_end(&j);
+	}
+	free(tasks);
+	ea_json_arr_end(&j);
+
+	if (a->cfg.interval_ns) {
+		ea_json_arr(&j, "windows");
+		for (size_t i = 0; i < a->nwindows; i++) {
+			uint64_t t0 = a->win_start + i * a->cfg.interval_ns;
+			uint64_t t1 = t0 + a->cfg.interval_ns;
+
+			ea_json_obj(&j, NULL);
+			ea_json_ns_as_s(&j, "start_s", t0);
+			ea_json_ns_as_s(&j, "end_s", t1 < a->win_end ? t1 : a->win_end);
+			energy_json(&j, "energy", &a->windows[i]);
+			ea_json_obj_end(&j);
+		}
+		ea_json_arr_end(&j);
+	}
+	ea_json_arr(&j, "notes");
+	if (r->stats)
+		ea_stats_foreach_note(r->stats, r->info, note, &j);
+	ea_json_arr_end(&j);
+	ea_json_obj_end(&j);
+	ea_json_end(&j);
+}

@@ -1,0 +1,152 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* `eatrace report` for people. */
+#include <stdlib.h>
+
+#include "eatrace/output.h"
+#include "eatrace/report.h"
+
+#define TOP_TASKS 15
+
+static double pct(ea_energy_t part, ea_energy_t whole)
+{
+	return whole ? 100.0 * (double)part / (double)whole : 0;
+}
+
+static void note(void *arg, const char *kind, const char *msg)
+{
+	fprintf(arg, "  %-9s %s\n", kind, msg);
+}
+
+static void row(FILE *f, const char *label, const struct ea_energy *e,
+		ea_energy_t total)
+{
+	fprintf(f, "%-14s %14.6f %6.1f%% %14.6f %14.6f %12.6f\n", label,
+		ea_energy_to_double(ea_energy_total(e)),
+		pct(ea_energy_total(e), total),
+		ea_energy_to_double(ea_energy_busy(e)),
+		ea_energy_to_double(ea_energy_idle(e)),
+		ea_energy_to_double(ea_energy_wakeup(e)));
+}
+
+static void header(FILE *f, const char *first)
+{
+	fprintf(f, "%-14s %14s %7s %14s %14s %12s\n", first, "energy", "share",
+		"busy", "idle", "wakeup");
+}
+
+void ea_report_render_text(FILE *f, const struct ea_report *r)
+{
+	const struct ea_acct *a = r->acct;
+	const struct ea_model *m = a->model;
+	ea_energy_t total = ea_energy_total(&a->total);
+	char b1[32], b2[32], label[96];
+
+	fprintf(f, "%s: %s s from %s s, model %s, energy in %s x s\n\n", r->path,
+		ea_fmt_s(b1, a->win_end - a->win_start), ea_fmt_s(b2, a->win_start),
+		m->name, m->power_unit);
+	header(f, "");
+	row(f, "total", &a->total, total);
+	fprintf(f, "  core busy %.6f, cluster busy %.6f, core idle %.6f, cluster idle %.6f,\n"
+		   "  core wakeups %.6f, cluster wakeups %.6f\n",
+		ea_energy_to_double(a->total.core_busy),
+		ea_energy_to_double(a->total.cluster_busy),
+		ea_energy_to_double(a->total.core_idle),
+		ea_energy_to_double(a->total.cluster_idle),
+		ea_energy_to_double(a->total.core_wakeup),
+		ea_energy_to_double(a->total.cluster_wakeup));
+
+	fputc('\n', f);
+	header(f, "cluster");
+	for (int i = 0; i < m->nclusters; i++)
+		row(f, m->clusters[i].name, &a->clusters[i].e, total);
+
+	fputc('\n', f);
+	header(f, "cpu");
+	for (int i = 0; i < a->trace_ncpus && i < a->ncpus; i++) {
+		snprintf(label, sizeof(label), "%d (%s)", i,
+			 m->clusters[m->cpu_cluster[i]].name);
+		row(f, label, &a->cpus[i].e, total);
+	}
+
+	fprintf(f, "\n%-14s %10s %12s %14s %7s\n", "cluster", "freq_khz",
+		"busy_s", "energy", "share");
+	for (int i = 0; i < m->nclusters; i++) {
+		const struct ea_cluster *cl = &m->clusters[i];
+
+		for (int k = 0; k < cl->ncaps; k++) {
+			ea_energy_t e = 0;
+
+			for (int c = 0; c < cl->ncpus; c++)
+				if (cl->cpus[c] < a->trace_ncpus)
+					e += a->cpus[cl->cpus[c]].pstates[k].energy;
+			if (!e && !a->clusters[i].pstates[k].ns)
+				continue;
+			fprintf(f, "%-14s %10u %12s %14.6f %6.1f%%\n", cl->name,
+				cl->caps[k].freq_khz,
+				ea_fmt_s(b1, a->clusters[i].pstates[k].ns),
+				ea_energy_to_double(e), pct(e, total));
+		}
+	}
+	fprintf(f, "\n%-14s %-10s %12s %14s %7s\n", "cluster", "cstate",
+		"all_idle_s", "energy", "share");
+	for (int i = 0; i < m->nclusters; i++) {
+		const struct ea_cluster *cl = &m->clusters[i];
+
+		for (int k = 0; k < cl->nidles; k++) {
+			ea_energy_t e = 0;
+
+			for (int c = 0; c < cl->ncpus; c++)
+				if (cl->cpus[c] < a->trace_ncpus)
+					e += a->cpus[cl->cpus[c]].cstates[k].energy;
+			fprintf(f, "%-14s %-10s %12s %14.6f %6.1f%%\n", cl->name,
+				cl->idles[k].name,
+				ea_fmt_s(b1, a->clusters[i].cstates[k].ns),
+				ea_energy_to_double(e), pct(e, total));
+		}
+	}
+	if (r->per_task) {
+		const struct ea_task_acct **t = ea_report_tasks_sorted(a);
+
+		fprintf(f, "\n%-8s %-16s %14s %7s %12s %7s\n", "PID", "COMM",
+			"energy", "share", "runtime_s", "wakeups");
+		for (size_t i = 0; t && i < a->ntasks && i < TOP_TASKS; i++)
+			fprintf(f, "%-8d %-16s %14.6f %6.1f%% %12s %7llu\n",
+				t[i]->pid, t[i]->comm,
+				ea_energy_to_double(ea_energy_total(&t[i]->e)),
+				pct(ea_energy_total(&t[i]->e), total),
+				ea_fmt_s(b1, t[i]->runtime_ns),
+				(unsigned long long)t[i]->wakeups);
+		if (a->ntasks > TOP_TASKS)
+			fprintf(f, "(%zu more: --format json lists all)\n",
+				a->ntasks - TOP_TASKS);
+		free(t);
+	}
+	if (a->cfg.interval_ns) {
+		fprintf(f, "\n%-14s %14s %14s %14s %12s\n", "window_start_s",
+			"energy", "busy", "idle", "wakeup");
+		for (size_t i = 0; i < a->nwindows; i++) {
+			const struct ea_energy *e = &a->windows[i];
+
+			fprintf(f, "%-14s %14.6f %14.6f %14.6f %12.6f\n",
+				ea_fmt_s(b1, a->win_start + i * a->cfg.interval_ns),
+				ea_energy_to_double(ea_energy_total(e)),
+				ea_energy_to_double(ea_energy_busy(e)),
+				ea_energy_to_double(ea_energy_idle(e)),
+				ea_energy_to_double(ea_energy_wakeup(e)));
+		}
+	}
+	fprintf(f, "\nNotes:\n");
+	if (r->stats)
+		ea_stats_foreach_note(r->stats, r->info, note, f);
+	for (int i = 0; i < a->trace_ncpus && i < a->ncpus; i++) {
+		if (a->cpus[i].assumed_freq_ns)
+			fprintf(f, "  %-9s CPU %d: %s s busy with no frequency reported, priced at the assumed OPP\n",
+				"inference", i, ea_fmt_s(b1, a->cpus[i].assumed_freq_ns));
+		if (a->cpus[i].unmodelled_freq_ns)
+			fprintf(f, "  %-9s CPU %d: %s s at frequencies the model lacks, priced at the next higher OPP\n",
+				"warning", i, ea_fmt_s(b1, a->cpus[i].unmodelled_freq_ns));
+	}
+	if (a->idle_clamped)
+		fprintf(f, "  %-9s %s s in idle states deeper than the model has, priced as its deepest\n",
+			"warning", ea_fmt_s(b1, a->idle_clamped));
+}
