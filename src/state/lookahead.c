@@ -14,8 +14,12 @@ int la_init(struct lookahead *la, size_t cap)
 {
 	memset(la, 0, sizeof(*la));
 	la->ring = malloc(cap * sizeof(*la->ring));
-	if (!la->ring)
+	la->ring_seq = malloc(cap * sizeof(*la->ring_seq));
+	if (!la->ring || !la->ring_seq) {
+		free(la->ring);
+		free(la->ring_seq);
 		return -1;
+	}
 	la->cap = cap;
 	la->max_cpu = -1;
 	return 0;
@@ -24,6 +28,7 @@ int la_init(struct lookahead *la, size_t cap)
 void la_free(struct lookahead *la)
 {
 	free(la->ring);
+	free(la->ring_seq);
 	free(la->synth);
 	free(la->cpus);
 	free(la->wakes);
@@ -66,7 +71,8 @@ static struct la_wake *wake_slot(struct lookahead *la, int32_t pid)
 	return &la->wakes[i];
 }
 
-static int wake_set(struct lookahead *la, int32_t pid, int32_t cpu, uint64_t ts)
+static int wake_set(struct lookahead *la, int32_t pid, int32_t cpu, uint64_t ts,
+		    uint64_t seq)
 {
 	struct la_wake *w;
 
@@ -94,6 +100,7 @@ static int wake_set(struct lookahead *la, int32_t pid, int32_t cpu, uint64_t ts)
 	w->pid = pid;
 	w->cpu = cpu;
 	w->ts = ts;
+	w->seq = seq;
 	return 0;
 }
 
@@ -107,16 +114,26 @@ static const struct la_wake *wake_get(struct lookahead *la, int32_t pid)
 	return w->pid ? w : NULL;
 }
 
-/* Synthetic events: a binary min-heap on ts (ties: insertion order kept by
- * never reordering equal keys past each other is not needed: one CPU's
- * synthetic events are inserted in time order). */
-static int synth_push(struct lookahead *la, const struct ea_event *ev)
+/* Synthetic events: a binary min-heap on (ts, seq). */
+static bool before(uint64_t ts_a, uint64_t seq_a, uint64_t ts_b, uint64_t seq_b)
 {
+	return ts_a < ts_b || (ts_a == ts_b && seq_a < seq_b);
+}
+
+static bool synth_before(const struct la_synth *a, const struct la_synth *b)
+{
+	return before(a->ev.ts, a->seq, b->ev.ts, b->seq);
+}
+
+static int synth_push(struct lookahead *la, const struct ea_event *ev,
+		      uint64_t seq)
+{
+	struct la_synth item = { *ev, seq };
 	size_t i;
 
 	if (la->nsynth == la->synth_cap) {
 		size_t n = la->synth_cap ? la->synth_cap * 2 : 64;
-		struct ea_event *p = realloc(la->synth, n * sizeof(*p));
+		struct la_synth *p = realloc(la->synth, n * sizeof(*p));
 
 		if (!p)
 			return -1;
@@ -127,30 +144,30 @@ static int synth_push(struct lookahead *la, const struct ea_event *ev)
 	while (i > 0) {
 		size_t parent = (i - 1) / 2;
 
-		if (la->synth[parent].ts <= ev->ts)
+		if (!synth_before(&item, &la->synth[parent]))
 			break;
 		la->synth[i] = la->synth[parent];
 		i = parent;
 	}
-	la->synth[i] = *ev;
+	la->synth[i] = item;
 	return 0;
 }
 
 static void synth_pop(struct lookahead *la, struct ea_event *ev)
 {
-	struct ea_event last = la->synth[--la->nsynth];
+	struct la_synth last = la->synth[--la->nsynth];
 	size_t i = 0;
 
-	*ev = la->synth[0];
+	*ev = la->synth[0].ev;
 	for (;;) {
-		size_t l = 2 * i + 1, m = i;
+		size_t l = 2 * i + 1, m;
 
 		if (l >= la->nsynth)
 			break;
 		m = l;
-		if (l + 1 < la->nsynth && la->synth[l + 1].ts < la->synth[l].ts)
+		if (l + 1 < la->nsynth && synth_before(&la->synth[l + 1], &la->synth[l]))
 			m = l + 1;
-		if (last.ts <= la->synth[m].ts)
+		if (!synth_before(&la->synth[m], &last))
 			break;
 		la->synth[i] = la->synth[m];
 		i = m;
@@ -189,14 +206,14 @@ static int resync(struct lookahead *la, struct la_cpu *c, int cpu,
 {
 	const struct la_wake *w = wake_get(la, cur);
 	struct ea_event sw;
-	uint64_t t_in = ev->ts;
+	uint64_t t_in = ev->ts, seq = la->next_seq - 1;	/* just before ev */
 
-	if (w && w->cpu == cpu && w->ts >= c->curr_since && w->ts <= ev->ts) {
+	if (w && w->cpu == cpu && w->ts >= c->curr_since && w->ts <= ev->ts &&
+	    w->ts >= not_before) {
 		t_in = w->ts;
+		seq = w->seq + 1;	/* just after the wakeup */
 		la->resync_from_wakeup++;
 	}
-	if (t_in < not_before)
-		t_in = not_before;
 	memset(&sw, 0, sizeof(sw));
 	sw.ts = t_in;
 	sw.cpu = cpu;
@@ -214,13 +231,14 @@ static int resync(struct lookahead *la, struct la_cpu *c, int cpu,
 	c->curr = cur;
 	c->curr_since = t_in;
 	memcpy(c->curr_comm, sw.sw.next_comm, EA_COMM_LEN);
-	return synth_push(la, &sw);
+	return synth_push(la, &sw, seq);
 }
 
 static int scan(struct lookahead *la, const struct ea_event *ev)
 {
 	int cpu = ev->cpu;
 	int32_t cur = current_of(ev);
+	/* Events before the oldest held back are already applied. */
 	uint64_t not_before = la->len ? la->ring[la->head].ts : ev->ts;
 	struct la_cpu *c;
 
@@ -260,7 +278,8 @@ static int scan(struct lookahead *la, const struct ea_event *ev)
 	case EA_EV_WAKEUP:
 	case EA_EV_WAKING:
 	case EA_EV_WAKEUP_NEW:
-		return wake_set(la, ev->wake.pid, ev->wake.target_cpu, ev->ts);
+		return wake_set(la, ev->wake.pid, ev->wake.target_cpu, ev->ts,
+				la->next_seq);
 	default:
 		break;
 	}
@@ -269,9 +288,13 @@ static int scan(struct lookahead *la, const struct ea_event *ev)
 
 int la_push(struct lookahead *la, const struct ea_event *ev)
 {
+	size_t at = (la->head + la->len) % la->cap;
+
+	la->next_seq += 2;	/* ev's key; odd keys are for synthetic ones */
 	if (scan(la, ev))
 		return -1;
-	la->ring[(la->head + la->len) % la->cap] = *ev;
+	la->ring[at] = *ev;
+	la->ring_seq[at] = la->next_seq;
 	la->len++;
 	return 0;
 }
@@ -283,7 +306,9 @@ bool la_full(const struct lookahead *la)
 
 bool la_pop(struct lookahead *la, struct ea_event *ev)
 {
-	if (la->nsynth && (!la->len || la->synth[0].ts <= la->ring[la->head].ts)) {
+	if (la->nsynth &&
+	    (!la->len || before(la->synth[0].ev.ts, la->synth[0].seq,
+				la->ring[la->head].ts, la->ring_seq[la->head]))) {
 		synth_pop(la, ev);
 		return true;
 	}

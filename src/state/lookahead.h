@@ -29,12 +29,25 @@ struct la_wake {
 	int32_t pid;		/* 0: empty slot */
 	int32_t cpu;
 	uint64_t ts;
+	uint64_t seq;		/* order key of the wakeup event */
+};
+
+/*
+ * Order key: (ts, seq). Events from the trace get even seq numbers in
+ * arrival order; a synthetic switch gets the odd number right after the
+ * wakeup it is placed at, or right before the event that revealed it.
+ */
+struct la_synth {
+	struct ea_event ev;
+	uint64_t seq;
 };
 
 struct lookahead {
 	struct ea_event *ring;	/* FIFO of held-back events */
+	uint64_t *ring_seq;
 	size_t head, len, cap;
-	struct ea_event *synth;	/* min-heap of synthetic events by ts */
+	uint64_t next_seq;
+	struct la_synth *synth;	/* min-heap of synthetic events by key */
 	size_t nsynth, synth_cap;
 	struct la_cpu *cpus;
 	int ncpus;		/* allocated */

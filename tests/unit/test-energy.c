@@ -1,0 +1,196 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The accountant on hand-written fixtures, priced with
+ * tests/fixtures/energy/two-cpu*.json (one cluster, CPUs 0-1):
+ *   1 GHz: core 100, cluster 50      2 GHz: core 300, cluster 80   (mW)
+ *   WFI:   core 10, cluster 20, wakeups core 0.5, cluster 2       (mW, mW s)
+ *   OFF:   core 0,  cluster 5,  wakeups core 1,   cluster 4
+ * Expected energies are worked out by hand below from the fixtures'
+ * timelines (the headers of the fixtures in tests/fixtures/state). E_US(p, us) is p mW for
+ * us microseconds, in the accountant's 1e-18 mW s units.
+ */
+#include <string.h>
+
+#include "harness.h"
+
+#define FIX "tests/fixtures/"
+#define E_US(p, us) ((ea_energy_t)(p) * (us) * 1000000000000LL)
+#define E_MILLI(m) ((ea_energy_t)(m) * 1000000000000000LL)	/* m x 1e-3 mW s */
+
+static ea_energy_t sum_cpus(const struct ea_acct *a)
+{
+	ea_energy_t s = 0;
+
+	for (int i = 0; i < a->trace_ncpus; i++)
+		s += ea_energy_total(&a->cpus[i].e);
+	return s;
+}
+
+static ea_energy_t sum_tasks(const struct ea_acct *a)
+{
+	ea_energy_t s = 0;
+
+	for (size_t i = 0; i < a->ntasks; i++)
+		s += ea_energy_total(&a->tasks[i].e);
+	return s;
+}
+
+static ea_energy_t sum_states(const struct ea_acct *a)
+{
+	const struct ea_model *m = a->model;
+	ea_energy_t s = 0;
+
+	for (int i = 0; i < a->trace_ncpus; i++) {
+		const struct ea_cluster *cl = &m->clusters[m->cpu_cluster[i]];
+
+		for (int k = 0; k < cl->ncaps; k++)
+			s += a->cpus[i].pstates[k].energy;
+		for (int k = 0; k < cl->nidles; k++)
+			s += a->cpus[i].cstates[k].energy;
+	}
+	return s;
+}
+
+static ea_energy_t sum_windows(const struct ea_acct *a)
+{
+	ea_energy_t s = 0;
+
+	for (size_t i = 0; i < a->nwindows; i++)
+		s += ea_energy_total(&a->windows[i]);
+	return s;
+}
+
+static const struct ea_task_acct *task(const struct ea_acct *a, int pid)
+{
+	for (size_t i = 0; i < a->ntasks; i++)
+		if (a->tasks[i].pid == pid)
+			return &a->tasks[i];
+	return NULL;
+}
+
+/*
+ * swapper-idle.txt (no cpu_idle: idle = pid 0 in WFI; no cpu_frequency:
+ * the highest OPP, 2 GHz, is assumed):
+ *   CPU0 busy [0,300], idle [300,1000]; CPU1 idle [0,400], busy [400,1000]
+ *   core busy    300 x 300 + 300 x 600 us
+ *   core idle    10 x 700 + 10 x 400 us
+ *   cluster busy 80 x 900 us (some CPU busy in [0,300] and [400,1000])
+ *   cluster idle 20 x 100 us ([300,400], both in WFI)
+ *   wakeups      CPU0 leaves idle at 0, CPU1 at 400, both times with the
+ *                whole cluster idle: 2 x (0.5 + 2)
+ */
+static void test_swapper_idle_energy(void **unused)
+{
+	struct fixture_run f;
+	const struct ea_acct *a = &f.acct;
+
+	fixture_run(&f, FIX "state/swapper-idle.txt",
+		    FIX "energy/two-cpu-shared.json", NULL);
+	assert_true(a->total.core_busy == E_US(300, 300) + E_US(300, 600));
+	assert_true(a->total.core_idle == E_US(10, 700) + E_US(10, 400));
+	assert_true(a->total.cluster_busy == E_US(80, 900));
+	assert_true(a->total.cluster_idle == E_US(20, 100));
+	assert_true(a->total.core_wakeup == E_MILLI(1000));
+	assert_true(a->total.cluster_wakeup == E_MILLI(4000));
+	assert_int_equal(a->cpus[0].assumed_freq_ns, 300000);
+	/* Task a pays its core, the whole cluster while alone, its wakeups. */
+	assert_true(ea_energy_total(&task(a, 10)->e) ==
+		    E_US(300, 300) + E_US(80, 300) + E_MILLI(2500));
+	assert_true(ea_energy_total(&task(a, 20)->e) ==
+		    E_US(300, 600) + E_US(80, 600) + E_MILLI(2500));
+	/* Idle energy, core and cluster, goes to the idle task. */
+	assert_true(ea_energy_total(&task(a, 0)->e) ==
+		    E_US(10, 1100) + E_US(20, 100));
+	assert_true(sum_cpus(a) == ea_energy_total(&a->total));
+	assert_true(sum_tasks(a) == ea_energy_total(&a->total));
+	assert_true(sum_states(a) == ea_energy_total(&a->total));
+	fixture_free(&f);
+}
+
+/*
+ * cpuidle-freq.txt, independent frequencies (two-cpu.json):
+ *   CPU0 OFF [0,100], 1 GHz [100,300], 2 GHz [300,500], OFF [500,800],
+ *        2 GHz [800,1000]
+ *   CPU1 WFI [0,200], 2 GHz [200,400], OFF [400,1000]
+ *   core busy    100 x 200 + 300 x 200 + 300 x 200 (CPU0) + 300 x 200 (CPU1)
+ *   core idle    10 x 200 (CPU1 in WFI; OFF draws 0)
+ *   cluster      [0,100] idle, shallowest WFI: 20 x 100
+ *                [100,200] CPU0 at 1 GHz: 50 x 100
+ *                [200,500] fastest busy CPU at 2 GHz: 80 x 300
+ *                [500,800] both OFF: 5 x 300
+ *                [800,1000] 2 GHz: 80 x 200
+ *   wakeups      100: CPU0 leaves OFF (1), cluster was idle in WFI (2)
+ *                200: CPU1 leaves WFI (0.5), cluster busy already
+ *                800: CPU0 leaves OFF (1), cluster was idle in OFF (4)
+ */
+static void test_cpuidle_freq_energy(void **unused)
+{
+	struct fixture_run f;
+	const struct ea_acct *a = &f.acct;
+	ea_energy_t total;
+
+	fixture_run(&f, FIX "state/cpuidle-freq.txt", FIX "energy/two-cpu.json", NULL);
+	assert_true(a->total.core_busy ==
+		    E_US(100, 200) + E_US(300, 400) + E_US(300, 200));
+	assert_true(a->total.core_idle == E_US(10, 200));
+	assert_true(a->total.cluster_busy ==
+		    E_US(50, 100) + E_US(80, 300) + E_US(80, 200));
+	assert_true(a->total.cluster_idle == E_US(20, 100) + E_US(5, 300));
+	assert_true(a->total.core_wakeup == E_MILLI(2500));
+	assert_true(a->total.cluster_wakeup == E_MILLI(6000));
+	/* P-state time of the cluster: 1 GHz 100 us, 2 GHz 500 us. */
+	assert_int_equal(a->clusters[0].pstates[0].ns, 100000);
+	assert_int_equal(a->clusters[0].pstates[1].ns, 500000);
+	/* C-states: cluster idle in WFI 100 us, OFF 300 us. */
+	assert_int_equal(a->clusters[0].cstates[0].ns, 100000);
+	assert_int_equal(a->clusters[0].cstates[1].ns, 300000);
+	assert_int_equal(a->clusters[0].wakeups, 2);
+	assert_int_equal(a->cpus[0].wakeups, 2);
+	assert_int_equal(a->cpus[1].wakeups, 1);
+	total = ea_energy_total(&a->total);
+	assert_true(sum_cpus(a) == total);
+	assert_true(sum_tasks(a) == total);
+	assert_true(sum_states(a) == total);
+	fixture_free(&f);
+}
+
+/* Zero wakeup energy, and 100 us windows that add up to the total. */
+static void test_windows_and_no_wakeups(void **unused)
+{
+	struct ea_acct_config cfg = { .zero_wakeups = true, .interval_ns = 100000 };
+	struct fixture_run f;
+	const struct ea_acct *a = &f.acct;
+
+	fixture_run(&f, FIX "state/cpuidle-freq.txt", FIX "energy/two-cpu.json", &cfg);
+	assert_true(ea_energy_wakeup(&a->total) == 0);
+	assert_int_equal(a->nwindows, 10);
+	assert_true(sum_windows(a) == ea_energy_total(&a->total));
+	/* Window [100,200]: CPU0 busy at 1 GHz (100), CPU1 WFI (10),
+	 * cluster at 1 GHz (50), all for 100 us. */
+	assert_true(ea_energy_total(&a->windows[1]) == E_US(160, 100));
+	fixture_free(&f);
+}
+
+/* The exact decimal rendering of energies. */
+static void test_energy_format(void **unused)
+{
+	char b[64];
+
+	assert_string_equal(ea_energy_fmt(b, E_US(300, 300)), "0.09");
+	assert_string_equal(ea_energy_fmt(b, E_MILLI(2500)), "2.5");
+	assert_string_equal(ea_energy_fmt(b, 1), "0.000000000000000001");
+	assert_string_equal(ea_energy_fmt(b, 0), "0");
+	assert_string_equal(ea_energy_fmt(b, -E_MILLI(1500)), "-1.5");
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_swapper_idle_energy),
+		cmocka_unit_test(test_cpuidle_freq_energy),
+		cmocka_unit_test(test_windows_and_no_wakeups),
+		cmocka_unit_test(test_energy_format),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
