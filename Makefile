@@ -78,9 +78,11 @@ sanitize: deps
 		CFLAGS="-O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer" \
 		LDFLAGS="-fsanitize=address,undefined" BIN=build-san/eatrace test
 
-demo: $(BIN)
-	./eatrace report traces/demo/tc2-seven-tasks.txt -m tc2 || \
-	./eatrace stats $(firstword $(wildcard traces/*/*.dat))
+# The energy of seven periodic tasks on ARM TC2 (a synthetic trace, see
+# traces/README.md), priced with the bundled model from the 2014 RFC.
+demo: deps
+	@$(MAKE) --no-print-directory $(BIN)
+	./$(BIN) report --per-task -m tc2 traces/demo/tc2-seven-tasks.txt
 
 install: $(BIN)
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(DATADIR)/models $(DESTDIR)$(MANDIR)/man1

@@ -12,8 +12,9 @@
  *
  * Attribution rule (per task): a running task pays its CPU's busy core
  * energy and an equal share of its cluster's busy energy with the other busy
- * CPUs of the cluster; the task that runs right after a CPU (or cluster)
- * leaves idle pays that wakeup. Idle energy, core and cluster, goes to the
+ * CPUs of the cluster; the first task to run on a CPU after it leaves idle
+ * pays that wakeup (core, and cluster if the cluster was idle); a CPU that
+ * goes back to idle without running a task charges it to the idle task. Idle energy, core and cluster, goes to the
  * idle task (pid 0, "[idle]"); busy time with no known task to pid -1.
  */
 #ifndef EATRACE_ENERGY_H
@@ -55,6 +56,9 @@ struct ea_cpu_acct {
 	uint64_t unmodelled_freq_ns;	/* busy at a frequency the model lacks */
 	struct ea_pstate_acct *pstates;	/* per cap state of its cluster */
 	struct ea_cstate_acct *cstates;	/* per idle state of its cluster */
+	/* private: wakeup energy not yet charged to a task (the CPU left
+	 * idle into the idle task; the next task to run pays) */
+	ea_energy_t pending_core_wakeup, pending_cluster_wakeup;
 };
 
 struct ea_cluster_acct {

@@ -390,7 +390,7 @@ static void charge_wakeups(struct ea_acct *a, const struct ea_state *s,
 	add(&ca->e, CORE_WAKEUP, cp->wake_core[k]);
 	add(&a->clusters[ci].e, CORE_WAKEUP, cp->wake_core[k]);
 	add(&a->total, CORE_WAKEUP, cp->wake_core[k]);
-	charge_task(a, new->pid, CORE_WAKEUP, cp->wake_core[k]);
+	ca->pending_core_wakeup += cp->wake_core[k];
 	charge_window_at(a, CORE_WAKEUP, cp->wake_core[k], now);
 
 	/* ea_state_cpu(cpu) is still `old`: the cluster before this change. */
@@ -404,8 +404,25 @@ static void charge_wakeups(struct ea_acct *a, const struct ea_state *s,
 	add(&ca->e, CLUSTER_WAKEUP, cp->wake_cluster[kc]);
 	add(&a->clusters[ci].e, CLUSTER_WAKEUP, cp->wake_cluster[kc]);
 	add(&a->total, CLUSTER_WAKEUP, cp->wake_cluster[kc]);
-	charge_task(a, new->pid, CLUSTER_WAKEUP, cp->wake_cluster[kc]);
+	ca->pending_cluster_wakeup += cp->wake_cluster[kc];
 	charge_window_at(a, CLUSTER_WAKEUP, cp->wake_cluster[kc], now);
+}
+
+/* Wakeups are paid by the first task that runs after them. */
+static void settle_wakeups(struct ea_acct *a, int cpu,
+			   const struct ea_cpu_state *new)
+{
+	struct ea_cpu_acct *ca = &a->cpus[cpu];
+	int32_t pid;
+
+	if (!ca->pending_core_wakeup && !ca->pending_cluster_wakeup)
+		return;
+	if (new && new->mode == EA_CPU_BUSY && new->pid == 0)
+		return;	/* still in the idle task: wait for a task */
+	pid = new && new->mode == EA_CPU_BUSY ? new->pid : 0;
+	charge_task(a, pid, CORE_WAKEUP, ca->pending_core_wakeup);
+	charge_task(a, pid, CLUSTER_WAKEUP, ca->pending_cluster_wakeup);
+	ca->pending_core_wakeup = ca->pending_cluster_wakeup = 0;
 }
 
 static void on_change(void *ctx, const struct ea_state *s, int cpu,
@@ -432,6 +449,7 @@ static void on_change(void *ctx, const struct ea_state *s, int cpu,
 	integrate_cluster(a, s, ci, now);
 	charge_core(a, s, cpu, old, since, now);
 	charge_wakeups(a, s, cpu, now, old, new);
+	settle_wakeups(a, cpu, new);
 }
 
 const struct ea_state_ops ea_acct_ops = {

@@ -171,6 +171,31 @@ static void test_windows_and_no_wakeups(void **unused)
 	fixture_free(&f);
 }
 
+/*
+ * wakeup-payer.txt on two-cpu-shared.json (CPU1 absent from the trace: the
+ * cluster is CPU0 alone). No cpu_frequency until the end: 2 GHz assumed.
+ *   a:     core 300 x 200 us + cluster 80 x 200 us, and the wakeup at
+ *          100 us that it ran after: core 0.5 + cluster 2
+ *   idle:  WFI core 10 x (100 + 200 + 400) us, cluster 20 x 700 us,
+ *          pid 0 busy [500,600]: core 300 x 100, cluster 80 x 100, and the
+ *          wakeup at 500 us after which no task ran: 0.5 + 2
+ */
+static void test_wakeup_payer(void **unused)
+{
+	struct fixture_run f;
+	const struct ea_acct *a = &f.acct;
+
+	fixture_run(&f, FIX "state/wakeup-payer.txt",
+		    FIX "energy/two-cpu-shared.json", NULL);
+	assert_true(ea_energy_total(&task(a, 10)->e) ==
+		    E_US(300, 200) + E_US(80, 200) + E_MILLI(2500));
+	assert_true(ea_energy_total(&task(a, 0)->e) ==
+		    E_US(10, 700) + E_US(20, 700) + E_US(300, 100) +
+		    E_US(80, 100) + E_MILLI(2500));
+	assert_true(sum_tasks(a) == ea_energy_total(&a->total));
+	fixture_free(&f);
+}
+
 /* The exact decimal rendering of energies. */
 static void test_energy_format(void **unused)
 {
@@ -189,6 +214,7 @@ int main(void)
 		cmocka_unit_test(test_swapper_idle_energy),
 		cmocka_unit_test(test_cpuidle_freq_energy),
 		cmocka_unit_test(test_windows_and_no_wakeups),
+		cmocka_unit_test(test_wakeup_payer),
 		cmocka_unit_test(test_energy_format),
 	};
 
