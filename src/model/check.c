@@ -264,6 +264,8 @@ static void check_busy_vs_idle(struct checker *c, const struct ea_cluster *cl)
 		const struct ea_idle_state *ic = &cl->idles[core_max];
 		const struct ea_idle_state *iz = &cl->idles[cluster_max];
 
+		if (bad_power(cs->core_power) || bad_power(cs->cluster_power))
+			continue;	/* reported already */
 		if (cs->core_power < ic->core_power)
 			finding(c, E, "cluster '%s': busy core power at %u kHz (%s) is below idle state %d '%s' core power (%s)",
 				cl->name, cs->freq_khz, num(cs->core_power, a),
