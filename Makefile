@@ -37,7 +37,7 @@ LIB     := $(BUILD)/libeatrace.a
 
 UNIT_SRC := $(sort $(wildcard tests/unit/test-*.c))
 UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
-E2E      := $(sort $(wildcard tests/e2e/*.sh))
+E2E      := $(sort $(filter-out tests/e2e/lib.sh,$(wildcard tests/e2e/*.sh)))
 
 .PHONY: all check deps test sanitize demo install uninstall clean bench fuzz format
 
