@@ -1,0 +1,44 @@
+#!/bin/sh
+# Command-line behaviour of stats and report: errors, atomic output,
+# determinism, time windows.
+. "$(dirname "$0")/lib.sh"
+DEMO=$ROOT/traces/demo/tc2-seven-tasks.txt
+
+expect_fail "report without a model" 2 "no model" -- "$EATRACE" report "$DEMO"
+expect_fail "missing trace" 2 "nosuch.dat: No such file or directory" -- "$EATRACE" stats "$TMP/nosuch.dat"
+expect_fail "unknown option" 2 "unknown" -- "$EATRACE" stats --bogus "$DEMO"
+expect_fail "bad format" 2 "--format: 'xml'" -- "$EATRACE" stats -f xml "$DEMO"
+expect_fail "unknown command" 2 "not an eatrace command" -- "$EATRACE" frobnicate
+expect_fail "empty file" 2 "empty file" -- sh -c ": > '$TMP/empty'; '$EATRACE' stats '$TMP/empty'"
+expect_fail "directory" 2 "is a directory" -- "$EATRACE" stats "$TMP"
+expect_fail "window end before start" 2 "--end must be after --start" -- "$EATRACE" stats --start 0.5 --end 0.2 "$DEMO"
+expect_fail "CPU the model lacks" 2 "trace has CPU 2, which model" -- "$EATRACE" report -m "$ROOT/tests/fixtures/energy/two-cpu.json" "$DEMO"
+
+# -o is atomic: a failing run leaves the old file as it was.
+echo previous > "$TMP/out.json"
+"$EATRACE" report -m tc2 -o "$TMP/out.json" "$TMP/nosuch" 2>/dev/null
+expect_eq "old output survives a failed run" "$(cat "$TMP/out.json")" "previous"
+expect_eq "no temporary file left" "$(ls "$TMP" | grep -c 'out.json.tmp')" "0"
+expect_fail "unwritable output" 2 "cannot write" -- "$EATRACE" stats -o /proc/version/x "$DEMO"
+"$EATRACE" report -m tc2 -f json -o "$TMP/out.json" "$DEMO"
+expect_eq "-o writes the report" "$(head -c 1 "$TMP/out.json")" "{"
+
+# The same input gives byte-identical JSON.
+"$EATRACE" report -m tc2 -f json "$DEMO" > "$TMP/a.json"
+"$EATRACE" report -m tc2 -f json "$DEMO" > "$TMP/b.json"
+if cmp -s "$TMP/a.json" "$TMP/b.json"; then ok "deterministic report"; else fail "report JSON differs between runs"; fi
+
+# Windows: relative and absolute forms agree; CPU time adds up to the window.
+"$EATRACE" stats -f csv --start 0.1 --end 0.2 "$DEMO" > "$TMP/rel.csv"
+"$EATRACE" stats -f csv --start @100.1 --end @100.2 "$DEMO" > "$TMP/abs.csv"
+if cmp -s "$TMP/rel.csv" "$TMP/abs.csv"; then ok "relative and absolute windows agree"; else fail "window forms differ"; fi
+expect_eq "window duration" "$(grep '^trace,,,,,,duration_s' "$TMP/rel.csv")" "trace,,,,,,duration_s,0.100000000"
+busy=$(grep '^cpu,0,,,,,busy_s' "$TMP/rel.csv" | cut -d, -f8)
+idle=$(grep '^cpu,0,,,,,idle_s' "$TMP/rel.csv" | cut -d, -f8)
+expect_eq "CPU0 busy + idle = window" "$(awk -v a="$busy" -v b="$idle" 'BEGIN { printf "%.9f", a + b }')" "0.100000000"
+
+# Help answers.
+"$EATRACE" --help | grep -q "stats" && ok "--help lists commands" || fail "--help"
+"$EATRACE" report --help | grep -q -- "--interval MS" && ok "report --help" || fail "report --help"
+"$EATRACE" stats --help | grep -q -- "--start T" && ok "stats --help" || fail "stats --help"
+finish
