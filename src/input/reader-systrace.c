@@ -1,10 +1,28 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* PLACEHOLDER: being written. */
+/*
+ * Android systrace: text with a TGID column ("comm-pid ( tgid) [cpu] ...",
+ * tgid "(-----)" when unknown) and the HTML that systrace/catapult writes,
+ * whose ftrace text sits in <script class="trace-data"
+ * type="application/text"> blocks (other such blocks hold JSON and are
+ * skipped). HTML is streamed line by line like any text trace; the line
+ * parser is shared with the ftrace-text reader (text-line.c).
+ */
 #include "input/reader.h"
+#include "input/text-line.h"
 
-static int probe(const unsigned char *head, size_t n) { return 0; }
-static int open_(void **priv, const char *path, struct ea_input_info *info, struct ea_err *err) { return ea_err_set(err, "%s: reader not written yet", path); }
-static int next(void *priv, struct ea_event *ev, struct ea_err *err) { return 0; }
-static void where(void *priv, char *buf, size_t n) { buf[0] = 0; }
-static void close_(void *priv) {}
-const struct ea_reader_ops ea_reader_systrace = { "systrace", probe, open_, next, where, close_ };
+static int systrace_probe(const unsigned char *head, size_t n)
+{
+	struct ea_text_probe p;
+
+	ea_text_probe(head, n, &p);
+	return p.html || (p.tgid && (p.events || p.ftrace_header));
+}
+
+const struct ea_reader_ops ea_reader_systrace = {
+	.name = "systrace",
+	.probe = systrace_probe,
+	.open = ea_text_open,
+	.next = ea_text_next,
+	.where = ea_text_where,
+	.close = ea_text_close,
+};

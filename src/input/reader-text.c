@@ -1,10 +1,28 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* PLACEHOLDER: being written. */
+/*
+ * ftrace text: /sys/kernel/tracing/trace (flags of 4 or 5 characters or
+ * none), `trace-cmd report` in its plugin, -R and -N forms (with or without
+ * the "version = " and "cpus=N" header), and idlestat's hand-written
+ * experiment files. Recognised by content: an event line or a
+ * "# tracer:" header in the first bytes. The work is in text-line.c,
+ * shared with the systrace reader.
+ */
 #include "input/reader.h"
+#include "input/text-line.h"
 
-static int probe(const unsigned char *head, size_t n) { return 0; }
-static int open_(void **priv, const char *path, struct ea_input_info *info, struct ea_err *err) { return ea_err_set(err, "%s: reader not written yet", path); }
-static int next(void *priv, struct ea_event *ev, struct ea_err *err) { return 0; }
-static void where(void *priv, char *buf, size_t n) { buf[0] = 0; }
-static void close_(void *priv) {}
-const struct ea_reader_ops ea_reader_text = { "text", probe, open_, next, where, close_ };
+static int text_probe(const unsigned char *head, size_t n)
+{
+	struct ea_text_probe p;
+
+	ea_text_probe(head, n, &p);
+	return !p.html && !p.tgid && (p.events || p.ftrace_header);
+}
+
+const struct ea_reader_ops ea_reader_text = {
+	.name = "text",
+	.probe = text_probe,
+	.open = ea_text_open,
+	.next = ea_text_next,
+	.where = ea_text_where,
+	.close = ea_text_close,
+};
