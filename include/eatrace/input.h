@@ -30,6 +30,8 @@ struct ea_input_info {
 	bool may_have[EA_EV_NR];
 	uint64_t reordered;	/* events the reader had to sort back into place */
 	uint64_t skipped_lines;	/* text lines that were not events (headers, comments) */
+	uint64_t cut_last_line;	/* line number of a malformed last line that
+				   was ignored (a capture cut mid-write), 0 */
 };
 
 /*

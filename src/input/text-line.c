@@ -974,6 +974,10 @@ struct text_stream {
 	uint64_t where_line;
 	bool done;
 	struct ea_tl tl;
+	/* A malformed event line is an error unless it is the file's last
+	 * line: captures copied while being written end cut mid-line. */
+	char cut_why[sizeof(((struct ea_tl *)0)->why)];
+	uint64_t cut_line;
 };
 
 /*
@@ -1157,6 +1161,35 @@ static int add_lost(struct text_stream *s, int cpu, uint64_t count,
 	return 0;
 }
 
+/*
+ * Does a malformed line look cut short (a capture copied while being
+ * written) rather than corrupt? Its header is cut, or its key=value body
+ * stops before the event's last key. Such a line is forgiven only when it
+ * is the file's last.
+ */
+static bool looks_cut(const char *line, size_t len, const char *why)
+{
+	static const struct {
+		const char *event, *last_key;
+	} last[] = {
+		{ "sched_switch", "next_prio=" },
+		{ "cpu_frequency", "cpu_id=" },
+		{ "cpu_idle", "cpu_id=" },
+		{ "sched_migrate_task", "dest_cpu=" },
+	};
+
+	if (!strncmp(why, "truncated event line", 20))
+		return true;
+	if (strncmp(why, "malformed ", 10))
+		return false;
+	for (size_t i = 0; i < sizeof(last) / sizeof(last[0]); i++)
+		if (!strncmp(why + 10, last[i].event, strlen(last[i].event)))
+			return memchr(line, '=', len) &&
+			       !memmem(line, len, last[i].last_key,
+				       strlen(last[i].last_key));
+	return false;
+}
+
 static int text_line(struct text_stream *s, const char *line, size_t len,
 		     struct ea_err *err)
 {
@@ -1178,7 +1211,11 @@ static int text_line(struct text_stream *s, const char *line, size_t len,
 		return add_lost(s, r->lost_cpu, r->lost_count, err);
 	case EA_TL_ERROR:
 	default:
-		return where_err(s, err, s->lineno, r->why);
+		if (!looks_cut(line, len, r->why))
+			return where_err(s, err, s->lineno, r->why);
+		memcpy(s->cut_why, r->why, sizeof(s->cut_why));
+		s->cut_line = s->lineno;
+		return 0;
 	}
 }
 
@@ -1263,8 +1300,13 @@ static int stream_fill(struct text_stream *s, struct ea_err *err)
 		return ea_err_set(err, "%s:line %llu: %s", s->path,
 				  (unsigned long long)s->lineno + 1,
 				  strerror(errno));
-	if (rc == 0)
+	if (rc == 0) {
+		if (s->cut_line)
+			s->info->cut_last_line = s->cut_line;
 		return 1;
+	}
+	if (s->cut_line && !blank(line, line + len))
+		return where_err(s, err, s->cut_line, s->cut_why);
 	if (memchr(line, '\0', len))
 		return where_err(s, err, s->lineno,
 				 "NUL byte: binary data in text trace");

@@ -51,7 +51,7 @@ void ea_stats_foreach_note(const struct ea_stats *st,
 		     (unsigned long long)c->lost_events);
 	if (c->start_guessed)
 		NOTE("warning",
-		     "%llu CPU(s) had no event early in the trace: assumed idle from the start",
+		     "%llu CPU(s) had no event within the look-ahead at the start (or none at all): assumed idle from the start",
 		     (unsigned long long)c->start_guessed);
 	if (c->idle_exit_unmatched)
 		NOTE("warning", "%llu cpu_idle exit(s) while not idle (ignored)",
@@ -64,6 +64,10 @@ void ea_stats_foreach_note(const struct ea_stats *st,
 		NOTE("warning",
 		     "%llu event(s) were out of timestamp order in the file and were sorted",
 		     (unsigned long long)info->reordered);
+	if (info && info->cut_last_line)
+		NOTE("warning",
+		     "the last line (%llu) is an event cut short, as in a capture copied while being written: ignored",
+		     (unsigned long long)info->cut_last_line);
 	if (!c->by_type[EA_EV_SWITCH])
 		NOTE("inference",
 		     "no sched_switch events: busy means not in a cpuidle state, tasks are unknown");

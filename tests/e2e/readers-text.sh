@@ -91,9 +91,16 @@ expect_eq "lisa trace.txt: prev_state R/S/X" \
 # trappy's shuffled trace ends with a line cut mid-field: an error. Its
 # complete lines are read and sorted back into order.
 U=$SHARED/trappy/tests__trace_idle_unsorted.txt
-expect_fail "unsorted: cut last line" 2 \
-	"tests__trace_idle_unsorted.txt:line 17: malformed sched_switch event: 'prev_comm=bash prev_pid=14840'" \
-	-- "$EATRACE" dump "$U"
+# Its last line is an event cut short (a capture copied while being
+# written): forgiven as the last line, with a warning.
+"$EATRACE" stats -f json "$U" >"$TMP/unsorted.json" 2>"$TMP/unsorted.err"
+expect_eq "unsorted: cut last line forgiven" "$?" "0"
+grep -q 'the last line (17) is an event cut short' "$TMP/unsorted.json" &&
+	ok "unsorted: cut last line reported" || fail "unsorted: cut last line not reported"
+for f in cut-last-truncated cut-last-cut-header; do
+	"$EATRACE" dump "$FIX/$f.txt" >/dev/null 2>&1
+	expect_eq "$f: forgiven as the last line" "$?" "0"
+done
 head -n 16 "$U" >"$TMP/unsorted16.txt"
 check_text "$TMP/unsorted16.txt" "unsorted (16 lines)"
 
