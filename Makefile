@@ -29,7 +29,7 @@ LDLIBS  += $(PKG_LIBS) -lm
 
 LIB_SRC := $(sort $(wildcard src/input/*.c src/model/*.c src/state/*.c \
 	src/stats/*.c src/energy/*.c src/replay/*.c src/output/*.c \
-	src/util/*.c))
+	src/util/*.c src/record/*.c))
 CLI_SRC := $(sort $(wildcard src/cli/*.c))
 LIB_OBJ := $(LIB_SRC:%.c=$(BUILD)/%.o)
 CLI_OBJ := $(CLI_SRC:%.c=$(BUILD)/%.o)

@@ -24,6 +24,8 @@ static const struct ea_cmd cmds[] = {
 	{ "report", cmd_report, "energy of a trace, priced with a model" },
 	{ "model", cmd_model, "show, check, import and convert energy models" },
 	{ "dump", cmd_dump, "print the normalised events a trace yields" },
+	{ "record", cmd_record, "record a trace.dat of what eatrace needs (root)" },
+	{ "top", cmd_top, "live power per CPU and cluster, priced with a model (root)" },
 };
 
 int ea_die(const char *fmt, ...)

@@ -1,0 +1,372 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * eatrace record: trace what eatrace needs into a trace.dat, through our
+ * own tracefs instance (docs/record.md).
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cli/cmd.h"
+#include "eatrace/output.h"
+#include "eatrace/record.h"
+
+static const char usage_text[] =
+	"usage: eatrace record -o OUT.dat [OPTIONS] [-- COMMAND [ARG...]]\n"
+	"\n"
+	"Record the sched and power events eatrace reads (those this kernel\n"
+	"has) in a tracefs instance of its own, while COMMAND runs, for a\n"
+	"duration, or until Ctrl-C (SIGINT) or SIGTERM; then write OUT.dat\n"
+	"(trace.dat, read by eatrace and trace-cmd) and OUT.dat.json (what the\n"
+	"trace lacks: CPU count, cpuidle state names, cpufreq frequencies; the\n"
+	"same facts are also in the trace as 'eatrace: key=value' markers).\n"
+	"Other tracing (the top-level buffer, other instances) is not touched;\n"
+	"the instance is removed on exit, error and signals.\n"
+	"\n"
+	"options:\n"
+	"  -o, --output FILE   the trace.dat to write (atomically; required)\n"
+	"  -d, --duration S    stop after S seconds (COMMAND, if still running,\n"
+	"                      gets SIGTERM, then SIGKILL 2 s later)\n"
+	"  -b, --buffer-kb N   per-CPU ring buffer in KB (default 4096); the\n"
+	"                      buffer is read at the end: when it fills, the\n"
+	"                      oldest events are overwritten (a warning says so)\n"
+	"  -q, --quiet         no summary on stderr\n"
+	"  -h, --help          this text\n"
+	"\n"
+	"Needs root. Writing trace.dat uses 'trace-cmd extract' (found in PATH,\n"
+	"or $EATRACE_TRACE_CMD). Exit status: 0 ok, 2 usage or tracing error.\n";
+
+static const struct option longopts[] = {
+	{ "output", required_argument, NULL, 'o' },
+	{ "duration", required_argument, NULL, 'd' },
+	{ "buffer-kb", required_argument, NULL, 'b' },
+	{ "quiet", no_argument, NULL, 'q' },
+	{ "help", no_argument, NULL, 'h' },
+	{ NULL, 0, NULL, 0 },
+};
+
+struct rec {
+	const char *out;
+	uint64_t duration_ns;
+	size_t buffer_kb;
+	bool quiet;
+	char **cmd;
+	int ncmd;
+	/* results */
+	pid_t child;
+	int status;		/* wait status when the command ended */
+	bool child_done;
+	const char *stopped_by;
+	uint64_t t0, t1;
+};
+
+static int emit_marker(void *ctx, const char *line)
+{
+	return ea_session_mark(ctx, line);
+}
+
+/* fork + exec; an exec failure comes back through a close-on-exec pipe. */
+static int spawn(struct rec *r, struct ea_err *err)
+{
+	int pfd[2], e = 0;
+	ssize_t n;
+
+	if (pipe2(pfd, O_CLOEXEC))
+		return ea_err_set(err, "pipe: %s", strerror(errno));
+	r->child = fork();
+	if (r->child < 0) {
+		close(pfd[0]);
+		close(pfd[1]);
+		return ea_err_set(err, "fork: %s", strerror(errno));
+	}
+	if (!r->child) {
+		ea_signals_default();
+		close(pfd[0]);
+		execvp(r->cmd[0], r->cmd);
+		e = errno;
+		if (write(pfd[1], &e, sizeof(e)) < 0)
+			_exit(127);
+		_exit(127);
+	}
+	close(pfd[1]);
+	do
+		n = read(pfd[0], &e, sizeof(e));
+	while (n < 0 && errno == EINTR);
+	close(pfd[0]);
+	if (n == sizeof(e)) {
+		while (waitpid(r->child, NULL, 0) < 0 && errno == EINTR)
+			;
+		r->child = 0;
+		return ea_err_set(err, "cannot run '%s': %s", r->cmd[0], strerror(e));
+	}
+	return 0;
+}
+
+/* Stop the command: sig, then SIGKILL if it is still there after 2 s. */
+static void end_child(struct rec *r, int sig)
+{
+	uint64_t deadline = ea_mono_ns() + 2000000000ull;
+	bool killed = false;
+
+	if (r->child <= 0 || r->child_done)
+		return;
+	kill(r->child, sig);
+	for (;;) {
+		pid_t p = waitpid(r->child, &r->status, WNOHANG);
+
+		if (p == r->child || (p < 0 && errno != EINTR))
+			break;
+		if (!killed && ea_mono_ns() >= deadline) {
+			kill(r->child, SIGKILL);
+			killed = true;
+		}
+		{
+			struct timespec ts = { 0, 20000000 };
+
+			nanosleep(&ts, NULL);
+		}
+	}
+	r->child_done = true;
+}
+
+static const char *sig_name(int sig)
+{
+	switch (sig) {
+	case SIGINT:
+		return "SIGINT";
+	case SIGTERM:
+		return "SIGTERM";
+	case SIGHUP:
+		return "SIGHUP";
+	}
+	return "signal";
+}
+
+static void wait_loop(struct rec *r)
+{
+	for (;;) {
+		uint64_t now, chunk = 100000000ull;
+		int sig = ea_signal_pending();
+
+		if (sig) {
+			r->stopped_by = sig_name(sig);
+			end_child(r, sig);
+			break;
+		}
+		if (r->child > 0) {
+			pid_t p = waitpid(r->child, &r->status, WNOHANG);
+
+			if (p == r->child) {
+				r->child_done = true;
+				r->stopped_by = "command";
+				break;
+			}
+		}
+		now = ea_mono_ns();
+		if (r->duration_ns) {
+			if (now - r->t0 >= r->duration_ns) {
+				r->stopped_by = "duration";
+				end_child(r, SIGTERM);
+				break;
+			}
+			if (r->t0 + r->duration_ns - now < chunk)
+				chunk = r->t0 + r->duration_ns - now;
+		}
+		ea_sleep_ns(chunk);
+	}
+}
+
+static int write_sidecar(const struct rec *r, const struct ea_session *s,
+			 const struct ea_sysinfo *si, const uint64_t *overrun,
+			 struct ea_err *err)
+{
+	struct ea_json j;
+	struct ea_out o;
+	char *path;
+	int rc;
+
+	if (asprintf(&path, "%s.json", r->out) < 0)
+		return ea_err_set(err, "out of memory");
+	if (ea_out_open(&o, path, err)) {
+		free(path);
+		return -1;
+	}
+	ea_json_begin(&j, o.f);
+	ea_json_obj(&j, NULL);
+	ea_json_int(&j, "eatrace_record", 1);
+	ea_json_str(&j, "trace", r->out);
+	ea_json_str(&j, "instance", s->name);
+	ea_json_str(&j, "tracing_dir", s->tracing_dir);
+	ea_json_uint(&j, "buffer_kb", r->buffer_kb ? r->buffer_kb : EA_REC_BUFFER_KB);
+	ea_json_arr(&j, "events");
+	for (int i = 0; i < s->nevents; i++)
+		ea_json_str(&j, NULL, s->events[i]);
+	ea_json_arr_end(&j);
+	ea_json_arr(&j, "command");
+	for (int i = 0; i < r->ncmd; i++)
+		ea_json_str(&j, NULL, r->cmd[i]);
+	ea_json_arr_end(&j);
+	if (r->child_done && WIFEXITED(r->status))
+		ea_json_int(&j, "command_exit", WEXITSTATUS(r->status));
+	else if (r->child_done && WIFSIGNALED(r->status))
+		ea_json_int(&j, "command_exit", 128 + WTERMSIG(r->status));
+	else
+		ea_json_raw(&j, "command_exit", "null");
+	ea_json_str(&j, "stopped_by", r->stopped_by);
+	ea_json_ns_as_s(&j, "duration_s", r->t1 - r->t0);
+	ea_json_arr(&j, "overrun");
+	for (int i = 0; i < si->ncpus; i++)
+		ea_json_uint(&j, NULL, overrun[i]);
+	ea_json_arr_end(&j);
+	ea_json_obj(&j, "system");
+	ea_sysinfo_json(si, &j);
+	ea_json_obj_end(&j);
+	ea_json_obj_end(&j);
+	ea_json_end(&j);
+	rc = ea_out_commit(&o, err);
+	free(path);
+	return rc;
+}
+
+static int parse(struct rec *r, int argc, char **argv, bool *help)
+{
+	char *end;
+	double v;
+	int c;
+
+	optind = 1;
+	opterr = 0;
+	*help = false;
+	while ((c = getopt_long(argc, argv, "+o:d:b:qh", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'o':
+			r->out = optarg;
+			break;
+		case 'd':
+			v = strtod(optarg, &end);
+			if (*end || !(v > 0) || v > 1e7)
+				return ea_die("--duration: '%s' is not a duration in seconds", optarg);
+			r->duration_ns = (uint64_t)(v * 1e9 + 0.5);
+			break;
+		case 'b': {
+			unsigned long kb = strtoul(optarg, &end, 10);
+
+			if (*end || kb < 4 || kb > (1ul << 22))
+				return ea_die("--buffer-kb: '%s' is not a size in KB (4 to 4194304)", optarg);
+			r->buffer_kb = kb;
+			break;
+		}
+		case 'q':
+			r->quiet = true;
+			break;
+		case 'h':
+			*help = true;
+			return 0;
+		default:
+			if (optopt && optopt < 256)
+				return ea_die("record: unknown option or missing value '-%c' (see --help)", optopt);
+			return ea_die("record: unknown or incomplete option '%s' (see --help)",
+				      argv[optind - 1]);
+		}
+	}
+	r->cmd = argv + optind;
+	r->ncmd = argc - optind;
+	if (!r->out)
+		return ea_die("record: give the trace to write with -o OUT.dat");
+	return 0;
+}
+
+int cmd_record(int argc, char **argv)
+{
+	struct rec r = { 0 };
+	struct ea_session_opts so = { 0 };
+	struct ea_session s;
+	struct ea_sysinfo si;
+	struct ea_err err;
+	uint64_t *overrun = NULL, lost = 0;
+	char line[EA_REC_MARKER_MAX + 1];
+	struct stat st;
+	bool help;
+	int rc = EXIT_ERROR;
+
+	if (parse(&r, argc, argv, &help))
+		return EXIT_ERROR;
+	if (help) {
+		fputs(usage_text, stdout);
+		return 0;
+	}
+	if (ea_sysinfo_read(&si, NULL, &err))
+		return ea_die("%s", err.msg);
+	ea_signals_install();
+	so.buffer_kb = r.buffer_kb;
+	if (ea_session_open(&s, "eatrace-record", &so, &err)) {
+		ea_sysinfo_free(&si);
+		return ea_die("record: %s", err.msg);
+	}
+	if (ea_session_start(&s, &err)) {
+		ea_die("record: %s", err.msg);
+		goto out;
+	}
+	if (ea_sysinfo_markers(&si, emit_marker, &s)) {
+		ea_die("record: %s/instances/%s/trace_marker: cannot write: %s",
+		       s.tracing_dir, s.name, strerror(errno));
+		goto out;
+	}
+	r.t0 = ea_mono_ns();
+	if (r.ncmd && spawn(&r, &err)) {
+		ea_die("record: %s", err.msg);
+		goto out;
+	}
+	wait_loop(&r);
+	r.t1 = ea_mono_ns();
+	snprintf(line, sizeof(line), "eatrace: end=%s", r.stopped_by);
+	ea_session_mark(&s, line);
+	ea_session_stop(&s);
+
+	overrun = calloc(si.ncpus, sizeof(*overrun));
+	if (!overrun) {
+		ea_die("out of memory");
+		goto out;
+	}
+	for (int i = 0; i < si.ncpus; i++)
+		lost += overrun[i] = ea_session_overrun(&s, i);
+	if (lost)
+		fprintf(stderr, "eatrace: record: warning: %llu events were overwritten "
+			"(the ring buffer filled): the trace starts late on some CPUs; "
+			"use a larger --buffer-kb\n", (unsigned long long)lost);
+	if (ea_record_extract(&s, r.out, &err)) {
+		ea_die("record: %s", err.msg);
+		goto out;
+	}
+	if (write_sidecar(&r, &s, &si, overrun, &err)) {
+		ea_die("record: %s", err.msg);
+		goto out;
+	}
+	if (!r.quiet) {
+		fprintf(stderr, "eatrace: record: %s: %.3f s, %lld KB, stopped by %s",
+			r.out, (double)(r.t1 - r.t0) / 1e9,
+			stat(r.out, &st) ? -1LL : (long long)(st.st_size / 1024),
+			r.stopped_by);
+		if (r.child_done && WIFEXITED(r.status) && WEXITSTATUS(r.status))
+			fprintf(stderr, " (command exit status %d)", WEXITSTATUS(r.status));
+		else if (r.child_done && WIFSIGNALED(r.status))
+			fprintf(stderr, " (command killed by signal %d)", WTERMSIG(r.status));
+		fputc('\n', stderr);
+	}
+	rc = 0;
+out:
+	if (rc && r.child > 0 && !r.child_done)
+		end_child(&r, SIGTERM);
+	ea_session_close(&s);
+	ea_sysinfo_free(&si);
+	free(overrun);
+	return rc;
+}
