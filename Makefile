@@ -28,7 +28,7 @@ override CFLAGS += -std=c11 -D_GNU_SOURCE $(WARN) -Iinclude -Isrc $(PKG_CFLAGS) 
 LDLIBS  += $(PKG_LIBS) -lm
 
 LIB_SRC := $(sort $(wildcard src/input/*.c src/model/*.c src/state/*.c \
-	src/stats/*.c src/energy/*.c src/replay/*.c src/output/*.c \
+	src/stats/*.c src/energy/*.c src/diff/*.c src/replay/*.c src/output/*.c \
 	src/util/*.c src/record/*.c))
 CLI_SRC := $(sort $(wildcard src/cli/*.c))
 LIB_OBJ := $(LIB_SRC:%.c=$(BUILD)/%.o)

@@ -54,6 +54,8 @@ struct ea_cpu_acct {
 	uint64_t wakeups;		/* idle exits in the window */
 	uint64_t assumed_freq_ns;	/* busy with no frequency reported */
 	uint64_t unmodelled_freq_ns;	/* busy at a frequency the model lacks */
+	uint64_t work;		/* busy ns x capacity at the OPP (1024 = the
+				   biggest CPU at its top OPP for 1 ns) */
 	struct ea_pstate_acct *pstates;	/* per cap state of its cluster */
 	struct ea_cstate_acct *cstates;	/* per idle state of its cluster */
 	/* private: wakeup energy not yet charged to a task (the CPU left

@@ -6,6 +6,7 @@
 
 #include "cli/cmd.h"
 #include "cli/options.h"
+#include "eatrace/energy.h"
 #include "eatrace/pipeline.h"
 #include "eatrace/stats.h"
 
@@ -23,7 +24,10 @@ static const char usage_text[] =
 	"migrations. Then every inference and warning (see eatrace(1),\n"
 	"INFERENCE RULES).\n"
 	"\n"
-	"options:\n" EA_COMMON_OPTS_HELP
+	"options:\n"
+	"  -m, --model MODEL  optional: frequency domains and CPU capacities\n"
+	"                     for PELT invariance (else freq / highest seen)\n"
+	EA_COMMON_OPTS_HELP
 	"  -h, --help         this text\n"
 	"\n"
 	"Exit status: 0 ok, 2 usage or input error (one line on stderr naming\n"
@@ -36,9 +40,11 @@ int cmd_stats(int argc, char **argv)
 	struct ea_consumer cons;
 	struct ea_run run;
 	struct ea_out out;
+	struct ea_model *model = NULL;
+	struct ea_acct acct;
 	struct ea_err err;
 	char **args;
-	int nargs;
+	int nargs, rc;
 	bool help;
 
 	if (ea_parse_common(argc, argv, &o, NULL, 0, NULL, NULL, &help, &args, &nargs))
@@ -53,7 +59,22 @@ int cmd_stats(int argc, char **argv)
 	cons.ops = &ea_stats_ops;
 	cons.ctx = &st;
 	o.cfg.ncpus = -1;
-	if (ea_run(&run, args[0], &o.cfg, &cons, 1, &err)) {
+	if (o.model) {
+		struct ea_acct_config acfg = { 0 };
+
+		if (ea_model_load(&model, o.model, &err) ||
+		    ea_acct_init(&acct, model, &acfg, &err)) {
+			ea_model_free(model);
+			return ea_die("%s", err.msg);
+		}
+		ea_acct_state_config(&acct, &o.cfg);
+	}
+	rc = ea_run(&run, args[0], &o.cfg, &cons, 1, &err);
+	if (model) {	/* the finished state no longer needs them */
+		ea_acct_free(&acct);
+		ea_model_free(model);
+	}
+	if (rc) {
 		ea_stats_free(&st);
 		return ea_die("%s", err.msg);
 	}

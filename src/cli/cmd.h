@@ -10,6 +10,7 @@ int cmd_model(int argc, char **argv);
 int cmd_model_import(int argc, char **argv);	/* cmd-model-import.c */
 int cmd_model_convert(int argc, char **argv);	/* cmd-model-import.c */
 int cmd_dump(int argc, char **argv);
+int cmd_diff(int argc, char **argv);	/* cmd-diff.c */
 int cmd_record(int argc, char **argv);	/* cmd-record.c */
 int cmd_top(int argc, char **argv);	/* cmd-top.c */
 

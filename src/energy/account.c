@@ -223,6 +223,7 @@ static void charge_core(struct ea_acct *a, const struct ea_state *s, int cpu,
 		part = CORE_BUSY;
 		e = (ea_energy_t)power * len;
 		ca->busy_ns += len;
+		ca->work += len * cl->caps[k].cap;
 		ca->pstates[k].ns += len;
 		ca->pstates[k].energy += e;
 	} else {

@@ -130,6 +130,17 @@ static void pelt_task_in(struct ea_state *s, int cpu, int32_t pid, uint64_t now)
 	}
 }
 
+/* An exiting task takes its util with it (kernel: task_dead_fair()). */
+static void pelt_task_dead(struct ea_state *s, int cpu, int32_t pid)
+{
+	struct ea_task *t = task_find(s, pid);
+
+	if (!t)
+		return;
+	ea_pelt_detach(&s->cpus[cpu].pelt, &t->pelt);
+	memset(&t->pelt, 0, sizeof(t->pelt));
+}
+
 static void update(struct ea_state *s, int cpu, uint64_t now)
 {
 	struct ea_cpu *c = &s->cpus[cpu];
@@ -222,6 +233,8 @@ void cpu_apply(struct ea_state *s, const struct ea_event *ev)
 		if (ev->flags & EA_EVF_SYNTH)
 			c->flags |= EA_INF_RESYNC;
 		update(s, ev->cpu, ev->ts);
+		if (ev->sw.prev_state == EA_PREV_DEAD)
+			pelt_task_dead(s, ev->cpu, ev->sw.prev_pid);
 		return;
 	case EA_EV_IDLE:
 		apply_idle(s, ev);

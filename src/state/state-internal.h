@@ -55,6 +55,7 @@ uint32_t cpu_util_at(const struct ea_state *s, int cpu, uint64_t now);
 
 /* task.c */
 struct ea_task *task_get(struct ea_state *s, int32_t pid, const char *comm);
+struct ea_task *task_find(const struct ea_state *s, int32_t pid);
 void task_apply(struct ea_state *s, const struct ea_event *ev);
 void task_finish(struct ea_state *s);
 void task_table_free(struct task_table *t);

@@ -78,8 +78,10 @@ static int apply(struct ea_state *s, const struct ea_event *ev,
 		return ea_err_set(err, "out of memory");
 	if (ev->ts > s->last_ts)
 		s->last_ts = ev->ts;
-	s->counts.events++;
-	s->counts.by_type[ev->type]++;
+	if (!(ev->flags & EA_EVF_SYNTH)) {	/* count the trace's events only */
+		s->counts.events++;
+		s->counts.by_type[ev->type]++;
+	}
 	if (ev->type == EA_EV_LOST) {
 		s->counts.lost_markers++;
 		s->counts.lost_events += ev->lost.count;
@@ -198,7 +200,7 @@ size_t ea_state_ntasks(const struct ea_state *s)
 
 struct ea_task *ea_state_task(const struct ea_state *s, int32_t pid)
 {
-	return task_get((struct ea_state *)s, pid, NULL);
+	return task_find(s, pid);
 }
 
 uint32_t ea_state_cpu_util(const struct ea_state *s, int cpu)

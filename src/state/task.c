@@ -45,6 +45,11 @@ static struct ea_task *lookup(const struct task_table *t, int32_t pid)
 	return NULL;
 }
 
+struct ea_task *task_find(const struct ea_state *s, int32_t pid)
+{
+	return pid > 0 ? lookup(&s->tasks, pid) : NULL;
+}
+
 /* Find or create the task; NULL for the idle task, unknown pids, or OOM. */
 struct ea_task *task_get(struct ea_state *s, int32_t pid, const char *comm)
 {

@@ -161,7 +161,8 @@ static void on_event(void *ctx, const struct ea_state *s,
 	double err;
 	uint32_t ours;
 
-	if (ev->type != EA_EV_UTIL_CFS || ev->util.cpu >= ea_state_ncpus(s))
+	if (ev->type != EA_EV_UTIL_CFS || ev->util.cpu >= ea_state_ncpus(s) ||
+	    !ea_state_in_window(s, ev->ts))
 		return;
 	ours = ea_state_cpu_util_at(s, ev->util.cpu, ev->ts);
 	err = (double)ours - (double)ev->util.util;

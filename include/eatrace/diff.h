@@ -1,0 +1,107 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * `eatrace diff`: did energy go up between two sets of runs, with
+ * confidence, and where from. Each trace is priced by the accountant
+ * (include/eatrace/energy.h); runs are normalised, each side summarised, and
+ * the relative change of the means given with a Welch confidence interval.
+ */
+#ifndef EATRACE_DIFF_H
+#define EATRACE_DIFF_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "eatrace/energy.h"
+#include "eatrace/error.h"
+#include "eatrace/model.h"
+
+enum ea_norm {
+	EA_NORM_NONE,	/* energy, power_unit x s */
+	EA_NORM_TIME,	/* energy / duration: mean power, power_unit */
+	EA_NORM_WORK,	/* energy / work: power_unit x s per capacity-second */
+};
+
+#define EA_DIFF_MAX_CLUSTERS 16
+
+struct ea_diff_task {
+	char comm[EA_COMM_LEN];
+	double energy;		/* normalised, summed over the side's runs */
+};
+
+struct ea_diff_run {
+	char *path;
+	int ncpus;
+	double energy, busy, idle, wakeup;	/* power_unit x s */
+	double duration_s;
+	double work_cap_s;	/* capacity-seconds (1024 x ns / 1024e9) */
+	double value;		/* normalised energy */
+	double norm;		/* the divisor used for value (1 for none) */
+	double cluster_energy[EA_DIFF_MAX_CLUSTERS];
+	/* per cluster: share of time at each cap state / in each C-state */
+	double *pstate_s[EA_DIFF_MAX_CLUSTERS];
+	double *cstate_s[EA_DIFF_MAX_CLUSTERS];
+	uint64_t wakeups;	/* CPU idle exits */
+	struct ea_diff_task *tasks;
+	size_t ntasks, task_cap;
+};
+
+struct ea_diff_side {
+	const char *name;	/* "base" or "new" */
+	const struct ea_model *model;
+	struct ea_diff_run *runs;
+	int n;
+	double mean, sd;	/* of value */
+};
+
+struct ea_diff {
+	struct ea_diff_side side[2];	/* base, new */
+	enum ea_norm norm;
+	double max_increase_pct, confidence;
+	double change_pct;	/* (mean_new - mean_base) / mean_base */
+	bool stats;		/* both sides have >= 2 runs */
+	double ci_low_pct, ci_high_pct;	/* two-sided, at confidence */
+	double df, t;		/* Welch degrees of freedom, t quantile */
+	bool fail;		/* the increase exceeds the threshold */
+	bool models_mode;	/* same traces, two models */
+};
+
+/* Price one trace; fills r. Returns 0 or -1 with err. */
+int ea_diff_add_run(struct ea_diff_side *side, const char *trace,
+		    enum ea_norm norm, struct ea_err *err);
+/* Compare the sides: statistics and verdict. Returns 0 or -1 with err for
+ * inputs that cannot be compared (empty side, different CPU counts). */
+int ea_diff_compute(struct ea_diff *d, struct ea_err *err);
+void ea_diff_free(struct ea_diff *d);
+
+/* Statistics (src/diff/tstat.c). */
+void ea_mean_sd(const double *x, int n, double *mean, double *sd);
+/* Welch: standard error of mean2 - mean1 and Welch-Satterthwaite df. */
+void ea_welch(double m1, double s1, int n1, double m2, double s2, int n2,
+	      double *se, double *df);
+/* Student t CDF and its inverse (quantile), df > 0. */
+double ea_t_cdf(double t, double df);
+double ea_t_quantile(double p, double df);
+
+const char *ea_norm_name(enum ea_norm n);
+const char *ea_norm_unit(enum ea_norm n);	/* "x s", "", "x s per cap-s" */
+
+/* Renderers (src/output/diff-*.c). */
+void ea_diff_render_text(FILE *f, const struct ea_diff *d);
+void ea_diff_render_json(FILE *f, const struct ea_diff *d);
+void ea_diff_render_markdown(FILE *f, const struct ea_diff *d);
+void ea_diff_render_junit(FILE *f, const struct ea_diff *d);
+
+/* Attribution helpers shared by the renderers (src/diff/diff.c). */
+double ea_diff_side_mean(const struct ea_diff_side *s, size_t offset);
+double ea_diff_cluster_mean(const struct ea_diff_side *s, int cluster);
+double ea_diff_pstate_mean(const struct ea_diff_side *s, int cluster, int k);
+double ea_diff_cstate_mean(const struct ea_diff_side *s, int cluster, int k);
+double ea_diff_wakeups_mean(const struct ea_diff_side *s);
+/* Tasks (by comm) whose mean normalised energy moved most; caller frees. */
+struct ea_diff_task_delta {
+	char comm[EA_COMM_LEN];
+	double base, new;
+};
+size_t ea_diff_task_deltas(const struct ea_diff *d, struct ea_diff_task_delta **out);
+
+#endif

@@ -1,0 +1,220 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* eatrace diff: gate a change on estimated energy. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/cmd.h"
+#include "eatrace/diff.h"
+#include "eatrace/output.h"
+
+static const char usage_text[] =
+	"usage: eatrace diff [OPTIONS] -m MODEL BASE... -- NEW...\n"
+	"       eatrace diff [OPTIONS] --models A B TRACE...\n"
+	"\n"
+	"Did energy go up by more than allowed, with confidence, and where from?\n"
+	"Each trace is priced like 'eatrace report'; each run's energy is\n"
+	"normalised, each side summarised (mean, sd), and the relative change of\n"
+	"the means given with a Welch t confidence interval. The gate fails when\n"
+	"the whole interval lies above --max-increase. With a single run on a\n"
+	"side there is no interval: the point estimate is compared instead.\n"
+	"With --models, the same traces are priced by model A (base) and model B\n"
+	"(new): for platform teams comparing table revisions.\n"
+	"\n"
+	"options (before --):\n"
+	"  -m, --model MODEL      model file or bundled name\n"
+	"      --models A B       compare two models on the same traces\n"
+	"      --max-increase PCT allowed increase in percent (default 1)\n"
+	"      --confidence C     confidence level of the interval (default 0.95)\n"
+	"      --normalize N      none (energy), time (energy / duration: mean\n"
+	"                         power) or work (energy / capacity-seconds of\n"
+	"                         work done); default none\n"
+	"  -f, --format FMT       text, json, markdown or junit (default text)\n"
+	"  -o, --output FILE      write there (atomically) instead of stdout\n"
+	"  -h, --help             this text\n"
+	"\n"
+	"Traces must come from machines with the same CPU count.\n"
+	"Exit status: 0 pass, 1 the increase exceeds the threshold, 2 error.\n";
+
+enum fmt { F_TEXT, F_JSON, F_MD, F_JUNIT };
+
+struct diff_opts {
+	const char *model, *model_a, *model_b, *output;
+	double max_increase, confidence;
+	enum ea_norm norm;
+	enum fmt fmt;
+	char **base, **new;
+	int nbase, nnew;
+};
+
+static int parse_double(const char *opt, const char *arg, double lo, double hi,
+			double *out)
+{
+	char *end;
+	double v = arg ? strtod(arg, &end) : 0;
+
+	if (!arg || *end || !(v >= lo && v <= hi))
+		return ea_die("%s: '%s' is not a number in [%g, %g]", opt,
+			      arg ? arg : "", lo, hi), -1;
+	*out = v;
+	return 0;
+}
+
+static int parse(int argc, char **argv, struct diff_opts *o, bool *help)
+{
+	int i, split = -1;
+
+	o->base = calloc(argc, sizeof(char *));
+	o->new = calloc(argc, sizeof(char *));
+	if (!o->base || !o->new)
+		return ea_die("out of memory"), -1;
+	for (i = 1; i < argc; i++) {
+		const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+
+		if (split >= 0) {
+			o->new[o->nnew++] = argv[i];
+			continue;
+		}
+		if (!strcmp(a, "--")) {
+			split = i;
+		} else if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+			*help = true;
+		} else if (!strcmp(a, "-m") || !strcmp(a, "--model")) {
+			if (!v)
+				return ea_die("%s needs a model", a), -1;
+			o->model = v;
+			i++;
+		} else if (!strcmp(a, "--models")) {
+			if (i + 2 >= argc)
+				return ea_die("--models needs two models"), -1;
+			o->model_a = argv[++i];
+			o->model_b = argv[++i];
+		} else if (!strcmp(a, "--max-increase")) {
+			if (parse_double(a, v, -100, 1e6, &o->max_increase))
+				return -1;
+			i++;
+		} else if (!strcmp(a, "--confidence")) {
+			if (parse_double(a, v, 0.5, 0.9999, &o->confidence))
+				return -1;
+			i++;
+		} else if (!strcmp(a, "--normalize")) {
+			if (v && !strcmp(v, "none"))
+				o->norm = EA_NORM_NONE;
+			else if (v && !strcmp(v, "time"))
+				o->norm = EA_NORM_TIME;
+			else if (v && !strcmp(v, "work"))
+				o->norm = EA_NORM_WORK;
+			else
+				return ea_die("--normalize: '%s' is not none, time or work",
+					      v ? v : ""), -1;
+			i++;
+		} else if (!strcmp(a, "-f") || !strcmp(a, "--format")) {
+			if (v && !strcmp(v, "text"))
+				o->fmt = F_TEXT;
+			else if (v && !strcmp(v, "json"))
+				o->fmt = F_JSON;
+			else if (v && (!strcmp(v, "markdown") || !strcmp(v, "md")))
+				o->fmt = F_MD;
+			else if (v && !strcmp(v, "junit"))
+				o->fmt = F_JUNIT;
+			else
+				return ea_die("--format: '%s' is not text, json, markdown or junit",
+					      v ? v : ""), -1;
+			i++;
+		} else if (!strcmp(a, "-o") || !strcmp(a, "--output")) {
+			if (!v)
+				return ea_die("%s needs a file", a), -1;
+			o->output = v;
+			i++;
+		} else if (a[0] == '-' && a[1]) {
+			return ea_die("diff: unknown option '%s' (see --help)", a), -1;
+		} else {
+			o->base[o->nbase++] = argv[i];
+		}
+	}
+	return 0;
+}
+
+int cmd_diff(int argc, char **argv)
+{
+	struct diff_opts o = { .max_increase = 1, .confidence = 0.95 };
+	struct ea_model *ma = NULL, *mb = NULL;
+	struct ea_diff d;
+	struct ea_out out;
+	struct ea_err err;
+	bool help = false;
+	int rc = EXIT_ERROR;
+
+	memset(&d, 0, sizeof(d));
+	if (parse(argc, argv, &o, &help))
+		goto out;
+	if (help) {
+		fputs(usage_text, stdout);
+		rc = 0;
+		goto out;
+	}
+	if (o.model_a) {
+		if (o.model || o.nnew) {
+			ea_die("diff: --models takes TRACE... alone (no -m, no --)");
+			goto out;
+		}
+		o.new = memcpy(o.new, o.base, o.nbase * sizeof(char *));
+		o.nnew = o.nbase;
+	} else if (!o.model) {
+		ea_die("diff: no model: give -m MODEL (or --models A B)");
+		goto out;
+	}
+	if (!o.nbase || !o.nnew) {
+		ea_die("diff: the %s side has no traces (usage: BASE... -- NEW...)",
+		       o.nbase ? "new" : "base");
+		goto out;
+	}
+	if (ea_model_load(&ma, o.model_a ? o.model_a : o.model, &err) ||
+	    (o.model_b && ea_model_load(&mb, o.model_b, &err))) {
+		ea_die("%s", err.msg);
+		goto out;
+	}
+	d.norm = o.norm;
+	d.max_increase_pct = o.max_increase;
+	d.confidence = o.confidence;
+	d.models_mode = o.model_a != NULL;
+	d.side[0] = (struct ea_diff_side){ .name = "base", .model = ma };
+	d.side[1] = (struct ea_diff_side){ .name = "new", .model = mb ? mb : ma };
+	for (int i = 0; i < o.nbase; i++)
+		if (ea_diff_add_run(&d.side[0], o.base[i], o.norm, &err)) {
+			ea_die("%s", err.msg);
+			goto out;
+		}
+	for (int i = 0; i < o.nnew; i++)
+		if (ea_diff_add_run(&d.side[1], o.new[i], o.norm, &err)) {
+			ea_die("%s", err.msg);
+			goto out;
+		}
+	if (ea_diff_compute(&d, &err)) {
+		ea_die("%s", err.msg);
+		goto out;
+	}
+	if (ea_out_open(&out, o.output, &err)) {
+		ea_die("%s", err.msg);
+		goto out;
+	}
+	if (o.fmt == F_JSON)
+		ea_diff_render_json(out.f, &d);
+	else if (o.fmt == F_MD)
+		ea_diff_render_markdown(out.f, &d);
+	else if (o.fmt == F_JUNIT)
+		ea_diff_render_junit(out.f, &d);
+	else
+		ea_diff_render_text(out.f, &d);
+	if (ea_out_commit(&out, &err))
+		ea_die("%s", err.msg);
+	else
+		rc = d.fail ? EXIT_GATE : 0;
+out:
+	ea_diff_free(&d);
+	ea_model_free(ma);
+	ea_model_free(mb);
+	free(o.base);
+	free(o.new);
+	return rc;
+}

@@ -1,0 +1,117 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* `eatrace diff --format json` (keys in docs/json.md). */
+#include <math.h>
+#include <stddef.h>
+#include <stdlib.h>
+
+#include "eatrace/diff.h"
+#include "eatrace/output.h"
+
+static void side_json(struct ea_json *j, const struct ea_diff_side *s)
+{
+	ea_json_obj(j, s->name);
+	ea_json_str(j, "model", s->model->name);
+	ea_json_int(j, "n", s->n);
+	ea_json_num(j, "mean", s->mean);
+	ea_json_num(j, "sd", s->n > 1 ? s->sd : NAN);
+	ea_json_arr(j, "runs");
+	for (int i = 0; i < s->n; i++) {
+		const struct ea_diff_run *r = &s->runs[i];
+
+		ea_json_obj(j, NULL);
+		ea_json_str(j, "trace", r->path);
+		ea_json_num(j, "energy", r->energy);
+		ea_json_num(j, "busy", r->busy);
+		ea_json_num(j, "idle", r->idle);
+		ea_json_num(j, "wakeup", r->wakeup);
+		ea_json_num(j, "duration_s", r->duration_s);
+		ea_json_num(j, "work_cap_s", r->work_cap_s);
+		ea_json_num(j, "value", r->value);
+		ea_json_obj_end(j);
+	}
+	ea_json_arr_end(j);
+	ea_json_obj_end(j);
+}
+
+void ea_diff_render_json(FILE *f, const struct ea_diff *d)
+{
+	const struct ea_diff_side *b = &d->side[0], *n = &d->side[1];
+	const struct ea_model *m = b->model;
+	struct ea_diff_task_delta *t;
+	struct ea_json j;
+	size_t nt;
+
+	ea_json_begin(&j, f);
+	ea_json_obj(&j, NULL);
+	ea_json_int(&j, "eatrace_diff", 1);
+	ea_json_str(&j, "normalize", ea_norm_name(d->norm));
+	ea_json_str(&j, "power_unit", m->power_unit);
+	ea_json_num(&j, "max_increase_pct", d->max_increase_pct);
+	ea_json_num(&j, "confidence", d->confidence);
+	side_json(&j, b);
+	side_json(&j, n);
+	ea_json_num(&j, "change_pct", d->change_pct);
+	ea_json_bool(&j, "stats_available", d->stats);
+	if (d->stats) {
+		ea_json_num(&j, "ci_low_pct", d->ci_low_pct);
+		ea_json_num(&j, "ci_high_pct", d->ci_high_pct);
+		ea_json_num(&j, "welch_df", d->df);
+		ea_json_num(&j, "t", d->t);
+	}
+	ea_json_str(&j, "verdict", d->fail ? "fail" : "pass");
+
+	ea_json_obj(&j, "attribution");
+	ea_json_obj(&j, "energy");
+	ea_json_num(&j, "busy_base", ea_diff_side_mean(b, offsetof(struct ea_diff_run, busy)));
+	ea_json_num(&j, "busy_new", ea_diff_side_mean(n, offsetof(struct ea_diff_run, busy)));
+	ea_json_num(&j, "idle_base", ea_diff_side_mean(b, offsetof(struct ea_diff_run, idle)));
+	ea_json_num(&j, "idle_new", ea_diff_side_mean(n, offsetof(struct ea_diff_run, idle)));
+	ea_json_num(&j, "wakeup_base", ea_diff_side_mean(b, offsetof(struct ea_diff_run, wakeup)));
+	ea_json_num(&j, "wakeup_new", ea_diff_side_mean(n, offsetof(struct ea_diff_run, wakeup)));
+	ea_json_num(&j, "wakeups_per_s_base", ea_diff_wakeups_mean(b));
+	ea_json_num(&j, "wakeups_per_s_new", ea_diff_wakeups_mean(n));
+	ea_json_obj_end(&j);
+	ea_json_arr(&j, "clusters");
+	for (int c = 0; c < m->nclusters && c < EA_DIFF_MAX_CLUSTERS; c++) {
+		const struct ea_cluster *cl = &m->clusters[c];
+
+		ea_json_obj(&j, NULL);
+		ea_json_str(&j, "name", cl->name);
+		ea_json_num(&j, "energy_base", ea_diff_cluster_mean(b, c));
+		ea_json_num(&j, "energy_new", ea_diff_cluster_mean(n, c));
+		ea_json_arr(&j, "pstates");
+		for (int k = 0; k < cl->ncaps; k++) {
+			ea_json_obj(&j, NULL);
+			ea_json_uint(&j, "freq_khz", cl->caps[k].freq_khz);
+			ea_json_num(&j, "share_base", ea_diff_pstate_mean(b, c, k));
+			ea_json_num(&j, "share_new", ea_diff_pstate_mean(n, c, k));
+			ea_json_obj_end(&j);
+		}
+		ea_json_arr_end(&j);
+		ea_json_arr(&j, "cstates");
+		for (int k = 0; k < cl->nidles; k++) {
+			ea_json_obj(&j, NULL);
+			ea_json_str(&j, "name", cl->idles[k].name);
+			ea_json_num(&j, "share_base", ea_diff_cstate_mean(b, c, k));
+			ea_json_num(&j, "share_new", ea_diff_cstate_mean(n, c, k));
+			ea_json_obj_end(&j);
+		}
+		ea_json_arr_end(&j);
+		ea_json_obj_end(&j);
+	}
+	ea_json_arr_end(&j);
+	ea_json_arr(&j, "tasks");
+	nt = ea_diff_task_deltas(d, &t);
+	for (size_t i = 0; i < nt && i < 20; i++) {
+		ea_json_obj(&j, NULL);
+		ea_json_str(&j, "comm", t[i].comm);
+		ea_json_num(&j, "energy_base", t[i].base);
+		ea_json_num(&j, "energy_new", t[i].new);
+		ea_json_obj_end(&j);
+	}
+	free(t);
+	ea_json_arr_end(&j);
+	ea_json_obj_end(&j);
+	ea_json_obj_end(&j);
+	ea_json_end(&j);
+}

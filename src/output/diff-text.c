@@ -1,0 +1,138 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* `eatrace diff` for people, and its Markdown form for review comments. */
+#include <math.h>
+#include <stddef.h>
+#include <stdlib.h>
+
+#include "eatrace/diff.h"
+
+static const char *verdict_line(const struct ea_diff *d, char *buf, size_t n)
+{
+	if (d->stats)
+		snprintf(buf, n, "%s: energy %+.2f%% (%.0f%% CI %+.2f%% .. %+.2f%%), threshold +%.2f%%",
+			 d->fail ? "FAIL" : "PASS", d->change_pct,
+			 100 * d->confidence, d->ci_low_pct, d->ci_high_pct,
+			 d->max_increase_pct);
+	else
+		snprintf(buf, n, "%s: energy %+.2f%%, threshold +%.2f%% (one run on a side: no confidence interval)",
+			 d->fail ? "FAIL" : "PASS", d->change_pct, d->max_increase_pct);
+	return buf;
+}
+
+static double pct(double a, double b)
+{
+	return a ? 100 * (b - a) / a : (b ? INFINITY : 0);
+}
+
+void ea_diff_render_text(FILE *f, const struct ea_diff *d)
+{
+	const struct ea_diff_side *b = &d->side[0], *n = &d->side[1];
+	const struct ea_model *m = b->model;
+	const char *unit = m->power_unit;
+	struct ea_diff_task_delta *t;
+	char buf[256];
+	size_t nt;
+
+	fprintf(f, "%s\n\n", verdict_line(d, buf, sizeof(buf)));
+	fprintf(f, "normalised by %s: values in %s%s\n", ea_norm_name(d->norm),
+		unit, ea_norm_unit(d->norm));
+	for (int s = 0; s < 2; s++) {
+		const struct ea_diff_side *side = &d->side[s];
+
+		fprintf(f, "\n%s (model %s): n=%d mean %.6g", side->name,
+			side->model->name, side->n, side->mean);
+		if (side->n > 1)
+			fprintf(f, " sd %.3g (%.2f%%)", side->sd,
+				side->mean ? 100 * side->sd / side->mean : 0);
+		fputc('\n', f);
+		for (int i = 0; i < side->n; i++)
+			fprintf(f, "  %-40s %12.6g  (%.6g %s x s in %.3f s)\n",
+				side->runs[i].path, side->runs[i].value,
+				side->runs[i].energy, unit, side->runs[i].duration_s);
+	}
+	fprintf(f, "\n%-24s %14s %14s %9s\n", "where (mean per run)", "base", "new", "change");
+	fprintf(f, "%-24s %14.6g %14.6g %+8.2f%%\n", "busy",
+		ea_diff_side_mean(b, offsetof(struct ea_diff_run, busy)),
+		ea_diff_side_mean(n, offsetof(struct ea_diff_run, busy)),
+		pct(ea_diff_side_mean(b, offsetof(struct ea_diff_run, busy)),
+		    ea_diff_side_mean(n, offsetof(struct ea_diff_run, busy))));
+	fprintf(f, "%-24s %14.6g %14.6g %+8.2f%%\n", "idle",
+		ea_diff_side_mean(b, offsetof(struct ea_diff_run, idle)),
+		ea_diff_side_mean(n, offsetof(struct ea_diff_run, idle)),
+		pct(ea_diff_side_mean(b, offsetof(struct ea_diff_run, idle)),
+		    ea_diff_side_mean(n, offsetof(struct ea_diff_run, idle))));
+	fprintf(f, "%-24s %14.6g %14.6g %+8.2f%%\n", "wakeups (energy)",
+		ea_diff_side_mean(b, offsetof(struct ea_diff_run, wakeup)),
+		ea_diff_side_mean(n, offsetof(struct ea_diff_run, wakeup)),
+		pct(ea_diff_side_mean(b, offsetof(struct ea_diff_run, wakeup)),
+		    ea_diff_side_mean(n, offsetof(struct ea_diff_run, wakeup))));
+	fprintf(f, "%-24s %14.1f %14.1f %+8.2f%%\n", "idle exits per s",
+		ea_diff_wakeups_mean(b), ea_diff_wakeups_mean(n),
+		pct(ea_diff_wakeups_mean(b), ea_diff_wakeups_mean(n)));
+	for (int c = 0; c < m->nclusters && c < EA_DIFF_MAX_CLUSTERS; c++) {
+		const struct ea_cluster *cl = &m->clusters[c];
+
+		snprintf(buf, sizeof(buf), "cluster %s", cl->name);
+		fprintf(f, "%-24s %14.6g %14.6g %+8.2f%%\n", buf,
+			ea_diff_cluster_mean(b, c), ea_diff_cluster_mean(n, c),
+			pct(ea_diff_cluster_mean(b, c), ea_diff_cluster_mean(n, c)));
+		for (int k = 0; k < cl->ncaps; k++) {
+			double x = ea_diff_pstate_mean(b, c, k), y = ea_diff_pstate_mean(n, c, k);
+
+			if (x || y)
+				fprintf(f, "  %-22u %13.2f%% %13.2f%% of time\n",
+					cl->caps[k].freq_khz, 100 * x, 100 * y);
+		}
+		for (int k = 0; k < cl->nidles; k++) {
+			double x = ea_diff_cstate_mean(b, c, k), y = ea_diff_cstate_mean(n, c, k);
+
+			if (x || y)
+				fprintf(f, "  %-22s %13.2f%% %13.2f%% of time\n",
+					cl->idles[k].name, 100 * x, 100 * y);
+		}
+	}
+	nt = ea_diff_task_deltas(d, &t);
+	if (nt)
+		fprintf(f, "\n%-24s %14s %14s\n", "tasks that moved most", "base", "new");
+	for (size_t i = 0; i < nt && i < 10; i++)
+		fprintf(f, "%-24s %14.6g %14.6g\n", t[i].comm, t[i].base, t[i].new);
+	free(t);
+}
+
+void ea_diff_render_markdown(FILE *f, const struct ea_diff *d)
+{
+	const struct ea_diff_side *b = &d->side[0], *n = &d->side[1];
+	const struct ea_model *m = b->model;
+	struct ea_diff_task_delta *t;
+	char buf[256];
+	size_t nt;
+
+	fprintf(f, "### eatrace energy gate: %s\n\n", d->fail ? "FAIL" : "PASS");
+	fprintf(f, "%s\n\n", verdict_line(d, buf, sizeof(buf)));
+	fprintf(f, "| | runs | mean (%s%s, by %s) | sd | model |\n|---|---:|---:|---:|---|\n",
+		m->power_unit, ea_norm_unit(d->norm), ea_norm_name(d->norm));
+	for (int s = 0; s < 2; s++)
+		fprintf(f, "| %s | %d | %.6g | %s%.3g | %s |\n", d->side[s].name,
+			d->side[s].n, d->side[s].mean, d->side[s].n > 1 ? "" : "n/a ",
+			d->side[s].n > 1 ? d->side[s].sd : 0, d->side[s].model->name);
+	fprintf(f, "\n| where | base | new | change |\n|---|---:|---:|---:|\n");
+	for (int c = 0; c < m->nclusters && c < EA_DIFF_MAX_CLUSTERS; c++) {
+		double x = ea_diff_cluster_mean(b, c), y = ea_diff_cluster_mean(n, c);
+
+		fprintf(f, "| cluster %s | %.6g | %.6g | %+.2f%% |\n",
+			m->clusters[c].name, x, y, pct(x, y));
+	}
+	fprintf(f, "| idle exits per s | %.1f | %.1f | %+.2f%% |\n",
+		ea_diff_wakeups_mean(b), ea_diff_wakeups_mean(n),
+		pct(ea_diff_wakeups_mean(b), ea_diff_wakeups_mean(n)));
+	nt = ea_diff_task_deltas(d, &t);
+	if (nt)
+		fprintf(f, "\n| task | base | new |\n|---|---:|---:|\n");
+	for (size_t i = 0; i < nt && i < 5; i++) {
+		fputs("| `", f);
+		for (const char *p = t[i].comm; *p; p++)
+			fputc(*p == '|' || *p == '`' ? '_' : *p, f);
+		fprintf(f, "` | %.6g | %.6g |\n", t[i].base, t[i].new);
+	}
+	free(t);
+}
