@@ -134,11 +134,13 @@ void ea_live_close(struct ea_live *l);
 /* ---- writing trace.dat ---- */
 
 /*
- * Write the session's buffer to path as trace.dat, atomically (a temporary
- * file beside it, renamed when complete), with 'trace-cmd extract -B'.
- * trace-cmd removes the instance when it is done. Returns 0 or -1 + err.
+ * Write the session's buffer (tracing stopped) to path as trace.dat,
+ * atomically (temporaries beside it, renamed when complete): the raw
+ * per-CPU buffers of CPUs 0..ncpus-1 joined to a header of this system's
+ * event formats by 'trace-cmd restore' (see src/record/extract.c for why
+ * not 'trace-cmd extract'). Returns 0 or -1 + err.
  */
-int ea_record_extract(struct ea_session *s, const char *path,
+int ea_record_extract(struct ea_session *s, int ncpus, const char *path,
 		      struct ea_err *err);
 
 #endif

@@ -41,7 +41,7 @@ static const char usage_text[] =
 	"  -q, --quiet         no summary on stderr\n"
 	"  -h, --help          this text\n"
 	"\n"
-	"Needs root. Writing trace.dat uses 'trace-cmd extract' (found in PATH,\n"
+	"Needs root. Writing trace.dat uses 'trace-cmd restore' (found in PATH,\n"
 	"or $EATRACE_TRACE_CMD). Exit status: 0 ok, 2 usage or tracing error.\n";
 
 static const struct option longopts[] = {
@@ -214,6 +214,7 @@ static int write_sidecar(const struct rec *r, const struct ea_session *s,
 	for (int i = 0; i < r->ncmd; i++)
 		ea_json_str(&j, NULL, r->cmd[i]);
 	ea_json_arr_end(&j);
+	ea_json_int(&j, "command_pid", r->ncmd ? r->child : -1);
 	if (r->child_done && WIFEXITED(r->status))
 		ea_json_int(&j, "command_exit", WEXITSTATUS(r->status));
 	else if (r->child_done && WIFSIGNALED(r->status))
@@ -290,6 +291,7 @@ int cmd_record(int argc, char **argv)
 	struct ea_session_opts so = { 0 };
 	struct ea_session s;
 	struct ea_sysinfo si;
+	struct ea_out probe;
 	struct ea_err err;
 	uint64_t *overrun = NULL, lost = 0;
 	char line[EA_REC_MARKER_MAX + 1];
@@ -311,6 +313,16 @@ int cmd_record(int argc, char **argv)
 		ea_sysinfo_free(&si);
 		return ea_die("record: %s", err.msg);
 	}
+	/* fail before tracing when the output cannot be written */
+	if (!stat(r.out, &st) && S_ISDIR(st.st_mode)) {
+		ea_die("record: %s: is a directory", r.out);
+		goto out;
+	}
+	if (ea_out_open(&probe, r.out, &err)) {
+		ea_die("record: %s", err.msg);
+		goto out;
+	}
+	ea_out_abort(&probe);
 	if (ea_session_start(&s, &err)) {
 		ea_die("record: %s", err.msg);
 		goto out;
@@ -342,7 +354,7 @@ int cmd_record(int argc, char **argv)
 		fprintf(stderr, "eatrace: record: warning: %llu events were overwritten "
 			"(the ring buffer filled): the trace starts late on some CPUs; "
 			"use a larger --buffer-kb\n", (unsigned long long)lost);
-	if (ea_record_extract(&s, r.out, &err)) {
+	if (ea_record_extract(&s, si.ncpus, r.out, &err)) {
 		ea_die("record: %s", err.msg);
 		goto out;
 	}

@@ -1,26 +1,229 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * Writing a session's buffer as trace.dat. libtracecmd 3.1 declares no
- * output API in its public header (tracecmd_output_* are private), so the
- * file is written by 'trace-cmd extract -B INSTANCE', which only reads the
- * buffers and the event formats: it works where 'trace-cmd record' is
- * refused (no write to /proc/sys/kernel/ftrace_enabled). It runs in its own
- * process group so that a Ctrl-C at the terminal does not cut it short.
+ * Writing a session's buffer as trace.dat.
+ *
+ * libtracecmd 3.1 declares no output API in its public header (the
+ * tracecmd_output_* functions are private), and 'trace-cmd extract -B'
+ * resets the *top-level* tracing when it is done (tracing_on 0, every event
+ * disabled, filters and the buffer cleared: seen with strace on 3.1.6), so
+ * neither is used. Instead, as 'trace-cmd record' does internally:
+ *
+ *  1. each CPU's ring buffer of our instance is read raw (trace_pipe_raw,
+ *     non-blocking, sub-buffer by sub-buffer) into a file;
+ *  2. 'trace-cmd restore -c' writes a trace.dat header: this system's event
+ *     formats and kallsyms. Like 'trace-cmd record -e sched -e power', only
+ *     the formats of the systems recorded (and ftrace's, for the markers)
+ *     and the kallsyms entries of trace_marker writes are kept, by running
+ *     it in a private mount namespace with reduced copies bind-mounted over
+ *     events/ and /proc/kallsyms (nothing outside changes; when that is not
+ *     possible the full header is written);
+ *  3. 'trace-cmd restore -i HEADER -o OUT CPUFILES...' joins them.
+ *
+ * 'trace-cmd restore' only reads tracefs; it works where 'trace-cmd
+ * record' is refused. Everything goes to temporaries beside the output,
+ * renamed over it when complete.
  */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mount.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
+
+#include <tracefs.h>
 
 #include "eatrace/record.h"
 
 #ifndef EA_TRACE_CMD
 #define EA_TRACE_CMD "trace-cmd"
 #endif
+
+static const char *trace_cmd(void)
+{
+	const char *tc = getenv("EATRACE_TRACE_CMD");
+
+	return tc && *tc ? tc : EA_TRACE_CMD;
+}
+
+static int copy_file(const char *src, const char *dst)
+{
+	char buf[8192];
+	int in, out, rc = 0;
+	ssize_t n;
+
+	in = open(src, O_RDONLY | O_CLOEXEC);
+	if (in < 0)
+		return -1;
+	out = open(dst, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (out < 0) {
+		close(in);
+		return -1;
+	}
+	while ((n = read(in, buf, sizeof(buf))) > 0)
+		if (write(out, buf, (size_t)n) != n) {
+			rc = -1;
+			break;
+		}
+	if (n < 0)
+		rc = -1;
+	close(in);
+	if (close(out))
+		rc = -1;
+	return rc;
+}
+
+/* ---- 1. raw per-CPU data ---- */
+
+static int read_raw(struct ea_session *s, int cpu, const char *dst,
+		    struct ea_err *err)
+{
+	struct tracefs_cpu *tc = tracefs_cpu_open(s->inst, cpu, true);
+	void *buf;
+	int fd, size, n, rc = 0;
+
+	fd = open(dst, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+	if (fd < 0) {
+		tracefs_cpu_close(tc);
+		return ea_err_set(err, "%s: %s", dst, strerror(errno));
+	}
+	if (!tc) {	/* a possible CPU without a buffer: no data */
+		close(fd);
+		return 0;
+	}
+	size = tracefs_cpu_read_size(tc);
+	buf = malloc(size > 0 ? (size_t)size : 4096);
+	if (!buf) {
+		tracefs_cpu_close(tc);
+		close(fd);
+		return ea_err_set(err, "out of memory");
+	}
+	/* tracing is off: non-blocking reads drain it, the last page partial */
+	while ((n = tracefs_cpu_read(tc, buf, true)) > 0)
+		if (write(fd, buf, (size_t)n) != n) {
+			rc = ea_err_set(err, "%s: %s", dst, strerror(errno));
+			break;
+		}
+	free(buf);
+	tracefs_cpu_close(tc);
+	if (close(fd) && !rc)
+		rc = ea_err_set(err, "%s: %s", dst, strerror(errno));
+	return rc;
+}
+
+/* ---- 2. the reduced header sources ---- */
+
+static int copy_system(const char *tracing, const char *dir, const char *sys)
+{
+	char src[600], dst[600];
+	struct dirent *de;
+	DIR *d;
+
+	snprintf(src, sizeof(src), "%s/events/%s", tracing, sys);
+	d = opendir(src);
+	if (!d)
+		return 0;	/* this kernel has no such system */
+	snprintf(dst, sizeof(dst), "%s/events/%s", dir, sys);
+	if (mkdir(dst, 0755)) {
+		closedir(d);
+		return -1;
+	}
+	while ((de = readdir(d))) {
+		char f[900], t[900];
+
+		if (de->d_name[0] == '.')
+			continue;
+		snprintf(f, sizeof(f), "%s/%s/format", src, de->d_name);
+		if (access(f, R_OK))
+			continue;
+		snprintf(t, sizeof(t), "%s/%s", dst, de->d_name);
+		if (mkdir(t, 0755))
+			break;
+		snprintf(t, sizeof(t), "%s/%s/format", dst, de->d_name);
+		if (copy_file(f, t))
+			break;
+		snprintf(f, sizeof(f), "%s/%s/id", src, de->d_name);
+		snprintf(t, sizeof(t), "%s/%s/id", dst, de->d_name);
+		copy_file(f, t);	/* optional */
+	}
+	closedir(d);
+	return de ? -1 : 0;
+}
+
+/* kallsyms entries of trace_marker writes and the symbol after each. */
+static int reduce_kallsyms(const char *dst)
+{
+	static const char *const want[] = { "tracing_mark_write",
+					    "tracing_mark_raw_write" };
+	unsigned long long addr[2] = { 0 }, next[2] = { 0 };
+	char nextline[2][512] = { "", "" }, line[2][512] = { "", "" };
+	char buf[512];
+	FILE *in, *out;
+
+	in = fopen("/proc/kallsyms", "re");
+	if (!in)
+		return -1;
+	while (fgets(buf, sizeof(buf), in)) {
+		char type, name[256];
+		unsigned long long a;
+
+		if (sscanf(buf, "%llx %c %255s", &a, &type, name) != 3)
+			continue;
+		for (int i = 0; i < 2; i++)
+			if (!strcmp(name, want[i])) {
+				addr[i] = a;
+				snprintf(line[i], sizeof(line[i]), "%s", buf);
+			}
+	}
+	rewind(in);
+	while (fgets(buf, sizeof(buf), in)) {
+		unsigned long long a;
+
+		if (sscanf(buf, "%llx", &a) != 1)
+			continue;
+		for (int i = 0; i < 2; i++)
+			if (addr[i] && a > addr[i] && (!next[i] || a < next[i])) {
+				next[i] = a;
+				snprintf(nextline[i], sizeof(nextline[i]), "%s", buf);
+			}
+	}
+	fclose(in);
+	out = fopen(dst, "we");
+	if (!out)
+		return -1;
+	for (int i = 0; i < 2; i++)
+		fprintf(out, "%s%s", line[i], nextline[i]);
+	return fclose(out);
+}
+
+static bool make_reduced(const char *tracing, const char *dir)
+{
+	static const char *const systems[] = { "sched", "power", "ftrace" };
+	char p[600], q[600];
+
+	snprintf(p, sizeof(p), "%s/events", dir);
+	if (mkdir(p, 0755))
+		return false;
+	for (int i = 0; i < 2; i++) {
+		const char *h = i ? "header_event" : "header_page";
+
+		snprintf(p, sizeof(p), "%s/events/%s", tracing, h);
+		snprintf(q, sizeof(q), "%s/events/%s", dir, h);
+		if (copy_file(p, q))
+			return false;
+	}
+	for (size_t i = 0; i < sizeof(systems) / sizeof(systems[0]); i++)
+		if (copy_system(tracing, dir, systems[i]))
+			return false;
+	snprintf(p, sizeof(p), "%s/kallsyms", dir);
+	return !reduce_kallsyms(p);
+}
+
+/* ---- running trace-cmd ---- */
 
 /* The last non-empty line of text (trace-cmd's error), in place. */
 static const char *last_line(char *text)
@@ -33,45 +236,46 @@ static const char *last_line(char *text)
 	return p ? p + 1 : text;
 }
 
-int ea_record_extract(struct ea_session *s, const char *path,
-		      struct ea_err *err)
+/*
+ * Run trace-cmd with argv (argv[0] is replaced by the binary), in its own
+ * process group, output collected. reduce: the directory holding reduced
+ * events/ and kallsyms to bind-mount in a private mount namespace (NULL:
+ * none). Returns 0, or -1 with err.
+ */
+static int run(char **argv, const char *tracing, const char *reduce,
+	       const char *what, struct ea_err *err)
 {
-	const char *tc = getenv("EATRACE_TRACE_CMD");
-	char *tmp = NULL;
+	const char *tc = trace_cmd();
 	char log[4096];
 	size_t loglen = 0;
-	struct stat st;
-	int fd, pfd[2], status = 0;
+	int pfd[2], status = 0;
 	pid_t pid;
 
-	if (!tc || !*tc)
-		tc = EA_TRACE_CMD;
-	if (asprintf(&tmp, "%s.tmp.XXXXXX", path) < 0)
-		return ea_err_set(err, "out of memory");
-	fd = mkstemp(tmp);
-	if (fd < 0) {
-		ea_err_set(err, "%s: cannot write: %s", path, strerror(errno));
-		free(tmp);
-		return -1;
-	}
-	close(fd);
-	if (pipe2(pfd, O_CLOEXEC)) {
-		ea_err_set(err, "pipe: %s", strerror(errno));
-		goto fail;
-	}
+	if (pipe2(pfd, O_CLOEXEC))
+		return ea_err_set(err, "pipe: %s", strerror(errno));
 	pid = fork();
 	if (pid < 0) {
-		ea_err_set(err, "fork: %s", strerror(errno));
 		close(pfd[0]);
 		close(pfd[1]);
-		goto fail;
+		return ea_err_set(err, "fork: %s", strerror(errno));
 	}
 	if (!pid) {
 		ea_signals_default();
 		setpgid(0, 0);
 		dup2(pfd[1], 1);
 		dup2(pfd[1], 2);
-		execlp(tc, tc, "extract", "-B", s->name, "-o", tmp, (char *)NULL);
+		if (reduce && !unshare(CLONE_NEWNS) &&
+		    !mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL)) {
+			char src[600], dst[600];
+
+			snprintf(src, sizeof(src), "%s/events", reduce);
+			snprintf(dst, sizeof(dst), "%s/events", tracing);
+			mount(src, dst, NULL, MS_BIND, NULL);
+			snprintf(src, sizeof(src), "%s/kallsyms", reduce);
+			mount(src, "/proc/kallsyms", NULL, MS_BIND, NULL);
+		}
+		argv[0] = (char *)tc;
+		execvp(tc, argv);
 		dprintf(2, "cannot run %s: %s\n", tc, strerror(errno));
 		_exit(127);
 	}
@@ -84,51 +288,121 @@ int ea_record_extract(struct ea_session *s, const char *path,
 			continue;
 		if (n <= 0)
 			break;
-		/* keep the tail: the error is at the end */
-		if (loglen + (size_t)n >= sizeof(log)) {
+		if ((size_t)n >= sizeof(log))
+			n = sizeof(log) - 1;
+		if (loglen + (size_t)n >= sizeof(log)) {	/* keep the tail */
 			size_t drop = loglen + (size_t)n - sizeof(log) + 1;
 
-			if (drop > loglen)
-				drop = loglen;
 			memmove(log, log + drop, loglen - drop);
 			loglen -= drop;
 		}
-		if ((size_t)n >= sizeof(log))
-			n = sizeof(log) - 1;
 		memcpy(log + loglen, buf, (size_t)n);
 		loglen += (size_t)n;
 	}
 	close(pfd[0]);
 	log[loglen] = '\0';
 	while (waitpid(pid, &status, 0) < 0)
-		if (errno != EINTR) {
-			ea_err_set(err, "waitpid: %s", strerror(errno));
-			goto fail;
-		}
-	if (!WIFEXITED(status) || WEXITSTATUS(status)) {
-		const char *why = last_line(log);
+		if (errno != EINTR)
+			return ea_err_set(err, "waitpid: %s", strerror(errno));
+	if (WIFEXITED(status) && !WEXITSTATUS(status))
+		return 0;
+	if (WIFEXITED(status) && WEXITSTATUS(status) == 127)
+		return ea_err_set(err, "%s (trace-cmd writes trace.dat: install it, "
+				  "or set EATRACE_TRACE_CMD)", last_line(log));
+	return ea_err_set(err, "'%s %s' failed: %s", tc, what,
+			  *last_line(log) ? last_line(log) : "no message");
+}
 
-		if (WIFEXITED(status) && WEXITSTATUS(status) == 127)
-			ea_err_set(err, "%s: %s (trace-cmd writes trace.dat: install it, "
-				   "or set EATRACE_TRACE_CMD)", path, why);
-		else
-			ea_err_set(err, "%s: '%s extract' failed: %s", path, tc,
-				   *why ? why : "no message");
-		goto fail;
+/* rm -r of our temporary directory (one level of files, events/ tree). */
+static void remove_tree(const char *path)
+{
+	struct dirent *de;
+	DIR *d = opendir(path);
+
+	if (d) {
+		while ((de = readdir(d))) {
+			char p[1200];
+			struct stat st;
+
+			if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
+				continue;
+			snprintf(p, sizeof(p), "%s/%s", path, de->d_name);
+			if (!lstat(p, &st) && S_ISDIR(st.st_mode))
+				remove_tree(p);
+			else
+				unlink(p);
+		}
+		closedir(d);
 	}
-	if (stat(tmp, &st) || st.st_size == 0) {
-		ea_err_set(err, "%s: '%s extract' wrote nothing", path, tc);
-		goto fail;
+	rmdir(path);
+}
+
+int ea_record_extract(struct ea_session *s, int ncpus, const char *path,
+		      struct ea_err *err)
+{
+	char *dir = NULL, *tmp = NULL, *head = NULL;
+	char **files = NULL, **argv = NULL;
+	int fd, rc = -1;
+	bool reduced;
+
+	if (asprintf(&dir, "%s.tmp.XXXXXX", path) < 0 || !mkdtemp(dir)) {
+		ea_err_set(err, "%s: cannot write: %s", path, strerror(errno));
+		free(dir);
+		return -1;
 	}
+	files = calloc((size_t)ncpus, sizeof(*files));
+	argv = calloc((size_t)ncpus + 7, sizeof(*argv));
+	if (!files || !argv || asprintf(&tmp, "%s/out.dat", dir) < 0 ||
+	    asprintf(&head, "%s/head.dat", dir) < 0) {
+		ea_err_set(err, "out of memory");
+		goto out;
+	}
+	for (int c = 0; c < ncpus; c++) {
+		if (asprintf(&files[c], "%s/cpu%d", dir, c) < 0) {
+			files[c] = NULL;
+			ea_err_set(err, "out of memory");
+			goto out;
+		}
+		if (read_raw(s, c, files[c], err))
+			goto out;
+	}
+	reduced = make_reduced(s->tracing_dir, dir);
+	argv[1] = "restore";
+	argv[2] = "-c";
+	argv[3] = "-o";
+	argv[4] = head;
+	if (run(argv, s->tracing_dir, reduced ? dir : NULL, "restore -c", err))
+		goto out;
+	argv[2] = "-i";
+	argv[3] = head;
+	argv[4] = "-o";
+	argv[5] = tmp;
+	for (int c = 0; c < ncpus; c++)
+		argv[6 + c] = files[c];
+	if (run(argv, s->tracing_dir, NULL, "restore", err))
+		goto out;
+	fd = open(tmp, O_RDONLY | O_CLOEXEC);
+	if (fd < 0 || fsync(fd)) {
+		ea_err_set(err, "%s: %s", tmp, strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		goto out;
+	}
+	close(fd);
 	chmod(tmp, 0644);
 	if (rename(tmp, path)) {
 		ea_err_set(err, "%s: cannot replace: %s", path, strerror(errno));
-		goto fail;
+		goto out;
 	}
+	rc = 0;
+out:
+	for (int c = 0; files && c < ncpus; c++)
+		free(files[c]);
+	free(files);
+	free(argv);
+	remove_tree(dir);
+	free(dir);
 	free(tmp);
-	return 0;
-fail:
-	unlink(tmp);
-	free(tmp);
-	return -1;
+	free(head);
+	return rc;
 }

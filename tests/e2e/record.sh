@@ -1,0 +1,156 @@
+#!/bin/sh
+# eatrace record on this machine (needs root and tracefs; CI runs as root):
+# a known workload recorded, read back by eatrace and trace-cmd, markers,
+# sidecar, signals, errors; after every run no instance of ours remains and
+# the top-level tracing state is as it was.
+. "$(dirname "$0")/lib.sh"
+
+T=/sys/kernel/tracing
+grep -qw tracefs /proc/filesystems || { echo "SKIP: this kernel has no tracefs"; exit 0; }
+[ "$(id -u)" -eq 0 ] || { echo "SKIP: recording needs root (CI runs as root)"; exit 0; }
+[ -d "$T/instances" ] || mount -t tracefs nodev "$T" 2>/dev/null
+[ -d "$T/instances" ] || { echo "SKIP: tracefs cannot be mounted on $T"; exit 0; }
+
+# The top-level tracing state, which eatrace must never change.
+top_state() { cat "$T/tracing_on" "$T/set_event" "$T/current_tracer" 2>&1; }
+top_state >"$TMP/top-before"
+
+# run_bg NAME ARGS...: eatrace in the background; $pid, $rc, $secs when done.
+run_bg() {
+	name=$1
+	shift
+	t0=$(date +%s.%N)
+	"$EATRACE" "$@" >"$TMP/$name.out" 2>"$TMP/$name.err" &
+	pid=$!
+	wait $pid
+	rc=$?
+	secs=$(awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN { printf "%.3f", b - a }')
+}
+
+# no_leftovers NAME: eatrace's instance (named after its pid) is gone.
+no_leftovers() {
+	if [ -e "$T/instances/eatrace-record-$pid" ]; then
+		fail "$1: instance eatrace-record-$pid left behind"
+		rmdir "$T/instances/eatrace-record-$pid" 2>/dev/null
+	else
+		ok "$1: instance removed"
+	fi
+	top_state >"$TMP/top-after"
+	if cmp -s "$TMP/top-before" "$TMP/top-after"; then ok "$1: top-level tracing unchanged"
+	else fail "$1: top-level tracing changed: $(diff "$TMP/top-before" "$TMP/top-after" | tr '\n' ' ')"; fi
+}
+
+# json_num FILE KEY: the first number for "KEY" in a pretty-printed JSON file.
+json_num() { sed -n "s/^ *\"$2\": \(-\{0,1\}[0-9.e+-]*\),\{0,1\}\$/\1/p" "$1" | head -n 1; }
+
+# 1. a known workload: a shell busy loop
+run_bg rec record -o "$TMP/x.dat" -- sh -c 'i=0; while [ $i -lt 200000 ]; do i=$((i+1)); done'
+expect_eq "record exits 0" "$rc" 0
+[ -s "$TMP/x.dat" ] && ok "trace written" || fail "no trace: $(cat "$TMP/rec.err")"
+[ -s "$TMP/x.dat.json" ] && ok "sidecar written" || fail "no sidecar"
+expect_eq "no temporary file left" "$(ls "$TMP" | grep -c '\.tmp')" 0
+no_leftovers "record COMMAND"
+
+"$EATRACE" dump "$TMP/x.dat" >"$TMP/dump" 2>"$TMP/dump.err"
+expect_eq "eatrace dump reads it" "$?" 0
+nsw=$(grep -c ' sched_switch ' "$TMP/dump")
+[ "$nsw" -gt 0 ] && ok "trace holds sched_switch ($nsw)" || fail "no sched_switch in the trace"
+grep -q ' sched_waking \| sched_wakeup ' "$TMP/dump" && ok "trace holds wakeups" || fail "no wakeups in the trace"
+
+# markers: what the trace lacks
+ncpus=$(sed -n 's/^ *"ncpus": \([0-9]*\),$/\1/p' "$TMP/x.dat.json")
+grep -q "print text=eatrace: ncpus=$ncpus\$" "$TMP/dump" && ok "ncpus marker ($ncpus)" ||
+	fail "no 'eatrace: ncpus=$ncpus' marker"
+if [ -r /sys/devices/system/cpu/cpu0/cpuidle/state0/name ]; then
+	name=$(cat /sys/devices/system/cpu/cpu0/cpuidle/state0/name)
+	grep -qF "print text=eatrace: cpu0.idle0=$name" "$TMP/dump" && ok "cpuidle name marker ($name)" ||
+		fail "no 'eatrace: cpu0.idle0=$name' marker"
+	grep -qF "\"$name\"" "$TMP/x.dat.json" && ok "cpuidle name in the sidecar" || fail "sidecar lacks $name"
+fi
+grep -q "print text=eatrace: end=command\$" "$TMP/dump" && ok "end marker" || fail "no end marker"
+
+# the workload's task, with a plausible runtime
+cpid=$(json_num "$TMP/x.dat.json" command_pid)
+dur=$(json_num "$TMP/x.dat.json" duration_s)
+"$EATRACE" stats --format json "$TMP/x.dat" >"$TMP/stats.json" 2>"$TMP/stats.err"
+expect_eq "eatrace stats reads it" "$?" 0
+task=$(awk -v pid="$cpid" '$1 == "\"pid\":" { p = ($2 == pid ",") }
+	p && $1 == "\"comm\":" { c = $2 } p && $1 == "\"runtime_s\":" { print c, $2; exit }' "$TMP/stats.json")
+comm=${task%% *}
+rt=${task#* }
+rt=${rt%,}
+expect_eq "workload task (pid $cpid) is sh" "$comm" '"sh",'
+if awk -v r="$rt" -v d="$dur" 'BEGIN { exit !(r > 0.01 && r < d) }'; then
+	ok "workload runtime $rt s within (0.01, $dur)"
+else
+	fail "workload runtime '$rt' not within (0.01, $dur)"
+fi
+
+# trace-cmd reads it too
+if command -v trace-cmd >/dev/null; then
+	trace-cmd report "$TMP/x.dat" >"$TMP/report" 2>"$TMP/report.err"
+	expect_eq "trace-cmd report reads it" "$?" 0
+	grep -q 'sched_switch:' "$TMP/report" && ok "trace-cmd sees sched_switch" ||
+		fail "trace-cmd report shows no sched_switch: $(head -c 300 "$TMP/report.err")"
+	grep -q 'eatrace: ncpus=' "$TMP/report" && ok "trace-cmd shows the markers" || fail "no markers in trace-cmd report"
+fi
+
+# 2. until SIGINT: stops promptly, writes the trace, cleans up
+"$EATRACE" record -q -o "$TMP/int.dat" --duration 30 >"$TMP/int.out" 2>"$TMP/int.err" &
+pid=$!
+sleep 1
+[ -d "$T/instances/eatrace-record-$pid" ] && ok "instance exists while recording" ||
+	fail "no instance eatrace-record-$pid while recording"
+t0=$(date +%s.%N)
+kill -INT $pid
+wait $pid
+rc=$?
+secs=$(awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN { printf "%.3f", b - a }')
+expect_eq "SIGINT: exit 0" "$rc" 0
+awk -v s="$secs" 'BEGIN { exit !(s < 10) }' && ok "SIGINT: stopped in $secs s" || fail "SIGINT: took $secs s"
+expect_eq "SIGINT: stopped_by" "$(sed -n 's/^ *"stopped_by": "\(.*\)",$/\1/p' "$TMP/int.dat.json")" SIGINT
+"$EATRACE" stats "$TMP/int.dat" >/dev/null 2>&1 && ok "SIGINT: trace readable" || fail "SIGINT: trace unreadable"
+no_leftovers "SIGINT"
+
+# 3. SIGTERM while a COMMAND runs: the command is stopped too
+"$EATRACE" record -q -o "$TMP/term.dat" -- sleep 30 >"$TMP/term.out" 2>"$TMP/term.err" &
+pid=$!
+sleep 1
+kill -TERM $pid
+wait $pid
+expect_eq "SIGTERM: exit 0" "$?" 0
+cpid=$(json_num "$TMP/term.dat.json" command_pid)
+if [ -n "$cpid" ] && [ "$cpid" -gt 0 ] && ! kill -0 "$cpid" 2>/dev/null; then ok "SIGTERM: command stopped"
+else fail "SIGTERM: command pid '$cpid' still running"; kill "$cpid" 2>/dev/null; fi
+no_leftovers "SIGTERM"
+
+# 4. --duration without a command
+run_bg dur record -q -o "$TMP/d.dat" --duration 0.5
+expect_eq "--duration: exit 0" "$rc" 0
+d=$(json_num "$TMP/d.dat.json" duration_s)
+awk -v d="$d" 'BEGIN { exit !(d >= 0.5 && d < 3) }' && ok "--duration 0.5 recorded $d s" || fail "--duration 0.5 recorded '$d' s"
+no_leftovers "--duration"
+
+# 5. errors: one line, exit 2, nothing left behind
+run_bg bad record -o "$TMP/bad.dat" -- /nonexistent/command
+expect_eq "missing command: exit 2" "$rc" 2
+expect_eq "missing command: one line" "$(wc -l <"$TMP/bad.err")" 1
+grep -q "cannot run '/nonexistent/command'" "$TMP/bad.err" && ok "missing command: message" ||
+	fail "missing command: $(cat "$TMP/bad.err")"
+[ ! -e "$TMP/bad.dat" ] && ok "missing command: no trace" || fail "missing command: a trace was written"
+no_leftovers "missing command"
+expect_fail "no -o" 2 "give the trace to write with -o" -- "$EATRACE" record -- true
+expect_fail "bad duration" 2 "--duration: 'x'" -- "$EATRACE" record -o "$TMP/e.dat" --duration x
+expect_fail "unwritable output" 2 "cannot write" -- "$EATRACE" record -o /proc/version/x.dat -- true
+
+# 6. not root: one clear line, exit 2
+if command -v setpriv >/dev/null; then
+	bin=$(mktemp -d /tmp/eatrace-nr.XXXXXX)
+	chmod 755 "$bin"
+	cp "$EATRACE" "$bin/eatrace"
+	chmod 755 "$bin/eatrace"
+	expect_fail "not root" 2 "needs root" -- setpriv --reuid=65534 --regid=65534 --clear-groups \
+		"$bin/eatrace" record -o "$bin/nr.dat" -- true
+	rm -rf "$bin"
+fi
+finish
