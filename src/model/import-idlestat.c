@@ -350,6 +350,8 @@ static int import_idlestat(struct ea_model **out, const char *src,
 			}
 		}
 	ea_imp_note(&b, "Target residencies are 0: idlestat files give none.");
+	if (strstr(base, "TC2") && (!opts || !opts->ncaps_kv))
+		ea_imp_note(&b, "For TC2, the 2014 RFC's own capacities are A15 (clusterA) 840 at 500 MHz to 2015 at 1.2 GHz and A7 (clusterB) 358 at 350 MHz to 1024 at 1 GHz: --capacity clusterA=2015 --capacity clusterB=1024 reproduces them.");
 	rc = ea_imp_finish(&b, "idlestat model", out);
 out:
 	for (int i = 0; i < ncls; i++)
