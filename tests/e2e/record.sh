@@ -98,7 +98,9 @@ fi
 # 2. until SIGINT: stops promptly, writes the trace, cleans up
 "$EATRACE" record -q -o "$TMP/int.dat" --duration 30 >"$TMP/int.out" 2>"$TMP/int.err" &
 pid=$!
-sleep 1
+i=0	# wait for the instance (slow under sanitizers)
+while [ $i -lt 150 ] && [ ! -d "$T/instances/eatrace-record-$pid" ]; do sleep 0.1; i=$((i + 1)); done
+sleep 0.5
 [ -d "$T/instances/eatrace-record-$pid" ] && ok "instance exists while recording" ||
 	fail "no instance eatrace-record-$pid while recording"
 t0=$(date +%s.%N)
@@ -115,7 +117,9 @@ no_leftovers "SIGINT"
 # 3. SIGTERM while a COMMAND runs: the command is stopped too
 "$EATRACE" record -q -o "$TMP/term.dat" -- sleep 30 >"$TMP/term.out" 2>"$TMP/term.err" &
 pid=$!
-sleep 1
+i=0
+while [ $i -lt 150 ] && [ ! -d "$T/instances/eatrace-record-$pid" ]; do sleep 0.1; i=$((i + 1)); done
+sleep 0.5
 kill -TERM $pid
 wait $pid
 expect_eq "SIGTERM: exit 0" "$?" 0

