@@ -134,13 +134,25 @@ void ea_live_close(struct ea_live *l);
 /* ---- writing trace.dat ---- */
 
 /*
- * Write the session's buffer (tracing stopped) to path as trace.dat,
- * atomically (temporaries beside it, renamed when complete): the raw
- * per-CPU buffers of CPUs 0..ncpus-1 joined to a header of this system's
- * event formats by 'trace-cmd restore' (see src/record/extract.c for why
- * not 'trace-cmd extract'). Returns 0 or -1 + err.
+ * A session's per-CPU ring buffers (CPUs 0..ncpus-1) copied raw to files
+ * in a directory PATH.tmp.XXXXXX beside the output, drained while the
+ * recording runs so that the ring buffer need not hold all of it; then
+ * joined to a header of this system's event formats by 'trace-cmd restore'
+ * (see src/record/extract.c for why not 'trace-cmd extract') and renamed
+ * over PATH.
  */
-int ea_record_extract(struct ea_session *s, int ncpus, const char *path,
-		      struct ea_err *err);
+struct ea_rawdump;
+
+int ea_raw_open(struct ea_rawdump **d, struct ea_session *s, int ncpus,
+		const char *path, struct ea_err *err);
+/* Copy what the buffers hold now. 0 or -1 + err. */
+int ea_raw_drain(struct ea_rawdump *d, struct ea_err *err);
+uint64_t ea_raw_bytes(const struct ea_rawdump *d);
+/* The most bytes one CPU's buffer gave at the last drain. */
+uint64_t ea_raw_last_max(const struct ea_rawdump *d);
+/* Tracing stopped: last drain, write PATH atomically. 0 or -1 + err. */
+int ea_raw_finish(struct ea_rawdump *d, const char *path, struct ea_err *err);
+/* Close and remove the temporaries (after finish or instead of it). */
+void ea_raw_free(struct ea_rawdump *d);
 
 #endif

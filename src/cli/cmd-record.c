@@ -35,9 +35,10 @@ static const char usage_text[] =
 	"  -o, --output FILE   the trace.dat to write (atomically; required)\n"
 	"  -d, --duration S    stop after S seconds (COMMAND, if still running,\n"
 	"                      gets SIGTERM, then SIGKILL 2 s later)\n"
-	"  -b, --buffer-kb N   per-CPU ring buffer in KB (default 4096); the\n"
-	"                      buffer is read at the end: when it fills, the\n"
-	"                      oldest events are overwritten (a warning says so)\n"
+	"  -b, --buffer-kb N   per-CPU ring buffer in KB (default 4096), emptied\n"
+	"                      into temporary files every 0.1 s; if it still\n"
+	"                      fills, the oldest events are overwritten (a\n"
+	"                      warning says so)\n"
 	"  -q, --quiet         no summary on stderr\n"
 	"  -h, --help          this text\n"
 	"\n"
@@ -66,6 +67,9 @@ struct rec {
 	bool child_done;
 	const char *stopped_by;
 	uint64_t t0, t1;
+	struct ea_rawdump *raw;		/* drained while waiting */
+	struct ea_err *err;
+	bool failed;			/* draining failed: err says why */
 };
 
 static int emit_marker(void *ctx, const char *line)
@@ -156,6 +160,16 @@ static void wait_loop(struct rec *r)
 		uint64_t now, chunk = 100000000ull;
 		int sig = ea_signal_pending();
 
+		if (ea_raw_drain(r->raw, r->err)) {
+			r->failed = true;
+			r->stopped_by = "error";
+			end_child(r, SIGTERM);
+			break;
+		}
+		/* a buffer a quarter full since the last drain: drain sooner */
+		if (ea_raw_last_max(r->raw) * 4 >
+		    (uint64_t)(r->buffer_kb ? r->buffer_kb : EA_REC_BUFFER_KB) * 1024)
+			chunk = 10000000ull;
 		if (sig) {
 			r->stopped_by = sig_name(sig);
 			end_child(r, sig);
@@ -323,6 +337,11 @@ int cmd_record(int argc, char **argv)
 		goto out;
 	}
 	ea_out_abort(&probe);
+	if (ea_raw_open(&r.raw, &s, si.ncpus, r.out, &err)) {
+		ea_die("record: %s", err.msg);
+		goto out;
+	}
+	r.err = &err;
 	if (ea_session_start(&s, &err)) {
 		ea_die("record: %s", err.msg);
 		goto out;
@@ -339,9 +358,15 @@ int cmd_record(int argc, char **argv)
 	}
 	wait_loop(&r);
 	r.t1 = ea_mono_ns();
+	/* again at the end, in case the ring buffer overwrote the first ones */
+	ea_sysinfo_markers(&si, emit_marker, &s);
 	snprintf(line, sizeof(line), "eatrace: end=%s", r.stopped_by);
 	ea_session_mark(&s, line);
 	ea_session_stop(&s);
+	if (r.failed) {
+		ea_die("record: %s", err.msg);
+		goto out;
+	}
 
 	overrun = calloc(si.ncpus, sizeof(*overrun));
 	if (!overrun) {
@@ -351,10 +376,10 @@ int cmd_record(int argc, char **argv)
 	for (int i = 0; i < si.ncpus; i++)
 		lost += overrun[i] = ea_session_overrun(&s, i);
 	if (lost)
-		fprintf(stderr, "eatrace: record: warning: %llu events were overwritten "
-			"(the ring buffer filled): the trace starts late on some CPUs; "
+		fprintf(stderr, "eatrace: record: warning: %llu events were lost "
+			"(a ring buffer filled between reads; the trace marks where); "
 			"use a larger --buffer-kb\n", (unsigned long long)lost);
-	if (ea_record_extract(&s, si.ncpus, r.out, &err)) {
+	if (ea_raw_finish(r.raw, r.out, &err)) {
 		ea_die("record: %s", err.msg);
 		goto out;
 	}
@@ -377,6 +402,7 @@ int cmd_record(int argc, char **argv)
 out:
 	if (rc && r.child > 0 && !r.child_done)
 		end_child(&r, SIGTERM);
+	ea_raw_free(r.raw);
 	ea_session_close(&s);
 	ea_sysinfo_free(&si);
 	free(overrun);

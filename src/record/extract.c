@@ -77,42 +77,101 @@ static int copy_file(const char *src, const char *dst)
 	return rc;
 }
 
-/* ---- 1. raw per-CPU data ---- */
+/* ---- 1. raw per-CPU data, drained while recording ---- */
 
-static int read_raw(struct ea_session *s, int cpu, const char *dst,
-		    struct ea_err *err)
-{
-	struct tracefs_cpu *tc = tracefs_cpu_open(s->inst, cpu, true);
+struct ea_rawdump {
+	struct ea_session *s;
+	int ncpus;
+	char *dir;			/* OUT.tmp.XXXXXX */
+	char **files;			/* dir/cpuN */
+	int *fds;
+	struct tracefs_cpu **tc;	/* NULL: a CPU without a buffer */
 	void *buf;
-	int fd, size, n, rc = 0;
+	int bufsize;
+	uint64_t bytes;
+	uint64_t last_max;		/* most bytes one CPU gave at the last drain */
+};
 
-	fd = open(dst, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
-	if (fd < 0) {
-		tracefs_cpu_close(tc);
-		return ea_err_set(err, "%s: %s", dst, strerror(errno));
-	}
-	if (!tc) {	/* a possible CPU without a buffer: no data */
-		close(fd);
-		return 0;
-	}
-	size = tracefs_cpu_read_size(tc);
-	buf = malloc(size > 0 ? (size_t)size : 4096);
-	if (!buf) {
-		tracefs_cpu_close(tc);
-		close(fd);
+int ea_raw_open(struct ea_rawdump **dp, struct ea_session *s, int ncpus,
+		const char *path, struct ea_err *err)
+{
+	struct ea_rawdump *d = calloc(1, sizeof(*d));
+
+	*dp = NULL;
+	if (!d)
+		return ea_err_set(err, "out of memory");
+	d->s = s;
+	d->ncpus = ncpus;
+	if (asprintf(&d->dir, "%s.tmp.XXXXXX", path) < 0) {
+		free(d);
 		return ea_err_set(err, "out of memory");
 	}
-	/* tracing is off: non-blocking reads drain it, the last page partial */
-	while ((n = tracefs_cpu_read(tc, buf, true)) > 0)
-		if (write(fd, buf, (size_t)n) != n) {
-			rc = ea_err_set(err, "%s: %s", dst, strerror(errno));
-			break;
+	if (!mkdtemp(d->dir)) {
+		ea_err_set(err, "%s: cannot write: %s", path, strerror(errno));
+		free(d->dir);
+		free(d);
+		return -1;
+	}
+	*dp = d;
+	d->files = calloc((size_t)ncpus, sizeof(*d->files));
+	d->fds = calloc((size_t)ncpus, sizeof(*d->fds));
+	d->tc = calloc((size_t)ncpus, sizeof(*d->tc));
+	if (!d->files || !d->fds || !d->tc)
+		return ea_err_set(err, "out of memory");
+	for (int c = 0; c < ncpus; c++)
+		d->fds[c] = -1;
+	for (int c = 0; c < ncpus; c++) {
+		if (asprintf(&d->files[c], "%s/cpu%d", d->dir, c) < 0) {
+			d->files[c] = NULL;
+			return ea_err_set(err, "out of memory");
 		}
-	free(buf);
-	tracefs_cpu_close(tc);
-	if (close(fd) && !rc)
-		rc = ea_err_set(err, "%s: %s", dst, strerror(errno));
-	return rc;
+		d->fds[c] = open(d->files[c], O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+		if (d->fds[c] < 0)
+			return ea_err_set(err, "%s: %s", d->files[c], strerror(errno));
+		d->tc[c] = tracefs_cpu_open(s->inst, c, true);
+		if (d->tc[c] && tracefs_cpu_read_size(d->tc[c]) > d->bufsize)
+			d->bufsize = tracefs_cpu_read_size(d->tc[c]);
+	}
+	d->buf = malloc(d->bufsize > 0 ? (size_t)d->bufsize : 4096);
+	if (!d->buf)
+		return ea_err_set(err, "out of memory");
+	return 0;
+}
+
+/*
+ * Move what the ring buffers hold to the files: non-blocking reads of a
+ * sub-buffer each; the page being written is read partially.
+ */
+int ea_raw_drain(struct ea_rawdump *d, struct ea_err *err)
+{
+	d->last_max = 0;
+	for (int c = 0; c < d->ncpus; c++) {
+		uint64_t got = 0;
+		int n;
+
+		if (!d->tc[c])
+			continue;
+		while ((n = tracefs_cpu_read(d->tc[c], d->buf, true)) > 0) {
+			if (write(d->fds[c], d->buf, (size_t)n) != n)
+				return ea_err_set(err, "%s: %s", d->files[c],
+						  strerror(errno ? errno : ENOSPC));
+			d->bytes += (uint64_t)n;
+			got += (uint64_t)n;
+		}
+		if (got > d->last_max)
+			d->last_max = got;
+	}
+	return 0;
+}
+
+uint64_t ea_raw_last_max(const struct ea_rawdump *d)
+{
+	return d ? d->last_max : 0;
+}
+
+uint64_t ea_raw_bytes(const struct ea_rawdump *d)
+{
+	return d ? d->bytes : 0;
 }
 
 /* ---- 2. the reduced header sources ---- */
@@ -337,48 +396,63 @@ static void remove_tree(const char *path)
 	rmdir(path);
 }
 
-int ea_record_extract(struct ea_session *s, int ncpus, const char *path,
-		      struct ea_err *err)
+void ea_raw_free(struct ea_rawdump *d)
 {
-	char *dir = NULL, *tmp = NULL, *head = NULL;
-	char **files = NULL, **argv = NULL;
+	if (!d)
+		return;
+	for (int c = 0; c < d->ncpus; c++) {
+		if (d->tc && d->tc[c])
+			tracefs_cpu_close(d->tc[c]);
+		if (d->fds && d->fds[c] >= 0)
+			close(d->fds[c]);
+		if (d->files)
+			free(d->files[c]);
+	}
+	free(d->tc);
+	free(d->fds);
+	free(d->files);
+	free(d->buf);
+	remove_tree(d->dir);
+	free(d->dir);
+	free(d);
+}
+
+int ea_raw_finish(struct ea_rawdump *d, const char *path, struct ea_err *err)
+{
+	struct ea_session *s = d->s;
+	char *tmp = NULL, *head = NULL;
+	char **argv = NULL;
 	int fd, rc = -1;
 	bool reduced;
 
-	if (asprintf(&dir, "%s.tmp.XXXXXX", path) < 0 || !mkdtemp(dir)) {
-		ea_err_set(err, "%s: cannot write: %s", path, strerror(errno));
-		free(dir);
+	if (ea_raw_drain(d, err))
 		return -1;
+	for (int c = 0; c < d->ncpus; c++) {
+		int e = close(d->fds[c]) ? errno : 0;
+
+		d->fds[c] = -1;
+		if (e)
+			return ea_err_set(err, "%s: %s", d->files[c], strerror(e));
 	}
-	files = calloc((size_t)ncpus, sizeof(*files));
-	argv = calloc((size_t)ncpus + 7, sizeof(*argv));
-	if (!files || !argv || asprintf(&tmp, "%s/out.dat", dir) < 0 ||
-	    asprintf(&head, "%s/head.dat", dir) < 0) {
+	argv = calloc((size_t)d->ncpus + 7, sizeof(*argv));
+	if (!argv || asprintf(&tmp, "%s/out.dat", d->dir) < 0 ||
+	    asprintf(&head, "%s/head.dat", d->dir) < 0) {
 		ea_err_set(err, "out of memory");
 		goto out;
 	}
-	for (int c = 0; c < ncpus; c++) {
-		if (asprintf(&files[c], "%s/cpu%d", dir, c) < 0) {
-			files[c] = NULL;
-			ea_err_set(err, "out of memory");
-			goto out;
-		}
-		if (read_raw(s, c, files[c], err))
-			goto out;
-	}
-	reduced = make_reduced(s->tracing_dir, dir);
+	reduced = make_reduced(s->tracing_dir, d->dir);
 	argv[1] = "restore";
 	argv[2] = "-c";
 	argv[3] = "-o";
 	argv[4] = head;
-	if (run(argv, s->tracing_dir, reduced ? dir : NULL, "restore -c", err))
+	if (run(argv, s->tracing_dir, reduced ? d->dir : NULL, "restore -c", err))
 		goto out;
 	argv[2] = "-i";
 	argv[3] = head;
 	argv[4] = "-o";
 	argv[5] = tmp;
-	for (int c = 0; c < ncpus; c++)
-		argv[6 + c] = files[c];
+	for (int c = 0; c < d->ncpus; c++)
+		argv[6 + c] = d->files[c];
 	if (run(argv, s->tracing_dir, NULL, "restore", err))
 		goto out;
 	fd = open(tmp, O_RDONLY | O_CLOEXEC);
@@ -396,12 +470,7 @@ int ea_record_extract(struct ea_session *s, int ncpus, const char *path,
 	}
 	rc = 0;
 out:
-	for (int c = 0; files && c < ncpus; c++)
-		free(files[c]);
-	free(files);
 	free(argv);
-	remove_tree(dir);
-	free(dir);
 	free(tmp);
 	free(head);
 	return rc;
