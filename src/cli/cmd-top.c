@@ -40,6 +40,8 @@ static const char usage_text[] =
 	"  -i, --interval S   seconds per refresh (default 1, at least 0.05)\n"
 	"  -n, --count N      stop after N intervals (default: until Ctrl-C)\n"
 	"  -b, --buffer-kb N  per-CPU ring buffer in KB (default 4096)\n"
+	"      --idle-state N idle state index assumed for CPUs without\n"
+	"                     cpu_idle events, while they run pid 0 (default 0)\n"
 	"  -h, --help         this text\n"
 	"\n"
 	"Needs root. Ctrl-C (SIGINT) or SIGTERM stops it and removes the\n"
@@ -50,6 +52,7 @@ static const struct option longopts[] = {
 	{ "interval", required_argument, NULL, 'i' },
 	{ "count", required_argument, NULL, 'n' },
 	{ "buffer-kb", required_argument, NULL, 'b' },
+	{ "idle-state", required_argument, NULL, 's' },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -62,6 +65,7 @@ struct item {
 struct top {
 	const struct ea_model *m;
 	int ncpus;
+	int idle_state;		/* for pid-0 time without cpu_idle */
 	struct item *it;	/* events read, not yet priced */
 	size_t n, cap;
 	uint64_t seq;
@@ -148,6 +152,7 @@ static int price(struct top *t, uint64_t start, uint64_t end, size_t n,
 		return -1;
 	ea_acct_state_config(acct, &cfg);
 	cfg.ncpus = t->ncpus;
+	cfg.swapper_idle_state = t->idle_state;
 	cfg.win_start = start;
 	cfg.win_end = end;
 	cfg.win_relative = false;
@@ -334,7 +339,7 @@ int cmd_top(int argc, char **argv)
 
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "m:i:n:b:h", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "m:i:n:b:s:h", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'm':
 			mpath = optarg;
@@ -355,6 +360,12 @@ int cmd_top(int argc, char **argv)
 			so.buffer_kb = strtoul(optarg, &end, 10);
 			if (*end || so.buffer_kb < 4 || so.buffer_kb > (1ul << 22))
 				return ea_die("--buffer-kb: '%s' is not a size in KB (4 to 4194304)",
+					      optarg);
+			break;
+		case 's':
+			t.idle_state = (int)strtol(optarg, &end, 10);
+			if (*end || !*optarg || t.idle_state < 0 || t.idle_state > 63)
+				return ea_die("--idle-state: '%s' is not an idle state index (0-63)",
 					      optarg);
 			break;
 		case 'h':
@@ -449,7 +460,14 @@ int cmd_top(int argc, char **argv)
 		}
 		memmove(t.it, t.it + n, keep * sizeof(*t.it));
 		t.n = keep;
-		show(stdout, &t, &acct, t0, start, stop, ++nth, tty);
+		{
+			/* the time the state covers: from the first event on
+			 * the first interval, else [start, stop) */
+			uint64_t ws, we;
+
+			ea_state_window(st, &ws, &we);
+			show(stdout, &t, &acct, t0, ws, we > ws ? we : stop, ++nth, tty);
+		}
 		ea_state_free(st);
 		ea_acct_free(&acct);
 		if (ferror(stdout))
