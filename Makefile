@@ -38,6 +38,13 @@ LIB     := $(BUILD)/libeatrace.a
 UNIT_SRC := $(sort $(wildcard tests/unit/test-*.c))
 UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 E2E      := $(sort $(filter-out tests/e2e/lib.sh,$(wildcard tests/e2e/*.sh)))
+# Fuzz targets: see the 'fuzz' target below.
+FUZZ_SRC     := $(sort $(wildcard tests/fuzz/fuzz-*.c))
+FUZZ_TARGETS ?= $(FUZZ_SRC:tests/fuzz/fuzz-%.c=%)
+FUZZ_REPLAY  := $(FUZZ_SRC:tests/fuzz/fuzz-%.c=$(BUILD)/fuzz/replay-%)
+FUZZ_TIME    ?= 60
+FUZZ_CC      ?= clang
+FUZZ_CFLAGS  := -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 
 .PHONY: all check deps test sanitize demo install uninstall clean bench fuzz format
 
@@ -68,8 +75,8 @@ check: deps
 	@$(MAKE) --no-print-directory test
 
 # Unit tests (cmocka) and end-to-end scripts; one closing summary line.
-test: $(UNIT_BIN) $(BIN)
-	@EATRACE=$(abspath $(BIN)) sh tests/run.sh $(UNIT_BIN) $(E2E)
+test: $(UNIT_BIN) $(BIN) $(FUZZ_REPLAY)
+	@EATRACE=$(abspath $(BIN)) FUZZ_BIN=$(abspath $(BUILD)/fuzz) sh tests/run.sh $(UNIT_BIN) $(E2E) tests/fuzz/replay.sh
 
 # The whole suite again under AddressSanitizer, UBSan and LeakSanitizer,
 # in its own build directory so the normal build stays untouched.
@@ -77,6 +84,24 @@ sanitize: deps
 	@$(MAKE) --no-print-directory BUILD=build-san \
 		CFLAGS="-O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer" \
 		LDFLAGS="-fsanitize=address,undefined" BIN=build-san/eatrace test
+
+# Fuzz targets (docs/robustness.md). 'make test' replays every corpus
+# and crash file through them built as plain programs (replay.c);
+# 'make fuzz' builds them with clang's libFuzzer and runs each for
+# FUZZ_TIME seconds (FUZZ_TARGETS="text dat" for a subset).
+$(BUILD)/fuzz/replay-%: tests/fuzz/fuzz-%.c tests/fuzz/replay.c $(wildcard tests/fuzz/*.h) $(LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(filter-out -MMD -MP,$(CFLAGS)) $(LDFLAGS) -Itests/fuzz -o $@ $< tests/fuzz/replay.c $(LIB) $(LDLIBS)
+
+$(BUILD)/fuzz/fuzz-%: tests/fuzz/fuzz-%.c $(wildcard tests/fuzz/*.h) $(LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(filter-out -MMD -MP,$(CFLAGS)) -fsanitize=fuzzer -Itests/fuzz -o $@ $< $(LIB) $(LDLIBS)
+
+fuzz: deps
+	@$(MAKE) --no-print-directory BUILD=build-fuzz CC=$(FUZZ_CC) \
+		CFLAGS="$(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link" \
+		$(FUZZ_TARGETS:%=build-fuzz/fuzz/fuzz-%)
+	@sh tests/fuzz/run.sh build-fuzz/fuzz $(FUZZ_TIME) $(FUZZ_TARGETS)
 
 # The energy of seven periodic tasks on ARM TC2 (a synthetic trace, see
 # traces/README.md), priced with the bundled model from the 2014 RFC.
