@@ -324,6 +324,11 @@ static int lfail_at(struct loader *ld, size_t off, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
+	/* Keys and names quoted from the file may hold control characters
+	 * (raw or escaped): errors stay one line. */
+	for (char *c = msg; *c; c++)
+		if ((unsigned char)*c < 0x20 || *c == 0x7f)
+			*c = '?';
 	return ea_err_set(ld->err, "%s:%d: %s", ld->file,
 			  ea_json_line(ld->text, ld->len, off), msg);
 }
