@@ -135,6 +135,42 @@ d=$(json_num "$TMP/d.dat.json" duration_s)
 awk -v d="$d" 'BEGIN { exit !(d >= 0.5 && d < 3) }' && ok "--duration 0.5 recorded $d s" || fail "--duration 0.5 recorded '$d' s"
 no_leftovers "--duration"
 
+# 4b. cpufreq markers (these VMs have no cpufreq): a fake sysfs tree with a
+# policy of 12 frequencies, too many for one marker line
+F=$TMP/fake/sys/devices/system/cpu
+mkdir -p "$F/cpufreq/policy0"
+cp /sys/devices/system/cpu/possible /sys/devices/system/cpu/online "$F/"
+freqs="300000 600000 900000 1200000 1500000 1800000 2100000 2400000 2700000 3000000 3300000 3600000"
+echo "$freqs" >"$F/cpufreq/policy0/scaling_available_frequencies"
+echo fake-cpufreq >"$F/cpufreq/policy0/scaling_driver"
+c=0
+while [ $c -le "$(sed 's/.*[-,]//' "$F/possible")" ]; do
+	mkdir -p "$F/cpu$c/cpuidle/state0"
+	echo WFI >"$F/cpu$c/cpuidle/state0/name"
+	ln -s ../cpufreq/policy0 "$F/cpu$c/cpufreq"
+	c=$((c + 1))
+done
+EATRACE_SYSFS_ROOT=$TMP/fake "$EATRACE" record -q -o "$TMP/f.dat" --duration 0.2 2>"$TMP/f.err" &
+pid=$!
+wait $pid
+expect_eq "fake sysfs: exit 0" "$?" 0
+"$EATRACE" dump "$TMP/f.dat" | sed -n 's/.* print text=//p' >"$TMP/f.markers"
+# the first set of lines (they are written again at the end)
+all=$(awk '/^eatrace: policy0\.freqs_khz=/ { if (done) exit; on = 1; sub(/^[^=]*=/, ""); out = $0; next }
+	on && /^eatrace: policy0\.freqs_khz\+=/ { sub(/^[^=]*=/, ""); out = out "," $0; n++; next }
+	on { on = 0; done = 1 }
+	END { print n + 0, out }' "$TMP/f.markers")
+expect_eq "frequency markers, joined" "${all#* }" "$(echo "$freqs" | tr ' ' ',')"
+[ "${all%% *}" -ge 1 ] && ok "frequencies split over ${all%% *} continuation line(s)" ||
+	fail "frequencies not split: $all"
+awk 'length > 63 { exit 1 }' "$TMP/f.markers" && ok "markers at most 63 characters" || fail "a marker is too long"
+grep -qx "eatrace: policy0.cpus=0-$(($c - 1))" "$TMP/f.markers" && ok "policy CPU list" ||
+	fail "no policy0.cpus line: $(grep policy0.cpus "$TMP/f.markers")"
+grep -qx "eatrace: cpu0.idle0=WFI" "$TMP/f.markers" && ok "fake idle name" || fail "no fake idle name"
+grep -q '"freqs_khz": \[' "$TMP/f.dat.json" && grep -q '3600000' "$TMP/f.dat.json" && ok "frequencies in the sidecar" ||
+	fail "sidecar lacks the frequencies"
+no_leftovers "fake sysfs"
+
 # 5. errors: one line, exit 2, nothing left behind
 run_bg bad record -o "$TMP/bad.dat" -- /nonexistent/command
 expect_eq "missing command: exit 2" "$rc" 2
