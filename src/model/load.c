@@ -753,6 +753,15 @@ static int check_power(struct vctx *v, const char *base, const char *key,
 		     num);
 }
 
+/* Names are printed inside one-line messages and tables. */
+static bool has_control(const char *s)
+{
+	for (; *s; s++)
+		if ((unsigned char)*s < 0x20 || *s == 0x7f)
+			return true;
+	return false;
+}
+
 static int validate_cluster(struct vctx *v, const struct ea_model *m, int ci,
 			    int *owner)
 {
@@ -763,6 +772,8 @@ static int validate_cluster(struct vctx *v, const struct ea_model *m, int ci,
 	join(path, cpath, "name");
 	if (!cl->name[0])
 		return vfail(v, path, "empty cluster name");
+	if (has_control(cl->name))
+		return vfail(v, path, "control character in cluster name");
 	for (int j = 0; j < ci; j++)
 		if (!strcmp(m->clusters[j].name, cl->name))
 			return vfail(v, path, "duplicate cluster name '%s' (also clusters[%d])",
@@ -830,6 +841,8 @@ static int validate_cluster(struct vctx *v, const struct ea_model *m, int ci,
 		join(npath, epath, "name");
 		if (!is->name[0])
 			return vfail(v, npath, "empty idle state name");
+		if (has_control(is->name))
+			return vfail(v, npath, "control character in idle state name");
 		for (int j = 0; j < k; j++)
 			if (!strcmp(cl->idles[j].name, is->name))
 				return vfail(v, npath, "duplicate idle state name '%s' (also idle_states[%d])",
@@ -856,8 +869,12 @@ int ea_model_validate(const struct ea_model *m, ea_model_fail_fn fail,
 
 	if (!m->name[0])
 		return vfail(&v, "name", "empty model name");
+	if (has_control(m->name))
+		return vfail(&v, "name", "control character in model name");
 	if (!m->power_unit[0])
 		return vfail(&v, "power_unit", "empty power unit (say \"mW\", \"uW\" or \"bogo\")");
+	if (has_control(m->power_unit))
+		return vfail(&v, "power_unit", "control character in power unit");
 	if (m->nclusters < 1)
 		return vfail(&v, "clusters", "a model needs at least one cluster");
 	owner = malloc(EA_MODEL_MAX_CPUS * sizeof(*owner));
