@@ -1176,6 +1176,9 @@ static bool looks_cut(const char *line, size_t len, const char *why)
 		{ "cpu_frequency", "cpu_id=" },
 		{ "cpu_idle", "cpu_id=" },
 		{ "sched_migrate_task", "dest_cpu=" },
+		/* target_cpu= is optional: prio= is the last key always there */
+		{ "sched_wakeup", "prio=" },	/* and sched_wakeup_new */
+		{ "sched_waking", "prio=" },
 	};
 
 	if (!strncmp(why, "truncated event line", 20))

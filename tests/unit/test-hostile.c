@@ -7,7 +7,10 @@
  *  - models with NaN, negative, zero and absurd values, duplicate and
  *    out-of-range CPUs, control characters in names and keys (which would
  *    break the one-line error and 'model check' formats), and a file far
- *    larger than any real model.
+ *    larger than any real model;
+ *  - text traces fed through ea_input_open/ea_input_next from a memfd:
+ *    binary garbage, an overlong line, lines cut mid-field, timestamps going
+ *    backwards beyond the reorder window, CPU ids of 2^31.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -16,9 +19,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 
+#include "eatrace/input.h"
 #include "eatrace/model.h"
 
 /* ---- models ---- */
@@ -135,6 +141,147 @@ static void test_model_huge(void **state)
 	free(buf);
 }
 
+/* ---- text traces through the input interface ---- */
+
+#define L_SWITCH_IN "          <idle>-0     [002]    50.123456789: sched_switch: prev_comm=swapper/2 prev_pid=0 prev_prio=120 prev_state=R ==> next_comm=cat next_pid=42 next_prio=120\n"
+#define L_FREQ "             cat-42    [002]    50.123457000: cpu_frequency: state=998400 cpu_id=2\n"
+#define L_SWITCH_OUT "             cat-42    [002]    50.200000001: sched_switch: prev_comm=cat prev_pid=42 prev_prio=120 prev_state=Z ==> next_comm=swapper/2 next_pid=0 next_prio=120\n"
+#define HEAD "# tracer: nop\n#\n"
+
+static char path[64];
+static int memfd = -1;
+
+static const char *put(const void *data, size_t len)
+{
+	if (memfd < 0) {
+		memfd = memfd_create("hostile", MFD_CLOEXEC);
+		assert_true(memfd >= 0);
+		snprintf(path, sizeof(path), "/proc/self/fd/%d", memfd);
+	}
+	assert_int_equal(ftruncate(memfd, 0), 0);
+	assert_int_equal(pwrite(memfd, data, len, 0), (ssize_t)len);
+	return path;
+}
+
+/* Reads the whole trace: returns the number of events, or -1 with err. */
+static long read_all(const void *data, size_t len, struct ea_err *err)
+{
+	struct ea_input *in;
+	struct ea_event ev;
+	long n = 0;
+	int rc;
+
+	if (ea_input_open(&in, put(data, len), err))
+		return -1;
+	while ((rc = ea_input_next(in, &ev, err)) > 0)
+		n++;
+	ea_input_close(in);
+	return rc < 0 ? -1 : n;
+}
+
+/* err must be "PATH:POS: cause" with this POS and cause. */
+static void expect_err(const struct ea_err *err, const char *pos_cause)
+{
+	char want[EA_ERR_MAX];
+
+	snprintf(want, sizeof(want), "%s:%s", path, pos_cause);
+	assert_string_equal(err->msg, want);
+}
+
+static void expect_text_error(const char *text, const char *pos_cause)
+{
+	struct ea_err err = { "" };
+
+	assert_int_equal(read_all(text, strlen(text), &err), -1);
+	expect_err(&err, pos_cause);
+}
+
+static void test_text_ok(void **state)
+{
+	static const char text[] = HEAD L_SWITCH_IN L_FREQ L_SWITCH_OUT;
+	struct ea_err err;
+
+	assert_int_equal(read_all(text, strlen(text), &err), 3);
+}
+
+static void test_text_empty(void **state)
+{
+	struct ea_err err;
+	char want[128];
+
+	assert_int_equal(read_all("", 0, &err), -1);
+	snprintf(want, sizeof(want), "%s: empty file", path);
+	assert_string_equal(err.msg, want);
+}
+
+static void test_text_overlong(void **state)
+{
+	size_t len = 100000, n;
+	char *buf = malloc(len + 1024);
+	struct ea_err err = { "" };
+
+	assert_non_null(buf);
+	n = (size_t)sprintf(buf, "%s", HEAD L_SWITCH_IN);
+	memset(buf + n, 'a', len);
+	n += len;
+	n += (size_t)sprintf(buf + n, "\n%s", L_SWITCH_OUT);
+	assert_int_equal(read_all(buf, n, &err), -1);
+	expect_err(&err, "line 4: line longer than 65536 bytes");
+	free(buf);
+}
+
+static void test_text_cut_mid_field(void **state)
+{
+	expect_text_error(HEAD L_SWITCH_IN
+			  "             cat-42    [002]    50.123457000: cpu_frequency: state=99\n"
+			  L_SWITCH_OUT,
+			  "line 4: malformed cpu_frequency event: 'state=99'");
+	expect_text_error(HEAD L_SWITCH_IN
+			  "             cat-42    [002]    50.12345700\n"
+			  L_SWITCH_OUT,
+			  "line 4: bad timestamp in event line: '[002]    50.12345700'");
+	expect_text_error(HEAD L_SWITCH_IN
+			  "             cat-42    [00\n"
+			  L_SWITCH_OUT,
+			  "line 4: truncated event line");
+	/* A sched_wakeup cut mid-file is an error... */
+	expect_text_error(HEAD L_SWITCH_IN
+			  "          <idle>-0     [002]    50.123457000: sched_wakeup: comm=t\n"
+			  L_SWITCH_OUT,
+			  "line 4: malformed sched_wakeup event: 'comm=t'");
+}
+
+/* ...but as the last line it was cut while copying: forgiven, counted. */
+static void test_text_cut_last_wakeup(void **state)
+{
+	static const char text[] = HEAD L_SWITCH_IN L_FREQ L_SWITCH_OUT
+		"          <idle>-0     [002]    50.300000000: sched_wakeup: comm=t";
+	struct ea_input *in;
+	struct ea_event ev;
+	struct ea_err err;
+	int n = 0, rc;
+
+	assert_int_equal(ea_input_open(&in, put(text, strlen(text)), &err), 0);
+	while ((rc = ea_input_next(in, &ev, &err)) > 0)
+		n++;
+	assert_int_equal(rc, 0);
+	assert_int_equal(n, 3);
+	assert_int_equal(ea_input_info(in)->cut_last_line, 6);
+	ea_input_close(in);
+}
+
+static void test_text_backwards(void **state)
+{
+	/*
+	 * 52 s pushes the events before 51 s out of the 1 s reorder window;
+	 * then 45 s cannot be put back in order.
+	 */
+	expect_text_error(HEAD L_SWITCH_IN L_FREQ
+			  "             cat-42    [002]    52.000000000: cpu_frequency: state=998400 cpu_id=2\n"
+			  "             cat-42    [002]    45.000000000: sched_switch: prev_comm=cat prev_pid=42 prev_prio=120 prev_state=Z ==> next_comm=swapper/2 next_pid=0 next_prio=120\n",
+			  "line 6: timestamp 45.000000000 goes backwards beyond the reorder window (events up to 50.123457000 already returned)");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -142,6 +289,12 @@ int main(void)
 		cmocka_unit_test(test_model_duplicate_cpu),
 		cmocka_unit_test(test_model_newline_in_key),
 		cmocka_unit_test(test_model_huge),
+		cmocka_unit_test(test_text_ok),
+		cmocka_unit_test(test_text_empty),
+		cmocka_unit_test(test_text_overlong),
+		cmocka_unit_test(test_text_cut_mid_field),
+		cmocka_unit_test(test_text_cut_last_wakeup),
+		cmocka_unit_test(test_text_backwards),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
