@@ -724,6 +724,29 @@ static bool cut_event(const char *p, const char *e)
 	return t == e || *t == '[' || *t == '(';
 }
 
+/*
+ * A " [DIGITS]" column whose number does not fit a CPU id (2^31 and up):
+ * the line is corrupt, not cut. Returns the digits' length, or 0.
+ */
+static int cpu_column_overflow(const char *p, const char *e, const char **d)
+{
+	const char *b = p;
+
+	while ((b = memchr(b, '[', (size_t)(e - b)))) {
+		const char *q = ++b;
+		int32_t c;
+
+		while (q < e && is_digit(*q))
+			q++;
+		if (q > b && q < e && *q == ']' && b - 1 > p &&
+		    is_space(b[-2]) && num_i32(b, q, &c) != q) {
+			*d = b;
+			return q - b > 40 ? 40 : (int)(q - b);
+		}
+	}
+	return 0;
+}
+
 /* "SECS[.FRAC]" with up to 9 decimals, to ns exactly. */
 static const char *timestamp(const char *p, const char *e, uint64_t *ns)
 {
@@ -770,6 +793,11 @@ enum ea_tl_kind ea_tl_parse(const char *s, size_t n, struct ea_tl *r)
 
 	b = find_cpu_column(p, e, r, &pid, &cpu);
 	if (!b) {
+		const char *d;
+		int nd = cpu_column_overflow(p, e, &d);
+
+		if (nd)
+			return fail(r, "CPU column [%.*s] out of range", nd, d);
 		if (cut_event(p, e))
 			return fail(r, "truncated event line");
 		if (looks_binary((const unsigned char *)p,

@@ -282,6 +282,19 @@ static void test_text_backwards(void **state)
 			  "line 6: timestamp 45.000000000 goes backwards beyond the reorder window (events up to 50.123457000 already returned)");
 }
 
+static void test_text_cpu_2p31(void **state)
+{
+	expect_text_error(HEAD L_SWITCH_IN
+			  "             cat-42    [002]    50.123457000: cpu_frequency: state=998400 cpu_id=2147483648\n",
+			  "line 4: malformed cpu_frequency event: 'state=998400 cpu_id=2147483648'");
+	expect_text_error(HEAD L_SWITCH_IN
+			  "             cat-42    [002]    50.123457000: cpu_idle: state=1 cpu_id=2147483647\n",
+			  "line 4: CPU 2147483647 out of range (max 4095)");
+	expect_text_error(HEAD L_SWITCH_IN
+			  "             cat-42    [2147483648]    50.123457000: cpu_idle: state=1 cpu_id=2\n",
+			  "line 4: CPU column [2147483648] out of range");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -295,6 +308,7 @@ int main(void)
 		cmocka_unit_test(test_text_cut_mid_field),
 		cmocka_unit_test(test_text_cut_last_wakeup),
 		cmocka_unit_test(test_text_backwards),
+		cmocka_unit_test(test_text_cpu_2p31),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
