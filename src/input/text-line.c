@@ -832,8 +832,13 @@ enum ea_tl_kind ea_tl_parse(const char *s, size_t n, struct ea_tl *r)
 				 (*q >= 'a' && *q <= 'z') ||
 				 (*q >= 'A' && *q <= 'Z')); q++)
 		;
-	if (q == e || *q != ':')
+	if (q == e || *q != ':') {
+		/* Not an event name: garbage after an event-like header. */
+		if (looks_binary((const unsigned char *)q,
+				 (const unsigned char *)e))
+			return fail(r, "binary data in text trace");
 		return EA_TL_OTHER;
+	}
 	id = lookup_name(name, (size_t)(q - name));
 	if (id == N_OTHER)
 		return EA_TL_OTHER;

@@ -214,6 +214,23 @@ static void test_text_empty(void **state)
 	assert_string_equal(err.msg, want);
 }
 
+static void test_text_garbage(void **state)
+{
+	char buf[1024];
+	size_t n = 0;
+
+	n += (size_t)snprintf(buf + n, sizeof(buf) - n, "%s", HEAD L_SWITCH_IN);
+	for (int i = 0; i < 200; i++)	/* deterministic binary noise */
+		buf[n++] = (char)(0x80 + (i * 37) % 120);
+	n += (size_t)snprintf(buf + n, sizeof(buf) - n, "\n%s", L_SWITCH_OUT);
+	{
+		struct ea_err err = { "" };
+
+		assert_int_equal(read_all(buf, n, &err), -1);
+		expect_err(&err, "line 4: binary data in text trace");
+	}
+}
+
 static void test_text_overlong(void **state)
 {
 	size_t len = 100000, n;
@@ -304,6 +321,7 @@ int main(void)
 		cmocka_unit_test(test_model_huge),
 		cmocka_unit_test(test_text_ok),
 		cmocka_unit_test(test_text_empty),
+		cmocka_unit_test(test_text_garbage),
 		cmocka_unit_test(test_text_overlong),
 		cmocka_unit_test(test_text_cut_mid_field),
 		cmocka_unit_test(test_text_cut_last_wakeup),
