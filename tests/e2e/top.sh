@@ -67,7 +67,7 @@ no_leftovers "top --count 3"
 "$EATRACE" top -m "$MODEL" --interval 0.2 >"$TMP/int.out" 2>"$TMP/int.err" &
 pid=$!
 i=0	# wait for the first block (slow under sanitizers)
-while [ $i -lt 150 ] && ! grep -q '^eatrace top ' "$TMP/int.out"; do sleep 0.1; i=$((i + 1)); done
+while [ $i -lt 150 ] && ! grep -qs '^eatrace top ' "$TMP/int.out"; do sleep 0.1; i=$((i + 1)); done
 [ -d "$T/instances/eatrace-top-$pid" ] && ok "instance exists while running" ||
 	fail "no instance eatrace-top-$pid while running"
 kill -INT $pid
