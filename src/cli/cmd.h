@@ -6,6 +6,7 @@
 /* Each returns the process exit status: 0 ok, 1 gate failed, 2 error. */
 int cmd_stats(int argc, char **argv);
 int cmd_report(int argc, char **argv);
+int cmd_replay(int argc, char **argv);	/* cmd-replay.c */
 int cmd_model(int argc, char **argv);
 int cmd_model_import(int argc, char **argv);	/* cmd-model-import.c */
 int cmd_model_convert(int argc, char **argv);	/* cmd-model-import.c */

@@ -22,6 +22,7 @@ struct ea_cmd {
 static const struct ea_cmd cmds[] = {
 	{ "stats", cmd_stats, "what each CPU and task did (no model needed)" },
 	{ "report", cmd_report, "energy of a trace, priced with a model" },
+	{ "replay", cmd_replay, "the recorded workload under other placement policies" },
 	{ "diff", cmd_diff, "gate a change: energy of two sets of runs, with confidence" },
 	{ "model", cmd_model, "show, check, import and convert energy models" },
 	{ "dump", cmd_dump, "print the normalised events a trace yields" },

@@ -1,0 +1,149 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * Counterfactual replay (SPEC "Replay", docs/replay.md).
+ *
+ * 1. Workload extraction: a state consumer (ea_workload_ops) turns the
+ *    recorded trace into per-task activations (release, work in
+ *    capacity-invariant units, recorded end) plus the CPU-local timelines the
+ *    `recorded` choices need (idle-task busy stretches, frequencies, idle
+ *    states). Memory grows with activations: about 64 bytes each.
+ * 2. Simulation: a deterministic discrete-event simulator places every
+ *    activation with a policy, shares CPUs among runnable tasks, picks OPPs
+ *    and idle states, and emits the resulting timeline as ea_events.
+ * 3. Pricing: those events are fed into a fresh ea_state with the very same
+ *    accountant as `eatrace report`.
+ */
+#ifndef EATRACE_REPLAY_H
+#define EATRACE_REPLAY_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "eatrace/energy.h"
+#include "eatrace/event.h"
+#include "eatrace/model.h"
+#include "eatrace/state.h"
+
+struct ea_workload;
+
+/* --pin COMM=CPU: fnmatch(3) pattern on the task's comm. */
+struct ea_pin {
+	const char *pattern;
+	int cpu;
+};
+
+struct ea_workload_config {
+	/* Capacity of the recorded CPUs at each frequency (work units). */
+	const struct ea_model *model;
+	/* > 0: every recorded CPU had this capacity, whatever its frequency
+	 * (a trace from a machine without a model). */
+	uint32_t source_capacity;
+	uint32_t assumed_khz;	/* as ea_acct_config: for unknown frequency */
+	const struct ea_pin *pins;
+	int npins;
+	/* Do not pin tasks for having stayed on one CPU (only kthread names
+	 * and pins). Such pins never apply on another platform anyway. */
+	bool no_auto_pin;
+};
+
+/* Per-workload figures, for reports. */
+struct ea_workload_counts {
+	uint64_t tasks, activations;
+	uint64_t at_start;	/* activations running or runnable at the start */
+	uint64_t open;		/* never blocked before the end: stay runnable */
+	uint64_t never_ran;	/* wakeups the trace never ran: not replayed */
+	uint64_t pinned_tasks;
+	uint64_t split;		/* activations that ran on several CPUs */
+	uint64_t idle_busy;	/* stretches of CPU time in the idle task */
+	uint64_t first_ts, last_ts;
+	int ncpus;
+};
+
+int ea_workload_new(struct ea_workload **w, const struct ea_workload_config *cfg);
+void ea_workload_free(struct ea_workload *w);
+extern const struct ea_state_ops ea_workload_ops;
+/* After ea_state_finish(): closes open activations, sorts. 0 or -1 + err. */
+int ea_workload_done(struct ea_workload *w, const struct ea_state *s,
+		     struct ea_err *err);
+const struct ea_workload_counts *ea_workload_counts(const struct ea_workload *w);
+
+/* Policies, governors and idle selectors, by name. */
+int ea_replay_policy_count(void);
+const char *ea_replay_policy_name(int i);
+const char *ea_replay_policy_summary(int i);
+int ea_replay_policy_find(const char *name);	/* index or -1 */
+bool ea_replay_governor_valid(const char *name);
+bool ea_replay_idle_valid(const char *name);
+
+/* Where the simulated events go besides the accountant (--emit-trace). */
+struct ea_replay_sink {
+	/* cur_comm: the comm of ev->cur_pid. Returns 0 or -1 (errno). */
+	int (*event)(void *ctx, const struct ea_event *ev, const char *cur_comm);
+	void *ctx;
+};
+
+struct ea_replay_config {
+	const struct ea_model *model;	/* the platform replayed on */
+	const char *policy;		/* ea_replay_policy_name() */
+	const char *governor;		/* recorded|schedutil|performance|powersave */
+	const char *idle;		/* recorded|menu|oracle */
+	/* The workload was recorded on `model` (no --target-model): recorded
+	 * CPU ids, frequencies and idle states apply as they are. */
+	bool same_platform;
+	/* Window and swapper idle state for pricing, as `report` uses. */
+	struct ea_state_config state_cfg;
+	struct ea_acct_config acct_cfg;
+	const struct ea_replay_sink *sink;	/* NULL: none */
+};
+
+struct ea_replay_result {
+	char policy[32];
+	struct ea_acct acct;		/* the simulated timeline, priced */
+	/* Performance: wakeup-to-run latency percentiles (ns), over
+	 * activations with a recorded wakeup that ran. */
+	uint64_t lat_p50, lat_p90, lat_p99, lat_max;
+	uint64_t lat_n;
+	uint64_t wait_ns;		/* runnable, not running */
+	uint64_t late;			/* finished after their recorded end */
+	uint64_t overutilised_ns;	/* some CPU above 80% of its capacity */
+	uint64_t migrations;		/* placements or pulls to another CPU */
+	uint64_t events;		/* simulated events emitted */
+	uint64_t *cpu_busy_ns;		/* per simulated CPU, ncpus entries */
+	int ncpus;
+};
+
+/*
+ * Simulate w with cfg and price the result into r (r->acct initialised
+ * here; free with ea_replay_result_free). Deterministic. 0 or -1 + err.
+ */
+int ea_replay_run(const struct ea_workload *w, const struct ea_replay_config *cfg,
+		  struct ea_replay_result *r, struct ea_err *err);
+void ea_replay_result_free(struct ea_replay_result *r);
+
+/* The replay JSON's and text's renderers (src/output/replay-*.c). */
+struct ea_replay_report {
+	const char *path;
+	const struct ea_model *model, *target;
+	const char *governor, *idle;
+	const struct ea_acct *actual;	/* NULL: no source model */
+	const struct ea_workload_counts *wl;
+	const struct ea_replay_result *results;
+	int nresults;
+};
+
+void ea_replay_render_json(FILE *f, const struct ea_replay_report *r);
+void ea_replay_render_text(FILE *f, const struct ea_replay_report *r);
+/* delta of e against actual in percent; NaN when actual is absent or 0. */
+double ea_replay_delta_pct(const struct ea_replay_report *r,
+			   const struct ea_replay_result *res);
+
+/* ftrace text writer for --emit-trace (src/output/replay-trace.c). */
+struct ea_trace_writer;
+int ea_trace_writer_open(struct ea_trace_writer **tw, FILE *f, int ncpus,
+			 const char *comment);
+int ea_trace_writer_event(void *tw, const struct ea_event *ev,
+			  const char *cur_comm);
+void ea_trace_writer_free(struct ea_trace_writer *tw);
+
+#endif

@@ -1,0 +1,326 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* eatrace replay: the recorded workload under other scheduling decisions. */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/cmd.h"
+#include "cli/options.h"
+#include "eatrace/energy.h"
+#include "eatrace/model.h"
+#include "eatrace/pipeline.h"
+#include "eatrace/replay.h"
+
+static const char usage_text[] =
+	"usage: eatrace replay [OPTIONS] -m MODEL TRACE\n"
+	"\n"
+	"Replay the recorded workload (per task: wakeups, work in capacity units,\n"
+	"sleeps) through other placement policies, frequency governors and idle\n"
+	"selection on a simulated platform, price each timeline with the same\n"
+	"accountant as 'eatrace report', and compare with the actual energy.\n"
+	"\n"
+	"options:\n"
+	"  -m, --model MODEL     model of the recorded platform (prices 'actual',\n"
+	"                        gives the recorded CPUs' capacities)\n"
+	"      --policy LIST     comma-separated policies, or 'all' (default):\n"
+	"                        recorded, eas-rfc, feec, cfs, pack, spread\n"
+	"      --governor G      recorded, schedutil, performance, powersave\n"
+	"                        (default: recorded; schedutil with --target-model)\n"
+	"      --idle I          recorded, menu, oracle (default: recorded;\n"
+	"                        menu with --target-model)\n"
+	"      --target-model M  replay on another platform (what-if hardware)\n"
+	"      --source-capacity N  the recorded CPUs' capacity, whatever their\n"
+	"                        frequency (traces from machines without a model;\n"
+	"                        -m may then be omitted if --target-model is given)\n"
+	"      --pin COMM=CPU    keep tasks whose comm matches (fnmatch) on CPU\n"
+	"      --emit-trace OUT  write the simulated timeline as ftrace text\n"
+	"                        ('eatrace report' reads it; one policy only)\n"
+	EA_COMMON_OPTS_HELP
+	"  -h, --help            this text\n"
+	"\n"
+	"Energy is in the model's power_unit x seconds. Performance costs per\n"
+	"policy: wakeup-to-run latency, runnable wait, activations finishing later\n"
+	"than recorded, overutilised time, migrations. See docs/replay.md.\n"
+	"Exit status: 0 ok, 2 usage or input error.\n";
+
+enum { OPT_POLICY = 2000, OPT_GOVERNOR, OPT_IDLE, OPT_TARGET, OPT_SRC_CAP,
+       OPT_PIN, OPT_EMIT };
+
+static const struct option extra[] = {
+	{ "policy", required_argument, NULL, OPT_POLICY },
+	{ "governor", required_argument, NULL, OPT_GOVERNOR },
+	{ "idle", required_argument, NULL, OPT_IDLE },
+	{ "target-model", required_argument, NULL, OPT_TARGET },
+	{ "source-capacity", required_argument, NULL, OPT_SRC_CAP },
+	{ "pin", required_argument, NULL, OPT_PIN },
+	{ "emit-trace", required_argument, NULL, OPT_EMIT },
+};
+
+#define MAX_PINS 64
+#define MAX_POLICIES 16
+
+struct replay_opts {
+	const char *policy, *governor, *idle, *target, *emit;
+	unsigned long source_capacity;
+	struct ea_pin pins[MAX_PINS];
+	char pin_text[MAX_PINS][64];
+	int npins;
+};
+
+static int on_opt(int opt, const char *arg, void *ctx)
+{
+	struct replay_opts *ro = ctx;
+	const char *eq;
+	char *end;
+	long cpu;
+
+	switch (opt) {
+	case OPT_POLICY:
+		ro->policy = arg;
+		return 0;
+	case OPT_GOVERNOR:
+		if (!ea_replay_governor_valid(arg))
+			return ea_die("--governor: '%s' is not one of recorded, schedutil, performance, powersave", arg);
+		ro->governor = arg;
+		return 0;
+	case OPT_IDLE:
+		if (!ea_replay_idle_valid(arg))
+			return ea_die("--idle: '%s' is not one of recorded, menu, oracle", arg);
+		ro->idle = arg;
+		return 0;
+	case OPT_TARGET:
+		ro->target = arg;
+		return 0;
+	case OPT_EMIT:
+		ro->emit = arg;
+		return 0;
+	case OPT_SRC_CAP:
+		ro->source_capacity = strtoul(arg, &end, 10);
+		if (*end || !ro->source_capacity || ro->source_capacity > EA_MODEL_MAX_CAP)
+			return ea_die("--source-capacity: '%s' is not a capacity (1..%u)",
+				      arg, EA_MODEL_MAX_CAP);
+		return 0;
+	case OPT_PIN:
+		eq = strrchr(arg, '=');
+		if (!eq || eq == arg || (size_t)(eq - arg) >= sizeof(ro->pin_text[0]))
+			return ea_die("--pin: '%s' is not COMM=CPU", arg);
+		cpu = strtol(eq + 1, &end, 10);
+		if (*end || eq[1] == '\0' || cpu < 0 || cpu >= EA_MAX_CPUS)
+			return ea_die("--pin: '%s' is not COMM=CPU", arg);
+		if (ro->npins == MAX_PINS)
+			return ea_die("--pin: more than %d", MAX_PINS);
+		memcpy(ro->pin_text[ro->npins], arg, eq - arg);
+		ro->pin_text[ro->npins][eq - arg] = '\0';
+		ro->pins[ro->npins].pattern = ro->pin_text[ro->npins];
+		ro->pins[ro->npins].cpu = (int)cpu;
+		ro->npins++;
+		return 0;
+	}
+	return -1;
+}
+
+/* "all" or "a,b,c" into names; returns how many, or -1 (message printed). */
+static int parse_policies(const char *list, const char **names, char *buf,
+			  size_t n)
+{
+	int count = 0;
+	char *tok, *save;
+
+	if (!list || !strcmp(list, "all")) {
+		for (int i = 0; i < ea_replay_policy_count(); i++)
+			names[count++] = ea_replay_policy_name(i);
+		return count;
+	}
+	snprintf(buf, n, "%s", list);
+	for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		if (ea_replay_policy_find(tok) < 0) {
+			ea_die("--policy: '%s' is not a policy (recorded, eas-rfc, feec, cfs, pack, spread, all)", tok);
+			return -1;
+		}
+		if (count == MAX_POLICIES) {
+			ea_die("--policy: too many");
+			return -1;
+		}
+		names[count++] = ea_replay_policy_name(ea_replay_policy_find(tok));
+	}
+	if (!count) {
+		ea_die("--policy: empty list");
+		return -1;
+	}
+	return count;
+}
+
+struct replay_run {
+	struct ea_model *model, *target;
+	struct ea_acct acct;
+	bool have_acct;
+	struct ea_workload *wl;
+	struct ea_run run;
+	struct ea_replay_result res[MAX_POLICIES];
+	int nres;
+};
+
+static void replay_free(struct replay_run *rr)
+{
+	for (int i = 0; i < rr->nres; i++)
+		ea_replay_result_free(&rr->res[i]);
+	ea_run_free(&rr->run);
+	ea_workload_free(rr->wl);
+	if (rr->have_acct)
+		ea_acct_free(&rr->acct);
+	if (rr->target != rr->model)
+		ea_model_free(rr->target);
+	ea_model_free(rr->model);
+}
+
+static int emit_open(struct ea_out *eo, struct ea_trace_writer **tw,
+		     const char *path, int ncpus, const char *policy)
+{
+	struct ea_err err;
+	char comment[128];
+
+	if (ea_out_open(eo, path, &err))
+		return ea_die("%s", err.msg);
+	snprintf(comment, sizeof(comment), "eatrace replay --policy %s: simulated", policy);
+	if (ea_trace_writer_open(tw, eo->f, ncpus, comment)) {
+		ea_out_abort(eo);
+		return ea_die("%s: cannot write", path);
+	}
+	return 0;
+}
+
+int cmd_replay(int argc, char **argv)
+{
+	struct ea_common_opts o = { .format = EA_FMT_TEXT };
+	struct replay_opts ro = { 0 };
+	struct replay_run rr = { 0 };
+	struct ea_workload_config wcfg = { 0 };
+	struct ea_consumer cons[2];
+	const char *names[MAX_POLICIES];
+	char polbuf[256];
+	struct ea_replay_report rep;
+	struct ea_out out, eo = { 0 };
+	struct ea_trace_writer *tw = NULL;
+	struct ea_replay_sink sink;
+	struct ea_err err;
+	char **args;
+	int nargs, npol, ncons = 0, rc = EXIT_ERROR;
+	bool help, same;
+	const char *gov, *idle;
+
+	if (ea_parse_common(argc, argv, &o, extra, sizeof(extra) / sizeof(extra[0]),
+			    on_opt, &ro, &help, &args, &nargs))
+		return EXIT_ERROR;
+	if (help) {
+		fputs(usage_text, stdout);
+		return 0;
+	}
+	if (nargs != 1)
+		return ea_die("replay: expected one TRACE (see 'eatrace replay --help')");
+	if (o.format == EA_FMT_CSV)
+		return ea_die("replay: --format csv is not supported (text or json)");
+	if (!o.model && !(ro.target && ro.source_capacity))
+		return ea_die("replay: no model: give -m MODEL (bundled: tc2, juno-r0)");
+	npol = parse_policies(ro.policy, names, polbuf, sizeof(polbuf));
+	if (npol < 0)
+		return EXIT_ERROR;
+	if (ro.emit && npol != 1)
+		return ea_die("replay: --emit-trace needs exactly one --policy");
+	same = !ro.target;
+	gov = ro.governor ? ro.governor : same ? "recorded" : "schedutil";
+	idle = ro.idle ? ro.idle : same ? "recorded" : "menu";
+	if (!same && !strcmp(gov, "recorded"))
+		return ea_die("replay: --governor recorded needs the recorded platform (no --target-model)");
+	if (!same && !strcmp(idle, "recorded"))
+		return ea_die("replay: --idle recorded needs the recorded platform (no --target-model)");
+	if (o.model && ea_model_load(&rr.model, o.model, &err))
+		return ea_die("%s", err.msg);
+	if (ro.target && ea_model_load(&rr.target, ro.target, &err)) {
+		ea_die("%s", err.msg);
+		goto out;
+	}
+	if (!rr.target)
+		rr.target = rr.model;
+	if (rr.model) {
+		if (ea_acct_init(&rr.acct, rr.model, NULL, &err)) {
+			ea_die("%s", err.msg);
+			goto out;
+		}
+		rr.have_acct = true;
+		ea_acct_state_config(&rr.acct, &o.cfg);
+		cons[ncons++] = (struct ea_consumer){ &ea_acct_ops, &rr.acct };
+	}
+	wcfg.model = rr.model;
+	wcfg.source_capacity = (uint32_t)ro.source_capacity;
+	wcfg.pins = ro.pins;
+	wcfg.npins = ro.npins;
+	if (ea_workload_new(&rr.wl, &wcfg)) {
+		ea_die("out of memory");
+		goto out;
+	}
+	cons[ncons++] = (struct ea_consumer){ &ea_workload_ops, rr.wl };
+	o.cfg.ncpus = -1;
+	if (ea_run(&rr.run, args[0], &o.cfg, cons, ncons, &err)) {
+		ea_die("%s", err.msg);
+		goto out;
+	}
+	if ((rr.have_acct && ea_acct_done(&rr.acct, rr.run.state, &err)) ||
+	    ea_workload_done(rr.wl, rr.run.state, &err)) {
+		ea_die("%s: %s", args[0], err.msg);
+		goto out;
+	}
+	if (ro.emit && emit_open(&eo, &tw, ro.emit, same ?
+				 ea_workload_counts(rr.wl)->ncpus : rr.target->ncpus,
+				 names[0]))
+		goto out;
+	sink = (struct ea_replay_sink){ ea_trace_writer_event, tw };
+	for (int i = 0; i < npol; i++) {
+		struct ea_replay_config cfg = {
+			.model = rr.target, .policy = names[i], .governor = gov,
+			.idle = idle, .same_platform = same,
+			.sink = tw ? &sink : NULL,
+		};
+
+		cfg.state_cfg.win_start = o.cfg.win_start;
+		cfg.state_cfg.win_end = o.cfg.win_end;
+		cfg.state_cfg.win_relative = o.cfg.win_relative;
+		cfg.state_cfg.swapper_idle_state = o.cfg.swapper_idle_state;
+		if (ea_replay_run(rr.wl, &cfg, &rr.res[i], &err)) {
+			ea_die("%s: %s", args[0], err.msg);
+			goto out;
+		}
+		rr.nres++;
+	}
+	if (tw) {
+		ea_trace_writer_free(tw);
+		tw = NULL;
+		if (ea_out_commit(&eo, &err)) {
+			ea_die("%s", err.msg);
+			goto out;
+		}
+	}
+	if (ea_out_open(&out, o.output, &err)) {
+		ea_die("%s", err.msg);
+		goto out;
+	}
+	rep = (struct ea_replay_report){
+		.path = args[0], .model = rr.model, .target = rr.target,
+		.governor = gov, .idle = idle,
+		.actual = rr.have_acct ? &rr.acct : NULL,
+		.wl = ea_workload_counts(rr.wl), .results = rr.res,
+		.nresults = rr.nres,
+	};
+	if (o.format == EA_FMT_JSON)
+		ea_replay_render_json(out.f, &rep);
+	else
+		ea_replay_render_text(out.f, &rep);
+	rc = ea_out_commit(&out, &err) ? ea_die("%s", err.msg) : 0;
+out:
+	if (tw) {
+		ea_trace_writer_free(tw);
+		ea_out_abort(&eo);
+	}
+	replay_free(&rr);
+	return rc;
+}

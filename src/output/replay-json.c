@@ -1,0 +1,130 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * `eatrace replay --format json` (docs/replay.md "JSON"). Energies are
+ * exact decimals in power_unit x s, in the shape `report` uses; times in s.
+ */
+#include <math.h>
+
+#include "eatrace/output.h"
+#include "eatrace/replay.h"
+
+static void energy_obj(struct ea_json *j, const char *key, const struct ea_energy *e)
+{
+	char b[64];
+
+	ea_json_obj(j, key);
+	ea_json_raw(j, "total", ea_energy_fmt(b, ea_energy_total(e)));
+	ea_json_raw(j, "busy", ea_energy_fmt(b, ea_energy_busy(e)));
+	ea_json_raw(j, "idle", ea_energy_fmt(b, ea_energy_idle(e)));
+	ea_json_raw(j, "wakeup", ea_energy_fmt(b, ea_energy_wakeup(e)));
+	ea_json_raw(j, "core_busy", ea_energy_fmt(b, e->core_busy));
+	ea_json_raw(j, "cluster_busy", ea_energy_fmt(b, e->cluster_busy));
+	ea_json_raw(j, "core_idle", ea_energy_fmt(b, e->core_idle));
+	ea_json_raw(j, "cluster_idle", ea_energy_fmt(b, e->cluster_idle));
+	ea_json_raw(j, "core_wakeup", ea_energy_fmt(b, e->core_wakeup));
+	ea_json_raw(j, "cluster_wakeup", ea_energy_fmt(b, e->cluster_wakeup));
+	ea_json_obj_end(j);
+}
+
+double ea_replay_delta_pct(const struct ea_replay_report *r,
+			   const struct ea_replay_result *res)
+{
+	double a, e;
+
+	if (!r->actual)
+		return NAN;
+	a = ea_energy_to_double(ea_energy_total(&r->actual->total));
+	e = ea_energy_to_double(ea_energy_total(&res->acct.total));
+	return a > 0 ? (e - a) / a * 100.0 : NAN;
+}
+
+static void clusters_json(struct ea_json *j, const struct ea_acct *a)
+{
+	const struct ea_model *m = a->model;
+
+	ea_json_arr(j, "clusters");
+	for (int i = 0; i < m->nclusters; i++) {
+		ea_json_obj(j, NULL);
+		ea_json_str(j, "name", m->clusters[i].name);
+		energy_obj(j, "energy", &a->clusters[i].e);
+		ea_json_ns_as_s(j, "busy_s", a->clusters[i].busy_ns);
+		ea_json_obj_end(j);
+	}
+	ea_json_arr_end(j);
+}
+
+static void policy_json(struct ea_json *j, const struct ea_replay_report *r,
+			const struct ea_replay_result *res)
+{
+	char b[64];
+
+	ea_json_obj(j, NULL);
+	ea_json_str(j, "name", res->policy);
+	energy_obj(j, "energy", &res->acct.total);
+	ea_json_num(j, "delta_pct", ea_replay_delta_pct(r, res));
+	ea_json_obj(j, "latency");
+	ea_json_ns_as_s(j, "p50", res->lat_p50);
+	ea_json_ns_as_s(j, "p90", res->lat_p90);
+	ea_json_ns_as_s(j, "p99", res->lat_p99);
+	ea_json_ns_as_s(j, "max", res->lat_max);
+	ea_json_uint(j, "activations", res->lat_n);
+	ea_json_obj_end(j);
+	ea_json_ns_as_s(j, "wait_s", res->wait_ns);
+	ea_json_uint(j, "late_activations", res->late);
+	ea_json_ns_as_s(j, "overutilised_s", res->overutilised_ns);
+	ea_json_uint(j, "migrations", res->migrations);
+	clusters_json(j, &res->acct);
+	ea_json_arr(j, "cpus");
+	for (int i = 0; i < res->ncpus; i++) {
+		ea_json_obj(j, NULL);
+		ea_json_int(j, "cpu", i);
+		ea_json_ns_as_s(j, "task_busy_s", res->cpu_busy_ns[i]);
+		ea_json_raw(j, "energy",
+			    ea_energy_fmt(b, ea_energy_total(&res->acct.cpus[i].e)));
+		ea_json_obj_end(j);
+	}
+	ea_json_arr_end(j);
+	ea_json_obj_end(j);
+}
+
+void ea_replay_render_json(FILE *f, const struct ea_replay_report *r)
+{
+	const struct ea_workload_counts *wl = r->wl;
+	struct ea_json j;
+
+	ea_json_begin(&j, f);
+	ea_json_obj(&j, NULL);
+	ea_json_int(&j, "eatrace_replay", 1);
+	ea_json_str(&j, "trace", r->path);
+	if (r->model)
+		ea_json_str(&j, "model", r->model->name);
+	ea_json_str(&j, "target_model", r->target->name);
+	ea_json_str(&j, "power_unit", r->target->power_unit);
+	ea_json_str(&j, "governor", r->governor);
+	ea_json_str(&j, "idle", r->idle);
+	ea_json_ns_as_s(&j, "duration_s", wl->last_ts - wl->first_ts);
+	ea_json_obj(&j, "workload");
+	ea_json_uint(&j, "tasks", wl->tasks);
+	ea_json_uint(&j, "activations", wl->activations);
+	ea_json_uint(&j, "at_start", wl->at_start);
+	ea_json_uint(&j, "open", wl->open);
+	ea_json_uint(&j, "never_ran", wl->never_ran);
+	ea_json_uint(&j, "split", wl->split);
+	ea_json_uint(&j, "pinned_tasks", wl->pinned_tasks);
+	ea_json_uint(&j, "idle_task_stretches", wl->idle_busy);
+	ea_json_obj_end(&j);
+	if (r->actual) {
+		ea_json_obj(&j, "actual");
+		energy_obj(&j, "energy", &r->actual->total);
+		clusters_json(&j, r->actual);
+		ea_json_obj_end(&j);
+	} else {
+		ea_json_raw(&j, "actual", "null");
+	}
+	ea_json_arr(&j, "policies");
+	for (int i = 0; i < r->nresults; i++)
+		policy_json(&j, r, &r->results[i]);
+	ea_json_arr_end(&j);
+	ea_json_obj_end(&j);
+	ea_json_end(&j);
+}

@@ -1,0 +1,83 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* `eatrace replay` for people: one line per policy, then per cluster. */
+#include <math.h>
+
+#include "eatrace/replay.h"
+
+static const char *s_of(char *buf, uint64_t ns)
+{
+	snprintf(buf, 32, "%.6f", (double)ns / 1e9);
+	return buf;
+}
+
+static const char *ms_of(char *buf, uint64_t ns)
+{
+	snprintf(buf, 32, "%.3f", (double)ns / 1e6);
+	return buf;
+}
+
+void ea_replay_render_text(FILE *f, const struct ea_replay_report *r)
+{
+	const struct ea_workload_counts *wl = r->wl;
+	char b1[64], b2[32], b3[32], b4[32], b5[32];
+
+	fprintf(f, "%s: %s s replayed on %s (governor %s, idle %s), energy in %s x s\n",
+		r->path, s_of(b2, wl->last_ts - wl->first_ts), r->target->name,
+		r->governor, r->idle, r->target->power_unit);
+	fprintf(f, "workload: %llu tasks, %llu activations (%llu at start, %llu never blocked, %llu pinned tasks), %llu idle-task stretches\n\n",
+		(unsigned long long)wl->tasks, (unsigned long long)wl->activations,
+		(unsigned long long)wl->at_start, (unsigned long long)wl->open,
+		(unsigned long long)wl->pinned_tasks,
+		(unsigned long long)wl->idle_busy);
+	fprintf(f, "%-10s %14s %8s %10s %10s %10s %10s %10s %6s %10s %6s\n",
+		"policy", "energy", "delta%", "busy", "idle", "wakeup",
+		"lat_p50ms", "lat_p99ms", "late", "overutil_s", "migr");
+	if (r->actual) {
+		const struct ea_energy *e = &r->actual->total;
+
+		fprintf(f, "%-10s %14.6f %8s %10.3f %10.3f %10.3f\n", "actual",
+			ea_energy_to_double(ea_energy_total(e)), "",
+			ea_energy_to_double(ea_energy_busy(e)),
+			ea_energy_to_double(ea_energy_idle(e)),
+			ea_energy_to_double(ea_energy_wakeup(e)));
+	}
+	for (int i = 0; i < r->nresults; i++) {
+		const struct ea_replay_result *res = &r->results[i];
+		const struct ea_energy *e = &res->acct.total;
+		double d = ea_replay_delta_pct(r, res);
+
+		if (isnan(d))
+			snprintf(b1, sizeof(b1), "-");
+		else
+			snprintf(b1, sizeof(b1), "%+.2f", d);
+		fprintf(f, "%-10s %14.6f %8s %10.3f %10.3f %10.3f %10s %10s %6llu %10s %6llu\n",
+			res->policy, ea_energy_to_double(ea_energy_total(e)), b1,
+			ea_energy_to_double(ea_energy_busy(e)),
+			ea_energy_to_double(ea_energy_idle(e)),
+			ea_energy_to_double(ea_energy_wakeup(e)),
+			ms_of(b3, res->lat_p50), ms_of(b4, res->lat_p99),
+			(unsigned long long)res->late,
+			s_of(b5, res->overutilised_ns),
+			(unsigned long long)res->migrations);
+	}
+	fprintf(f, "\n%-10s", "cluster");
+	if (r->actual)
+		fprintf(f, " %14s", "actual");
+	for (int i = 0; i < r->nresults; i++)
+		fprintf(f, " %14s", r->results[i].policy);
+	fputc('\n', f);
+	for (int c = 0; c < r->target->nclusters; c++) {
+		fprintf(f, "%-10s", r->target->clusters[c].name);
+		if (r->actual) {
+			if (r->actual->model == r->target)
+				fprintf(f, " %14.6f", ea_energy_to_double(
+					ea_energy_total(&r->actual->clusters[c].e)));
+			else
+				fprintf(f, " %14s", "-");
+		}
+		for (int i = 0; i < r->nresults; i++)
+			fprintf(f, " %14.6f", ea_energy_to_double(ea_energy_total(
+					&r->results[i].acct.clusters[c].e)));
+		fputc('\n', f);
+	}
+}

@@ -1,0 +1,147 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * `feec`: mainline's find_energy_efficient_cpu() (kernel/sched/fair.c,
+ * v6.x) without uclamp:
+ *
+ *  - not at all while the root domain is overutilised, nor on a platform
+ *    whose CPUs all have the same capacity (no sd_asym_cpucapacity): then
+ *    the regular path decides (here `cfs`, select_idle_sibling()'s spirit);
+ *  - a task with no utilisation stays on prev_cpu;
+ *  - per performance domain (a cluster), the candidates are prev_cpu and
+ *    the CPU with the most spare capacity, among the CPUs where the task
+ *    fits (util_fits_cpu(): below 80% of the capacity once added);
+ *  - each candidate is charged compute_energy() with the task minus without
+ *    it: em_cpu_energy() = the power of the OPP that 1.25 x the domain's
+ *    busiest CPU needs, x the domain's summed util / that OPP's capacity;
+ *  - the best candidate wins only if it saves energy against prev_cpu.
+ *
+ * The kernel's energy model has one power per CPU and OPP; the cost model's
+ * cluster power is folded into it in equal shares (core_power +
+ * cluster_power / CPUs of the cluster), and idle power and wakeups are not
+ * part of it, as in mainline.
+ */
+#include <limits.h>
+
+#include "replay/replay-internal.h"
+
+static int64_t em_power_u(const struct ea_cluster *cl, int k)
+{
+	return cl->caps[k].core_power_u + cl->caps[k].cluster_power_u / cl->ncpus;
+}
+
+unsigned long long rp_feec_compute_energy(const struct rp_env *e, int ci,
+					  uint32_t task_util, int dst_cpu)
+{
+	const struct ea_cluster *cl = &e->model->clusters[ci];
+	uint32_t cap = cl->caps[cl->ncaps - 1].cap;
+	uint64_t pd_cap = 0, busy = 0, max_util = 0;
+	int k;
+
+	for (int i = 0; i < cl->ncpus; i++) {
+		int c = cl->cpus[i];
+		uint64_t u;
+
+		if (c >= e->ncpus)
+			continue;
+		pd_cap += cap;
+		u = e->util[c] < cap ? e->util[c] : cap;
+		busy += u;
+		if (c == dst_cpu)
+			u += task_util;
+		if (u > cap)
+			u = cap;
+		if (u > max_util)
+			max_util = u;
+	}
+	if (busy > pd_cap)
+		busy = pd_cap;
+	if (dst_cpu >= 0)
+		busy = busy + task_util < pd_cap ? busy + task_util : pd_cap;
+	if (!busy)
+		return 0;
+	/* map_util_perf(): 25% headroom, then the lowest OPP that covers it */
+	max_util += max_util >> 2;
+	if (max_util > cap)
+		max_util = cap;
+	for (k = 0; k < cl->ncaps - 1; k++)
+		if (cl->caps[k].cap >= max_util)
+			break;
+	return (unsigned long long)em_power_u(cl, k) * busy / cl->caps[k].cap;
+}
+
+static bool asymmetric(const struct ea_model *m)
+{
+	for (int i = 1; i < m->nclusters; i++)
+		if (m->clusters[i].caps[m->clusters[i].ncaps - 1].cap !=
+		    m->clusters[0].caps[m->clusters[0].ncaps - 1].cap)
+			return true;
+	return false;
+}
+
+static int select_feec(const struct rp_env *e, const struct rp_wakee *p)
+{
+	unsigned long long prev_delta = ULLONG_MAX, best_delta = ULLONG_MAX;
+	int prev = p->prev_cpu, best_cpu = -1, prev_fits = -1, best_fits = -1;
+
+	if (e->overutilised || !asymmetric(e->model))
+		return rp_select_cfs(e, p);
+	if (!p->util)
+		return prev;
+	for (int ci = 0; ci < e->model->nclusters; ci++) {
+		const struct ea_cluster *cl = &e->model->clusters[ci];
+		long prev_spare = -1, max_spare = -1;
+		int max_cpu = -1, max_fits = -1;
+		unsigned long long base, cur;
+
+		for (int i = 0; i < cl->ncpus; i++) {
+			int c = cl->cpus[i];
+			uint32_t cap, util;
+			long spare;
+
+			if (c >= e->ncpus)
+				continue;
+			cap = rp_cap_orig(e, c);
+			util = e->util[c] + p->util;
+			if (!rp_fits(util, cap))
+				continue;
+			spare = (long)cap - (long)util;
+			if (c == prev) {
+				prev_spare = spare;
+				prev_fits = 1;
+			} else if (1 > max_fits || spare > max_spare) {
+				max_spare = spare;
+				max_cpu = c;
+				max_fits = 1;
+			}
+		}
+		if (max_cpu < 0 && prev_spare < 0)
+			continue;
+		base = rp_feec_compute_energy(e, ci, p->util, -1);
+		if (prev_spare > -1) {
+			prev_delta = rp_feec_compute_energy(e, ci, p->util, prev) - base;
+			if (prev_delta < best_delta)
+				best_delta = prev_delta;
+		}
+		if (max_cpu >= 0 && max_spare > prev_spare) {
+			if (max_fits < best_fits)
+				continue;
+			cur = rp_feec_compute_energy(e, ci, p->util, max_cpu) - base;
+			if (max_fits > 0 && best_fits > 0 && cur >= best_delta)
+				continue;
+			best_delta = cur;
+			best_cpu = max_cpu;
+			best_fits = max_fits;
+		}
+	}
+	if (best_cpu >= 0 && (best_fits > prev_fits ||
+			      (best_fits > 0 && best_delta < prev_delta)))
+		return best_cpu;
+	return prev;
+}
+
+const struct rp_policy rp_policy_feec = {
+	.name = "feec",
+	.summary = "mainline find_energy_efficient_cpu (em_cpu_energy, util_fits_cpu, overutilised fallback)",
+	.energy_aware = true,
+	.select_cpu = select_feec,
+};

@@ -1,0 +1,179 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/* The replay stage's private data, shared by its files. */
+#ifndef EATRACE_REPLAY_INTERNAL_H
+#define EATRACE_REPLAY_INTERNAL_H
+
+#include <stddef.h>
+
+#include "eatrace/replay.h"
+
+/* ---- workload (workload.c) ---- */
+
+enum {
+	RP_ACT_START = 1 << 0,	/* running or runnable at trace start */
+	RP_ACT_OPEN = 1 << 1,	/* never blocked before the end */
+	RP_ACT_RAN = 1 << 2,	/* ran in the recording */
+	RP_ACT_INFERRED = 1 << 3,	/* no wakeup recorded: woken at switch-in */
+	RP_ACT_SPLIT = 1 << 4,	/* ran on more than one CPU */
+};
+
+/* A stretch of an activation on one CPU (it migrated between them). */
+struct rp_seg {
+	uint64_t work;		/* ns x capacity */
+	uint64_t start;		/* ns: recorded switch-in on this CPU */
+	uint64_t seq_in;
+	int32_t cpu;
+	bool from_idle;		/* switched in from the idle task */
+};
+
+struct rp_act {
+	uint64_t release;	/* ns: wakeup, recorded or inferred */
+	uint64_t eligible;	/* ns: may run from (>= release) */
+	uint64_t end;		/* ns: recorded block; 0 while open */
+	uint64_t work;		/* ns x capacity (1024 = biggest CPU at top) */
+	uint64_t seq_in, seq_out;	/* recorded event order of its switch-in
+					   and of its block */
+	int32_t cpu;		/* CPU of its first recorded run, -1 */
+	uint32_t flags;		/* RP_ACT_* */
+	uint32_t seg0, nseg;	/* its segments in the task's segs[] */
+};
+
+struct rp_task {
+	int32_t pid;
+	char comm[EA_COMM_LEN];
+	int32_t pin;		/* pinned CPU, -1 */
+	int32_t only_cpu;	/* the one CPU it ran on; -1 several, -2 none */
+	struct rp_act *acts;
+	size_t nacts, cap;
+	struct rp_seg *segs;
+	size_t nsegs, seg_cap;
+	bool pin_auto;		/* pinned because it never left one CPU */
+	bool open;		/* acts[nacts - 1] still open (extraction) */
+	int32_t last_run_cpu;	/* extraction: CPU of its latest run */
+};
+
+/* A stretch of CPU time in the idle task (interrupts, idle entry/exit). */
+struct rp_idle_busy {
+	uint64_t start, end, seq_start, seq_end;
+	int32_t cpu;
+	bool to_idle;		/* followed by a cpuidle state (not a task) */
+};
+
+struct rp_freq {
+	uint64_t ts, seq;
+	int32_t cpu;
+	uint32_t khz;
+};
+
+struct rp_idle {
+	uint64_t since, until, seq;
+	int16_t state;
+};
+
+struct rp_cpu_timeline {
+	struct rp_idle *idles;
+	size_t nidles, cap;
+	uint64_t busy0_seq;	/* extraction: seq of the current stretch's start */
+	bool seen;		/* extraction: first change delivered */
+	bool init_idle;		/* idle at the trace start */
+	int16_t init_state;	/* ... in this idle state */
+};
+
+struct ea_workload {
+	struct ea_workload_config cfg;
+	struct rp_task *tasks;	/* order of first appearance */
+	size_t ntasks, task_cap;
+	int32_t *slots;		/* pid hash: index + 1 */
+	size_t nslots;
+	struct rp_idle_busy *busy0;	/* sorted by (start, seq_start) */
+	size_t nbusy0, busy0_cap;
+	struct rp_freq *freqs;	/* time order */
+	size_t nfreqs, freq_cap;
+	struct rp_cpu_timeline *cpus;
+	int ncpus;
+	uint64_t seq;		/* events seen */
+	struct ea_workload_counts counts;
+	char error[128];
+};
+
+uint32_t rp_source_capacity(const struct ea_workload *w, int cpu, uint32_t khz);
+
+/* ---- policies (policy*.c) ---- */
+
+/*
+ * What a policy sees at a wakeup: every CPU's state without the waking
+ * task. util: simulated PELT util_avg in capacity units (the waking task's
+ * blocked contribution removed from its previous CPU); cap_idx: the OPP its
+ * frequency domain runs; nr: tasks running or queued; idle: nr == 0.
+ */
+struct rp_env {
+	const struct ea_model *model;
+	int ncpus;
+	const uint32_t *util;
+	const int *cap_idx;
+	const int *nr;
+	bool overutilised;	/* some CPU above 80% of its capacity */
+};
+
+struct rp_wakee {
+	uint32_t util;		/* task util_avg, decayed to now */
+	uint32_t wakeups;	/* RFC wakeup_avg_sum (1024 per wakeup, decayed) */
+	int prev_cpu;		/* last CPU, or the recorded one at first */
+	int rec_cpu;		/* the CPU the recording used (mapped) */
+};
+
+struct rp_policy {
+	const char *name;
+	const char *summary;
+	/* Load balancing stays off while nothing is overutilised, as with
+	 * EAS in mainline (find_busiest_group()). */
+	bool energy_aware;
+	bool no_balance;	/* never move waiting tasks (`recorded`) */
+	bool follow_segments;	/* move as the recording did (`recorded`) */
+	int (*select_cpu)(const struct rp_env *e, const struct rp_wakee *p);
+};
+
+extern const struct rp_policy rp_policy_recorded, rp_policy_eas_rfc,
+	rp_policy_feec, rp_policy_cfs, rp_policy_pack, rp_policy_spread;
+const struct rp_policy *rp_policy_get(const char *name);
+
+/* Helpers shared by policies (policy.c). */
+const struct ea_cluster *rp_cluster(const struct rp_env *e, int cpu);
+uint32_t rp_cap_orig(const struct rp_env *e, int cpu);
+uint32_t rp_cap_curr(const struct rp_env *e, int cpu);
+bool rp_fits(uint32_t util, uint32_t cap);	/* util < 80% of cap */
+bool rp_idle(const struct rp_env *e, int cpu);
+/* `cfs`: prev if idle, else an idle sibling, else the least loaded. */
+int rp_select_cfs(const struct rp_env *e, const struct rp_wakee *p);
+
+/* policy-eas-rfc.c: the RFC's energy_diff_util(), in its power units per
+ * PELT window; LONG_MAX when the cluster cannot take the utilisation. */
+long rp_energy_diff_util(const struct rp_env *e, int cpu, long util,
+			 long wakeups);
+/* The RFC's wakeup energy (x1024 per window) from a model's per-wakeup
+ * figure: w x 1024 x 1000 / 47742, rounded. */
+long rp_rfc_wakeup_energy(double per_wakeup);
+
+/* policy-feec.c: mainline compute_energy() for a perf domain, with the
+ * task on dst_cpu (-1: without it). */
+unsigned long long rp_feec_compute_energy(const struct rp_env *e, int cl,
+					  uint32_t task_util, int dst_cpu);
+
+/* ---- governors and idle selection (governor.c, idle.c) ---- */
+
+enum rp_gov { RP_GOV_RECORDED, RP_GOV_SCHEDUTIL, RP_GOV_PERFORMANCE,
+	      RP_GOV_POWERSAVE };
+enum rp_idle_sel { RP_IDLE_RECORDED, RP_IDLE_MENU, RP_IDLE_ORACLE };
+
+int rp_gov_parse(const char *name);
+int rp_idle_parse(const char *name);
+/* OPP index for a domain whose busiest CPU has util (capacity units). */
+int rp_gov_cap_idx(enum rp_gov g, const struct ea_cluster *cl, uint32_t util);
+
+#define RP_MENU_HIST 8
+/* menu-like prediction from the last idle durations (ns), 0: none. */
+uint64_t rp_menu_predict(const uint64_t *hist, int n);
+/* Deepest state whose target residency fits idle_ns. */
+int rp_idle_state_for(const struct ea_cluster *cl, uint64_t idle_ns);
+
+#endif

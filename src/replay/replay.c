@@ -1,0 +1,141 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * ea_replay_run(): one policy's replay, from workload to priced timeline.
+ * The simulator's events go into a fresh state stage driving the same
+ * accountant (ea_acct_ops) as `eatrace report`, configured by the replay
+ * platform's model exactly as `report` configures it.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "replay/sim.h"
+
+struct feed {
+	struct ea_state *st;
+	const struct ea_replay_sink *sink;
+	struct ea_err err;
+	bool failed;
+};
+
+static int feed_event(void *ctx, const struct ea_event *ev, const char *comm)
+{
+	struct feed *f = ctx;
+
+	if (f->failed)
+		return -1;
+	if (ea_state_feed(f->st, ev, &f->err)) {
+		f->failed = true;
+		return -1;
+	}
+	if (f->sink && f->sink->event(f->sink->ctx, ev, comm)) {
+		ea_err_set(&f->err, "writing the simulated trace failed");
+		f->failed = true;
+		return -1;
+	}
+	return 0;
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* Nearest-rank percentile of sorted v[n]. */
+static uint64_t pct(const uint64_t *v, size_t n, unsigned p)
+{
+	size_t r;
+
+	if (!n)
+		return 0;
+	r = (n * p + 99) / 100;
+	return v[r ? r - 1 : 0];
+}
+
+int ea_replay_run(const struct ea_workload *w, const struct ea_replay_config *cfg,
+		  struct ea_replay_result *r, struct ea_err *err)
+{
+	const struct rp_policy *pol = rp_policy_get(cfg->policy);
+	int gov = rp_gov_parse(cfg->governor), idle = rp_idle_parse(cfg->idle);
+	struct ea_state_config scfg = cfg->state_cfg;
+	struct feed f = { 0 };
+	struct sim s;
+	int rc = -1;
+
+	memset(r, 0, sizeof(*r));
+	if (!pol || gov < 0 || idle < 0)
+		return ea_err_set(err, "replay: unknown policy, governor or idle selector");
+	snprintf(r->policy, sizeof(r->policy), "%s", pol->name);
+	if (ea_acct_init(&r->acct, cfg->model, &cfg->acct_cfg, err))
+		return -1;
+	if (sim_init(&s, w, cfg->model, pol, gov, idle, cfg->same_platform,
+		     cfg->acct_cfg.assumed_khz)) {
+		ea_err_set(err, "replay: %s", s.error);
+		goto out;
+	}
+	if (idle == RP_IDLE_ORACLE) {
+		/* First pass: how long each idle period lasts (placement and
+		 * frequencies do not depend on the idle states chosen). */
+		s.oracle_pass1 = true;
+		if (sim_run(&s)) {
+			ea_err_set(err, "replay: %s", s.error);
+			goto out;
+		}
+		sim_rewind(&s);
+		s.oracle_pass1 = false;
+	}
+	ea_acct_state_config(&r->acct, &scfg);
+	scfg.ncpus = s.ncpus;
+	if (ea_state_new(&f.st, &scfg, &ea_acct_ops, &r->acct)) {
+		ea_err_set(err, "out of memory");
+		goto out;
+	}
+	f.sink = cfg->sink;
+	s.sink = feed_event;
+	s.sink_ctx = &f;
+	if (sim_run(&s)) {
+		ea_err_set(err, "replay %s: %s", pol->name,
+			   f.failed ? f.err.msg : s.error);
+		goto out;
+	}
+	if (ea_state_finish(f.st, &f.err)) {
+		ea_err_set(err, "replay %s: %s", pol->name, f.err.msg);
+		goto out;
+	}
+	if (ea_acct_done(&r->acct, f.st, err))
+		goto out;
+	qsort(s.lat, s.nlat, sizeof(*s.lat), cmp_u64);
+	r->lat_n = s.nlat;
+	r->lat_p50 = pct(s.lat, s.nlat, 50);
+	r->lat_p90 = pct(s.lat, s.nlat, 90);
+	r->lat_p99 = pct(s.lat, s.nlat, 99);
+	r->lat_max = s.nlat ? s.lat[s.nlat - 1] : 0;
+	r->wait_ns = s.wait_ns;
+	r->late = s.late;
+	r->overutilised_ns = s.overutil_ns;
+	r->migrations = s.migrations;
+	r->events = s.events;
+	r->ncpus = s.ncpus;
+	r->cpu_busy_ns = calloc(s.ncpus, sizeof(*r->cpu_busy_ns));
+	if (!r->cpu_busy_ns) {
+		ea_err_set(err, "out of memory");
+		goto out;
+	}
+	for (int i = 0; i < s.ncpus; i++)
+		r->cpu_busy_ns[i] = s.cpus[i].task_busy_ns;
+	rc = 0;
+out:
+	ea_state_free(f.st);
+	sim_free(&s);
+	if (rc)
+		ea_replay_result_free(r);
+	return rc;
+}
+
+void ea_replay_result_free(struct ea_replay_result *r)
+{
+	ea_acct_free(&r->acct);
+	free(r->cpu_busy_ns);
+	r->cpu_busy_ns = NULL;
+}

@@ -1,0 +1,119 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/* The simulator's state (sim.c), shared with its driver (replay.c). */
+#ifndef EATRACE_REPLAY_SIM_H
+#define EATRACE_REPLAY_SIM_H
+
+#include "replay/replay-internal.h"
+#include "state/pelt.h"
+
+struct sim_arrival {
+	uint64_t t, seq;
+	uint32_t task, act;
+};
+
+struct sim_task {
+	const struct rp_task *w;
+	size_t next;		/* activations released: [0, next) */
+	size_t cur;		/* the one being served */
+	uint64_t rem;		/* its work left, ns x cap; UINT64_MAX: open
+				   (following segments: the segment's) */
+	uint32_t seg;		/* segment being served (follow_segments) */
+	bool runnable;		/* queued or running */
+	bool served;		/* acts[cur] has had the CPU */
+	int cpu;		/* CPU queued/running on, else the last, -1 */
+	int pelt_cpu;		/* CPU whose signal holds its util, -1 */
+	int pin;		/* -1 */
+	uint64_t wait_from;	/* queued since */
+	struct ea_pelt pelt;
+	uint64_t wake_sum, wake_last_ms;	/* RFC wakeup_avg_sum */
+};
+
+/* A task moving to its next recorded segment's CPU. */
+struct sim_move {
+	uint64_t t;
+	int task;
+};
+
+struct sim_cpu {
+	int cluster;
+	int curr;		/* task index, -1 */
+	int *rq;		/* waiting tasks, FIFO */
+	int nrq, rq_cap;
+	uint64_t slice_end;
+	bool in_busy0;		/* in a recorded idle-task stretch */
+	uint64_t busy0_end, busy0_seq_end;
+	bool busy0_to_idle;
+	int cap_idx;		/* OPP index of its domain; see khz */
+	uint32_t khz;		/* 0: unknown (recorded governor only) */
+	struct ea_pelt pelt;
+	/* What the emitted stream says. */
+	bool e_fresh, e_idle;
+	int32_t e_pid;
+	int e_task;		/* task index of e_pid, -1 */
+	int16_t e_state;
+	uint64_t idle_since;
+	uint64_t kmax;		/* emission key floor within the bucket */
+	/* Idle selection. */
+	size_t rec_idle;	/* cursor in the recorded idle timeline */
+	uint64_t hist[RP_MENU_HIST];
+	int nhist;
+	uint64_t *idle_lens;	/* oracle: lengths of its idle periods */
+	size_t nidle_lens, idle_lens_cap, idle_period;
+	uint64_t task_busy_ns;
+};
+
+struct sim_out {
+	struct ea_event ev;
+	uint64_t key;
+	uint32_t order;
+	char comm[EA_COMM_LEN];
+};
+
+struct sim {
+	const struct ea_workload *w;
+	const struct ea_model *m;
+	const struct rp_policy *policy;
+	enum rp_gov gov;
+	enum rp_idle_sel idle;
+	bool same_platform;
+	bool oracle_pass1;	/* measuring idle lengths for `oracle` */
+	uint32_t assumed_khz;
+	int ncpus;
+	struct sim_cpu *cpus;
+	struct sim_task *tasks;
+	size_t ntasks;
+	struct sim_arrival *arr;
+	size_t narr, ai;
+	size_t bi, fi;		/* cursors: idle-task stretches, frequencies */
+	struct sim_move *moves;
+	size_t nmoves, moves_cap;
+	uint64_t now, first_ts, last_ts, next_tick;
+	bool started;
+	/* policy view, refreshed at each wakeup */
+	uint32_t *env_util;
+	int *env_cap, *env_nr;
+	/* output bucket: events at time `now`, ordered on flush */
+	struct sim_out *out;
+	size_t nout, out_cap;
+	uint32_t order;
+	int (*sink)(void *ctx, const struct ea_event *ev, const char *comm);
+	void *sink_ctx;
+	int sink_err;
+	/* metrics */
+	uint64_t *lat;
+	size_t nlat, lat_cap;
+	uint64_t wait_ns, late, overutil_ns, migrations, events;
+	bool overutilised;
+	char error[128];
+};
+
+int sim_init(struct sim *s, const struct ea_workload *w, const struct ea_model *m,
+	     const struct rp_policy *p, enum rp_gov g, enum rp_idle_sel idle,
+	     bool same_platform, uint32_t assumed_khz);
+/* Run to the end, emitting to s->sink. 0 or -1 with s->error. */
+int sim_run(struct sim *s);
+/* Keep the oracle's idle lengths, reset everything else for a new run. */
+int sim_rewind(struct sim *s);
+void sim_free(struct sim *s);
+
+#endif

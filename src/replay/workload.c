@@ -1,0 +1,460 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Workload extraction (docs/replay.md "Workload"): a state consumer that
+ * cuts every task's recorded life into activations.
+ *
+ *  - An activation opens at the task's wakeup (sched_waking/wakeup/new), or
+ *    at its switch-in when none was recorded, or at the trace start for a
+ *    task already running then; it closes when the task blocks or dies.
+ *  - Its work is the CPU time it received, x the capacity the CPU had at its
+ *    frequency (the source model's, or --source-capacity): ns x cap, exact.
+ *  - It may run from its release, except when it was switched in from the
+ *    idle task: then the CPU was not busy with other tasks meanwhile, and the
+ *    gap (idle exit latency) is the recording's; it may run from then.
+ *  - An activation still open at the end never blocked: it stays runnable to
+ *    the end of the replay (CPU-bound tasks are one such activation).
+ *
+ * Besides, per CPU: the stretches spent busy in the idle task (interrupts,
+ * idle entry and exit paths) with their recorded times, the recorded
+ * frequencies and idle states, for the `recorded` governor and idle choice.
+ */
+#include <fnmatch.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "replay/replay-internal.h"
+
+#define PIN_MIN_ACTS 10
+
+static size_t slot_of(int32_t pid, size_t n)
+{
+	return ((uint32_t)pid * 2654435761u) & (n - 1);
+}
+
+static void oom(struct ea_workload *w)
+{
+	snprintf(w->error, sizeof(w->error), "out of memory");
+}
+
+#define GROW(w, arr, n, cap)                                                   \
+	({                                                                     \
+		bool ok_ = true;                                               \
+		if ((n) == (cap)) {                                            \
+			size_t c_ = (cap) ? (cap) * 2 : 64;                    \
+			void *p_ = realloc((arr), c_ * sizeof(*(arr)));        \
+			if (!p_) {                                             \
+				oom(w);                                        \
+				ok_ = false;                                   \
+			} else {                                               \
+				(arr) = p_;                                    \
+				(cap) = c_;                                    \
+			}                                                      \
+		}                                                              \
+		ok_;                                                           \
+	})
+
+static struct rp_task *task_get(struct ea_workload *w, int32_t pid,
+				const char *comm)
+{
+	struct rp_task *t;
+	size_t j;
+
+	if (w->nslots) {
+		for (j = slot_of(pid, w->nslots); w->slots[j];
+		     j = (j + 1) & (w->nslots - 1)) {
+			t = &w->tasks[w->slots[j] - 1];
+			if (t->pid == pid) {
+				if (comm && comm[0])
+					memcpy(t->comm, comm, EA_COMM_LEN);
+				return t;
+			}
+		}
+	}
+	if ((w->ntasks + 1) * 2 > w->nslots) {
+		size_t n = w->nslots ? w->nslots * 2 : 256;
+		int32_t *s = calloc(n, sizeof(*s));
+
+		if (!s) {
+			oom(w);
+			return NULL;
+		}
+		for (size_t i = 0; i < w->ntasks; i++) {
+			for (j = slot_of(w->tasks[i].pid, n); s[j]; j = (j + 1) & (n - 1))
+				;
+			s[j] = (int32_t)i + 1;
+		}
+		free(w->slots);
+		w->slots = s;
+		w->nslots = n;
+	}
+	if (!GROW(w, w->tasks, w->ntasks, w->task_cap))
+		return NULL;
+	t = &w->tasks[w->ntasks];
+	memset(t, 0, sizeof(*t));
+	t->pid = pid;
+	t->pin = -1;
+	t->only_cpu = -2;
+	t->last_run_cpu = -1;
+	if (comm)
+		memcpy(t->comm, comm, EA_COMM_LEN);
+	for (j = slot_of(pid, w->nslots); w->slots[j]; j = (j + 1) & (w->nslots - 1))
+		;
+	w->slots[j] = (int32_t)++w->ntasks;
+	return t;
+}
+
+static struct rp_act *act_open(struct ea_workload *w, struct rp_task *t,
+			       uint64_t release, uint32_t flags)
+{
+	struct rp_act *a;
+
+	if (!GROW(w, t->acts, t->nacts, t->cap))
+		return NULL;
+	a = &t->acts[t->nacts++];
+	memset(a, 0, sizeof(*a));
+	a->release = a->eligible = release;
+	a->cpu = -1;
+	a->flags = flags;
+	t->open = true;
+	return a;
+}
+
+static struct rp_act *open_act(struct rp_task *t)
+{
+	return t->open ? &t->acts[t->nacts - 1] : NULL;
+}
+
+uint32_t rp_source_capacity(const struct ea_workload *w, int cpu, uint32_t khz)
+{
+	const struct ea_model *m = w->cfg.model;
+	const struct ea_cluster *cl;
+	int k;
+
+	if (w->cfg.source_capacity)
+		return w->cfg.source_capacity;
+	cl = m ? ea_model_cpu_cluster(m, cpu) : NULL;
+	if (!cl)
+		return 1024;
+	if (!khz)	/* unknown: the accountant's assumed OPP */
+		k = w->cfg.assumed_khz ?
+			ea_model_cap_index_nearest(cl, w->cfg.assumed_khz) :
+			cl->ncaps - 1;
+	else
+		k = ea_model_cap_index_nearest(cl, khz);
+	return k < 0 ? 1024 : cl->caps[k].cap;
+}
+
+static int grow_cpus(struct ea_workload *w, int cpu)
+{
+	struct rp_cpu_timeline *p;
+	int n = cpu + 1;
+
+	if (cpu < w->ncpus)
+		return 0;
+	p = realloc(w->cpus, n * sizeof(*p));
+	if (!p) {
+		oom(w);
+		return -1;
+	}
+	memset(p + w->ncpus, 0, (n - w->ncpus) * sizeof(*p));
+	w->cpus = p;
+	w->ncpus = n;
+	return 0;
+}
+
+/* The activation's segment on cpu: its last one, or a new one. */
+static struct rp_seg *seg_on(struct ea_workload *w, struct rp_task *t,
+			     struct rp_act *a, int cpu, uint64_t start,
+			     uint64_t seq, bool from_idle)
+{
+	struct rp_seg *g;
+
+	if (a->nseg && t->segs[a->seg0 + a->nseg - 1].cpu == cpu)
+		return &t->segs[a->seg0 + a->nseg - 1];
+	if (!GROW(w, t->segs, t->nsegs, t->seg_cap))
+		return NULL;
+	if (!a->nseg)
+		a->seg0 = (uint32_t)t->nsegs;
+	a->nseg++;
+	g = &t->segs[t->nsegs++];
+	g->work = 0;
+	g->start = start;
+	g->seq_in = seq;
+	g->cpu = cpu;
+	g->from_idle = from_idle;
+	return g;
+}
+
+static void note_run(struct rp_task *t, struct rp_act *a, int cpu)
+{
+	if (t->only_cpu == -2)
+		t->only_cpu = cpu;
+	else if (t->only_cpu != cpu)
+		t->only_cpu = -1;
+	if (a->cpu >= 0 && a->cpu != cpu)
+		a->flags |= RP_ACT_SPLIT;
+	t->last_run_cpu = cpu;
+}
+
+static void on_change(void *ctx, const struct ea_state *s, int cpu,
+		      uint64_t since, uint64_t now,
+		      const struct ea_cpu_state *old,
+		      const struct ea_cpu_state *new)
+{
+	struct ea_workload *w = ctx;
+	uint64_t seq = w->seq + 1;	/* the event being applied */
+	struct rp_cpu_timeline *tl;
+
+	if (w->error[0] || grow_cpus(w, cpu))
+		return;
+	tl = &w->cpus[cpu];
+	if (!tl->seen) {
+		tl->seen = true;
+		tl->init_idle = old->mode == EA_CPU_IDLE;
+		tl->init_state = old->idle_state;
+	}
+	if (old->mode == EA_CPU_BUSY && old->pid > 0) {
+		struct rp_task *t = task_get(w, old->pid, NULL);
+		struct rp_act *a;
+
+		if (!t)
+			return;
+		a = open_act(t);
+		if (!a) {	/* running since before anything told: trace start */
+			a = act_open(w, t, since, RP_ACT_INFERRED |
+				     (since == ea_state_first_ts(s) ? RP_ACT_START : 0));
+			if (!a)
+				return;
+		}
+		if (!(a->flags & RP_ACT_RAN)) {
+			a->flags |= RP_ACT_RAN;
+			a->cpu = cpu;
+			a->eligible = since;
+		}
+		note_run(t, a, cpu);
+		{
+			uint64_t work = (now - since) *
+					rp_source_capacity(w, cpu, old->freq_khz);
+			struct rp_seg *g = seg_on(w, t, a, cpu, since, seq, false);
+
+			if (!g)
+				return;
+			g->work += work;
+			a->work += work;
+		}
+	} else if (old->mode == EA_CPU_BUSY) {
+		struct rp_idle_busy *b;
+
+		if (!GROW(w, w->busy0, w->nbusy0, w->busy0_cap))
+			return;
+		b = &w->busy0[w->nbusy0++];
+		b->start = since;
+		b->end = now;
+		b->seq_start = tl->busy0_seq;
+		b->seq_end = seq;
+		b->cpu = cpu;
+		b->to_idle = new && new->mode == EA_CPU_IDLE;
+	} else {
+		struct rp_idle *i;
+
+		if (!GROW(w, tl->idles, tl->nidles, tl->cap))
+			return;
+		i = &tl->idles[tl->nidles++];
+		i->since = since;
+		i->until = now;
+		i->seq = tl->busy0_seq;
+		i->state = old->idle_state;
+	}
+	if (!new)
+		return;
+	/* busy0_seq: when the next stretch (whatever it is) began */
+	tl->busy0_seq = seq;
+	if (new->freq_khz != old->freq_khz) {
+		struct rp_freq *f;
+
+		if (!GROW(w, w->freqs, w->nfreqs, w->freq_cap))
+			return;
+		f = &w->freqs[w->nfreqs++];
+		f->ts = now;
+		f->seq = seq;
+		f->cpu = cpu;
+		f->khz = new->freq_khz;
+	}
+}
+
+static void on_event(void *ctx, const struct ea_state *s,
+		     const struct ea_event *ev)
+{
+	struct ea_workload *w = ctx;
+	struct rp_task *t;
+	struct rp_act *a;
+
+	w->seq++;
+	if (w->error[0])
+		return;
+	switch (ev->type) {
+	case EA_EV_WAKEUP:
+	case EA_EV_WAKING:
+	case EA_EV_WAKEUP_NEW:
+		if (ev->wake.pid <= 0)
+			return;
+		t = task_get(w, ev->wake.pid, ev->wake.comm);
+		if (t && !t->open)
+			act_open(w, t, ev->ts, 0);
+		return;
+	case EA_EV_SWITCH:
+		if (ev->sw.prev_pid > 0 && ev->sw.prev_state != EA_PREV_RUNNABLE) {
+			t = task_get(w, ev->sw.prev_pid, ev->sw.prev_comm);
+			a = t ? open_act(t) : NULL;
+			if (a) {
+				a->end = ev->ts;
+				a->seq_out = w->seq;
+				t->open = false;
+			}
+		}
+		if (ev->sw.next_pid <= 0)
+			return;
+		t = task_get(w, ev->sw.next_pid, ev->sw.next_comm);
+		if (!t)
+			return;
+		a = open_act(t);
+		if (!a)
+			a = act_open(w, t, ev->ts, RP_ACT_INFERRED);
+		if (!a)
+			return;
+		if (!(a->flags & RP_ACT_RAN)) {
+			a->flags |= RP_ACT_RAN;
+			a->cpu = ev->cpu;
+			a->seq_in = w->seq;
+			a->eligible = ev->sw.prev_pid == 0 ? ev->ts : a->release;
+		}
+		note_run(t, a, ev->cpu);
+		seg_on(w, t, a, ev->cpu, ev->ts, w->seq, ev->sw.prev_pid == 0);
+		return;
+	default:
+		return;
+	}
+}
+
+const struct ea_state_ops ea_workload_ops = {
+	.cpu_change = on_change,
+	.event = on_event,
+};
+
+int ea_workload_new(struct ea_workload **wp, const struct ea_workload_config *cfg)
+{
+	struct ea_workload *w = calloc(1, sizeof(*w));
+
+	*wp = w;
+	if (!w)
+		return -1;
+	w->cfg = *cfg;
+	return 0;
+}
+
+void ea_workload_free(struct ea_workload *w)
+{
+	if (!w)
+		return;
+	for (size_t i = 0; i < w->ntasks; i++) {
+		free(w->tasks[i].acts);
+		free(w->tasks[i].segs);
+	}
+	for (int i = 0; i < w->ncpus; i++)
+		free(w->cpus[i].idles);
+	free(w->tasks);
+	free(w->slots);
+	free(w->busy0);
+	free(w->freqs);
+	free(w->cpus);
+	free(w);
+}
+
+/* "ksoftirqd/3", "kworker/3:1", "migration/3", "cpuhp/3": bound to CPU 3. */
+static int comm_pin(const char *comm)
+{
+	static const char *const prefixes[] = { "ksoftirqd/", "kworker/",
+						"migration/", "cpuhp/" };
+
+	for (size_t i = 0; i < sizeof(prefixes) / sizeof(prefixes[0]); i++) {
+		size_t n = strlen(prefixes[i]);
+		const char *p = comm + n;
+		char *end;
+		long cpu;
+
+		if (strncmp(comm, prefixes[i], n) || *p < '0' || *p > '9')
+			continue;
+		cpu = strtol(p, &end, 10);
+		if (i == 1 ? *end == ':' : *end == '\0')
+			return cpu < EA_MAX_CPUS ? (int)cpu : -1;
+	}
+	return -1;
+}
+
+static int cmp_busy0(const void *a, const void *b)
+{
+	const struct rp_idle_busy *x = a, *y = b;
+
+	if (x->start != y->start)
+		return x->start < y->start ? -1 : 1;
+	if (x->seq_start != y->seq_start)
+		return x->seq_start < y->seq_start ? -1 : 1;
+	return x->cpu - y->cpu;
+}
+
+int ea_workload_done(struct ea_workload *w, const struct ea_state *s,
+		     struct ea_err *err)
+{
+	struct ea_workload_counts *c = &w->counts;
+
+	if (w->error[0])
+		return ea_err_set(err, "replay: %s", w->error);
+	memset(c, 0, sizeof(*c));
+	c->first_ts = ea_state_first_ts(s);
+	c->last_ts = ea_state_last_ts(s);
+	c->ncpus = ea_state_ncpus(s);
+	if (grow_cpus(w, c->ncpus - 1))
+		return ea_err_set(err, "out of memory");
+	for (size_t i = 0; i < w->ntasks; i++) {
+		struct rp_task *t = &w->tasks[i];
+
+		if (t->open)
+			t->acts[t->nacts - 1].flags |= RP_ACT_OPEN;
+		t->open = false;
+		for (size_t k = 0; k < t->nacts; k++) {
+			struct rp_act *a = &t->acts[k];
+
+			c->activations++;
+			if (a->flags & RP_ACT_START || a->release == c->first_ts)
+				c->at_start++;
+			if (a->flags & RP_ACT_OPEN)
+				c->open++;
+			if (!(a->flags & RP_ACT_RAN))
+				c->never_ran++;
+			if (a->flags & RP_ACT_SPLIT)
+				c->split++;
+		}
+		for (int p = 0; p < w->cfg.npins && t->pin < 0; p++)
+			if (!fnmatch(w->cfg.pins[p].pattern, t->comm, 0))
+				t->pin = w->cfg.pins[p].cpu;
+		if (t->pin < 0)
+			t->pin = comm_pin(t->comm);
+		if (t->pin < 0 && t->only_cpu >= 0 && t->nacts >= PIN_MIN_ACTS &&
+		    !w->cfg.no_auto_pin) {
+			t->pin = t->only_cpu;
+			t->pin_auto = true;
+		}
+		if (t->pin >= 0)
+			c->pinned_tasks++;
+	}
+	c->tasks = w->ntasks;
+	c->idle_busy = w->nbusy0;
+	qsort(w->busy0, w->nbusy0, sizeof(*w->busy0), cmp_busy0);
+	return 0;
+}
+
+const struct ea_workload_counts *ea_workload_counts(const struct ea_workload *w)
+{
+	return &w->counts;
+}
