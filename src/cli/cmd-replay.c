@@ -37,6 +37,8 @@ static const char usage_text[] =
 	"      --emit-trace OUT  write the simulated timeline as ftrace text\n"
 	"                        ('eatrace report' reads it; one policy only)\n"
 	EA_COMMON_OPTS_HELP
+	"      --no-auto-pin     do not pin tasks for never leaving one CPU over\n"
+	"                        10+ activations (kthread names and --pin still do)\n"
 	"  -h, --help            this text\n"
 	"\n"
 	"Energy is in the model's power_unit x seconds. Performance costs per\n"
@@ -45,7 +47,7 @@ static const char usage_text[] =
 	"Exit status: 0 ok, 2 usage or input error.\n";
 
 enum { OPT_POLICY = 2000, OPT_GOVERNOR, OPT_IDLE, OPT_TARGET, OPT_SRC_CAP,
-       OPT_PIN, OPT_EMIT };
+       OPT_PIN, OPT_EMIT, OPT_NO_AUTO_PIN };
 
 static const struct option extra[] = {
 	{ "policy", required_argument, NULL, OPT_POLICY },
@@ -55,6 +57,7 @@ static const struct option extra[] = {
 	{ "source-capacity", required_argument, NULL, OPT_SRC_CAP },
 	{ "pin", required_argument, NULL, OPT_PIN },
 	{ "emit-trace", required_argument, NULL, OPT_EMIT },
+	{ "no-auto-pin", no_argument, NULL, OPT_NO_AUTO_PIN },
 };
 
 #define MAX_PINS 64
@@ -63,6 +66,7 @@ static const struct option extra[] = {
 struct replay_opts {
 	const char *policy, *governor, *idle, *target, *emit;
 	unsigned long source_capacity;
+	bool no_auto_pin;
 	struct ea_pin pins[MAX_PINS];
 	char pin_text[MAX_PINS][64];
 	int npins;
@@ -94,6 +98,9 @@ static int on_opt(int opt, const char *arg, void *ctx)
 		return 0;
 	case OPT_EMIT:
 		ro->emit = arg;
+		return 0;
+	case OPT_NO_AUTO_PIN:
+		ro->no_auto_pin = true;
 		return 0;
 	case OPT_SRC_CAP:
 		ro->source_capacity = strtoul(arg, &end, 10);
@@ -255,6 +262,7 @@ int cmd_replay(int argc, char **argv)
 	wcfg.source_capacity = (uint32_t)ro.source_capacity;
 	wcfg.pins = ro.pins;
 	wcfg.npins = ro.npins;
+	wcfg.no_auto_pin = ro.no_auto_pin;
 	if (ea_workload_new(&rr.wl, &wcfg)) {
 		ea_die("out of memory");
 		goto out;

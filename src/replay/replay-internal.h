@@ -57,6 +57,7 @@ struct rp_idle_busy {
 	uint64_t start, end, seq_start, seq_end;
 	int32_t cpu;
 	bool to_idle;		/* followed by a cpuidle state (not a task) */
+	bool from_task;		/* began when a task switched out */
 };
 
 struct rp_freq {
@@ -75,6 +76,7 @@ struct rp_cpu_timeline {
 	size_t nidles, cap;
 	uint64_t busy0_seq;	/* extraction: seq of the current stretch's start */
 	bool seen;		/* extraction: first change delivered */
+	bool busy0_from_task;	/* extraction: the current stretch followed a task */
 	bool init_idle;		/* idle at the trace start */
 	int16_t init_state;	/* ... in this idle state */
 };

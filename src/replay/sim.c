@@ -21,9 +21,11 @@
  * matters to cluster wakeups (whether a CPU leaves idle before or after its
  * sibling enters it at the same nanosecond).
  *
- * Idle-task stretches (CPU busy in pid 0: interrupts, idle entry and exit)
- * are replayed on their recorded CPU at their recorded time under every
- * policy, unless a task is running there then (the CPU is busy anyway).
+ * Idle-task stretches (CPU busy in pid 0) are replayed on their recorded
+ * CPU at their recorded time: all of them under `recorded`; under other
+ * policies only those between two idle periods (interrupts), not the idle
+ * exit before a task's run nor the idle entry after it (they belong to that
+ * run, which may be elsewhere), and none while a task runs there.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -761,6 +763,10 @@ static void busy0_start(struct sim *s, const struct rp_idle_busy *b)
 
 	if (c->curr >= 0 || c->nrq)
 		return;	/* a task runs there: the CPU is busy anyway */
+	/* Idle exit into a task, idle entry after one: part of that task's
+	 * run, which other policies may place elsewhere. */
+	if (!s->policy->follow_segments && (!b->to_idle || b->from_task))
+		return;
 	if (c->in_busy0)
 		busy0_end(s, cpu);
 	if (c->e_idle)
@@ -1050,7 +1056,9 @@ static void reset(struct sim *s)
 		memset(t, 0, sizeof(*t));
 		t->w = &w->tasks[i];
 		t->cpu = t->pelt_cpu = -1;
-		t->pin = map_cpu(s, t->w->pin);
+		/* staying on one CPU means nothing on another platform */
+		t->pin = t->w->pin_auto && !s->same_platform ? -1 :
+			 map_cpu(s, t->w->pin);
 		t->wake_last_ms = s->first_ts / 1000000;
 	}
 	for (int i = 0; i < s->ncpus; i++) {

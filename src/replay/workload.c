@@ -255,6 +255,7 @@ static void on_change(void *ctx, const struct ea_state *s, int cpu,
 		b->seq_end = seq;
 		b->cpu = cpu;
 		b->to_idle = new && new->mode == EA_CPU_IDLE;
+		b->from_task = tl->busy0_from_task;
 	} else {
 		struct rp_idle *i;
 
@@ -270,6 +271,7 @@ static void on_change(void *ctx, const struct ea_state *s, int cpu,
 		return;
 	/* busy0_seq: when the next stretch (whatever it is) began */
 	tl->busy0_seq = seq;
+	tl->busy0_from_task = old->mode == EA_CPU_BUSY && old->pid > 0;
 	if (new->freq_khz != old->freq_khz) {
 		struct rp_freq *f;
 

@@ -1,0 +1,101 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
+# `eatrace replay` (docs/replay.md):
+#  1. self-consistency: with the recorded policy, governor and idle states,
+#     replay energy equals report energy exactly on synthetic traces and
+#     within 1% on the real ones;
+#  2. round trip: `report` on --emit-trace's output equals the replay;
+#  3. determinism: byte-identical JSON;
+#  4. the RFC cover letter's behaviour on tc2 (traces/replay/README.md).
+. "$(dirname "$0")/lib.sh"
+
+total() { python3 -c "import json,sys; d=json.load(open(sys.argv[1])); print(d['energy']['total'])" "$1"; }
+# replay JSON -> "actual replayed delta_pct" of its first policy
+rep() { python3 -c "
+import json,sys; d=json.load(open(sys.argv[1])); p=d['policies'][0]
+print(d['actual']['energy']['total'], p['energy']['total'], abs(p['delta_pct']))" "$1"; }
+
+# 1. exact on synthetic traces
+cd "$ROOT" || exit 1
+for t in $(for f in tests/fixtures/state/*.txt; do echo "$f:tests/fixtures/energy/two-cpu.json"; done) \
+	 traces/demo/tc2-seven-tasks.txt:tc2; do
+	tr=${t%%:*} m=${t#*:}
+	"$EATRACE" replay -m "$m" --policy recorded -f json "$ROOT/$tr" >"$TMP/r.json" 2>"$TMP/err" ||
+		{ fail "replay $tr: $(cat "$TMP/err")"; continue; }
+	set -- $(rep "$TMP/r.json")
+	expect_eq "recorded replay = report exactly: $tr" "$2" "$1"
+done
+
+# ... within 1% on real ones (worst case printed)
+worst=0
+for t in "$SHARED/lisa/tests__assets__sched_load__trace.dat:juno-r0" \
+	 "$SHARED/lisa/tests__assets__trace_txt__trace.txt:juno-r0" \
+	 "$SHARED/lisa/ipynb__deprecated__tutorial__example_rtapp__trace.dat:juno-r0" \
+	 "$SHARED/trappy/tests__trace_idle.dat:juno-r0" \
+	 "$SHARED/idlestat/Experiments__test01.dat:tc2-idlestat" \
+	 "$SHARED/idlestat/Experiments__test03.dat:tc2-idlestat" \
+	 "$ROOT/traces/vm/vm-v7.dat:tc2" "$ROOT/traces/vm/wl-periodic.dat:tc2" \
+	 "$ROOT/traces/vm/wl-pingpong.dat:tc2" "$ROOT/traces/vm/wl-busy.dat:tc2"; do
+	tr=${t%:*} m=${t##*:}
+	[ -f "$tr" ] || { fail "missing $tr"; continue; }
+	"$EATRACE" replay -m "$m" --policy recorded -f json "$tr" >"$TMP/r.json" 2>"$TMP/err" ||
+		{ fail "replay $tr: $(cat "$TMP/err")"; continue; }
+	set -- $(rep "$TMP/r.json")
+	if python3 -c "import sys; sys.exit(0 if float(sys.argv[1]) < 1.0 else 1)" "$3"; then
+		ok "recorded replay within 1% of report: $(basename "$tr") ($3%)"
+	else
+		fail "$(basename "$tr"): replay $2 vs report $1 ($3%)"
+	fi
+	worst=$(python3 -c "import sys; print(max(float(sys.argv[1]), float(sys.argv[2])))" "$worst" "$3")
+done
+echo "self-consistency worst case: $worst%"
+
+# 2. round trip, for a non-trivial policy
+for p in cfs eas-rfc; do
+	"$EATRACE" replay -m tc2 --no-auto-pin --policy $p --emit-trace "$TMP/sim.txt" -f json \
+		"$ROOT/traces/demo/tc2-seven-tasks.txt" >"$TMP/r.json" || fail "emit-trace $p"
+	"$EATRACE" report -m tc2 -f json "$TMP/sim.txt" >"$TMP/rep.json" || fail "report on emitted $p"
+	set -- $(rep "$TMP/r.json")
+	expect_eq "round trip $p: report(emit-trace) = replay" "$(total "$TMP/rep.json")" "$2"
+done
+
+# 3. deterministic
+"$EATRACE" replay -m juno-r0 -f json "$SHARED/lisa/tests__assets__sched_load__trace.dat" >"$TMP/a.json"
+"$EATRACE" replay -m juno-r0 -f json "$SHARED/lisa/tests__assets__sched_load__trace.dat" >"$TMP/b.json"
+cmp -s "$TMP/a.json" "$TMP/b.json" && ok "byte-identical JSON" || fail "JSON differs between runs"
+
+# 4. RFC cover letter: seven small periodic tasks go to the A7 cluster under
+# eas-rfc, for clearly less energy than cfs; five CPU-bound threads use
+# every CPU under every policy, within a few percent of each other.
+"$EATRACE" replay --target-model tc2 --source-capacity 1024 -f json \
+	"$ROOT/traces/replay/seven-periodic.txt" >"$TMP/seven.json" || fail "seven-periodic"
+python3 - "$TMP/seven.json" <<'PY' && ok "seven tasks: eas-rfc consolidates on A7, < 0.7 x cfs" || fail "seven tasks: $(cat "$TMP/seven.json" | head -c 300)"
+import json, sys
+d = json.load(open(sys.argv[1]))
+p = {x['name']: x for x in d['policies']}
+e = lambda n: float(p[n]['energy']['total'])
+cl = {c['name']: float(c['energy']['total']) for c in p['eas-rfc']['clusters']}
+busy = {c['cpu']: float(c['task_busy_s']) for c in p['eas-rfc']['cpus']}
+assert busy[0] + busy[1] < 0.01 * sum(busy.values()), busy
+assert cl['A15'] < 0.02 * e('eas-rfc'), cl
+assert e('eas-rfc') < 0.7 * e('cfs'), (e('eas-rfc'), e('cfs'))
+PY
+"$EATRACE" replay --target-model tc2 --source-capacity 1024 -f json \
+	"$ROOT/traces/replay/five-busy.txt" >"$TMP/five.json" || fail "five-busy"
+python3 - "$TMP/five.json" <<'PY' && ok "five CPU-bound threads: all CPUs, policies within 3%" || fail "five busy"
+import json, sys
+d = json.load(open(sys.argv[1]))
+es = []
+for p in d['policies']:
+    assert all(float(c['task_busy_s']) > 0.9 for c in p['cpus']), p['name']
+    es.append(float(p['energy']['total']))
+assert max(es) < 1.03 * min(es), es
+PY
+
+# usage errors
+expect_fail "unknown policy" 2 "is not a policy" -- "$EATRACE" replay -m tc2 --policy nope "$ROOT/traces/demo/tc2-seven-tasks.txt"
+expect_fail "recorded governor on another platform" 2 "needs the recorded platform" -- \
+	"$EATRACE" replay -m tc2 --target-model juno-r0 --governor recorded "$ROOT/traces/demo/tc2-seven-tasks.txt"
+expect_fail "emit-trace with several policies" 2 "exactly one" -- \
+	"$EATRACE" replay -m tc2 --emit-trace "$TMP/x.txt" "$ROOT/traces/demo/tc2-seven-tasks.txt"
+finish
