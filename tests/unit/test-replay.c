@@ -1,0 +1,180 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The replay policies' energy estimates on the bundled tc2 model, against
+ * values worked out by hand (integer division truncates, as in the RFC).
+ *
+ * tc2, lowest OPPs: A7 cap 358 core 187 cluster 2967, next 410/275/2792;
+ * A15 cap 840 core 2021 cluster 7920. Idle (deepest state): A7 core 0,
+ * cluster 10; A15 core 0, cluster 25. RFC wakeup energies (x1024 per
+ * wakeup): A7 core 0 cluster 6, A15 core 5 cluster 210.
+ */
+#include <limits.h>
+#include <string.h>
+
+#include "harness.h"
+#include "replay/replay-internal.h"
+
+static struct ea_model *tc2;
+
+struct scen {
+	uint32_t util[5];
+	int cap[5], nr[5];
+	struct rp_env env;
+};
+
+static struct rp_env *env(struct scen *s, bool over)
+{
+	s->env = (struct rp_env){ tc2, 5, s->util, s->cap, s->nr, over };
+	return &s->env;
+}
+
+static void load(void **state)
+{
+	struct ea_err err;
+
+	if (!tc2 && ea_model_load(&tc2, "tc2", &err))
+		fail_msg("%s", err.msg);
+}
+
+/*
+ * util 100 on idle A7 CPU 2 (all CPUs at util 0, lowest OPP):
+ *  CPU level: +100 x 187 / 358 = 52; unused 358 -> 258 at idle power 0
+ *  cluster:   -358 x 10 / 358 = -10, +100 x 2967 / 358 = 828,
+ *             +258 x 10 / 358 = 7                       => 877
+ */
+static void diff_idle_cpu(void **state)
+{
+	struct scen s = { 0 };
+
+	load(state);
+	assert_int_equal(rp_energy_diff_util(env(&s, false), 2, 100, 0), 877);
+}
+
+/*
+ * util 100 on A7 CPU 2 already at 200 (358 still fits 300):
+ *  CPU:     -200 x 187 / 358 = -104, +300 x 187 / 358 = 156       => 52
+ *  cluster: -200 x 2967 / 358 = -1657, -158 x 10 / 358 = -4,
+ *           +300 x 2967 / 358 = 2486, +58 x 10 / 358 = 1         => 878
+ */
+static void diff_busy_cpu(void **state)
+{
+	struct scen s = { .util = { 0, 0, 200 } };
+
+	load(state);
+	assert_int_equal(rp_energy_diff_util(env(&s, false), 2, 100, 0), 878);
+}
+
+/*
+ * util 100 on A7 CPU 2 at 300: 400 > 358, so the OPP rises to cap 410
+ * (core 275, cluster 2792):
+ *  CPU:     -300 x 187 / 358 = -156, +400 x 275 / 410 = 268        => 112
+ *  cluster: -300 x 2967 / 358 = -2486, -58 x 10 / 358 = -1,
+ *           +400 x 2792 / 410 = 2723, +10 x 10 / 410 = 0          => 348
+ */
+static void diff_crosses_opp(void **state)
+{
+	struct scen s = { .util = { 0, 0, 300 } };
+
+	load(state);
+	assert_int_equal(rp_energy_diff_util(env(&s, false), 2, 100, 0), 348);
+}
+
+/* 1000 + 100 exceeds the A7's top capacity, 1024: "can't handle it". */
+static void diff_overutilised(void **state)
+{
+	struct scen s = { .util = { 0, 0, 1000 } };
+
+	load(state);
+	assert_true(rp_energy_diff_util(env(&s, false), 2, 100, 0) == LONG_MAX);
+}
+
+/*
+ * Wakeup energy, util 10 with wakeups 2048 (two per window) on A15 CPU 0:
+ * core part (2048 x 5 >> 10) = 10, cluster part (2048 x 210 >> 10) = 420,
+ * each x unused / 840.
+ *  mostly idle (util 0): CPU 10 x 2021 / 840 = 24, + 10 x 830 / 840 = 9;
+ *    cluster -25 + 94 + 830 x 25 / 840 = 24, + 420 x 830 / 840 = 415
+ *    => 33 + 508 = 541 (424 of it wakeups);
+ *  mostly busy (util 700): CPU -1684 + 1708 + 10 x 130 / 840 = 1 => 25;
+ *    cluster -6600 - 140 x 25 / 840 (4) + 6694 + 3 + 420 x 130 / 840 (65)
+ *    => 158; total 183 (66 of it wakeups).
+ */
+static void diff_wakeups(void **state)
+{
+	struct scen idle = { 0 }, busy = { .util = { 700 } };
+
+	load(state);
+	assert_int_equal(rp_energy_diff_util(env(&idle, false), 0, 10, 2048), 541);
+	assert_int_equal(rp_energy_diff_util(env(&busy, false), 0, 10, 2048), 183);
+	/* without wakeups, the difference is only busy/idle power */
+	assert_int_equal(rp_energy_diff_util(env(&idle, false), 0, 10, 0), 117);
+}
+
+/*
+ * feec, task util 50, nothing else running. em_cpu_energy: power per CPU is
+ * core + cluster / CPUs: A7 187 + 2967 / 3 = 1176, A15 2021 + 7920 / 2 =
+ * 5981 at their lowest OPPs (1.25 x 50 = 62 fits both). Placing the task
+ * costs 1176 x 50 / 358 = 164 on an A7, 5981 x 50 / 840 = 356 on an A15.
+ *  - prev on A7 CPU 2: the other A7s have no more spare capacity than
+ *    prev, so only the A15 is a candidate, and it costs more: prev kept;
+ *  - prev on A15 CPU 0: the A7 with the most spare capacity (CPU 2, the
+ *    first of equals) saves 356 - 164: big-to-little move;
+ *  - overutilised: feec is not used; the fallback takes an idle sibling of
+ *    the busy prev CPU 0, CPU 1, although an A7 would be cheaper.
+ */
+static void feec_scenarios(void **state)
+{
+	struct scen s = { 0 };
+	struct rp_wakee p = { .util = 50, .prev_cpu = 2, .rec_cpu = 2 };
+
+	load(state);
+	assert_int_equal(rp_feec_compute_energy(env(&s, false), 1, 50, 2) / 1000000, 164);
+	assert_int_equal(rp_feec_compute_energy(env(&s, false), 0, 50, 0) / 1000000, 356);
+	assert_int_equal(rp_policy_feec.select_cpu(env(&s, false), &p), 2);
+	p.prev_cpu = 0;
+	assert_int_equal(rp_policy_feec.select_cpu(env(&s, false), &p), 2);
+	s.nr[0] = 1;
+	assert_int_equal(rp_policy_feec.select_cpu(env(&s, true), &p), 1);
+}
+
+/* eas-rfc: a small task on an idle A15 goes to the A7 cluster. */
+static void eas_rfc_big_to_little(void **state)
+{
+	struct scen s = { 0 };
+	struct rp_wakee p = { .util = 50, .wakeups = 1024, .prev_cpu = 0 };
+	int cpu;
+
+	load(state);
+	cpu = rp_policy_eas_rfc.select_cpu(env(&s, false), &p);
+	assert_true(cpu >= 2 && cpu <= 4);
+}
+
+static void rfc_wakeup_energy(void **state)
+{
+	assert_int_equal(rp_rfc_wakeup_energy(0.233115234375), 5);
+	assert_int_equal(rp_rfc_wakeup_energy(9.79083984375), 210);
+	assert_int_equal(rp_rfc_wakeup_energy(0.27973828125), 6);
+}
+
+static int teardown(void **state)
+{
+	ea_model_free(tc2);
+	tc2 = NULL;
+	return 0;
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(diff_idle_cpu),
+		cmocka_unit_test(diff_busy_cpu),
+		cmocka_unit_test(diff_crosses_opp),
+		cmocka_unit_test(diff_overutilised),
+		cmocka_unit_test(diff_wakeups),
+		cmocka_unit_test(feec_scenarios),
+		cmocka_unit_test(eas_rfc_big_to_little),
+		cmocka_unit_test(rfc_wakeup_energy),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, teardown);
+}
