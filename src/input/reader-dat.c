@@ -1,10 +1,1398 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* PLACEHOLDER: being written. */
+/*
+ * trace.dat reader (file versions 6 and 7, compressed or not) on top of
+ * libtracecmd and libtraceevent.
+ *
+ * Everything format-dependent is resolved once at open: the ids of the
+ * events eatrace uses, the offset, size and signedness of each field, and
+ * how this kernel encodes sched_switch prev_state. Per record, the reader
+ * reads common_type, looks it up in a table of at most a dozen ids and
+ * either skips the record or reads its fields at the known offsets. No
+ * allocation happens per event beyond what libtracecmd does itself.
+ *
+ * libtracecmd 3.1 exports tracecmd_read_next_data(), tracecmd_cpus() and a
+ * few more without declaring them in its public header (they live in
+ * trace-cmd-private.h, which Debian does not ship); they are declared
+ * below with the signatures of trace-cmd 3.1.
+ *
+ * Quirks of libtracecmd 3.1.6 handled here:
+ *  - tracecmd_read_next_data() returns NULL both at the end of the data
+ *    and when a page cannot be read (truncated or corrupt file). The
+ *    reader tells the two apart by comparing, at the end, the number of
+ *    records read with the file's size; see check_end().
+ *  - `trace-cmd extract -B NAME` (and `record -B`) write an empty
+ *    top-level buffer and the data as an instance buffer: when the top
+ *    level has no record, the first instance buffer with records is read.
+ *  - The ftrace print event's `buf` field has size 0: the text runs to the
+ *    end of the record.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <signal.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <event-parse.h>
+#include <trace-cmd.h>
+
+#include "input/reader-dat.h"
 #include "input/reader.h"
 
-static int probe(const unsigned char *head, size_t n) { return 0; }
-static int open_(void **priv, const char *path, struct ea_input_info *info, struct ea_err *err) { return ea_err_set(err, "%s: reader not written yet", path); }
-static int next(void *priv, struct ea_event *ev, struct ea_err *err) { return 0; }
-static void where(void *priv, char *buf, size_t n) { buf[0] = 0; }
-static void close_(void *priv) {}
-const struct ea_reader_ops ea_reader_dat = { "dat", probe, open_, next, where, close_ };
+/* Exported by libtracecmd 3.1 but only declared in trace-cmd-private.h. */
+int tracecmd_cpus(struct tracecmd_input *handle);
+unsigned long tracecmd_get_in_file_version(struct tracecmd_input *handle);
+int tracecmd_get_file_compress_proto(struct tracecmd_input *handle,
+				     const char **name, const char **version);
+struct tep_record *tracecmd_read_next_data(struct tracecmd_input *handle,
+					   int *rec_cpu);
+struct tep_record *tracecmd_peek_next_data(struct tracecmd_input *handle,
+					   int *rec_cpu);
+unsigned long long tracecmd_get_cursor(struct tracecmd_input *handle, int cpu);
+long long tracecmd_get_cpu_file_size(struct tracecmd_input *handle, int cpu);
+
+static const unsigned char dat_magic[10] = "\x17\x08\x44tracing";
+
+/* ------------------------------------------------------------------ */
+/* Constant-expression evaluator                                        */
+/* ------------------------------------------------------------------ */
+
+#define EVAL_MAX_DEPTH 64
+
+struct eval {
+	const char *p;
+	int depth;
+};
+
+static void eval_space(struct eval *e)
+{
+	while (*e->p == ' ' || *e->p == '\t' || *e->p == '\n')
+		e->p++;
+}
+
+static int eval_or(struct eval *e, uint64_t *v);
+
+static int eval_number(struct eval *e, uint64_t *v)
+{
+	const char *p = e->p;
+	uint64_t x = 0;
+	int base = 10, digits = 0;
+
+	if (p[0] == '0' && (p[1] == 'x' || p[1] == 'X')) {
+		base = 16;
+		p += 2;
+	}
+	for (;; p++, digits++) {
+		unsigned d;
+
+		if (*p >= '0' && *p <= '9')
+			d = *p - '0';
+		else if (base == 16 && *p >= 'a' && *p <= 'f')
+			d = *p - 'a' + 10;
+		else if (base == 16 && *p >= 'A' && *p <= 'F')
+			d = *p - 'A' + 10;
+		else
+			break;
+		if (x > (UINT64_MAX - d) / base)
+			return -1;	/* overflow */
+		x = x * base + d;
+	}
+	if (!digits)
+		return -1;
+	while (*p == 'u' || *p == 'U' || *p == 'l' || *p == 'L')
+		p++;
+	/* 12abc or 0x1g: not a literal */
+	if ((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
+	    (*p >= '0' && *p <= '9') || *p == '_')
+		return -1;
+	e->p = p;
+	*v = x;
+	return 0;
+}
+
+static int eval_unary(struct eval *e, uint64_t *v)
+{
+	int rc;
+
+	eval_space(e);
+	if (++e->depth > EVAL_MAX_DEPTH)
+		return -1;
+	switch (*e->p) {
+	case '-':
+	case '~':
+	case '+': {
+		char op = *e->p++;
+
+		rc = eval_unary(e, v);
+		if (!rc && op == '-')
+			*v = -*v;
+		else if (!rc && op == '~')
+			*v = ~*v;
+		break;
+	}
+	case '(':
+		e->p++;
+		rc = eval_or(e, v);
+		eval_space(e);
+		if (!rc && *e->p != ')')
+			rc = -1;
+		e->p++;
+		break;
+	default:
+		rc = eval_number(e, v);
+	}
+	e->depth--;
+	return rc;
+}
+
+static int eval_mul(struct eval *e, uint64_t *v)
+{
+	uint64_t r;
+
+	if (eval_unary(e, v))
+		return -1;
+	for (;;) {
+		char op;
+
+		eval_space(e);
+		op = *e->p;
+		if (op != '*' && op != '/' && op != '%')
+			return 0;
+		e->p++;
+		if (eval_unary(e, &r))
+			return -1;
+		if (op == '*')
+			*v *= r;
+		else if (!r)
+			return -1;
+		else if (op == '/')
+			*v /= r;
+		else
+			*v %= r;
+	}
+}
+
+static int eval_add(struct eval *e, uint64_t *v)
+{
+	uint64_t r;
+
+	if (eval_mul(e, v))
+		return -1;
+	for (;;) {
+		char op;
+
+		eval_space(e);
+		op = *e->p;
+		if (op != '+' && op != '-')
+			return 0;
+		e->p++;
+		if (eval_mul(e, &r))
+			return -1;
+		*v = op == '+' ? *v + r : *v - r;
+	}
+}
+
+static int eval_shift(struct eval *e, uint64_t *v)
+{
+	uint64_t r;
+
+	if (eval_add(e, v))
+		return -1;
+	for (;;) {
+		char op;
+
+		eval_space(e);
+		op = *e->p;
+		if ((op != '<' && op != '>') || e->p[1] != op)
+			return 0;
+		e->p += 2;
+		if (eval_add(e, &r) || r >= 64)
+			return -1;
+		*v = op == '<' ? *v << r : *v >> r;
+	}
+}
+
+/* One level of & ^ |: op must be single (&& and || are not constants). */
+static int eval_bitop(struct eval *e, uint64_t *v, char op,
+		      int (*sub)(struct eval *, uint64_t *))
+{
+	uint64_t r;
+
+	if (sub(e, v))
+		return -1;
+	for (;;) {
+		eval_space(e);
+		if (*e->p != op || e->p[1] == op || e->p[1] == '=')
+			return 0;
+		e->p++;
+		if (sub(e, &r))
+			return -1;
+		if (op == '&')
+			*v &= r;
+		else if (op == '^')
+			*v ^= r;
+		else
+			*v |= r;
+	}
+}
+
+static int eval_and(struct eval *e, uint64_t *v)
+{
+	return eval_bitop(e, v, '&', eval_shift);
+}
+
+static int eval_xor(struct eval *e, uint64_t *v)
+{
+	return eval_bitop(e, v, '^', eval_and);
+}
+
+static int eval_or(struct eval *e, uint64_t *v)
+{
+	return eval_bitop(e, v, '|', eval_xor);
+}
+
+int ea_dat_eval(const char **s, uint64_t *val)
+{
+	struct eval e = { .p = *s };
+	uint64_t v;
+
+	if (eval_or(&e, &v))
+		return -1;
+	eval_space(&e);
+	*s = e.p;
+	*val = v;
+	return 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* sched_switch prev_state                                              */
+/* ------------------------------------------------------------------ */
+
+static const char *skip_space(const char *p)
+{
+	while (*p == ' ' || *p == '\t' || *p == '\n')
+		p++;
+	return p;
+}
+
+/* Last occurrence of needle in [start, end). */
+static const char *find_last(const char *start, const char *end,
+			     const char *needle)
+{
+	size_t n = strlen(needle);
+	const char *p;
+
+	for (p = end - n; p >= start; p--)
+		if (!memcmp(p, needle, n))
+			return p;
+	return NULL;
+}
+
+/*
+ * Value of EXPR in `REC->prev_state & EXPR ... ?` where the '?' is at q:
+ * the last prev_state test before q. Parentheses around the whole
+ * condition are allowed between EXPR and the '?'.
+ */
+static int cond_operand(const char *text, const char *q, uint64_t *val)
+{
+	const char *p = find_last(text, q, "REC->prev_state");
+
+	if (!p)
+		return -1;
+	p = skip_space(p + strlen("REC->prev_state"));
+	if (*p != '&' || p[1] == '&')
+		return -1;
+	p++;
+	if (ea_dat_eval(&p, val))
+		return -1;
+	while (*p == ')' || *p == ' ')
+		p++;
+	return p == q ? 0 : -1;
+}
+
+/* The `? "+"` of the preempt marker: returns the position of the '?'. */
+static const char *find_plus_cond(const char *text)
+{
+	const char *p = text, *q;
+
+	while ((p = strstr(p, "\"+\""))) {
+		q = p;
+		while (q > text && (q[-1] == ' ' || q[-1] == '\t'))
+			q--;
+		if (q > text && q[-1] == '?')
+			return q - 1;
+		p += 3;
+	}
+	return NULL;
+}
+
+/* Parse the { value, "letter" } entries of __print_flags(). */
+static int parse_flag_table(const char *text, struct ea_prev_state_fmt *f)
+{
+	const char *p = strstr(text, "__print_flags(");
+	int n = 0;
+
+	if (!p)
+		return -1;
+	p = strchr(p, '{');
+	while (p && *p == '{') {
+		const char *letter;
+		uint64_t v;
+		size_t len;
+
+		p++;
+		if (ea_dat_eval(&p, &v) || *p != ',')
+			return -1;
+		p = skip_space(p + 1);
+		if (*p != '"')
+			return -1;
+		letter = ++p;
+		p = strchr(p, '"');
+		if (!p)
+			return -1;
+		len = p - letter;
+		p = skip_space(p + 1);
+		if (*p != '}')
+			return -1;
+		p = skip_space(p + 1);
+		if (*p == ',')
+			p = skip_space(p + 1);
+		f->known_mask |= v;
+		if (len == 1 && (*letter == 'X' || *letter == 'Z' || *letter == 'x'))
+			f->dead_mask |= v;
+		n++;
+	}
+	return n ? 0 : -1;
+}
+
+int ea_dat_prev_state_parse(const char *text, struct ea_prev_state_fmt *f)
+{
+	const char *q;
+	uint64_t v;
+
+	memset(f, 0, sizeof(*f));
+	q = find_plus_cond(text);
+	if (q && !cond_operand(text, q, &v) && v) {
+		f->preempt = v;
+		f->state_mask = v - 1;
+	} else if ((q = strstr(text, "? __print_flags(")) &&
+		   !cond_operand(text, q, &v) && v) {
+		/* No "+" marker (old kernels): the letters' own mask. */
+		f->state_mask = v;
+	}
+	if (parse_flag_table(text, f)) {
+		f->dead_mask = 0;
+		f->known_mask = 0;
+	}
+	if (!f->state_mask) {
+		/*
+		 * Fallback when the format is not understood: every kernel
+		 * so far has its "task is sleeping" bits in the low byte and
+		 * its preempt marker above it.
+		 */
+		f->state_mask = 0xff;
+		f->dead_mask &= 0xff;
+		return -1;
+	}
+	f->parsed = true;
+	return 0;
+}
+
+enum ea_prev_state ea_dat_prev_state_decode(const struct ea_prev_state_fmt *f,
+					    uint64_t prev_state)
+{
+	uint64_t bits = prev_state & f->state_mask;
+
+	if (!bits)
+		return EA_PREV_RUNNABLE;
+	if (f->dead_mask && !(bits & ~f->dead_mask))
+		return EA_PREV_DEAD;
+	return EA_PREV_BLOCKED;
+}
+
+/* Serialising libtraceevent's print argument tree back to text. */
+struct sbuf {
+	char *p;
+	size_t len, cap;
+	bool overflow;
+};
+
+static void sb_add(struct sbuf *b, const char *s)
+{
+	size_t n = strlen(s);
+
+	if (b->overflow || b->len + n >= b->cap) {
+		b->overflow = true;
+		return;
+	}
+	memcpy(b->p + b->len, s, n + 1);
+	b->len += n;
+}
+
+static bool is_number(const char *s)
+{
+	return (*s >= '0' && *s <= '9') ||
+	       (*s == '-' && s[1] >= '0' && s[1] <= '9');
+}
+
+static void sb_arg(struct sbuf *b, const struct tep_print_arg *a, int depth);
+
+static void sb_syms(struct sbuf *b, const char *fn,
+		    const struct tep_print_arg *field, const char *delim,
+		    const struct tep_print_flag_sym *sym, int depth)
+{
+	sb_add(b, fn);
+	sb_add(b, "(");
+	sb_arg(b, field, depth + 1);
+	if (delim) {
+		sb_add(b, ", \"");
+		sb_add(b, delim);
+		sb_add(b, "\"");
+	}
+	for (; sym; sym = sym->next) {
+		sb_add(b, ", { ");
+		sb_add(b, sym->value ? sym->value : "?");
+		sb_add(b, ", \"");
+		sb_add(b, sym->str ? sym->str : "");
+		sb_add(b, "\" }");
+	}
+	sb_add(b, ")");
+}
+
+static void sb_arg(struct sbuf *b, const struct tep_print_arg *a, int depth)
+{
+	if (!a || depth > EVAL_MAX_DEPTH) {
+		sb_add(b, "?");
+		return;
+	}
+	switch (a->type) {
+	case TEP_PRINT_ATOM:
+		if (a->atom.atom && is_number(a->atom.atom)) {
+			sb_add(b, a->atom.atom);
+		} else {
+			sb_add(b, "\"");
+			sb_add(b, a->atom.atom ? a->atom.atom : "");
+			sb_add(b, "\"");
+		}
+		break;
+	case TEP_PRINT_FIELD:
+		sb_add(b, "REC->");
+		sb_add(b, a->field.name ? a->field.name : "?");
+		break;
+	case TEP_PRINT_OP:
+		if (!a->op.op) {
+			sb_add(b, "?");
+			break;
+		}
+		if (!strcmp(a->op.op, ":")) {
+			sb_arg(b, a->op.left, depth + 1);
+			sb_add(b, " : ");
+			sb_arg(b, a->op.right, depth + 1);
+			break;
+		}
+		sb_add(b, "(");
+		if (a->op.left) {
+			sb_arg(b, a->op.left, depth + 1);
+			sb_add(b, " ");
+			sb_add(b, a->op.op);
+			sb_add(b, " ");
+		} else {
+			sb_add(b, a->op.op);
+		}
+		sb_arg(b, a->op.right, depth + 1);
+		sb_add(b, ")");
+		break;
+	case TEP_PRINT_FLAGS:
+		sb_syms(b, "__print_flags", a->flags.field, a->flags.delim,
+			a->flags.flags, depth);
+		break;
+	case TEP_PRINT_SYMBOL:
+		sb_syms(b, "__print_symbolic", a->symbol.field, NULL,
+			a->symbol.symbols, depth);
+		break;
+	case TEP_PRINT_TYPE:
+		sb_add(b, "(");
+		sb_add(b, a->typecast.type ? a->typecast.type : "?");
+		sb_add(b, ")");
+		sb_arg(b, a->typecast.item, depth + 1);
+		break;
+	case TEP_PRINT_STRING:
+		sb_add(b, "__get_str(");
+		sb_add(b, a->string.string ? a->string.string : "?");
+		sb_add(b, ")");
+		break;
+	default:
+		sb_add(b, "?");
+	}
+}
+
+int ea_dat_print_args_text(const struct tep_event *event, char *buf, size_t n)
+{
+	struct sbuf b = { .p = buf, .cap = n };
+	const struct tep_print_arg *a;
+
+	if (!n)
+		return -1;
+	buf[0] = '\0';
+	for (a = event->print_fmt.args; a; a = a->next) {
+		if (a != event->print_fmt.args)
+			sb_add(&b, ", ");
+		sb_arg(&b, a, 0);
+	}
+	return b.overflow ? -1 : (int)b.len;
+}
+
+int ea_dat_prev_state_from_event(const struct tep_event *event,
+				 struct ea_prev_state_fmt *f)
+{
+	char text[4096];
+
+	if ((event->flags & TEP_EVENT_FL_FAILED) ||
+	    ea_dat_print_args_text(event, text, sizeof(text)) < 0)
+		text[0] = '\0';
+	return ea_dat_prev_state_parse(text, f);
+}
+
+/* ------------------------------------------------------------------ */
+/* Event table                                                          */
+/* ------------------------------------------------------------------ */
+
+#define MAX_FIELDS 7
+
+/*
+ * Field names: a leading '$' marks a string field, '?' an optional one
+ * (absent in some kernels; read as -1).
+ */
+struct spec {
+	const char *system, *name;
+	uint8_t type;		/* enum ea_event_type */
+	bool core;		/* unusable format is an error, not a skip */
+	const char *fields[MAX_FIELDS];
+};
+
+enum { SW_PREV_COMM, SW_PREV_PID, SW_PREV_PRIO, SW_PREV_STATE, SW_NEXT_COMM,
+	SW_NEXT_PID, SW_NEXT_PRIO };
+enum { WK_COMM, WK_PID, WK_PRIO, WK_TARGET };
+enum { MG_COMM, MG_PID, MG_ORIG, MG_DEST };
+enum { PW_STATE, PW_CPU };
+enum { UT_CPU, UT_UTIL, UT_PATH_OR_PID };
+enum { MK_BUF };
+
+#define WAKE_FIELDS { "$comm", "pid", "?prio", "?target_cpu" }
+
+static const struct spec specs[] = {
+	{ "sched", "sched_switch", EA_EV_SWITCH, true,
+	  { "$prev_comm", "prev_pid", "prev_prio", "prev_state", "$next_comm",
+	    "next_pid", "next_prio" } },
+	{ "sched", "sched_wakeup", EA_EV_WAKEUP, true, WAKE_FIELDS },
+	{ "sched", "sched_waking", EA_EV_WAKING, true, WAKE_FIELDS },
+	{ "sched", "sched_wakeup_new", EA_EV_WAKEUP_NEW, true, WAKE_FIELDS },
+	{ "sched", "sched_migrate_task", EA_EV_MIGRATE, true,
+	  { "$comm", "pid", "orig_cpu", "dest_cpu" } },
+	{ "power", "cpu_frequency", EA_EV_FREQ, true, { "state", "cpu_id" } },
+	{ "power", "cpu_idle", EA_EV_IDLE, true, { "state", "cpu_id" } },
+	{ "sched", "sched_load_cfs_rq", EA_EV_UTIL_CFS, false,
+	  { "cpu", "util", "$path" } },
+	{ "sched", "sched_load_se", EA_EV_UTIL_SE, false,
+	  { "cpu", "util", "pid" } },
+	{ "ftrace", "print", EA_EV_MARKER, false, { "$buf" } },
+};
+
+#define NSPECS (sizeof(specs) / sizeof(specs[0]))
+
+enum fld_kind {
+	FLD_NONE,	/* optional field absent */
+	FLD_NUM,	/* integer of 1, 2, 4 or 8 bytes */
+	FLD_ARRAY,	/* char[N] */
+	FLD_DYN,	/* __data_loc: u32 (len << 16 | offset) */
+	FLD_REL,	/* __rel_loc: offset from the end of the field */
+	FLD_REST,	/* char buf[] of size 0: to the end of the record */
+};
+
+struct fld {
+	int off, size;
+	uint8_t kind;
+	bool sign;
+};
+
+struct desc {
+	int id;
+	uint8_t type;
+	const char *name;
+	int min_size;		/* bytes the fixed part of the record needs */
+	struct fld f[MAX_FIELDS];
+};
+
+/* Where one CPU's data lies (in the decompressed stream for v7). */
+struct cpu_span {
+	unsigned long long start, size;
+	unsigned long long last;	/* offset of the last record read */
+};
+
+struct dat {
+	struct tracecmd_input *top;	/* the file */
+	struct tracecmd_input *h;	/* the buffer read: top or an instance */
+	struct tep_handle *tep;
+	char *path;
+	char format[96];
+	int ncpus;
+	struct fld f_type, f_pid;	/* common_type, common_pid */
+	int common_min;
+	int ndesc;
+	struct desc desc[NSPECS];
+	struct ea_prev_state_fmt ps;
+	struct tep_record *pending;	/* held back behind its LOST event */
+	int pending_cpu;
+	uint64_t *nrec;			/* records read per CPU */
+	struct cpu_span *span;
+	unsigned long long page_size;
+	int last_cpu;
+	bool ended;
+};
+
+/* ------------------------------------------------------------------ */
+/* Field access                                                         */
+/* ------------------------------------------------------------------ */
+
+static inline uint64_t rd_u(const struct dat *r, const struct tep_record *rec,
+			    const struct fld *f)
+{
+	return tep_read_number(r->tep, (const char *)rec->data + f->off,
+			       f->size);
+}
+
+static inline int64_t rd_s(const struct dat *r, const struct tep_record *rec,
+			   const struct fld *f)
+{
+	uint64_t v;
+	unsigned sh;
+
+	if (f->kind != FLD_NUM)
+		return -1;
+	v = rd_u(r, rec, f);
+	if (f->sign && f->size < 8) {
+		sh = 64 - 8 * f->size;
+		return (int64_t)(v << sh) >> sh;
+	}
+	return (int64_t)v;
+}
+
+static inline int32_t rd_i32(const struct dat *r, const struct tep_record *rec,
+			     const struct fld *f)
+{
+	return (int32_t)rd_s(r, rec, f);
+}
+
+/*
+ * Copy a string field into dst (n bytes, always NUL-terminated, cut at
+ * the first NUL). Returns -1 when a dynamic field points outside the
+ * record.
+ */
+static int rd_str(const struct dat *r, const struct tep_record *rec,
+		  const struct fld *f, char *dst, size_t n)
+{
+	const char *data = rec->data;
+	size_t start, len, i;
+
+	switch (f->kind) {
+	case FLD_ARRAY:
+		start = f->off;
+		len = f->size;
+		break;
+	case FLD_REST:
+		start = f->off;
+		len = rec->size - f->off;
+		break;
+	case FLD_DYN:
+	case FLD_REL: {
+		uint32_t loc = tep_read_number(r->tep, data + f->off, 4);
+
+		start = loc & 0xffff;
+		len = loc >> 16;
+		if (f->kind == FLD_REL)
+			start += f->off + f->size;
+		if (start + len > (size_t)rec->size)
+			return -1;
+		break;
+	}
+	default:
+		dst[0] = '\0';
+		return 0;
+	}
+	for (i = 0; i < len && i + 1 < n && data[start + i]; i++)
+		dst[i] = data[start + i];
+	dst[i] = '\0';
+	return 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* Open                                                                 */
+/* ------------------------------------------------------------------ */
+
+static int resolve_field(const struct tep_format_field *tf, bool want_str,
+			 struct fld *f)
+{
+	f->off = tf->offset;
+	f->size = tf->size;
+	f->sign = tf->flags & TEP_FIELD_IS_SIGNED;
+	if (tf->offset < 0 || tf->size < 0 || tf->offset > 0xffff ||
+	    tf->size > 0xffff)
+		return -1;
+	if (tf->flags & TEP_FIELD_IS_DYNAMIC) {
+		f->kind = tf->flags & TEP_FIELD_IS_RELATIVE ? FLD_REL : FLD_DYN;
+		if (f->size != 4)
+			return -1;
+		return want_str ? 0 : -1;
+	}
+	if (want_str) {
+		if (tf->size == 0)
+			f->kind = FLD_REST;
+		else if (tf->flags & TEP_FIELD_IS_ARRAY)
+			f->kind = FLD_ARRAY;
+		else
+			return -1;
+		return 0;
+	}
+	if (tf->flags & TEP_FIELD_IS_ARRAY)
+		return -1;
+	if (f->size != 1 && f->size != 2 && f->size != 4 && f->size != 8)
+		return -1;
+	f->kind = FLD_NUM;
+	return 0;
+}
+
+static int resolve_common(struct dat *r, struct tep_event *ev,
+			  struct ea_err *err)
+{
+	struct tep_format_field *t = tep_find_common_field(ev, "common_type");
+	struct tep_format_field *p = tep_find_common_field(ev, "common_pid");
+
+	if (!t || !p || resolve_field(t, false, &r->f_type) ||
+	    resolve_field(p, false, &r->f_pid))
+		return ea_err_set(err, "%s: event %s has no usable common_type/common_pid fields",
+				  r->path, ev->name);
+	r->common_min = t->offset + t->size;
+	if (p->offset + p->size > r->common_min)
+		r->common_min = p->offset + p->size;
+	return 0;
+}
+
+static int resolve_events(struct dat *r, struct ea_input_info *info,
+			  struct ea_err *err)
+{
+	bool have_common = false;
+	size_t i;
+	int k, end;
+
+	for (i = 0; i < NSPECS; i++) {
+		const struct spec *s = &specs[i];
+		struct tep_event *ev;
+		struct desc *d;
+		bool ok = true;
+
+		ev = tep_find_event_by_name(r->tep, s->system, s->name);
+		if (!ev)
+			continue;
+		d = &r->desc[r->ndesc];
+		memset(d, 0, sizeof(*d));
+		d->id = ev->id;
+		d->type = s->type;
+		d->name = s->name;
+		for (k = 0; k < MAX_FIELDS && s->fields[k]; k++) {
+			const char *name = s->fields[k];
+			bool want_str = false, optional = false;
+			struct tep_format_field *tf;
+
+			for (;; name++) {
+				if (*name == '$')
+					want_str = true;
+				else if (*name == '?')
+					optional = true;
+				else
+					break;
+			}
+			tf = tep_find_field(ev, name);
+			if (!tf && optional)
+				continue;	/* FLD_NONE */
+			if (!tf || resolve_field(tf, want_str, &d->f[k])) {
+				if (s->core)
+					return ea_err_set(err, "%s: %s format has no usable field %s",
+							  r->path, s->name, name);
+				ok = false;
+				break;
+			}
+			/* a size-0 text field only needs its start */
+			end = d->f[k].off +
+			      (d->f[k].kind == FLD_REST ? 0 : d->f[k].size);
+			if (end > d->min_size)
+				d->min_size = end;
+		}
+		if (!ok)
+			continue;
+		if (!have_common) {
+			if (resolve_common(r, ev, err))
+				return -1;
+			have_common = true;
+		}
+		if (d->min_size < r->common_min)
+			d->min_size = r->common_min;
+		if (s->type == EA_EV_SWITCH)
+			ea_dat_prev_state_from_event(ev, &r->ps);
+		info->may_have[s->type] = true;
+		r->ndesc++;
+	}
+	return 0;
+}
+
+/* A readable cause for a file libtracecmd refused to open. */
+static int open_failure(const char *path, int saved_errno, struct ea_err *err)
+{
+	unsigned char head[32];
+	struct stat st;
+	ssize_t n;
+	int fd;
+
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return ea_err_set(err, "%s: %s", path, strerror(errno));
+	n = read(fd, head, sizeof(head));
+	if (fstat(fd, &st))
+		st.st_size = 0;
+	close(fd);
+	if (n < (ssize_t)sizeof(dat_magic) ||
+	    memcmp(head, dat_magic, sizeof(dat_magic)))
+		return ea_err_set(err, "%s: not a trace.dat file", path);
+	if (!memchr(head + sizeof(dat_magic), '\0', n - sizeof(dat_magic)))
+		return ea_err_set(err, "%s: corrupt trace.dat header (no version)",
+				  path);
+	if (strcmp((char *)head + sizeof(dat_magic), "6") &&
+	    strcmp((char *)head + sizeof(dat_magic), "7"))
+		return ea_err_set(err, "%s: trace.dat version %.8s not supported (6 and 7 are)",
+				  path, (char *)head + sizeof(dat_magic));
+	if (saved_errno == ENOMEM)
+		return ea_err_set(err, "%s: out of memory", path);
+	return ea_err_set(err, "%s: truncated or corrupt trace.dat headers (%lld bytes)",
+			  path, (long long)st.st_size);
+}
+
+static void dat_free(struct dat *r)
+{
+	if (!r)
+		return;
+	if (r->pending)
+		tracecmd_free_record(r->pending);
+	if (r->h && r->h != r->top)
+		tracecmd_close(r->h);
+	if (r->top)
+		tracecmd_close(r->top);
+	free(r->nrec);
+	free(r->span);
+	free(r->path);
+	free(r);
+}
+
+/*
+ * libtracecmd prints to stdout and stderr whatever its log level: e.g.
+ * init_cpu_data() printf()s "File possibly truncated. Need at least N, but
+ * file size is M." on stdout, where it would land in the middle of a dump.
+ * While it opens a file, both go to /dev/null. Records are read without
+ * this (it would cost syscalls per record).
+ */
+struct quiet {
+	int out, err;
+};
+
+static void quiet_begin(struct quiet *q)
+{
+	int null;
+
+	q->out = q->err = -1;
+	fflush(stdout);
+	fflush(stderr);
+	null = open("/dev/null", O_WRONLY | O_CLOEXEC);
+	if (null < 0)
+		return;
+	q->out = fcntl(STDOUT_FILENO, F_DUPFD_CLOEXEC, 3);
+	q->err = fcntl(STDERR_FILENO, F_DUPFD_CLOEXEC, 3);
+	if (q->out >= 0)
+		dup2(null, STDOUT_FILENO);
+	if (q->err >= 0)
+		dup2(null, STDERR_FILENO);
+	close(null);
+}
+
+static void quiet_end(struct quiet *q)
+{
+	fflush(stdout);
+	fflush(stderr);
+	if (q->out >= 0) {
+		dup2(q->out, STDOUT_FILENO);
+		close(q->out);
+	}
+	if (q->err >= 0) {
+		dup2(q->err, STDERR_FILENO);
+		close(q->err);
+	}
+}
+
+#define OPEN_FLAGS (TRACECMD_FL_LOAD_NO_PLUGINS | TRACECMD_FL_LOAD_NO_SYSTEM_PLUGINS)
+
+enum open_result {
+	OPEN_OK = 10,		/* also the exit codes of the rehearsal child */
+	OPEN_HEAD,		/* tracecmd_open_head() failed */
+	OPEN_DATA,		/* tracecmd_init_data() failed */
+	OPEN_BUFFER,		/* an instance buffer could not be opened */
+};
+
+/* The rehearsal child reports each step it starts on this pipe. */
+static int stage_fd = -1;
+
+static void stage(enum open_result step)
+{
+	unsigned char c = step;
+
+	if (stage_fd >= 0 && write(stage_fd, &c, 1) != 1)
+		stage_fd = -1;
+}
+
+/*
+ * Open path's headers and data and pick the buffer to read:
+ * `trace-cmd extract -B` and `record -B` leave the top-level buffer empty
+ * and store the data as an instance, so when the top level has no record
+ * the first instance buffer with records is read.
+ */
+static enum open_result open_buffers(const char *path, struct dat *r,
+				     const char **bufname)
+{
+	int i, n, cpu;
+
+	*bufname = NULL;
+	stage(OPEN_HEAD);
+	r->top = tracecmd_open_head(path, OPEN_FLAGS);
+	if (!r->top)
+		return OPEN_HEAD;
+	stage(OPEN_DATA);
+	if (tracecmd_init_data(r->top) < 0)
+		return OPEN_DATA;
+	r->h = r->top;
+	if (tracecmd_peek_next_data(r->top, &cpu))
+		return OPEN_OK;
+	n = tracecmd_buffer_instances(r->top);
+	for (i = 0; i < n; i++) {
+		struct tracecmd_input *ih;
+
+		stage(OPEN_BUFFER);
+		ih = tracecmd_buffer_instance_handle(r->top, i);
+		if (!ih)
+			return OPEN_BUFFER;
+		if (tracecmd_peek_next_data(ih, &cpu)) {
+			*bufname = tracecmd_buffer_instance_name(r->top, i);
+			r->h = ih;
+			return OPEN_OK;
+		}
+		tracecmd_close(ih);
+	}
+	return OPEN_OK;
+}
+
+/*
+ * libtracecmd 3.1.6 and libtraceevent 1.7 crash on some corrupt files, and
+ * some of their error paths crash too:
+ *  - tracecmd_close() after a failed tracecmd_init_data() (SIGSEGV in
+ *    tracecmd_close): tracecmd_open() does exactly that on any v6 file
+ *    whose CPU data is cut short. Smallest input: trappy/
+ *    tests__trace_idle.dat (or any v6 file) minus its last byte.
+ *  - tracecmd_buffer_instance_handle() on a cut or corrupt instance
+ *    buffer calls tracecmd_close() on a shallow copy of the parent handle
+ *    and crashes. Smallest input: traces/vm/vm-v6.dat minus its last byte.
+ *  - corrupt event formats or printk formats in the headers: NULL
+ *    dereferences and heap overreads inside tep_parse_event() and
+ *    tep_parse_printk_formats(), and a strdup() overread in
+ *    tracecmd_open_head(). Found by overwriting random header bytes of
+ *    traces/vm/vm-v6.dat (one to sixteen bytes are enough).
+ * So every open is first rehearsed in a child process, and repeated here
+ * only when the child got through; otherwise the child's outcome becomes
+ * a one-line error without libtracecmd being called in this process. The
+ * cost is parsing the headers twice. Reading records was not seen to
+ * crash (random page corruption gives garbage records or an early end).
+ */
+static enum open_result rehearse_open(const char *path, bool *crashed)
+{
+	enum open_result last = OPEN_HEAD;
+	struct dat scratch;
+	const char *name;
+	unsigned char c;
+	int status, fd[2];
+	pid_t pid;
+
+	*crashed = false;
+	if (pipe2(fd, O_CLOEXEC))
+		return OPEN_OK;		/* cannot rehearse: just try */
+	pid = fork();
+	if (pid < 0) {
+		close(fd[0]);
+		close(fd[1]);
+		return OPEN_OK;
+	}
+	if (pid == 0) {
+		/* die plainly: no crash handler of the parent's runs here */
+		static const int sigs[] = { SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT };
+		unsigned int k;
+
+		for (k = 0; k < sizeof(sigs) / sizeof(sigs[0]); k++)
+			signal(sigs[k], SIG_DFL);
+		close(fd[0]);
+		stage_fd = fd[1];
+		memset(&scratch, 0, sizeof(scratch));
+		_exit(open_buffers(path, &scratch, &name));
+	}
+	close(fd[1]);
+	while (read(fd[0], &c, 1) == 1 || errno == EINTR)
+		last = c;
+	close(fd[0]);
+	while (waitpid(pid, &status, 0) < 0)
+		if (errno != EINTR)
+			return OPEN_OK;
+	if (WIFEXITED(status) && WEXITSTATUS(status) >= OPEN_OK &&
+	    WEXITSTATUS(status) <= OPEN_BUFFER)
+		return WEXITSTATUS(status);
+	*crashed = true;
+	return last;
+}
+
+/*
+ * Each CPU's data: its size from the header, its start from the read
+ * cursor before the first record (page aligned: trace-cmd writes whole
+ * ring-buffer pages).
+ */
+static void init_spans(struct dat *r)
+{
+	int cpu;
+
+	r->page_size = tep_get_page_size(r->tep);
+	if (!r->page_size || (r->page_size & (r->page_size - 1)))
+		return;		/* no check: sizes stay 0 */
+	for (cpu = 0; cpu < r->ncpus; cpu++) {
+		long long size = tracecmd_get_cpu_file_size(r->h, cpu);
+
+		if (size <= 0)
+			continue;
+		r->span[cpu].size = size;
+		r->span[cpu].start = tracecmd_get_cursor(r->h, cpu) &
+				     ~(r->page_size - 1);
+	}
+}
+
+static int dat_probe(const unsigned char *head, size_t n)
+{
+	return n >= sizeof(dat_magic) && !memcmp(head, dat_magic, sizeof(dat_magic));
+}
+
+static int dat_open(void **priv, const char *path, struct ea_input_info *info,
+		    struct ea_err *err)
+{
+	const char *cname = NULL, *cver = NULL, *bufname = NULL;
+	enum open_result res;
+	bool crashed;
+	unsigned long version;
+	struct quiet q;
+	struct dat *r;
+	int t, len, e;
+
+	*priv = NULL;
+	tep_set_loglevel(TEP_LOG_NONE);
+	tracecmd_set_loglevel(TEP_LOG_NONE);
+	r = calloc(1, sizeof(*r));
+	if (!r || !(r->path = strdup(path))) {
+		free(r);
+		return ea_err_set(err, "%s: out of memory", path);
+	}
+	r->last_cpu = -1;
+	quiet_begin(&q);
+	res = rehearse_open(path, &crashed);
+	errno = 0;
+	if (res == OPEN_OK)
+		res = open_buffers(path, r, &bufname);
+	e = errno;
+	quiet_end(&q);
+	if (res != OPEN_OK) {
+		const char *why = crashed ? " (libtracecmd crashed on it)" : "";
+
+		/* Failed handles are not closed: see rehearse_open(). */
+		r->top = r->h = NULL;
+		dat_free(r);
+		if (res == OPEN_HEAD && !crashed)
+			return open_failure(path, e, err);
+		return ea_err_set(err, "%s: truncated or corrupt trace.dat: %s unreadable%s",
+				  path, res == OPEN_HEAD ? "headers" :
+				  res == OPEN_DATA ? "CPU data" :
+				  "instance buffer", why);
+	}
+	r->tep = tracecmd_get_tep(r->h);
+	r->ncpus = tracecmd_cpus(r->h);
+	if (!r->tep || r->ncpus <= 0 || r->ncpus > EA_MAX_CPUS) {
+		int ncpus = r->ncpus;
+
+		dat_free(r);
+		if (ncpus <= 0)
+			return ea_err_set(err, "%s: trace.dat has no CPU data", path);
+		return ea_err_set(err, "%s: trace.dat claims %d CPUs (max %d)",
+				  path, ncpus, EA_MAX_CPUS);
+	}
+	r->nrec = calloc(r->ncpus, sizeof(*r->nrec));
+	r->span = calloc(r->ncpus, sizeof(*r->span));
+	if (!r->nrec || !r->span) {
+		dat_free(r);
+		return ea_err_set(err, "%s: out of memory", path);
+	}
+	init_spans(r);
+	for (t = 0; t < EA_EV_NR; t++)
+		info->may_have[t] = false;
+	info->may_have[EA_EV_LOST] = true;	/* overruns can always happen */
+	if (resolve_events(r, info, err)) {
+		dat_free(r);
+		return -1;
+	}
+
+	version = tracecmd_get_in_file_version(r->top);
+	len = snprintf(r->format, sizeof(r->format), "trace.dat v%lu", version);
+	if (tracecmd_get_file_compress_proto(r->top, &cname, &cver) == 0 && cname)
+		len += snprintf(r->format + len, sizeof(r->format) - len,
+				" (compressed, %s)", cname);
+	if (bufname && len < (int)sizeof(r->format))
+		snprintf(r->format + len, sizeof(r->format) - len,
+			 ", buffer %s", bufname);
+	info->format = r->format;
+	info->ncpus = r->ncpus;
+	*priv = r;
+	return 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* Records                                                              */
+/* ------------------------------------------------------------------ */
+
+static const struct desc *find_desc(const struct dat *r, int id)
+{
+	int i;
+
+	for (i = 0; i < r->ndesc; i++)
+		if (r->desc[i].id == id)
+			return &r->desc[i];
+	return NULL;
+}
+
+static int bad_record(const struct dat *r, struct ea_err *err,
+		      const char *what, const struct tep_record *rec)
+{
+	return ea_err_set(err, "%s:cpu %d record %" PRIu64 ": %s (%d bytes at offset %llu)",
+			  r->path, r->last_cpu,
+			  r->last_cpu >= 0 ? r->nrec[r->last_cpu] : 0, what,
+			  rec->size, rec->offset);
+}
+
+static uint32_t clamp_u32(uint64_t v)
+{
+	return v > UINT32_MAX ? UINT32_MAX : (uint32_t)v;
+}
+
+/* 1: ev filled, 0: record not used, -1: corrupt record. */
+static int decode(struct dat *r, const struct tep_record *rec, int cpu,
+		  struct ea_event *ev, struct ea_err *err)
+{
+	const struct desc *d;
+	const struct fld *f;
+	char tmp[4];
+
+	if (!r->ndesc)
+		return 0;
+	if (rec->size < r->common_min)
+		return bad_record(r, err, "record shorter than the common fields", rec);
+	d = find_desc(r, (int)rd_u(r, rec, &r->f_type));
+	if (!d)
+		return 0;
+	if (rec->size < d->min_size)
+		return bad_record(r, err, "record shorter than its event format", rec);
+	f = d->f;
+	memset(ev, 0, sizeof(*ev));
+	ev->ts = rec->ts;
+	ev->cpu = cpu;
+	ev->cur_pid = rd_i32(r, rec, &r->f_pid);
+	ev->type = d->type;
+	switch (d->type) {
+	case EA_EV_SWITCH:
+		ev->sw.prev_pid = rd_i32(r, rec, &f[SW_PREV_PID]);
+		ev->sw.next_pid = rd_i32(r, rec, &f[SW_NEXT_PID]);
+		ev->sw.prev_prio = rd_i32(r, rec, &f[SW_PREV_PRIO]);
+		ev->sw.next_prio = rd_i32(r, rec, &f[SW_NEXT_PRIO]);
+		ev->sw.prev_state = ea_dat_prev_state_decode(&r->ps,
+				rd_u(r, rec, &f[SW_PREV_STATE]));
+		if (rd_str(r, rec, &f[SW_PREV_COMM], ev->sw.prev_comm, EA_COMM_LEN) ||
+		    rd_str(r, rec, &f[SW_NEXT_COMM], ev->sw.next_comm, EA_COMM_LEN))
+			goto bad_str;
+		break;
+	case EA_EV_WAKEUP:
+	case EA_EV_WAKING:
+	case EA_EV_WAKEUP_NEW:
+		ev->wake.pid = rd_i32(r, rec, &f[WK_PID]);
+		ev->wake.prio = rd_i32(r, rec, &f[WK_PRIO]);
+		ev->wake.target_cpu = rd_i32(r, rec, &f[WK_TARGET]);
+		if (rd_str(r, rec, &f[WK_COMM], ev->wake.comm, EA_COMM_LEN))
+			goto bad_str;
+		break;
+	case EA_EV_MIGRATE:
+		ev->migrate.pid = rd_i32(r, rec, &f[MG_PID]);
+		ev->migrate.orig_cpu = rd_i32(r, rec, &f[MG_ORIG]);
+		ev->migrate.dest_cpu = rd_i32(r, rec, &f[MG_DEST]);
+		if (rd_str(r, rec, &f[MG_COMM], ev->migrate.comm, EA_COMM_LEN))
+			goto bad_str;
+		break;
+	case EA_EV_FREQ:
+		ev->freq.freq_khz = (uint32_t)rd_u(r, rec, &f[PW_STATE]);
+		ev->freq.cpu = rd_i32(r, rec, &f[PW_CPU]);
+		break;
+	case EA_EV_IDLE:
+		/* u32 4294967295 (PWR_EVENT_EXIT) becomes EA_IDLE_EXIT */
+		ev->idle.state = (int32_t)(uint32_t)rd_u(r, rec, &f[PW_STATE]);
+		ev->idle.cpu = rd_i32(r, rec, &f[PW_CPU]);
+		break;
+	case EA_EV_UTIL_CFS:
+		if (rd_str(r, rec, &f[UT_PATH_OR_PID], tmp, sizeof(tmp)))
+			goto bad_str;
+		if (strcmp(tmp, "/"))
+			return 0;	/* a task group's rq, not the CPU's */
+		ev->util.cpu = rd_i32(r, rec, &f[UT_CPU]);
+		ev->util.pid = -1;
+		ev->util.util = clamp_u32(rd_u(r, rec, &f[UT_UTIL]));
+		break;
+	case EA_EV_UTIL_SE:
+		ev->util.pid = rd_i32(r, rec, &f[UT_PATH_OR_PID]);
+		if (ev->util.pid <= 0)
+			return 0;	/* group entity */
+		ev->util.cpu = rd_i32(r, rec, &f[UT_CPU]);
+		ev->util.util = clamp_u32(rd_u(r, rec, &f[UT_UTIL]));
+		break;
+	case EA_EV_MARKER: {
+		char *t = ev->marker.text;
+		size_t n;
+
+		if (rd_str(r, rec, &f[MK_BUF], t, sizeof(ev->marker.text)))
+			goto bad_str;
+		if (strncmp(t, "eatrace:", 8))
+			return 0;
+		/* as the text readers do: trailing blanks and newline go */
+		n = strlen(t);
+		while (n && (t[n - 1] == '\n' || t[n - 1] == '\r' ||
+			     t[n - 1] == ' ' || t[n - 1] == '\t'))
+			t[--n] = '\0';
+		break;
+	}
+	default:
+		return 0;
+	}
+	return 1;
+bad_str:
+	return bad_record(r, err, "string field points outside the record", rec);
+}
+
+/*
+ * libtracecmd returns NULL both at the end of the data and when it fails
+ * to load a page (corrupt page header). Such a CPU's data ends early and
+ * silently: detect it by where its last record lies. Data is read page by
+ * page, so the last record must lie in the CPU's last page; otherwise
+ * whole pages were left unread.
+ */
+static int check_end(struct dat *r, struct ea_err *err)
+{
+	int cpu;
+
+	for (cpu = 0; cpu < r->ncpus; cpu++) {
+		const struct cpu_span *c = &r->span[cpu];
+
+		if (!c->size || c->last + r->page_size >= c->start + c->size)
+			continue;
+		return ea_err_set(err, "%s:cpu %d record %" PRIu64 ": corrupt trace.dat: CPU data ends at offset %llu, %llu bytes before its end",
+				  r->path, cpu, r->nrec[cpu], c->last,
+				  c->start + c->size - c->last);
+	}
+	return 0;
+}
+
+static int dat_next(void *priv, struct ea_event *ev, struct ea_err *err)
+{
+	struct dat *r = priv;
+	struct tep_record *rec;
+	int cpu, rc;
+
+	if (r->pending) {
+		rec = r->pending;
+		cpu = r->pending_cpu;
+		r->pending = NULL;
+		goto decode;
+	}
+	if (r->ended)
+		return 0;
+	for (;;) {
+		rec = tracecmd_read_next_data(r->h, &cpu);
+		if (!rec) {
+			r->ended = true;
+			return check_end(r, err);
+		}
+		if (cpu < 0 || cpu >= r->ncpus) {
+			tracecmd_free_record(rec);
+			return ea_err_set(err, "%s:cpu %d: record from a CPU the header does not list (%d CPUs)",
+					  r->path, cpu, r->ncpus);
+		}
+		r->nrec[cpu]++;
+		r->span[cpu].last = rec->offset;
+		r->last_cpu = cpu;
+		if (rec->missed_events) {
+			/* Report the loss before the record that follows it. */
+			memset(ev, 0, sizeof(*ev));
+			ev->ts = rec->ts;
+			ev->cpu = cpu;
+			ev->cur_pid = -1;
+			ev->type = EA_EV_LOST;
+			ev->lost.count = rec->missed_events > 0 ?
+					 (uint64_t)rec->missed_events : 0;
+			r->pending = rec;
+			r->pending_cpu = cpu;
+			return 1;
+		}
+decode:
+		rc = decode(r, rec, cpu, ev, err);
+		tracecmd_free_record(rec);
+		if (rc)
+			return rc;
+	}
+}
+
+static void dat_where(void *priv, char *buf, size_t n)
+{
+	struct dat *r = priv;
+
+	if (r->last_cpu < 0)
+		snprintf(buf, n, "start of data");
+	else
+		snprintf(buf, n, "cpu %d record %" PRIu64, r->last_cpu,
+			 r->nrec[r->last_cpu]);
+}
+
+static void dat_close(void *priv)
+{
+	dat_free(priv);
+}
+
+const struct ea_reader_ops ea_reader_dat = {
+	.name = "dat",
+	.probe = dat_probe,
+	.open = dat_open,
+	.next = dat_next,
+	.where = dat_where,
+	.close = dat_close,
+};
