@@ -109,6 +109,12 @@ demo: deps
 	@$(MAKE) --no-print-directory $(BIN)
 	./$(BIN) report --per-task -m tc2 traces/demo/tc2-seven-tasks.txt
 
+# Benchmarks (bench/README.md): as root, records its traces on this machine
+# into bench/out/ (reused by later runs), then prints one `name: value`
+# line per figure. About 2 to 5 minutes; not part of 'make check'.
+bench: $(BIN)
+	@EATRACE=$(abspath $(BIN)) sh bench/run.sh
+
 install: $(BIN)
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(DATADIR)/models $(DESTDIR)$(MANDIR)/man1
 	install -m 755 eatrace $(DESTDIR)$(BINDIR)/eatrace
