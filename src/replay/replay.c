@@ -105,7 +105,8 @@ int ea_replay_run(const struct ea_workload *w, const struct ea_replay_config *cf
 	}
 	if (ea_acct_done(&r->acct, f.st, err))
 		goto out;
-	qsort(s.lat, s.nlat, sizeof(*s.lat), cmp_u64);
+	if (s.nlat)
+		qsort(s.lat, s.nlat, sizeof(*s.lat), cmp_u64);
 	r->lat_n = s.nlat;
 	r->lat_p50 = pct(s.lat, s.nlat, 50);
 	r->lat_p90 = pct(s.lat, s.nlat, 90);

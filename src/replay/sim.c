@@ -142,7 +142,8 @@ static int cmp_out(const void *a, const void *b)
 
 static void flush(struct sim *s)
 {
-	qsort(s->out, s->nout, sizeof(*s->out), cmp_out);
+	if (s->nout)
+		qsort(s->out, s->nout, sizeof(*s->out), cmp_out);
 	for (size_t i = 0; i < s->nout && !s->error[0]; i++) {
 		if (s->sink(s->sink_ctx, &s->out[i].ev, s->out[i].comm))
 			fail(s, "cannot write the simulated events");
@@ -1138,7 +1139,8 @@ int sim_init(struct sim *s, const struct ea_workload *w, const struct ea_model *
 				a->eligible, a->seq_in, (uint32_t)i, (uint32_t)k };
 		}
 	}
-	qsort(s->arr, s->narr, sizeof(*s->arr), cmp_arr);
+	if (s->narr)
+		qsort(s->arr, s->narr, sizeof(*s->arr), cmp_arr);
 	reset(s);
 	return 0;
 }

@@ -452,7 +452,8 @@ int ea_workload_done(struct ea_workload *w, const struct ea_state *s,
 	}
 	c->tasks = w->ntasks;
 	c->idle_busy = w->nbusy0;
-	qsort(w->busy0, w->nbusy0, sizeof(*w->busy0), cmp_busy0);
+	if (w->nbusy0)
+		qsort(w->busy0, w->nbusy0, sizeof(*w->busy0), cmp_busy0);
 	return 0;
 }
 
