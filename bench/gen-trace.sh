@@ -115,6 +115,7 @@ awk '$3 == "tracing_mark_write" || $3 == "tracing_mark_raw_write" { m[$1] = $0 }
 			if (best != "") print bl
 		}
 	}' /proc/kallsyms | sort >"$tmp/kallsyms"
+# shellcheck disable=SC2016
 unshare -m sh -c '
 	mount --bind "$1/events" "$2/events" &&
 	mount --bind "$1/kallsyms" /proc/kallsyms &&
@@ -128,7 +129,7 @@ trace-cmd report -i "$out/trace.dat" >"$out/trace.txt" 2>"$tmp/log" ||
 	{ cat "$tmp/log" >&2; exit 1; }
 
 if [ "$repeat" -gt 1 ]; then
-	# shellcheck disable=SC2086
+	# shellcheck disable=SC2046,SC2086
 	set -- $("$bin/rawpages" info $raws)
 	shift_ns=$(($3 - $2 + 1000000))
 	xraws=
