@@ -13,3 +13,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	fuzz_pipeline(path, (unsigned)size);
 	return 0;
 }
+
+/*
+ * Every open forks (reader-dat.c's rehearsal child): a smaller ASan
+ * quarantine keeps the process, and so each fork, small.
+ */
+const char *__asan_default_options(void);
+const char *__asan_default_options(void)
+{
+	return "quarantine_size_mb=16";
+}
