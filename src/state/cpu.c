@@ -248,13 +248,18 @@ void cpu_apply(struct ea_state *s, const struct ea_event *ev)
 		c->flags |= EA_INF_LOST;
 		update(s, ev->cpu, ev->ts);
 		return;
-	default:
+	default: {
+		uint8_t flags = c->flags;
+
 		touch(s, ev->cpu, ev);
 		/* The look-ahead has already made curr agree with cur_pid. */
 		if (ev->cur_pid >= 0 && c->curr < 0)
 			c->curr = ev->cur_pid;
+		else if (c->flags == flags)
+			return;	/* nothing derive() reads has changed */
 		update(s, ev->cpu, ev->ts);
 		return;
+	}
 	}
 }
 
