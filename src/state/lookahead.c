@@ -12,15 +12,20 @@
 
 int la_init(struct lookahead *la, size_t cap)
 {
+	size_t slots = 1;
+
 	memset(la, 0, sizeof(*la));
-	la->ring = malloc(cap * sizeof(*la->ring));
-	la->ring_seq = malloc(cap * sizeof(*la->ring_seq));
+	while (slots < cap)	/* a power of two: index with a mask */
+		slots *= 2;
+	la->ring = malloc(slots * sizeof(*la->ring));
+	la->ring_seq = malloc(slots * sizeof(*la->ring_seq));
 	if (!la->ring || !la->ring_seq) {
 		free(la->ring);
 		free(la->ring_seq);
 		return -1;
 	}
 	la->cap = cap;
+	la->mask = slots - 1;
 	la->max_cpu = -1;
 	return 0;
 }
@@ -288,7 +293,7 @@ static int scan(struct lookahead *la, const struct ea_event *ev)
 
 int la_push(struct lookahead *la, const struct ea_event *ev)
 {
-	size_t at = (la->head + la->len) % la->cap;
+	size_t at = (la->head + la->len) & la->mask;
 
 	la->next_seq += 2;	/* ev's key; odd keys are for synthetic ones */
 	if (scan(la, ev))
@@ -304,20 +309,22 @@ bool la_full(const struct lookahead *la)
 	return la->len >= la->cap;
 }
 
-bool la_pop(struct lookahead *la, struct ea_event *ev)
+const struct ea_event *la_pop(struct lookahead *la)
 {
+	const struct ea_event *ev;
+
 	if (la->nsynth &&
 	    (!la->len || before(la->synth[0].ev.ts, la->synth[0].seq,
 				la->ring[la->head].ts, la->ring_seq[la->head]))) {
-		synth_pop(la, ev);
-		return true;
+		synth_pop(la, &la->popped);
+		return &la->popped;
 	}
 	if (!la->len)
-		return false;
-	*ev = la->ring[la->head];
-	la->head = (la->head + 1) % la->cap;
+		return NULL;
+	ev = &la->ring[la->head];
+	la->head = (la->head + 1) & la->mask;
 	la->len--;
-	return true;
+	return ev;
 }
 
 const struct la_cpu *la_cpu(const struct lookahead *la, int cpu)

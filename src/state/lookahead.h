@@ -45,7 +45,9 @@ struct la_synth {
 struct lookahead {
 	struct ea_event *ring;	/* FIFO of held-back events */
 	uint64_t *ring_seq;
-	size_t head, len, cap;
+	size_t head, len, cap;	/* cap: events held back at most */
+	size_t mask;		/* ring slots - 1 (a power of two >= cap) */
+	struct ea_event popped;	/* the synthetic event la_pop() returned */
 	uint64_t next_seq;
 	struct la_synth *synth;	/* min-heap of synthetic events by key */
 	size_t nsynth, synth_cap;
@@ -62,8 +64,11 @@ void la_free(struct lookahead *la);
 /* Scan ev and hold it back. Returns -1 on allocation failure. */
 int la_push(struct lookahead *la, const struct ea_event *ev);
 bool la_full(const struct lookahead *la);
-/* Oldest held-back event (synthetic ones first on equal ts); false if none. */
-bool la_pop(struct lookahead *la, struct ea_event *ev);
+/*
+ * Take the oldest held-back event (synthetic ones first on equal ts); NULL
+ * if none. The pointer is valid until the next la_push() or la_pop().
+ */
+const struct ea_event *la_pop(struct lookahead *la);
 const struct la_cpu *la_cpu(const struct lookahead *la, int cpu);
 
 #endif

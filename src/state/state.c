@@ -96,11 +96,8 @@ static int apply(struct ea_state *s, const struct ea_event *ev,
 int ea_state_feed(struct ea_state *s, const struct ea_event *ev,
 		  struct ea_err *err)
 {
-	struct ea_event out;
-
 	while (la_full(&s->la)) {
-		la_pop(&s->la, &out);
-		if (apply(s, &out, err))
+		if (apply(s, la_pop(&s->la), err))
 			return -1;
 	}
 	if (la_push(&s->la, ev))
@@ -110,10 +107,10 @@ int ea_state_feed(struct ea_state *s, const struct ea_event *ev,
 
 int ea_state_finish(struct ea_state *s, struct ea_err *err)
 {
-	struct ea_event out;
+	const struct ea_event *out;
 
-	while (la_pop(&s->la, &out))
-		if (apply(s, &out, err))
+	while ((out = la_pop(&s->la)))
+		if (apply(s, out, err))
 			return -1;
 	if (!s->started)
 		return ea_err_set(err, "no events the analysis can use");
