@@ -1,0 +1,28 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * Chrome trace-event JSON ("traceEvents" array) for ui.perfetto.dev and
+ * chrome://tracing: per-CPU and per-cluster power counters, OPP and idle
+ * state counters, running tasks as slices on one thread per CPU. Each
+ * priced timeline (the actual run, each replayed policy) is one process.
+ * Format notes and how it was checked: docs/html.md.
+ */
+#ifndef EATRACE_PERFETTO_H
+#define EATRACE_PERFETTO_H
+
+#include <stdio.h>
+
+#include "eatrace/html.h"
+
+struct ea_perfetto;
+
+/* Starts the file; 0 or -1 (out of memory). */
+int ea_perfetto_begin(struct ea_perfetto **p, FILE *f);
+/* One process: timeline t (recorded with record_changes) named name; comm
+ * of pids from s (may be NULL). t0: the common time origin, absolute ns. */
+void ea_perfetto_process(struct ea_perfetto *p, const char *name,
+			 const struct ea_timeline *t, const struct ea_state *s,
+			 uint64_t t0);
+/* Closes the JSON and frees p. */
+void ea_perfetto_end(struct ea_perfetto *p);
+
+#endif

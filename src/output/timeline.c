@@ -1,0 +1,388 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The timeline consumer (include/eatrace/html.h): per-bucket energy per CPU
+ * and per cluster, read off the accountant's public figures after each
+ * change, so that it sums exactly to them.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "eatrace/html.h"
+
+#define AUTO_FIRST_WIDTH 1000	/* ns */
+
+int ea_timeline_init(struct ea_timeline *t, const struct ea_acct *acct,
+		     uint64_t width_ns, size_t max_buckets, bool record_changes)
+{
+	const struct ea_model *m = acct->model;
+
+	memset(t, 0, sizeof(*t));
+	t->acct = acct;
+	t->ncpus = m->ncpus;
+	t->nclusters = m->nclusters;
+	t->ncols = t->ncpus + t->nclusters;
+	t->fixed = width_ns != 0;
+	t->width = width_ns ? width_ns : AUTO_FIRST_WIDTH;
+	t->max_buckets = max_buckets < 2 ? 2 : max_buckets;
+	t->record_changes = record_changes;
+	t->seen = calloc(t->ncols ? t->ncols : 1, sizeof(*t->seen));
+	t->cl_last = calloc(t->nclusters ? t->nclusters : 1, sizeof(*t->cl_last));
+	if (!t->seen || !t->cl_last) {
+		ea_timeline_free(t);
+		return -1;
+	}
+	return 0;
+}
+
+void ea_timeline_free(struct ea_timeline *t)
+{
+	free(t->e);
+	free(t->ch);
+	free(t->seen);
+	free(t->cl_last);
+	memset(t, 0, sizeof(*t));
+}
+
+static void oom(struct ea_timeline *t)
+{
+	snprintf(t->error, sizeof(t->error), "out of memory");
+}
+
+/* Halve the number of buckets: merge pairs, double the width. */
+static void merge_pairs(struct ea_timeline *t)
+{
+	size_t n = (t->nbuckets + 1) / 2;
+
+	for (size_t b = 0; b < n; b++) {
+		ea_energy_t *dst = &t->e[b * t->ncols];
+		const ea_energy_t *a = &t->e[2 * b * t->ncols];
+
+		for (int c = 0; c < t->ncols; c++) {
+			ea_energy_t v = a[c];
+
+			if (2 * b + 1 < t->nbuckets)
+				v += a[t->ncols + c];
+			dst[c] = v;
+		}
+	}
+	memset(&t->e[n * t->ncols], 0,
+	       (t->nbuckets - n) * t->ncols * sizeof(*t->e));
+	t->nbuckets = n;
+	t->width *= 2;
+}
+
+/* The bucket holding time ts (>= start), grown as needed; -1: no memory. */
+static long long bucket_of(struct ea_timeline *t, uint64_t ts)
+{
+	size_t b = (ts - t->start) / t->width;
+
+	while (!t->fixed && b >= t->max_buckets) {
+		merge_pairs(t);
+		b = (ts - t->start) / t->width;
+	}
+	if (b >= t->nbuckets) {
+		size_t cap = t->fixed ? b + 1 + b / 2 : t->max_buckets;
+		ea_energy_t *e;
+
+		if (t->fixed || !t->e) {
+			e = realloc(t->e, cap * t->ncols * sizeof(*e));
+			if (!e)
+				return -1;
+			memset(e + t->nbuckets * t->ncols, 0,
+			       (cap - t->nbuckets) * t->ncols * sizeof(*e));
+			t->e = e;
+		}
+		t->nbuckets = b + 1;
+	}
+	return (long long)b;
+}
+
+/* Add v to column col at the instant ts. */
+static void put_at(struct ea_timeline *t, int col, ea_energy_t v, uint64_t ts)
+{
+	long long b;
+
+	if (!v)
+		return;
+	b = bucket_of(t, ts);
+	if (b < 0)
+		return oom(t);
+	t->e[b * t->ncols + col] += v;
+}
+
+/*
+ * Spread v uniformly over [t0, t1): the piece in each bucket is
+ * v x overlap / len, exact when v is power x len, the remainder in the last.
+ */
+static void spread(struct ea_timeline *t, int col, ea_energy_t v,
+		   uint64_t t0, uint64_t t1)
+{
+	ea_energy_t len, q, r, done = 0;
+
+	if (!v)
+		return;
+	if (t1 <= t0)
+		return put_at(t, col, v, t0);
+	len = (ea_energy_t)(t1 - t0);
+	q = v / len;
+	r = v % len;
+	/* Make sure the last bucket exists first: merging must not happen
+	 * between pieces. */
+	if (bucket_of(t, t1 - 1) < 0)
+		return oom(t);
+	for (uint64_t a = t0; a < t1;) {
+		long long b = bucket_of(t, a);
+		uint64_t bend = t->start + ((uint64_t)b + 1) * t->width;
+		uint64_t e = bend < t1 ? bend : t1;
+		ea_energy_t ov = (ea_energy_t)(e - a), piece;
+
+		piece = e == t1 ? v - done : q * ov + r * ov / len;
+		t->e[b * t->ncols + col] += piece;
+		done += piece;
+		a = e;
+	}
+}
+
+static ea_energy_t part_cluster(const struct ea_energy *e)
+{
+	return e->cluster_busy + e->cluster_idle;
+}
+
+static ea_energy_t part_core(const struct ea_energy *e)
+{
+	return e->core_busy + e->core_idle;
+}
+
+static ea_energy_t part_wake(const struct ea_energy *e)
+{
+	return e->core_wakeup + e->cluster_wakeup;
+}
+
+/* Growth of col's part since last seen; updates seen. */
+static ea_energy_t grown(struct ea_timeline *t, int col, const struct ea_energy *now,
+			 ea_energy_t (*part)(const struct ea_energy *),
+			 void (*mark)(struct ea_energy *, const struct ea_energy *))
+{
+	ea_energy_t d = part(now) - part(&t->seen[col]);
+
+	mark(&t->seen[col], now);
+	return d;
+}
+
+static void mark_cluster(struct ea_energy *s, const struct ea_energy *n)
+{
+	s->cluster_busy = n->cluster_busy;
+	s->cluster_idle = n->cluster_idle;
+}
+
+static void mark_core(struct ea_energy *s, const struct ea_energy *n)
+{
+	s->core_busy = n->core_busy;
+	s->core_idle = n->core_idle;
+}
+
+static void mark_wake(struct ea_energy *s, const struct ea_energy *n)
+{
+	s->core_wakeup = n->core_wakeup;
+	s->cluster_wakeup = n->cluster_wakeup;
+}
+
+static void record(struct ea_timeline *t, const struct ea_state *s, int cpu,
+		   uint64_t since, uint64_t now, const struct ea_cpu_state *old)
+{
+	struct ea_tl_change *c;
+
+	if (!ea_state_clip(s, &since, &now))
+		return;
+	if (t->nch == t->chcap) {
+		size_t n = t->chcap ? t->chcap * 2 : 4096;
+		struct ea_tl_change *p = realloc(t->ch, n * sizeof(*p));
+
+		if (!p)
+			return oom(t);
+		t->ch = p;
+		t->chcap = n;
+	}
+	c = &t->ch[t->nch++];
+	c->t0 = since;
+	c->t1 = now;
+	c->cpu = (uint16_t)cpu;
+	c->mode = old->mode;
+	c->pid = old->pid;
+	c->freq_khz = old->freq_khz;
+	c->idle_state = old->idle_state;
+}
+
+static void on_change(void *ctx, const struct ea_state *s, int cpu,
+		      uint64_t since, uint64_t now,
+		      const struct ea_cpu_state *old,
+		      const struct ea_cpu_state *new)
+{
+	struct ea_timeline *t = ctx;
+	const struct ea_acct *a = t->acct;
+	const struct ea_model *m = a->model;
+	const struct ea_cluster *cl;
+	uint64_t c0, c1;
+	int ci, ccol;
+
+	if (t->error[0] || a->error[0] || cpu >= m->ncpus || m->cpu_cluster[cpu] < 0)
+		return;
+	if (!t->started) {
+		ea_state_window(s, &t->start, &t->end);
+		t->started = true;
+	}
+	ci = m->cpu_cluster[cpu];
+	cl = &m->clusters[ci];
+	ccol = t->ncpus + ci;
+	if (!t->cl_last[ci])
+		t->cl_last[ci] = ea_state_first_ts(s);
+
+	/* The cluster's own power over [last, now), shared among its CPUs. */
+	c0 = t->cl_last[ci];
+	c1 = now;
+	ea_state_clip(s, &c0, &c1);
+	spread(t, ccol, grown(t, ccol, &a->clusters[ci].e, part_cluster, mark_cluster),
+	       c0, c1);
+	for (int i = 0; i < cl->ncpus; i++) {
+		int c = cl->cpus[i];
+
+		spread(t, c, grown(t, c, &a->cpus[c].e, part_cluster, mark_cluster),
+		       c0, c1);
+	}
+	t->cl_last[ci] = now;
+
+	/* This CPU's core over [since, now). */
+	c0 = since;
+	c1 = now;
+	ea_state_clip(s, &c0, &c1);
+	spread(t, cpu, grown(t, cpu, &a->cpus[cpu].e, part_core, mark_core), c0, c1);
+	spread(t, ccol, grown(t, ccol, &a->clusters[ci].e, part_core, mark_core),
+	       c0, c1);
+
+	/* Wakeups at now. */
+	put_at(t, cpu, grown(t, cpu, &a->cpus[cpu].e, part_wake, mark_wake), now);
+	put_at(t, ccol, grown(t, ccol, &a->clusters[ci].e, part_wake, mark_wake),
+	       now);
+	if (t->record_changes)
+		record(t, s, cpu, since, now, old);
+}
+
+const struct ea_state_ops ea_timeline_ops = {
+	.cpu_change = on_change,
+};
+
+int ea_timeline_done(struct ea_timeline *t, const struct ea_state *s,
+		     struct ea_err *err)
+{
+	size_t need;
+
+	if (t->error[0])
+		return ea_err_set(err, "%s", t->error);
+	ea_state_window(s, &t->start, &t->end);
+	if (!t->e) {
+		t->e = calloc(t->ncols ? t->ncols : 1, sizeof(*t->e));
+		if (!t->e)
+			return ea_err_set(err, "out of memory");
+		t->nbuckets = 1;
+	}
+	need = t->end > t->start ? (t->end - t->start + t->width - 1) / t->width : 1;
+	/* Energy at the very end (a wakeup at the last instant) goes into
+	 * the last bucket, as the accountant's windows do. */
+	while (t->nbuckets > need) {
+		size_t b = t->nbuckets - 1;
+
+		for (int c = 0; c < t->ncols; c++) {
+			t->e[(b - 1) * t->ncols + c] += t->e[b * t->ncols + c];
+			t->e[b * t->ncols + c] = 0;
+		}
+		t->nbuckets--;
+	}
+	return 0;
+}
+
+void ea_timeline_bucket(const struct ea_timeline *t, size_t b, uint64_t *t0,
+			uint64_t *t1)
+{
+	*t0 = t->start + b * t->width;
+	*t1 = *t0 + t->width;
+	if (*t1 > t->end)
+		*t1 = t->end;
+	if (*t0 > *t1)
+		*t0 = *t1;
+}
+
+/* ---- shadow pricing of a replayed timeline ---- */
+
+static void shadow_change(void *ctx, const struct ea_state *s, int cpu,
+			  uint64_t since, uint64_t now,
+			  const struct ea_cpu_state *old,
+			  const struct ea_cpu_state *new)
+{
+	struct ea_tl_shadow *sh = ctx;
+
+	ea_acct_ops.cpu_change(&sh->acct, s, cpu, since, now, old, new);
+	ea_timeline_ops.cpu_change(&sh->tl, s, cpu, since, now, old, new);
+}
+
+static const struct ea_state_ops shadow_ops = {
+	.cpu_change = shadow_change,
+};
+
+int ea_tl_shadow_init(struct ea_tl_shadow *sh, const struct ea_model *model,
+		      const struct ea_state_config *scfg,
+		      const struct ea_acct_config *acfg, int ncpus,
+		      uint64_t width_ns, size_t max_buckets, bool record_changes,
+		      const struct ea_replay_sink *next, struct ea_err *err)
+{
+	struct ea_state_config cfg = *scfg;
+
+	memset(sh, 0, sizeof(*sh));
+	sh->next = next;
+	if (ea_acct_init(&sh->acct, model, acfg, err))
+		return -1;
+	if (ea_timeline_init(&sh->tl, &sh->acct, width_ns, max_buckets,
+			     record_changes)) {
+		ea_acct_free(&sh->acct);
+		return ea_err_set(err, "out of memory");
+	}
+	ea_acct_state_config(&sh->acct, &cfg);
+	cfg.ncpus = ncpus;
+	if (ea_state_new(&sh->st, &cfg, &shadow_ops, sh)) {
+		ea_tl_shadow_free(sh);
+		return ea_err_set(err, "out of memory");
+	}
+	return 0;
+}
+
+int ea_tl_shadow_event(void *ctx, const struct ea_event *ev, const char *comm)
+{
+	struct ea_tl_shadow *sh = ctx;
+
+	if (sh->failed)
+		return -1;
+	if (ea_state_feed(sh->st, ev, &sh->err)) {
+		sh->failed = true;
+		return -1;
+	}
+	if (sh->next && sh->next->event(sh->next->ctx, ev, comm))
+		return -1;
+	return 0;
+}
+
+int ea_tl_shadow_done(struct ea_tl_shadow *sh, struct ea_err *err)
+{
+	if (sh->failed)
+		return ea_err_set(err, "%s", sh->err.msg);
+	if (ea_state_finish(sh->st, err) || ea_acct_done(&sh->acct, sh->st, err) ||
+	    ea_timeline_done(&sh->tl, sh->st, err))
+		return -1;
+	return 0;
+}
+
+void ea_tl_shadow_free(struct ea_tl_shadow *sh)
+{
+	ea_state_free(sh->st);
+	ea_timeline_free(&sh->tl);
+	ea_acct_free(&sh->acct);
+	memset(sh, 0, sizeof(*sh));
+}
