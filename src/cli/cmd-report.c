@@ -8,7 +8,9 @@
 #include "cli/cmd.h"
 #include "cli/options.h"
 #include "eatrace/energy.h"
+#include "eatrace/html.h"
 #include "eatrace/model.h"
+#include "eatrace/perfetto.h"
 #include "eatrace/pipeline.h"
 #include "eatrace/report.h"
 #include "eatrace/stats.h"
@@ -30,25 +32,32 @@ static const char usage_text[] =
 	"      --assume-opp F frequency in kHz to charge while a CPU's frequency\n"
 	"                     is unknown (no cpu_frequency yet): its cluster's\n"
 	"                     OPP at or above F; default: the highest OPP\n"
-	"      --no-wakeups   price wakeups at zero\n" EA_COMMON_OPTS_HELP
+	"      --no-wakeups   price wakeups at zero\n"
+	"      --html FILE    also write a self-contained HTML report with plots\n"
+	"      --perfetto FILE  also write Chrome trace-event JSON (ui.perfetto.dev)\n"
+	EA_COMMON_OPTS_HELP
 	"  -h, --help         this text\n"
 	"\n"
 	"Energy is in the model's power_unit x seconds. JSON keys: docs/json.md.\n"
 	"Exit status: 0 ok, 2 usage or input error.\n";
 
-enum { OPT_PER_TASK = 2000, OPT_INTERVAL, OPT_ASSUME, OPT_NO_WAKEUPS };
+enum { OPT_PER_TASK = 2000, OPT_INTERVAL, OPT_ASSUME, OPT_NO_WAKEUPS, OPT_HTML,
+       OPT_PERFETTO };
 
 static const struct option extra[] = {
 	{ "per-task", no_argument, NULL, OPT_PER_TASK },
 	{ "interval", required_argument, NULL, OPT_INTERVAL },
 	{ "assume-opp", required_argument, NULL, OPT_ASSUME },
 	{ "no-wakeups", no_argument, NULL, OPT_NO_WAKEUPS },
+	{ "html", required_argument, NULL, OPT_HTML },
+	{ "perfetto", required_argument, NULL, OPT_PERFETTO },
 };
 
 struct report_opts {
 	bool per_task, no_wakeups;
 	uint64_t interval_ns;
 	unsigned long assume_khz;
+	const char *html, *perfetto;
 };
 
 static int on_opt(int opt, const char *arg, void *ctx)
@@ -63,6 +72,12 @@ static int on_opt(int opt, const char *arg, void *ctx)
 		return 0;
 	case OPT_NO_WAKEUPS:
 		ro->no_wakeups = true;
+		return 0;
+	case OPT_HTML:
+		ro->html = arg;
+		return 0;
+	case OPT_PERFETTO:
+		ro->perfetto = arg;
 		return 0;
 	case OPT_INTERVAL:
 		v = strtod(arg, &end);
@@ -79,13 +94,44 @@ static int on_opt(int opt, const char *arg, void *ctx)
 	return -1;
 }
 
+/* The --html and --perfetto files, each written atomically. */
+static int write_pictures(const struct report_opts *ro, const struct ea_report *rep,
+			  const struct ea_timeline *tl, const struct ea_state *s)
+{
+	struct ea_perfetto *pf;
+	struct ea_out out;
+	struct ea_err err;
+
+	if (ro->html) {
+		if (ea_out_open(&out, ro->html, &err))
+			return ea_die("%s", err.msg);
+		ea_report_render_html(out.f, rep, tl);
+		if (ea_out_commit(&out, &err))
+			return ea_die("%s", err.msg);
+	}
+	if (ro->perfetto) {
+		if (ea_out_open(&out, ro->perfetto, &err))
+			return ea_die("%s", err.msg);
+		if (ea_perfetto_begin(&pf, out.f)) {
+			ea_out_abort(&out);
+			return ea_die("out of memory");
+		}
+		ea_perfetto_process(pf, "actual (recorded trace)", tl, s, tl->start);
+		ea_perfetto_end(pf);
+		if (ea_out_commit(&out, &err))
+			return ea_die("%s", err.msg);
+	}
+	return 0;
+}
+
 int cmd_report(int argc, char **argv)
 {
 	struct ea_common_opts o = { .format = EA_FMT_TEXT };
 	struct report_opts ro = { 0 };
 	struct ea_acct_config acfg = { 0 };
 	struct ea_model *model = NULL;
-	struct ea_consumer cons[2];
+	struct ea_consumer cons[3];
+	struct ea_timeline tl = { 0 };
 	struct ea_report rep;
 	struct ea_stats st;
 	struct ea_acct acct;
@@ -93,7 +139,7 @@ int cmd_report(int argc, char **argv)
 	struct ea_out out;
 	struct ea_err err;
 	char **args;
-	int nargs, rc = EXIT_ERROR;
+	int nargs, ncons = 2, rc = EXIT_ERROR;
 	bool help;
 
 	if (ea_parse_common(argc, argv, &o, extra, sizeof(extra) / sizeof(extra[0]),
@@ -121,11 +167,21 @@ int cmd_report(int argc, char **argv)
 	o.cfg.ncpus = -1;
 	cons[0] = (struct ea_consumer){ &ea_stats_ops, &st };
 	cons[1] = (struct ea_consumer){ &ea_acct_ops, &acct };
-	if (ea_run(&run, args[0], &o.cfg, cons, 2, &err)) {
+	if (ro.html || ro.perfetto) {
+		/* after the accountant: it reads the accountant's figures */
+		if (ea_timeline_init(&tl, &acct, ro.interval_ns,
+				     ro.perfetto ? 20000 : 400, ro.perfetto != NULL)) {
+			ea_die("out of memory");
+			goto out;
+		}
+		cons[ncons++] = (struct ea_consumer){ &ea_timeline_ops, &tl };
+	}
+	if (ea_run(&run, args[0], &o.cfg, cons, ncons, &err)) {
 		ea_die("%s", err.msg);
 		goto out;
 	}
-	if (ea_acct_done(&acct, run.state, &err) || ea_stats_done(&st, run.state)) {
+	if (ea_acct_done(&acct, run.state, &err) || ea_stats_done(&st, run.state) ||
+	    (ncons > 2 && ea_timeline_done(&tl, run.state, &err))) {
 		ea_die("%s: %s", args[0], err.msg);
 		goto out_run;
 	}
@@ -141,9 +197,12 @@ int cmd_report(int argc, char **argv)
 	else
 		ea_report_render_text(out.f, &rep);
 	rc = ea_out_commit(&out, &err) ? ea_die("%s", err.msg) : 0;
+	if (!rc && write_pictures(&ro, &rep, &tl, run.state))
+		rc = EXIT_ERROR;
 out_run:
 	ea_run_free(&run);
 out:
+	ea_timeline_free(&tl);
 	ea_stats_free(&st);
 	ea_acct_free(&acct);
 	ea_model_free(model);
