@@ -523,3 +523,41 @@ void html_task_bars(FILE *f, const struct ea_acct *a, int n, const char *id)
 	fputs("</svg>\n", f);
 	free(t);
 }
+
+void html_compare_bars(FILE *f, const struct ea_energy *const *e,
+		       const char *const *names, const double *delta_pct, int n,
+		       const char *power_unit, const char *id)
+{
+	double scale = 0, y, lx = 10;
+	char eu[32], exact[3][64], b[32], attrs[128], value[96], ex[64];
+	struct seg s[3];
+
+	memset(s, 0, sizeof(s));
+	html_energy_unit(eu, sizeof(eu), power_unit);
+	for (int i = 0; i < n; i++)
+		if (e[i] && ea_energy_to_double(ea_energy_total(e[i])) > scale)
+			scale = ea_energy_to_double(ea_energy_total(e[i]));
+	fprintf(f, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%.0f\" "
+		"data-chart=\"%s\">\n", HTML_W, 30 + n * (ROW_H + ROW_GAP), id);
+	lx = svg_legend_item(f, lx, 16, "#e15759", "busy");
+	lx = svg_legend_item(f, lx, 16, "#4e79a7", "idle");
+	svg_legend_item(f, lx, 16, SVG_WAKE, "wakeups");
+	y = 26;
+	for (int i = 0; i < n; i++) {
+		if (!e[i])
+			continue;
+		snprintf(attrs, sizeof(attrs), "data-run=\"%d\" data-energy=\"%s\"", i,
+			 html_e(ex, ea_energy_total(e[i])));
+		split_segs(s, exact, e[i], names[i], eu);
+		if (delta_pct && delta_pct[i] == delta_pct[i])
+			snprintf(value, sizeof(value), "%s %s (%+.1f%%)",
+				 svg_num(b, ea_energy_to_double(ea_energy_total(e[i]))), eu,
+				 delta_pct[i]);
+		else
+			snprintf(value, sizeof(value), "%s %s",
+				 svg_num(b, ea_energy_to_double(ea_energy_total(e[i]))), eu);
+		bar_row(f, y, names[i], attrs, s, 3, scale, value);
+		y += ROW_H + ROW_GAP;
+	}
+	fputs("</svg>\n", f);
+}

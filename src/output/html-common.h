@@ -42,4 +42,10 @@ void html_summary_cards(FILE *f, const struct ea_acct *a);
 /* Top n tasks by energy. */
 void html_task_bars(FILE *f, const struct ea_acct *a, int n, const char *id);
 
+/* One bar per run (busy / idle / wakeup), same scale; e[i] NULL: skipped.
+ * delta_pct[i] (NaN: none) printed after the value. */
+void html_compare_bars(FILE *f, const struct ea_energy *const *e,
+		       const char *const *names, const double *delta_pct, int n,
+		       const char *power_unit, const char *id);
+
 #endif

@@ -1,0 +1,142 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* `eatrace replay --html FILE`: actual against each counterfactual. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "eatrace/output.h"
+#include "output/html-common.h"
+
+static void td_s(FILE *f, uint64_t ns, const char *unit, double div)
+{
+	char b[32];
+
+	fprintf(f, "<td>%s %s</td>", svg_num(b, (double)ns / div), unit);
+}
+
+void ea_replay_render_html(FILE *f, const struct ea_replay_report *r,
+			   const struct ea_timeline *const *tls)
+{
+	const struct ea_model *m = r->target;
+	int n = r->nresults + 1;
+	const struct ea_energy **e = calloc(n, sizeof(*e));
+	const char **names = calloc(n, sizeof(*names));
+	double *delta = calloc(n, sizeof(*delta));
+	char title[512], eu[32], b[64], ex[64];
+	double ymax = 0;
+
+	if (!e || !names || !delta)
+		goto out;
+	html_energy_unit(eu, sizeof(eu), m->power_unit);
+	snprintf(title, sizeof(title), "eatrace replay: %s", r->path);
+	html_head(f, title);
+	fputs("<h1>Replay: the recorded workload under other decisions</h1>\n"
+	      "<p class=\"meta\">Trace <code>", f);
+	svg_esc(f, r->path);
+	fputs("</code>, replayed on <code>", f);
+	svg_esc(f, m->name);
+	fputs("</code>", f);
+	if (r->model && r->model != r->target) {
+		fputs(" (recorded on <code>", f);
+		svg_esc(f, r->model->name);
+		fputs("</code>)", f);
+	}
+	fputs(", governor <code>", f);
+	svg_esc(f, r->governor);
+	fputs("</code>, idle selection <code>", f);
+	svg_esc(f, r->idle);
+	fprintf(f, "</code>. Energy in %s; delta against the actual (recorded) run.</p>\n", eu);
+
+	names[0] = "actual (recorded)";
+	e[0] = r->actual ? &r->actual->total : NULL;
+	delta[0] = NAN;
+	for (int i = 0; i < r->nresults; i++) {
+		names[i + 1] = r->results[i].policy;
+		e[i + 1] = &r->results[i].acct.total;
+		delta[i + 1] = ea_replay_delta_pct(r, &r->results[i]);
+	}
+	fputs("<h2>Energy and performance, side by side</h2>\n", f);
+	html_compare_bars(f, e, names, delta, n, m->power_unit, "compare");
+	fputs("<table data-table=\"performance\">\n<tr><th>run</th><th>energy</th>"
+	      "<th>vs actual</th><th>wakeup latency p50</th><th>p99</th><th>max</th>"
+	      "<th>runnable wait</th><th>late activations</th><th>overutilised</th>"
+	      "<th>migrations</th></tr>\n", f);
+	if (r->actual) {
+		fprintf(f, "<tr><td>actual (recorded)</td><td data-energy=\"%s\">%s %s</td>"
+			"<td></td><td colspan=\"7\">as recorded</td></tr>\n",
+			html_e(ex, ea_energy_total(&r->actual->total)),
+			svg_num(b, ea_energy_to_double(ea_energy_total(&r->actual->total))), eu);
+	}
+	for (int i = 0; i < r->nresults; i++) {
+		const struct ea_replay_result *res = &r->results[i];
+		double d = delta[i + 1];
+
+		fputs("<tr><td>", f);
+		svg_esc(f, res->policy);
+		fprintf(f, "</td><td data-energy=\"%s\">%s %s</td>",
+			html_e(ex, ea_energy_total(&res->acct.total)),
+			svg_num(b, ea_energy_to_double(ea_energy_total(&res->acct.total))), eu);
+		if (d == d)
+			fprintf(f, "<td class=\"%s\">%+.1f%%</td>",
+				d < -0.05 ? "better" : d > 0.05 ? "worse" : "", d);
+		else
+			fputs("<td></td>", f);
+		td_s(f, res->lat_p50, "ms", 1e6);
+		td_s(f, res->lat_p99, "ms", 1e6);
+		td_s(f, res->lat_max, "ms", 1e6);
+		td_s(f, res->wait_ns, "s", 1e9);
+		fprintf(f, "<td>%llu</td>", (unsigned long long)res->late);
+		td_s(f, res->overutilised_ns, "s", 1e9);
+		fprintf(f, "<td>%llu</td></tr>\n", (unsigned long long)res->migrations);
+	}
+	fputs("</table>\n<p class=\"note\">Latency: wakeup to run. Late: activations that "
+	      "finished after their recorded end. Overutilised: time some CPU was above "
+	      "80% of its capacity.</p>\n", f);
+
+	if (tls) {
+		for (int i = 0; i < n; i++)
+			if (tls[i] && html_timeline_peak(tls[i], false) > ymax)
+				ymax = html_timeline_peak(tls[i], false);
+		ymax = svg_nice_max(ymax);
+		fputs("<h2>Power over time by cluster</h2>\n<p class=\"note\">Same scales "
+		      "in every chart, so the runs compare at a glance.</p>\n", f);
+		for (int i = 0; i < n; i++) {
+			const struct ea_timeline *t = tls[i];
+			int cols[64], k = 0;
+			const char *cn[64], *cc[64];
+			char id[64];
+
+			if (!t)
+				continue;
+			for (int c = 0; c < t->nclusters && k < 64; c++, k++) {
+				cols[k] = t->ncpus + c;
+				cn[k] = t->acct->model->clusters[c].name;
+				cc[k] = svg_cat(c);
+			}
+			fputs("<h3>", f);
+			svg_esc(f, names[i]);
+			fputs("</h3>\n", f);
+			snprintf(id, sizeof(id), "run%d-clusters", i);
+			html_power_chart(f, id, t, cols, cn, cc, k,
+					 t->acct->model->power_unit, ymax, 240);
+		}
+	}
+	fputs("<h2>Residency per run</h2>\n", f);
+	for (int i = 0; i < n; i++) {
+		const struct ea_acct *a = i ? &r->results[i - 1].acct : r->actual;
+		char id[64];
+
+		if (!a)
+			continue;
+		fputs("<h3>", f);
+		svg_esc(f, names[i]);
+		fputs("</h3>\n", f);
+		snprintf(id, sizeof(id), "run%d-residency", i);
+		html_state_bars(f, a, false, id);
+	}
+	html_foot(f);
+out:
+	free(e);
+	free(names);
+	free(delta);
+}
