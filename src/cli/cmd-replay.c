@@ -8,7 +8,9 @@
 #include "cli/cmd.h"
 #include "cli/options.h"
 #include "eatrace/energy.h"
+#include "eatrace/html.h"
 #include "eatrace/model.h"
+#include "eatrace/perfetto.h"
 #include "eatrace/pipeline.h"
 #include "eatrace/replay.h"
 
@@ -36,6 +38,8 @@ static const char usage_text[] =
 	"      --pin COMM=CPU    keep tasks whose comm matches (fnmatch) on CPU\n"
 	"      --emit-trace OUT  write the simulated timeline as ftrace text\n"
 	"                        ('eatrace report' reads it; one policy only)\n"
+	"      --html FILE       also write a self-contained HTML page comparing the runs\n"
+	"      --perfetto FILE   also write Chrome trace-event JSON, one process per run\n"
 	EA_COMMON_OPTS_HELP
 	"      --no-auto-pin     do not pin tasks for never leaving one CPU over\n"
 	"                        10+ activations (kthread names and --pin still do)\n"
@@ -47,7 +51,7 @@ static const char usage_text[] =
 	"Exit status: 0 ok, 2 usage or input error.\n";
 
 enum { OPT_POLICY = 2000, OPT_GOVERNOR, OPT_IDLE, OPT_TARGET, OPT_SRC_CAP,
-       OPT_PIN, OPT_EMIT, OPT_NO_AUTO_PIN };
+       OPT_PIN, OPT_EMIT, OPT_NO_AUTO_PIN, OPT_HTML, OPT_PERFETTO };
 
 static const struct option extra[] = {
 	{ "policy", required_argument, NULL, OPT_POLICY },
@@ -58,13 +62,15 @@ static const struct option extra[] = {
 	{ "pin", required_argument, NULL, OPT_PIN },
 	{ "emit-trace", required_argument, NULL, OPT_EMIT },
 	{ "no-auto-pin", no_argument, NULL, OPT_NO_AUTO_PIN },
+	{ "html", required_argument, NULL, OPT_HTML },
+	{ "perfetto", required_argument, NULL, OPT_PERFETTO },
 };
 
 #define MAX_PINS 64
 #define MAX_POLICIES 16
 
 struct replay_opts {
-	const char *policy, *governor, *idle, *target, *emit;
+	const char *policy, *governor, *idle, *target, *emit, *html, *perfetto;
 	unsigned long source_capacity;
 	bool no_auto_pin;
 	struct ea_pin pins[MAX_PINS];
@@ -101,6 +107,12 @@ static int on_opt(int opt, const char *arg, void *ctx)
 		return 0;
 	case OPT_NO_AUTO_PIN:
 		ro->no_auto_pin = true;
+		return 0;
+	case OPT_HTML:
+		ro->html = arg;
+		return 0;
+	case OPT_PERFETTO:
+		ro->perfetto = arg;
 		return 0;
 	case OPT_SRC_CAP:
 		ro->source_capacity = strtoul(arg, &end, 10);
@@ -166,12 +178,21 @@ struct replay_run {
 	struct ea_run run;
 	struct ea_replay_result res[MAX_POLICIES];
 	int nres;
+	/* --html, --perfetto: timelines of the actual run and of each replay */
+	struct ea_timeline tl;
+	bool have_tl;
+	struct ea_tl_shadow sh[MAX_POLICIES];
+	int nsh;
 };
 
 static void replay_free(struct replay_run *rr)
 {
 	for (int i = 0; i < rr->nres; i++)
 		ea_replay_result_free(&rr->res[i]);
+	for (int i = 0; i < rr->nsh; i++)
+		ea_tl_shadow_free(&rr->sh[i]);
+	if (rr->have_tl)
+		ea_timeline_free(&rr->tl);
 	ea_run_free(&rr->run);
 	ea_workload_free(rr->wl);
 	if (rr->have_acct)
@@ -197,23 +218,69 @@ static int emit_open(struct ea_out *eo, struct ea_trace_writer **tw,
 	return 0;
 }
 
+/* The --html and --perfetto files, each written atomically. */
+static int write_pictures(const struct replay_opts *ro, struct replay_run *rr,
+			  const struct ea_replay_report *rep)
+{
+	const struct ea_timeline *tls[MAX_POLICIES + 1];
+	struct ea_perfetto *pf;
+	struct ea_out out;
+	struct ea_err err;
+	uint64_t t0 = UINT64_MAX;
+
+	tls[0] = rr->have_tl ? &rr->tl : NULL;
+	for (int i = 0; i < rr->nsh; i++)
+		tls[i + 1] = &rr->sh[i].tl;
+	for (int i = 0; i <= rr->nsh; i++)
+		if (tls[i] && tls[i]->start < t0)
+			t0 = tls[i]->start;
+	if (ro->html) {
+		if (ea_out_open(&out, ro->html, &err))
+			return ea_die("%s", err.msg);
+		ea_replay_render_html(out.f, rep, tls);
+		if (ea_out_commit(&out, &err))
+			return ea_die("%s", err.msg);
+	}
+	if (ro->perfetto) {
+		if (ea_out_open(&out, ro->perfetto, &err))
+			return ea_die("%s", err.msg);
+		if (ea_perfetto_begin(&pf, out.f)) {
+			ea_out_abort(&out);
+			return ea_die("out of memory");
+		}
+		if (tls[0])
+			ea_perfetto_process(pf, "actual (recorded trace)", tls[0],
+					    rr->run.state, t0);
+		for (int i = 0; i < rr->nsh; i++) {
+			char name[64];
+
+			snprintf(name, sizeof(name), "replay: %s", rr->res[i].policy);
+			ea_perfetto_process(pf, name, tls[i + 1], rr->sh[i].st, t0);
+		}
+		ea_perfetto_end(pf);
+		if (ea_out_commit(&out, &err))
+			return ea_die("%s", err.msg);
+	}
+	return 0;
+}
+
 int cmd_replay(int argc, char **argv)
 {
 	struct ea_common_opts o = { .format = EA_FMT_TEXT };
 	struct replay_opts ro = { 0 };
 	struct replay_run rr = { 0 };
 	struct ea_workload_config wcfg = { 0 };
-	struct ea_consumer cons[2];
+	struct ea_consumer cons[3];
 	const char *names[MAX_POLICIES];
 	char polbuf[256];
 	struct ea_replay_report rep;
 	struct ea_out out, eo = { 0 };
 	struct ea_trace_writer *tw = NULL;
-	struct ea_replay_sink sink;
+	struct ea_replay_sink sink, shsink[MAX_POLICIES];
 	struct ea_err err;
 	char **args;
 	int nargs, npol, ncons = 0, rc = EXIT_ERROR;
-	bool help, same;
+	bool help, same, pictures;
 	const char *gov, *idle;
 
 	if (ea_parse_common(argc, argv, &o, extra, sizeof(extra) / sizeof(extra[0]),
@@ -258,6 +325,16 @@ int cmd_replay(int argc, char **argv)
 		ea_acct_state_config(&rr.acct, &o.cfg);
 		cons[ncons++] = (struct ea_consumer){ &ea_acct_ops, &rr.acct };
 	}
+	pictures = ro.html || ro.perfetto;
+	if (pictures && rr.have_acct) {
+		if (ea_timeline_init(&rr.tl, &rr.acct, 0, ro.perfetto ? 20000 : 400,
+				     ro.perfetto != NULL)) {
+			ea_die("out of memory");
+			goto out;
+		}
+		rr.have_tl = true;
+		cons[ncons++] = (struct ea_consumer){ &ea_timeline_ops, &rr.tl };
+	}
 	wcfg.model = rr.model;
 	wcfg.source_capacity = (uint32_t)ro.source_capacity;
 	wcfg.pins = ro.pins;
@@ -274,6 +351,7 @@ int cmd_replay(int argc, char **argv)
 		goto out;
 	}
 	if ((rr.have_acct && ea_acct_done(&rr.acct, rr.run.state, &err)) ||
+	    (rr.have_tl && ea_timeline_done(&rr.tl, rr.run.state, &err)) ||
 	    ea_workload_done(rr.wl, rr.run.state, &err)) {
 		ea_die("%s: %s", args[0], err.msg);
 		goto out;
@@ -294,11 +372,30 @@ int cmd_replay(int argc, char **argv)
 		cfg.state_cfg.win_end = o.cfg.win_end;
 		cfg.state_cfg.win_relative = o.cfg.win_relative;
 		cfg.state_cfg.swapper_idle_state = o.cfg.swapper_idle_state;
+		if (pictures) {
+			/* a second pricing of the simulated events, for plots */
+			if (ea_tl_shadow_init(&rr.sh[i], rr.target, &cfg.state_cfg,
+					      &cfg.acct_cfg, same ?
+					      ea_workload_counts(rr.wl)->ncpus :
+					      rr.target->ncpus, 0,
+					      ro.perfetto ? 20000 : 400,
+					      ro.perfetto != NULL, cfg.sink, &err)) {
+				ea_die("%s", err.msg);
+				goto out;
+			}
+			rr.nsh++;
+			shsink[i] = (struct ea_replay_sink){ ea_tl_shadow_event, &rr.sh[i] };
+			cfg.sink = &shsink[i];
+		}
 		if (ea_replay_run(rr.wl, &cfg, &rr.res[i], &err)) {
 			ea_die("%s: %s", args[0], err.msg);
 			goto out;
 		}
 		rr.nres++;
+		if (pictures && ea_tl_shadow_done(&rr.sh[i], &err)) {
+			ea_die("%s: %s", args[0], err.msg);
+			goto out;
+		}
 	}
 	if (tw) {
 		ea_trace_writer_free(tw);
@@ -324,6 +421,8 @@ int cmd_replay(int argc, char **argv)
 	else
 		ea_replay_render_text(out.f, &rep);
 	rc = ea_out_commit(&out, &err) ? ea_die("%s", err.msg) : 0;
+	if (!rc && write_pictures(&ro, &rr, &rep))
+		rc = EXIT_ERROR;
 out:
 	if (tw) {
 		ea_trace_writer_free(tw);
