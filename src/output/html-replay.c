@@ -81,9 +81,13 @@ void ea_replay_render_html(FILE *f, const struct ea_replay_report *r,
 				d < -0.05 ? "better" : d > 0.05 ? "worse" : "", d);
 		else
 			fputs("<td></td>", f);
-		td_s(f, res->lat_p50, "ms", 1e6);
-		td_s(f, res->lat_p99, "ms", 1e6);
-		td_s(f, res->lat_max, "ms", 1e6);
+		if (res->lat_n) {
+			td_s(f, res->lat_p50, "ms", 1e6);
+			td_s(f, res->lat_p99, "ms", 1e6);
+			td_s(f, res->lat_max, "ms", 1e6);
+		} else {
+			fputs("<td colspan=\"3\">n/a: no recorded wakeups</td>", f);
+		}
 		td_s(f, res->wait_ns, "s", 1e9);
 		fprintf(f, "<td>%llu</td>", (unsigned long long)res->late);
 		td_s(f, res->overutilised_ns, "s", 1e9);

@@ -1,0 +1,132 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* `eatrace diff --html FILE`: base against new, side by side. */
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "eatrace/output.h"
+#include "output/html-common.h"
+
+#define LW 170.0
+#define BH 14.0
+
+/* Pairs of bars, base over new, for each category. */
+static void pairs(FILE *f, const char *const *cats, const double *base,
+		  const double *new, int n, const char *unit, const char *id)
+{
+	double scale = 0, y = 30, lx = 10;
+	char b[32];
+
+	for (int i = 0; i < n; i++) {
+		if (base[i] > scale)
+			scale = base[i];
+		if (new[i] > scale)
+			scale = new[i];
+	}
+	fprintf(f, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%.0f\" "
+		"data-chart=\"%s\">\n", HTML_W, 36 + n * (2 * BH + 12), id);
+	lx = svg_legend_item(f, lx, 16, "#9aa7b8", "base (mean)");
+	svg_legend_item(f, lx, 16, "#e15759", "new (mean)");
+	for (int i = 0; i < n; i++) {
+		const double v[2] = { base[i], new[i] };
+
+		fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\">", LW - 8, y + BH + 4);
+		svg_esc(f, cats[i]);
+		fputs("</text>\n", f);
+		for (int k = 0; k < 2; k++) {
+			double w = scale > 0 ? v[k] / scale * (HTML_W - LW - 260) : 0;
+
+			fprintf(f, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.2f\" height=\"%.1f\" "
+				"fill=\"%s\" data-side=\"%s\" data-v=\"%.17g\"><title>",
+				LW, y + k * BH, w, BH - 1, k ? "#e15759" : "#9aa7b8",
+				k ? "new" : "base", v[k]);
+			svg_esc(f, cats[i]);
+			fprintf(f, ", %s: %s %s</title></rect>\n", k ? "new" : "base",
+				svg_num(b, v[k]), unit);
+			fprintf(f, "<text x=\"%.1f\" y=\"%.1f\">%s", LW + w + 6,
+				y + k * BH + BH - 3, svg_num(b, v[k]));
+			if (k && base[i] > 0)
+				fprintf(f, " (%+.1f%%)", 100 * (new[i] - base[i]) / base[i]);
+			fputs("</text>\n", f);
+		}
+		y += 2 * BH + 12;
+	}
+	fputs("</svg>\n", f);
+}
+
+void ea_diff_render_html(FILE *f, const struct ea_diff *d)
+{
+	const struct ea_diff_side *bs = &d->side[0], *ns = &d->side[1];
+	const struct ea_model *m = bs->model;
+	int ncl = m->nclusters < EA_DIFF_MAX_CLUSTERS ? m->nclusters : EA_DIFF_MAX_CLUSTERS;
+	int n = 4 + ncl;
+	const char *cats[4 + EA_DIFF_MAX_CLUSTERS];
+	double base[4 + EA_DIFF_MAX_CLUSTERS], new[4 + EA_DIFF_MAX_CLUSTERS];
+	struct ea_diff_task_delta *td = NULL;
+	size_t ntd;
+	char unit[48], eu[32], b[32];
+	static const size_t off[4] = {
+		offsetof(struct ea_diff_run, value), offsetof(struct ea_diff_run, busy),
+		offsetof(struct ea_diff_run, idle), offsetof(struct ea_diff_run, wakeup),
+	};
+	static const char *const names[4] = { "total (normalised)", "busy", "idle", "wakeups" };
+
+	html_energy_unit(eu, sizeof(eu), m->power_unit);
+	if (d->norm == EA_NORM_TIME)
+		snprintf(unit, sizeof(unit), "%s", m->power_unit);
+	else if (d->norm == EA_NORM_WORK)
+		snprintf(unit, sizeof(unit), "%s per cap-s", eu);
+	else
+		snprintf(unit, sizeof(unit), "%s", eu);
+	html_head(f, "eatrace diff");
+	fprintf(f, "<h1>Energy change: base against new</h1>\n<p class=\"meta\">%d base "
+		"run(s), %d new run(s), model <code>", bs->n, ns->n);
+	svg_esc(f, m->name);
+	fprintf(f, "</code>, normalisation <code>%s</code> (%s).</p>\n",
+		ea_norm_name(d->norm), unit);
+	fputs("<div class=\"cards\">\n", f);
+	fprintf(f, "<div class=\"card\" data-change-pct=\"%.17g\"><b>%+.2f%%</b><span>change of "
+		"the mean</span></div>\n", d->change_pct, d->change_pct);
+	if (d->stats)
+		fprintf(f, "<div class=\"card\"><b>%+.2f%% to %+.2f%%</b><span>%g%% confidence "
+			"interval (Welch)</span></div>\n", d->ci_low_pct, d->ci_high_pct,
+			100 * d->confidence);
+	else
+		fputs("<div class=\"card\"><b>n/a</b><span>confidence interval (needs 2+ runs "
+		      "a side)</span></div>\n", f);
+	fprintf(f, "<div class=\"card\"><b>%s</b><span>gate: max increase %s%%</span></div>\n",
+		d->fail ? "FAIL" : "pass", svg_num(b, d->max_increase_pct));
+	fputs("</div>\n", f);
+
+	/* Normalised means, as the text report gives them. */
+	for (int i = 0; i < 4; i++) {
+		cats[i] = names[i];
+		base[i] = ea_diff_side_mean(bs, off[i]);
+		new[i] = ea_diff_side_mean(ns, off[i]);
+	}
+	for (int c = 0; c < ncl; c++) {
+		cats[4 + c] = m->clusters[c].name;
+		base[4 + c] = ea_diff_cluster_mean(bs, c);
+		new[4 + c] = ea_diff_cluster_mean(ns, c);
+	}
+	fputs("<h2>Where it changed</h2>\n", f);
+	fprintf(f, "<p class=\"note\">Means over the runs of each side, in %s.</p>\n", unit);
+	pairs(f, cats, base, new, n, unit, "sides");
+
+	ntd = ea_diff_task_deltas(d, &td);
+	if (ntd) {
+		int k = ntd > 12 ? 12 : (int)ntd;
+		const char *tc[12];
+		double tb[12], tn[12];
+
+		for (int i = 0; i < k; i++) {
+			tc[i] = td[i].comm;
+			tb[i] = td[i].base;
+			tn[i] = td[i].new;
+		}
+		fputs("<h2>Tasks whose energy moved most</h2>\n", f);
+		pairs(f, tc, tb, tn, k, unit, "tasks");
+	}
+	free(td);
+	html_foot(f);
+}
