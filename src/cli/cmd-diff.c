@@ -6,6 +6,7 @@
 
 #include "cli/cmd.h"
 #include "eatrace/diff.h"
+#include "eatrace/html.h"
 #include "eatrace/output.h"
 
 static const char usage_text[] =
@@ -31,6 +32,7 @@ static const char usage_text[] =
 	"                         work done); default none\n"
 	"  -f, --format FMT       text, json, markdown or junit (default text)\n"
 	"  -o, --output FILE      write there (atomically) instead of stdout\n"
+	"      --html FILE        also write a self-contained HTML page, base against new\n"
 	"  -h, --help             this text\n"
 	"\n"
 	"Traces must come from machines with the same CPU count.\n"
@@ -39,7 +41,7 @@ static const char usage_text[] =
 enum fmt { F_TEXT, F_JSON, F_MD, F_JUNIT };
 
 struct diff_opts {
-	const char *model, *model_a, *model_b, *output;
+	const char *model, *model_a, *model_b, *output, *html;
 	double max_increase, confidence;
 	enum ea_norm norm;
 	enum fmt fmt;
@@ -120,6 +122,11 @@ static int parse(int argc, char **argv, struct diff_opts *o, bool *help)
 			else
 				return ea_die("--format: '%s' is not text, json, markdown or junit",
 					      v ? v : ""), -1;
+			i++;
+		} else if (!strcmp(a, "--html")) {
+			if (!v)
+				return ea_die("%s needs a file", a), -1;
+			o->html = v;
 			i++;
 		} else if (!strcmp(a, "-o") || !strcmp(a, "--output")) {
 			if (!v)
@@ -206,10 +213,22 @@ int cmd_diff(int argc, char **argv)
 		ea_diff_render_junit(out.f, &d);
 	else
 		ea_diff_render_text(out.f, &d);
-	if (ea_out_commit(&out, &err))
+	if (ea_out_commit(&out, &err)) {
 		ea_die("%s", err.msg);
-	else
-		rc = d.fail ? EXIT_GATE : 0;
+		goto out;
+	}
+	if (o.html) {
+		if (ea_out_open(&out, o.html, &err)) {
+			ea_die("%s", err.msg);
+			goto out;
+		}
+		ea_diff_render_html(out.f, &d);
+		if (ea_out_commit(&out, &err)) {
+			ea_die("%s", err.msg);
+			goto out;
+		}
+	}
+	rc = d.fail ? EXIT_GATE : 0;
 out:
 	ea_diff_free(&d);
 	ea_model_free(ma);
