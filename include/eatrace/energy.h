@@ -61,6 +61,8 @@ struct ea_cpu_acct {
 	/* private: wakeup energy not yet charged to a task (the CPU left
 	 * idle into the idle task; the next task to run pays) */
 	ea_energy_t pending_core_wakeup, pending_cluster_wakeup;
+	int32_t last_pid;	/* tasks[last_task - 1] is its last payer */
+	int32_t last_task;	/* 0: none yet */
 };
 
 struct ea_cluster_acct {

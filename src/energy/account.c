@@ -83,17 +83,25 @@ static struct ea_task_acct *task_acct(struct ea_acct *a, int32_t pid)
 	return &a->tasks[a->ntasks - 1];
 }
 
-static void charge_task(struct ea_acct *a, int32_t pid, enum part part,
+/* Charge pid for cpu's energy; the CPU remembers its last payer's entry. */
+static void charge_task(struct ea_acct *a, int cpu, int32_t pid, enum part part,
 			ea_energy_t v)
 {
+	struct ea_cpu_acct *ca = &a->cpus[cpu];
 	struct ea_task_acct *t;
 
 	if (pid < -1)
 		pid = -1;
-	t = task_acct(a, pid);
-	if (!t) {
-		snprintf(a->error, sizeof(a->error), "out of memory");
-		return;
+	if (ca->last_task && ca->last_pid == pid) {
+		t = &a->tasks[ca->last_task - 1];
+	} else {
+		t = task_acct(a, pid);
+		if (!t) {
+			snprintf(a->error, sizeof(a->error), "out of memory");
+			return;
+		}
+		ca->last_pid = pid;
+		ca->last_task = (int32_t)(t - a->tasks) + 1;
 	}
 	add(&t->e, part, v);
 }
@@ -239,7 +247,7 @@ static void charge_core(struct ea_acct *a, const struct ea_state *s, int cpu,
 	add(&ca->e, part, e);
 	add(&a->clusters[ci].e, part, e);
 	add(&a->total, part, e);
-	charge_task(a, payer(st), part, e);
+	charge_task(a, cpu, payer(st), part, e);
 	charge_windows(a, part, power, t0, t1);
 }
 
@@ -337,7 +345,7 @@ static void integrate_cluster(struct ea_acct *a, const struct ea_state *s,
 			cpa->pstates[cap].energy += mine;
 		else
 			cpa->cstates[idle].energy += mine;
-		charge_task(a, payer(st), part, mine);
+		charge_task(a, cpu, payer(st), part, mine);
 	}
 }
 
@@ -421,8 +429,8 @@ static void settle_wakeups(struct ea_acct *a, int cpu,
 	if (new && new->mode == EA_CPU_BUSY && new->pid == 0)
 		return;	/* still in the idle task: wait for a task */
 	pid = new && new->mode == EA_CPU_BUSY ? new->pid : 0;
-	charge_task(a, pid, CORE_WAKEUP, ca->pending_core_wakeup);
-	charge_task(a, pid, CLUSTER_WAKEUP, ca->pending_cluster_wakeup);
+	charge_task(a, cpu, pid, CORE_WAKEUP, ca->pending_core_wakeup);
+	charge_task(a, cpu, pid, CLUSTER_WAKEUP, ca->pending_cluster_wakeup);
 	ca->pending_core_wakeup = ca->pending_cluster_wakeup = 0;
 }
 

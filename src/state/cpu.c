@@ -104,7 +104,7 @@ static void pelt_advance(struct ea_state *s, int cpu, uint64_t now)
 	}
 	ea_pelt_update(&c->pelt, now, running, cap);
 	if (running && c->st.pid > 0) {
-		struct ea_task *t = task_get(s, c->st.pid, NULL);
+		struct ea_task *t = task_get_on(s, cpu, c->st.pid, NULL);
 
 		if (t)
 			ea_pelt_update(&t->pelt, now, true, cap);
@@ -116,7 +116,7 @@ static void pelt_advance(struct ea_state *s, int cpu, uint64_t now)
 /* A task starts running on cpu: decay its sleep, move its util here. */
 static void pelt_task_in(struct ea_state *s, int cpu, int32_t pid, uint64_t now)
 {
-	struct ea_task *t = pid > 0 ? task_get(s, pid, NULL) : NULL;
+	struct ea_task *t = task_get_on(s, cpu, pid, NULL);
 	int from;
 
 	if (!t)

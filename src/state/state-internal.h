@@ -23,12 +23,16 @@ struct ea_cpu {
 	double util_integral;	/* util_avg x ns within the window */
 	uint64_t util_ns;
 	uint32_t util_max;
+	struct ea_task *recent[2];	/* tasks last looked up for this CPU */
 };
 
 struct task_table {
 	struct ea_task **by_order;	/* in order of first appearance */
 	size_t n, cap;
-	int32_t *slots;			/* open-addressing hash: index+1 */
+	struct task_slot {
+		int32_t pid;
+		int32_t idx;		/* index + 1; 0: empty slot */
+	} *slots;			/* open-addressing hash */
 	size_t nslots;
 };
 
@@ -55,6 +59,9 @@ uint32_t cpu_util_at(const struct ea_state *s, int cpu, uint64_t now);
 
 /* task.c */
 struct ea_task *task_get(struct ea_state *s, int32_t pid, const char *comm);
+/* task_get() through a small cache of the tasks last met on cpu. */
+struct ea_task *task_get_on(struct ea_state *s, int cpu, int32_t pid,
+			    const char *comm);
 struct ea_task *task_find(const struct ea_state *s, int32_t pid);
 void task_apply(struct ea_state *s, const struct ea_event *ev);
 void task_finish(struct ea_state *s);

@@ -16,16 +16,17 @@ static size_t slot_of(int32_t pid, size_t nslots)
 static int rehash(struct task_table *t)
 {
 	size_t n = t->nslots ? t->nslots * 2 : 1024;
-	int32_t *slots = calloc(n, sizeof(*slots));
+	struct task_slot *slots = calloc(n, sizeof(*slots));
 
 	if (!slots)
 		return -1;
 	for (size_t i = 0; i < t->n; i++) {
 		size_t j = slot_of(t->by_order[i]->pid, n);
 
-		while (slots[j])
+		while (slots[j].idx)
 			j = (j + 1) & (n - 1);
-		slots[j] = (int32_t)i + 1;
+		slots[j].pid = t->by_order[i]->pid;
+		slots[j].idx = (int32_t)i + 1;
 	}
 	free(t->slots);
 	t->slots = slots;
@@ -39,9 +40,9 @@ static struct ea_task *lookup(const struct task_table *t, int32_t pid)
 
 	if (!t->nslots)
 		return NULL;
-	for (j = slot_of(pid, t->nslots); t->slots[j]; j = (j + 1) & (t->nslots - 1))
-		if (t->by_order[t->slots[j] - 1]->pid == pid)
-			return t->by_order[t->slots[j] - 1];
+	for (j = slot_of(pid, t->nslots); t->slots[j].idx; j = (j + 1) & (t->nslots - 1))
+		if (t->slots[j].pid == pid)
+			return t->by_order[t->slots[j].idx - 1];
 	return NULL;
 }
 
@@ -86,9 +87,43 @@ struct ea_task *task_get(struct ea_state *s, int32_t pid, const char *comm)
 	if (comm)
 		memcpy(task->comm, comm, EA_COMM_LEN);
 	t->by_order[t->n] = task;
-	for (j = slot_of(pid, t->nslots); t->slots[j]; j = (j + 1) & (t->nslots - 1))
+	for (j = slot_of(pid, t->nslots); t->slots[j].idx; j = (j + 1) & (t->nslots - 1))
 		;
-	t->slots[j] = (int32_t)++t->n;
+	t->slots[j].pid = pid;
+	t->slots[j].idx = (int32_t)++t->n;
+	return task;
+}
+
+/*
+ * Tasks are allocated one by one and live as long as the table, so their
+ * pointers can be cached: a switch looks up the same two tasks (prev and
+ * next) from the CPU and the task machines, and the next switch on that
+ * CPU starts from its next.
+ */
+struct ea_task *task_get_on(struct ea_state *s, int cpu, int32_t pid,
+			    const char *comm)
+{
+	struct ea_task **recent = s->cpus[cpu].recent;
+	struct ea_task *task;
+
+	if (pid <= 0)
+		return NULL;
+	if (recent[0] && recent[0]->pid == pid) {
+		task = recent[0];
+	} else if (recent[1] && recent[1]->pid == pid) {
+		task = recent[1];
+		recent[1] = recent[0];
+		recent[0] = task;
+	} else {
+		task = task_get(s, pid, comm);
+		if (task) {
+			recent[1] = recent[0];
+			recent[0] = task;
+		}
+		return task;
+	}
+	if (comm && comm[0])
+		memcpy(task->comm, comm, EA_COMM_LEN);
 	return task;
 }
 
@@ -108,7 +143,8 @@ static uint64_t span(const struct ea_state *s, uint64_t t0, uint64_t t1)
 
 static void switch_out(struct ea_state *s, const struct ea_event *ev)
 {
-	struct ea_task *t = task_get(s, ev->sw.prev_pid, ev->sw.prev_comm);
+	struct ea_task *t = task_get_on(s, ev->cpu, ev->sw.prev_pid,
+					ev->sw.prev_comm);
 
 	if (!t)
 		return;
@@ -135,7 +171,8 @@ static void switch_out(struct ea_state *s, const struct ea_event *ev)
 
 static void switch_in(struct ea_state *s, const struct ea_event *ev)
 {
-	struct ea_task *t = task_get(s, ev->sw.next_pid, ev->sw.next_comm);
+	struct ea_task *t = task_get_on(s, ev->cpu, ev->sw.next_pid,
+					ev->sw.next_comm);
 	bool in_win = ea_state_in_window(s, ev->ts);
 
 	if (!t)
