@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "eatrace/pipeline.h"
+#include "eatrace/progress.h"
 
 struct fanout {
 	const struct ea_consumer *c;
@@ -55,7 +56,9 @@ int ea_run(struct ea_run *run, const char *path, struct ea_state_config *cfg,
 		ea_input_close(in);
 		return ea_err_set(err, "%s: out of memory", path);
 	}
+	ea_progress_start(path);
 	while ((rc = ea_input_next(in, &ev, err)) > 0) {
+		ea_progress_poll();
 		if (ea_state_feed(run->state, &ev, &e2)) {
 			char where[64] = "";
 
@@ -65,6 +68,7 @@ int ea_run(struct ea_run *run, const char *path, struct ea_state_config *cfg,
 			break;
 		}
 	}
+	ea_progress_end();
 	run->info = *ea_input_info(in);
 	snprintf(run->format, sizeof(run->format), "%s",
 		 run->info.format ? run->info.format : "?");
