@@ -63,6 +63,8 @@ struct ea_cpu_acct {
 	ea_energy_t pending_core_wakeup, pending_cluster_wakeup;
 	int32_t last_pid;	/* tasks[last_task - 1] is its last payer */
 	int32_t last_task;	/* 0: none yet */
+	uint32_t near_freq;	/* near_cap is its nearest cap index ... */
+	int near_cap;		/* ... (near_freq 0: none yet) */
 };
 
 struct ea_cluster_acct {

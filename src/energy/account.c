@@ -258,6 +258,21 @@ static bool present(const struct ea_state *s, int cpu)
 	return cpu < ea_state_ncpus(s);
 }
 
+/* Nearest cap index of the frequency a busy CPU runs at, memoised per CPU. */
+static int busy_cap(struct ea_acct *a, const struct ea_cluster *cl, int cpu,
+		    uint32_t freq)
+{
+	struct ea_cpu_acct *ca = &a->cpus[cpu];
+
+	if (!freq)
+		return assumed_index(a, cl);
+	if (ca->near_freq != freq) {
+		ca->near_freq = freq;
+		ca->near_cap = ea_model_cap_index_nearest(cl, freq);
+	}
+	return ca->near_cap;
+}
+
 static void integrate_cluster(struct ea_acct *a, const struct ea_state *s,
 			      int ci, uint64_t now)
 {
@@ -267,7 +282,14 @@ static void integrate_cluster(struct ea_acct *a, const struct ea_state *s,
 	uint64_t t0 = ca->last_ns, t1 = now;
 	uint64_t len = ea_state_clip(s, &t0, &t1);
 	int nbusy = 0, npresent = 0, cap = -1, idle = -1;
-	int sharers[EA_MAX_CPUS > 64 ? 64 : EA_MAX_CPUS];
+	int ncpus = ea_state_ncpus(s);
+	/* CPUs present and busy ones, in cluster order: the sharers */
+	int all[EA_MAX_CPUS > 64 ? 64 : EA_MAX_CPUS];
+	int busy[EA_MAX_CPUS > 64 ? 64 : EA_MAX_CPUS];
+	const struct ea_cpu_state *sts[EA_MAX_CPUS > 64 ? 64 : EA_MAX_CPUS];
+	const struct ea_cpu_state *bsts[EA_MAX_CPUS > 64 ? 64 : EA_MAX_CPUS];
+	const int *sharers;
+	const struct ea_cpu_state *const *sharer_st;
 	int nsharers;
 	enum part part;
 	int64_t power;
@@ -280,16 +302,23 @@ static void integrate_cluster(struct ea_acct *a, const struct ea_state *s,
 		int cpu = cl->cpus[i];
 		const struct ea_cpu_state *st;
 
-		if (!present(s, cpu))
+		if (cpu >= ncpus)	/* not in the trace */
 			continue;
-		npresent++;
 		st = ea_state_cpu(s, cpu);
+		if (npresent < 64) {
+			all[npresent] = cpu;
+			sts[npresent] = st;
+		}
+		npresent++;
 		if (st->mode == EA_CPU_BUSY) {
-			int k = st->freq_khz ?
-				ea_model_cap_index_nearest(cl, st->freq_khz) :
-				assumed_index(a, cl);
+			int k = busy_cap(a, cl, cpu, st->freq_khz);
+
 			if (k > cap)
 				cap = k;
+			if (nbusy < 64) {
+				busy[nbusy] = cpu;
+				bsts[nbusy] = st;
+			}
 			nbusy++;
 		} else {
 			int k = st->idle_state < 0 ? 0 : st->idle_state;
@@ -322,21 +351,30 @@ static void integrate_cluster(struct ea_acct *a, const struct ea_state *s,
 	charge_windows(a, part, power, t0, t1);
 
 	/* Shares: busy energy among busy CPUs, idle energy among all. */
-	nsharers = 0;
-	for (int i = 0; i < cl->ncpus && nsharers < 64; i++) {
-		int cpu = cl->cpus[i];
-
-		if (!present(s, cpu))
-			continue;
-		if (nbusy && ea_state_cpu(s, cpu)->mode != EA_CPU_BUSY)
-			continue;
-		sharers[nsharers++] = cpu;
+	if (nbusy) {
+		sharers = busy;
+		sharer_st = bsts;
+		nsharers = nbusy < 64 ? nbusy : 64;
+	} else {
+		sharers = all;
+		sharer_st = sts;
+		nsharers = npresent < 64 ? npresent : 64;
 	}
-	share = e / nsharers;
-	rem = e - share * nsharers;
+	if (nsharers == 1) {
+		share = e;
+		rem = 0;
+	} else if (e >= 0 && e <= (ea_energy_t)UINT64_MAX) {
+		/* the same quotient without a 128-bit division */
+		uint64_t q = (uint64_t)e / (uint64_t)nsharers;
+
+		share = q;
+		rem = e - share * nsharers;
+	} else {
+		share = e / nsharers;
+		rem = e - share * nsharers;
+	}
 	for (int i = 0; i < nsharers; i++) {
 		int cpu = sharers[i];
-		const struct ea_cpu_state *st = ea_state_cpu(s, cpu);
 		ea_energy_t mine = share + (i < rem ? 1 : 0);
 		struct ea_cpu_acct *cpa = &a->cpus[cpu];
 
@@ -345,7 +383,7 @@ static void integrate_cluster(struct ea_acct *a, const struct ea_state *s,
 			cpa->pstates[cap].energy += mine;
 		else
 			cpa->cstates[idle].energy += mine;
-		charge_task(a, cpu, payer(st), part, mine);
+		charge_task(a, cpu, payer(sharer_st[i]), part, mine);
 	}
 }
 
