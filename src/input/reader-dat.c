@@ -15,15 +15,19 @@
  * trace-cmd-private.h, which Debian does not ship); they are declared
  * below with the signatures of trace-cmd 3.1.
  *
- * Quirks of libtracecmd 3.1.6 handled here:
+ * Quirks of libtracecmd 3.1.6 / libtraceevent 1.7 handled here:
+ *  - they crash on some cut or corrupt files, and some of their error
+ *    paths crash too: every open is rehearsed in a child process first
+ *    (rehearse_open() lists the cases);
+ *  - they print to stdout and stderr whatever the log level: silenced
+ *    while a file is opened (quiet_begin());
  *  - tracecmd_read_next_data() returns NULL both at the end of the data
- *    and when a page cannot be read (truncated or corrupt file). The
- *    reader tells the two apart by comparing, at the end, the number of
- *    records read with the file's size; see check_end().
+ *    and when a page cannot be loaded: check_end() compares where each
+ *    CPU's records stopped with where its data ends;
  *  - `trace-cmd extract -B NAME` (and `record -B`) write an empty
  *    top-level buffer and the data as an instance buffer: when the top
- *    level has no record, the first instance buffer with records is read.
- *  - The ftrace print event's `buf` field has size 0: the text runs to the
+ *    level has no record, the first instance buffer with records is read;
+ *  - the ftrace print event's `buf` field has size 0: the text runs to the
  *    end of the record.
  */
 #include <errno.h>
