@@ -37,6 +37,20 @@ static inline bool is_space(char c)
 
 static inline const char *skip_spaces(const char *p, const char *e)
 {
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	/* Column padding: eight spaces at a time, up to the first other byte. */
+	while (e - p >= 8) {
+		uint64_t w;
+
+		memcpy(&w, p, 8);
+		w ^= 0x2020202020202020ull;
+		if (w) {
+			p += __builtin_ctzll(w) >> 3;
+			break;
+		}
+		p += 8;
+	}
+#endif
 	while (p < e && is_space(*p))
 		p++;
 	return p;
@@ -113,6 +127,14 @@ static inline const char *num_u64(const char *p, const char *e, uint64_t *v)
 		return NULL;
 	if (e - p > 2 && p[0] == '0' && (p[1] == 'x' || p[1] == 'X'))
 		return num_hex(p + 2, e, v);
+	/* 19 digits cannot overflow: check only from the 20th on */
+	for (const char *lim = e - p > 19 ? p + 19 : e; p < lim; p++) {
+		unsigned d = (unsigned char)*p - (unsigned)'0';
+
+		if (d > 9)
+			break;
+		x = x * 10 + d;
+	}
 	for (; p < e && is_digit(*p); p++) {
 		unsigned d = (unsigned)(*p - '0');
 
@@ -160,8 +182,15 @@ static inline const char *num_i32(const char *p, const char *e, int32_t *v)
 		if (!p)
 			return NULL;
 	} else {
-		for (s = p; p < e && is_digit(*p) && p - s < 19; p++)
-			x = x * 10 + (uint64_t)(*p - '0');
+		const char *lim = e - p > 19 ? p + 19 : e;
+
+		for (s = p; p < lim; p++) {
+			unsigned d = (unsigned char)*p - (unsigned)'0';
+
+			if (d > 9)
+				break;
+			x = x * 10 + d;
+		}
 		if (p == s || (p < e && is_digit(*p)))
 			return NULL;
 	}
@@ -775,6 +804,12 @@ static const char *timestamp(const char *p, const char *e, uint64_t *ns)
 	return p;
 }
 
+/* Bytes of an event name: [0-9A-Za-z_]. */
+static const bool name_char[256] = {
+	['0' ... '9'] = true, ['A' ... 'Z'] = true, ['a' ... 'z'] = true,
+	['_'] = true,
+};
+
 enum ea_tl_kind ea_tl_parse(const char *s, size_t n, struct ea_tl *r)
 {
 	const char *p = s, *e = rtrim(s, s + n), *b, *q, *name;
@@ -828,9 +863,7 @@ enum ea_tl_kind ea_tl_parse(const char *s, size_t n, struct ea_tl *r)
 
 	/* Event name, then its body. A name without ':' is an unknown event. */
 	name = skip_spaces(q + 1, e);
-	for (q = name; q < e && (is_digit(*q) || *q == '_' ||
-				 (*q >= 'a' && *q <= 'z') ||
-				 (*q >= 'A' && *q <= 'Z')); q++)
+	for (q = name; q < e && name_char[(unsigned char)*q]; q++)
 		;
 	if (q == e || *q != ':') {
 		/* Not an event name: garbage after an event-like header. */
