@@ -22,6 +22,11 @@ void ea_report_render_text(FILE *f, const struct ea_report *r);
 void ea_report_render_json(FILE *f, const struct ea_report *r);
 void ea_report_render_csv(FILE *f, const struct ea_report *r);
 
+/* An energy breakdown as a JSON object: total, busy, idle, wakeup and the
+ * six core/cluster parts, exact decimals (src/output/energy-json.c). */
+struct ea_json;
+void ea_json_energy(struct ea_json *j, const char *key, const struct ea_energy *e);
+
 /* Tasks by energy, descending (ties: pid); caller frees. */
 const struct ea_task_acct **ea_report_tasks_sorted(const struct ea_acct *a);
 

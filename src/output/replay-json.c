@@ -7,24 +7,7 @@
 
 #include "eatrace/output.h"
 #include "eatrace/replay.h"
-
-static void energy_obj(struct ea_json *j, const char *key, const struct ea_energy *e)
-{
-	char b[64];
-
-	ea_json_obj(j, key);
-	ea_json_raw(j, "total", ea_energy_fmt(b, ea_energy_total(e)));
-	ea_json_raw(j, "busy", ea_energy_fmt(b, ea_energy_busy(e)));
-	ea_json_raw(j, "idle", ea_energy_fmt(b, ea_energy_idle(e)));
-	ea_json_raw(j, "wakeup", ea_energy_fmt(b, ea_energy_wakeup(e)));
-	ea_json_raw(j, "core_busy", ea_energy_fmt(b, e->core_busy));
-	ea_json_raw(j, "cluster_busy", ea_energy_fmt(b, e->cluster_busy));
-	ea_json_raw(j, "core_idle", ea_energy_fmt(b, e->core_idle));
-	ea_json_raw(j, "cluster_idle", ea_energy_fmt(b, e->cluster_idle));
-	ea_json_raw(j, "core_wakeup", ea_energy_fmt(b, e->core_wakeup));
-	ea_json_raw(j, "cluster_wakeup", ea_energy_fmt(b, e->cluster_wakeup));
-	ea_json_obj_end(j);
-}
+#include "eatrace/report.h"
 
 double ea_replay_delta_pct(const struct ea_replay_report *r,
 			   const struct ea_replay_result *res)
@@ -46,7 +29,7 @@ static void clusters_json(struct ea_json *j, const struct ea_acct *a)
 	for (int i = 0; i < m->nclusters; i++) {
 		ea_json_obj(j, NULL);
 		ea_json_str(j, "name", m->clusters[i].name);
-		energy_obj(j, "energy", &a->clusters[i].e);
+		ea_json_energy(j, "energy", &a->clusters[i].e);
 		ea_json_ns_as_s(j, "busy_s", a->clusters[i].busy_ns);
 		ea_json_obj_end(j);
 	}
@@ -60,7 +43,7 @@ static void policy_json(struct ea_json *j, const struct ea_replay_report *r,
 
 	ea_json_obj(j, NULL);
 	ea_json_str(j, "name", res->policy);
-	energy_obj(j, "energy", &res->acct.total);
+	ea_json_energy(j, "energy", &res->acct.total);
 	ea_json_num(j, "delta_pct", ea_replay_delta_pct(r, res));
 	ea_json_obj(j, "latency");
 	ea_json_ns_as_s(j, "p50", res->lat_p50);
@@ -115,7 +98,7 @@ void ea_replay_render_json(FILE *f, const struct ea_replay_report *r)
 	ea_json_obj_end(&j);
 	if (r->actual) {
 		ea_json_obj(&j, "actual");
-		energy_obj(&j, "energy", &r->actual->total);
+		ea_json_energy(&j, "energy", &r->actual->total);
 		clusters_json(&j, r->actual);
 		ea_json_obj_end(&j);
 	} else {

@@ -8,24 +8,6 @@
 #include "eatrace/output.h"
 #include "eatrace/report.h"
 
-static void energy_json(struct ea_json *j, const char *key, const struct ea_energy *e)
-{
-	char b[64];
-
-	ea_json_obj(j, key);
-	ea_json_raw(j, "total", ea_energy_fmt(b, ea_energy_total(e)));
-	ea_json_raw(j, "busy", ea_energy_fmt(b, ea_energy_busy(e)));
-	ea_json_raw(j, "idle", ea_energy_fmt(b, ea_energy_idle(e)));
-	ea_json_raw(j, "wakeup", ea_energy_fmt(b, ea_energy_wakeup(e)));
-	ea_json_raw(j, "core_busy", ea_energy_fmt(b, e->core_busy));
-	ea_json_raw(j, "cluster_busy", ea_energy_fmt(b, e->cluster_busy));
-	ea_json_raw(j, "core_idle", ea_energy_fmt(b, e->core_idle));
-	ea_json_raw(j, "cluster_idle", ea_energy_fmt(b, e->cluster_idle));
-	ea_json_raw(j, "core_wakeup", ea_energy_fmt(b, e->core_wakeup));
-	ea_json_raw(j, "cluster_wakeup", ea_energy_fmt(b, e->cluster_wakeup));
-	ea_json_obj_end(j);
-}
-
 static void states_json(struct ea_json *j, const struct ea_cluster *cl,
 			const struct ea_pstate_acct *ps,
 			const struct ea_cstate_acct *cs)
@@ -82,7 +64,7 @@ void ea_report_render_json(FILE *f, const struct ea_report *r)
 	ea_json_ns_as_s(&j, "start_s", a->win_start);
 	ea_json_ns_as_s(&j, "end_s", a->win_end);
 	ea_json_ns_as_s(&j, "duration_s", a->win_end - a->win_start);
-	energy_json(&j, "energy", &a->total);
+	ea_json_energy(&j, "energy", &a->total);
 
 	ea_json_arr(&j, "cpus");
 	for (int i = 0; i < a->trace_ncpus && i < a->ncpus; i++) {
@@ -92,7 +74,7 @@ void ea_report_render_json(FILE *f, const struct ea_report *r)
 		ea_json_obj(&j, NULL);
 		ea_json_int(&j, "cpu", i);
 		ea_json_str(&j, "cluster", cl->name);
-		energy_json(&j, "energy", &c->e);
+		ea_json_energy(&j, "energy", &c->e);
 		ea_json_ns_as_s(&j, "busy_s", c->busy_ns);
 		ea_json_ns_as_s(&j, "idle_s", c->idle_ns);
 		ea_json_ns_as_s(&j, "inferred_s", c->inferred_ns);
@@ -115,7 +97,7 @@ void ea_report_render_json(FILE *f, const struct ea_report *r)
 		for (int k = 0; k < cl->ncpus; k++)
 			ea_json_int(&j, NULL, cl->cpus[k]);
 		ea_json_arr_end(&j);
-		energy_json(&j, "energy", &c->e);
+		ea_json_energy(&j, "energy", &c->e);
 		ea_json_ns_as_s(&j, "busy_s", c->busy_ns);
 		ea_json_ns_as_s(&j, "idle_s", c->idle_ns);
 		ea_json_uint(&j, "wakeups", c->wakeups);
@@ -130,7 +112,7 @@ void ea_report_render_json(FILE *f, const struct ea_report *r)
 		ea_json_obj(&j, NULL);
 		ea_json_int(&j, "pid", tasks[i]->pid);
 		ea_json_str(&j, "comm", tasks[i]->comm);
-		energy_json(&j, "energy", &tasks[i]->e);
+		ea_json_energy(&j, "energy", &tasks[i]->e);
 		ea_json_ns_as_s(&j, "runtime_s", tasks[i]->runtime_ns);
 		ea_json_uint(&j, "wakeups", tasks[i]->wakeups);
 		ea_json_obj_end(&j);
@@ -147,7 +129,7 @@ void ea_report_render_json(FILE *f, const struct ea_report *r)
 			ea_json_obj(&j, NULL);
 			ea_json_ns_as_s(&j, "start_s", t0);
 			ea_json_ns_as_s(&j, "end_s", t1 < a->win_end ? t1 : a->win_end);
-			energy_json(&j, "energy", &a->windows[i]);
+			ea_json_energy(&j, "energy", &a->windows[i]);
 			ea_json_obj_end(&j);
 		}
 		ea_json_arr_end(&j);

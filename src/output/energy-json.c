@@ -1,0 +1,22 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* The JSON shape of an energy breakdown, shared by report and replay. */
+#include "eatrace/output.h"
+#include "eatrace/report.h"
+
+void ea_json_energy(struct ea_json *j, const char *key, const struct ea_energy *e)
+{
+	char b[64];
+
+	ea_json_obj(j, key);
+	ea_json_raw(j, "total", ea_energy_fmt(b, ea_energy_total(e)));
+	ea_json_raw(j, "busy", ea_energy_fmt(b, ea_energy_busy(e)));
+	ea_json_raw(j, "idle", ea_energy_fmt(b, ea_energy_idle(e)));
+	ea_json_raw(j, "wakeup", ea_energy_fmt(b, ea_energy_wakeup(e)));
+	ea_json_raw(j, "core_busy", ea_energy_fmt(b, e->core_busy));
+	ea_json_raw(j, "cluster_busy", ea_energy_fmt(b, e->cluster_busy));
+	ea_json_raw(j, "core_idle", ea_energy_fmt(b, e->core_idle));
+	ea_json_raw(j, "cluster_idle", ea_energy_fmt(b, e->cluster_idle));
+	ea_json_raw(j, "core_wakeup", ea_energy_fmt(b, e->core_wakeup));
+	ea_json_raw(j, "cluster_wakeup", ea_energy_fmt(b, e->cluster_wakeup));
+	ea_json_obj_end(j);
+}
