@@ -35,22 +35,82 @@ static int feed_event(void *ctx, const struct ea_event *ev, const char *comm)
 	return 0;
 }
 
-static int cmp_u64(const void *a, const void *b)
+static void swap_u64(uint64_t *a, uint64_t *b)
 {
-	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+	uint64_t t = *a;
 
-	return x < y ? -1 : x > y;
+	*a = *b;
+	*b = t;
 }
 
-/* Nearest-rank percentile of sorted v[n]. */
-static uint64_t pct(const uint64_t *v, size_t n, unsigned p)
+/*
+ * Put the k-th smallest of v[0, n) at v[k], the smaller ones before it and
+ * the larger after (quickselect, three-way partition: O(n) on average, and
+ * runs of equal latencies cost one pass).
+ */
+static void select_nth(uint64_t *v, size_t n, size_t k)
 {
-	size_t r;
+	size_t lo = 0, hi = n;	/* k is in [lo, hi) */
+
+	while (hi - lo > 1) {
+		size_t mid = lo + (hi - lo) / 2, lt = lo, i = lo, gt = hi;
+		uint64_t a = v[lo], b = v[mid], c = v[hi - 1], pivot;
+
+		/* median of three */
+		pivot = a < b ? (b < c ? b : a < c ? c : a) :
+			(a < c ? a : b < c ? c : b);
+		while (i < gt) {
+			if (v[i] < pivot)
+				swap_u64(&v[lt++], &v[i++]);
+			else if (v[i] > pivot)
+				swap_u64(&v[i], &v[--gt]);
+			else
+				i++;
+		}
+		/* [lo, lt) < pivot, [lt, gt) == pivot, [gt, hi) > pivot */
+		if (k < lt)
+			hi = lt;
+		else if (k >= gt)
+			lo = gt;
+		else
+			return;
+	}
+}
+
+/* Nearest-rank index of percentile p among n values. */
+static size_t rank(size_t n, unsigned p)
+{
+	size_t r = (n * p + 99) / 100;
+
+	return r ? r - 1 : 0;
+}
+
+/*
+ * The latency percentiles, exactly those of the sorted array, without
+ * sorting: select p99, then p90 below it, then p50 below that.
+ */
+static void percentiles(uint64_t *v, size_t n, struct ea_replay_result *r)
+{
+	size_t r99, r90, r50;
+	uint64_t max = 0;
 
 	if (!n)
-		return 0;
-	r = (n * p + 99) / 100;
-	return v[r ? r - 1 : 0];
+		return;
+	for (size_t i = 0; i < n; i++)
+		if (v[i] > max)
+			max = v[i];
+	r99 = rank(n, 99);
+	r90 = rank(n, 90);
+	r50 = rank(n, 50);
+	/* each selection reorders what lies below the previous one's rank:
+	 * take its value first */
+	select_nth(v, n, r99);
+	r->lat_p99 = v[r99];
+	select_nth(v, r99 + 1, r90);
+	r->lat_p90 = v[r90];
+	select_nth(v, r90 + 1, r50);
+	r->lat_p50 = v[r50];
+	r->lat_max = max;
 }
 
 int ea_replay_run(const struct ea_workload *w, const struct ea_replay_config *cfg,
@@ -105,13 +165,8 @@ int ea_replay_run(const struct ea_workload *w, const struct ea_replay_config *cf
 	}
 	if (ea_acct_done(&r->acct, f.st, err))
 		goto out;
-	if (s.nlat)
-		qsort(s.lat, s.nlat, sizeof(*s.lat), cmp_u64);
 	r->lat_n = s.nlat;
-	r->lat_p50 = pct(s.lat, s.nlat, 50);
-	r->lat_p90 = pct(s.lat, s.nlat, 90);
-	r->lat_p99 = pct(s.lat, s.nlat, 99);
-	r->lat_max = s.nlat ? s.lat[s.nlat - 1] : 0;
+	percentiles(s.lat, s.nlat, r);
 	r->wait_ns = s.wait_ns;
 	r->late = s.late;
 	r->overutilised_ns = s.overutil_ns;

@@ -566,6 +566,8 @@ static int place(struct sim *s, int task)
 	return cpu;
 }
 
+#define ARR_PREFETCH 8	/* arrivals ahead whose activation is prefetched */
+
 static void arrive(struct sim *s, const struct sim_arrival *ar)
 {
 	struct sim_task *t = &s->tasks[ar->task];
@@ -953,6 +955,12 @@ static void process_due(struct sim *s, uint64_t t)
 			busy0_end(s, arg);
 			break;
 		case DUE_ARRIVAL:
+			if (s->ai + ARR_PREFETCH < s->narr) {
+				/* acts[] is cold: fetch a later arrival's now */
+				const struct sim_arrival *nx = &s->arr[s->ai + ARR_PREFETCH];
+
+				__builtin_prefetch(&s->tasks[nx->task].w->acts[nx->act]);
+			}
 			arrive(s, &s->arr[s->ai++]);
 			break;
 		case DUE_MOVE:
