@@ -81,7 +81,8 @@ test: $(UNIT_BIN) $(BIN) $(FUZZ_REPLAY)
 # The whole suite again under AddressSanitizer, UBSan and LeakSanitizer,
 # in its own build directory so the normal build stays untouched.
 sanitize: deps
-	@$(MAKE) --no-print-directory BUILD=build-san \
+	@LSAN_OPTIONS=suppressions=$(abspath tests/fuzz/lsan.supp):print_suppressions=0 \
+	$(MAKE) --no-print-directory BUILD=build-san \
 		CFLAGS="-O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer" \
 		LDFLAGS="-fsanitize=address,undefined" BIN=build-san/eatrace test
 

@@ -10,7 +10,7 @@
 # Under 'make sanitize': leaks inside libtraceevent/libtracecmd on corrupt
 # trace.dat files are a known limitation (see the end of this file), not
 # eatrace's; leaks in eatrace itself still fail.
-export LSAN_OPTIONS="suppressions=$ROOT/tests/fuzz/lsan.supp${LSAN_OPTIONS:+:$LSAN_OPTIONS}"
+export LSAN_OPTIONS="suppressions=$ROOT/tests/fuzz/lsan.supp:print_suppressions=0${LSAN_OPTIONS:+:$LSAN_OPTIONS}"
 
 H=$ROOT/tests/fixtures/hostile
 DAT=$H/trappy-idle-2cpu.dat	# 16 KiB: tests/fuzz/shrink-dat.py of trappy's
@@ -80,7 +80,8 @@ stats_bad "trace.dat version byte" "$TMP/c.dat: truncated or corrupt trace.dat" 
 cp "$DAT" "$TMP/c.dat"; patch "$TMP/c.dat" 10 39	# version "9"
 stats_bad "trace.dat unknown version" "$TMP/c.dat: trace.dat version 9 not supported" "$TMP/c.dat"
 cp "$DAT" "$TMP/c.dat"; patch "$TMP/c.dat" 12 01	# big endian
-stats_bad "trace.dat endianness flipped" "$TMP/c.dat: truncated or corrupt trace.dat headers ($DATSIZE bytes)" "$TMP/c.dat"
+# (libtracecmd may crash on it, in the rehearsal child: ASan builds see it)
+stats_bad "trace.dat endianness flipped" "$TMP/c.dat: truncated or corrupt trace.dat" "$TMP/c.dat"
 # First CPU's data offset (after "flyrecord\0" at 6271) far beyond the end.
 cp "$DAT" "$TMP/c.dat"; patch "$TMP/c.dat" 6281 00000000e8030000
 stats_bad "trace.dat CPU offset beyond the file" "$TMP/c.dat: truncated or corrupt trace.dat" "$TMP/c.dat"

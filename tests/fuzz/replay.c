@@ -92,7 +92,8 @@ static int run_path(const char *path)
 		n++;
 	}
 	closedir(d);
-	qsort(names, n, sizeof(*names), cmp);
+	if (n)
+		qsort(names, n, sizeof(*names), cmp);
 	for (i = 0; i < n; i++) {
 		if (stat(names[i], &st) == 0 && S_ISREG(st.st_mode) &&
 		    run_file(names[i]))

@@ -7,7 +7,7 @@ cd "$(dirname "$0")"
 : "${FUZZ_BIN:?FUZZ_BIN: directory of the replay-TARGET programs}"
 # Leaks inside libtraceevent/libtracecmd on corrupt files are known
 # limitations (lsan.supp); leaks in eatrace fail the replay.
-export LSAN_OPTIONS="suppressions=$(pwd)/lsan.supp${LSAN_OPTIONS:+:$LSAN_OPTIONS}"
+export LSAN_OPTIONS="suppressions=$(pwd)/lsan.supp:print_suppressions=0${LSAN_OPTIONS:+:$LSAN_OPTIONS}"
 rc=0
 for src in fuzz-*.c; do
 	t=${src#fuzz-}

@@ -12,7 +12,7 @@ set -u
 dir=$1 secs=$2
 shift 2
 top=$(cd "$(dirname "$0")" && pwd)
-export LSAN_OPTIONS="suppressions=$top/lsan.supp${LSAN_OPTIONS:+:$LSAN_OPTIONS}"
+export LSAN_OPTIONS="suppressions=$top/lsan.supp:print_suppressions=0${LSAN_OPTIONS:+:$LSAN_OPTIONS}"
 rc=0
 for t in "$@"; do
 	bin=$dir/fuzz-$t
