@@ -126,8 +126,12 @@ static struct ea_event *emit(struct sim *s, int cpu, uint8_t type, uint64_t key,
 	o->ev.cpu = cpu;
 	o->ev.cur_pid = c->e_pid;
 	o->ev.type = type;
-	snprintf(o->comm, sizeof(o->comm), "%s",
-		 comm_of(s, cpu, c->e_pid, cur_task));
+	{
+		/* as snprintf "%s" would: truncated, NUL-terminated (o is zeroed) */
+		const char *comm = comm_of(s, cpu, c->e_pid, cur_task);
+
+		memcpy(o->comm, comm, strnlen(comm, sizeof(o->comm) - 1));
+	}
 	return &o->ev;
 }
 
@@ -140,10 +144,32 @@ static int cmp_out(const void *a, const void *b)
 	return x->order < y->order ? -1 : x->order > y->order;
 }
 
+/* Order the step's events by (key, order): a few, mostly in order already. */
+static void sort_out(struct sim *s)
+{
+	struct sim_out tmp;
+
+	if (s->nout > 16) {
+		qsort(s->out, s->nout, sizeof(*s->out), cmp_out);
+		return;
+	}
+	for (size_t i = 1; i < s->nout; i++) {
+		size_t j = i;
+
+		if (cmp_out(&s->out[i - 1], &s->out[i]) <= 0)
+			continue;
+		tmp = s->out[i];
+		while (j > 0 && cmp_out(&s->out[j - 1], &tmp) > 0) {
+			s->out[j] = s->out[j - 1];
+			j--;
+		}
+		s->out[j] = tmp;
+	}
+}
+
 static void flush(struct sim *s)
 {
-	if (s->nout)
-		qsort(s->out, s->nout, sizeof(*s->out), cmp_out);
+	sort_out(s);
 	for (size_t i = 0; i < s->nout && !s->error[0]; i++) {
 		if (s->sink(s->sink_ctx, &s->out[i].ev, s->out[i].comm))
 			fail(s, "cannot write the simulated events");
@@ -164,13 +190,25 @@ static int e_task(const struct sim *s, int cpu)
 /* A task's comm, or the idle task's "swapper/CPU". */
 static void task_comm(const struct sim *s, int task, int cpu, char *out)
 {
-	char buf[32];
+	char buf[32] = "swapper/";
+	char digits[12];
+	size_t n = 0, len = 8;
 
 	if (task >= 0) {
 		memcpy(out, s->tasks[task].w->comm, EA_COMM_LEN);
 		return;
 	}
-	snprintf(buf, sizeof(buf), "swapper/%d", cpu);
+	/* "swapper/%d" without snprintf (a switch to or from idle each time) */
+	if (cpu < 0) {
+		snprintf(buf, sizeof(buf), "swapper/%d", cpu);
+	} else {
+		do {
+			digits[n++] = (char)('0' + cpu % 10);
+			cpu /= 10;
+		} while (cpu);
+		while (n)
+			buf[len++] = digits[--n];
+	}
 	memcpy(out, buf, EA_COMM_LEN - 1);
 	out[EA_COMM_LEN - 1] = '\0';
 }
