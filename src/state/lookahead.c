@@ -40,15 +40,11 @@ void la_free(struct lookahead *la)
 	memset(la, 0, sizeof(*la));
 }
 
-static int grow_cpus(struct lookahead *la, int cpu)
+static int grow_cpus_slow(struct lookahead *la, int cpu)
 {
 	int n = la->ncpus ? la->ncpus : 8;
 	struct la_cpu *p;
 
-	if (cpu > la->max_cpu)
-		la->max_cpu = cpu;
-	if (cpu < la->ncpus)
-		return 0;
 	while (n <= cpu)
 		n *= 2;
 	p = realloc(la->cpus, n * sizeof(*p));
@@ -60,6 +56,13 @@ static int grow_cpus(struct lookahead *la, int cpu)
 	la->cpus = p;
 	la->ncpus = n;
 	return 0;
+}
+
+static inline int grow_cpus(struct lookahead *la, int cpu)
+{
+	if (cpu > la->max_cpu)
+		la->max_cpu = cpu;
+	return cpu < la->ncpus ? 0 : grow_cpus_slow(la, cpu);
 }
 
 static size_t wake_hash(int32_t pid, size_t slots)
