@@ -69,6 +69,25 @@ xmllint --noout --schema "$ROOT/tests/fixtures/diff/junit.xsd" "$TMP/p.xml" 2>/d
 rc=$?
 [ $rc -le 1 ] && grep -q '"model": "ARM TC2 (idlestat numbering)"' "$TMP/m.json" && ok "--models" || fail "--models (exit $rc)"
 
+# Recorded on a VM with eatrace record (traces/diff/record.sh): a light
+# periodic load, and the same with a busy loop beside it. Priced with the
+# made-up 2-CPU test model (the VMs have no energy model).
+D=$ROOT/traces/diff
+VM=$ROOT/tests/fixtures/record/vm-2cpu.json
+for norm in none time; do
+	"$EATRACE" diff -m "$VM" --normalize $norm "$D"/light-1.dat "$D"/light-2.dat "$D"/light-3.dat \
+		-- "$D"/heavy-1.dat "$D"/heavy-2.dat "$D"/heavy-3.dat > "$TMP/rec.txt"
+	expect_eq "recorded: busy loop fails the gate ($norm)" "$?" "1"
+	grep -q '^FAIL: energy +[0-9]' "$TMP/rec.txt" && ok "recorded: increase has the expected sign ($norm)" ||
+		fail "recorded ($norm): $(head -1 "$TMP/rec.txt")"
+	"$EATRACE" diff -m "$VM" --normalize $norm "$D"/light-1.dat "$D"/light-2.dat "$D"/light-3.dat \
+		-- "$D"/light-4.dat "$D"/light-5.dat "$D"/light-6.dat > "$TMP/rec.txt"
+	expect_eq "recorded: two sets of the same workload pass ($norm)" "$?" "0"
+	"$EATRACE" diff -m "$VM" --normalize $norm "$D"/light-1.dat "$D"/light-2.dat "$D"/light-3.dat \
+		-- "$D"/light-1.dat "$D"/light-2.dat "$D"/light-3.dat > "$TMP/rec.txt"
+	expect_eq "recorded: a set against itself passes ($norm)" "$?" "0"
+done
+
 # Refusals.
 expect_fail "empty new side" 2 "the new side has no traces" -- "$EATRACE" diff -m tc2 "$TMP/light1.txt" --
 expect_fail "no model" 2 "no model" -- "$EATRACE" diff "$TMP/light1.txt" -- "$TMP/heavy1.txt"
