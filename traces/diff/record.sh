@@ -15,5 +15,5 @@ for n in 1 2 3; do
 	"$E" record -q -b 1024 -o heavy-$n.dat -- sh -c "($busy) & $light; wait"
 	"$E" record -q -b 1024 -o light-$((n + 3)).dat -- sh -c "$light"
 done
-rm -f ./*.dat.json.tmp*
+rm -f ./*.dat.json ./*.dat.json.tmp*	# the sidecars repeat the in-trace markers
 ls -l ./*.dat
