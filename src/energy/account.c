@@ -114,13 +114,11 @@ static int32_t payer(const struct ea_cpu_state *st)
 
 /* ---- time windows ---- */
 
-static void charge_windows(struct ea_acct *a, enum part part, int64_t power,
-			   uint64_t t0, uint64_t t1)
+static void charge_windows_slow(struct ea_acct *a, enum part part,
+				int64_t power, uint64_t t0, uint64_t t1)
 {
 	uint64_t w = a->cfg.interval_ns;
 
-	if (!w)
-		return;
 	while (t0 < t1) {
 		size_t b = (t0 - a->win_start) / w;
 		uint64_t bend = a->win_start + (b + 1) * w;
@@ -141,6 +139,14 @@ static void charge_windows(struct ea_acct *a, enum part part, int64_t power,
 		add(&a->windows[b], part, (ea_energy_t)power * (ea_energy_t)(e - t0));
 		t0 = e;
 	}
+}
+
+/* Time windows are optional (--interval): no call when there are none. */
+static inline void charge_windows(struct ea_acct *a, enum part part,
+				  int64_t power, uint64_t t0, uint64_t t1)
+{
+	if (a->cfg.interval_ns)
+		charge_windows_slow(a, part, power, t0, t1);
 }
 
 static void charge_window_at(struct ea_acct *a, enum part part, ea_energy_t v,
