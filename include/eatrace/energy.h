@@ -29,6 +29,7 @@
 typedef __int128 ea_energy_t;		/* 1e-18 power_unit x s */
 #define EA_ENERGY_PER_UNIT 1000000000000000000LL	/* per power_unit x s */
 #define EA_POWER_QUANTUM 1000000000LL	/* power quantised to 1/this */
+#define EA_MAX_WINDOWS (1 << 20)	/* --interval windows over one trace */
 
 struct ea_energy {
 	ea_energy_t core_busy, cluster_busy;

@@ -51,7 +51,7 @@ struct ea_pelt_check {
 };
 
 struct ea_stats {
-	int ncpus;
+	int ncpus, cpus_cap;
 	struct ea_cpu_stats *cpus;
 	uint64_t first_ts, last_ts;	/* trace */
 	uint64_t win_start, win_end;	/* analysis window */

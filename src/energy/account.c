@@ -114,11 +114,23 @@ static int32_t payer(const struct ea_cpu_state *st)
 
 /* ---- time windows ---- */
 
+/* --interval must not make memory grow without bound with the time span. */
+static void too_many_windows(struct ea_acct *a)
+{
+	snprintf(a->error, sizeof(a->error),
+		 "--interval %.3f ms makes more than %d windows over this trace: use a longer one",
+		 (double)a->cfg.interval_ns / 1e6, EA_MAX_WINDOWS);
+}
+
 static void charge_windows_slow(struct ea_acct *a, enum part part,
 				int64_t power, uint64_t t0, uint64_t t1)
 {
 	uint64_t w = a->cfg.interval_ns;
 
+	if ((t1 - 1 - a->win_start) / w >= EA_MAX_WINDOWS) {
+		too_many_windows(a);
+		return;
+	}
 	while (t0 < t1) {
 		size_t b = (t0 - a->win_start) / w;
 		uint64_t bend = a->win_start + (b + 1) * w;
@@ -158,6 +170,10 @@ static void charge_window_at(struct ea_acct *a, enum part part, ea_energy_t v,
 	if (!w)
 		return;
 	b = (t - a->win_start) / w;
+	if (b >= EA_MAX_WINDOWS) {
+		too_many_windows(a);
+		return;
+	}
 	if (b >= a->nwindows) {
 		size_t n = b + 1;
 		struct ea_energy *p = realloc(a->windows, n * sizeof(*p));

@@ -27,15 +27,22 @@ void ea_stats_free(struct ea_stats *st)
 
 static struct ea_cpu_stats *cpu_stats(struct ea_stats *st, int cpu)
 {
-	if (cpu >= st->ncpus) {
-		struct ea_cpu_stats *p = realloc(st->cpus, (cpu + 1) * sizeof(*p));
+	if (cpu >= st->cpus_cap) {	/* grow by doubling: CPUs come one by one */
+		int cap = st->cpus_cap ? st->cpus_cap : 8;
+		struct ea_cpu_stats *p;
 
+		while (cap <= cpu)
+			cap *= 2;
+		p = realloc(st->cpus, cap * sizeof(*p));
 		if (!p)
 			return NULL;
-		memset(p + st->ncpus, 0, (cpu + 1 - st->ncpus) * sizeof(*p));
-		for (int i = st->ncpus; i <= cpu; i++)
-			p[i].idle_cur = EA_IDLE_NONE;
 		st->cpus = p;
+		st->cpus_cap = cap;
+	}
+	if (cpu >= st->ncpus) {
+		memset(st->cpus + st->ncpus, 0, (cpu + 1 - st->ncpus) * sizeof(*st->cpus));
+		for (int i = st->ncpus; i <= cpu; i++)
+			st->cpus[i].idle_cur = EA_IDLE_NONE;
 		st->ncpus = cpu + 1;
 	}
 	return &st->cpus[cpu];

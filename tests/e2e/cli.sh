@@ -37,6 +37,14 @@ busy=$(grep '^cpu,0,,,,,busy_s' "$TMP/rel.csv" | cut -d, -f8)
 idle=$(grep '^cpu,0,,,,,idle_s' "$TMP/rel.csv" | cut -d, -f8)
 expect_eq "CPU0 busy + idle = window" "$(awk -v a="$busy" -v b="$idle" 'BEGIN { printf "%.9f", a + b }')" "0.100000000"
 
+# --interval over a huge time span: refused, not gigabytes of windows.
+printf 'cpus=2\n  <idle>-0 [000] d..2. 50.000000: cpu_idle: state=0 cpu_id=0\n  <idle>-0 [000] d..2. 5000000.000000: cpu_idle: state=4294967295 cpu_id=0\n' > "$TMP/span.txt"
+expect_fail "too many --interval windows" 2 "makes more than 1048576 windows" -- timeout 20 "$EATRACE" report -m "$ROOT/tests/fixtures/energy/two-cpu.json" --interval 1 "$TMP/span.txt"
+# Thousands of CPUs appearing one by one stay cheap.
+awk 'BEGIN { print "cpus=2841"; for (c = 0; c < 2841; c++) printf "  <idle>-0 [%03d] d..2. 1.%06d: cpu_idle: state=0 cpu_id=%d\n", c, c, c }' > "$TMP/many.txt"
+timeout 20 "$EATRACE" stats -f json "$TMP/many.txt" > "$TMP/many.json"
+expect_eq "2841 CPUs read" "$(grep -c '"idle_source"' "$TMP/many.json")" "2841"
+
 # Help answers.
 "$EATRACE" --help | grep -q "stats" && ok "--help lists commands" || fail "--help"
 "$EATRACE" report --help | grep -q -- "--interval MS" && ok "report --help" || fail "report --help"
