@@ -7,6 +7,7 @@
 
 #include "cli/cmd.h"
 #include "cli/options.h"
+#include "cli/pictures.h"
 #include "eatrace/energy.h"
 #include "eatrace/html.h"
 #include "eatrace/model.h"
@@ -225,7 +226,6 @@ static int write_pictures(const struct replay_opts *ro, struct replay_run *rr,
 	const struct ea_timeline *tls[MAX_POLICIES + 1];
 	struct ea_perfetto *pf;
 	struct ea_out out;
-	struct ea_err err;
 	uint64_t t0 = UINT64_MAX;
 
 	tls[0] = rr->have_tl ? &rr->tl : NULL;
@@ -235,19 +235,15 @@ static int write_pictures(const struct replay_opts *ro, struct replay_run *rr,
 		if (tls[i] && tls[i]->start < t0)
 			t0 = tls[i]->start;
 	if (ro->html) {
-		if (ea_out_open(&out, ro->html, &err))
-			return ea_die("%s", err.msg);
+		if (ea_cli_pic_open(&out, ro->html))
+			return EXIT_ERROR;
 		ea_replay_render_html(out.f, rep, tls);
-		if (ea_out_commit(&out, &err))
-			return ea_die("%s", err.msg);
+		if (ea_cli_pic_commit(&out))
+			return EXIT_ERROR;
 	}
 	if (ro->perfetto) {
-		if (ea_out_open(&out, ro->perfetto, &err))
-			return ea_die("%s", err.msg);
-		if (ea_perfetto_begin(&pf, out.f)) {
-			ea_out_abort(&out);
-			return ea_die("out of memory");
-		}
+		if (ea_cli_perfetto_open(&out, ro->perfetto, &pf))
+			return EXIT_ERROR;
 		if (tls[0])
 			ea_perfetto_process(pf, "actual (recorded trace)", tls[0],
 					    rr->run.state, t0);
@@ -257,9 +253,8 @@ static int write_pictures(const struct replay_opts *ro, struct replay_run *rr,
 			snprintf(name, sizeof(name), "replay: %s", rr->res[i].policy);
 			ea_perfetto_process(pf, name, tls[i + 1], rr->sh[i].st, t0);
 		}
-		ea_perfetto_end(pf);
-		if (ea_out_commit(&out, &err))
-			return ea_die("%s", err.msg);
+		if (ea_cli_perfetto_commit(&out, pf))
+			return EXIT_ERROR;
 	}
 	return 0;
 }

@@ -7,6 +7,7 @@
 
 #include "cli/cmd.h"
 #include "cli/options.h"
+#include "cli/pictures.h"
 #include "eatrace/energy.h"
 #include "eatrace/html.h"
 #include "eatrace/model.h"
@@ -100,26 +101,20 @@ static int write_pictures(const struct report_opts *ro, const struct ea_report *
 {
 	struct ea_perfetto *pf;
 	struct ea_out out;
-	struct ea_err err;
 
 	if (ro->html) {
-		if (ea_out_open(&out, ro->html, &err))
-			return ea_die("%s", err.msg);
+		if (ea_cli_pic_open(&out, ro->html))
+			return EXIT_ERROR;
 		ea_report_render_html(out.f, rep, tl);
-		if (ea_out_commit(&out, &err))
-			return ea_die("%s", err.msg);
+		if (ea_cli_pic_commit(&out))
+			return EXIT_ERROR;
 	}
 	if (ro->perfetto) {
-		if (ea_out_open(&out, ro->perfetto, &err))
-			return ea_die("%s", err.msg);
-		if (ea_perfetto_begin(&pf, out.f)) {
-			ea_out_abort(&out);
-			return ea_die("out of memory");
-		}
+		if (ea_cli_perfetto_open(&out, ro->perfetto, &pf))
+			return EXIT_ERROR;
 		ea_perfetto_process(pf, "actual (recorded trace)", tl, s, tl->start);
-		ea_perfetto_end(pf);
-		if (ea_out_commit(&out, &err))
-			return ea_die("%s", err.msg);
+		if (ea_cli_perfetto_commit(&out, pf))
+			return EXIT_ERROR;
 	}
 	return 0;
 }
