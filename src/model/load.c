@@ -544,6 +544,27 @@ static const char *const idle_keys[] = {
 	"target_residency_us", NULL
 };
 
+/*
+ * Zeroed room for the elements of the array a (at apath), at least one;
+ * *n its length. NULL, after lfail(), where it has more than max elements
+ * ("more than MAX WHAT") or memory runs out.
+ */
+static void *alloc_elems(struct loader *ld, json_object *a, const char *apath,
+			 int max, const char *what, size_t size, size_t *n)
+{
+	void *p;
+
+	*n = json_object_array_length(a);
+	if (*n > (size_t)max) {
+		lfail(ld, apath, "more than %d %s", max, what);
+		return NULL;
+	}
+	p = calloc(*n ? *n : 1, size);
+	if (!p)
+		lfail(ld, apath, "out of memory");
+	return p;
+}
+
 static int load_cap_state(struct loader *ld, json_object *o, const char *path,
 			  struct ea_cap_state *cs)
 {
@@ -593,12 +614,10 @@ static int load_cluster(struct loader *ld, json_object *o, const char *path,
 	if (get(ld, o, path, "cpus", json_type_array, true, &a))
 		return -1;
 	join(apath, path, "cpus");
-	n = json_object_array_length(a);
-	if (n > EA_MODEL_MAX_CPUS)
-		return lfail(ld, apath, "more than %d CPUs", EA_MODEL_MAX_CPUS);
-	cl->cpus = calloc(n ? n : 1, sizeof(*cl->cpus));
+	cl->cpus = alloc_elems(ld, a, apath, EA_MODEL_MAX_CPUS, "CPUs",
+			       sizeof(*cl->cpus), &n);
 	if (!cl->cpus)
-		return lfail(ld, apath, "out of memory");
+		return -1;
 	for (size_t i = 0; i < n; i++) {
 		int64_t x;
 
@@ -625,13 +644,10 @@ static int load_cluster(struct loader *ld, json_object *o, const char *path,
 	if (get(ld, o, path, "cap_states", json_type_array, true, &a))
 		return -1;
 	join(apath, path, "cap_states");
-	n = json_object_array_length(a);
-	if (n > EA_MODEL_MAX_CAP_STATES)
-		return lfail(ld, apath, "more than %d cap states",
-			     EA_MODEL_MAX_CAP_STATES);
-	cl->caps = calloc(n ? n : 1, sizeof(*cl->caps));
+	cl->caps = alloc_elems(ld, a, apath, EA_MODEL_MAX_CAP_STATES,
+			       "cap states", sizeof(*cl->caps), &n);
 	if (!cl->caps)
-		return lfail(ld, apath, "out of memory");
+		return -1;
 	for (size_t i = 0; i < n; i++) {
 		join_idx(epath, apath, (int)i);
 		if (load_cap_state(ld, json_object_array_get_idx(a, i), epath,
@@ -645,13 +661,10 @@ static int load_cluster(struct loader *ld, json_object *o, const char *path,
 	if (!a)
 		return 0;
 	join(apath, path, "idle_states");
-	n = json_object_array_length(a);
-	if (n > EA_MODEL_MAX_IDLE_STATES)
-		return lfail(ld, apath, "more than %d idle states",
-			     EA_MODEL_MAX_IDLE_STATES);
-	cl->idles = calloc(n ? n : 1, sizeof(*cl->idles));
+	cl->idles = alloc_elems(ld, a, apath, EA_MODEL_MAX_IDLE_STATES,
+				"idle states", sizeof(*cl->idles), &n);
 	if (!cl->idles)
-		return lfail(ld, apath, "out of memory");
+		return -1;
 	for (size_t i = 0; i < n; i++) {
 		join_idx(epath, apath, (int)i);
 		if (load_idle_state(ld, json_object_array_get_idx(a, i), epath,
@@ -696,13 +709,10 @@ static int load_model(struct loader *ld, json_object *root, struct ea_model *m)
 
 	if (get(ld, root, "", "clusters", json_type_array, true, &a))
 		return -1;
-	n = json_object_array_length(a);
-	if (n > EA_MODEL_MAX_CPUS)
-		return lfail(ld, "clusters", "more than %d clusters",
-			     EA_MODEL_MAX_CPUS);
-	m->clusters = calloc(n ? n : 1, sizeof(*m->clusters));
+	m->clusters = alloc_elems(ld, a, "clusters", EA_MODEL_MAX_CPUS,
+				  "clusters", sizeof(*m->clusters), &n);
 	if (!m->clusters)
-		return lfail(ld, "clusters", "out of memory");
+		return -1;
 	for (size_t i = 0; i < n; i++) {
 		char cpath[PATH_LEN];
 
