@@ -1046,6 +1046,25 @@ struct text_stream {
 	uint64_t cut_line;
 };
 
+/* One read() into the room after s->end (again on EINTR); at the end of the
+ * file it sets s->eof. 0, or -1 on a read error. */
+static int read_more(struct text_stream *s)
+{
+	for (;;) {
+		ssize_t got = read(s->fd, s->buf + s->end, BUF_SIZE - s->end);
+
+		if (got < 0) {
+			if (errno == EINTR)
+				continue;
+			return -1;
+		}
+		if (got == 0)
+			s->eof = true;
+		s->end += (size_t)got;
+		return 0;
+	}
+}
+
 /*
  * Next line: 1 and [*line, *line + *len) (no newline), 0 at the end,
  * -1 on a read error, 2 when the line exceeds EA_TEXT_MAX_LINE (then the
@@ -1055,7 +1074,6 @@ static int read_line(struct text_stream *s, const char **line, size_t *len)
 {
 	for (;;) {
 		char *nl = memchr(s->buf + s->scan, '\n', s->end - s->scan);
-		ssize_t got;
 
 		if (nl && (size_t)(nl - s->buf) - s->start <= EA_TEXT_MAX_LINE) {
 			*line = s->buf + s->start;
@@ -1086,15 +1104,8 @@ static int read_line(struct text_stream *s, const char **line, size_t *len)
 			s->scan -= s->start;
 			s->start = 0;
 		}
-		got = read(s->fd, s->buf + s->end, BUF_SIZE - s->end);
-		if (got < 0) {
-			if (errno == EINTR)
-				continue;
+		if (read_more(s))
 			return -1;
-		}
-		if (got == 0)
-			s->eof = true;
-		s->end += (size_t)got;
 	}
 }
 
@@ -1125,7 +1136,6 @@ static int skip_line(struct text_stream *s, char *tail, size_t *tn)
 	for (;;) {
 		char *p = s->buf + s->start;
 		char *nl = memchr(p, '\n', s->end - s->start);
-		ssize_t got;
 
 		keep_tail(tail, tn, p, nl ? (size_t)(nl - p) : s->end - s->start);
 		if (nl) {
@@ -1135,15 +1145,8 @@ static int skip_line(struct text_stream *s, char *tail, size_t *tn)
 		s->start = s->scan = s->end = 0;
 		if (s->eof)
 			return 0;
-		got = read(s->fd, s->buf, BUF_SIZE);
-		if (got < 0) {
-			if (errno == EINTR)
-				continue;
+		if (read_more(s))
 			return -1;
-		}
-		if (got == 0)
-			s->eof = true;
-		s->end = (size_t)got;
 	}
 }
 
