@@ -301,6 +301,28 @@ static int prev_state(const char *s, const char *e)
 /* ---- event bodies ------------------------------------------------------ */
 
 /*
+ * "<ck>A<pk>1<rk>120", the keys with their separators ("prev_comm=",
+ * " prev_pid=", " prev_prio="): the end of the prio, or NULL.
+ */
+static inline const char *task_kv(const char *p, const char *e,
+				  const char *ck, size_t cn,
+				  const char *pk, size_t pn,
+				  const char *rk, size_t rn,
+				  char *comm, int32_t *pid, int32_t *prio)
+{
+	const char *q;
+
+	p = skip_lit(p, e, ck, cn);
+	q = find_lit(p, e, pk, pn);
+	if (!q)
+		return NULL;
+	copy_comm(comm, p, q);
+	p = num_i32(q + pn, e, pid);
+	p = skip_lit(p, e, rk, rn);
+	return num_i32(p, e, prio);
+}
+
+/*
  * "prev_comm=A prev_pid=1 prev_prio=120 prev_state=S ==> next_comm=B
  * next_pid=2 next_prio=120" (kernel print fmt, trace-cmd -N), the same
  * without "==>" and with a numeric prev_state (trace-cmd -R).
@@ -310,14 +332,9 @@ static bool switch_kv(const char *p, const char *e, struct ea_event *ev)
 	const char *q;
 	int st;
 
-	p = skip_lit(p, e, LIT("prev_comm="));
-	q = find_lit(p, e, LIT(" prev_pid="));
-	if (!q)
-		return false;
-	copy_comm(ev->sw.prev_comm, p, q);
-	p = num_i32(q + 10, e, &ev->sw.prev_pid);
-	p = skip_lit(p, e, LIT(" prev_prio="));
-	p = num_i32(p, e, &ev->sw.prev_prio);
+	p = task_kv(p, e, LIT("prev_comm="), LIT(" prev_pid="),
+		    LIT(" prev_prio="), ev->sw.prev_comm, &ev->sw.prev_pid,
+		    &ev->sw.prev_prio);
 	p = skip_lit(p, e, LIT(" prev_state="));
 	if (!p)
 		return false;
@@ -330,14 +347,9 @@ static bool switch_kv(const char *p, const char *e, struct ea_event *ev)
 	p = skip_spaces(q, e);
 	if (skip_lit(p, e, LIT("==>")))
 		p = skip_spaces(p + 3, e);
-	p = skip_lit(p, e, LIT("next_comm="));
-	q = find_lit(p, e, LIT(" next_pid="));
-	if (!q)
-		return false;
-	copy_comm(ev->sw.next_comm, p, q);
-	p = num_i32(q + 10, e, &ev->sw.next_pid);
-	p = skip_lit(p, e, LIT(" next_prio="));
-	p = num_i32(p, e, &ev->sw.next_prio);
+	p = task_kv(p, e, LIT("next_comm="), LIT(" next_pid="),
+		    LIT(" next_prio="), ev->sw.next_comm, &ev->sw.next_pid,
+		    &ev->sw.next_prio);
 	return field_end(p, e) != NULL;
 }
 
@@ -406,14 +418,8 @@ static bool wake_kv(const char *p, const char *e, struct ea_event *ev)
 	const char *q;
 
 	ev->wake.target_cpu = -1;
-	p = skip_lit(p, e, LIT("comm="));
-	q = find_lit(p, e, LIT(" pid="));
-	if (!q)
-		return false;
-	copy_comm(ev->wake.comm, p, q);
-	p = num_i32(q + 5, e, &ev->wake.pid);
-	p = skip_lit(p, e, LIT(" prio="));
-	p = field_end(num_i32(p, e, &ev->wake.prio), e);
+	p = field_end(task_kv(p, e, LIT("comm="), LIT(" pid="), LIT(" prio="),
+			      ev->wake.comm, &ev->wake.pid, &ev->wake.prio), e);
 	if (!p)
 		return false;
 	q = find_lit(p, e, LIT(" target_cpu="));
