@@ -85,5 +85,8 @@ void ea_stats_render_json(FILE *f, const struct ea_stats *st,
 			  const struct ea_input_info *info);
 void ea_stats_render_csv(FILE *f, const struct ea_stats *st,
 			 const struct ea_input_info *info);
+/* An ea_stats_foreach_note() callback for the JSON renderers (stats and
+ * report): one {"kind", "message"} object into the struct ea_json *arg. */
+void ea_stats_note_json(void *arg, const char *kind, const char *msg);
 
 #endif

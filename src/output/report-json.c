@@ -38,16 +38,6 @@ static void states_json(struct ea_json *j, const struct ea_cluster *cl,
 	ea_json_arr_end(j);
 }
 
-static void note(void *arg, const char *kind, const char *msg)
-{
-	struct ea_json *j = arg;
-
-	ea_json_obj(j, NULL);
-	ea_json_str(j, "kind", kind);
-	ea_json_str(j, "message", msg);
-	ea_json_obj_end(j);
-}
-
 void ea_report_render_json(FILE *f, const struct ea_report *r)
 {
 	const struct ea_acct *a = r->acct;
@@ -136,7 +126,7 @@ void ea_report_render_json(FILE *f, const struct ea_report *r)
 	}
 	ea_json_arr(&j, "notes");
 	if (r->stats)
-		ea_stats_foreach_note(r->stats, r->info, note, &j);
+		ea_stats_foreach_note(r->stats, r->info, ea_stats_note_json, &j);
 	ea_json_arr_end(&j);
 	ea_json_obj_end(&j);
 	ea_json_end(&j);

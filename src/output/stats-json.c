@@ -6,7 +6,7 @@
 #include "eatrace/output.h"
 #include "eatrace/stats.h"
 
-static void note(void *arg, const char *kind, const char *msg)
+void ea_stats_note_json(void *arg, const char *kind, const char *msg)
 {
 	struct ea_json *j = arg;
 
@@ -141,7 +141,7 @@ void ea_stats_render_json(FILE *f, const struct ea_stats *st,
 		ea_json_obj_end(&j);
 	}
 	ea_json_arr(&j, "notes");
-	ea_stats_foreach_note(st, info, note, &j);
+	ea_stats_foreach_note(st, info, ea_stats_note_json, &j);
 	ea_json_arr_end(&j);
 	ea_json_obj_end(&j);
 	ea_json_end(&j);
