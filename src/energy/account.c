@@ -122,6 +122,22 @@ static void too_many_windows(struct ea_acct *a)
 		 (double)a->cfg.interval_ns / 1e6, EA_MAX_WINDOWS);
 }
 
+/* Grow a->windows to n (> a->nwindows) zeroed windows. false, with
+ * a->error set, when memory runs out. */
+static bool grow_windows(struct ea_acct *a, size_t n)
+{
+	struct ea_energy *p = realloc(a->windows, n * sizeof(*p));
+
+	if (!p) {
+		snprintf(a->error, sizeof(a->error), "out of memory");
+		return false;
+	}
+	memset(p + a->nwindows, 0, (n - a->nwindows) * sizeof(*p));
+	a->windows = p;
+	a->nwindows = n;
+	return true;
+}
+
 static void charge_windows_slow(struct ea_acct *a, enum part part,
 				int64_t power, uint64_t t0, uint64_t t1)
 {
@@ -138,15 +154,9 @@ static void charge_windows_slow(struct ea_acct *a, enum part part,
 
 		if (b >= a->nwindows) {
 			size_t n = b + 1 > a->nwindows * 2 ? b + 1 : a->nwindows * 2;
-			struct ea_energy *p = realloc(a->windows, n * sizeof(*p));
 
-			if (!p) {
-				snprintf(a->error, sizeof(a->error), "out of memory");
+			if (!grow_windows(a, n))
 				return;
-			}
-			memset(p + a->nwindows, 0, (n - a->nwindows) * sizeof(*p));
-			a->windows = p;
-			a->nwindows = n;
 		}
 		add(&a->windows[b], part, (ea_energy_t)power * (ea_energy_t)(e - t0));
 		t0 = e;
@@ -174,18 +184,8 @@ static void charge_window_at(struct ea_acct *a, enum part part, ea_energy_t v,
 		too_many_windows(a);
 		return;
 	}
-	if (b >= a->nwindows) {
-		size_t n = b + 1;
-		struct ea_energy *p = realloc(a->windows, n * sizeof(*p));
-
-		if (!p) {
-			snprintf(a->error, sizeof(a->error), "out of memory");
-			return;
-		}
-		memset(p + a->nwindows, 0, (n - a->nwindows) * sizeof(*p));
-		a->windows = p;
-		a->nwindows = n;
-	}
+	if (b >= a->nwindows && !grow_windows(a, b + 1))
+		return;
 	add(&a->windows[b], part, v);
 }
 
