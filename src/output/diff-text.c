@@ -24,6 +24,15 @@ static double pct(double a, double b)
 	return a ? 100 * (b - a) / a : (b ? INFINITY : 0);
 }
 
+/* One "where (mean per run)" row: the mean of the run field at offset. */
+static void mean_row(FILE *f, const char *label, const struct ea_diff_side *b,
+		     const struct ea_diff_side *n, size_t offset)
+{
+	double mb = ea_diff_side_mean(b, offset), mn = ea_diff_side_mean(n, offset);
+
+	fprintf(f, "%-24s %14.6g %14.6g %+8.2f%%\n", label, mb, mn, pct(mb, mn));
+}
+
 void ea_diff_render_text(FILE *f, const struct ea_diff *d)
 {
 	const struct ea_diff_side *b = &d->side[0], *n = &d->side[1];
@@ -51,21 +60,10 @@ void ea_diff_render_text(FILE *f, const struct ea_diff *d)
 				side->runs[i].energy, unit, side->runs[i].duration_s);
 	}
 	fprintf(f, "\n%-24s %14s %14s %9s\n", "where (mean per run)", "base", "new", "change");
-	fprintf(f, "%-24s %14.6g %14.6g %+8.2f%%\n", "busy",
-		ea_diff_side_mean(b, offsetof(struct ea_diff_run, busy)),
-		ea_diff_side_mean(n, offsetof(struct ea_diff_run, busy)),
-		pct(ea_diff_side_mean(b, offsetof(struct ea_diff_run, busy)),
-		    ea_diff_side_mean(n, offsetof(struct ea_diff_run, busy))));
-	fprintf(f, "%-24s %14.6g %14.6g %+8.2f%%\n", "idle",
-		ea_diff_side_mean(b, offsetof(struct ea_diff_run, idle)),
-		ea_diff_side_mean(n, offsetof(struct ea_diff_run, idle)),
-		pct(ea_diff_side_mean(b, offsetof(struct ea_diff_run, idle)),
-		    ea_diff_side_mean(n, offsetof(struct ea_diff_run, idle))));
-	fprintf(f, "%-24s %14.6g %14.6g %+8.2f%%\n", "wakeups (energy)",
-		ea_diff_side_mean(b, offsetof(struct ea_diff_run, wakeup)),
-		ea_diff_side_mean(n, offsetof(struct ea_diff_run, wakeup)),
-		pct(ea_diff_side_mean(b, offsetof(struct ea_diff_run, wakeup)),
-		    ea_diff_side_mean(n, offsetof(struct ea_diff_run, wakeup))));
+	mean_row(f, "busy", b, n, offsetof(struct ea_diff_run, busy));
+	mean_row(f, "idle", b, n, offsetof(struct ea_diff_run, idle));
+	mean_row(f, "wakeups (energy)", b, n,
+		 offsetof(struct ea_diff_run, wakeup));
 	fprintf(f, "%-24s %14.1f %14.1f %+8.2f%%\n", "idle exits per s",
 		ea_diff_wakeups_mean(b), ea_diff_wakeups_mean(n),
 		pct(ea_diff_wakeups_mean(b), ea_diff_wakeups_mean(n)));
