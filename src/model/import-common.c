@@ -178,11 +178,18 @@ int ea_read_file(const char *path, size_t max, char **buf, size_t *len,
 		 struct ea_err *err)
 {
 	size_t n = 0, cap = 4096;
+	struct stat st;
 	char *b;
 	FILE *f;
 
 	*buf = NULL;
 	*len = 0;
+	/* Not a pipe, terminal or device: reading one could block for ever
+	 * (a dts can name any path in /include/). */
+	if (stat(path, &st))
+		return ea_err_set(err, "%s: %s", path, strerror(errno));
+	if (!S_ISREG(st.st_mode))
+		return ea_err_set(err, "%s: not a regular file", path);
 	f = fopen(path, "rb");
 	if (!f)
 		return ea_err_set(err, "%s: %s", path, strerror(errno));

@@ -45,6 +45,11 @@ awk 'BEGIN { print "cpus=2841"; for (c = 0; c < 2841; c++) printf "  <idle>-0 [%
 timeout 20 "$EATRACE" stats -f json "$TMP/many.txt" > "$TMP/many.json"
 expect_eq "2841 CPUs read" "$(grep -c '"idle_source"' "$TMP/many.json")" "2841"
 
+# A dts that includes a FIFO (or a terminal, /dev/stdin) is refused, not waited on.
+mkfifo "$TMP/fifo"
+printf '/dts-v1/;\n/include/ "%s"\n/ { };\n' "$TMP/fifo" > "$TMP/inc.dts"
+expect_fail "dts including a FIFO" 2 "inc.dts:2: cannot include: $TMP/fifo: not a regular file" -- timeout 20 "$EATRACE" model import --from dt "$TMP/inc.dts" -o "$TMP/inc.json"
+
 # Help answers.
 "$EATRACE" --help | grep -q "stats" && ok "--help lists commands" || fail "--help"
 "$EATRACE" report --help | grep -q -- "--interval MS" && ok "report --help" || fail "report --help"
