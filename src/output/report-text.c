@@ -12,9 +12,19 @@ static double pct(ea_energy_t part, ea_energy_t whole)
 	return whole ? 100.0 * (double)part / (double)whole : 0;
 }
 
+struct notes {
+	FILE *f;
+	unsigned n;
+};
+
+/* Notes under one "Notes:" header; "Notes: none" when there are none. */
 static void note(void *arg, const char *kind, const char *msg)
 {
-	fprintf(arg, "  %-9s %s\n", kind, msg);
+	struct notes *notes = arg;
+
+	if (!notes->n++)
+		fprintf(notes->f, "\nNotes:\n");
+	fprintf(notes->f, "  %-9s %s\n", kind, msg);
 }
 
 static void row(FILE *f, const char *label, const struct ea_energy *e,
@@ -39,7 +49,8 @@ void ea_report_render_text(FILE *f, const struct ea_report *r)
 	const struct ea_acct *a = r->acct;
 	const struct ea_model *m = a->model;
 	ea_energy_t total = ea_energy_total(&a->total);
-	char b1[32], b2[32], label[96];
+	char b1[32], b2[32], label[96], msg[160];
+	struct notes notes = { f, 0 };
 
 	fprintf(f, "%s: %s s from %s s, model %s, energy in %s x s\n\n", r->path,
 		ea_fmt_s(b1, a->win_end - a->win_start), ea_fmt_s(b2, a->win_start),
@@ -135,18 +146,25 @@ void ea_report_render_text(FILE *f, const struct ea_report *r)
 				ea_energy_to_double(ea_energy_wakeup(e)));
 		}
 	}
-	fprintf(f, "\nNotes:\n");
 	if (r->stats)
-		ea_stats_foreach_note(r->stats, r->info, note, f);
+		ea_stats_foreach_note(r->stats, r->info, note, &notes);
 	for (int i = 0; i < a->trace_ncpus && i < a->ncpus; i++) {
-		if (a->cpus[i].assumed_freq_ns)
-			fprintf(f, "  %-9s CPU %d: %s s busy with no frequency reported, priced at the assumed OPP\n",
-				"inference", i, ea_fmt_s(b1, a->cpus[i].assumed_freq_ns));
-		if (a->cpus[i].unmodelled_freq_ns)
-			fprintf(f, "  %-9s CPU %d: %s s at frequencies the model lacks, priced at the next higher OPP\n",
-				"warning", i, ea_fmt_s(b1, a->cpus[i].unmodelled_freq_ns));
+		if (a->cpus[i].assumed_freq_ns) {
+			snprintf(msg, sizeof(msg), "CPU %d: %s s busy with no frequency reported, priced at the assumed OPP",
+				 i, ea_fmt_s(b1, a->cpus[i].assumed_freq_ns));
+			note(&notes, "inference", msg);
+		}
+		if (a->cpus[i].unmodelled_freq_ns) {
+			snprintf(msg, sizeof(msg), "CPU %d: %s s at frequencies the model lacks, priced at the next higher OPP",
+				 i, ea_fmt_s(b1, a->cpus[i].unmodelled_freq_ns));
+			note(&notes, "warning", msg);
+		}
 	}
-	if (a->idle_clamped)
-		fprintf(f, "  %-9s %s s in idle states deeper than the model has, priced as its deepest\n",
-			"warning", ea_fmt_s(b1, a->idle_clamped));
+	if (a->idle_clamped) {
+		snprintf(msg, sizeof(msg), "%s s in idle states deeper than the model has, priced as its deepest",
+			 ea_fmt_s(b1, a->idle_clamped));
+		note(&notes, "warning", msg);
+	}
+	if (!notes.n)
+		fprintf(f, "\nNotes: none\n");
 }

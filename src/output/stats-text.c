@@ -8,9 +8,19 @@
 
 #define TOP_TASKS 20
 
+struct notes {
+	FILE *f;
+	unsigned n;
+};
+
+/* Notes under one "Notes:" header; "Notes: none" when there are none. */
 static void note(void *arg, const char *kind, const char *msg)
 {
-	fprintf(arg, "  %-9s %s\n", kind, msg);
+	struct notes *notes = arg;
+
+	if (!notes->n++)
+		fprintf(notes->f, "\nNotes:\n");
+	fprintf(notes->f, "  %-9s %s\n", kind, msg);
 }
 
 static double pct(uint64_t a, uint64_t b)
@@ -22,6 +32,7 @@ void ea_stats_render_text(FILE *f, const struct ea_stats *st,
 			  const struct ea_input_info *info, const char *path)
 {
 	uint64_t span = st->win_end - st->win_start;
+	struct notes notes = { f, 0 };
 	struct ea_task **tasks;
 	char b1[32], b2[32];
 	size_t nt;
@@ -96,6 +107,7 @@ void ea_stats_render_text(FILE *f, const struct ea_stats *st,
 				nt - TOP_TASKS);
 	}
 	free(tasks);
-	fprintf(f, "\nNotes:\n");
-	ea_stats_foreach_note(st, info, note, f);
+	ea_stats_foreach_note(st, info, note, &notes);
+	if (!notes.n)
+		fprintf(f, "\nNotes: none\n");
 }
