@@ -1,0 +1,96 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * Direct reading of a trace.dat buffer's ring-buffer pages (uncompressed
+ * files in the host's byte order): each CPU's pages are read in chunks and
+ * walked in place, as libtraceevent's kbuffer walks them, and the records
+ * come out with the timestamps, offsets, sizes and missed-event counts
+ * libtracecmd would give them. reader-dat.c merges the CPUs and decodes.
+ *
+ * Unlike kbuffer, every length is checked against the page and the CPU's
+ * data: a record that does not fit, a page whose commit size exceeds the
+ * page or data cut short by the end of the file is an error (err), never
+ * a read outside the buffer.
+ */
+#ifndef EATRACE_INPUT_DAT_WALK_H
+#define EATRACE_INPUT_DAT_WALK_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* One record (kbuffer's event): the data follows the event header. */
+struct dw_rec {
+	uint64_t ts;
+	const unsigned char *data;	/* valid until this CPU advances */
+	uint32_t size;			/* data bytes (kbuffer_event_size) */
+	int missed;			/* kbuffer_missed_events(): 0, -1, count */
+	unsigned long long offset;	/* file offset of the event header */
+};
+
+struct dw_cpu {
+	unsigned char *buf;		/* a chunk of whole pages */
+	unsigned long long buf_off;	/* file offset of buf[0] */
+	size_t buf_len;
+	unsigned long long next_page;	/* file offset of the next page */
+	unsigned long long end;		/* end of this CPU's data */
+	const unsigned char *pg;	/* page being walked, NULL before any */
+	unsigned long long pg_off;
+	uint32_t size;			/* its commit size */
+	uint32_t next;			/* next item, from the start of data */
+	uint64_t ts;			/* running timestamp */
+	int lost;			/* the page's missed events */
+	bool have;			/* rec holds this CPU's next record */
+	struct dw_rec rec;
+};
+
+struct dw {
+	int fd;
+	uint32_t page_size, hdr;	/* hdr: 8 + long size */
+	int long_size;
+	size_t chunk;
+	int ncpus;
+	struct dw_cpu *cpu;
+	int *act;			/* CPUs whose rec is valid, ascending */
+	int nact;
+	char err[200];			/* "cpu N: corrupt trace.dat: ..." */
+};
+
+/*
+ * Set up reading CPU c's pages from [start[c], start[c] + size[c]) of fd
+ * (size 0: no data). Sizes must be multiples of page_size. Returns 0, or -1
+ * when out of memory.
+ */
+int dw_init(struct dw *w, int fd, uint32_t page_size, int long_size,
+	    int ncpus, const unsigned long long *start,
+	    const unsigned long long *size);
+
+/*
+ * Move CPU c to its next record (the first one on the first call): 1 and
+ * w->cpu[c].rec filled, 0 at the end of its data, -1 with w->err set.
+ * Keeps w->act up to date.
+ */
+int dw_advance(struct dw *w, int c);
+
+/*
+ * The CPU whose record comes next: lowest timestamp, then lowest CPU
+ * (tracecmd_peek_next_data()'s order); -1 when every CPU has ended.
+ */
+static inline int dw_first(const struct dw *w)
+{
+	int i, best = -1;
+	uint64_t ts = 0;
+
+	for (i = 0; i < w->nact; i++) {
+		int c = w->act[i];
+
+		if (best < 0 || w->cpu[c].rec.ts < ts) {
+			best = c;
+			ts = w->cpu[c].rec.ts;
+		}
+	}
+	return best;
+}
+
+void dw_free(struct dw *w);
+
+#endif
