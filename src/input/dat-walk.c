@@ -100,8 +100,8 @@ static int corrupt(struct dw *w, int c, unsigned long long off,
 		   const char *what)
 {
 	snprintf(w->err, sizeof(w->err),
-		 "cpu %d: corrupt trace.dat: %s at offset %llu (page at %llu)",
-		 c, what, off, w->cpu[c].pg_off);
+		 "corrupt trace.dat: %s at offset %llu (page at %llu)",
+		 what, off, w->cpu[c].pg_off);
 	return -1;
 }
 
@@ -115,7 +115,7 @@ static int refill(struct dw *w, int c)
 	if (!cp->buf) {
 		cp->buf = malloc(w->chunk);
 		if (!cp->buf) {
-			snprintf(w->err, sizeof(w->err), "cpu %d: out of memory", c);
+			snprintf(w->err, sizeof(w->err), "out of memory");
 			return -1;
 		}
 	}
@@ -126,14 +126,14 @@ static int refill(struct dw *w, int c)
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n < 0) {
-			snprintf(w->err, sizeof(w->err), "cpu %d: %s at offset %llu",
-				 c, strerror(errno), cp->next_page + got);
+			snprintf(w->err, sizeof(w->err), "%s at offset %llu",
+				 strerror(errno), cp->next_page + got);
 			return -1;
 		}
 		if (n == 0) {
 			snprintf(w->err, sizeof(w->err),
-				 "cpu %d: truncated trace.dat: file ends at offset %llu, CPU data ends at %llu",
-				 c, cp->next_page + got, cp->end);
+				 "truncated trace.dat: file ends at offset %llu, CPU data ends at %llu",
+				 cp->next_page + got, cp->end);
 			return -1;
 		}
 		got += (size_t)n;

@@ -52,7 +52,7 @@ struct dw {
 	struct dw_cpu *cpu;
 	int *act;			/* CPUs whose rec is valid, ascending */
 	int nact;
-	char err[200];			/* "cpu N: corrupt trace.dat: ..." */
+	char err[200];			/* "corrupt trace.dat: ..." (no CPU) */
 };
 
 /*

@@ -1643,7 +1643,9 @@ static int fast_next(struct dat *r, struct ea_event *ev, struct ea_err *err)
 		} else {
 			if (r->adv >= 0 && dw_advance(w, r->adv) < 0) {
 				r->ended = true;
-				return ea_err_set(err, "%s:%s", r->path, w->err);
+				return ea_err_set(err, "%s:cpu %d record %" PRIu64 ": %s",
+						  r->path, r->adv,
+						  r->nrec[r->adv], w->err);
 			}
 			cpu = dw_first(w);
 			if (cpu < 0) {
