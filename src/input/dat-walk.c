@@ -26,7 +26,7 @@
 #define TS_SHIFT 27
 #define TS_MSB (0xf8ull << 56)	/* kept across an absolute time stamp */
 
-#define CHUNK_MAX (1u << 20)	/* bytes read at a time per CPU */
+#define CHUNK_MAX (1u << 18)	/* bytes read at a time per CPU */
 #define CHUNKS_TOTAL (16u << 20)	/* cap on all CPUs' chunks together */
 
 static inline uint32_t ld4(const unsigned char *p)

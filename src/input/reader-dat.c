@@ -631,6 +631,7 @@ struct fld {
 struct desc {
 	int id;
 	uint8_t type;
+	bool fixed;		/* the usual layout: decode_fixed() reads it */
 	const char *name;
 	int min_size;		/* bytes the fixed part of the record needs */
 	struct fld f[MAX_FIELDS];
@@ -654,6 +655,7 @@ struct dat {
 	int ndesc;
 	struct desc desc[NSPECS];
 	bool native;			/* file byte order is the host's */
+	bool fixed_common;		/* u16 common_type, 4-byte common_pid */
 	uint8_t desc_of[DESC_IDS];	/* event id -> desc index + 1 (0 none) */
 	struct ea_prev_state_fmt ps;
 	struct tep_record *pending;	/* held back behind its LOST event */
@@ -785,6 +787,101 @@ static int rd_str(const struct dat *r, const struct raw *rec,
 	return 0;
 }
 
+/*
+ * The usual layout, checked once per event type at open (fixed_layout()):
+ * host byte order, 4-byte integers, char[16] or longer comms. Fields are
+ * then plain loads at their offsets, with no switch on size, kind or
+ * byte order per field.
+ */
+static inline uint32_t ld32(const unsigned char *p)
+{
+	uint32_t v;
+
+	memcpy(&v, p, 4);
+	return v;
+}
+
+static inline int32_t ldi32(const unsigned char *data, const struct fld *f)
+{
+	return (int32_t)ld32(data + f->off);
+}
+
+static inline uint64_t ld_num(const unsigned char *data, const struct fld *f)
+{
+	uint64_t v8;
+
+	if (f->size == 8) {
+		memcpy(&v8, data + f->off, 8);
+		return v8;
+	}
+	return ld32(data + f->off);
+}
+
+/*
+ * A comm of a char[N >= 16] field: the first 15 bytes up to the first
+ * NUL, zero-padded to 16, as rd_str() gives, with two 8-byte loads.
+ */
+static inline void ld_comm(char *dst, const unsigned char *src)
+{
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	const uint64_t ones = 0x0101010101010101ull, highs = ones << 7;
+	uint64_t a, b, z;
+
+	memcpy(&a, src, 8);
+	memcpy(&b, src + 8, 8);
+	b &= ~(0xffull << 56);	/* byte 15: always the NUL */
+	z = (a - ones) & ~a & highs;	/* lowest set bit: first NUL byte */
+	if (z) {
+		a &= (z ^ (z - 1)) >> 8;	/* keep the bytes before it */
+		b = 0;
+	} else {
+		z = (b - ones) & ~b & highs;
+		b &= (z ^ (z - 1)) >> 8;
+	}
+	memcpy(dst, &a, 8);
+	memcpy(dst + 8, &b, 8);
+#else
+	size_t i = strnlen((const char *)src, EA_COMM_LEN - 1);
+
+	memcpy(dst, src, i);
+	memset(dst + i, 0, EA_COMM_LEN - i);
+#endif
+}
+
+static bool fld_is(const struct fld *f, int kind, int size)
+{
+	return f->kind == kind && (kind == FLD_ARRAY ? f->size >= size :
+				   f->size == size);
+}
+
+static bool fixed_layout(const struct dat *r, const struct desc *d)
+{
+	const struct fld *f = d->f;
+
+	if (!r->native || !r->fixed_common)
+		return false;
+	switch (d->type) {
+	case EA_EV_SWITCH:
+		return fld_is(&f[SW_PREV_PID], FLD_NUM, 4) &&
+		       fld_is(&f[SW_NEXT_PID], FLD_NUM, 4) &&
+		       fld_is(&f[SW_PREV_PRIO], FLD_NUM, 4) &&
+		       fld_is(&f[SW_NEXT_PRIO], FLD_NUM, 4) &&
+		       (fld_is(&f[SW_PREV_STATE], FLD_NUM, 4) ||
+			fld_is(&f[SW_PREV_STATE], FLD_NUM, 8)) &&
+		       fld_is(&f[SW_PREV_COMM], FLD_ARRAY, EA_COMM_LEN) &&
+		       fld_is(&f[SW_NEXT_COMM], FLD_ARRAY, EA_COMM_LEN);
+	case EA_EV_WAKEUP:
+	case EA_EV_WAKING:
+	case EA_EV_WAKEUP_NEW:
+		return fld_is(&f[WK_PID], FLD_NUM, 4) &&
+		       fld_is(&f[WK_PRIO], FLD_NUM, 4) &&
+		       fld_is(&f[WK_TARGET], FLD_NUM, 4) &&
+		       fld_is(&f[WK_COMM], FLD_ARRAY, EA_COMM_LEN);
+	default:
+		return false;
+	}
+}
+
 /* ------------------------------------------------------------------ */
 /* Open                                                                 */
 /* ------------------------------------------------------------------ */
@@ -907,6 +1004,10 @@ static int resolve_events(struct dat *r, struct ea_input_info *info,
 			r->desc_of[r->desc[k].id] = (uint8_t)(k + 1);
 	r->native = tep_is_file_bigendian(r->tep) ==
 		    tep_is_local_bigendian(r->tep);
+	r->fixed_common = fld_is(&r->f_type, FLD_NUM, 2) &&
+			  fld_is(&r->f_pid, FLD_NUM, 4);
+	for (k = 0; k < r->ndesc; k++)
+		r->desc[k].fixed = fixed_layout(r, &r->desc[k]);
 	return 0;
 }
 
@@ -1444,12 +1545,44 @@ static int decode(struct dat *r, const struct raw *rec, int cpu,
 		return 0;
 	if (rec->size < (uint32_t)r->common_min)
 		return bad_record(r, err, "record shorter than the common fields", rec);
-	d = find_desc(r, (int)rd_u(r, rec, &r->f_type));
+	if (r->fixed_common) {
+		uint16_t id;
+
+		memcpy(&id, rec->data + r->f_type.off, 2);
+		d = find_desc(r, id);
+	} else {
+		d = find_desc(r, (int)rd_u(r, rec, &r->f_type));
+	}
 	if (!d)
 		return 0;
 	if (rec->size < (uint32_t)d->min_size)
 		return bad_record(r, err, "record shorter than its event format", rec);
 	f = d->f;
+	if (d->fixed) {
+		const unsigned char *p = rec->data;
+
+		ev->ts = rec->ts;
+		ev->cpu = cpu;
+		ev->cur_pid = ldi32(p, &r->f_pid);
+		ev->type = d->type;
+		ev->flags = 0;
+		if (d->type == EA_EV_SWITCH) {
+			ev->sw.prev_pid = ldi32(p, &f[SW_PREV_PID]);
+			ev->sw.next_pid = ldi32(p, &f[SW_NEXT_PID]);
+			ev->sw.prev_prio = ldi32(p, &f[SW_PREV_PRIO]);
+			ev->sw.next_prio = ldi32(p, &f[SW_NEXT_PRIO]);
+			ev->sw.prev_state = ea_dat_prev_state_decode(&r->ps,
+					ld_num(p, &f[SW_PREV_STATE]));
+			ld_comm(ev->sw.prev_comm, p + f[SW_PREV_COMM].off);
+			ld_comm(ev->sw.next_comm, p + f[SW_NEXT_COMM].off);
+		} else {
+			ev->wake.pid = ldi32(p, &f[WK_PID]);
+			ev->wake.prio = ldi32(p, &f[WK_PRIO]);
+			ev->wake.target_cpu = ldi32(p, &f[WK_TARGET]);
+			ld_comm(ev->wake.comm, p + f[WK_COMM].off);
+		}
+		return 1;
+	}
 	ev->ts = rec->ts;
 	ev->cpu = cpu;
 	ev->cur_pid = rd_i32(r, rec, &r->f_pid);
