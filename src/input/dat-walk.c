@@ -64,8 +64,8 @@ int dw_init(struct dw *w, int fd, uint32_t page_size, int long_size,
 	w->hdr = 8 + long_size;
 	w->ncpus = ncpus;
 	w->cpu = calloc(ncpus, sizeof(*w->cpu));
-	w->act = calloc(ncpus, sizeof(*w->act));
-	if (!w->cpu || !w->act)
+	w->heap = calloc(ncpus, sizeof(*w->heap));
+	if (!w->cpu || !w->heap)
 		return -1;
 	for (c = 0; c < ncpus; c++)
 		n += size[c] > 0;
@@ -91,9 +91,9 @@ void dw_free(struct dw *w)
 		for (c = 0; c < w->ncpus; c++)
 			free(w->cpu[c].buf);
 	free(w->cpu);
-	free(w->act);
+	free(w->heap);
 	w->cpu = NULL;
-	w->act = NULL;
+	w->heap = NULL;
 }
 
 static int corrupt(struct dw *w, int c, unsigned long long off,
@@ -186,11 +186,78 @@ static int load_page(struct dw *w, int c)
 	return 1;
 }
 
+/* a's record comes before b's */
+static inline bool before(const struct dw *w, int a, int b)
+{
+	uint64_t ta = w->cpu[a].rec.ts, tb = w->cpu[b].rec.ts;
+
+	return ta < tb || (ta == tb && a < b);
+}
+
+static void heap_set(struct dw *w, int i, int c)
+{
+	w->heap[i] = c;
+	w->cpu[c].pos = i;
+}
+
+static void sift_up(struct dw *w, int i)
+{
+	int c = w->heap[i];
+
+	while (i > 0 && before(w, c, w->heap[(i - 1) / 2])) {
+		heap_set(w, i, w->heap[(i - 1) / 2]);
+		i = (i - 1) / 2;
+	}
+	heap_set(w, i, c);
+}
+
+static void sift_down(struct dw *w, int i)
+{
+	int c = w->heap[i];
+
+	for (;;) {
+		int m = 2 * i + 1;
+
+		if (m >= w->nheap)
+			break;
+		if (m + 1 < w->nheap && before(w, w->heap[m + 1], w->heap[m]))
+			m++;
+		if (!before(w, w->heap[m], c))
+			break;
+		heap_set(w, i, w->heap[m]);
+		i = m;
+	}
+	heap_set(w, i, c);
+}
+
+/* CPU c's record changed (had: it was in the heap) or c has ended. */
+static void heap_update(struct dw *w, int c, bool had, bool have)
+{
+	int i;
+
+	if (have && !had) {
+		heap_set(w, w->nheap++, c);
+		sift_up(w, w->nheap - 1);
+	} else if (have) {
+		sift_up(w, w->cpu[c].pos);
+		sift_down(w, w->cpu[c].pos);
+	} else if (had) {
+		i = w->cpu[c].pos;
+		if (i < --w->nheap) {
+			int last = w->heap[w->nheap];
+
+			heap_set(w, i, last);
+			sift_up(w, i);
+			sift_down(w, w->cpu[last].pos);
+		}
+	}
+}
+
 int dw_advance(struct dw *w, int c)
 {
 	struct dw_cpu *cp = &w->cpu[c];
 	bool had = cp->have;
-	int i, rc;
+	int rc;
 
 	for (;;) {
 		const unsigned char *d, *p;
@@ -269,26 +336,12 @@ int dw_advance(struct dw *w, int c)
 		cp->rec.missed = curr ? 0 : cp->lost;
 		cp->rec.offset = cp->pg_off + w->hdr + curr;
 		cp->next = idx + (uint32_t)len;
-		if (!had) {
-			/* keep act[] ascending: tie-breaks go to the lower CPU */
-			for (i = w->nact; i > 0 && w->act[i - 1] > c; i--)
-				w->act[i] = w->act[i - 1];
-			w->act[i] = c;
-			w->nact++;
-		}
 		cp->have = true;
+		heap_update(w, c, had, true);
 		return 1;
 	}
 out:
-	if (had) {
-		for (i = 0; i < w->nact && w->act[i] != c; i++)
-			;
-		if (i < w->nact) {
-			memmove(w->act + i, w->act + i + 1,
-				(w->nact - i - 1) * sizeof(*w->act));
-			w->nact--;
-		}
-	}
 	cp->have = false;
+	heap_update(w, c, had, false);
 	return rc;
 }

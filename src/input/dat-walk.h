@@ -40,6 +40,7 @@ struct dw_cpu {
 	uint64_t ts;			/* running timestamp */
 	int lost;			/* the page's missed events */
 	bool have;			/* rec holds this CPU's next record */
+	int pos;			/* its index in heap[] when have */
 	struct dw_rec rec;
 };
 
@@ -50,8 +51,13 @@ struct dw {
 	size_t chunk;
 	int ncpus;
 	struct dw_cpu *cpu;
-	int *act;			/* CPUs whose rec is valid, ascending */
-	int nact;
+	/*
+	 * CPUs whose rec is valid, a binary min-heap on (rec.ts, CPU): the
+	 * order of tracecmd_peek_next_data()'s scan (lowest timestamp, the
+	 * lowest CPU on ties), in O(log n) per record for many CPUs.
+	 */
+	int *heap;
+	int nheap;
 	char err[200];			/* "corrupt trace.dat: ..." (no CPU) */
 };
 
@@ -67,28 +73,14 @@ int dw_init(struct dw *w, int fd, uint32_t page_size, int long_size,
 /*
  * Move CPU c to its next record (the first one on the first call): 1 and
  * w->cpu[c].rec filled, 0 at the end of its data, -1 with w->err set.
- * Keeps w->act up to date.
+ * Keeps w->heap up to date.
  */
 int dw_advance(struct dw *w, int c);
 
-/*
- * The CPU whose record comes next: lowest timestamp, then lowest CPU
- * (tracecmd_peek_next_data()'s order); -1 when every CPU has ended.
- */
+/* The CPU whose record comes next; -1 when every CPU has ended. */
 static inline int dw_first(const struct dw *w)
 {
-	int i, best = -1;
-	uint64_t ts = 0;
-
-	for (i = 0; i < w->nact; i++) {
-		int c = w->act[i];
-
-		if (best < 0 || w->cpu[c].rec.ts < ts) {
-			best = c;
-			ts = w->cpu[c].rec.ts;
-		}
-	}
-	return best;
+	return w->nheap ? w->heap[0] : -1;
 }
 
 void dw_free(struct dw *w);
