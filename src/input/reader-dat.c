@@ -1325,7 +1325,7 @@ static unsigned long long header_page_size(int fd, int *long_size)
 /* Switch r to the page walker; NULL, or why libtracecmd stays in charge. */
 static const char *fast_setup(struct dat *r, bool compressed)
 {
-	unsigned long long ps, *start = NULL, *size = NULL;
+	unsigned long long ps, busy, *start = NULL, *size = NULL;
 	const char *why = NULL;
 	int cpu, ls, fls = 0, fd = -1;
 	struct stat st;
@@ -1345,7 +1345,7 @@ static const char *fast_setup(struct dat *r, bool compressed)
 	if (fd < 0)
 		return "cannot reopen the file";
 	ps = header_page_size(fd, &fls);
-	if (ps < 64 || ps > (1u << 26) || (ps & (ps - 1)) || fls != ls) {
+	if (ps < 64 || ps > (1u << 20) || (ps & (ps - 1)) || fls != ls) {
 		why = "unexpected page or long size in the file header";
 		goto out;
 	}
@@ -1359,11 +1359,16 @@ static const char *fast_setup(struct dat *r, bool compressed)
 		why = "not a regular file";
 		goto out;
 	}
-	for (cpu = 0; cpu < r->ncpus; cpu++) {
+	for (cpu = 0, busy = 0; cpu < r->ncpus; cpu++) {
 		long long n = tracecmd_get_cpu_file_size(r->h, cpu);
 
 		if (n <= 0)
 			continue;
+		/* a page per CPU in memory at least: bound it */
+		if (++busy * ps > (64u << 20)) {
+			why = "pages too large for this many CPUs";
+			goto out;
+		}
 		start[cpu] = r->cursor0[cpu] & ~(ps - 1);
 		size[cpu] = (unsigned long long)n;
 		if (size[cpu] % ps || start[cpu] > (unsigned long long)st.st_size ||
