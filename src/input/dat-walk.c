@@ -69,6 +69,7 @@ int dw_init(struct dw *w, int fd, uint32_t page_size, int long_size,
 		return -1;
 	for (c = 0; c < ncpus; c++)
 		n += size[c] > 0;
+	w->linear = n <= DW_LINEAR;
 	chunk = n ? CHUNKS_TOTAL / n : CHUNK_MAX;
 	if (chunk > CHUNK_MAX)
 		chunk = CHUNK_MAX;
@@ -230,11 +231,36 @@ static void sift_down(struct dw *w, int i)
 	heap_set(w, i, c);
 }
 
+/* The few-CPU list: ascending CPUs, so a scan's strict < breaks ties. */
+static void list_update(struct dw *w, int c, bool had, bool have)
+{
+	int i;
+
+	if (have && !had) {
+		for (i = w->nheap; i > 0 && w->heap[i - 1] > c; i--)
+			w->heap[i] = w->heap[i - 1];
+		w->heap[i] = c;
+		w->nheap++;
+	} else if (!have && had) {
+		for (i = 0; i < w->nheap && w->heap[i] != c; i++)
+			;
+		if (i < w->nheap) {
+			memmove(w->heap + i, w->heap + i + 1,
+				(w->nheap - i - 1) * sizeof(*w->heap));
+			w->nheap--;
+		}
+	}
+}
+
 /* CPU c's record changed (had: it was in the heap) or c has ended. */
 static void heap_update(struct dw *w, int c, bool had, bool have)
 {
 	int i;
 
+	if (w->linear) {
+		list_update(w, c, had, have);
+		return;
+	}
 	if (have && !had) {
 		heap_set(w, w->nheap++, c);
 		sift_up(w, w->nheap - 1);

@@ -52,12 +52,14 @@ struct dw {
 	int ncpus;
 	struct dw_cpu *cpu;
 	/*
-	 * CPUs whose rec is valid, a binary min-heap on (rec.ts, CPU): the
-	 * order of tracecmd_peek_next_data()'s scan (lowest timestamp, the
-	 * lowest CPU on ties), in O(log n) per record for many CPUs.
+	 * CPUs whose rec is valid. Up to DW_LINEAR CPUs with data: in
+	 * ascending order, scanned per record; beyond, a binary min-heap on
+	 * (rec.ts, CPU). Both give the order of tracecmd_peek_next_data()'s
+	 * scan: lowest timestamp, the lowest CPU on ties.
 	 */
 	int *heap;
 	int nheap;
+	bool linear;
 	char err[200];			/* "corrupt trace.dat: ..." (no CPU) */
 };
 
@@ -77,10 +79,29 @@ int dw_init(struct dw *w, int fd, uint32_t page_size, int long_size,
  */
 int dw_advance(struct dw *w, int c);
 
+#define DW_LINEAR 8
+
 /* The CPU whose record comes next; -1 when every CPU has ended. */
 static inline int dw_first(const struct dw *w)
 {
-	return w->nheap ? w->heap[0] : -1;
+	int i, best;
+	uint64_t ts;
+
+	if (!w->nheap)
+		return -1;
+	best = w->heap[0];
+	if (!w->linear)
+		return best;
+	ts = w->cpu[best].rec.ts;
+	for (i = 1; i < w->nheap; i++) {
+		int c = w->heap[i];
+
+		if (w->cpu[c].rec.ts < ts) {
+			best = c;
+			ts = w->cpu[c].rec.ts;
+		}
+	}
+	return best;
 }
 
 void dw_free(struct dw *w);
