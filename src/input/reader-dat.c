@@ -3,6 +3,13 @@
  * trace.dat reader (file versions 6 and 7, compressed or not) on top of
  * libtracecmd and libtraceevent.
  *
+ * libtracecmd opens the file and parses its headers and event formats.
+ * Records of uncompressed files in the host's byte order are then read by
+ * eatrace's own page walker (dat-walk.c, fast_setup(), fast_next()), which
+ * gives the same records in the same order and checks every length;
+ * everything else goes through tracecmd_read_next_data() (tc_next()).
+ * EATRACE_DAT_READER=libtracecmd forces the latter.
+ *
  * Everything format-dependent is resolved once at open: the ids of the
  * events eatrace uses, the offset, size and signedness of each field, and
  * how this kernel encodes sched_switch prev_state. Per record, the reader
@@ -631,7 +638,7 @@ struct fld {
 struct desc {
 	int id;
 	uint8_t type;
-	bool fixed;		/* the usual layout: decode_fixed() reads it */
+	bool fixed;		/* the usual layout (fixed_layout()): plain loads */
 	const char *name;
 	int min_size;		/* bytes the fixed part of the record needs */
 	struct fld f[MAX_FIELDS];
