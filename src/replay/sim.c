@@ -50,17 +50,29 @@ static const struct ea_cluster *cl_of(const struct sim *s, int cpu)
 	return &s->m->clusters[s->cpus[cpu].cluster];
 }
 
-static uint32_t cap_orig(const struct sim *s, int cpu)
-{
-	const struct ea_cluster *cl = cl_of(s, cpu);
-
-	return cl->caps[cl->ncaps - 1].cap;
-}
-
 /* Capacity at the CPU's current OPP: its work rate, ns x cap per ns. */
 static uint32_t rate(const struct sim *s, int cpu)
 {
-	return cl_of(s, cpu)->caps[s->cpus[cpu].cap_idx].cap;
+	return s->cpus[cpu].rate;
+}
+
+/* !rp_fits(util, cap_orig): above 80% of the CPU's capacity. */
+static bool over(const struct sim_cpu *c)
+{
+	return (uint64_t)c->pelt.util_avg * 1280 >= (uint64_t)c->cap_orig * 1024;
+}
+
+/*
+ * ea_pelt_update() but for its no-op: an update less than one PELT unit
+ * (1024 ns) after the last one changes nothing. Every CPU's signal is
+ * brought to `now` at each step, so most updates within it are no-ops.
+ */
+static void pelt_update(struct ea_pelt *p, uint64_t now, bool running,
+			uint32_t cap)
+{
+	if (p->started && now >= p->last_ns && now - p->last_ns < 1024)
+		return;
+	ea_pelt_update(p, now, running, cap);
 }
 
 static int map_cpu(const struct sim *s, int cpu)
@@ -68,10 +80,13 @@ static int map_cpu(const struct sim *s, int cpu)
 	return cpu < 0 ? -1 : cpu % s->ncpus;
 }
 
-static bool same_domain(const struct sim *s, int a, int b)
+/* The CPUs of cpu's frequency domain: [*n] from the returned pointer. */
+static const int *dom_cpus(const struct sim *s, int cpu, int *n)
 {
-	return a == b || (s->cpus[a].cluster == s->cpus[b].cluster &&
-			  cl_of(s, a)->freq_domain);
+	int d = s->cpus[cpu].dom;
+
+	*n = s->dom_start[d + 1] - s->dom_start[d];
+	return &s->dom_cpu[s->dom_start[d]];
 }
 
 static int nr(const struct sim *s, int cpu)
@@ -354,22 +369,25 @@ static void leave_idle(struct sim *s, int cpu, uint64_t key)
 static void set_freq(struct sim *s, int cpu, int k, uint32_t khz, uint64_t key)
 {
 	const struct ea_cluster *cl = cl_of(s, cpu);
+	const int *cpus;
 	struct ea_event *ev;
+	int n;
 
 	if (s->cpus[cpu].khz == khz)
 		return;
-	for (int i = 0; i < s->ncpus; i++) {
-		if (!same_domain(s, cpu, i))
-			continue;
-		s->cpus[i].khz = khz;
-		s->cpus[i].cap_idx = k;
+	cpus = dom_cpus(s, cpu, &n);
+	for (int i = 0; i < n; i++) {
+		struct sim_cpu *c = &s->cpus[cpus[i]];
+
+		c->khz = khz;
+		c->cap_idx = k;
+		c->rate = cl->caps[k].cap;
 	}
 	ev = emit(s, cpu, EA_EV_FREQ, key, e_task(s, cpu));
 	if (ev) {
 		ev->freq.freq_khz = khz;
 		ev->freq.cpu = cpu;
 	}
-	(void)cl;
 }
 
 static int cap_idx_for_khz(const struct sim *s, const struct ea_cluster *cl,
@@ -381,26 +399,23 @@ static int cap_idx_for_khz(const struct sim *s, const struct ea_cluster *cl,
 	return ea_model_cap_index_nearest(cl, khz);
 }
 
+/* Each domain's OPP from its busiest CPU, domains by their first CPU. */
 static void governor(struct sim *s)
 {
 	if (s->gov == RP_GOV_RECORDED)
 		return;
-	for (int i = 0; i < s->ncpus; i++) {
-		const struct ea_cluster *cl = cl_of(s, i);
+	for (int d = 0; d < s->ndoms; d++) {
+		const int *cpus = &s->dom_cpu[s->dom_start[d]];
+		int n = s->dom_start[d + 1] - s->dom_start[d];
+		const struct ea_cluster *cl = cl_of(s, cpus[0]);
 		uint32_t util = 0;
 		int k;
-		bool first = true;
 
-		for (int j = 0; j < i; j++)
-			if (same_domain(s, i, j))
-				first = false;
-		if (!first)
-			continue;
-		for (int j = 0; j < s->ncpus; j++)
-			if (same_domain(s, i, j) && s->cpus[j].pelt.util_avg > util)
-				util = s->cpus[j].pelt.util_avg;
+		for (int j = 0; j < n; j++)
+			if (s->cpus[cpus[j]].pelt.util_avg > util)
+				util = s->cpus[cpus[j]].pelt.util_avg;
 		k = rp_gov_cap_idx(s->gov, cl, util);
-		set_freq(s, i, k, cl->caps[k].freq_khz, KEY_SIM);
+		set_freq(s, cpus[0], k, cl->caps[k].freq_khz, KEY_SIM);
 	}
 }
 
@@ -410,38 +425,35 @@ static void pelt_cpu_sync(struct sim *s, int cpu)
 {
 	struct sim_cpu *c = &s->cpus[cpu];
 
-	ea_pelt_update(&c->pelt, s->now, c->curr >= 0, c->curr >= 0 ? rate(s, cpu) : 0);
+	pelt_update(&c->pelt, s->now, c->curr >= 0, c->curr >= 0 ? c->rate : 0);
 }
 
 static void advance(struct sim *s, uint64_t t)
 {
 	uint64_t dt = t - s->now;
-	bool over = false;
+	bool was_over = false, is_over = false;
 
 	for (int i = 0; i < s->ncpus; i++) {
 		struct sim_cpu *c = &s->cpus[i];
-		uint32_t r = rate(s, i);
+		uint32_t r = c->rate;
 
-		if (!rp_fits(c->pelt.util_avg, cap_orig(s, i)))
-			over = true;
+		was_over |= over(c);
 		if (c->curr >= 0) {
 			struct sim_task *tk = &s->tasks[c->curr];
 			uint64_t done = dt * r;
 
 			if (tk->rem != UINT64_MAX)
 				tk->rem = tk->rem > done ? tk->rem - done : 0;
-			ea_pelt_update(&tk->pelt, t, true, r);
+			pelt_update(&tk->pelt, t, true, r);
 			c->task_busy_ns += dt;
 		}
-		ea_pelt_update(&c->pelt, t, c->curr >= 0, c->curr >= 0 ? r : 0);
+		pelt_update(&c->pelt, t, c->curr >= 0, c->curr >= 0 ? r : 0);
+		is_over |= over(c);
 	}
-	if (over)
+	if (was_over)
 		s->overutil_ns += dt;
 	s->now = t;
-	s->overutilised = false;
-	for (int i = 0; i < s->ncpus; i++)
-		if (!rp_fits(s->cpus[i].pelt.util_avg, cap_orig(s, i)))
-			s->overutilised = true;
+	s->overutilised = is_over;
 }
 
 /* ---- run queues ---- */
@@ -482,7 +494,7 @@ static void attach(struct sim *s, int task, int cpu)
 {
 	struct sim_task *t = &s->tasks[task];
 
-	ea_pelt_update(&t->pelt, s->now, false, 0);
+	pelt_update(&t->pelt, s->now, false, 0);
 	if (t->pelt_cpu == cpu)
 		return;
 	if (t->pelt_cpu >= 0) {
@@ -558,7 +570,7 @@ static void start_act(struct sim *s, struct sim_task *t, size_t k)
 
 static uint32_t task_util(struct sim *s, struct sim_task *t)
 {
-	ea_pelt_update(&t->pelt, s->now, false, 0);
+	pelt_update(&t->pelt, s->now, false, 0);
 	return t->pelt.util_avg;
 }
 
@@ -604,7 +616,6 @@ static int place(struct sim *s, int task)
 	return cpu;
 }
 
-#define ARR_PREFETCH 8	/* arrivals ahead whose activation is prefetched */
 
 static void arrive(struct sim *s, const struct sim_arrival *ar)
 {
@@ -875,12 +886,85 @@ static uint64_t umin(uint64_t a, uint64_t b)
 	return a < b ? a : b;
 }
 
+/* ---- arrivals ---- */
+
+static bool arr_less(const struct sim_arrival *x, const struct sim_arrival *y)
+{
+	if (x->t != y->t)
+		return x->t < y->t;
+	if (x->seq != y->seq)
+		return x->seq < y->seq;
+	return x->task < y->task;
+}
+
+static void sift_down(struct sim *s, size_t i)
+{
+	struct sim_arrival *h = s->heap, x = h[i];
+	size_t n = s->nheap;
+
+	for (;;) {
+		size_t c = 2 * i + 1;
+
+		if (c >= n)
+			break;
+		if (c + 1 < n && arr_less(&h[c + 1], &h[c]))
+			c++;
+		if (!arr_less(&h[c], &x))
+			break;
+		h[i] = h[c];
+		i = c;
+	}
+	h[i] = x;
+}
+
+/* Task i's first arrival from acts[k] on into *a; false if none is left. */
+static bool next_arrival(const struct sim *s, uint32_t i, size_t k,
+			 struct sim_arrival *a)
+{
+	const struct rp_task *t = &s->w->tasks[i];
+
+	for (; k < t->nacts; k++) {
+		const struct rp_act *x = &t->acts[k];
+
+		/* the task's next activation, for when it arrives */
+		__builtin_prefetch(x + 1);
+		__builtin_prefetch((const char *)(x + 2) - 1);
+		if (!(x->flags & RP_ACT_RAN) || x->eligible > s->w->counts.last_ts)
+			continue;
+		*a = (struct sim_arrival){ x->eligible, x->seq_in, i, (uint32_t)k };
+		return true;
+	}
+	return false;
+}
+
+/* The next arrival due, NULL when there is none. */
+static const struct sim_arrival *arr_peek(const struct sim *s)
+{
+	if (s->heap)
+		return s->nheap ? &s->heap[0] : NULL;
+	return s->ai < s->narr ? &s->arr[s->ai] : NULL;
+}
+
+static struct sim_arrival arr_pop(struct sim *s)
+{
+	struct sim_arrival a;
+
+	if (!s->heap)
+		return s->arr[s->ai++];
+	a = s->heap[0];
+	if (!next_arrival(s, a.task, a.act + 1, &s->heap[0]))
+		s->heap[0] = s->heap[--s->nheap];
+	if (s->nheap)
+		sift_down(s, 0);
+	return a;
+}
+
 static uint64_t next_time(struct sim *s)
 {
 	uint64_t t = s->next_tick;
 
-	if (s->ai < s->narr)
-		t = umin(t, s->arr[s->ai].t);
+	if (arr_peek(s))
+		t = umin(t, arr_peek(s)->t);
 	for (size_t i = 0; i < s->nmoves; i++)
 		t = umin(t, s->moves[i].t);
 	if (s->bi < s->w->nbusy0)
@@ -939,6 +1023,8 @@ static void process_due(struct sim *s, uint64_t t)
 	for (;;) {
 		enum due kind = DUE_NONE;
 		uint64_t best = UINT64_MAX, q;
+		const struct sim_arrival *ar;
+		struct sim_arrival next;
 		int arg = -1;
 
 		if (s->gov == RP_GOV_RECORDED && s->fi < s->w->nfreqs &&
@@ -951,8 +1037,9 @@ static void process_due(struct sim *s, uint64_t t)
 			best = s->w->busy0[s->bi].seq_start;
 			kind = DUE_BUSY0_START;
 		}
-		if (s->ai < s->narr && s->arr[s->ai].t <= t && s->arr[s->ai].seq < best) {
-			best = s->arr[s->ai].seq;
+		ar = arr_peek(s);
+		if (ar && ar->t <= t && ar->seq < best) {
+			best = ar->seq;
 			kind = DUE_ARRIVAL;
 		}
 		for (int i = 0; i < s->ncpus; i++) {
@@ -993,13 +1080,8 @@ static void process_due(struct sim *s, uint64_t t)
 			busy0_end(s, arg);
 			break;
 		case DUE_ARRIVAL:
-			if (s->ai + ARR_PREFETCH < s->narr) {
-				/* acts[] is cold: fetch a later arrival's now */
-				const struct sim_arrival *nx = &s->arr[s->ai + ARR_PREFETCH];
-
-				__builtin_prefetch(&s->tasks[nx->task].w->acts[nx->act]);
-			}
-			arrive(s, &s->arr[s->ai++]);
+			next = arr_pop(s);
+			arrive(s, &next);
 			break;
 		case DUE_MOVE:
 			do_move(s, (size_t)arg);
@@ -1132,9 +1214,80 @@ static void reset(struct sim *s)
 		/* recorded: unknown until the trace says; else set at once */
 		c->khz = 0;
 		c->cap_idx = cap_idx_for_khz(s, cl, 0);
+		c->cap_orig = cl->caps[cl->ncaps - 1].cap;
+		c->rate = cl->caps[c->cap_idx].cap;
 	}
 	for (int i = 0; i < s->ncpus; i++)
 		ea_pelt_update(&s->cpus[i].pelt, s->now, false, 0);
+	if (s->heap) {
+		s->nheap = 0;
+		for (size_t i = 0; i < s->ntasks; i++)
+			if (next_arrival(s, (uint32_t)i, 0, &s->heap[s->nheap]))
+				s->nheap++;
+		for (size_t i = s->nheap / 2; i-- > 0;)
+			sift_down(s, i);
+	}
+}
+
+/*
+ * Whether each task's own arrivals come in (t, seq) order, strictly: then
+ * merging the tasks' sequences in a heap yields the order of sorting them
+ * all (cmp_arr), without the sort and its array.
+ */
+static bool arrivals_in_order(const struct ea_workload *w)
+{
+	for (size_t i = 0; i < w->ntasks; i++) {
+		const struct rp_task *t = &w->tasks[i];
+		uint64_t pt = 0, pseq = 0;
+		bool first = true;
+
+		for (size_t k = 0; k < t->nacts; k++) {
+			const struct rp_act *a = &t->acts[k];
+
+			if (!(a->flags & RP_ACT_RAN) || a->eligible > w->counts.last_ts)
+				continue;
+			if (!first && (a->eligible < pt ||
+				       (a->eligible == pt && a->seq_in <= pseq)))
+				return false;
+			first = false;
+			pt = a->eligible;
+			pseq = a->seq_in;
+		}
+	}
+	return true;
+}
+
+/* Frequency domains: CPUs of one cluster that is a frequency domain, or
+ * each CPU on its own. */
+static int init_domains(struct sim *s)
+{
+	int n = 0;
+
+	s->dom_start = calloc(s->ncpus + 1, sizeof(*s->dom_start));
+	s->dom_cpu = calloc(s->ncpus ? s->ncpus : 1, sizeof(*s->dom_cpu));
+	if (!s->dom_start || !s->dom_cpu)
+		return -1;
+	for (int i = 0; i < s->ncpus; i++) {
+		int cl = s->m->cpu_cluster[i];
+
+		s->cpus[i].dom = -1;
+		for (int j = 0; j < i; j++)
+			if (s->m->clusters[cl].freq_domain &&
+			    s->m->cpu_cluster[j] == cl) {
+				s->cpus[i].dom = s->cpus[j].dom;
+				break;
+			}
+		if (s->cpus[i].dom < 0)
+			s->cpus[i].dom = s->ndoms++;
+	}
+	for (int d = 0; d < s->ndoms; d++) {
+		s->dom_start[d] = n;
+		for (int i = 0; i < s->ncpus; i++)
+			if (s->cpus[i].dom == d)
+				s->dom_cpu[n++] = i;
+	}
+	s->dom_start[s->ndoms] = n;
+	return 0;
 }
 
 int sim_init(struct sim *s, const struct ea_workload *w, const struct ea_model *m,
@@ -1165,11 +1318,24 @@ int sim_init(struct sim *s, const struct ea_workload *w, const struct ea_model *
 	s->env_util = calloc(s->ncpus, sizeof(*s->env_util));
 	s->env_cap = calloc(s->ncpus, sizeof(*s->env_cap));
 	s->env_nr = calloc(s->ncpus, sizeof(*s->env_nr));
+	if (!s->cpus || !s->tasks || !s->env_util || !s->env_cap || !s->env_nr ||
+	    init_domains(s)) {
+		fail(s, "out of memory");
+		return -1;
+	}
+	if (arrivals_in_order(w)) {
+		s->heap = calloc(s->ntasks ? s->ntasks : 1, sizeof(*s->heap));
+		if (!s->heap) {
+			fail(s, "out of memory");
+			return -1;
+		}
+		reset(s);
+		return 0;
+	}
 	for (size_t i = 0; i < w->ntasks; i++)
 		n += w->tasks[i].nacts;
 	s->arr = calloc(n ? n : 1, sizeof(*s->arr));
-	if (!s->cpus || !s->tasks || !s->env_util || !s->env_cap || !s->env_nr ||
-	    !s->arr) {
+	if (!s->arr) {
 		fail(s, "out of memory");
 		return -1;
 	}
@@ -1209,6 +1375,9 @@ void sim_free(struct sim *s)
 	free(s->env_cap);
 	free(s->env_nr);
 	free(s->arr);
+	free(s->heap);
+	free(s->dom_start);
+	free(s->dom_cpu);
 	free(s->moves);
 	free(s->out);
 	free(s->lat);

@@ -36,6 +36,9 @@ struct sim_move {
 
 struct sim_cpu {
 	int cluster;
+	int dom;		/* frequency domain (index in sim.doms) */
+	uint32_t cap_orig;	/* capacity at the top OPP */
+	uint32_t rate;		/* capacity at cap_idx: its work rate */
 	int curr;		/* task index, -1 */
 	int *rq;		/* waiting tasks, FIFO */
 	int nrq, rq_cap;
@@ -82,8 +85,19 @@ struct sim {
 	struct sim_cpu *cpus;
 	struct sim_task *tasks;
 	size_t ntasks;
+	/*
+	 * Arrivals in (t, seq, task) order: a heap of each task's next one
+	 * when every task's own arrivals are in that order (heap, nheap),
+	 * else all of them sorted (arr, narr, ai).
+	 */
+	struct sim_arrival *heap;
+	size_t nheap;
 	struct sim_arrival *arr;
 	size_t narr, ai;
+	/* frequency domains in order of their first CPU: the CPUs of d are
+	 * dom_cpu[dom_start[d] .. dom_start[d + 1]), ascending */
+	int ndoms;
+	int *dom_start, *dom_cpu;
 	size_t bi, fi;		/* cursors: idle-task stretches, frequencies */
 	struct sim_move *moves;
 	size_t nmoves, moves_cap;
