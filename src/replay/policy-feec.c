@@ -69,21 +69,12 @@ unsigned long long rp_feec_compute_energy(const struct rp_env *e, int ci,
 	return (unsigned long long)em_power_u(cl, k) * busy / cl->caps[k].cap;
 }
 
-static bool asymmetric(const struct ea_model *m)
-{
-	for (int i = 1; i < m->nclusters; i++)
-		if (m->clusters[i].caps[m->clusters[i].ncaps - 1].cap !=
-		    m->clusters[0].caps[m->clusters[0].ncaps - 1].cap)
-			return true;
-	return false;
-}
-
 static int select_feec(const struct rp_env *e, const struct rp_wakee *p)
 {
 	unsigned long long prev_delta = ULLONG_MAX, best_delta = ULLONG_MAX;
 	int prev = p->prev_cpu, best_cpu = -1, prev_fits = -1, best_fits = -1;
 
-	if (e->overutilised || !asymmetric(e->model))
+	if (e->overutilised || !e->asymmetric)
 		return rp_select_cfs(e, p);
 	if (!p->util)
 		return prev;

@@ -48,34 +48,13 @@ const struct rp_policy *rp_policy_get(const char *name)
 	return i < 0 ? NULL : policies[i];
 }
 
-const struct ea_cluster *rp_cluster(const struct rp_env *e, int cpu)
+bool rp_asymmetric(const struct ea_model *m)
 {
-	return &e->model->clusters[e->model->cpu_cluster[cpu]];
-}
-
-/* Capacity at the top OPP (arch_scale_cpu_capacity). */
-uint32_t rp_cap_orig(const struct rp_env *e, int cpu)
-{
-	const struct ea_cluster *cl = rp_cluster(e, cpu);
-
-	return cl->caps[cl->ncaps - 1].cap;
-}
-
-/* Capacity at the current OPP. */
-uint32_t rp_cap_curr(const struct rp_env *e, int cpu)
-{
-	return rp_cluster(e, cpu)->caps[e->cap_idx[cpu]].cap;
-}
-
-/* fits_capacity(): util below 80% of cap (util x 1280 < cap x 1024). */
-bool rp_fits(uint32_t util, uint32_t cap)
-{
-	return (uint64_t)util * 1280 < (uint64_t)cap * 1024;
-}
-
-bool rp_idle(const struct rp_env *e, int cpu)
-{
-	return e->nr[cpu] == 0;
+	for (int i = 1; i < m->nclusters; i++)
+		if (m->clusters[i].caps[m->clusters[i].ncaps - 1].cap !=
+		    m->clusters[0].caps[m->clusters[0].ncaps - 1].cap)
+			return true;
+	return false;
 }
 
 static bool same_cluster(const struct rp_env *e, int a, int b)

@@ -115,6 +115,7 @@ struct rp_env {
 	const int *cap_idx;
 	const int *nr;
 	bool overutilised;	/* some CPU above 80% of its capacity */
+	bool asymmetric;	/* rp_asymmetric(model) */
 };
 
 struct rp_wakee {
@@ -139,12 +140,40 @@ extern const struct rp_policy rp_policy_recorded, rp_policy_eas_rfc,
 	rp_policy_feec, rp_policy_cfs, rp_policy_pack, rp_policy_spread;
 const struct rp_policy *rp_policy_get(const char *name);
 
-/* Helpers shared by policies (policy.c). */
-const struct ea_cluster *rp_cluster(const struct rp_env *e, int cpu);
-uint32_t rp_cap_orig(const struct rp_env *e, int cpu);
-uint32_t rp_cap_curr(const struct rp_env *e, int cpu);
-bool rp_fits(uint32_t util, uint32_t cap);	/* util < 80% of cap */
-bool rp_idle(const struct rp_env *e, int cpu);
+/* Helpers shared by policies, inline: each runs per CPU per decision. */
+static inline const struct ea_cluster *rp_cluster(const struct rp_env *e,
+						  int cpu)
+{
+	return &e->model->clusters[e->model->cpu_cluster[cpu]];
+}
+
+/* Capacity at the top OPP (arch_scale_cpu_capacity). */
+static inline uint32_t rp_cap_orig(const struct rp_env *e, int cpu)
+{
+	const struct ea_cluster *cl = rp_cluster(e, cpu);
+
+	return cl->caps[cl->ncaps - 1].cap;
+}
+
+/* Capacity at the current OPP. */
+static inline uint32_t rp_cap_curr(const struct rp_env *e, int cpu)
+{
+	return rp_cluster(e, cpu)->caps[e->cap_idx[cpu]].cap;
+}
+
+/* fits_capacity(): util below 80% of cap (util x 1280 < cap x 1024). */
+static inline bool rp_fits(uint32_t util, uint32_t cap)
+{
+	return (uint64_t)util * 1280 < (uint64_t)cap * 1024;
+}
+
+static inline bool rp_idle(const struct rp_env *e, int cpu)
+{
+	return e->nr[cpu] == 0;
+}
+
+/* Whether the model's clusters differ in top capacity (asym_cpucapacity). */
+bool rp_asymmetric(const struct ea_model *m);
 /* `cfs`: prev if idle, else an idle sibling, else the least loaded. */
 int rp_select_cfs(const struct rp_env *e, const struct rp_wakee *p);
 

@@ -433,6 +433,7 @@ static void advance(struct sim *s, uint64_t t)
 	uint64_t dt = t - s->now;
 	bool was_over = false, is_over = false;
 
+	s->ndone = 0;
 	for (int i = 0; i < s->ncpus; i++) {
 		struct sim_cpu *c = &s->cpus[i];
 		uint32_t r = c->rate;
@@ -444,6 +445,8 @@ static void advance(struct sim *s, uint64_t t)
 
 			if (tk->rem != UINT64_MAX)
 				tk->rem = tk->rem > done ? tk->rem - done : 0;
+			if (!tk->rem)
+				s->done[s->ndone++] = i;
 			pelt_update(&tk->pelt, t, true, r);
 			c->task_busy_ns += dt;
 		}
@@ -591,7 +594,7 @@ static int place(struct sim *s, int task)
 	struct sim_task *t = &s->tasks[task];
 	const struct rp_act *a = cur_act(s, t);
 	struct rp_env env = { s->m, s->ncpus, s->env_util, s->env_cap, s->env_nr,
-			      s->overutilised };
+			      s->overutilised, s->asymmetric };
 	struct rp_wakee p;
 	int cpu;
 
@@ -801,6 +804,8 @@ static void busy0_end(struct sim *s, int cpu)
 {
 	struct sim_cpu *c = &s->cpus[cpu];
 
+	if (c->in_busy0)
+		s->nin_busy0--;
 	c->in_busy0 = false;
 	if (c->busy0_seq_end > c->kmax)
 		c->kmax = c->busy0_seq_end;
@@ -827,6 +832,7 @@ static void busy0_start(struct sim *s, const struct rp_idle_busy *b)
 		emit_switch(s, cpu, -1, b->seq_start);
 	c->e_fresh = false;
 	c->in_busy0 = true;
+	s->nin_busy0++;
 	c->busy0_end = b->end;
 	c->busy0_seq_end = b->seq_end;
 	c->busy0_to_idle = b->to_idle;
@@ -869,8 +875,7 @@ static uint64_t next_idle_change(struct sim *s, int cpu)
 	const struct rp_cpu_timeline *tl;
 	struct sim_cpu *c = &s->cpus[cpu];
 
-	if (s->idle != RP_IDLE_RECORDED || !s->same_platform ||
-	    cpu >= s->w->ncpus || !c->e_idle)
+	if (!s->rec_idle_tl || cpu >= s->w->ncpus || !c->e_idle)
 		return UINT64_MAX;
 	tl = &s->w->cpus[cpu];
 	while (c->rec_idle + 1 < tl->nidles && tl->idles[c->rec_idle + 1].since <= s->now)
@@ -985,7 +990,8 @@ static uint64_t next_time(struct sim *s)
 			if (c->nrq)
 				t = umin(t, c->slice_end);
 		}
-		t = umin(t, next_idle_change(s, i));
+		if (s->rec_idle_tl)
+			t = umin(t, next_idle_change(s, i));
 	}
 	return t < s->now ? s->now : t;
 }
@@ -1000,8 +1006,8 @@ static bool idle_change_due(struct sim *s, int cpu, uint64_t *seq)
 	struct sim_cpu *c = &s->cpus[cpu];
 	size_t k;
 
-	if (s->idle != RP_IDLE_RECORDED || !s->same_platform ||
-	    cpu >= s->w->ncpus || !c->e_idle || c->idle_since == s->now)
+	if (!s->rec_idle_tl || cpu >= s->w->ncpus || !c->e_idle ||
+	    c->idle_since == s->now)
 		return false;
 	tl = &s->w->cpus[cpu];
 	for (k = c->rec_idle; k + 1 < tl->nidles && tl->idles[k + 1].since <= s->now; k++)
@@ -1042,7 +1048,7 @@ static void process_due(struct sim *s, uint64_t t)
 			best = ar->seq;
 			kind = DUE_ARRIVAL;
 		}
-		for (int i = 0; i < s->ncpus; i++) {
+		for (int i = 0; (s->nin_busy0 || s->rec_idle_tl) && i < s->ncpus; i++) {
 			struct sim_cpu *c = &s->cpus[i];
 
 			if (c->in_busy0 && c->busy0_end <= t && c->busy0_seq_end < best) {
@@ -1112,12 +1118,9 @@ static void step(struct sim *s, uint64_t t)
 		tick = true;
 		s->next_tick += TICK_NS;
 	}
-	for (int i = 0; i < s->ncpus; i++) {
-		struct sim_cpu *c = &s->cpus[i];
-
-		if (c->curr >= 0 && s->tasks[c->curr].rem == 0)
-			complete(s, i);
-	}
+	/* the CPUs whose task has no work left: advance() listed them */
+	for (int i = 0; i < s->ndone; i++)
+		complete(s, s->done[i]);
 	process_due(s, t);
 	for (int i = 0; i < s->ncpus; i++)
 		pick(s, i, tick);
@@ -1200,6 +1203,7 @@ static void reset(struct sim *s)
 		c->nrq = 0;
 		c->slice_end = UINT64_MAX;
 		c->in_busy0 = false;
+		s->nin_busy0 = 0;
 		memset(&c->pelt, 0, sizeof(c->pelt));
 		c->e_fresh = true;
 		c->e_idle = false;
@@ -1304,6 +1308,8 @@ int sim_init(struct sim *s, const struct ea_workload *w, const struct ea_model *
 	s->idle = idle;
 	s->same_platform = same_platform;
 	s->assumed_khz = assumed_khz;
+	s->asymmetric = rp_asymmetric(m);
+	s->rec_idle_tl = idle == RP_IDLE_RECORDED && same_platform;
 	s->ncpus = same_platform && w->counts.ncpus > 0 &&
 		   w->counts.ncpus < m->ncpus ? w->counts.ncpus : m->ncpus;
 	for (int i = 0; i < s->ncpus; i++)
@@ -1318,8 +1324,9 @@ int sim_init(struct sim *s, const struct ea_workload *w, const struct ea_model *
 	s->env_util = calloc(s->ncpus, sizeof(*s->env_util));
 	s->env_cap = calloc(s->ncpus, sizeof(*s->env_cap));
 	s->env_nr = calloc(s->ncpus, sizeof(*s->env_nr));
+	s->done = calloc(s->ncpus, sizeof(*s->done));
 	if (!s->cpus || !s->tasks || !s->env_util || !s->env_cap || !s->env_nr ||
-	    init_domains(s)) {
+	    !s->done || init_domains(s)) {
 		fail(s, "out of memory");
 		return -1;
 	}
@@ -1374,6 +1381,7 @@ void sim_free(struct sim *s)
 	free(s->env_util);
 	free(s->env_cap);
 	free(s->env_nr);
+	free(s->done);
 	free(s->arr);
 	free(s->heap);
 	free(s->dom_start);

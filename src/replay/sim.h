@@ -80,6 +80,8 @@ struct sim {
 	enum rp_idle_sel idle;
 	bool same_platform;
 	bool oracle_pass1;	/* measuring idle lengths for `oracle` */
+	bool asymmetric;	/* rp_asymmetric(m), for the policies */
+	bool rec_idle_tl;	/* idle states follow the recorded timeline */
 	uint32_t assumed_khz;
 	int ncpus;
 	struct sim_cpu *cpus;
@@ -103,6 +105,8 @@ struct sim {
 	size_t nmoves, moves_cap;
 	uint64_t now, first_ts, last_ts, next_tick;
 	bool started;
+	int nin_busy0;		/* CPUs in a recorded idle-task stretch */
+	int *done, ndone;	/* CPUs whose task's work ran out (advance) */
 	/* policy view, refreshed at each wakeup */
 	uint32_t *env_util;
 	int *env_cap, *env_nr;

@@ -24,7 +24,8 @@ struct scen {
 
 static struct rp_env *env(struct scen *s, bool over)
 {
-	s->env = (struct rp_env){ tc2, 5, s->util, s->cap, s->nr, over };
+	s->env = (struct rp_env){ tc2, 5, s->util, s->cap, s->nr, over,
+				    rp_asymmetric(tc2) };
 	return &s->env;
 }
 
