@@ -24,7 +24,7 @@
 
 #include "replay/replay-internal.h"
 
-static int64_t em_power_u(const struct ea_cluster *cl, int k)
+int64_t rp_em_power_u(const struct ea_cluster *cl, int k)
 {
 	return cl->caps[k].core_power_u + cl->caps[k].cluster_power_u / cl->ncpus;
 }
@@ -66,7 +66,9 @@ unsigned long long rp_feec_compute_energy(const struct rp_env *e, int ci,
 	for (k = 0; k < cl->ncaps - 1; k++)
 		if (cl->caps[k].cap >= max_util)
 			break;
-	return (unsigned long long)em_power_u(cl, k) * busy / cl->caps[k].cap;
+	return (unsigned long long)(e->clc ? e->clc[ci].em_pow[k] :
+				    rp_em_power_u(cl, k)) *
+	       busy / cl->caps[k].cap;
 }
 
 static int select_feec(const struct rp_env *e, const struct rp_wakee *p)

@@ -3,6 +3,8 @@
  * The policy table and the helpers policies share. Adding a policy is one
  * file defining a struct rp_policy plus one line in `policies` below.
  */
+#include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "replay/replay-internal.h"
@@ -46,6 +48,61 @@ const struct rp_policy *rp_policy_get(const char *name)
 	int i = ea_replay_policy_find(name);
 
 	return i < 0 ? NULL : policies[i];
+}
+
+/*
+ * One table for the model's clusters; the per-OPP arrays of all of them
+ * are two blocks, cc[0]'s arrays at their start (freed through those).
+ */
+struct rp_cl_cache *rp_cl_cache_new(const struct ea_model *m)
+{
+	struct rp_cl_cache *cc = calloc(m->nclusters ? m->nclusters : 1,
+					sizeof(*cc));
+	size_t total = 0, at = 0;
+	long *pow;
+	int64_t *em;
+
+	for (int ci = 0; ci < m->nclusters; ci++)
+		total += m->clusters[ci].ncaps;
+	pow = calloc(total ? 2 * total : 1, sizeof(*pow));
+	em = calloc(total ? total : 1, sizeof(*em));
+	if (!cc || !pow || !em) {
+		free(cc);
+		free(pow);
+		free(em);
+		return NULL;
+	}
+	cc[0].core_pow = pow;	/* so that a table without clusters frees */
+	cc[0].em_pow = em;
+	for (int ci = 0; ci < m->nclusters; ci++) {
+		const struct ea_cluster *cl = &m->clusters[ci];
+		const struct ea_idle_state *idle = &cl->idles[cl->nidles - 1];
+		struct rp_cl_cache *c = &cc[ci];
+
+		c->core_pow = pow + 2 * at;
+		c->cluster_pow = c->core_pow + cl->ncaps;
+		c->em_pow = em + at;
+		at += cl->ncaps;
+		for (int k = 0; k < cl->ncaps; k++) {
+			c->core_pow[k] = lround(cl->caps[k].core_power);
+			c->cluster_pow[k] = lround(cl->caps[k].cluster_power);
+			c->em_pow[k] = rp_em_power_u(cl, k);
+		}
+		c->idle_core_pow = lround(idle->core_power);
+		c->idle_cluster_pow = lround(idle->cluster_power);
+		c->wake_core = rp_rfc_wakeup_energy(idle->core_wakeup);
+		c->wake_cluster = rp_rfc_wakeup_energy(idle->cluster_wakeup);
+	}
+	return cc;
+}
+
+void rp_cl_cache_free(struct rp_cl_cache *cc)
+{
+	if (!cc)
+		return;
+	free(cc[0].core_pow);
+	free(cc[0].em_pow);
+	free(cc);
 }
 
 bool rp_asymmetric(const struct ea_model *m)

@@ -116,7 +116,28 @@ struct rp_env {
 	const int *nr;
 	bool overutilised;	/* some CPU above 80% of its capacity */
 	bool asymmetric;	/* rp_asymmetric(model) */
+	/* rp_cl_cache_new(model), one per cluster; NULL: computed each time */
+	struct rp_cl_cache *clc;
 };
+
+/*
+ * What the energy-aware policies derive from the model, per cluster: the
+ * same integers they would compute at each decision (the RFC's lround()ed
+ * powers, feec's per-CPU share of the cluster power), plus scratch for
+ * one decision.
+ */
+struct rp_cl_cache {
+	long *core_pow, *cluster_pow;	/* eas-rfc: lround(power) per OPP */
+	long idle_core_pow, idle_cluster_pow;	/* ... of the deepest idle state */
+	long wake_core, wake_cluster;	/* rp_rfc_wakeup_energy() of it */
+	int64_t *em_pow;		/* feec: em power per OPP */
+	/* eas-rfc, per decision: util summed over the cluster's CPUs, and
+	 * the highest (0 at least) */
+	long sum, max;
+};
+
+struct rp_cl_cache *rp_cl_cache_new(const struct ea_model *m);
+void rp_cl_cache_free(struct rp_cl_cache *c);
 
 struct rp_wakee {
 	uint32_t util;		/* task util_avg, decayed to now */
@@ -185,6 +206,9 @@ long rp_energy_diff_util(const struct rp_env *e, int cpu, long util,
  * figure: w x 1024 x 1000 / 47742, rounded. */
 long rp_rfc_wakeup_energy(double per_wakeup);
 
+/* policy-feec.c: the energy model's power of a CPU of cl at OPP k, micro
+ * power_unit: its core power plus an equal share of the cluster's. */
+int64_t rp_em_power_u(const struct ea_cluster *cl, int k);
 /* policy-feec.c: mainline compute_energy() for a perf domain, with the
  * task on dst_cpu (-1: without it). */
 unsigned long long rp_feec_compute_energy(const struct rp_env *e, int cl,

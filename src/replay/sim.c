@@ -594,7 +594,7 @@ static int place(struct sim *s, int task)
 	struct sim_task *t = &s->tasks[task];
 	const struct rp_act *a = cur_act(s, t);
 	struct rp_env env = { s->m, s->ncpus, s->env_util, s->env_cap, s->env_nr,
-			      s->overutilised, s->asymmetric };
+			      s->overutilised, s->asymmetric, s->clc };
 	struct rp_wakee p;
 	int cpu;
 
@@ -1325,8 +1325,9 @@ int sim_init(struct sim *s, const struct ea_workload *w, const struct ea_model *
 	s->env_cap = calloc(s->ncpus, sizeof(*s->env_cap));
 	s->env_nr = calloc(s->ncpus, sizeof(*s->env_nr));
 	s->done = calloc(s->ncpus, sizeof(*s->done));
+	s->clc = rp_cl_cache_new(m);
 	if (!s->cpus || !s->tasks || !s->env_util || !s->env_cap || !s->env_nr ||
-	    !s->done || init_domains(s)) {
+	    !s->done || !s->clc || init_domains(s)) {
 		fail(s, "out of memory");
 		return -1;
 	}
@@ -1382,6 +1383,7 @@ void sim_free(struct sim *s)
 	free(s->env_cap);
 	free(s->env_nr);
 	free(s->done);
+	rp_cl_cache_free(s->clc);
 	free(s->arr);
 	free(s->heap);
 	free(s->dom_start);

@@ -110,6 +110,7 @@ struct sim {
 	/* policy view, refreshed at each wakeup */
 	uint32_t *env_util;
 	int *env_cap, *env_nr;
+	struct rp_cl_cache *clc;	/* the model, as the policies use it */
 	/* output bucket: events at time `now`, ordered on flush */
 	struct sim_out *out;
 	size_t nout, out_cap;

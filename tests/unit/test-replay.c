@@ -25,7 +25,7 @@ struct scen {
 static struct rp_env *env(struct scen *s, bool over)
 {
 	s->env = (struct rp_env){ tc2, 5, s->util, s->cap, s->nr, over,
-				    rp_asymmetric(tc2) };
+				  rp_asymmetric(tc2), NULL };
 	return &s->env;
 }
 
@@ -157,6 +157,61 @@ static void rfc_wakeup_energy(void **state)
 	assert_int_equal(rp_rfc_wakeup_energy(0.27973828125), 6);
 }
 
+/*
+ * The simulator hands the policies the model's figures precomputed
+ * (rp_env.clc): every policy must decide exactly as without them, and the
+ * estimates must be the same, over a grid of CPU states and tasks.
+ */
+static void cache_same_decisions(void **state)
+{
+	const struct rp_policy *pols[] = { &rp_policy_eas_rfc, &rp_policy_feec,
+					   &rp_policy_cfs, &rp_policy_pack,
+					   &rp_policy_spread };
+	struct rp_cl_cache *clc;
+	struct scen s = { 0 };
+	uint32_t seed = 1;
+	int n = 0;
+
+	load(state);
+	clc = rp_cl_cache_new(tc2);
+	assert_non_null(clc);
+	for (int round = 0; round < 4000; round++) {
+		struct rp_wakee p;
+		struct rp_env plain, cached;
+		bool over = round % 7 == 0;
+
+		for (int i = 0; i < 5; i++) {
+			seed = seed * 1103515245 + 12345;
+			s.util[i] = (seed >> 8) % (round % 3 ? 400 : 1100);
+			s.nr[i] = (seed >> 20) % 3;
+			s.cap[i] = (int)((seed >> 4) % (i < 2 ? 5 : 8));
+		}
+		seed = seed * 1103515245 + 12345;
+		p = (struct rp_wakee){ .util = (seed >> 8) % 600,
+				       .wakeups = (seed >> 12) % 40000,
+				       .prev_cpu = (int)((seed >> 4) % 5),
+				       .rec_cpu = (int)((seed >> 24) % 5) };
+		plain = *env(&s, over);
+		cached = plain;
+		cached.clc = clc;
+		for (size_t k = 0; k < sizeof(pols) / sizeof(pols[0]); k++) {
+			assert_int_equal(pols[k]->select_cpu(&plain, &p),
+					 pols[k]->select_cpu(&cached, &p));
+			n++;
+		}
+		for (int cpu = 0; cpu < 5; cpu++) {
+			assert_true(rp_energy_diff_util(&plain, cpu, p.util, p.wakeups) ==
+				    rp_energy_diff_util(&cached, cpu, p.util, p.wakeups));
+			assert_true(rp_feec_compute_energy(&plain, tc2->cpu_cluster[cpu],
+							   p.util, cpu) ==
+				    rp_feec_compute_energy(&cached, tc2->cpu_cluster[cpu],
+							   p.util, cpu));
+		}
+	}
+	assert_int_equal(n, 20000);
+	rp_cl_cache_free(clc);
+}
+
 static int teardown(void **state)
 {
 	ea_model_free(tc2);
@@ -175,6 +230,7 @@ int main(void)
 		cmocka_unit_test(feec_scenarios),
 		cmocka_unit_test(eas_rfc_big_to_little),
 		cmocka_unit_test(rfc_wakeup_energy),
+		cmocka_unit_test(cache_same_decisions),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, teardown);
