@@ -67,7 +67,7 @@ static bool over(const struct sim_cpu *c)
  * (1024 ns) after the last one changes nothing. Every CPU's signal is
  * brought to `now` at each step, so most updates within it are no-ops.
  */
-static void pelt_update(struct ea_pelt *p, uint64_t now, bool running,
+static inline void pelt_update(struct ea_pelt *p, uint64_t now, bool running,
 			uint32_t cap)
 {
 	if (p->started && now >= p->last_ns && now - p->last_ns < 1024)
@@ -101,14 +101,17 @@ static const struct rp_act *cur_act(const struct sim *s, const struct sim_task *
 
 /* ---- emission ---- */
 
-static const char *comm_of(const struct sim *s, int cpu, int32_t pid, int task)
+/*
+ * The comm an emitted event carries: the task's, as snprintf("%s") would
+ * copy it (at most EA_COMM_LEN - 1 bytes, zero-padded), or "<idle>".
+ */
+static const char *comm_of(const struct sim *s, int32_t pid, int task)
 {
-	static char idle[EA_COMM_LEN] = "<idle>";
+	static const char idle[EA_COMM_LEN] = "<idle>";
 
-	(void)cpu;
 	if (pid <= 0 || task < 0)
 		return idle;
-	return s->tasks[task].w->comm;
+	return s->comms[task];
 }
 
 static struct ea_event *emit(struct sim *s, int cpu, uint8_t type, uint64_t key,
@@ -134,19 +137,14 @@ static struct ea_event *emit(struct sim *s, int cpu, uint8_t type, uint64_t key,
 		key = c->kmax;
 	c->kmax = key;
 	o = &s->out[s->nout++];
-	memset(o, 0, sizeof(*o));
+	memset(&o->ev, 0, sizeof(o->ev));
 	o->key = key;
 	o->order = s->order++;
 	o->ev.ts = s->now;
 	o->ev.cpu = cpu;
 	o->ev.cur_pid = c->e_pid;
 	o->ev.type = type;
-	{
-		/* as snprintf "%s" would: truncated, NUL-terminated (o is zeroed) */
-		const char *comm = comm_of(s, cpu, c->e_pid, cur_task);
-
-		memcpy(o->comm, comm, strnlen(comm, sizeof(o->comm) - 1));
-	}
+	memcpy(o->comm, comm_of(s, c->e_pid, cur_task), sizeof(o->comm));
 	return &o->ev;
 }
 
@@ -421,7 +419,7 @@ static void governor(struct sim *s)
 
 /* ---- PELT and time ---- */
 
-static void pelt_cpu_sync(struct sim *s, int cpu)
+static inline void pelt_cpu_sync(struct sim *s, int cpu)
 {
 	struct sim_cpu *c = &s->cpus[cpu];
 
@@ -1325,12 +1323,16 @@ int sim_init(struct sim *s, const struct ea_workload *w, const struct ea_model *
 	s->env_cap = calloc(s->ncpus, sizeof(*s->env_cap));
 	s->env_nr = calloc(s->ncpus, sizeof(*s->env_nr));
 	s->done = calloc(s->ncpus, sizeof(*s->done));
+	s->comms = calloc(s->ntasks ? s->ntasks : 1, sizeof(*s->comms));
 	s->clc = rp_cl_cache_new(m);
 	if (!s->cpus || !s->tasks || !s->env_util || !s->env_cap || !s->env_nr ||
-	    !s->done || !s->clc || init_domains(s)) {
+	    !s->done || !s->clc || !s->comms || init_domains(s)) {
 		fail(s, "out of memory");
 		return -1;
 	}
+	for (size_t i = 0; i < s->ntasks; i++)
+		memcpy(s->comms[i], w->tasks[i].comm,
+		       strnlen(w->tasks[i].comm, EA_COMM_LEN - 1));
 	if (arrivals_in_order(w)) {
 		s->heap = calloc(s->ntasks ? s->ntasks : 1, sizeof(*s->heap));
 		if (!s->heap) {
@@ -1383,6 +1385,7 @@ void sim_free(struct sim *s)
 	free(s->env_cap);
 	free(s->env_nr);
 	free(s->done);
+	free(s->comms);
 	rp_cl_cache_free(s->clc);
 	free(s->arr);
 	free(s->heap);

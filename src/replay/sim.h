@@ -111,6 +111,7 @@ struct sim {
 	uint32_t *env_util;
 	int *env_cap, *env_nr;
 	struct rp_cl_cache *clc;	/* the model, as the policies use it */
+	char (*comms)[EA_COMM_LEN];	/* each task's, as emitted */
 	/* output bucket: events at time `now`, ordered on flush */
 	struct sim_out *out;
 	size_t nout, out_cap;
