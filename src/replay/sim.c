@@ -63,15 +63,29 @@ static bool over(const struct sim_cpu *c)
 }
 
 /*
- * ea_pelt_update() but for its no-op: an update less than one PELT unit
- * (1024 ns) after the last one changes nothing. Every CPU's signal is
- * brought to `now` at each step, so most updates within it are no-ops.
+ * ea_pelt_update(), its common case inline: steps are a microsecond or two
+ * apart, so most updates stay within the current 1024 us period, where it
+ * only moves the clock and adds the running time (no decay, util_avg
+ * unchanged). This is that path of state/pelt.c, to the bit; an update
+ * that reaches a period boundary goes there.
  */
 static inline void pelt_update(struct ea_pelt *p, uint64_t now, bool running,
-			uint32_t cap)
+			       uint32_t cap)
 {
-	if (p->started && now >= p->last_ns && now - p->last_ns < 1024)
-		return;
+	if (p->started) {
+		uint64_t d;
+
+		if (now <= p->last_ns)
+			return;
+		d = (now - p->last_ns) >> 10;
+		if (d + p->period_contrib < 1024) {
+			p->last_ns += d << 10;
+			p->period_contrib += (uint32_t)d;
+			if (running)
+				p->util_sum += d * cap;
+			return;
+		}
+	}
 	ea_pelt_update(p, now, running, cap);
 }
 
