@@ -190,20 +190,37 @@ long rp_energy_diff_util(const struct rp_env *e, int cpu, long util,
 }
 
 /*
- * energy_diff_task() during one decision: with e->clc, each cluster's
- * figures and util are taken once (select_eas_rfc() fills them).
+ * energy_diff_task() during one decision, which weighs the same CPUs at
+ * several levels: each CPU's figure is computed once (memo, for up to 64
+ * CPUs). With e->clc, each cluster's figures and util are taken once
+ * (select_eas_rfc() fills them).
  */
+struct memo {
+	uint64_t have;
+	long v[64];
+};
+
 static long energy_diff_task(const struct rp_env *e, int cpu,
-			     const struct rp_wakee *p)
+			     const struct rp_wakee *p, struct memo *mm)
 {
 	int ci = e->model->cpu_cluster[cpu];
 	struct rfc_pow w;
+	long d;
 
-	if (!e->clc)
-		return rp_energy_diff_util(e, cpu, p->util, p->wakeups);
-	get_pow(e, ci, &w);
-	return diff_util(e, ci, &w, cpu, p->util, p->wakeups, e->clc[ci].sum,
-			 e->clc[ci].max);
+	if (cpu < 64 && (mm->have >> cpu & 1))
+		return mm->v[cpu];
+	if (!e->clc) {
+		d = rp_energy_diff_util(e, cpu, p->util, p->wakeups);
+	} else {
+		get_pow(e, ci, &w);
+		d = diff_util(e, ci, &w, cpu, p->util, p->wakeups,
+			      e->clc[ci].sum, e->clc[ci].max);
+	}
+	if (cpu < 64) {
+		mm->have |= 1ull << cpu;
+		mm->v[cpu] = d;
+	}
+	return d;
 }
 
 /* The least loaded CPU of cluster ci (the group's probe), first on ties. */
@@ -222,7 +239,8 @@ static int probe_cpu(const struct rp_env *e, int ci)
 }
 
 /* find_target_cpu() over cluster ci: the least energy CPU, first on ties. */
-static int target_cpu(const struct rp_env *e, int ci, const struct rp_wakee *p)
+static int target_cpu(const struct rp_env *e, int ci, const struct rp_wakee *p,
+		      struct memo *mm)
 {
 	const struct ea_cluster *cl = &e->model->clusters[ci];
 	long min = LONG_MAX;
@@ -234,7 +252,7 @@ static int target_cpu(const struct rp_env *e, int ci, const struct rp_wakee *p)
 
 		if (c >= e->ncpus)
 			continue;
-		d = energy_diff_task(e, c, p);
+		d = energy_diff_task(e, c, p, mm);
 		if (best < 0 || d < min) {
 			min = d;
 			best = c;
@@ -249,7 +267,9 @@ static int select_eas_rfc(const struct rp_env *e, const struct rp_wakee *p)
 	int cpu = p->prev_cpu, local = m->cpu_cluster[cpu], remote = -1;
 	const struct ea_cluster *cl;
 	long local_energy = LONG_MAX, min_energy = LONG_MAX, target_energy;
+	struct memo mm;
 
+	mm.have = 0;
 	for (int ci = 0; e->clc && ci < m->nclusters; ci++)
 		cluster_util(e, ci, &e->clc[ci].sum, &e->clc[ci].max);
 
@@ -260,7 +280,7 @@ static int select_eas_rfc(const struct rp_env *e, const struct rp_wakee *p)
 
 		if (probe < 0)
 			continue;
-		d = energy_diff_task(e, probe, p);
+		d = energy_diff_task(e, probe, p, &mm);
 		if (ci == local) {
 			local_energy = d;
 		} else if (d < min_energy) {
@@ -269,7 +289,7 @@ static int select_eas_rfc(const struct rp_env *e, const struct rp_wakee *p)
 		}
 	}
 	if (remote >= 0 && min_energy < local_energy) {
-		int c = target_cpu(e, remote, p);
+		int c = target_cpu(e, remote, p, &mm);
 
 		if (c >= 0)
 			cpu = c;
@@ -277,7 +297,7 @@ static int select_eas_rfc(const struct rp_env *e, const struct rp_wakee *p)
 
 	/* Lowest level: groups are the CPUs of cpu's cluster. */
 	cl = rp_cluster(e, cpu);
-	local_energy = energy_diff_task(e, cpu, p);
+	local_energy = energy_diff_task(e, cpu, p, &mm);
 	min_energy = LONG_MAX;
 	remote = -1;
 	for (int i = 0; i < cl->ncpus; i++) {
@@ -286,7 +306,7 @@ static int select_eas_rfc(const struct rp_env *e, const struct rp_wakee *p)
 
 		if (c == cpu || c >= e->ncpus)
 			continue;
-		d = energy_diff_task(e, c, p);
+		d = energy_diff_task(e, c, p, &mm);
 		if (d < min_energy) {
 			min_energy = d;
 			remote = c;
@@ -296,13 +316,13 @@ static int select_eas_rfc(const struct rp_env *e, const struct rp_wakee *p)
 		cpu = remote;
 
 	/* select_idle_sibling(), energy-aware version (seed 010). */
-	target_energy = energy_diff_task(e, cpu, p);
+	target_energy = energy_diff_task(e, cpu, p, &mm);
 	for (int i = 0; i < cl->ncpus; i++) {
 		int c = cl->cpus[i];
 
 		if (c == cpu || c >= e->ncpus || !rp_idle(e, c))
 			continue;
-		if (energy_diff_task(e, c, p) > target_energy)
+		if (energy_diff_task(e, c, p, &mm) > target_energy)
 			continue;
 		return c;
 	}
