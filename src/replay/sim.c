@@ -1248,10 +1248,11 @@ static void reset(struct sim *s)
 /*
  * Whether each task's own arrivals come in (t, seq) order, strictly: then
  * merging the tasks' sequences in a heap yields the order of sorting them
- * all (cmp_arr), without the sort and its array.
+ * all (cmp_arr), without the sort and its array. *n: how many arrivals.
  */
-static bool arrivals_in_order(const struct ea_workload *w)
+static bool arrivals_in_order(const struct ea_workload *w, size_t *n)
 {
+	*n = 0;
 	for (size_t i = 0; i < w->ntasks; i++) {
 		const struct rp_task *t = &w->tasks[i];
 		uint64_t pt = 0, pseq = 0;
@@ -1268,6 +1269,7 @@ static bool arrivals_in_order(const struct ea_workload *w)
 			first = false;
 			pt = a->eligible;
 			pseq = a->seq_in;
+			(*n)++;
 		}
 	}
 	return true;
@@ -1303,6 +1305,36 @@ static int init_domains(struct sim *s)
 				s->dom_cpu[n++] = i;
 	}
 	s->dom_start[s->ndoms] = n;
+	return 0;
+}
+
+/* All arrivals in one array, sorted: when some task's are out of order. */
+static int sort_arrivals(struct sim *s)
+{
+	const struct ea_workload *w = s->w;
+	size_t n = 0;
+
+	for (size_t i = 0; i < w->ntasks; i++)
+		n += w->tasks[i].nacts;
+	s->arr = calloc(n ? n : 1, sizeof(*s->arr));
+	if (!s->arr) {
+		fail(s, "out of memory");
+		return -1;
+	}
+	for (size_t i = 0; i < w->ntasks; i++) {
+		const struct rp_task *t = &w->tasks[i];
+
+		for (size_t k = 0; k < t->nacts; k++) {
+			const struct rp_act *a = &t->acts[k];
+
+			if (!(a->flags & RP_ACT_RAN) || a->eligible > w->counts.last_ts)
+				continue;
+			s->arr[s->narr++] = (struct sim_arrival){
+				a->eligible, a->seq_in, (uint32_t)i, (uint32_t)k };
+		}
+	}
+	if (s->narr)
+		qsort(s->arr, s->narr, sizeof(*s->arr), cmp_arr);
 	return 0;
 }
 
@@ -1347,36 +1379,35 @@ int sim_init(struct sim *s, const struct ea_workload *w, const struct ea_model *
 	for (size_t i = 0; i < s->ntasks; i++)
 		memcpy(s->comms[i], w->tasks[i].comm,
 		       strnlen(w->tasks[i].comm, EA_COMM_LEN - 1));
-	if (arrivals_in_order(w)) {
+	if (arrivals_in_order(w, &n)) {
 		s->heap = calloc(s->ntasks ? s->ntasks : 1, sizeof(*s->heap));
 		if (!s->heap) {
 			fail(s, "out of memory");
 			return -1;
 		}
-		reset(s);
-		return 0;
+	} else {
+		if (sort_arrivals(s))
+			return -1;
+		n = s->narr;
 	}
-	for (size_t i = 0; i < w->ntasks; i++)
-		n += w->tasks[i].nacts;
-	s->arr = calloc(n ? n : 1, sizeof(*s->arr));
-	if (!s->arr) {
+	/* a latency per activation served, at most one per arrival */
+	s->lat = malloc((n ? n : 1) * sizeof(*s->lat));
+	if (!s->lat) {
 		fail(s, "out of memory");
 		return -1;
 	}
-	for (size_t i = 0; i < w->ntasks; i++) {
-		const struct rp_task *t = &w->tasks[i];
+	s->lat_cap = n ? n : 1;
+	reset(s);
+	return 0;
+}
 
-		for (size_t k = 0; k < t->nacts; k++) {
-			const struct rp_act *a = &t->acts[k];
-
-			if (!(a->flags & RP_ACT_RAN) || a->eligible > w->counts.last_ts)
-				continue;
-			s->arr[s->narr++] = (struct sim_arrival){
-				a->eligible, a->seq_in, (uint32_t)i, (uint32_t)k };
-		}
-	}
-	if (s->narr)
-		qsort(s->arr, s->narr, sizeof(*s->arr), cmp_arr);
+int sim_sort_arrivals(struct sim *s)
+{
+	free(s->heap);
+	s->heap = NULL;
+	s->nheap = 0;
+	if (!s->arr && sort_arrivals(s))
+		return -1;
 	reset(s);
 	return 0;
 }

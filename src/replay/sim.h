@@ -132,6 +132,9 @@ int sim_init(struct sim *s, const struct ea_workload *w, const struct ea_model *
 	     bool same_platform, uint32_t assumed_khz);
 /* Run to the end, emitting to s->sink. 0 or -1 with s->error. */
 int sim_run(struct sim *s);
+/* For tests: take the arrivals from one sorted array, as when some task's
+ * are out of order, instead of the heap; resets. 0 or -1 (memory). */
+int sim_sort_arrivals(struct sim *s);
 /* Keep the oracle's idle lengths, reset everything else for a new run. */
 int sim_rewind(struct sim *s);
 void sim_free(struct sim *s);

@@ -13,6 +13,7 @@
 
 #include "harness.h"
 #include "replay/replay-internal.h"
+#include "replay/sim.h"
 
 static struct ea_model *tc2;
 
@@ -212,6 +213,87 @@ static void cache_same_decisions(void **state)
 	rp_cl_cache_free(clc);
 }
 
+/* FNV-1a of every simulated event, bytes and comm. */
+struct digest {
+	uint64_t h, n;
+};
+
+static int digest_event(void *ctx, const struct ea_event *ev, const char *comm)
+{
+	struct digest *d = ctx;
+	const unsigned char *b = (const unsigned char *)ev;
+
+	for (size_t i = 0; i < sizeof(*ev); i++)
+		d->h = (d->h ^ b[i]) * 1099511628211ull;
+	for (size_t i = 0; i < EA_COMM_LEN; i++)
+		d->h = (d->h ^ (unsigned char)comm[i]) * 1099511628211ull;
+	d->n++;
+	return 0;
+}
+
+/*
+ * Arrivals come from a heap of each task's next one (their own are in
+ * order) or, failing that, from one sorted array: both must give the same
+ * simulation, event for event, for every policy.
+ */
+static void arrivals_heap_equals_sort(void **state)
+{
+	const char *traces[] = { "traces/demo/tc2-seven-tasks.txt",
+				 "traces/vm/wl-pingpong.dat" };
+	const char *pols[] = { "recorded", "eas-rfc", "feec", "cfs", "pack",
+			       "spread" };
+
+	load(state);
+	for (size_t ti = 0; ti < sizeof(traces) / sizeof(traces[0]); ti++) {
+		struct ea_workload_config wcfg = { .model = tc2,
+						   .source_capacity = 1024 };
+		struct ea_state_config cfg = { .ncpus = -1 };
+		struct ea_workload *w;
+		struct ea_consumer cons;
+		struct ea_run run;
+		struct ea_err err;
+
+		assert_int_equal(ea_workload_new(&w, &wcfg), 0);
+		cons = (struct ea_consumer){ &ea_workload_ops, w };
+		if (ea_run(&run, traces[ti], &cfg, &cons, 1, &err) ||
+		    ea_workload_done(w, run.state, &err))
+			fail_msg("%s: %s", traces[ti], err.msg);
+		for (size_t k = 0; k < sizeof(pols) / sizeof(pols[0]); k++) {
+			struct digest d[2] = { { 14695981039346656037ull, 0 },
+					       { 14695981039346656037ull, 0 } };
+			struct sim s[2];
+
+			for (int j = 0; j < 2; j++) {
+				assert_int_equal(sim_init(&s[j], w, tc2,
+							  rp_policy_get(pols[k]),
+							  RP_GOV_SCHEDUTIL,
+							  RP_IDLE_MENU, false, 0), 0);
+				assert_non_null(s[j].heap);
+				if (j)
+					assert_int_equal(sim_sort_arrivals(&s[j]), 0);
+				s[j].sink = digest_event;
+				s[j].sink_ctx = &d[j];
+				assert_int_equal(sim_run(&s[j]), 0);
+			}
+			assert_null(s[1].heap);
+			assert_true(s[1].narr > 0);
+			assert_true(d[0].n > 0);
+			assert_int_equal(d[0].n, d[1].n);
+			assert_true(d[0].h == d[1].h);
+			assert_int_equal(s[0].nlat, s[1].nlat);
+			assert_memory_equal(s[0].lat, s[1].lat,
+					    s[0].nlat * sizeof(*s[0].lat));
+			assert_true(s[0].wait_ns == s[1].wait_ns &&
+				    s[0].migrations == s[1].migrations &&
+				    s[0].late == s[1].late);
+			sim_free(&s[0]);
+			sim_free(&s[1]);
+		}
+		ea_run_free(&run);
+		ea_workload_free(w);
+	}
+}
+
 static int teardown(void **state)
 {
 	ea_model_free(tc2);
@@ -231,6 +313,7 @@ int main(void)
 		cmocka_unit_test(eas_rfc_big_to_little),
 		cmocka_unit_test(rfc_wakeup_energy),
 		cmocka_unit_test(cache_same_decisions),
+		cmocka_unit_test(arrivals_heap_equals_sort),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, teardown);
