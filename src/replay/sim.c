@@ -59,7 +59,7 @@ static uint32_t rate(const struct sim *s, int cpu)
 /* !rp_fits(util, cap_orig): above 80% of the CPU's capacity. */
 static bool over(const struct sim_cpu *c)
 {
-	return (uint64_t)c->pelt.util_avg * 1280 >= (uint64_t)c->cap_orig * 1024;
+	return c->pelt.util_avg >= c->over_util;
 }
 
 /*
@@ -1231,6 +1231,8 @@ static void reset(struct sim *s)
 		c->khz = 0;
 		c->cap_idx = cap_idx_for_khz(s, cl, 0);
 		c->cap_orig = cl->caps[cl->ncaps - 1].cap;
+		/* util x 1280 >= cap x 1024 <=> util >= ceil(cap x 1024 / 1280) */
+		c->over_util = (uint32_t)(((uint64_t)c->cap_orig * 1024 + 1279) / 1280);
 		c->rate = cl->caps[c->cap_idx].cap;
 	}
 	for (int i = 0; i < s->ncpus; i++)

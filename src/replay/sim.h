@@ -38,6 +38,7 @@ struct sim_cpu {
 	int cluster;
 	int dom;		/* frequency domain (index in sim.doms) */
 	uint32_t cap_orig;	/* capacity at the top OPP */
+	uint32_t over_util;	/* util from which it is overutilised */
 	uint32_t rate;		/* capacity at cap_idx: its work rate */
 	int curr;		/* task index, -1 */
 	int *rq;		/* waiting tasks, FIFO */
