@@ -50,12 +50,6 @@ static const struct ea_cluster *cl_of(const struct sim *s, int cpu)
 	return &s->m->clusters[s->cpus[cpu].cluster];
 }
 
-/* Capacity at the CPU's current OPP: its work rate, ns x cap per ns. */
-static uint32_t rate(const struct sim *s, int cpu)
-{
-	return s->cpus[cpu].rate;
-}
-
 /* !rp_fits(util, cap_orig): above 80% of the CPU's capacity. */
 static bool over(const struct sim_cpu *c)
 {
@@ -976,6 +970,26 @@ static struct sim_arrival arr_pop(struct sim *s)
 	return a;
 }
 
+/*
+ * When the CPU's task has done rem at its rate: now + ceil(rem / rate).
+ * Running on at the same rate keeps that instant (rem falls by rate per
+ * ns), so it is kept with what it was computed from, and reused while
+ * rem is what those imply now; otherwise divided again.
+ */
+static uint64_t finish(struct sim *s, struct sim_cpu *c, uint64_t rem)
+{
+	uint64_t r = c->rate, el = s->now - c->fin_now;
+
+	if (r == c->fin_rate && el < (1ull << 40) && rem <= c->fin_rem &&
+	    c->fin_rem - rem == el * r && c->fin_rem < (1ull << 62))
+		return c->fin_t;
+	c->fin_t = s->now + (rem + r - 1) / r;
+	c->fin_rem = rem;
+	c->fin_now = s->now;
+	c->fin_rate = r;
+	return c->fin_t;
+}
+
 static uint64_t next_time(struct sim *s)
 {
 	uint64_t t = s->next_tick;
@@ -995,10 +1009,9 @@ static uint64_t next_time(struct sim *s)
 			t = umin(t, c->busy0_end);
 		if (c->curr >= 0) {
 			uint64_t rem = s->tasks[c->curr].rem;
-			uint64_t r = rate(s, i);
 
 			if (rem != UINT64_MAX)
-				t = umin(t, s->now + (rem + r - 1) / r);
+				t = umin(t, finish(s, c, rem));
 			if (c->nrq)
 				t = umin(t, c->slice_end);
 		}
@@ -1233,6 +1246,7 @@ static void reset(struct sim *s)
 		c->cap_orig = cl->caps[cl->ncaps - 1].cap;
 		/* util x 1280 >= cap x 1024 <=> util >= ceil(cap x 1024 / 1280) */
 		c->over_util = (uint32_t)(((uint64_t)c->cap_orig * 1024 + 1279) / 1280);
+		c->fin_rate = 0;	/* no finish time yet */
 		c->rate = cl->caps[c->cap_idx].cap;
 	}
 	for (int i = 0; i < s->ncpus; i++)

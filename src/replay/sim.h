@@ -39,6 +39,9 @@ struct sim_cpu {
 	int dom;		/* frequency domain (index in sim.doms) */
 	uint32_t cap_orig;	/* capacity at the top OPP */
 	uint32_t over_util;	/* util from which it is overutilised */
+	/* next_time(): its task's finish time, from rem at fin_now and rate */
+	uint64_t fin_t, fin_rem, fin_now;
+	uint32_t fin_rate;
 	uint32_t rate;		/* capacity at cap_idx: its work rate */
 	int curr;		/* task index, -1 */
 	int *rq;		/* waiting tasks, FIFO */
