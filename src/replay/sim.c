@@ -420,8 +420,14 @@ static void governor(struct sim *s)
 		for (int j = 0; j < n; j++)
 			if (s->cpus[cpus[j]].pelt.util_avg > util)
 				util = s->cpus[cpus[j]].pelt.util_avg;
-		k = rp_gov_cap_idx(s->gov, cl, util);
-		set_freq(s, cpus[0], k, cl->caps[k].freq_khz, KEY_SIM);
+		/* the OPP is a function of util: the last one's if it holds */
+		if (s->dom_k[d] < 0 || s->dom_util[d] != util) {
+			s->dom_k[d] = rp_gov_cap_idx(s->gov, cl, util);
+			s->dom_util[d] = util;
+		}
+		k = s->dom_k[d];
+		if (s->cpus[cpus[0]].khz != cl->caps[k].freq_khz)
+			set_freq(s, cpus[0], k, cl->caps[k].freq_khz, KEY_SIM);
 	}
 }
 
@@ -1251,6 +1257,8 @@ static void reset(struct sim *s)
 	}
 	for (int i = 0; i < s->ncpus; i++)
 		ea_pelt_update(&s->cpus[i].pelt, s->now, false, 0);
+	for (int d = 0; d < s->ndoms; d++)
+		s->dom_k[d] = -1;	/* no OPP chosen yet */
 	if (s->heap) {
 		s->nheap = 0;
 		for (size_t i = 0; i < s->ntasks; i++)
@@ -1299,7 +1307,9 @@ static int init_domains(struct sim *s)
 
 	s->dom_start = calloc(s->ncpus + 1, sizeof(*s->dom_start));
 	s->dom_cpu = calloc(s->ncpus ? s->ncpus : 1, sizeof(*s->dom_cpu));
-	if (!s->dom_start || !s->dom_cpu)
+	s->dom_k = calloc(s->ncpus ? s->ncpus : 1, sizeof(*s->dom_k));
+	s->dom_util = calloc(s->ncpus ? s->ncpus : 1, sizeof(*s->dom_util));
+	if (!s->dom_start || !s->dom_cpu || !s->dom_k || !s->dom_util)
 		return -1;
 	for (int i = 0; i < s->ncpus; i++) {
 		int cl = s->m->cpu_cluster[i];
@@ -1452,6 +1462,8 @@ void sim_free(struct sim *s)
 	free(s->heap);
 	free(s->dom_start);
 	free(s->dom_cpu);
+	free(s->dom_k);
+	free(s->dom_util);
 	free(s->moves);
 	free(s->out);
 	free(s->lat);
