@@ -181,7 +181,7 @@ static int parse_policies(const char *list, const char **names, char *buf,
 	return count;
 }
 
-/* --timing: CPU time of this thread and wall time, in seconds. */
+/* --timing: CPU time of the process and wall time, in seconds. */
 struct stamp {
 	double cpu, wall;
 };
@@ -195,7 +195,7 @@ static struct stamp stamp_now(void)
 {
 	struct timespec c = { 0 }, w = { 0 };
 
-	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &c);
+	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &c);
 	clock_gettime(CLOCK_MONOTONIC, &w);
 	return (struct stamp){ ts_s(&c), ts_s(&w) };
 }
