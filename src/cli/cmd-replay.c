@@ -201,9 +201,10 @@ static struct stamp stamp_now(void)
 }
 
 /*
- * One line per phase, `name: value` fields that bench/run.sh reads:
- *   eatrace replay timing: phase read+workload cpu_s 1.234 wall_s 1.250 activations N
- *   eatrace replay timing: policy feec cpu_s 0.567 wall_s 0.570 decisions N decisions_per_cpu_s N
+ * One line per phase, "key value" pairs that bench/run.sh reads:
+ *   eatrace replay timing: phase read+workload cpu_s S wall_s S activations N
+ *   eatrace replay timing: policy P cpu_s S wall_s S decisions N
+ *                          decisions_per_cpu_s N   (on the same line)
  * A decision is an activation the policy placed (latency.activations).
  */
 static void timing_line(const char *kind, const char *name, struct stamp t0,
@@ -212,7 +213,8 @@ static void timing_line(const char *kind, const char *name, struct stamp t0,
 	struct stamp t1 = stamp_now();
 	double cpu = t1.cpu - t0.cpu, wall = t1.wall - t0.wall;
 
-	fprintf(stderr, "eatrace replay timing: %s %s cpu_s %.3f wall_s %.3f %s %llu",
+	fprintf(stderr,
+		"eatrace replay timing: %s %s cpu_s %.3f wall_s %.3f %s %llu",
 		kind, name, cpu, wall, what, (unsigned long long)n);
 	if (!strcmp(what, "decisions"))
 		fprintf(stderr, " decisions_per_cpu_s %.0f",

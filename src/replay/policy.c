@@ -72,7 +72,8 @@ struct rp_cl_cache *rp_cl_cache_new(const struct ea_model *m)
 		free(em);
 		return NULL;
 	}
-	cc[0].core_pow = pow;	/* so that a table without clusters frees */
+	/* freed through cc[0], even when there is no cluster */
+	cc[0].core_pow = pow;
 	cc[0].em_pow = em;
 	for (int ci = 0; ci < m->nclusters; ci++) {
 		const struct ea_cluster *cl = &m->clusters[ci];

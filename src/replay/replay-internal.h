@@ -127,9 +127,11 @@ struct rp_env {
  * one decision.
  */
 struct rp_cl_cache {
-	long *core_pow, *cluster_pow;	/* eas-rfc: lround(power) per OPP */
-	long idle_core_pow, idle_cluster_pow;	/* ... of the deepest idle state */
-	long wake_core, wake_cluster;	/* rp_rfc_wakeup_energy() of it */
+	/* eas-rfc: lround() of the busy powers per OPP, of the deepest idle
+	 * state's powers, and that state's rp_rfc_wakeup_energy() */
+	long *core_pow, *cluster_pow;
+	long idle_core_pow, idle_cluster_pow;
+	long wake_core, wake_cluster;
 	int64_t *em_pow;		/* feec: em power per OPP */
 	/* eas-rfc, per decision: util summed over the cluster's CPUs, and
 	 * the highest (0 at least) */

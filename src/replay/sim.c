@@ -946,9 +946,11 @@ static bool next_arrival(const struct sim *s, uint32_t i, size_t k,
 		/* the task's next activation, for when it arrives */
 		__builtin_prefetch(x + 1);
 		__builtin_prefetch((const char *)(x + 2) - 1);
-		if (!(x->flags & RP_ACT_RAN) || x->eligible > s->w->counts.last_ts)
+		if (!(x->flags & RP_ACT_RAN) ||
+		    x->eligible > s->w->counts.last_ts)
 			continue;
-		*a = (struct sim_arrival){ x->eligible, x->seq_in, i, (uint32_t)k };
+		*a = (struct sim_arrival){ x->eligible, x->seq_in, i,
+					   (uint32_t)k };
 		return true;
 	}
 	return false;
@@ -1063,6 +1065,8 @@ static void process_due(struct sim *s, uint64_t t)
 		const struct sim_arrival *ar;
 		struct sim_arrival next;
 		int arg = -1;
+		/* CPUs in an idle-task stretch, or recorded idle states */
+		bool per_cpu = s->nin_busy0 || s->rec_idle_tl;
 
 		if (s->gov == RP_GOV_RECORDED && s->fi < s->w->nfreqs &&
 		    s->w->freqs[s->fi].ts <= t && s->w->freqs[s->fi].seq < best) {
@@ -1079,7 +1083,7 @@ static void process_due(struct sim *s, uint64_t t)
 			best = ar->seq;
 			kind = DUE_ARRIVAL;
 		}
-		for (int i = 0; (s->nin_busy0 || s->rec_idle_tl) && i < s->ncpus; i++) {
+		for (int i = 0; per_cpu && i < s->ncpus; i++) {
 			struct sim_cpu *c = &s->cpus[i];
 
 			if (c->in_busy0 && c->busy0_end <= t && c->busy0_seq_end < best) {
@@ -1250,8 +1254,10 @@ static void reset(struct sim *s)
 		c->khz = 0;
 		c->cap_idx = cap_idx_for_khz(s, cl, 0);
 		c->cap_orig = cl->caps[cl->ncaps - 1].cap;
-		/* util x 1280 >= cap x 1024 <=> util >= ceil(cap x 1024 / 1280) */
-		c->over_util = (uint32_t)(((uint64_t)c->cap_orig * 1024 + 1279) / 1280);
+		/* util x 1280 >= cap x 1024 <=> util >= cap x 1024 / 1280,
+		 * rounded up */
+		c->over_util = (uint32_t)(((uint64_t)c->cap_orig * 1024 + 1279) /
+					  1280);
 		c->fin_rate = 0;	/* no finish time yet */
 		c->rate = cl->caps[c->cap_idx].cap;
 	}

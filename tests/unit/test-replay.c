@@ -201,12 +201,16 @@ static void cache_same_decisions(void **state)
 			n++;
 		}
 		for (int cpu = 0; cpu < 5; cpu++) {
-			assert_true(rp_energy_diff_util(&plain, cpu, p.util, p.wakeups) ==
-				    rp_energy_diff_util(&cached, cpu, p.util, p.wakeups));
-			assert_true(rp_feec_compute_energy(&plain, tc2->cpu_cluster[cpu],
-							   p.util, cpu) ==
-				    rp_feec_compute_energy(&cached, tc2->cpu_cluster[cpu],
-							   p.util, cpu));
+			int ci = tc2->cpu_cluster[cpu];
+
+			assert_true(rp_energy_diff_util(&plain, cpu, p.util,
+							p.wakeups) ==
+				    rp_energy_diff_util(&cached, cpu, p.util,
+							p.wakeups));
+			assert_true(rp_feec_compute_energy(&plain, ci, p.util,
+							   cpu) ==
+				    rp_feec_compute_energy(&cached, ci, p.util,
+							   cpu));
 		}
 	}
 	assert_int_equal(n, 20000);
