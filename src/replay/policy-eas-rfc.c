@@ -37,12 +37,13 @@ static long lpow(double p)
 	return lround(p);
 }
 
-/* energy_match_cap(): the lowest state whose capacity covers util. */
-static int match_cap(const struct ea_cluster *cl, long util)
+/* energy_match_cap(): the lowest state from `from` on whose capacity
+ * covers util (those below `from` being known not to). */
+static int match_cap(const struct ea_cluster *cl, long util, int from)
 {
 	int i;
 
-	for (i = 0; i < cl->ncaps; i++)
+	for (i = from; i < cl->ncaps; i++)
 		if ((long)cl->caps[i].cap >= util)
 			return i;
 	return i;
@@ -123,9 +124,10 @@ static long diff_util(const struct rp_env *e, int ci, const struct rfc_pow *w,
 	int curr, new;
 
 	/* cpu_curr_capacity -> curr; the state the new max utilisation needs */
-	curr = match_cap(cl, (long)rp_cap_curr(e, cpu));
+	curr = match_cap(cl, (long)rp_cap_curr(e, cpu), 0);
 	if ((long)cl->caps[curr].cap < cpu_util + util) {
-		new = match_cap(cl, cpu_util + util);
+		/* capacities ascend: none up to curr covers it */
+		new = match_cap(cl, cpu_util + util, curr + 1);
 		if (new >= cl->ncaps)
 			return LONG_MAX;	/* can't handle the additional load */
 	} else {

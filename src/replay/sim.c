@@ -61,26 +61,28 @@ static bool over(const struct sim_cpu *c)
  * apart, so most updates stay within the current 1024 us period, where it
  * only moves the clock and adds the running time (no decay, util_avg
  * unchanged). This is that path of state/pelt.c, to the bit; an update
- * that reaches a period boundary goes there.
+ * that reaches a period boundary goes there. Returns whether it did (only
+ * then may util_avg have changed).
  */
-static inline void pelt_update(struct ea_pelt *p, uint64_t now, bool running,
+static inline bool pelt_update(struct ea_pelt *p, uint64_t now, bool running,
 			       uint32_t cap)
 {
 	if (p->started) {
 		uint64_t d;
 
 		if (now <= p->last_ns)
-			return;
+			return false;
 		d = (now - p->last_ns) >> 10;
 		if (d + p->period_contrib < 1024) {
 			p->last_ns += d << 10;
 			p->period_contrib += (uint32_t)d;
 			if (running)
 				p->util_sum += d * cap;
-			return;
+			return false;
 		}
 	}
 	ea_pelt_update(p, now, running, cap);
+	return true;
 }
 
 static int map_cpu(const struct sim *s, int cpu)
@@ -405,11 +407,16 @@ static int cap_idx_for_khz(const struct sim *s, const struct ea_cluster *cl,
 	return ea_model_cap_index_nearest(cl, khz);
 }
 
-/* Each domain's OPP from its busiest CPU, domains by their first CPU. */
+/*
+ * Each domain's OPP from its busiest CPU, domains by their first CPU. Only
+ * the governor sets frequencies then, so while no CPU's util has changed
+ * since its last run, nothing would change.
+ */
 static void governor(struct sim *s)
 {
-	if (s->gov == RP_GOV_RECORDED)
+	if (s->gov == RP_GOV_RECORDED || !s->util_dirty)
 		return;
+	s->util_dirty = false;
 	for (int d = 0; d < s->ndoms; d++) {
 		const int *cpus = &s->dom_cpu[s->dom_start[d]];
 		int n = s->dom_start[d + 1] - s->dom_start[d];
@@ -437,7 +444,9 @@ static inline void pelt_cpu_sync(struct sim *s, int cpu)
 {
 	struct sim_cpu *c = &s->cpus[cpu];
 
-	pelt_update(&c->pelt, s->now, c->curr >= 0, c->curr >= 0 ? c->rate : 0);
+	if (pelt_update(&c->pelt, s->now, c->curr >= 0,
+			c->curr >= 0 ? c->rate : 0))
+		s->util_dirty = true;
 }
 
 static void advance(struct sim *s, uint64_t t)
@@ -462,7 +471,8 @@ static void advance(struct sim *s, uint64_t t)
 			pelt_update(&tk->pelt, t, true, r);
 			c->task_busy_ns += dt;
 		}
-		pelt_update(&c->pelt, t, c->curr >= 0, c->curr >= 0 ? r : 0);
+		if (pelt_update(&c->pelt, t, c->curr >= 0, c->curr >= 0 ? r : 0))
+			s->util_dirty = true;
 		is_over |= over(c);
 	}
 	if (was_over)
@@ -518,6 +528,7 @@ static void attach(struct sim *s, int task, int cpu)
 	}
 	pelt_cpu_sync(s, cpu);
 	ea_pelt_attach(&s->cpus[cpu].pelt, &t->pelt);
+	s->util_dirty = true;
 	t->pelt_cpu = cpu;
 }
 
@@ -1265,6 +1276,7 @@ static void reset(struct sim *s)
 		ea_pelt_update(&s->cpus[i].pelt, s->now, false, 0);
 	for (int d = 0; d < s->ndoms; d++)
 		s->dom_k[d] = -1;	/* no OPP chosen yet */
+	s->util_dirty = true;
 	if (s->heap) {
 		s->nheap = 0;
 		for (size_t i = 0; i < s->ntasks; i++)

@@ -104,6 +104,8 @@ struct sim {
 	 * dom_cpu[dom_start[d] .. dom_start[d + 1]), ascending */
 	int ndoms;
 	int *dom_start, *dom_cpu;
+	bool util_dirty;	/* some CPU's util_avg may have changed since
+				   the governor last ran */
 	int *dom_k;		/* governor: the OPP it chose last, -1 */
 	uint32_t *dom_util;	/* ... for this util */
 	size_t bi, fi;		/* cursors: idle-task stretches, frequencies */
