@@ -209,12 +209,50 @@ fi
 # (bench/model-8cpu.json, what-if hardware: the VM has no model, so the
 # recorded work is taken at --source-capacity 1024). A decision is an
 # activation the policy placed (the policy's "latency.activations" in the
-# JSON output); the time is the whole run's, reading the trace and
-# extracting the workload included, so the rate is a lower bound on the
-# policy's own. n/a when `eatrace replay` does not exist.
+# JSON output). Two rates from the same runs:
+#  - replay_P_decisions_per_s: per second of the whole run (wall), reading
+#    the trace and extracting the workload included: a lower bound on the
+#    policy's own rate;
+#  - replay_P_policy_decisions_per_s: per CPU second of the policy's own
+#    phase (simulation and pricing of its timeline), as `replay --timing`
+#    prints it; reading + extraction is replay_read_workload_cpu_s.
+# n/a when `eatrace replay` (or its --timing) does not exist.
 REPLAY_MODEL=${REPLAY_MODEL:-bench/model-8cpu.json}
-replay_rates=
+
+# replay_reps ID POLICY [--timing]: BENCH_REPS runs as reps does; with
+# --timing, each run's policy phase and read phase CPU seconds are kept
+# in $OUT/tpol.ID and $OUT/tread.ID, one a line
+replay_reps() {
+	id=$1 p=$2 tflag=${3:-}
+	rm -f "$OUT/m.$id" "$OUT/tpol.$id" "$OUT/tread.$id"
+	i=0
+	while [ $i -lt "$BENCH_REPS" ]; do
+		# shellcheck disable=SC2086
+		run "$id" "$EATRACE" replay -q $tflag --policy "$p" \
+			--source-capacity 1024 --target-model "$REPLAY_MODEL" \
+			--format json "$DAT" ||
+			{ rm -f "$OUT/m.$id" "$OUT/tpol.$id" "$OUT/tread.$id"; return 0; }
+		if [ -n "$tflag" ]; then
+			sed -n "s/^eatrace replay timing: policy $p cpu_s \([0-9.]*\) .*/\1/p" \
+				"$OUT/err.tmp" >>"$OUT/tpol.$id"
+			sed -n 's/^eatrace replay timing: phase read+workload cpu_s \([0-9.]*\) .*/\1/p' \
+				"$OUT/err.tmp" >>"$OUT/tread.$id"
+		fi
+		i=$((i + 1))
+	done
+}
+
+# median_file FILE: median of its lines (seconds, 3 decimals), or n/a
+median_file() {
+	[ -s "$1" ] || { echo n/a; return; }
+	sort -n "$1" | awk '{ v[NR] = $1 } END {
+		printf "%.3f\n", (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
+}
+
+replay_rates='' replay_prates='' replay_read=n/a
 if "$EATRACE" replay --help >/dev/null 2>&1; then
+	tflag=
+	"$EATRACE" replay --help | grep -q -- --timing && tflag=--timing
 	for p in feec eas-rfc; do
 		id=replay_$(echo "$p" | tr - _)
 		n=
@@ -226,20 +264,26 @@ if "$EATRACE" replay --help >/dev/null 2>&1; then
 		else
 			cat "$OUT/err.tmp" >&2
 		fi
+		r=n/a pcpu=n/a pr=n/a
 		if [ -n "$n" ]; then
-			reps "$id" "$EATRACE" replay -q --policy "$p" \
-				--source-capacity 1024 --target-model "$REPLAY_MODEL" \
-				--format json "$DAT"
+			# shellcheck disable=SC2086
+			replay_reps "$id" "$p" $tflag
 			r=$(rate "$n" "$id")
-		else
-			r=n/a
+			pcpu=$(median_file "$OUT/tpol.$id")
+			[ "$pcpu" = n/a ] ||
+				pr=$(echo "$n $pcpu" | awk '{ if ($2 > 0) printf "%.0f\n", $1 / $2; else print "n/a" }')
+			[ "$replay_read" != n/a ] || replay_read=$(median_file "$OUT/tread.$id")
 		fi
 		echo "${id}_decisions: ${n:-n/a}"
 		echo "${id}_decisions_per_s: $r"
+		echo "${id}_policy_cpu_s: $pcpu"
+		echo "${id}_policy_decisions_per_s: $pr"
 		echo "rss_${id}_kb: $(median "$id" 2)"
 		replay_rates="$replay_rates $p=$r"
+		replay_prates="$replay_prates $p=$pr"
 	done
-	rm -f "$OUT/replay.json"
+	echo "replay_read_workload_cpu_s: $replay_read"
+	rm -f "$OUT/replay.json" "$OUT"/tpol.* "$OUT"/tread.*
 else
 	echo "replay_decisions_per_s: n/a"
 fi
@@ -252,5 +296,8 @@ check rss_over_bare_kb "$rss_over" "<=" 32768
 check long_rss_over_bare_kb "$long_over" "<=" 32768
 for pr in $replay_rates; do
 	check "replay_$(echo "${pr%%=*}" | tr - _)_decisions_per_s" "${pr#*=}" ">=" 1000000
+done
+for pr in $replay_prates; do
+	check "replay_$(echo "${pr%%=*}" | tr - _)_policy_decisions_per_s" "${pr#*=}" ">=" 1000000
 done
 rm -f "$OUT"/m.* "$OUT/rss.tmp" "$OUT/err.tmp"

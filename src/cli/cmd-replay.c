@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "cli/cmd.h"
 #include "cli/options.h"
@@ -44,6 +45,10 @@ static const char usage_text[] =
 	EA_COMMON_OPTS_HELP
 	"      --no-auto-pin     do not pin tasks for never leaving one CPU over\n"
 	"                        10+ activations (kthread names and --pin still do)\n"
+	"      --timing          print to stderr (even with -q) the CPU and wall\n"
+	"                        time of reading the trace and extracting the\n"
+	"                        workload, and of each policy (simulation and\n"
+	"                        pricing) with its decisions; -v does it too\n"
 	"  -h, --help            this text\n"
 	"\n"
 	"Energy is in the model's power_unit x seconds. Performance costs per\n"
@@ -52,7 +57,8 @@ static const char usage_text[] =
 	"Exit status: 0 ok, 2 usage or input error.\n";
 
 enum { OPT_POLICY = 2000, OPT_GOVERNOR, OPT_IDLE, OPT_TARGET, OPT_SRC_CAP,
-       OPT_PIN, OPT_EMIT, OPT_NO_AUTO_PIN, OPT_HTML, OPT_PERFETTO };
+       OPT_PIN, OPT_EMIT, OPT_NO_AUTO_PIN, OPT_HTML, OPT_PERFETTO,
+       OPT_TIMING };
 
 static const struct option extra[] = {
 	{ "policy", required_argument, NULL, OPT_POLICY },
@@ -65,6 +71,7 @@ static const struct option extra[] = {
 	{ "no-auto-pin", no_argument, NULL, OPT_NO_AUTO_PIN },
 	{ "html", required_argument, NULL, OPT_HTML },
 	{ "perfetto", required_argument, NULL, OPT_PERFETTO },
+	{ "timing", no_argument, NULL, OPT_TIMING },
 };
 
 #define MAX_PINS 64
@@ -73,7 +80,7 @@ static const struct option extra[] = {
 struct replay_opts {
 	const char *policy, *governor, *idle, *target, *emit, *html, *perfetto;
 	unsigned long source_capacity;
-	bool no_auto_pin;
+	bool no_auto_pin, timing;
 	struct ea_pin pins[MAX_PINS];
 	char pin_text[MAX_PINS][64];
 	int npins;
@@ -114,6 +121,9 @@ static int on_opt(int opt, const char *arg, void *ctx)
 		return 0;
 	case OPT_PERFETTO:
 		ro->perfetto = arg;
+		return 0;
+	case OPT_TIMING:
+		ro->timing = true;
 		return 0;
 	case OPT_SRC_CAP:
 		ro->source_capacity = strtoul(arg, &end, 10);
@@ -169,6 +179,47 @@ static int parse_policies(const char *list, const char **names, char *buf,
 		return -1;
 	}
 	return count;
+}
+
+/* --timing: CPU time of the process and wall time, in seconds. */
+struct stamp {
+	double cpu, wall;
+};
+
+static double ts_s(const struct timespec *ts)
+{
+	return (double)ts->tv_sec + (double)ts->tv_nsec * 1e-9;
+}
+
+static struct stamp stamp_now(void)
+{
+	struct timespec c = { 0 }, w = { 0 };
+
+	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &c);
+	clock_gettime(CLOCK_MONOTONIC, &w);
+	return (struct stamp){ ts_s(&c), ts_s(&w) };
+}
+
+/*
+ * One line per phase, "key value" pairs that bench/run.sh reads:
+ *   eatrace replay timing: phase read+workload cpu_s S wall_s S activations N
+ *   eatrace replay timing: policy P cpu_s S wall_s S decisions N
+ *                          decisions_per_cpu_s N   (on the same line)
+ * A decision is an activation the policy placed (latency.activations).
+ */
+static void timing_line(const char *kind, const char *name, struct stamp t0,
+			const char *what, uint64_t n)
+{
+	struct stamp t1 = stamp_now();
+	double cpu = t1.cpu - t0.cpu, wall = t1.wall - t0.wall;
+
+	fprintf(stderr,
+		"eatrace replay timing: %s %s cpu_s %.3f wall_s %.3f %s %llu",
+		kind, name, cpu, wall, what, (unsigned long long)n);
+	if (!strcmp(what, "decisions"))
+		fprintf(stderr, " decisions_per_cpu_s %.0f",
+			cpu > 0 ? (double)n / cpu : 0.0);
+	fputc('\n', stderr);
 }
 
 struct replay_run {
@@ -275,8 +326,9 @@ int cmd_replay(int argc, char **argv)
 	struct ea_err err;
 	char **args;
 	int nargs, npol, ncons = 0, rc = EXIT_ERROR;
-	bool help, same, pictures;
+	bool help, same, pictures, timing;
 	const char *gov, *idle;
+	struct stamp t0;
 
 	if (ea_parse_common(argc, argv, &o, extra, sizeof(extra) / sizeof(extra[0]),
 			    on_opt, &ro, &help, &args, &nargs))
@@ -285,6 +337,8 @@ int cmd_replay(int argc, char **argv)
 		fputs(usage_text, stdout);
 		return 0;
 	}
+	timing = ro.timing || o.verbose > 0;
+	t0 = stamp_now();
 	if (nargs != 1)
 		return ea_die("replay: expected one TRACE (see 'eatrace replay --help')");
 	if (o.format == EA_FMT_CSV)
@@ -351,6 +405,9 @@ int cmd_replay(int argc, char **argv)
 		ea_die("%s: %s", args[0], err.msg);
 		goto out;
 	}
+	if (timing)
+		timing_line("phase", "read+workload", t0, "activations",
+			    ea_workload_counts(rr.wl)->activations);
 	if (ro.emit && emit_open(&eo, &tw, ro.emit, same ?
 				 ea_workload_counts(rr.wl)->ncpus : rr.target->ncpus,
 				 names[0]))
@@ -382,11 +439,15 @@ int cmd_replay(int argc, char **argv)
 			shsink[i] = (struct ea_replay_sink){ ea_tl_shadow_event, &rr.sh[i] };
 			cfg.sink = &shsink[i];
 		}
+		t0 = stamp_now();
 		if (ea_replay_run(rr.wl, &cfg, &rr.res[i], &err)) {
 			ea_die("%s: %s", args[0], err.msg);
 			goto out;
 		}
 		rr.nres++;
+		if (timing)
+			timing_line("policy", names[i], t0, "decisions",
+				    rr.res[i].lat_n);
 		if (pictures && ea_tl_shadow_done(&rr.sh[i], &err)) {
 			ea_die("%s: %s", args[0], err.msg);
 			goto out;

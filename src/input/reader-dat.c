@@ -3,6 +3,13 @@
  * trace.dat reader (file versions 6 and 7, compressed or not) on top of
  * libtracecmd and libtraceevent.
  *
+ * libtracecmd opens the file and parses its headers and event formats.
+ * Records of uncompressed files in the host's byte order are then read by
+ * eatrace's own page walker (dat-walk.c, fast_setup(), fast_next()), which
+ * gives the same records in the same order and checks every length;
+ * everything else goes through tracecmd_read_next_data() (tc_next()).
+ * EATRACE_DAT_READER=libtracecmd forces the latter.
+ *
  * Everything format-dependent is resolved once at open: the ids of the
  * events eatrace uses, the offset, size and signedness of each field, and
  * how this kernel encodes sched_switch prev_state. Per record, the reader
@@ -45,6 +52,7 @@
 #include <event-parse.h>
 #include <trace-cmd.h>
 
+#include "input/dat-walk.h"
 #include "input/reader-dat.h"
 #include "input/reader.h"
 
@@ -58,6 +66,7 @@ struct tep_record *tracecmd_read_next_data(struct tracecmd_input *handle,
 struct tep_record *tracecmd_peek_next_data(struct tracecmd_input *handle,
 					   int *rec_cpu);
 unsigned long long tracecmd_get_cursor(struct tracecmd_input *handle, int cpu);
+struct tep_record *tracecmd_peek_data(struct tracecmd_input *handle, int cpu);
 long long tracecmd_get_cpu_file_size(struct tracecmd_input *handle, int cpu);
 
 static const unsigned char dat_magic[10] = "\x17\x08\x44tracing";
@@ -629,6 +638,7 @@ struct fld {
 struct desc {
 	int id;
 	uint8_t type;
+	bool fixed;		/* the usual layout (fixed_layout()): plain loads */
 	const char *name;
 	int min_size;		/* bytes the fixed part of the record needs */
 	struct fld f[MAX_FIELDS];
@@ -652,6 +662,7 @@ struct dat {
 	int ndesc;
 	struct desc desc[NSPECS];
 	bool native;			/* file byte order is the host's */
+	bool fixed_common;		/* u16 common_type, 4-byte common_pid */
 	uint8_t desc_of[DESC_IDS];	/* event id -> desc index + 1 (0 none) */
 	struct ea_prev_state_fmt ps;
 	struct tep_record *pending;	/* held back behind its LOST event */
@@ -661,13 +672,31 @@ struct dat {
 	unsigned long long page_size;
 	int last_cpu;
 	bool ended;
+	/* read cursor of each CPU of h before the first peek (open_buffers) */
+	unsigned long long *cursor0;
+	int ncursor0;
+	struct tracecmd_input *cursor_h;	/* the handle they are of */
+	/* pages read directly (dat-walk.c) instead of through libtracecmd */
+	bool fast;
+	int fd;
+	struct dw w;
+	int adv;			/* CPU to advance before the next merge */
+	bool fast_pending;		/* its record follows the LOST just sent */
 };
 
 /* ------------------------------------------------------------------ */
 /* Field access                                                         */
 /* ------------------------------------------------------------------ */
 
-static inline uint64_t rd_u(const struct dat *r, const struct tep_record *rec,
+/* One record, from libtracecmd or from the page walker (dat-walk.c). */
+struct raw {
+	const unsigned char *data;
+	uint32_t size;
+	uint64_t ts;
+	unsigned long long offset;	/* file offset (for messages) */
+};
+
+static inline uint64_t rd_u(const struct dat *r, const struct raw *rec,
 			    const struct fld *f)
 {
 	const char *p = (const char *)rec->data + f->off;
@@ -696,7 +725,7 @@ static inline uint64_t rd_u(const struct dat *r, const struct tep_record *rec,
 	return tep_read_number(r->tep, p, f->size);
 }
 
-static inline int64_t rd_s(const struct dat *r, const struct tep_record *rec,
+static inline int64_t rd_s(const struct dat *r, const struct raw *rec,
 			   const struct fld *f)
 {
 	uint64_t v;
@@ -712,7 +741,7 @@ static inline int64_t rd_s(const struct dat *r, const struct tep_record *rec,
 	return (int64_t)v;
 }
 
-static inline int32_t rd_i32(const struct dat *r, const struct tep_record *rec,
+static inline int32_t rd_i32(const struct dat *r, const struct raw *rec,
 			     const struct fld *f)
 {
 	return (int32_t)rd_s(r, rec, f);
@@ -723,10 +752,10 @@ static inline int32_t rd_i32(const struct dat *r, const struct tep_record *rec,
  * the first NUL). Returns -1 when a dynamic field points outside the
  * record.
  */
-static int rd_str(const struct dat *r, const struct tep_record *rec,
+static int rd_str(const struct dat *r, const struct raw *rec,
 		  const struct fld *f, char *dst, size_t n)
 {
-	const char *data = rec->data;
+	const char *data = (const char *)rec->data;
 	size_t start, len, i;
 
 	switch (f->kind) {
@@ -751,15 +780,113 @@ static int rd_str(const struct dat *r, const struct tep_record *rec,
 		break;
 	}
 	default:
-		dst[0] = '\0';
+		memset(dst, 0, n);
 		return 0;
 	}
-	/* up to the first NUL, at most len bytes and n - 1 */
+	/*
+	 * Up to the first NUL, at most len bytes and n - 1; the rest of dst
+	 * is zeroed (consumers may copy the whole array).
+	 */
 	i = len < n - 1 ? len : n - 1;
 	i = strnlen(data + start, i);
 	memcpy(dst, data + start, i);
-	dst[i] = '\0';
+	memset(dst + i, 0, n - i);
 	return 0;
+}
+
+/*
+ * The usual layout, checked once per event type at open (fixed_layout()):
+ * host byte order, 4-byte integers, char[16] or longer comms. Fields are
+ * then plain loads at their offsets, with no switch on size, kind or
+ * byte order per field.
+ */
+static inline uint32_t ld32(const unsigned char *p)
+{
+	uint32_t v;
+
+	memcpy(&v, p, 4);
+	return v;
+}
+
+static inline int32_t ldi32(const unsigned char *data, const struct fld *f)
+{
+	return (int32_t)ld32(data + f->off);
+}
+
+static inline uint64_t ld_num(const unsigned char *data, const struct fld *f)
+{
+	uint64_t v8;
+
+	if (f->size == 8) {
+		memcpy(&v8, data + f->off, 8);
+		return v8;
+	}
+	return ld32(data + f->off);
+}
+
+/*
+ * A comm of a char[N >= 16] field: the first 15 bytes up to the first
+ * NUL, zero-padded to 16, as rd_str() gives, with two 8-byte loads.
+ */
+static inline void ld_comm(char *dst, const unsigned char *src)
+{
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	const uint64_t ones = 0x0101010101010101ull, highs = ones << 7;
+	uint64_t a, b, z;
+
+	memcpy(&a, src, 8);
+	memcpy(&b, src + 8, 8);
+	b &= ~(0xffull << 56);	/* byte 15: always the NUL */
+	z = (a - ones) & ~a & highs;	/* lowest set bit: first NUL byte */
+	if (z) {
+		a &= (z ^ (z - 1)) >> 8;	/* keep the bytes before it */
+		b = 0;
+	} else {
+		z = (b - ones) & ~b & highs;
+		b &= (z ^ (z - 1)) >> 8;
+	}
+	memcpy(dst, &a, 8);
+	memcpy(dst + 8, &b, 8);
+#else
+	size_t i = strnlen((const char *)src, EA_COMM_LEN - 1);
+
+	memcpy(dst, src, i);
+	memset(dst + i, 0, EA_COMM_LEN - i);
+#endif
+}
+
+static bool fld_is(const struct fld *f, int kind, int size)
+{
+	return f->kind == kind && (kind == FLD_ARRAY ? f->size >= size :
+				   f->size == size);
+}
+
+static bool fixed_layout(const struct dat *r, const struct desc *d)
+{
+	const struct fld *f = d->f;
+
+	if (!r->native || !r->fixed_common)
+		return false;
+	switch (d->type) {
+	case EA_EV_SWITCH:
+		return fld_is(&f[SW_PREV_PID], FLD_NUM, 4) &&
+		       fld_is(&f[SW_NEXT_PID], FLD_NUM, 4) &&
+		       fld_is(&f[SW_PREV_PRIO], FLD_NUM, 4) &&
+		       fld_is(&f[SW_NEXT_PRIO], FLD_NUM, 4) &&
+		       (fld_is(&f[SW_PREV_STATE], FLD_NUM, 4) ||
+			fld_is(&f[SW_PREV_STATE], FLD_NUM, 8)) &&
+		       fld_is(&f[SW_PREV_COMM], FLD_ARRAY, EA_COMM_LEN) &&
+		       fld_is(&f[SW_NEXT_COMM], FLD_ARRAY, EA_COMM_LEN);
+	case EA_EV_WAKEUP:
+	case EA_EV_WAKING:
+	case EA_EV_WAKEUP_NEW:
+		return fld_is(&f[WK_PID], FLD_NUM, 4) &&
+		       fld_is(&f[WK_PRIO], FLD_NUM, 4) &&
+		       fld_is(&f[WK_TARGET], FLD_NUM, 4) &&
+		       fld_is(&f[WK_COMM], FLD_ARRAY, EA_COMM_LEN);
+	default:
+		return false;
+	}
 }
 
 /* ------------------------------------------------------------------ */
@@ -884,6 +1011,10 @@ static int resolve_events(struct dat *r, struct ea_input_info *info,
 			r->desc_of[r->desc[k].id] = (uint8_t)(k + 1);
 	r->native = tep_is_file_bigendian(r->tep) ==
 		    tep_is_local_bigendian(r->tep);
+	r->fixed_common = fld_is(&r->f_type, FLD_NUM, 2) &&
+			  fld_is(&r->f_pid, FLD_NUM, 4);
+	for (k = 0; k < r->ndesc; k++)
+		r->desc[k].fixed = fixed_layout(r, &r->desc[k]);
 	return 0;
 }
 
@@ -928,6 +1059,11 @@ static void dat_free(struct dat *r)
 		tracecmd_close(r->h);
 	if (r->top)
 		tracecmd_close(r->top);
+	if (r->fast) {
+		dw_free(&r->w);
+		close(r->fd);
+	}
+	free(r->cursor0);
 	free(r->nrec);
 	free(r->span);
 	free(r->path);
@@ -1004,6 +1140,29 @@ static void stage(enum open_result step)
  * and store the data as an instance, so when the top level has no record
  * the first instance buffer with records is read.
  */
+/*
+ * Where each CPU's reading starts, before anything is read: the page of
+ * this cursor is the CPU's first page (when it holds a record) -- after a
+ * peek, the cursor has moved past empty pages.
+ */
+static void save_cursors(struct dat *r, struct tracecmd_input *h)
+{
+	int cpu, n = tracecmd_cpus(h);
+
+	free(r->cursor0);
+	r->cursor0 = NULL;
+	r->ncursor0 = 0;
+	if (n <= 0 || n > EA_MAX_CPUS)
+		return;
+	r->cursor0 = calloc(n, sizeof(*r->cursor0));
+	if (!r->cursor0)
+		return;
+	for (cpu = 0; cpu < n; cpu++)
+		r->cursor0[cpu] = tracecmd_get_cursor(h, cpu);
+	r->ncursor0 = n;
+	r->cursor_h = h;
+}
+
 static enum open_result open_buffers(const char *path, struct dat *r,
 				     const char **bufname)
 {
@@ -1018,6 +1177,7 @@ static enum open_result open_buffers(const char *path, struct dat *r,
 	if (tracecmd_init_data(r->top) < 0)
 		return OPEN_DATA;
 	r->h = r->top;
+	save_cursors(r, r->top);
 	if (tracecmd_peek_next_data(r->top, &cpu))
 		return OPEN_OK;
 	n = tracecmd_buffer_instances(r->top);
@@ -1028,6 +1188,7 @@ static enum open_result open_buffers(const char *path, struct dat *r,
 		ih = tracecmd_buffer_instance_handle(r->top, i);
 		if (!ih)
 			return OPEN_BUFFER;
+		save_cursors(r, ih);
 		if (tracecmd_peek_next_data(ih, &cpu)) {
 			*bufname = tracecmd_buffer_instance_name(r->top, i);
 			r->h = ih;
@@ -1087,7 +1248,7 @@ static enum open_result rehearse_open(const char *path, bool *crashed)
 		close(fd[0]);
 		stage_fd = fd[1];
 		memset(&scratch, 0, sizeof(scratch));
-		_exit(open_buffers(path, &scratch, &name));
+		_exit(open_buffers(path, &scratch, &name));	/* no free: exits */
 	}
 	close(fd[1]);
 	while (read(fd[0], &c, 1) == 1 || errno == EINTR)
@@ -1121,9 +1282,135 @@ static void init_spans(struct dat *r)
 		if (size <= 0)
 			continue;
 		r->span[cpu].size = size;
-		r->span[cpu].start = tracecmd_get_cursor(r->h, cpu) &
+		r->span[cpu].start = (r->cursor_h == r->h && cpu < r->ncursor0 ?
+				      r->cursor0[cpu] :
+				      tracecmd_get_cursor(r->h, cpu)) &
 				     ~(r->page_size - 1);
 	}
+}
+
+/*
+ * The page walker (dat-walk.c) reads a CPU's pages the way libtracecmd
+ * does only when libtracecmd itself reads the file's bytes as they are:
+ * not compressed, host byte order, no old (2.6.30) page format. It cannot
+ * see libtracecmd's timestamp corrections (--ts-offset, --date, TSC to ns,
+ * guest time shift): instead, each CPU's first record must come out of
+ * both with the same timestamp, offset, size, missed-events count and
+ * bytes, or libtracecmd stays in charge. EATRACE_DAT_READER=libtracecmd
+ * forces libtracecmd.
+ */
+static bool same_first(const struct dw_rec *a, const struct tep_record *b)
+{
+	return b->size >= 0 && a->ts == b->ts && a->offset == b->offset &&
+	       a->size == (uint32_t)b->size && a->missed == b->missed_events &&
+	       !memcmp(a->data, b->data, a->size);
+}
+
+/*
+ * The file header: magic, version string, endianness byte, long size
+ * byte, u32 page size (libtraceevent's tep_get_page_size() stays 0 when
+ * libtracecmd 3.1 opens a file). 0 when unreadable.
+ */
+static unsigned long long header_page_size(int fd, int *long_size)
+{
+	unsigned char head[32];
+	const unsigned char *v, *nul;
+	uint32_t ps;
+	ssize_t n = pread(fd, head, sizeof(head), 0);
+
+	if (n < (ssize_t)sizeof(dat_magic) + 2)
+		return 0;
+	v = head + sizeof(dat_magic);
+	nul = memchr(v, '\0', head + n - v);
+	if (!nul || nul + 7 > head + n)
+		return 0;
+	*long_size = nul[2];
+	memcpy(&ps, nul + 3, 4);
+	return ps;
+}
+
+/* Switch r to the page walker; NULL, or why libtracecmd stays in charge. */
+static const char *fast_setup(struct dat *r, bool compressed)
+{
+	unsigned long long ps, busy, *start = NULL, *size = NULL;
+	const char *why = NULL;
+	int cpu, ls, fls = 0, fd = -1;
+	struct stat st;
+
+	if (compressed)
+		return "compressed file";
+	if (!r->native)
+		return "byte order not the host's";
+	if (!r->cursor0 || r->cursor_h != r->h || r->ncursor0 != r->ncpus)
+		return "no start cursors";
+	ls = tep_get_long_size(r->tep);
+	if ((ls != 4 && ls != 8) || tep_get_header_page_size(r->tep) != ls)
+		return "unexpected long size";
+	if (tep_get_header_timestamp_size(r->tep) != 8 || tep_is_old_format(r->tep))
+		return "old page format";
+	fd = open(r->path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return "cannot reopen the file";
+	ps = header_page_size(fd, &fls);
+	if (ps < 64 || ps > (1u << 20) || (ps & (ps - 1)) || fls != ls) {
+		why = "unexpected page or long size in the file header";
+		goto out;
+	}
+	start = calloc(r->ncpus, sizeof(*start));
+	size = calloc(r->ncpus, sizeof(*size));
+	if (!start || !size) {
+		why = "out of memory";
+		goto out;
+	}
+	if (fstat(fd, &st) || !S_ISREG(st.st_mode)) {
+		why = "not a regular file";
+		goto out;
+	}
+	for (cpu = 0, busy = 0; cpu < r->ncpus; cpu++) {
+		long long n = tracecmd_get_cpu_file_size(r->h, cpu);
+
+		if (n <= 0)
+			continue;
+		/* a page per CPU in memory at least: bound it */
+		if (++busy * ps > (64u << 20)) {
+			why = "pages too large for this many CPUs";
+			goto out;
+		}
+		start[cpu] = r->cursor0[cpu] & ~(ps - 1);
+		size[cpu] = (unsigned long long)n;
+		if (size[cpu] % ps || start[cpu] > (unsigned long long)st.st_size ||
+		    size[cpu] > (unsigned long long)st.st_size - start[cpu]) {
+			why = "CPU data not whole pages inside the file";
+			goto out;
+		}
+	}
+	if (dw_init(&r->w, fd, (uint32_t)ps, ls, r->ncpus, start, size)) {
+		why = "out of memory";
+		goto out_w;
+	}
+	for (cpu = 0; cpu < r->ncpus; cpu++) {
+		struct tep_record *rec = tracecmd_peek_data(r->h, cpu);
+		int rc = size[cpu] ? dw_advance(&r->w, cpu) : 0;
+
+		if (rc < 0 || (rc == 0) != !rec ||
+		    (rec && !same_first(&r->w.cpu[cpu].rec, rec))) {
+			why = "first records differ from libtracecmd's";
+			goto out_w;
+		}
+	}
+	r->fast = true;
+	r->fd = fd;
+	r->adv = -1;
+	free(start);
+	free(size);
+	return NULL;
+out_w:
+	dw_free(&r->w);
+out:
+	close(fd);
+	free(start);
+	free(size);
+	return why;
 }
 
 static int dat_probe(const unsigned char *head, size_t n)
@@ -1134,7 +1421,7 @@ static int dat_probe(const unsigned char *head, size_t n)
 static int dat_open(void **priv, const char *path, struct ea_input_info *info,
 		    struct ea_err *err)
 {
-	const char *cname = NULL, *cver = NULL, *bufname = NULL;
+	const char *cname = NULL, *cver = NULL, *bufname = NULL, *mode;
 	enum open_result res;
 	bool crashed;
 	unsigned long version;
@@ -1202,6 +1489,18 @@ static int dat_open(void **priv, const char *path, struct ea_input_info *info,
 	if (tracecmd_get_file_compress_proto(r->top, &cname, &cver) == 0 && cname)
 		len += snprintf(r->format + len, sizeof(r->format) - len,
 				" (compressed, %s)", cname);
+	else
+		cname = NULL;
+	mode = getenv("EATRACE_DAT_READER");
+	if (!mode || strcmp(mode, "libtracecmd")) {
+		const char *why = fast_setup(r, cname != NULL);
+
+		if (why && mode && !strcmp(mode, "pages")) {
+			dat_free(r);
+			return ea_err_set(err, "%s: EATRACE_DAT_READER=pages: cannot read the pages directly: %s",
+					  path, why);
+		}
+	}
 	if (bufname && len < (int)sizeof(r->format))
 		snprintf(r->format + len, sizeof(r->format) - len,
 			 ", buffer %s", bufname);
@@ -1228,9 +1527,9 @@ static const struct desc *find_desc(const struct dat *r, int id)
 }
 
 static int bad_record(const struct dat *r, struct ea_err *err,
-		      const char *what, const struct tep_record *rec)
+		      const char *what, const struct raw *rec)
 {
-	return ea_err_set(err, "%s:cpu %d record %" PRIu64 ": %s (%d bytes at offset %llu)",
+	return ea_err_set(err, "%s:cpu %d record %" PRIu64 ": %s (%" PRIu32 " bytes at offset %llu)",
 			  r->path, r->last_cpu,
 			  r->last_cpu >= 0 ? r->nrec[r->last_cpu] : 0, what,
 			  rec->size, rec->offset);
@@ -1242,21 +1541,12 @@ static uint32_t clamp_u32(uint64_t v)
 }
 
 /*
- * memset(ev, 0, sizeof(*ev)), in pieces small enough for the compiler to
- * store inline: as one call, GCC emits a rep stos, slow to start, per record.
+ * 1: ev filled, 0: record not used, -1: corrupt record.
+ * ev is not cleared first: the header and every field of the union member
+ * of its type are set (strings NUL-padded to their array's end); the rest
+ * of the union is left as it was.
  */
-static inline void zero_event(struct ea_event *ev)
-{
-	char *p = (char *)ev;
-	size_t n = sizeof(*ev);
-
-	for (; n >= 32; p += 32, n -= 32)
-		memset(p, 0, 32);
-	memset(p, 0, n);
-}
-
-/* 1: ev filled, 0: record not used, -1: corrupt record. */
-static int decode(struct dat *r, const struct tep_record *rec, int cpu,
+static int decode(struct dat *r, const struct raw *rec, int cpu,
 		  struct ea_event *ev, struct ea_err *err)
 {
 	const struct desc *d;
@@ -1265,19 +1555,51 @@ static int decode(struct dat *r, const struct tep_record *rec, int cpu,
 
 	if (!r->ndesc)
 		return 0;
-	if (rec->size < r->common_min)
+	if (rec->size < (uint32_t)r->common_min)
 		return bad_record(r, err, "record shorter than the common fields", rec);
-	d = find_desc(r, (int)rd_u(r, rec, &r->f_type));
+	if (r->fixed_common) {
+		uint16_t id;
+
+		memcpy(&id, rec->data + r->f_type.off, 2);
+		d = find_desc(r, id);
+	} else {
+		d = find_desc(r, (int)rd_u(r, rec, &r->f_type));
+	}
 	if (!d)
 		return 0;
-	if (rec->size < d->min_size)
+	if (rec->size < (uint32_t)d->min_size)
 		return bad_record(r, err, "record shorter than its event format", rec);
 	f = d->f;
-	zero_event(ev);
+	if (d->fixed) {
+		const unsigned char *p = rec->data;
+
+		ev->ts = rec->ts;
+		ev->cpu = cpu;
+		ev->cur_pid = ldi32(p, &r->f_pid);
+		ev->type = d->type;
+		ev->flags = 0;
+		if (d->type == EA_EV_SWITCH) {
+			ev->sw.prev_pid = ldi32(p, &f[SW_PREV_PID]);
+			ev->sw.next_pid = ldi32(p, &f[SW_NEXT_PID]);
+			ev->sw.prev_prio = ldi32(p, &f[SW_PREV_PRIO]);
+			ev->sw.next_prio = ldi32(p, &f[SW_NEXT_PRIO]);
+			ev->sw.prev_state = ea_dat_prev_state_decode(&r->ps,
+					ld_num(p, &f[SW_PREV_STATE]));
+			ld_comm(ev->sw.prev_comm, p + f[SW_PREV_COMM].off);
+			ld_comm(ev->sw.next_comm, p + f[SW_NEXT_COMM].off);
+		} else {
+			ev->wake.pid = ldi32(p, &f[WK_PID]);
+			ev->wake.prio = ldi32(p, &f[WK_PRIO]);
+			ev->wake.target_cpu = ldi32(p, &f[WK_TARGET]);
+			ld_comm(ev->wake.comm, p + f[WK_COMM].off);
+		}
+		return 1;
+	}
 	ev->ts = rec->ts;
 	ev->cpu = cpu;
 	ev->cur_pid = rd_i32(r, rec, &r->f_pid);
 	ev->type = d->type;
+	ev->flags = 0;
 	switch (d->type) {
 	case EA_EV_SWITCH:
 		ev->sw.prev_pid = rd_i32(r, rec, &f[SW_PREV_PID]);
@@ -1377,9 +1699,32 @@ static int check_end(struct dat *r, struct ea_err *err)
 	return 0;
 }
 
-static int dat_next(void *priv, struct ea_event *ev, struct ea_err *err)
+static int decode_rec(struct dat *r, const struct tep_record *rec, int cpu,
+		      struct ea_event *ev, struct ea_err *err)
 {
-	struct dat *r = priv;
+	struct raw raw = {
+		.data = rec->data,
+		.size = rec->size > 0 ? (uint32_t)rec->size : 0,
+		.ts = rec->ts,
+		.offset = rec->offset,
+	};
+
+	return decode(r, &raw, cpu, ev, err);
+}
+
+static void lost_event(struct ea_event *ev, uint64_t ts, int cpu, int missed)
+{
+	memset(ev, 0, sizeof(*ev));
+	ev->ts = ts;
+	ev->cpu = cpu;
+	ev->cur_pid = -1;
+	ev->type = EA_EV_LOST;
+	ev->lost.count = missed > 0 ? (uint64_t)missed : 0;
+}
+
+/* The libtracecmd path: one record at a time through its merge. */
+static int tc_next(struct dat *r, struct ea_event *ev, struct ea_err *err)
+{
 	struct tep_record *rec;
 	int cpu, rc;
 
@@ -1407,23 +1752,78 @@ static int dat_next(void *priv, struct ea_event *ev, struct ea_err *err)
 		r->last_cpu = cpu;
 		if (rec->missed_events) {
 			/* Report the loss before the record that follows it. */
-			memset(ev, 0, sizeof(*ev));
-			ev->ts = rec->ts;
-			ev->cpu = cpu;
-			ev->cur_pid = -1;
-			ev->type = EA_EV_LOST;
-			ev->lost.count = rec->missed_events > 0 ?
-					 (uint64_t)rec->missed_events : 0;
+			lost_event(ev, rec->ts, cpu, rec->missed_events);
 			r->pending = rec;
 			r->pending_cpu = cpu;
 			return 1;
 		}
 decode:
-		rc = decode(r, rec, cpu, ev, err);
+		rc = decode_rec(r, rec, cpu, ev, err);
 		tracecmd_free_record(rec);
 		if (rc)
 			return rc;
 	}
+}
+
+/*
+ * The page walker's path: the same records in the same order (lowest
+ * timestamp first, the lowest CPU on ties, as tracecmd_peek_next_data()).
+ * The CPU whose record was returned moves on at the next call, so the
+ * record's bytes stay in place while it is decoded.
+ */
+static int fast_next(struct dat *r, struct ea_event *ev, struct ea_err *err)
+{
+	struct dw *w = &r->w;
+	int cpu, rc;
+
+	if (r->ended)
+		return 0;
+	for (;;) {
+		const struct dw_rec *wr;
+		struct raw raw;
+
+		if (r->fast_pending) {
+			r->fast_pending = false;
+			cpu = r->adv;
+		} else {
+			if (r->adv >= 0 && dw_advance(w, r->adv) < 0) {
+				r->ended = true;
+				return ea_err_set(err, "%s:cpu %d record %" PRIu64 ": %s",
+						  r->path, r->adv,
+						  r->nrec[r->adv], w->err);
+			}
+			cpu = dw_first(w);
+			if (cpu < 0) {
+				r->ended = true;
+				return 0;
+			}
+			r->adv = cpu;
+			r->nrec[cpu]++;
+			r->last_cpu = cpu;
+			wr = &w->cpu[cpu].rec;
+			r->span[cpu].last = wr->offset;
+			if (wr->missed) {
+				lost_event(ev, wr->ts, cpu, wr->missed);
+				r->fast_pending = true;
+				return 1;
+			}
+		}
+		wr = &w->cpu[cpu].rec;
+		raw.data = wr->data;
+		raw.size = wr->size;
+		raw.ts = wr->ts;
+		raw.offset = wr->offset;
+		rc = decode(r, &raw, cpu, ev, err);
+		if (rc)
+			return rc;
+	}
+}
+
+static int dat_next(void *priv, struct ea_event *ev, struct ea_err *err)
+{
+	struct dat *r = priv;
+
+	return r->fast ? fast_next(r, ev, err) : tc_next(r, ev, err);
 }
 
 static void dat_where(void *priv, char *buf, size_t n)

@@ -37,12 +37,13 @@ static long lpow(double p)
 	return lround(p);
 }
 
-/* energy_match_cap(): the lowest state whose capacity covers util. */
-static int match_cap(const struct ea_cluster *cl, long util)
+/* energy_match_cap(): the lowest state from `from` on whose capacity
+ * covers util (those below `from` being known not to). */
+static int match_cap(const struct ea_cluster *cl, long util, int from)
 {
 	int i;
 
-	for (i = 0; i < cl->ncaps; i++)
+	for (i = from; i < cl->ncaps; i++)
 		if ((long)cl->caps[i].cap >= util)
 			return i;
 	return i;
@@ -53,20 +54,80 @@ static long pos(long v)
 	return v > 0 ? v : 0;
 }
 
-long rp_energy_diff_util(const struct rp_env *e, int cpu, long util,
-			 long wakeups)
+/* The cluster's model figures the energy difference needs (cached or not). */
+struct rfc_pow {
+	const long *core, *cluster;	/* per OPP; NULL: from the model */
+	long idle_core, idle_cluster, wake_core, wake_cluster;
+};
+
+static long core_pow(const struct rfc_pow *w, const struct ea_cluster *cl,
+		     int k)
 {
-	const struct ea_cluster *cl = rp_cluster(e, cpu);
+	return w->core ? w->core[k] : lpow(cl->caps[k].core_power);
+}
+
+static long cluster_pow(const struct rfc_pow *w, const struct ea_cluster *cl,
+			int k)
+{
+	return w->cluster ? w->cluster[k] : lpow(cl->caps[k].cluster_power);
+}
+
+static void get_pow(const struct rp_env *e, int ci, struct rfc_pow *w)
+{
+	const struct ea_cluster *cl = &e->model->clusters[ci];
 	const struct ea_idle_state *idle = &cl->idles[cl->nidles - 1];
+
+	if (e->clc) {
+		const struct rp_cl_cache *c = &e->clc[ci];
+
+		*w = (struct rfc_pow){ c->core_pow, c->cluster_pow,
+				       c->idle_core_pow, c->idle_cluster_pow,
+				       c->wake_core, c->wake_cluster };
+		return;
+	}
+	*w = (struct rfc_pow){ NULL, NULL, lpow(idle->core_power),
+			       lpow(idle->cluster_power),
+			       rp_rfc_wakeup_energy(idle->core_wakeup),
+			       rp_rfc_wakeup_energy(idle->cluster_wakeup) };
+}
+
+/* The util summed over cluster ci's CPUs, and the highest (0 at least). */
+static void cluster_util(const struct rp_env *e, int ci, long *sum, long *max)
+{
+	const struct ea_cluster *cl = &e->model->clusters[ci];
+
+	*sum = 0;
+	*max = 0;
+	for (int i = 0; i < cl->ncpus; i++) {
+		int c = cl->cpus[i];
+
+		if (c >= e->ncpus)
+			continue;
+		*sum += e->util[c];
+		if ((long)e->util[c] > *max)
+			*max = e->util[c];
+	}
+}
+
+/*
+ * energy_diff_util() of cpu in cluster ci whose CPUs' util adds up to sum,
+ * the highest being max_bef: adding util >= 0 to cpu makes the highest
+ * max(max_bef, util[cpu] + util).
+ */
+static long diff_util(const struct rp_env *e, int ci, const struct rfc_pow *w,
+		      int cpu, long util, long wakeups, long sum, long max_bef)
+{
+	const struct ea_cluster *cl = &e->model->clusters[ci];
 	long cpu_util = e->util[cpu], diff = 0;
-	long aff_bef, aff_aft, unused_bef, unused_aft, max_bef = 0, max_aft = 0;
-	long sum = 0, cap_c, cap_n;
+	long aff_bef, aff_aft, unused_bef, unused_aft, max_aft;
+	long cap_c, cap_n;
 	int curr, new;
 
 	/* cpu_curr_capacity -> curr; the state the new max utilisation needs */
-	curr = match_cap(cl, (long)rp_cap_curr(e, cpu));
+	curr = match_cap(cl, (long)rp_cap_curr(e, cpu), 0);
 	if ((long)cl->caps[curr].cap < cpu_util + util) {
-		new = match_cap(cl, cpu_util + util);
+		/* capacities ascend: none up to curr covers it */
+		new = match_cap(cl, cpu_util + util, curr + 1);
 		if (new >= cl->ncaps)
 			return LONG_MAX;	/* can't handle the additional load */
 	} else {
@@ -74,20 +135,20 @@ long rp_energy_diff_util(const struct rp_env *e, int cpu, long util,
 	}
 	cap_c = cl->caps[curr].cap;
 	cap_n = cl->caps[new].cap;
-	for (int i = 0; i < cl->ncpus; i++) {
-		int c = cl->cpus[i];
-		long u;
+	max_aft = cpu_util + util > max_bef ? cpu_util + util : max_bef;
+	if (util < 0) {
+		/* cpu's own util may no longer be the highest: look again */
+		max_aft = 0;
+		for (int i = 0; i < cl->ncpus; i++) {
+			int c = cl->cpus[i];
+			long u;
 
-		if (c >= e->ncpus)
-			continue;
-		u = e->util[c];
-		sum += u;
-		if (u > max_bef)
-			max_bef = u;
-		if (c == cpu)
-			u += util;
-		if (u > max_aft)
-			max_aft = u;
+			if (c >= e->ncpus)
+				continue;
+			u = e->util[c] + (c == cpu ? util : 0);
+			if (u > max_aft)
+				max_aft = u;
+		}
 	}
 
 	/* Lowest level: the CPU. Shared cap states: all cores' busy energy. */
@@ -97,12 +158,11 @@ long rp_energy_diff_util(const struct rp_env *e, int cpu, long util,
 	unused_aft = pos(cap_n - cpu_util - util);
 	if (aff_bef == aff_aft && curr == new && unused_aft < 100)
 		return diff;
-	diff -= aff_bef * lpow(cl->caps[curr].core_power) / cap_c;
-	diff -= unused_bef * lpow(idle->core_power) / cap_c;
-	diff += aff_aft * lpow(cl->caps[new].core_power) / cap_n;
-	diff += unused_aft * lpow(idle->core_power) / cap_n;
-	diff += (wakeups * rp_rfc_wakeup_energy(idle->core_wakeup) >> 10) *
-		unused_aft / cap_n;
+	diff -= aff_bef * core_pow(w, cl, curr) / cap_c;
+	diff -= unused_bef * w->idle_core / cap_c;
+	diff += aff_aft * core_pow(w, cl, new) / cap_n;
+	diff += unused_aft * w->idle_core / cap_n;
+	diff += (wakeups * w->wake_core >> 10) * unused_aft / cap_n;
 
 	/* Higher level: the cluster, by its busiest CPU. */
 	aff_bef = max_bef;
@@ -111,19 +171,58 @@ long rp_energy_diff_util(const struct rp_env *e, int cpu, long util,
 	unused_aft = pos(cap_n - aff_aft);
 	if (aff_bef == aff_aft && curr == new && unused_aft < 100)
 		return diff;
-	diff -= aff_bef * lpow(cl->caps[curr].cluster_power) / cap_c;
-	diff -= unused_bef * lpow(idle->cluster_power) / cap_c;
-	diff += aff_aft * lpow(cl->caps[new].cluster_power) / cap_n;
-	diff += unused_aft * lpow(idle->cluster_power) / cap_n;
-	diff += (wakeups * rp_rfc_wakeup_energy(idle->cluster_wakeup) >> 10) *
-		unused_aft / cap_n;
+	diff -= aff_bef * cluster_pow(w, cl, curr) / cap_c;
+	diff -= unused_bef * w->idle_cluster / cap_c;
+	diff += aff_aft * cluster_pow(w, cl, new) / cap_n;
+	diff += unused_aft * w->idle_cluster / cap_n;
+	diff += (wakeups * w->wake_cluster >> 10) * unused_aft / cap_n;
 	return diff;
 }
 
-static long energy_diff_task(const struct rp_env *e, int cpu,
-			     const struct rp_wakee *p)
+long rp_energy_diff_util(const struct rp_env *e, int cpu, long util,
+			 long wakeups)
 {
-	return rp_energy_diff_util(e, cpu, p->util, p->wakeups);
+	int ci = e->model->cpu_cluster[cpu];
+	struct rfc_pow w;
+	long sum, max;
+
+	get_pow(e, ci, &w);
+	cluster_util(e, ci, &sum, &max);
+	return diff_util(e, ci, &w, cpu, util, wakeups, sum, max);
+}
+
+/*
+ * energy_diff_task() during one decision, which weighs the same CPUs at
+ * several levels: each CPU's figure is computed once (memo, for up to 64
+ * CPUs). With e->clc, each cluster's figures and util are taken once
+ * (select_eas_rfc() fills them).
+ */
+struct memo {
+	uint64_t have;
+	long v[64];
+};
+
+static long energy_diff_task(const struct rp_env *e, int cpu,
+			     const struct rp_wakee *p, struct memo *mm)
+{
+	int ci = e->model->cpu_cluster[cpu];
+	struct rfc_pow w;
+	long d;
+
+	if (cpu < 64 && (mm->have >> cpu & 1))
+		return mm->v[cpu];
+	if (!e->clc) {
+		d = rp_energy_diff_util(e, cpu, p->util, p->wakeups);
+	} else {
+		get_pow(e, ci, &w);
+		d = diff_util(e, ci, &w, cpu, p->util, p->wakeups,
+			      e->clc[ci].sum, e->clc[ci].max);
+	}
+	if (cpu < 64) {
+		mm->have |= 1ull << cpu;
+		mm->v[cpu] = d;
+	}
+	return d;
 }
 
 /* The least loaded CPU of cluster ci (the group's probe), first on ties. */
@@ -142,7 +241,8 @@ static int probe_cpu(const struct rp_env *e, int ci)
 }
 
 /* find_target_cpu() over cluster ci: the least energy CPU, first on ties. */
-static int target_cpu(const struct rp_env *e, int ci, const struct rp_wakee *p)
+static int target_cpu(const struct rp_env *e, int ci, const struct rp_wakee *p,
+		      struct memo *mm)
 {
 	const struct ea_cluster *cl = &e->model->clusters[ci];
 	long min = LONG_MAX;
@@ -154,7 +254,7 @@ static int target_cpu(const struct rp_env *e, int ci, const struct rp_wakee *p)
 
 		if (c >= e->ncpus)
 			continue;
-		d = energy_diff_task(e, c, p);
+		d = energy_diff_task(e, c, p, mm);
 		if (best < 0 || d < min) {
 			min = d;
 			best = c;
@@ -169,6 +269,11 @@ static int select_eas_rfc(const struct rp_env *e, const struct rp_wakee *p)
 	int cpu = p->prev_cpu, local = m->cpu_cluster[cpu], remote = -1;
 	const struct ea_cluster *cl;
 	long local_energy = LONG_MAX, min_energy = LONG_MAX, target_energy;
+	struct memo mm;
+
+	mm.have = 0;
+	for (int ci = 0; e->clc && ci < m->nclusters; ci++)
+		cluster_util(e, ci, &e->clc[ci].sum, &e->clc[ci].max);
 
 	/* Top level: groups are clusters (find_target_group). */
 	for (int ci = 0; ci < m->nclusters && m->nclusters > 1; ci++) {
@@ -177,7 +282,7 @@ static int select_eas_rfc(const struct rp_env *e, const struct rp_wakee *p)
 
 		if (probe < 0)
 			continue;
-		d = energy_diff_task(e, probe, p);
+		d = energy_diff_task(e, probe, p, &mm);
 		if (ci == local) {
 			local_energy = d;
 		} else if (d < min_energy) {
@@ -186,7 +291,7 @@ static int select_eas_rfc(const struct rp_env *e, const struct rp_wakee *p)
 		}
 	}
 	if (remote >= 0 && min_energy < local_energy) {
-		int c = target_cpu(e, remote, p);
+		int c = target_cpu(e, remote, p, &mm);
 
 		if (c >= 0)
 			cpu = c;
@@ -194,7 +299,7 @@ static int select_eas_rfc(const struct rp_env *e, const struct rp_wakee *p)
 
 	/* Lowest level: groups are the CPUs of cpu's cluster. */
 	cl = rp_cluster(e, cpu);
-	local_energy = energy_diff_task(e, cpu, p);
+	local_energy = energy_diff_task(e, cpu, p, &mm);
 	min_energy = LONG_MAX;
 	remote = -1;
 	for (int i = 0; i < cl->ncpus; i++) {
@@ -203,7 +308,7 @@ static int select_eas_rfc(const struct rp_env *e, const struct rp_wakee *p)
 
 		if (c == cpu || c >= e->ncpus)
 			continue;
-		d = energy_diff_task(e, c, p);
+		d = energy_diff_task(e, c, p, &mm);
 		if (d < min_energy) {
 			min_energy = d;
 			remote = c;
@@ -213,13 +318,13 @@ static int select_eas_rfc(const struct rp_env *e, const struct rp_wakee *p)
 		cpu = remote;
 
 	/* select_idle_sibling(), energy-aware version (seed 010). */
-	target_energy = energy_diff_task(e, cpu, p);
+	target_energy = energy_diff_task(e, cpu, p, &mm);
 	for (int i = 0; i < cl->ncpus; i++) {
 		int c = cl->cpus[i];
 
 		if (c == cpu || c >= e->ncpus || !rp_idle(e, c))
 			continue;
-		if (energy_diff_task(e, c, p) > target_energy)
+		if (energy_diff_task(e, c, p, &mm) > target_energy)
 			continue;
 		return c;
 	}

@@ -24,7 +24,7 @@
 
 #include "replay/replay-internal.h"
 
-static int64_t em_power_u(const struct ea_cluster *cl, int k)
+int64_t rp_em_power_u(const struct ea_cluster *cl, int k)
 {
 	return cl->caps[k].core_power_u + cl->caps[k].cluster_power_u / cl->ncpus;
 }
@@ -66,16 +66,9 @@ unsigned long long rp_feec_compute_energy(const struct rp_env *e, int ci,
 	for (k = 0; k < cl->ncaps - 1; k++)
 		if (cl->caps[k].cap >= max_util)
 			break;
-	return (unsigned long long)em_power_u(cl, k) * busy / cl->caps[k].cap;
-}
-
-static bool asymmetric(const struct ea_model *m)
-{
-	for (int i = 1; i < m->nclusters; i++)
-		if (m->clusters[i].caps[m->clusters[i].ncaps - 1].cap !=
-		    m->clusters[0].caps[m->clusters[0].ncaps - 1].cap)
-			return true;
-	return false;
+	return (unsigned long long)(e->clc ? e->clc[ci].em_pow[k] :
+				    rp_em_power_u(cl, k)) *
+	       busy / cl->caps[k].cap;
 }
 
 static int select_feec(const struct rp_env *e, const struct rp_wakee *p)
@@ -83,7 +76,7 @@ static int select_feec(const struct rp_env *e, const struct rp_wakee *p)
 	unsigned long long prev_delta = ULLONG_MAX, best_delta = ULLONG_MAX;
 	int prev = p->prev_cpu, best_cpu = -1, prev_fits = -1, best_fits = -1;
 
-	if (e->overutilised || !asymmetric(e->model))
+	if (e->overutilised || !e->asymmetric)
 		return rp_select_cfs(e, p);
 	if (!p->util)
 		return prev;

@@ -3,6 +3,8 @@
  * The policy table and the helpers policies share. Adding a policy is one
  * file defining a struct rp_policy plus one line in `policies` below.
  */
+#include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "replay/replay-internal.h"
@@ -48,34 +50,69 @@ const struct rp_policy *rp_policy_get(const char *name)
 	return i < 0 ? NULL : policies[i];
 }
 
-const struct ea_cluster *rp_cluster(const struct rp_env *e, int cpu)
+/*
+ * One table for the model's clusters; the per-OPP arrays of all of them
+ * are two blocks, cc[0]'s arrays at their start (freed through those).
+ */
+struct rp_cl_cache *rp_cl_cache_new(const struct ea_model *m)
 {
-	return &e->model->clusters[e->model->cpu_cluster[cpu]];
+	struct rp_cl_cache *cc = calloc(m->nclusters ? m->nclusters : 1,
+					sizeof(*cc));
+	size_t total = 0, at = 0;
+	long *pow;
+	int64_t *em;
+
+	for (int ci = 0; ci < m->nclusters; ci++)
+		total += m->clusters[ci].ncaps;
+	pow = calloc(total ? 2 * total : 1, sizeof(*pow));
+	em = calloc(total ? total : 1, sizeof(*em));
+	if (!cc || !pow || !em) {
+		free(cc);
+		free(pow);
+		free(em);
+		return NULL;
+	}
+	/* freed through cc[0], even when there is no cluster */
+	cc[0].core_pow = pow;
+	cc[0].em_pow = em;
+	for (int ci = 0; ci < m->nclusters; ci++) {
+		const struct ea_cluster *cl = &m->clusters[ci];
+		const struct ea_idle_state *idle = &cl->idles[cl->nidles - 1];
+		struct rp_cl_cache *c = &cc[ci];
+
+		c->core_pow = pow + 2 * at;
+		c->cluster_pow = c->core_pow + cl->ncaps;
+		c->em_pow = em + at;
+		at += cl->ncaps;
+		for (int k = 0; k < cl->ncaps; k++) {
+			c->core_pow[k] = lround(cl->caps[k].core_power);
+			c->cluster_pow[k] = lround(cl->caps[k].cluster_power);
+			c->em_pow[k] = rp_em_power_u(cl, k);
+		}
+		c->idle_core_pow = lround(idle->core_power);
+		c->idle_cluster_pow = lround(idle->cluster_power);
+		c->wake_core = rp_rfc_wakeup_energy(idle->core_wakeup);
+		c->wake_cluster = rp_rfc_wakeup_energy(idle->cluster_wakeup);
+	}
+	return cc;
 }
 
-/* Capacity at the top OPP (arch_scale_cpu_capacity). */
-uint32_t rp_cap_orig(const struct rp_env *e, int cpu)
+void rp_cl_cache_free(struct rp_cl_cache *cc)
 {
-	const struct ea_cluster *cl = rp_cluster(e, cpu);
-
-	return cl->caps[cl->ncaps - 1].cap;
+	if (!cc)
+		return;
+	free(cc[0].core_pow);
+	free(cc[0].em_pow);
+	free(cc);
 }
 
-/* Capacity at the current OPP. */
-uint32_t rp_cap_curr(const struct rp_env *e, int cpu)
+bool rp_asymmetric(const struct ea_model *m)
 {
-	return rp_cluster(e, cpu)->caps[e->cap_idx[cpu]].cap;
-}
-
-/* fits_capacity(): util below 80% of cap (util x 1280 < cap x 1024). */
-bool rp_fits(uint32_t util, uint32_t cap)
-{
-	return (uint64_t)util * 1280 < (uint64_t)cap * 1024;
-}
-
-bool rp_idle(const struct rp_env *e, int cpu)
-{
-	return e->nr[cpu] == 0;
+	for (int i = 1; i < m->nclusters; i++)
+		if (m->clusters[i].caps[m->clusters[i].ncaps - 1].cap !=
+		    m->clusters[0].caps[m->clusters[0].ncaps - 1].cap)
+			return true;
+	return false;
 }
 
 static bool same_cluster(const struct rp_env *e, int a, int b)

@@ -115,7 +115,31 @@ struct rp_env {
 	const int *cap_idx;
 	const int *nr;
 	bool overutilised;	/* some CPU above 80% of its capacity */
+	bool asymmetric;	/* rp_asymmetric(model) */
+	/* rp_cl_cache_new(model), one per cluster; NULL: computed each time */
+	struct rp_cl_cache *clc;
 };
+
+/*
+ * What the energy-aware policies derive from the model, per cluster: the
+ * same integers they would compute at each decision (the RFC's lround()ed
+ * powers, feec's per-CPU share of the cluster power), plus scratch for
+ * one decision.
+ */
+struct rp_cl_cache {
+	/* eas-rfc: lround() of the busy powers per OPP, of the deepest idle
+	 * state's powers, and that state's rp_rfc_wakeup_energy() */
+	long *core_pow, *cluster_pow;
+	long idle_core_pow, idle_cluster_pow;
+	long wake_core, wake_cluster;
+	int64_t *em_pow;		/* feec: em power per OPP */
+	/* eas-rfc, per decision: util summed over the cluster's CPUs, and
+	 * the highest (0 at least) */
+	long sum, max;
+};
+
+struct rp_cl_cache *rp_cl_cache_new(const struct ea_model *m);
+void rp_cl_cache_free(struct rp_cl_cache *c);
 
 struct rp_wakee {
 	uint32_t util;		/* task util_avg, decayed to now */
@@ -139,12 +163,40 @@ extern const struct rp_policy rp_policy_recorded, rp_policy_eas_rfc,
 	rp_policy_feec, rp_policy_cfs, rp_policy_pack, rp_policy_spread;
 const struct rp_policy *rp_policy_get(const char *name);
 
-/* Helpers shared by policies (policy.c). */
-const struct ea_cluster *rp_cluster(const struct rp_env *e, int cpu);
-uint32_t rp_cap_orig(const struct rp_env *e, int cpu);
-uint32_t rp_cap_curr(const struct rp_env *e, int cpu);
-bool rp_fits(uint32_t util, uint32_t cap);	/* util < 80% of cap */
-bool rp_idle(const struct rp_env *e, int cpu);
+/* Helpers shared by policies, inline: each runs per CPU per decision. */
+static inline const struct ea_cluster *rp_cluster(const struct rp_env *e,
+						  int cpu)
+{
+	return &e->model->clusters[e->model->cpu_cluster[cpu]];
+}
+
+/* Capacity at the top OPP (arch_scale_cpu_capacity). */
+static inline uint32_t rp_cap_orig(const struct rp_env *e, int cpu)
+{
+	const struct ea_cluster *cl = rp_cluster(e, cpu);
+
+	return cl->caps[cl->ncaps - 1].cap;
+}
+
+/* Capacity at the current OPP. */
+static inline uint32_t rp_cap_curr(const struct rp_env *e, int cpu)
+{
+	return rp_cluster(e, cpu)->caps[e->cap_idx[cpu]].cap;
+}
+
+/* fits_capacity(): util below 80% of cap (util x 1280 < cap x 1024). */
+static inline bool rp_fits(uint32_t util, uint32_t cap)
+{
+	return (uint64_t)util * 1280 < (uint64_t)cap * 1024;
+}
+
+static inline bool rp_idle(const struct rp_env *e, int cpu)
+{
+	return e->nr[cpu] == 0;
+}
+
+/* Whether the model's clusters differ in top capacity (asym_cpucapacity). */
+bool rp_asymmetric(const struct ea_model *m);
 /* `cfs`: prev if idle, else an idle sibling, else the least loaded. */
 int rp_select_cfs(const struct rp_env *e, const struct rp_wakee *p);
 
@@ -156,6 +208,9 @@ long rp_energy_diff_util(const struct rp_env *e, int cpu, long util,
  * figure: w x 1024 x 1000 / 47742, rounded. */
 long rp_rfc_wakeup_energy(double per_wakeup);
 
+/* policy-feec.c: the energy model's power of a CPU of cl at OPP k, micro
+ * power_unit: its core power plus an equal share of the cluster's. */
+int64_t rp_em_power_u(const struct ea_cluster *cl, int k);
 /* policy-feec.c: mainline compute_energy() for a perf domain, with the
  * task on dst_cpu (-1: without it). */
 unsigned long long rp_feec_compute_energy(const struct rp_env *e, int cl,

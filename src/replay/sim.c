@@ -50,17 +50,39 @@ static const struct ea_cluster *cl_of(const struct sim *s, int cpu)
 	return &s->m->clusters[s->cpus[cpu].cluster];
 }
 
-static uint32_t cap_orig(const struct sim *s, int cpu)
+/* !rp_fits(util, cap_orig): above 80% of the CPU's capacity. */
+static bool over(const struct sim_cpu *c)
 {
-	const struct ea_cluster *cl = cl_of(s, cpu);
-
-	return cl->caps[cl->ncaps - 1].cap;
+	return c->pelt.util_avg >= c->over_util;
 }
 
-/* Capacity at the CPU's current OPP: its work rate, ns x cap per ns. */
-static uint32_t rate(const struct sim *s, int cpu)
+/*
+ * ea_pelt_update(), its common case inline: steps are a microsecond or two
+ * apart, so most updates stay within the current 1024 us period, where it
+ * only moves the clock and adds the running time (no decay, util_avg
+ * unchanged). This is that path of state/pelt.c, to the bit; an update
+ * that reaches a period boundary goes there. Returns whether it did (only
+ * then may util_avg have changed).
+ */
+static inline bool pelt_update(struct ea_pelt *p, uint64_t now, bool running,
+			       uint32_t cap)
 {
-	return cl_of(s, cpu)->caps[s->cpus[cpu].cap_idx].cap;
+	if (p->started) {
+		uint64_t d;
+
+		if (now <= p->last_ns)
+			return false;
+		d = (now - p->last_ns) >> 10;
+		if (d + p->period_contrib < 1024) {
+			p->last_ns += d << 10;
+			p->period_contrib += (uint32_t)d;
+			if (running)
+				p->util_sum += d * cap;
+			return false;
+		}
+	}
+	ea_pelt_update(p, now, running, cap);
+	return true;
 }
 
 static int map_cpu(const struct sim *s, int cpu)
@@ -68,10 +90,13 @@ static int map_cpu(const struct sim *s, int cpu)
 	return cpu < 0 ? -1 : cpu % s->ncpus;
 }
 
-static bool same_domain(const struct sim *s, int a, int b)
+/* The CPUs of cpu's frequency domain: [*n] from the returned pointer. */
+static const int *dom_cpus(const struct sim *s, int cpu, int *n)
 {
-	return a == b || (s->cpus[a].cluster == s->cpus[b].cluster &&
-			  cl_of(s, a)->freq_domain);
+	int d = s->cpus[cpu].dom;
+
+	*n = s->dom_start[d + 1] - s->dom_start[d];
+	return &s->dom_cpu[s->dom_start[d]];
 }
 
 static int nr(const struct sim *s, int cpu)
@@ -86,14 +111,17 @@ static const struct rp_act *cur_act(const struct sim *s, const struct sim_task *
 
 /* ---- emission ---- */
 
-static const char *comm_of(const struct sim *s, int cpu, int32_t pid, int task)
+/*
+ * The comm an emitted event carries: the task's, as snprintf("%s") would
+ * copy it (at most EA_COMM_LEN - 1 bytes, zero-padded), or "<idle>".
+ */
+static const char *comm_of(const struct sim *s, int32_t pid, int task)
 {
-	static char idle[EA_COMM_LEN] = "<idle>";
+	static const char idle[EA_COMM_LEN] = "<idle>";
 
-	(void)cpu;
 	if (pid <= 0 || task < 0)
 		return idle;
-	return s->tasks[task].w->comm;
+	return s->comms[task];
 }
 
 static struct ea_event *emit(struct sim *s, int cpu, uint8_t type, uint64_t key,
@@ -119,19 +147,14 @@ static struct ea_event *emit(struct sim *s, int cpu, uint8_t type, uint64_t key,
 		key = c->kmax;
 	c->kmax = key;
 	o = &s->out[s->nout++];
-	memset(o, 0, sizeof(*o));
+	memset(&o->ev, 0, sizeof(o->ev));
 	o->key = key;
 	o->order = s->order++;
 	o->ev.ts = s->now;
 	o->ev.cpu = cpu;
 	o->ev.cur_pid = c->e_pid;
 	o->ev.type = type;
-	{
-		/* as snprintf "%s" would: truncated, NUL-terminated (o is zeroed) */
-		const char *comm = comm_of(s, cpu, c->e_pid, cur_task);
-
-		memcpy(o->comm, comm, strnlen(comm, sizeof(o->comm) - 1));
-	}
+	memcpy(o->comm, comm_of(s, c->e_pid, cur_task), sizeof(o->comm));
 	return &o->ev;
 }
 
@@ -354,22 +377,25 @@ static void leave_idle(struct sim *s, int cpu, uint64_t key)
 static void set_freq(struct sim *s, int cpu, int k, uint32_t khz, uint64_t key)
 {
 	const struct ea_cluster *cl = cl_of(s, cpu);
+	const int *cpus;
 	struct ea_event *ev;
+	int n;
 
 	if (s->cpus[cpu].khz == khz)
 		return;
-	for (int i = 0; i < s->ncpus; i++) {
-		if (!same_domain(s, cpu, i))
-			continue;
-		s->cpus[i].khz = khz;
-		s->cpus[i].cap_idx = k;
+	cpus = dom_cpus(s, cpu, &n);
+	for (int i = 0; i < n; i++) {
+		struct sim_cpu *c = &s->cpus[cpus[i]];
+
+		c->khz = khz;
+		c->cap_idx = k;
+		c->rate = cl->caps[k].cap;
 	}
 	ev = emit(s, cpu, EA_EV_FREQ, key, e_task(s, cpu));
 	if (ev) {
 		ev->freq.freq_khz = khz;
 		ev->freq.cpu = cpu;
 	}
-	(void)cl;
 }
 
 static int cap_idx_for_khz(const struct sim *s, const struct ea_cluster *cl,
@@ -381,67 +407,78 @@ static int cap_idx_for_khz(const struct sim *s, const struct ea_cluster *cl,
 	return ea_model_cap_index_nearest(cl, khz);
 }
 
+/*
+ * Each domain's OPP from its busiest CPU, domains by their first CPU. Only
+ * the governor sets frequencies then, so while no CPU's util has changed
+ * since its last run, nothing would change.
+ */
 static void governor(struct sim *s)
 {
-	if (s->gov == RP_GOV_RECORDED)
+	if (s->gov == RP_GOV_RECORDED || !s->util_dirty)
 		return;
-	for (int i = 0; i < s->ncpus; i++) {
-		const struct ea_cluster *cl = cl_of(s, i);
+	s->util_dirty = false;
+	for (int d = 0; d < s->ndoms; d++) {
+		const int *cpus = &s->dom_cpu[s->dom_start[d]];
+		int n = s->dom_start[d + 1] - s->dom_start[d];
+		const struct ea_cluster *cl = cl_of(s, cpus[0]);
 		uint32_t util = 0;
 		int k;
-		bool first = true;
 
-		for (int j = 0; j < i; j++)
-			if (same_domain(s, i, j))
-				first = false;
-		if (!first)
-			continue;
-		for (int j = 0; j < s->ncpus; j++)
-			if (same_domain(s, i, j) && s->cpus[j].pelt.util_avg > util)
-				util = s->cpus[j].pelt.util_avg;
-		k = rp_gov_cap_idx(s->gov, cl, util);
-		set_freq(s, i, k, cl->caps[k].freq_khz, KEY_SIM);
+		for (int j = 0; j < n; j++)
+			if (s->cpus[cpus[j]].pelt.util_avg > util)
+				util = s->cpus[cpus[j]].pelt.util_avg;
+		/* the OPP is a function of util: the last one's if it holds */
+		if (s->dom_k[d] < 0 || s->dom_util[d] != util) {
+			s->dom_k[d] = rp_gov_cap_idx(s->gov, cl, util);
+			s->dom_util[d] = util;
+		}
+		k = s->dom_k[d];
+		if (s->cpus[cpus[0]].khz != cl->caps[k].freq_khz)
+			set_freq(s, cpus[0], k, cl->caps[k].freq_khz, KEY_SIM);
 	}
 }
 
 /* ---- PELT and time ---- */
 
-static void pelt_cpu_sync(struct sim *s, int cpu)
+static inline void pelt_cpu_sync(struct sim *s, int cpu)
 {
 	struct sim_cpu *c = &s->cpus[cpu];
 
-	ea_pelt_update(&c->pelt, s->now, c->curr >= 0, c->curr >= 0 ? rate(s, cpu) : 0);
+	if (pelt_update(&c->pelt, s->now, c->curr >= 0,
+			c->curr >= 0 ? c->rate : 0))
+		s->util_dirty = true;
 }
 
 static void advance(struct sim *s, uint64_t t)
 {
 	uint64_t dt = t - s->now;
-	bool over = false;
+	bool was_over = false, is_over = false;
 
+	s->ndone = 0;
 	for (int i = 0; i < s->ncpus; i++) {
 		struct sim_cpu *c = &s->cpus[i];
-		uint32_t r = rate(s, i);
+		uint32_t r = c->rate;
 
-		if (!rp_fits(c->pelt.util_avg, cap_orig(s, i)))
-			over = true;
+		was_over |= over(c);
 		if (c->curr >= 0) {
 			struct sim_task *tk = &s->tasks[c->curr];
 			uint64_t done = dt * r;
 
 			if (tk->rem != UINT64_MAX)
 				tk->rem = tk->rem > done ? tk->rem - done : 0;
-			ea_pelt_update(&tk->pelt, t, true, r);
+			if (!tk->rem)
+				s->done[s->ndone++] = i;
+			pelt_update(&tk->pelt, t, true, r);
 			c->task_busy_ns += dt;
 		}
-		ea_pelt_update(&c->pelt, t, c->curr >= 0, c->curr >= 0 ? r : 0);
+		if (pelt_update(&c->pelt, t, c->curr >= 0, c->curr >= 0 ? r : 0))
+			s->util_dirty = true;
+		is_over |= over(c);
 	}
-	if (over)
+	if (was_over)
 		s->overutil_ns += dt;
 	s->now = t;
-	s->overutilised = false;
-	for (int i = 0; i < s->ncpus; i++)
-		if (!rp_fits(s->cpus[i].pelt.util_avg, cap_orig(s, i)))
-			s->overutilised = true;
+	s->overutilised = is_over;
 }
 
 /* ---- run queues ---- */
@@ -482,7 +519,7 @@ static void attach(struct sim *s, int task, int cpu)
 {
 	struct sim_task *t = &s->tasks[task];
 
-	ea_pelt_update(&t->pelt, s->now, false, 0);
+	pelt_update(&t->pelt, s->now, false, 0);
 	if (t->pelt_cpu == cpu)
 		return;
 	if (t->pelt_cpu >= 0) {
@@ -491,6 +528,7 @@ static void attach(struct sim *s, int task, int cpu)
 	}
 	pelt_cpu_sync(s, cpu);
 	ea_pelt_attach(&s->cpus[cpu].pelt, &t->pelt);
+	s->util_dirty = true;
 	t->pelt_cpu = cpu;
 }
 
@@ -558,7 +596,7 @@ static void start_act(struct sim *s, struct sim_task *t, size_t k)
 
 static uint32_t task_util(struct sim *s, struct sim_task *t)
 {
-	ea_pelt_update(&t->pelt, s->now, false, 0);
+	pelt_update(&t->pelt, s->now, false, 0);
 	return t->pelt.util_avg;
 }
 
@@ -579,7 +617,7 @@ static int place(struct sim *s, int task)
 	struct sim_task *t = &s->tasks[task];
 	const struct rp_act *a = cur_act(s, t);
 	struct rp_env env = { s->m, s->ncpus, s->env_util, s->env_cap, s->env_nr,
-			      s->overutilised };
+			      s->overutilised, s->asymmetric, s->clc };
 	struct rp_wakee p;
 	int cpu;
 
@@ -604,7 +642,6 @@ static int place(struct sim *s, int task)
 	return cpu;
 }
 
-#define ARR_PREFETCH 8	/* arrivals ahead whose activation is prefetched */
 
 static void arrive(struct sim *s, const struct sim_arrival *ar)
 {
@@ -790,6 +827,8 @@ static void busy0_end(struct sim *s, int cpu)
 {
 	struct sim_cpu *c = &s->cpus[cpu];
 
+	if (c->in_busy0)
+		s->nin_busy0--;
 	c->in_busy0 = false;
 	if (c->busy0_seq_end > c->kmax)
 		c->kmax = c->busy0_seq_end;
@@ -816,6 +855,7 @@ static void busy0_start(struct sim *s, const struct rp_idle_busy *b)
 		emit_switch(s, cpu, -1, b->seq_start);
 	c->e_fresh = false;
 	c->in_busy0 = true;
+	s->nin_busy0++;
 	c->busy0_end = b->end;
 	c->busy0_seq_end = b->seq_end;
 	c->busy0_to_idle = b->to_idle;
@@ -858,8 +898,7 @@ static uint64_t next_idle_change(struct sim *s, int cpu)
 	const struct rp_cpu_timeline *tl;
 	struct sim_cpu *c = &s->cpus[cpu];
 
-	if (s->idle != RP_IDLE_RECORDED || !s->same_platform ||
-	    cpu >= s->w->ncpus || !c->e_idle)
+	if (!s->rec_idle_tl || cpu >= s->w->ncpus || !c->e_idle)
 		return UINT64_MAX;
 	tl = &s->w->cpus[cpu];
 	while (c->rec_idle + 1 < tl->nidles && tl->idles[c->rec_idle + 1].since <= s->now)
@@ -875,12 +914,107 @@ static uint64_t umin(uint64_t a, uint64_t b)
 	return a < b ? a : b;
 }
 
+/* ---- arrivals ---- */
+
+static bool arr_less(const struct sim_arrival *x, const struct sim_arrival *y)
+{
+	if (x->t != y->t)
+		return x->t < y->t;
+	if (x->seq != y->seq)
+		return x->seq < y->seq;
+	return x->task < y->task;
+}
+
+static void sift_down(struct sim *s, size_t i)
+{
+	struct sim_arrival *h = s->heap, x = h[i];
+	size_t n = s->nheap;
+
+	for (;;) {
+		size_t c = 2 * i + 1;
+
+		if (c >= n)
+			break;
+		if (c + 1 < n && arr_less(&h[c + 1], &h[c]))
+			c++;
+		if (!arr_less(&h[c], &x))
+			break;
+		h[i] = h[c];
+		i = c;
+	}
+	h[i] = x;
+}
+
+/* Task i's first arrival from acts[k] on into *a; false if none is left. */
+static bool next_arrival(const struct sim *s, uint32_t i, size_t k,
+			 struct sim_arrival *a)
+{
+	const struct rp_task *t = &s->w->tasks[i];
+
+	for (; k < t->nacts; k++) {
+		const struct rp_act *x = &t->acts[k];
+
+		/* the task's next activation, for when it arrives */
+		__builtin_prefetch(x + 1);
+		__builtin_prefetch((const char *)(x + 2) - 1);
+		if (!(x->flags & RP_ACT_RAN) ||
+		    x->eligible > s->w->counts.last_ts)
+			continue;
+		*a = (struct sim_arrival){ x->eligible, x->seq_in, i,
+					   (uint32_t)k };
+		return true;
+	}
+	return false;
+}
+
+/* The next arrival due, NULL when there is none. */
+static const struct sim_arrival *arr_peek(const struct sim *s)
+{
+	if (s->heap)
+		return s->nheap ? &s->heap[0] : NULL;
+	return s->ai < s->narr ? &s->arr[s->ai] : NULL;
+}
+
+static struct sim_arrival arr_pop(struct sim *s)
+{
+	struct sim_arrival a;
+
+	if (!s->heap)
+		return s->arr[s->ai++];
+	a = s->heap[0];
+	if (!next_arrival(s, a.task, a.act + 1, &s->heap[0]))
+		s->heap[0] = s->heap[--s->nheap];
+	if (s->nheap)
+		sift_down(s, 0);
+	return a;
+}
+
+/*
+ * When the CPU's task has done rem at its rate: now + ceil(rem / rate).
+ * Running on at the same rate keeps that instant (rem falls by rate per
+ * ns), so it is kept with what it was computed from, and reused while
+ * rem is what those imply now; otherwise divided again.
+ */
+static uint64_t finish(struct sim *s, struct sim_cpu *c, uint64_t rem)
+{
+	uint64_t r = c->rate, el = s->now - c->fin_now;
+
+	if (r == c->fin_rate && el < (1ull << 40) && rem <= c->fin_rem &&
+	    c->fin_rem - rem == el * r && c->fin_rem < (1ull << 62))
+		return c->fin_t;
+	c->fin_t = s->now + (rem + r - 1) / r;
+	c->fin_rem = rem;
+	c->fin_now = s->now;
+	c->fin_rate = r;
+	return c->fin_t;
+}
+
 static uint64_t next_time(struct sim *s)
 {
 	uint64_t t = s->next_tick;
 
-	if (s->ai < s->narr)
-		t = umin(t, s->arr[s->ai].t);
+	if (arr_peek(s))
+		t = umin(t, arr_peek(s)->t);
 	for (size_t i = 0; i < s->nmoves; i++)
 		t = umin(t, s->moves[i].t);
 	if (s->bi < s->w->nbusy0)
@@ -894,14 +1028,14 @@ static uint64_t next_time(struct sim *s)
 			t = umin(t, c->busy0_end);
 		if (c->curr >= 0) {
 			uint64_t rem = s->tasks[c->curr].rem;
-			uint64_t r = rate(s, i);
 
 			if (rem != UINT64_MAX)
-				t = umin(t, s->now + (rem + r - 1) / r);
+				t = umin(t, finish(s, c, rem));
 			if (c->nrq)
 				t = umin(t, c->slice_end);
 		}
-		t = umin(t, next_idle_change(s, i));
+		if (s->rec_idle_tl)
+			t = umin(t, next_idle_change(s, i));
 	}
 	return t < s->now ? s->now : t;
 }
@@ -916,8 +1050,8 @@ static bool idle_change_due(struct sim *s, int cpu, uint64_t *seq)
 	struct sim_cpu *c = &s->cpus[cpu];
 	size_t k;
 
-	if (s->idle != RP_IDLE_RECORDED || !s->same_platform ||
-	    cpu >= s->w->ncpus || !c->e_idle || c->idle_since == s->now)
+	if (!s->rec_idle_tl || cpu >= s->w->ncpus || !c->e_idle ||
+	    c->idle_since == s->now)
 		return false;
 	tl = &s->w->cpus[cpu];
 	for (k = c->rec_idle; k + 1 < tl->nidles && tl->idles[k + 1].since <= s->now; k++)
@@ -939,7 +1073,11 @@ static void process_due(struct sim *s, uint64_t t)
 	for (;;) {
 		enum due kind = DUE_NONE;
 		uint64_t best = UINT64_MAX, q;
+		const struct sim_arrival *ar;
+		struct sim_arrival next;
 		int arg = -1;
+		/* CPUs in an idle-task stretch, or recorded idle states */
+		bool per_cpu = s->nin_busy0 || s->rec_idle_tl;
 
 		if (s->gov == RP_GOV_RECORDED && s->fi < s->w->nfreqs &&
 		    s->w->freqs[s->fi].ts <= t && s->w->freqs[s->fi].seq < best) {
@@ -951,11 +1089,12 @@ static void process_due(struct sim *s, uint64_t t)
 			best = s->w->busy0[s->bi].seq_start;
 			kind = DUE_BUSY0_START;
 		}
-		if (s->ai < s->narr && s->arr[s->ai].t <= t && s->arr[s->ai].seq < best) {
-			best = s->arr[s->ai].seq;
+		ar = arr_peek(s);
+		if (ar && ar->t <= t && ar->seq < best) {
+			best = ar->seq;
 			kind = DUE_ARRIVAL;
 		}
-		for (int i = 0; i < s->ncpus; i++) {
+		for (int i = 0; per_cpu && i < s->ncpus; i++) {
 			struct sim_cpu *c = &s->cpus[i];
 
 			if (c->in_busy0 && c->busy0_end <= t && c->busy0_seq_end < best) {
@@ -993,13 +1132,8 @@ static void process_due(struct sim *s, uint64_t t)
 			busy0_end(s, arg);
 			break;
 		case DUE_ARRIVAL:
-			if (s->ai + ARR_PREFETCH < s->narr) {
-				/* acts[] is cold: fetch a later arrival's now */
-				const struct sim_arrival *nx = &s->arr[s->ai + ARR_PREFETCH];
-
-				__builtin_prefetch(&s->tasks[nx->task].w->acts[nx->act]);
-			}
-			arrive(s, &s->arr[s->ai++]);
+			next = arr_pop(s);
+			arrive(s, &next);
 			break;
 		case DUE_MOVE:
 			do_move(s, (size_t)arg);
@@ -1030,12 +1164,9 @@ static void step(struct sim *s, uint64_t t)
 		tick = true;
 		s->next_tick += TICK_NS;
 	}
-	for (int i = 0; i < s->ncpus; i++) {
-		struct sim_cpu *c = &s->cpus[i];
-
-		if (c->curr >= 0 && s->tasks[c->curr].rem == 0)
-			complete(s, i);
-	}
+	/* the CPUs whose task has no work left: advance() listed them */
+	for (int i = 0; i < s->ndone; i++)
+		complete(s, s->done[i]);
 	process_due(s, t);
 	for (int i = 0; i < s->ncpus; i++)
 		pick(s, i, tick);
@@ -1118,6 +1249,7 @@ static void reset(struct sim *s)
 		c->nrq = 0;
 		c->slice_end = UINT64_MAX;
 		c->in_busy0 = false;
+		s->nin_busy0 = 0;
 		memset(&c->pelt, 0, sizeof(c->pelt));
 		c->e_fresh = true;
 		c->e_idle = false;
@@ -1132,44 +1264,104 @@ static void reset(struct sim *s)
 		/* recorded: unknown until the trace says; else set at once */
 		c->khz = 0;
 		c->cap_idx = cap_idx_for_khz(s, cl, 0);
+		c->cap_orig = cl->caps[cl->ncaps - 1].cap;
+		/* util x 1280 >= cap x 1024 <=> util >= cap x 1024 / 1280,
+		 * rounded up */
+		c->over_util = (uint32_t)(((uint64_t)c->cap_orig * 1024 + 1279) /
+					  1280);
+		c->fin_rate = 0;	/* no finish time yet */
+		c->rate = cl->caps[c->cap_idx].cap;
 	}
 	for (int i = 0; i < s->ncpus; i++)
 		ea_pelt_update(&s->cpus[i].pelt, s->now, false, 0);
+	for (int d = 0; d < s->ndoms; d++)
+		s->dom_k[d] = -1;	/* no OPP chosen yet */
+	s->util_dirty = true;
+	if (s->heap) {
+		s->nheap = 0;
+		for (size_t i = 0; i < s->ntasks; i++)
+			if (next_arrival(s, (uint32_t)i, 0, &s->heap[s->nheap]))
+				s->nheap++;
+		for (size_t i = s->nheap / 2; i-- > 0;)
+			sift_down(s, i);
+	}
 }
 
-int sim_init(struct sim *s, const struct ea_workload *w, const struct ea_model *m,
-	     const struct rp_policy *p, enum rp_gov g, enum rp_idle_sel idle,
-	     bool same_platform, uint32_t assumed_khz)
+/*
+ * Whether each task's own arrivals come in (t, seq) order, strictly: then
+ * merging the tasks' sequences in a heap yields the order of sorting them
+ * all (cmp_arr), without the sort and its array. *n: how many arrivals.
+ */
+static bool arrivals_in_order(const struct ea_workload *w, size_t *n)
 {
+	*n = 0;
+	for (size_t i = 0; i < w->ntasks; i++) {
+		const struct rp_task *t = &w->tasks[i];
+		uint64_t pt = 0, pseq = 0;
+		bool first = true;
+
+		for (size_t k = 0; k < t->nacts; k++) {
+			const struct rp_act *a = &t->acts[k];
+
+			if (!(a->flags & RP_ACT_RAN) || a->eligible > w->counts.last_ts)
+				continue;
+			if (!first && (a->eligible < pt ||
+				       (a->eligible == pt && a->seq_in <= pseq)))
+				return false;
+			first = false;
+			pt = a->eligible;
+			pseq = a->seq_in;
+			(*n)++;
+		}
+	}
+	return true;
+}
+
+/* Frequency domains: CPUs of one cluster that is a frequency domain, or
+ * each CPU on its own. */
+static int init_domains(struct sim *s)
+{
+	int n = 0;
+
+	s->dom_start = calloc(s->ncpus + 1, sizeof(*s->dom_start));
+	s->dom_cpu = calloc(s->ncpus ? s->ncpus : 1, sizeof(*s->dom_cpu));
+	s->dom_k = calloc(s->ncpus ? s->ncpus : 1, sizeof(*s->dom_k));
+	s->dom_util = calloc(s->ncpus ? s->ncpus : 1, sizeof(*s->dom_util));
+	if (!s->dom_start || !s->dom_cpu || !s->dom_k || !s->dom_util)
+		return -1;
+	for (int i = 0; i < s->ncpus; i++) {
+		int cl = s->m->cpu_cluster[i];
+
+		s->cpus[i].dom = -1;
+		for (int j = 0; j < i; j++)
+			if (s->m->clusters[cl].freq_domain &&
+			    s->m->cpu_cluster[j] == cl) {
+				s->cpus[i].dom = s->cpus[j].dom;
+				break;
+			}
+		if (s->cpus[i].dom < 0)
+			s->cpus[i].dom = s->ndoms++;
+	}
+	for (int d = 0; d < s->ndoms; d++) {
+		s->dom_start[d] = n;
+		for (int i = 0; i < s->ncpus; i++)
+			if (s->cpus[i].dom == d)
+				s->dom_cpu[n++] = i;
+	}
+	s->dom_start[s->ndoms] = n;
+	return 0;
+}
+
+/* All arrivals in one array, sorted: when some task's are out of order. */
+static int sort_arrivals(struct sim *s)
+{
+	const struct ea_workload *w = s->w;
 	size_t n = 0;
 
-	memset(s, 0, sizeof(*s));
-	s->w = w;
-	s->m = m;
-	s->policy = p;
-	s->gov = g;
-	s->idle = idle;
-	s->same_platform = same_platform;
-	s->assumed_khz = assumed_khz;
-	s->ncpus = same_platform && w->counts.ncpus > 0 &&
-		   w->counts.ncpus < m->ncpus ? w->counts.ncpus : m->ncpus;
-	for (int i = 0; i < s->ncpus; i++)
-		if (m->cpu_cluster[i] < 0) {
-			snprintf(s->error, sizeof(s->error),
-				 "model '%s' has no CPU %d", m->name, i);
-			return -1;
-		}
-	s->ntasks = w->ntasks;
-	s->cpus = calloc(s->ncpus, sizeof(*s->cpus));
-	s->tasks = calloc(s->ntasks ? s->ntasks : 1, sizeof(*s->tasks));
-	s->env_util = calloc(s->ncpus, sizeof(*s->env_util));
-	s->env_cap = calloc(s->ncpus, sizeof(*s->env_cap));
-	s->env_nr = calloc(s->ncpus, sizeof(*s->env_nr));
 	for (size_t i = 0; i < w->ntasks; i++)
 		n += w->tasks[i].nacts;
 	s->arr = calloc(n ? n : 1, sizeof(*s->arr));
-	if (!s->cpus || !s->tasks || !s->env_util || !s->env_cap || !s->env_nr ||
-	    !s->arr) {
+	if (!s->arr) {
 		fail(s, "out of memory");
 		return -1;
 	}
@@ -1187,6 +1379,79 @@ int sim_init(struct sim *s, const struct ea_workload *w, const struct ea_model *
 	}
 	if (s->narr)
 		qsort(s->arr, s->narr, sizeof(*s->arr), cmp_arr);
+	return 0;
+}
+
+int sim_init(struct sim *s, const struct ea_workload *w, const struct ea_model *m,
+	     const struct rp_policy *p, enum rp_gov g, enum rp_idle_sel idle,
+	     bool same_platform, uint32_t assumed_khz)
+{
+	size_t n = 0;
+
+	memset(s, 0, sizeof(*s));
+	s->w = w;
+	s->m = m;
+	s->policy = p;
+	s->gov = g;
+	s->idle = idle;
+	s->same_platform = same_platform;
+	s->assumed_khz = assumed_khz;
+	s->asymmetric = rp_asymmetric(m);
+	s->rec_idle_tl = idle == RP_IDLE_RECORDED && same_platform;
+	s->ncpus = same_platform && w->counts.ncpus > 0 &&
+		   w->counts.ncpus < m->ncpus ? w->counts.ncpus : m->ncpus;
+	for (int i = 0; i < s->ncpus; i++)
+		if (m->cpu_cluster[i] < 0) {
+			snprintf(s->error, sizeof(s->error),
+				 "model '%s' has no CPU %d", m->name, i);
+			return -1;
+		}
+	s->ntasks = w->ntasks;
+	s->cpus = calloc(s->ncpus, sizeof(*s->cpus));
+	s->tasks = calloc(s->ntasks ? s->ntasks : 1, sizeof(*s->tasks));
+	s->env_util = calloc(s->ncpus, sizeof(*s->env_util));
+	s->env_cap = calloc(s->ncpus, sizeof(*s->env_cap));
+	s->env_nr = calloc(s->ncpus, sizeof(*s->env_nr));
+	s->done = calloc(s->ncpus, sizeof(*s->done));
+	s->comms = calloc(s->ntasks ? s->ntasks : 1, sizeof(*s->comms));
+	s->clc = rp_cl_cache_new(m);
+	if (!s->cpus || !s->tasks || !s->env_util || !s->env_cap || !s->env_nr ||
+	    !s->done || !s->clc || !s->comms || init_domains(s)) {
+		fail(s, "out of memory");
+		return -1;
+	}
+	for (size_t i = 0; i < s->ntasks; i++)
+		memcpy(s->comms[i], w->tasks[i].comm,
+		       strnlen(w->tasks[i].comm, EA_COMM_LEN - 1));
+	if (arrivals_in_order(w, &n)) {
+		s->heap = calloc(s->ntasks ? s->ntasks : 1, sizeof(*s->heap));
+		if (!s->heap) {
+			fail(s, "out of memory");
+			return -1;
+		}
+	} else {
+		if (sort_arrivals(s))
+			return -1;
+		n = s->narr;
+	}
+	/* a latency per activation served, at most one per arrival */
+	s->lat = malloc((n ? n : 1) * sizeof(*s->lat));
+	if (!s->lat) {
+		fail(s, "out of memory");
+		return -1;
+	}
+	s->lat_cap = n ? n : 1;
+	reset(s);
+	return 0;
+}
+
+int sim_sort_arrivals(struct sim *s)
+{
+	free(s->heap);
+	s->heap = NULL;
+	s->nheap = 0;
+	if (!s->arr && sort_arrivals(s))
+		return -1;
 	reset(s);
 	return 0;
 }
@@ -1208,7 +1473,15 @@ void sim_free(struct sim *s)
 	free(s->env_util);
 	free(s->env_cap);
 	free(s->env_nr);
+	free(s->done);
+	free(s->comms);
+	rp_cl_cache_free(s->clc);
 	free(s->arr);
+	free(s->heap);
+	free(s->dom_start);
+	free(s->dom_cpu);
+	free(s->dom_k);
+	free(s->dom_util);
 	free(s->moves);
 	free(s->out);
 	free(s->lat);

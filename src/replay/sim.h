@@ -36,6 +36,13 @@ struct sim_move {
 
 struct sim_cpu {
 	int cluster;
+	int dom;		/* frequency domain (index in sim.doms) */
+	uint32_t cap_orig;	/* capacity at the top OPP */
+	uint32_t over_util;	/* util from which it is overutilised */
+	/* next_time(): its task's finish time, from rem at fin_now and rate */
+	uint64_t fin_t, fin_rem, fin_now;
+	uint32_t fin_rate;
+	uint32_t rate;		/* capacity at cap_idx: its work rate */
 	int curr;		/* task index, -1 */
 	int *rq;		/* waiting tasks, FIFO */
 	int nrq, rq_cap;
@@ -77,21 +84,42 @@ struct sim {
 	enum rp_idle_sel idle;
 	bool same_platform;
 	bool oracle_pass1;	/* measuring idle lengths for `oracle` */
+	bool asymmetric;	/* rp_asymmetric(m), for the policies */
+	bool rec_idle_tl;	/* idle states follow the recorded timeline */
 	uint32_t assumed_khz;
 	int ncpus;
 	struct sim_cpu *cpus;
 	struct sim_task *tasks;
 	size_t ntasks;
+	/*
+	 * Arrivals in (t, seq, task) order: a heap of each task's next one
+	 * when every task's own arrivals are in that order (heap, nheap),
+	 * else all of them sorted (arr, narr, ai).
+	 */
+	struct sim_arrival *heap;
+	size_t nheap;
 	struct sim_arrival *arr;
 	size_t narr, ai;
+	/* frequency domains in order of their first CPU: the CPUs of d are
+	 * dom_cpu[dom_start[d] .. dom_start[d + 1]), ascending */
+	int ndoms;
+	int *dom_start, *dom_cpu;
+	bool util_dirty;	/* some CPU's util_avg may have changed since
+				   the governor last ran */
+	int *dom_k;		/* governor: the OPP it chose last, -1 */
+	uint32_t *dom_util;	/* ... for this util */
 	size_t bi, fi;		/* cursors: idle-task stretches, frequencies */
 	struct sim_move *moves;
 	size_t nmoves, moves_cap;
 	uint64_t now, first_ts, last_ts, next_tick;
 	bool started;
+	int nin_busy0;		/* CPUs in a recorded idle-task stretch */
+	int *done, ndone;	/* CPUs whose task's work ran out (advance) */
 	/* policy view, refreshed at each wakeup */
 	uint32_t *env_util;
 	int *env_cap, *env_nr;
+	struct rp_cl_cache *clc;	/* the model, as the policies use it */
+	char (*comms)[EA_COMM_LEN];	/* each task's, as emitted */
 	/* output bucket: events at time `now`, ordered on flush */
 	struct sim_out *out;
 	size_t nout, out_cap;
@@ -112,6 +140,9 @@ int sim_init(struct sim *s, const struct ea_workload *w, const struct ea_model *
 	     bool same_platform, uint32_t assumed_khz);
 /* Run to the end, emitting to s->sink. 0 or -1 with s->error. */
 int sim_run(struct sim *s);
+/* For tests: take the arrivals from one sorted array, as when some task's
+ * are out of order, instead of the heap; resets. 0 or -1 (memory). */
+int sim_sort_arrivals(struct sim *s);
 /* Keep the oracle's idle lengths, reset everything else for a new run. */
 int sim_rewind(struct sim *s);
 void sim_free(struct sim *s);

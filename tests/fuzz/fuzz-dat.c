@@ -3,13 +3,26 @@
  * Fuzz target: trace.dat bytes written to a memfd and opened by path
  * through ea_input_open (libtracecmd + libtraceevent behind reader-dat.c),
  * then the whole pipeline. Corpus: tests/fuzz/corpus/dat/.
+ *
+ * Inputs of even size go through the page walker (dat-walk.c, the default
+ * for uncompressed files, which bounds-checks every length itself), odd
+ * ones through libtracecmd's record-by-record path
+ * (EATRACE_DAT_READER=libtracecmd): both stay covered, at the cost of one
+ * pipeline per input (each open forks a rehearsal child, which can spend
+ * seconds in libtracecmd on a corrupt header: docs/robustness.md).
  */
+#include <stdlib.h>
+
 #include "pipeline.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	const char *path = fuzz_memfile(data, size);
 
+	if (size & 1)
+		setenv("EATRACE_DAT_READER", "libtracecmd", 1);
+	else
+		unsetenv("EATRACE_DAT_READER");
 	fuzz_pipeline(path, (unsigned)size);
 	return 0;
 }

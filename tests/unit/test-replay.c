@@ -13,6 +13,7 @@
 
 #include "harness.h"
 #include "replay/replay-internal.h"
+#include "replay/sim.h"
 
 static struct ea_model *tc2;
 
@@ -24,7 +25,8 @@ struct scen {
 
 static struct rp_env *env(struct scen *s, bool over)
 {
-	s->env = (struct rp_env){ tc2, 5, s->util, s->cap, s->nr, over };
+	s->env = (struct rp_env){ tc2, 5, s->util, s->cap, s->nr, over,
+				  rp_asymmetric(tc2), NULL };
 	return &s->env;
 }
 
@@ -156,6 +158,146 @@ static void rfc_wakeup_energy(void **state)
 	assert_int_equal(rp_rfc_wakeup_energy(0.27973828125), 6);
 }
 
+/*
+ * The simulator hands the policies the model's figures precomputed
+ * (rp_env.clc): every policy must decide exactly as without them, and the
+ * estimates must be the same, over a grid of CPU states and tasks.
+ */
+static void cache_same_decisions(void **state)
+{
+	const struct rp_policy *pols[] = { &rp_policy_eas_rfc, &rp_policy_feec,
+					   &rp_policy_cfs, &rp_policy_pack,
+					   &rp_policy_spread };
+	struct rp_cl_cache *clc;
+	struct scen s = { 0 };
+	uint32_t seed = 1;
+	int n = 0;
+
+	load(state);
+	clc = rp_cl_cache_new(tc2);
+	assert_non_null(clc);
+	for (int round = 0; round < 4000; round++) {
+		struct rp_wakee p;
+		struct rp_env plain, cached;
+		bool over = round % 7 == 0;
+
+		for (int i = 0; i < 5; i++) {
+			seed = seed * 1103515245 + 12345;
+			s.util[i] = (seed >> 8) % (round % 3 ? 400 : 1100);
+			s.nr[i] = (seed >> 20) % 3;
+			s.cap[i] = (int)((seed >> 4) % (i < 2 ? 5 : 8));
+		}
+		seed = seed * 1103515245 + 12345;
+		p = (struct rp_wakee){ .util = (seed >> 8) % 600,
+				       .wakeups = (seed >> 12) % 40000,
+				       .prev_cpu = (int)((seed >> 4) % 5),
+				       .rec_cpu = (int)((seed >> 24) % 5) };
+		plain = *env(&s, over);
+		cached = plain;
+		cached.clc = clc;
+		for (size_t k = 0; k < sizeof(pols) / sizeof(pols[0]); k++) {
+			assert_int_equal(pols[k]->select_cpu(&plain, &p),
+					 pols[k]->select_cpu(&cached, &p));
+			n++;
+		}
+		for (int cpu = 0; cpu < 5; cpu++) {
+			int ci = tc2->cpu_cluster[cpu];
+
+			assert_true(rp_energy_diff_util(&plain, cpu, p.util,
+							p.wakeups) ==
+				    rp_energy_diff_util(&cached, cpu, p.util,
+							p.wakeups));
+			assert_true(rp_feec_compute_energy(&plain, ci, p.util,
+							   cpu) ==
+				    rp_feec_compute_energy(&cached, ci, p.util,
+							   cpu));
+		}
+	}
+	assert_int_equal(n, 20000);
+	rp_cl_cache_free(clc);
+}
+
+/* FNV-1a of every simulated event, bytes and comm. */
+struct digest {
+	uint64_t h, n;
+};
+
+static int digest_event(void *ctx, const struct ea_event *ev, const char *comm)
+{
+	struct digest *d = ctx;
+	const unsigned char *b = (const unsigned char *)ev;
+
+	for (size_t i = 0; i < sizeof(*ev); i++)
+		d->h = (d->h ^ b[i]) * 1099511628211ull;
+	for (size_t i = 0; i < EA_COMM_LEN; i++)
+		d->h = (d->h ^ (unsigned char)comm[i]) * 1099511628211ull;
+	d->n++;
+	return 0;
+}
+
+/*
+ * Arrivals come from a heap of each task's next one (their own are in
+ * order) or, failing that, from one sorted array: both must give the same
+ * simulation, event for event, for every policy.
+ */
+static void arrivals_heap_equals_sort(void **state)
+{
+	const char *traces[] = { "traces/demo/tc2-seven-tasks.txt",
+				 "traces/vm/wl-pingpong.dat" };
+	const char *pols[] = { "recorded", "eas-rfc", "feec", "cfs", "pack",
+			       "spread" };
+
+	load(state);
+	for (size_t ti = 0; ti < sizeof(traces) / sizeof(traces[0]); ti++) {
+		struct ea_workload_config wcfg = { .model = tc2,
+						   .source_capacity = 1024 };
+		struct ea_state_config cfg = { .ncpus = -1 };
+		struct ea_workload *w;
+		struct ea_consumer cons;
+		struct ea_run run;
+		struct ea_err err;
+
+		assert_int_equal(ea_workload_new(&w, &wcfg), 0);
+		cons = (struct ea_consumer){ &ea_workload_ops, w };
+		if (ea_run(&run, traces[ti], &cfg, &cons, 1, &err) ||
+		    ea_workload_done(w, run.state, &err))
+			fail_msg("%s: %s", traces[ti], err.msg);
+		for (size_t k = 0; k < sizeof(pols) / sizeof(pols[0]); k++) {
+			struct digest d[2] = { { 14695981039346656037ull, 0 },
+					       { 14695981039346656037ull, 0 } };
+			struct sim s[2];
+
+			for (int j = 0; j < 2; j++) {
+				assert_int_equal(sim_init(&s[j], w, tc2,
+							  rp_policy_get(pols[k]),
+							  RP_GOV_SCHEDUTIL,
+							  RP_IDLE_MENU, false, 0), 0);
+				assert_non_null(s[j].heap);
+				if (j)
+					assert_int_equal(sim_sort_arrivals(&s[j]), 0);
+				s[j].sink = digest_event;
+				s[j].sink_ctx = &d[j];
+				assert_int_equal(sim_run(&s[j]), 0);
+			}
+			assert_null(s[1].heap);
+			assert_true(s[1].narr > 0);
+			assert_true(d[0].n > 0);
+			assert_int_equal(d[0].n, d[1].n);
+			assert_true(d[0].h == d[1].h);
+			assert_int_equal(s[0].nlat, s[1].nlat);
+			assert_memory_equal(s[0].lat, s[1].lat,
+					    s[0].nlat * sizeof(*s[0].lat));
+			assert_true(s[0].wait_ns == s[1].wait_ns &&
+				    s[0].migrations == s[1].migrations &&
+				    s[0].late == s[1].late);
+			sim_free(&s[0]);
+			sim_free(&s[1]);
+		}
+		ea_run_free(&run);
+		ea_workload_free(w);
+	}
+}
+
 static int teardown(void **state)
 {
 	ea_model_free(tc2);
@@ -174,6 +316,8 @@ int main(void)
 		cmocka_unit_test(feec_scenarios),
 		cmocka_unit_test(eas_rfc_big_to_little),
 		cmocka_unit_test(rfc_wakeup_energy),
+		cmocka_unit_test(cache_same_decisions),
+		cmocka_unit_test(arrivals_heap_equals_sort),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, teardown);

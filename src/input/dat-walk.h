@@ -1,0 +1,109 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * Direct reading of a trace.dat buffer's ring-buffer pages (uncompressed
+ * files in the host's byte order): each CPU's pages are read in chunks and
+ * walked in place, as libtraceevent's kbuffer walks them, and the records
+ * come out with the timestamps, offsets, sizes and missed-event counts
+ * libtracecmd would give them. reader-dat.c merges the CPUs and decodes.
+ *
+ * Unlike kbuffer, every length is checked against the page and the CPU's
+ * data: a record that does not fit, a page whose commit size exceeds the
+ * page or data cut short by the end of the file is an error (err), never
+ * a read outside the buffer.
+ */
+#ifndef EATRACE_INPUT_DAT_WALK_H
+#define EATRACE_INPUT_DAT_WALK_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* One record (kbuffer's event): the data follows the event header. */
+struct dw_rec {
+	uint64_t ts;
+	const unsigned char *data;	/* valid until this CPU advances */
+	uint32_t size;			/* data bytes (kbuffer_event_size) */
+	int missed;			/* kbuffer_missed_events(): 0, -1, count */
+	unsigned long long offset;	/* file offset of the event header */
+};
+
+struct dw_cpu {
+	unsigned char *buf;		/* a chunk of whole pages */
+	unsigned long long buf_off;	/* file offset of buf[0] */
+	size_t buf_len;
+	unsigned long long next_page;	/* file offset of the next page */
+	unsigned long long end;		/* end of this CPU's data */
+	const unsigned char *pg;	/* page being walked, NULL before any */
+	unsigned long long pg_off;
+	uint32_t size;			/* its commit size */
+	uint32_t next;			/* next item, from the start of data */
+	uint64_t ts;			/* running timestamp */
+	int lost;			/* the page's missed events */
+	bool have;			/* rec holds this CPU's next record */
+	int pos;			/* its index in heap[] when have */
+	struct dw_rec rec;
+};
+
+struct dw {
+	int fd;
+	uint32_t page_size, hdr;	/* hdr: 8 + long size */
+	int long_size;
+	size_t chunk;
+	int ncpus;
+	struct dw_cpu *cpu;
+	/*
+	 * CPUs whose rec is valid. Up to DW_LINEAR CPUs with data: in
+	 * ascending order, scanned per record; beyond, a binary min-heap on
+	 * (rec.ts, CPU). Both give the order of tracecmd_peek_next_data()'s
+	 * scan: lowest timestamp, the lowest CPU on ties.
+	 */
+	int *heap;
+	int nheap;
+	bool linear;
+	char err[200];			/* "corrupt trace.dat: ..." (no CPU) */
+};
+
+/*
+ * Set up reading CPU c's pages from [start[c], start[c] + size[c]) of fd
+ * (size 0: no data). Sizes must be multiples of page_size. Returns 0, or -1
+ * when out of memory.
+ */
+int dw_init(struct dw *w, int fd, uint32_t page_size, int long_size,
+	    int ncpus, const unsigned long long *start,
+	    const unsigned long long *size);
+
+/*
+ * Move CPU c to its next record (the first one on the first call): 1 and
+ * w->cpu[c].rec filled, 0 at the end of its data, -1 with w->err set.
+ * Keeps w->heap up to date.
+ */
+int dw_advance(struct dw *w, int c);
+
+#define DW_LINEAR 8
+
+/* The CPU whose record comes next; -1 when every CPU has ended. */
+static inline int dw_first(const struct dw *w)
+{
+	int i, best;
+	uint64_t ts;
+
+	if (!w->nheap)
+		return -1;
+	best = w->heap[0];
+	if (!w->linear)
+		return best;
+	ts = w->cpu[best].rec.ts;
+	for (i = 1; i < w->nheap; i++) {
+		int c = w->heap[i];
+
+		if (w->cpu[c].rec.ts < ts) {
+			best = c;
+			ts = w->cpu[c].rec.ts;
+		}
+	}
+	return best;
+}
+
+void dw_free(struct dw *w);
+
+#endif

@@ -1,0 +1,114 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
+# The two trace.dat readers (src/input/reader-dat.c): the page walker
+# (dat-walk.c, the default for uncompressed files) and libtracecmd's
+# record-by-record path (EATRACE_DAT_READER=libtracecmd) must give the
+# same events in the same order:
+#  - `eatrace dump` and `stats --format json` are byte-identical between
+#    the two on every trace.dat in traces/ and $SHARED;
+#  - the walker is really used on the uncompressed ones
+#    (EATRACE_DAT_READER=pages refuses to fall back) and not on the
+#    compressed ones;
+#  - a corrupt record or page header inside a data page is one line on
+#    stderr naming the file, CPU and offset, exit 2, no output file.
+. "$(dirname "$0")/lib.sh"
+
+# As readers-dat.sh: leaks inside libtracecmd/libtraceevent, not ours.
+{
+	[ -f "$ROOT/tests/fuzz/lsan.supp" ] && cat "$ROOT/tests/fuzz/lsan.supp"
+	echo 'leak:tracecmd_parse_trace_clock'
+	echo 'leak:libtraceevent.so'
+} >"$TMP/lsan.supp"
+LSAN_OPTIONS="${LSAN_OPTIONS:+$LSAN_OPTIONS:}suppressions=$TMP/lsan.supp:fast_unwind_on_malloc=0:print_suppressions=0"
+export LSAN_OPTIONS
+
+is_dat() {
+	[ "$(head -c 10 "$1" | tail -c 7)" = tracing ]
+}
+
+compressed() {
+	"$EATRACE" stats "$1" 2>/dev/null | head -n 1 | grep -q '(compressed'
+}
+
+# same NAME CMD...: output and exit status equal under both readers.
+same() {
+	name=$1
+	shift
+	EATRACE_DAT_READER=libtracecmd "$@" >"$TMP/a" 2>"$TMP/a.err"
+	ra=$?
+	"$@" >"$TMP/b" 2>"$TMP/b.err"
+	rb=$?
+	if [ $ra -ne $rb ]; then
+		fail "$name: exit $rb, libtracecmd $ra ($(head -c 200 "$TMP/b.err"))"
+	elif ! cmp -s "$TMP/a" "$TMP/b"; then
+		fail "$name: output differs from libtracecmd's: $(diff "$TMP/a" "$TMP/b" | head -n 4)"
+	elif ! cmp -s "$TMP/a.err" "$TMP/b.err"; then
+		fail "$name: stderr differs: $(diff "$TMP/a.err" "$TMP/b.err" | head -n 4)"
+	else
+		ok "$name"
+	fi
+}
+
+n=0
+for f in "$ROOT"/traces/*/*.dat "$SHARED"/*/*.dat; do
+	[ -f "$f" ] && is_dat "$f" || continue
+	b=$(basename "$f")
+	n=$((n + 1))
+	same "$b: dump" "$EATRACE" dump "$f"
+	same "$b: stats json" "$EATRACE" stats --format json "$f"
+	if compressed "$f"; then
+		expect_fail "$b: compressed, not walked" 2 "cannot read the pages directly: compressed file" \
+			-- env EATRACE_DAT_READER=pages "$EATRACE" stats "$f"
+	elif EATRACE_DAT_READER=pages "$EATRACE" stats "$f" >/dev/null 2>"$TMP/err"; then
+		ok "$b: read by the page walker"
+	else
+		fail "$b: not read by the page walker: $(cat "$TMP/err")"
+	fi
+done
+[ $n -ge 10 ] && ok "$n trace.dat files compared" || fail "only $n trace.dat files found"
+
+# A model for report, from the repository's fixtures.
+MODEL=$ROOT/tests/fixtures/energy/two-cpu.json
+VM=$ROOT/traces/vm/vm-v6.dat
+same "vm-v6: report json" "$EATRACE" report -m "$MODEL" --format json "$VM"
+
+# ---- corrupt data pages ------------------------------------------------------
+# vm-v6.dat: 20 pages of 4096 bytes; CPU 1's pages at 69632, 73728 and
+# 77824 (timestamp 8, commit 8, then events). Its first page is compared
+# with libtracecmd at open, so the damage goes into the later ones.
+
+# patch FILE OFFSET HEXBYTES: overwrite bytes in place.
+patch() {
+	hex=$3 bytes=""
+	while [ -n "$hex" ]; do
+		bytes="$bytes\\$(printf '%03o' "0x$(echo "$hex" | cut -c1-2)")"
+		hex=$(echo "$hex" | cut -c3-)
+	done
+	printf "$bytes" | dd of="$1" bs=1 seek="$2" conv=notrunc status=none
+}
+
+# bad NAME MESSAGE FILE: report -o must fail cleanly and write nothing.
+bad() {
+	rm -f "$TMP/out.json"
+	expect_fail "$1" 2 "$2" -- "$EATRACE" report -m "$MODEL" --format json -o "$TMP/out.json" "$3"
+	grep -q "^eatrace: $3:cpu 1 record [0-9]*: " "$TMP/err" && ok "$1: names file, CPU and record" ||
+		fail "$1: $(cat "$TMP/err")"
+	if [ -e "$TMP/out.json" ]; then fail "$1: left an output file"; else ok "$1: no output file"; fi
+	if ls "$TMP" | grep -q '^out\.json.'; then fail "$1: left a temporary file"; fi
+}
+
+# The first record of CPU 1's last page: type_len 0 with a length of 2 GiB.
+cp "$VM" "$TMP/c.dat"; patch "$TMP/c.dat" 77840 00000000ffffff7f
+bad "record length past the page" \
+	"corrupt trace.dat: record runs past the end of the page data at offset 77840 (page at 77824)" \
+	"$TMP/c.dat"
+# Commit size of CPU 1's second page beyond the page.
+cp "$VM" "$TMP/c.dat"; patch "$TMP/c.dat" 73736 f0ff0000
+bad "page commit size beyond the page" \
+	"corrupt trace.dat: page data size 65520 larger than the page at offset 73736 (page at 73728)" \
+	"$TMP/c.dat"
+# Missed events stored after data that fills the page.
+cp "$VM" "$TMP/c.dat"; patch "$TMP/c.dat" 73736 ec0f00c0
+bad "missed count outside the page" \
+	"corrupt trace.dat: missed-events count outside the page at offset 73736" "$TMP/c.dat"
+finish
