@@ -132,9 +132,22 @@ struct ea_state_config {
 	const int *freq_domain;
 	int nfreq_domain;
 	/* CPU capacity at each frequency for PELT invariance; NULL: scale by
-	 * freq / highest freq seen on that CPU (1024 when unknown). */
+	 * freq / highest freq seen on that CPU (1024 when unknown). A pure
+	 * function of (cpu, freq_khz): the state stage remembers its last
+	 * answer per CPU. */
 	uint32_t (*capacity)(void *cap_ctx, int cpu, uint32_t freq_khz);
 	void *cap_ctx;
+	/*
+	 * Events held back once the state has started: 0 means EA_LOOKAHEAD.
+	 * The start (every CPU's state before its first event) is always
+	 * inferred over the first EA_LOOKAHEAD events, whatever this is; after
+	 * it, the look-ahead only matters when the input contradicts itself
+	 * (an event whose current task is not the one its CPU was switched
+	 * to): a synthetic switch is never placed before the oldest event
+	 * still held back. A caller whose events are consistent (a simulator)
+	 * can set 1: the results are the same, without the ring's copies.
+	 */
+	unsigned lookahead;
 };
 
 /* Counters of everything the state stage inferred or corrected. */

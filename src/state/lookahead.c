@@ -326,7 +326,10 @@ const struct ea_event *la_pop(struct lookahead *la)
 		return NULL;
 	ev = &la->ring[la->head];
 	la->head = (la->head + 1) & la->mask;
-	la->len--;
+	/* Emptied: start again at slot 0, which a short look-ahead keeps hot.
+	 * ev stays valid: nothing is written before the next la_push(). */
+	if (!--la->len)
+		la->head = 0;
 	return ev;
 }
 

@@ -60,6 +60,9 @@ static int start(struct ea_state *s, uint64_t first_ts)
 	if (!ncpus)
 		ncpus = 1;
 	s->started = true;
+	/* The start is inferred: from now on hold back what the caller asked. */
+	if (s->cfg.lookahead && s->cfg.lookahead < s->la.cap)
+		s->la.cap = s->cfg.lookahead;
 	return cpu_grow(s, ncpus);
 }
 
