@@ -35,7 +35,7 @@ static struct ea_cpu_state derive(const struct ea_state *s, const struct ea_cpu 
 {
 	struct ea_cpu_state st;
 
-	memset(&st, 0, sizeof(st));
+	st.mode = EA_CPU_BUSY;
 	st.freq_khz = c->freq;
 	st.inferred = c->flags;
 	st.pid = c->curr;
@@ -51,6 +51,14 @@ static struct ea_cpu_state derive(const struct ea_state *s, const struct ea_cpu 
 		st.inferred |= EA_INF_SWAPPER;
 	}
 	return st;
+}
+
+static inline bool same_state(const struct ea_cpu_state *a,
+			      const struct ea_cpu_state *b)
+{
+	return a->pid == b->pid && a->mode == b->mode &&
+	       a->inferred == b->inferred && a->idle_state == b->idle_state &&
+	       a->freq_khz == b->freq_khz;
 }
 
 int cpu_grow(struct ea_state *s, int ncpus)
@@ -82,6 +90,20 @@ static uint32_t capacity_of(const struct ea_state *s, int cpu,
 	return (uint32_t)((uint64_t)freq * 1024 / c->max_freq_seen);
 }
 
+/* capacity_of(), remembering cfg.capacity's last answer for the CPU. */
+static inline uint32_t capacity_now(const struct ea_state *s, int cpu,
+				    struct ea_cpu *c, uint32_t freq)
+{
+	if (!s->cfg.capacity)
+		return capacity_of(s, cpu, c, freq);
+	if (!c->cap_known || c->cap_freq != freq) {
+		c->cap = s->cfg.capacity(s->cfg.cap_ctx, cpu, freq);
+		c->cap_freq = freq;
+		c->cap_known = true;
+	}
+	return c->cap;
+}
+
 static bool runs_task(const struct ea_cpu_state *st)
 {
 	return st->mode == EA_CPU_BUSY && st->pid != 0;
@@ -92,7 +114,7 @@ static void pelt_advance(struct ea_state *s, int cpu, uint64_t now)
 {
 	struct ea_cpu *c = &s->cpus[cpu];
 	bool running = runs_task(&c->st);
-	uint32_t cap = capacity_of(s, cpu, c, c->st.freq_khz);
+	uint32_t cap = capacity_now(s, cpu, c, c->st.freq_khz);
 	uint64_t t0 = c->pelt.started ? c->pelt.last_ns : c->since, t1 = now;
 	uint64_t len = ea_state_clip(s, &t0, &t1);
 
@@ -146,7 +168,7 @@ static void update(struct ea_state *s, int cpu, uint64_t now)
 	struct ea_cpu *c = &s->cpus[cpu];
 	struct ea_cpu_state st = derive(s, c);
 
-	if (!memcmp(&st, &c->st, sizeof(st)))
+	if (same_state(&st, &c->st))
 		return;
 	pelt_advance(s, cpu, now);
 	if (runs_task(&st) && (!runs_task(&c->st) || st.pid != c->st.pid))

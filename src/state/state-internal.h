@@ -24,6 +24,8 @@ struct ea_cpu {
 	uint64_t util_ns;
 	uint32_t util_max;
 	struct ea_task *recent[2];	/* tasks last looked up for this CPU */
+	uint32_t cap_freq, cap;	/* cfg.capacity(cpu, cap_freq) is cap ... */
+	bool cap_known;		/* ... once asked */
 };
 
 struct task_table {
