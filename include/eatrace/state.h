@@ -188,6 +188,11 @@ uint64_t ea_state_last_ts(const struct ea_state *s);
 void ea_state_window(const struct ea_state *s, uint64_t *start, uint64_t *end);
 /* Clip [*t0, *t1) to the window; returns the remaining length in ns. */
 uint64_t ea_state_clip(const struct ea_state *s, uint64_t *t0, uint64_t *t1);
+/* The bounds ea_state_clip() and ea_state_in_window() use (end UINT64_MAX
+ * for an open window): fixed from the first change on, so a consumer can
+ * keep them and clip inline. */
+void ea_state_clip_bounds(const struct ea_state *s, uint64_t *start,
+			  uint64_t *end);
 bool ea_state_in_window(const struct ea_state *s, uint64_t t);
 const struct ea_state_counts *ea_state_counts(const struct ea_state *s);
 

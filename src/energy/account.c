@@ -33,6 +33,21 @@ static struct ea_prices *prices(const struct ea_acct *a)
 	return a->prices;
 }
 
+/* ea_state_clip() and ea_state_in_window() on the bounds kept by on_change() */
+static inline uint64_t clip(const struct ea_acct *a, uint64_t *t0, uint64_t *t1)
+{
+	if (*t0 < a->clip_start)
+		*t0 = a->clip_start;
+	if (*t1 > a->clip_end)
+		*t1 = a->clip_end;
+	return *t1 > *t0 ? *t1 - *t0 : 0;
+}
+
+static inline bool in_window(const struct ea_acct *a, uint64_t t)
+{
+	return t >= a->clip_start && t < a->clip_end;
+}
+
 /* ---- tasks ---- */
 
 static size_t slot_of(int32_t pid, size_t n)
@@ -203,11 +218,17 @@ static int cap_index(struct ea_acct *a, const struct ea_cluster *cl,
 {
 	int i;
 
+	struct ea_cpu_acct *ca = &a->cpus[cpu];
+
 	if (!freq) {
-		a->cpus[cpu].assumed_freq_ns += len;
+		ca->assumed_freq_ns += len;
 		return assumed_index(a, cl);
 	}
-	i = ea_model_cap_index(cl, freq);
+	if (ca->exact_freq != freq) {
+		ca->exact_freq = freq;
+		ca->exact_cap = ea_model_cap_index(cl, freq);
+	}
+	i = ca->exact_cap;
 	if (i < 0) {
 		a->cpus[cpu].unmodelled_freq_ns += len;
 		i = ea_model_cap_index_nearest(cl, freq);
@@ -229,7 +250,7 @@ static int idle_index(struct ea_acct *a, const struct ea_cluster *cl, int k,
 
 /* ---- the core of one CPU over [t0, t1) ---- */
 
-static void charge_core(struct ea_acct *a, const struct ea_state *s, int cpu,
+static void charge_core(struct ea_acct *a, int cpu,
 			const struct ea_cpu_state *st, uint64_t t0, uint64_t t1)
 {
 	const struct ea_model *m = a->model;
@@ -237,7 +258,7 @@ static void charge_core(struct ea_acct *a, const struct ea_state *s, int cpu,
 	const struct ea_cluster *cl = &m->clusters[ci];
 	const struct cluster_price *cp = &prices(a)->cl[ci];
 	struct ea_cpu_acct *ca = &a->cpus[cpu];
-	uint64_t len = ea_state_clip(s, &t0, &t1);
+	uint64_t len = clip(a, &t0, &t1);
 	ea_energy_t e;
 	int64_t power;
 	enum part part;
@@ -275,9 +296,10 @@ static void charge_core(struct ea_acct *a, const struct ea_state *s, int cpu,
 
 /* ---- a cluster over [last, now) ---- */
 
-static bool present(const struct ea_state *s, int cpu)
+/* In the trace: a->cpus[cpu].st is its state. */
+static bool present(const struct ea_acct *a, int cpu)
 {
-	return cpu < ea_state_ncpus(s);
+	return cpu < a->st_known;
 }
 
 /* Nearest cap index of the frequency a busy CPU runs at, memoised per CPU. */
@@ -295,16 +317,14 @@ static int busy_cap(struct ea_acct *a, const struct ea_cluster *cl, int cpu,
 	return ca->near_cap;
 }
 
-static void integrate_cluster(struct ea_acct *a, const struct ea_state *s,
-			      int ci, uint64_t now)
+static void integrate_cluster(struct ea_acct *a, int ci, uint64_t now)
 {
 	const struct ea_cluster *cl = &a->model->clusters[ci];
 	const struct cluster_price *cp = &prices(a)->cl[ci];
 	struct ea_cluster_acct *ca = &a->clusters[ci];
 	uint64_t t0 = ca->last_ns, t1 = now;
-	uint64_t len = ea_state_clip(s, &t0, &t1);
+	uint64_t len = clip(a, &t0, &t1);
 	int nbusy = 0, npresent = 0, cap = -1, idle = -1;
-	int ncpus = ea_state_ncpus(s);
 	/* CPUs present and busy ones, in cluster order: the sharers */
 	int all[EA_MAX_CPUS > 64 ? 64 : EA_MAX_CPUS];
 	int busy[EA_MAX_CPUS > 64 ? 64 : EA_MAX_CPUS];
@@ -324,9 +344,9 @@ static void integrate_cluster(struct ea_acct *a, const struct ea_state *s,
 		int cpu = cl->cpus[i];
 		const struct ea_cpu_state *st;
 
-		if (cpu >= ncpus)	/* not in the trace */
+		if (!present(a, cpu))
 			continue;
-		st = ea_state_cpu(s, cpu);
+		st = &a->cpus[cpu].st;
 		if (npresent < 64) {
 			all[npresent] = cpu;
 			sts[npresent] = st;
@@ -385,6 +405,13 @@ static void integrate_cluster(struct ea_acct *a, const struct ea_state *s,
 	if (nsharers == 1) {
 		share = e;
 		rem = 0;
+	} else if (!(nsharers & (nsharers - 1)) && e >= 0 &&
+		   e <= (ea_energy_t)UINT64_MAX) {
+		/* a power of two: the same quotient by a shift */
+		uint64_t q = (uint64_t)e >> __builtin_ctz((unsigned int)nsharers);
+
+		share = q;
+		rem = e - share * nsharers;
 	} else if (e >= 0 && e <= (ea_energy_t)UINT64_MAX) {
 		/* the same quotient without a 128-bit division */
 		uint64_t q = (uint64_t)e / (uint64_t)nsharers;
@@ -411,8 +438,7 @@ static void integrate_cluster(struct ea_acct *a, const struct ea_state *s,
 
 /* ---- wakeups at `now` ---- */
 
-static bool cluster_all_idle(const struct ea_acct *a, const struct ea_state *s,
-			     int ci, int *state)
+static bool cluster_all_idle(const struct ea_acct *a, int ci, int *state)
 {
 	const struct ea_cluster *cl = &a->model->clusters[ci];
 	int k = -1;
@@ -420,9 +446,9 @@ static bool cluster_all_idle(const struct ea_acct *a, const struct ea_state *s,
 	for (int i = 0; i < cl->ncpus; i++) {
 		const struct ea_cpu_state *st;
 
-		if (!present(s, cl->cpus[i]))
+		if (!present(a, cl->cpus[i]))
 			continue;
-		st = ea_state_cpu(s, cl->cpus[i]);
+		st = &a->cpus[cl->cpus[i]].st;
 		if (st->mode != EA_CPU_IDLE)
 			return false;
 		if (k < 0 || st->idle_state < k)
@@ -432,8 +458,7 @@ static bool cluster_all_idle(const struct ea_acct *a, const struct ea_state *s,
 	return true;
 }
 
-static void charge_wakeups(struct ea_acct *a, const struct ea_state *s,
-			   int cpu, uint64_t now,
+static void charge_wakeups(struct ea_acct *a, int cpu, uint64_t now,
 			   const struct ea_cpu_state *old,
 			   const struct ea_cpu_state *new)
 {
@@ -443,7 +468,7 @@ static void charge_wakeups(struct ea_acct *a, const struct ea_state *s,
 	struct ea_cpu_acct *ca = &a->cpus[cpu];
 	int k, kc;
 
-	if (!new || !ea_state_in_window(s, now))
+	if (!new || !in_window(a, now))
 		return;
 	if (new->mode == EA_CPU_IDLE &&
 	    (old->mode != EA_CPU_IDLE || old->idle_state != new->idle_state)) {
@@ -462,8 +487,8 @@ static void charge_wakeups(struct ea_acct *a, const struct ea_state *s,
 	ca->pending_core_wakeup += cp->wake_core[k];
 	charge_window_at(a, CORE_WAKEUP, cp->wake_core[k], now);
 
-	/* ea_state_cpu(cpu) is still `old`: the cluster before this change. */
-	if (!cluster_all_idle(a, s, ci, &kc))
+	/* a->cpus[cpu].st is still `old`: the cluster before this change. */
+	if (!cluster_all_idle(a, ci, &kc))
 		return;
 	kc = idle_index(a, cl, kc, 0);
 	a->clusters[ci].wakeups++;
@@ -494,13 +519,27 @@ static void settle_wakeups(struct ea_acct *a, int cpu,
 	ca->pending_core_wakeup = ca->pending_cluster_wakeup = 0;
 }
 
+/*
+ * The state of every CPU, kept from the changes: the first change brings
+ * the states of the CPUs the trace has so far (and the window, fixed by
+ * then), a CPU the trace adds later its initial state.
+ */
+static void know_states(struct ea_acct *a, const struct ea_state *s, int n)
+{
+	if (!a->st_known)
+		ea_state_clip_bounds(s, &a->clip_start, &a->clip_end);
+	for (int i = a->st_known; i < n && i < a->ncpus; i++)
+		a->cpus[i].st = *ea_state_cpu(s, i);
+	a->st_known = n;
+}
+
 static void on_change(void *ctx, const struct ea_state *s, int cpu,
 		      uint64_t since, uint64_t now,
 		      const struct ea_cpu_state *old,
 		      const struct ea_cpu_state *new)
 {
 	struct ea_acct *a = ctx;
-	int ci;
+	int ci, ntrace;
 
 	if (a->error[0])
 		return;
@@ -512,13 +551,18 @@ static void on_change(void *ctx, const struct ea_state *s, int cpu,
 	}
 	if (!a->win_start)
 		ea_state_window(s, &a->win_start, &a->win_end);
+	ntrace = ea_state_ncpus(s);
+	if (ntrace > a->st_known)
+		know_states(a, s, ntrace);
 	ci = a->model->cpu_cluster[cpu];
 	if (!a->clusters[ci].last_ns)
 		a->clusters[ci].last_ns = ea_state_first_ts(s);
-	integrate_cluster(a, s, ci, now);
-	charge_core(a, s, cpu, old, since, now);
-	charge_wakeups(a, s, cpu, now, old, new);
+	integrate_cluster(a, ci, now);
+	charge_core(a, cpu, old, since, now);
+	charge_wakeups(a, cpu, now, old, new);
 	settle_wakeups(a, cpu, new);
+	if (new)
+		a->cpus[cpu].st = *new;
 }
 
 const struct ea_state_ops ea_acct_ops = {

@@ -178,6 +178,13 @@ uint64_t ea_state_clip(const struct ea_state *s, uint64_t *t0, uint64_t *t1)
 	return *t1 > *t0 ? *t1 - *t0 : 0;
 }
 
+void ea_state_clip_bounds(const struct ea_state *s, uint64_t *start_ns,
+			  uint64_t *end_ns)
+{
+	*start_ns = s->win_start;
+	*end_ns = s->win_end;
+}
+
 bool ea_state_in_window(const struct ea_state *s, uint64_t t)
 {
 	return t >= s->win_start && t < s->win_end;
