@@ -5,6 +5,7 @@
 
 #include "eatrace/pipeline.h"
 #include "eatrace/progress.h"
+#include "state/state-internal.h"
 
 struct fanout {
 	const struct ea_consumer *c;
@@ -56,6 +57,7 @@ int ea_run(struct ea_run *run, const char *path, struct ea_state_config *cfg,
 		ea_input_close(in);
 		return ea_err_set(err, "%s: out of memory", path);
 	}
+	state_input_sorted(run->state);	/* ea_input refuses time going back */
 	ea_progress_start(path);
 	while ((rc = ea_input_next(in, &ev, err)) > 0) {
 		ea_progress_poll();

@@ -52,6 +52,11 @@ struct ea_state {
 	struct ea_state_counts counts;
 };
 
+/* state.c: the caller feeds events whose timestamps never go backwards
+ * (ea_input checks it): the look-ahead may then let events go as soon as
+ * nothing later can change them (la_pop_early()). */
+void state_input_sorted(struct ea_state *s);
+
 /* cpu.c */
 int cpu_grow(struct ea_state *s, int ncpus);
 void cpu_start(struct ea_state *s);

@@ -99,13 +99,31 @@ static int apply(struct ea_state *s, const struct ea_event *ev,
 int ea_state_feed(struct ea_state *s, const struct ea_event *ev,
 		  struct ea_err *err)
 {
+	const struct ea_event *out;
+
 	while (la_full(&s->la)) {
 		if (apply(s, la_pop(&s->la), err))
 			return -1;
 	}
 	if (la_push(&s->la, ev))
 		return ea_err_set(err, "out of memory");
+	if (!s->la.sorted || !s->started)
+		return 0;
+	/* An event for a CPU the state does not have yet initialises it
+	 * from what the scanner knows when la_full() lets it go: wait. */
+	if (ev->cpu >= s->ncpus ||
+	    (ev->type == EA_EV_IDLE && ev->idle.cpu >= s->ncpus) ||
+	    (ev->type == EA_EV_FREQ && ev->freq.cpu >= s->ncpus))
+		s->la.hold_seq = s->la.next_seq;
+	while ((out = la_pop_early(&s->la)))
+		if (apply(s, out, err))
+			return -1;
 	return 0;
+}
+
+void state_input_sorted(struct ea_state *s)
+{
+	s->la.sorted = true;
 }
 
 int ea_state_finish(struct ea_state *s, struct ea_err *err)
