@@ -120,6 +120,8 @@ struct ea_state_ops {
 	 * want wakeups, migrations, kernel util ... May be NULL. */
 	void (*event)(void *ctx, const struct ea_state *s,
 		      const struct ea_event *ev);
+	/* The event types event() is for, as bits (1u << type); 0: all. */
+	uint32_t event_types;
 };
 
 struct ea_state_config {

@@ -116,7 +116,7 @@ static void pelt_advance(struct ea_state *s, int cpu, uint64_t now)
 	bool running = runs_task(&c->st);
 	uint32_t cap = capacity_now(s, cpu, c, c->st.freq_khz);
 	uint64_t t0 = c->pelt.started ? c->pelt.last_ns : c->since, t1 = now;
-	uint64_t len = ea_state_clip(s, &t0, &t1);
+	uint64_t len = st_clip(s, &t0, &t1);
 
 	if (len) {
 		c->util_integral += (double)c->pelt.util_avg * (double)len;
@@ -131,7 +131,7 @@ static void pelt_advance(struct ea_state *s, int cpu, uint64_t now)
 		if (t)
 			ea_pelt_update(&t->pelt, now, true, cap);
 	}
-	if (ea_state_in_window(s, now) && c->pelt.util_avg > c->util_max)
+	if (st_in_window(s, now) && c->pelt.util_avg > c->util_max)
 		c->util_max = c->pelt.util_avg;
 }
 

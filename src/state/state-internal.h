@@ -41,6 +41,7 @@ struct task_table {
 struct ea_state {
 	struct ea_state_config cfg;
 	const struct ea_state_ops *ops;
+	uint32_t event_types;	/* ops->event's, ~0: all, 0: no event() */
 	void *ctx;
 	struct lookahead la;
 	bool started, finished;
@@ -51,6 +52,22 @@ struct ea_state {
 	struct task_table tasks;
 	struct ea_state_counts counts;
 };
+
+/* ea_state_clip() and ea_state_in_window(), inline for the state's files */
+static inline uint64_t st_clip(const struct ea_state *s, uint64_t *t0,
+			       uint64_t *t1)
+{
+	if (*t0 < s->win_start)
+		*t0 = s->win_start;
+	if (*t1 > s->win_end)
+		*t1 = s->win_end;
+	return *t1 > *t0 ? *t1 - *t0 : 0;
+}
+
+static inline bool st_in_window(const struct ea_state *s, uint64_t t)
+{
+	return t >= s->win_start && t < s->win_end;
+}
 
 /* state.c: the caller feeds events whose timestamps never go backwards
  * (ea_input checks it): the look-ahead may then let events go as soon as

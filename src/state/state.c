@@ -19,6 +19,7 @@ int ea_state_new(struct ea_state **sp, const struct ea_state_config *cfg,
 	if (cfg)
 		s->cfg = *cfg;
 	s->ops = ops;
+	s->event_types = !ops->event ? 0 : ops->event_types ? ops->event_types : ~0u;
 	s->ctx = ctx;
 	if (la_init(&s->la, EA_LOOKAHEAD)) {
 		free(s);
@@ -91,7 +92,7 @@ static int apply(struct ea_state *s, const struct ea_event *ev,
 	}
 	cpu_apply(s, ev);
 	task_apply(s, ev);
-	if (s->ops->event)
+	if (s->event_types >> ev->type & 1)
 		s->ops->event(s->ctx, s, ev);
 	return 0;
 }
@@ -189,11 +190,7 @@ void ea_state_window(const struct ea_state *s, uint64_t *start_ns,
 
 uint64_t ea_state_clip(const struct ea_state *s, uint64_t *t0, uint64_t *t1)
 {
-	if (*t0 < s->win_start)
-		*t0 = s->win_start;
-	if (*t1 > s->win_end)
-		*t1 = s->win_end;
-	return *t1 > *t0 ? *t1 - *t0 : 0;
+	return st_clip(s, t0, t1);
 }
 
 void ea_state_clip_bounds(const struct ea_state *s, uint64_t *start_ns,
@@ -205,7 +202,7 @@ void ea_state_clip_bounds(const struct ea_state *s, uint64_t *start_ns,
 
 bool ea_state_in_window(const struct ea_state *s, uint64_t t)
 {
-	return t >= s->win_start && t < s->win_end;
+	return st_in_window(s, t);
 }
 
 const struct ea_state_counts *ea_state_counts(const struct ea_state *s)

@@ -190,6 +190,7 @@ static void on_event(void *ctx, const struct ea_state *s,
 const struct ea_state_ops ea_stats_ops = {
 	.cpu_change = on_change,
 	.event = on_event,
+	.event_types = 1u << EA_EV_UTIL_CFS,
 };
 
 int ea_stats_done(struct ea_stats *st, const struct ea_state *s)
