@@ -105,7 +105,10 @@ struct ea_acct {
 	struct ea_cluster_acct *clusters;
 	struct ea_task_acct *tasks;	/* pid order of first charge */
 	size_t ntasks, task_cap;
-	int32_t *task_slots;
+	struct ea_acct_slot {
+		int32_t pid;
+		int32_t idx;	/* tasks[idx - 1]; 0: empty slot */
+	} *task_slots;		/* open-addressing hash by pid */
 	size_t task_nslots;
 	struct ea_energy *windows;	/* interval_ns buckets from win start */
 	size_t nwindows;

@@ -60,21 +60,22 @@ static struct ea_task_acct *task_acct(struct ea_acct *a, int32_t pid)
 	size_t j;
 
 	if (a->task_nslots) {
-		for (j = slot_of(pid, a->task_nslots); a->task_slots[j];
+		for (j = slot_of(pid, a->task_nslots); a->task_slots[j].idx;
 		     j = (j + 1) & (a->task_nslots - 1))
-			if (a->tasks[a->task_slots[j] - 1].pid == pid)
-				return &a->tasks[a->task_slots[j] - 1];
+			if (a->task_slots[j].pid == pid)
+				return &a->tasks[a->task_slots[j].idx - 1];
 	}
 	if ((a->ntasks + 1) * 2 > a->task_nslots) {
 		size_t n = a->task_nslots ? a->task_nslots * 2 : 256;
-		int32_t *slots = calloc(n, sizeof(*slots));
+		struct ea_acct_slot *slots = calloc(n, sizeof(*slots));
 
 		if (!slots)
 			return NULL;
 		for (size_t i = 0; i < a->ntasks; i++) {
-			for (j = slot_of(a->tasks[i].pid, n); slots[j]; j = (j + 1) & (n - 1))
+			for (j = slot_of(a->tasks[i].pid, n); slots[j].idx; j = (j + 1) & (n - 1))
 				;
-			slots[j] = (int32_t)i + 1;
+			slots[j].pid = a->tasks[i].pid;
+			slots[j].idx = (int32_t)i + 1;
 		}
 		free(a->task_slots);
 		a->task_slots = slots;
@@ -91,34 +92,41 @@ static struct ea_task_acct *task_acct(struct ea_acct *a, int32_t pid)
 	}
 	memset(&a->tasks[a->ntasks], 0, sizeof(a->tasks[0]));
 	a->tasks[a->ntasks].pid = pid;
-	for (j = slot_of(pid, a->task_nslots); a->task_slots[j];
+	for (j = slot_of(pid, a->task_nslots); a->task_slots[j].idx;
 	     j = (j + 1) & (a->task_nslots - 1))
 		;
-	a->task_slots[j] = (int32_t)++a->ntasks;
+	a->task_slots[j].pid = pid;
+	a->task_slots[j].idx = (int32_t)++a->ntasks;
 	return &a->tasks[a->ntasks - 1];
 }
 
-/* Charge pid for cpu's energy; the CPU remembers its last payer's entry. */
-static void charge_task(struct ea_acct *a, int cpu, int32_t pid, enum part part,
-			ea_energy_t v)
+static void charge_task_slow(struct ea_acct *a, int cpu, int32_t pid,
+			     enum part part, ea_energy_t v)
 {
 	struct ea_cpu_acct *ca = &a->cpus[cpu];
-	struct ea_task_acct *t;
+	struct ea_task_acct *t = task_acct(a, pid);
+
+	if (!t) {
+		snprintf(a->error, sizeof(a->error), "out of memory");
+		return;
+	}
+	ca->last_pid = pid;
+	ca->last_task = (int32_t)(t - a->tasks) + 1;
+	add(&t->e, part, v);
+}
+
+/* Charge pid for cpu's energy; the CPU remembers its last payer's entry. */
+static inline void charge_task(struct ea_acct *a, int cpu, int32_t pid,
+			       enum part part, ea_energy_t v)
+{
+	struct ea_cpu_acct *ca = &a->cpus[cpu];
 
 	if (pid < -1)
 		pid = -1;
-	if (ca->last_task && ca->last_pid == pid) {
-		t = &a->tasks[ca->last_task - 1];
-	} else {
-		t = task_acct(a, pid);
-		if (!t) {
-			snprintf(a->error, sizeof(a->error), "out of memory");
-			return;
-		}
-		ca->last_pid = pid;
-		ca->last_task = (int32_t)(t - a->tasks) + 1;
-	}
-	add(&t->e, part, v);
+	if (ca->last_task && ca->last_pid == pid)
+		add(&a->tasks[ca->last_task - 1].e, part, v);
+	else
+		charge_task_slow(a, cpu, pid, part, v);
 }
 
 /* The task a CPU's interval is charged to: idle time to pid 0. */
@@ -325,17 +333,10 @@ static void integrate_cluster(struct ea_acct *a, int ci, uint64_t now)
 	uint64_t t0 = ca->last_ns, t1 = now;
 	uint64_t len = clip(a, &t0, &t1);
 	int nbusy = 0, npresent = 0, cap = -1, idle = -1;
-	/* CPUs present and busy ones, in cluster order: the sharers */
-	int all[EA_MAX_CPUS > 64 ? 64 : EA_MAX_CPUS];
-	int busy[EA_MAX_CPUS > 64 ? 64 : EA_MAX_CPUS];
-	const struct ea_cpu_state *sts[EA_MAX_CPUS > 64 ? 64 : EA_MAX_CPUS];
-	const struct ea_cpu_state *bsts[EA_MAX_CPUS > 64 ? 64 : EA_MAX_CPUS];
-	const int *sharers;
-	const struct ea_cpu_state *const *sharer_st;
-	int nsharers;
+	int nsharers, n;
 	enum part part;
-	int64_t power;
-	ea_energy_t e, share, rem;
+	int64_t power, rem;	/* |rem| < nsharers */
+	ea_energy_t e, share;
 
 	ca->last_ns = now;
 	if (!len)
@@ -347,20 +348,12 @@ static void integrate_cluster(struct ea_acct *a, int ci, uint64_t now)
 		if (!present(a, cpu))
 			continue;
 		st = &a->cpus[cpu].st;
-		if (npresent < 64) {
-			all[npresent] = cpu;
-			sts[npresent] = st;
-		}
 		npresent++;
 		if (st->mode == EA_CPU_BUSY) {
 			int k = busy_cap(a, cl, cpu, st->freq_khz);
 
 			if (k > cap)
 				cap = k;
-			if (nbusy < 64) {
-				busy[nbusy] = cpu;
-				bsts[nbusy] = st;
-			}
 			nbusy++;
 		} else {
 			int k = st->idle_state < 0 ? 0 : st->idle_state;
@@ -392,47 +385,49 @@ static void integrate_cluster(struct ea_acct *a, int ci, uint64_t now)
 	add(&a->total, part, e);
 	charge_windows(a, part, power, t0, t1);
 
-	/* Shares: busy energy among busy CPUs, idle energy among all. */
-	if (nbusy) {
-		sharers = busy;
-		sharer_st = bsts;
-		nsharers = nbusy < 64 ? nbusy : 64;
-	} else {
-		sharers = all;
-		sharer_st = sts;
-		nsharers = npresent < 64 ? npresent : 64;
-	}
+	/* Shares: busy energy among busy CPUs, idle energy among all (the
+	 * first 64 of them in cluster order). */
+	nsharers = nbusy ? nbusy : npresent;
+	if (nsharers > 64)
+		nsharers = 64;
 	if (nsharers == 1) {
 		share = e;
 		rem = 0;
-	} else if (!(nsharers & (nsharers - 1)) && e >= 0 &&
-		   e <= (ea_energy_t)UINT64_MAX) {
-		/* a power of two: the same quotient by a shift */
-		uint64_t q = (uint64_t)e >> __builtin_ctz((unsigned int)nsharers);
-
-		share = q;
-		rem = e - share * nsharers;
 	} else if (e >= 0 && e <= (ea_energy_t)UINT64_MAX) {
 		/* the same quotient without a 128-bit division */
-		uint64_t q = (uint64_t)e / (uint64_t)nsharers;
+		uint64_t u = (uint64_t)e, q;
 
+		if (!(nsharers & (nsharers - 1)))	/* a power of two */
+			q = u >> __builtin_ctz((unsigned int)nsharers);
+		else
+			q = u / (uint64_t)nsharers;
 		share = q;
-		rem = e - share * nsharers;
+		rem = (int64_t)(u - q * (uint64_t)nsharers);
 	} else {
 		share = e / nsharers;
-		rem = e - share * nsharers;
+		rem = (int64_t)(e - share * nsharers);
 	}
-	for (int i = 0; i < nsharers; i++) {
-		int cpu = sharers[i];
-		ea_energy_t mine = share + (i < rem ? 1 : 0);
-		struct ea_cpu_acct *cpa = &a->cpus[cpu];
+	n = 0;
+	for (int i = 0; i < cl->ncpus && n < nsharers; i++) {
+		int cpu = cl->cpus[i];
+		const struct ea_cpu_state *st;
+		struct ea_cpu_acct *cpa;
+		ea_energy_t mine;
 
+		if (!present(a, cpu))
+			continue;
+		st = &a->cpus[cpu].st;
+		if (nbusy && st->mode != EA_CPU_BUSY)
+			continue;
+		mine = share + (n < rem ? 1 : 0);
+		n++;
+		cpa = &a->cpus[cpu];
 		add(&cpa->e, part, mine);
 		if (nbusy)
 			cpa->pstates[cap].energy += mine;
 		else
 			cpa->cstates[idle].energy += mine;
-		charge_task(a, cpu, payer(sharer_st[i]), part, mine);
+		charge_task(a, cpu, payer(st), part, mine);
 	}
 }
 

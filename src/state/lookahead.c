@@ -269,6 +269,8 @@ static int pend(struct lookahead *la, const struct ea_event *ev)
 		return -1;
 	c = &la->cpus[cpu];
 	if (!c->pend_seq) {
+		if (cpu >= la->pend_ncpus)
+			la->pend_ncpus = cpu + 1;
 		c->pend_seq = la->next_seq;
 		if (la->next_seq < la->pend_min)
 			la->pend_min = la->next_seq;
@@ -335,20 +337,24 @@ static int scan(struct lookahead *la, const struct ea_event *ev)
 	return 0;
 }
 
-int la_push(struct lookahead *la, const struct ea_event *ev)
+int la_scan(struct lookahead *la, const struct ea_event *ev)
 {
-	size_t at = (la->head + la->len) & la->mask;
-
 	if (ev->ts < la->last_ts)
 		la->sorted = false;	/* not what the caller promised */
 	la->last_ts = ev->ts;
 	la->next_seq += 2;	/* ev's key; odd keys are for synthetic ones */
 	if (scan(la, ev))
 		return -1;
-	la->ring[at] = *ev;
 	la->ring_ts[la->pushed & la->mask] = ev->ts;
 	la->pushed++;
-	la->len++;
+	return 0;
+}
+
+int la_push(struct lookahead *la, const struct ea_event *ev)
+{
+	if (la_scan(la, ev))
+		return -1;
+	la_store(la, ev);
 	return 0;
 }
 
@@ -398,23 +404,21 @@ const struct la_cpu *la_cpu(const struct lookahead *la, int cpu)
  * overtaken. The scanner's state the applied events read (start, new
  * CPUs) is guarded by hold_seq.
  */
+bool la_may_go_slow(struct lookahead *la, uint64_t seq)
+{
+	if (!la->pend_dirty)
+		return false;
+	la->pend_min = UINT64_MAX;
+	for (int i = 0; i < la->pend_ncpus; i++)
+		if (la->cpus[i].pend_seq && la->cpus[i].pend_seq < la->pend_min)
+			la->pend_min = la->cpus[i].pend_seq;
+	la->pend_dirty = false;
+	return seq <= la->pend_min;
+}
+
 const struct ea_event *la_pop_early(struct lookahead *la)
 {
-	uint64_t seq;
-
-	if (!la->sorted || !la->len)
-		return NULL;
-	seq = head_seq(la);
-	if (seq <= la->hold_seq)
-		return NULL;
-	if (seq > la->pend_min && la->pend_dirty) {
-		la->pend_min = UINT64_MAX;
-		for (int i = 0; i < la->ncpus; i++)
-			if (la->cpus[i].pend_seq && la->cpus[i].pend_seq < la->pend_min)
-				la->pend_min = la->cpus[i].pend_seq;
-		la->pend_dirty = false;
-	}
-	if (seq > la->pend_min)
+	if (!la->sorted || !la->len || !la_may_go(la, head_seq(la)))
 		return NULL;
 	return la_pop(la);
 }

@@ -59,6 +59,7 @@ struct lookahead {
 	bool sorted;
 	uint64_t pend_min, hold_seq, last_ts;
 	bool pend_dirty;
+	int pend_ncpus;		/* CPUs below it may have a pend_seq */
 	struct ea_event popped;	/* the synthetic event la_pop() returned */
 	uint64_t next_seq;
 	struct la_synth *synth;	/* min-heap of synthetic events by key */
@@ -75,6 +76,24 @@ int la_init(struct lookahead *la, size_t cap);
 void la_free(struct lookahead *la);
 /* Scan ev and hold it back. Returns -1 on allocation failure. */
 int la_push(struct lookahead *la, const struct ea_event *ev);
+/* la_push() in two: scan ev (its key is then la->next_seq) ... */
+int la_scan(struct lookahead *la, const struct ea_event *ev);
+/* ... and hold it back, unless it is let go at once (la_may_go()). */
+static inline void la_store(struct lookahead *la, const struct ea_event *ev)
+{
+	la->ring[(la->head + la->len) & la->mask] = *ev;
+	la->len++;
+}
+
+bool la_may_go_slow(struct lookahead *la, uint64_t seq);
+
+/* Whether la_pop_early() may let the event keyed seq go (sorted input). */
+static inline bool la_may_go(struct lookahead *la, uint64_t seq)
+{
+	if (seq <= la->hold_seq)
+		return false;
+	return seq <= la->pend_min || la_may_go_slow(la, seq);
+}
 bool la_full(const struct lookahead *la);
 /*
  * With sorted input, the oldest held-back event (or a synthetic one due

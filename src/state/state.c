@@ -106,16 +106,22 @@ int ea_state_feed(struct ea_state *s, const struct ea_event *ev,
 		if (apply(s, la_pop(&s->la), err))
 			return -1;
 	}
-	if (la_push(&s->la, ev))
+	if (la_scan(&s->la, ev))
 		return ea_err_set(err, "out of memory");
-	if (!s->la.sorted || !s->started)
+	if (!s->la.sorted || !s->started) {
+		la_store(&s->la, ev);
 		return 0;
+	}
 	/* An event for a CPU the state does not have yet initialises it
 	 * from what the scanner knows when la_full() lets it go: wait. */
 	if (ev->cpu >= s->ncpus ||
 	    (ev->type == EA_EV_IDLE && ev->idle.cpu >= s->ncpus) ||
 	    (ev->type == EA_EV_FREQ && ev->freq.cpu >= s->ncpus))
 		s->la.hold_seq = s->la.next_seq;
+	/* Nothing held back and free to go: no copy through the ring. */
+	if (!s->la.len && !s->la.nsynth && la_may_go(&s->la, s->la.next_seq))
+		return apply(s, ev, err);
+	la_store(&s->la, ev);
 	while ((out = la_pop_early(&s->la)))
 		if (apply(s, out, err))
 			return -1;
