@@ -72,7 +72,8 @@ static struct ea_task_acct *task_acct(struct ea_acct *a, int32_t pid)
 		if (!slots)
 			return NULL;
 		for (size_t i = 0; i < a->ntasks; i++) {
-			for (j = slot_of(a->tasks[i].pid, n); slots[j].idx; j = (j + 1) & (n - 1))
+			for (j = slot_of(a->tasks[i].pid, n); slots[j].idx;
+			     j = (j + 1) & (n - 1))
 				;
 			slots[j].pid = a->tasks[i].pid;
 			slots[j].idx = (int32_t)i + 1;

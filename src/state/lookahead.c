@@ -215,7 +215,8 @@ static void first_sight(struct la_cpu *c, const struct ea_event *ev, int32_t cur
  * letting events go, the oldest held back when event k is scanned is
  * event k - cap + 1 (or the first), whatever la_pop_early() let go.
  */
-static uint64_t not_before(const struct lookahead *la, const struct ea_event *ev)
+static uint64_t not_before(const struct lookahead *la,
+			   const struct ea_event *ev)
 {
 	uint64_t k = la->pushed;	/* ev's index */
 

@@ -19,7 +19,8 @@ int ea_state_new(struct ea_state **sp, const struct ea_state_config *cfg,
 	if (cfg)
 		s->cfg = *cfg;
 	s->ops = ops;
-	s->event_types = !ops->event ? 0 : ops->event_types ? ops->event_types : ~0u;
+	s->event_types = !ops->event ? 0 :
+			  ops->event_types ? ops->event_types : ~0u;
 	s->ctx = ctx;
 	if (la_init(&s->la, EA_LOOKAHEAD)) {
 		free(s);

@@ -223,11 +223,13 @@ static void make_event(uint64_t *x, uint64_t i, uint64_t *ts, int32_t *run,
 	ev->cur_pid = rnd(x) % 50 ? run[cpu] : (int32_t)(rnd(x) % 12);
 	if (k < 35) {
 		ev->type = EA_EV_SWITCH;
-		ev->sw.prev_pid = rnd(x) % 40 ? run[cpu] : (int32_t)(rnd(x) % 12);
+		ev->sw.prev_pid = rnd(x) % 40 ? run[cpu] :
+				  (int32_t)(rnd(x) % 12);
 		ev->sw.next_pid = (int32_t)(rnd(x) % 12);
 		ev->sw.prev_prio = ev->sw.next_prio = 120;
 		ev->sw.prev_state = rnd(x) % 3 ? EA_PREV_BLOCKED :
-				    rnd(x) % 50 ? EA_PREV_RUNNABLE : EA_PREV_DEAD;
+				    rnd(x) % 50 ? EA_PREV_RUNNABLE :
+				    EA_PREV_DEAD;
 		run[cpu] = ev->sw.next_pid;
 		if (cpu == 2 && rnd(x) % 2)	/* a switch-in lost */
 			run[cpu] = (int32_t)(rnd(x) % 12);
@@ -240,7 +242,8 @@ static void make_event(uint64_t *x, uint64_t i, uint64_t *ts, int32_t *run,
 	} else if (k < 93) {
 		ev->type = EA_EV_IDLE;
 		ev->idle.cpu = cpu;
-		ev->idle.state = rnd(x) % 2 ? EA_IDLE_EXIT : (int32_t)(rnd(x) % 3);
+		ev->idle.state = rnd(x) % 2 ? EA_IDLE_EXIT :
+				 (int32_t)(rnd(x) % 3);
 	} else if (k < 97) {
 		ev->type = EA_EV_FREQ;
 		ev->freq.cpu = cpu;
