@@ -163,7 +163,7 @@ static void pelt_task_dead(struct ea_state *s, int cpu, int32_t pid)
 	memset(&t->pelt, 0, sizeof(t->pelt));
 }
 
-static void update(struct ea_state *s, int cpu, uint64_t now)
+void cpu_update(struct ea_state *s, int cpu, uint64_t now)
 {
 	struct ea_cpu *c = &s->cpus[cpu];
 	struct ea_cpu_state st = derive(s, c);
@@ -176,20 +176,6 @@ static void update(struct ea_state *s, int cpu, uint64_t now)
 	s->ops->cpu_change(s->ctx, s, cpu, c->since, now, &c->st, &st);
 	c->st = st;
 	c->since = now;
-}
-
-static void touch(struct ea_state *s, int cpu, const struct ea_event *ev)
-{
-	struct ea_cpu *c = &s->cpus[cpu];
-
-	if (ev->flags & EA_EVF_SYNTH)
-		return;
-	if (!c->seen) {
-		c->seen = true;
-		c->first_ts = ev->ts;
-	}
-	c->last_ts = ev->ts;
-	c->flags &= ~EA_INF_START;
 }
 
 static void apply_freq(struct ea_state *s, const struct ea_event *ev)
@@ -213,7 +199,7 @@ static void apply_freq(struct ea_state *s, const struct ea_event *ev)
 			c->max_freq_seen = ev->freq.freq_khz;
 		}
 		c->freq = ev->freq.freq_khz;
-		update(s, i, ev->ts);
+		cpu_update(s, i, ev->ts);
 	}
 }
 
@@ -222,7 +208,7 @@ static void apply_idle(struct ea_state *s, const struct ea_event *ev)
 	int cpu = ev->idle.cpu;
 	struct ea_cpu *c = &s->cpus[cpu];
 
-	touch(s, cpu, ev);
+	cpu_touch(s, cpu, ev);
 	c->flags &= ~EA_INF_LOST;
 	if (!c->has_cpuidle) {
 		/* First cpu_idle for a CPU so far idle by pid 0: switch rule. */
@@ -240,7 +226,7 @@ static void apply_idle(struct ea_state *s, const struct ea_event *ev)
 		c->in_cpuidle = true;
 		c->cpuidle_state = (int16_t)ev->idle.state;
 	}
-	update(s, cpu, ev->ts);
+	cpu_update(s, cpu, ev->ts);
 }
 
 void cpu_apply(struct ea_state *s, const struct ea_event *ev)
@@ -249,12 +235,12 @@ void cpu_apply(struct ea_state *s, const struct ea_event *ev)
 
 	switch (ev->type) {
 	case EA_EV_SWITCH:
-		touch(s, ev->cpu, ev);
+		cpu_touch(s, ev->cpu, ev);
 		c->curr = ev->sw.next_pid;
 		c->flags &= ~(EA_INF_LOST | EA_INF_RESYNC);
 		if (ev->flags & EA_EVF_SYNTH)
 			c->flags |= EA_INF_RESYNC;
-		update(s, ev->cpu, ev->ts);
+		cpu_update(s, ev->cpu, ev->ts);
 		if (ev->sw.prev_state == EA_PREV_DEAD)
 			pelt_task_dead(s, ev->cpu, ev->sw.prev_pid);
 		return;
@@ -262,26 +248,17 @@ void cpu_apply(struct ea_state *s, const struct ea_event *ev)
 		apply_idle(s, ev);
 		return;
 	case EA_EV_FREQ:
-		touch(s, ev->freq.cpu, ev);
+		cpu_touch(s, ev->freq.cpu, ev);
 		apply_freq(s, ev);
 		return;
 	case EA_EV_LOST:
-		touch(s, ev->cpu, ev);
+		cpu_touch(s, ev->cpu, ev);
 		c->flags |= EA_INF_LOST;
-		update(s, ev->cpu, ev->ts);
+		cpu_update(s, ev->cpu, ev->ts);
 		return;
-	default: {
-		uint8_t flags = c->flags;
-
-		touch(s, ev->cpu, ev);
-		/* The look-ahead has already made curr agree with cur_pid. */
-		if (ev->cur_pid >= 0 && c->curr < 0)
-			c->curr = ev->cur_pid;
-		else if (c->flags == flags)
-			return;	/* nothing derive() reads has changed */
-		update(s, ev->cpu, ev->ts);
+	default:
+		cpu_apply_other(s, ev);
 		return;
-	}
 	}
 }
 

@@ -78,6 +78,42 @@ void state_input_sorted(struct ea_state *s);
 int cpu_grow(struct ea_state *s, int ncpus);
 void cpu_start(struct ea_state *s);
 void cpu_apply(struct ea_state *s, const struct ea_event *ev);
+/* Derive cpu's state again; tell the consumers if it changed. */
+void cpu_update(struct ea_state *s, int cpu, uint64_t now);
+
+/* A recorded event concerns the CPU. */
+static inline void cpu_touch(struct ea_state *s, int cpu,
+			     const struct ea_event *ev)
+{
+	struct ea_cpu *c = &s->cpus[cpu];
+
+	if (ev->flags & EA_EVF_SYNTH)
+		return;
+	if (!c->seen) {
+		c->seen = true;
+		c->first_ts = ev->ts;
+	}
+	c->last_ts = ev->ts;
+	c->flags &= ~EA_INF_START;
+}
+
+/* cpu_apply() for the events that only say which task is current (the
+ * wakeups, most of a trace): inline, and no update() when nothing
+ * derive() reads has changed. */
+static inline void cpu_apply_other(struct ea_state *s,
+				   const struct ea_event *ev)
+{
+	struct ea_cpu *c = &s->cpus[ev->cpu];
+	uint8_t flags = c->flags;
+
+	cpu_touch(s, ev->cpu, ev);
+	/* The look-ahead has already made curr agree with cur_pid. */
+	if (ev->cur_pid >= 0 && c->curr < 0)
+		c->curr = ev->cur_pid;
+	else if (c->flags == flags)
+		return;
+	cpu_update(s, ev->cpu, ev->ts);
+}
 void cpu_finish(struct ea_state *s);
 uint32_t cpu_util_at(const struct ea_state *s, int cpu, uint64_t now);
 
@@ -88,6 +124,8 @@ struct ea_task *task_get_on(struct ea_state *s, int cpu, int32_t pid,
 			    const char *comm);
 struct ea_task *task_find(const struct ea_state *s, int32_t pid);
 void task_apply(struct ea_state *s, const struct ea_event *ev);
+/* task_apply() of a sched_waking, sched_wakeup or sched_wakeup_new */
+void task_wakeup(struct ea_state *s, const struct ea_event *ev);
 void task_finish(struct ea_state *s);
 void task_table_free(struct task_table *t);
 

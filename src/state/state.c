@@ -91,8 +91,18 @@ static int apply(struct ea_state *s, const struct ea_event *ev,
 		s->counts.lost_markers++;
 		s->counts.lost_events += ev->lost.count;
 	}
-	cpu_apply(s, ev);
-	task_apply(s, ev);
+	switch (ev->type) {
+	case EA_EV_WAKEUP:
+	case EA_EV_WAKING:
+	case EA_EV_WAKEUP_NEW:
+		cpu_apply_other(s, ev);
+		task_wakeup(s, ev);
+		break;
+	default:
+		cpu_apply(s, ev);
+		task_apply(s, ev);
+		break;
+	}
 	if (s->event_types >> ev->type & 1)
 		s->ops->event(s->ctx, s, ev);
 	return 0;

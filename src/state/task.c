@@ -205,7 +205,7 @@ static void switch_in(struct ea_state *s, const struct ea_event *ev)
 	t->since = ev->ts;
 }
 
-static void wakeup(struct ea_state *s, const struct ea_event *ev)
+void task_wakeup(struct ea_state *s, const struct ea_event *ev)
 {
 	struct ea_task *t = task_get(s, ev->wake.pid, ev->wake.comm);
 
@@ -237,7 +237,7 @@ void task_apply(struct ea_state *s, const struct ea_event *ev)
 	case EA_EV_WAKEUP:
 	case EA_EV_WAKING:
 	case EA_EV_WAKEUP_NEW:
-		wakeup(s, ev);
+		task_wakeup(s, ev);
 		break;
 	default:
 		break;
