@@ -99,7 +99,7 @@ struct ea_acct_config {
 struct ea_acct {
 	const struct ea_model *model;
 	struct ea_acct_config cfg;
-	struct ea_energy total;
+	struct ea_energy total;	/* set by ea_acct_done() */
 	int ncpus;		/* model CPUs */
 	struct ea_cpu_acct *cpus;
 	struct ea_cluster_acct *clusters;

@@ -298,7 +298,6 @@ static void charge_core(struct ea_acct *a, int cpu,
 	}
 	add(&ca->e, part, e);
 	add(&a->clusters[ci].e, part, e);
-	add(&a->total, part, e);
 	charge_task(a, cpu, payer(st), part, e);
 	charge_windows(a, part, power, t0, t1);
 }
@@ -383,7 +382,6 @@ static void integrate_cluster(struct ea_acct *a, int ci, uint64_t now)
 	else
 		ca->cstates[idle].energy += e;
 	add(&ca->e, part, e);
-	add(&a->total, part, e);
 	charge_windows(a, part, power, t0, t1);
 
 	/* Shares: busy energy among busy CPUs, idle energy among all (the
@@ -479,7 +477,6 @@ static void charge_wakeups(struct ea_acct *a, int cpu, uint64_t now,
 	ca->cstates[k].energy += cp->wake_core[k];
 	add(&ca->e, CORE_WAKEUP, cp->wake_core[k]);
 	add(&a->clusters[ci].e, CORE_WAKEUP, cp->wake_core[k]);
-	add(&a->total, CORE_WAKEUP, cp->wake_core[k]);
 	ca->pending_core_wakeup += cp->wake_core[k];
 	charge_window_at(a, CORE_WAKEUP, cp->wake_core[k], now);
 
@@ -493,7 +490,6 @@ static void charge_wakeups(struct ea_acct *a, int cpu, uint64_t now,
 	ca->cstates[kc].energy += cp->wake_cluster[kc];
 	add(&ca->e, CLUSTER_WAKEUP, cp->wake_cluster[kc]);
 	add(&a->clusters[ci].e, CLUSTER_WAKEUP, cp->wake_cluster[kc]);
-	add(&a->total, CLUSTER_WAKEUP, cp->wake_cluster[kc]);
 	ca->pending_cluster_wakeup += cp->wake_cluster[kc];
 	charge_window_at(a, CLUSTER_WAKEUP, cp->wake_cluster[kc], now);
 }
@@ -640,6 +636,10 @@ int ea_acct_done(struct ea_acct *a, const struct ea_state *s, struct ea_err *err
 {
 	if (a->error[0])
 		return ea_err_set(err, "%s", a->error);
+	/* Every piece went to its cluster: the total is their sum. */
+	memset(&a->total, 0, sizeof(a->total));
+	for (int i = 0; i < a->model->nclusters; i++)
+		ea_energy_add(&a->total, &a->clusters[i].e);
 	ea_state_window(s, &a->win_start, &a->win_end);
 	a->trace_ncpus = ea_state_ncpus(s);
 	if (a->cfg.interval_ns) {
