@@ -140,14 +140,18 @@ struct ea_state_config {
 	uint32_t (*capacity)(void *cap_ctx, int cpu, uint32_t freq_khz);
 	void *cap_ctx;
 	/*
-	 * Events held back once the state has started: 0 means EA_LOOKAHEAD.
-	 * The start (every CPU's state before its first event) is always
-	 * inferred over the first EA_LOOKAHEAD events, whatever this is; after
-	 * it, the look-ahead only matters when the input contradicts itself
-	 * (an event whose current task is not the one its CPU was switched
-	 * to): a synthetic switch is never placed before the oldest event
-	 * still held back. A caller whose events are consistent (a simulator)
-	 * can set 1: the results are the same, without the ring's copies.
+	 * Events held back once the state has started: 0 (or more than
+	 * EA_LOOKAHEAD) means EA_LOOKAHEAD. The start (every CPU's state
+	 * before its first event) is always inferred over the first
+	 * EA_LOOKAHEAD events, whatever this is; after it, the look-ahead
+	 * only matters when the input contradicts itself (an event whose
+	 * current task is not the one its CPU was switched to): a synthetic
+	 * switch is never placed before the oldest event still held back,
+	 * and a CPU the state meets after the start is initialised from what
+	 * the scanner has seen by then. A caller whose events are consistent
+	 * and whose CPUs are all known at the start (a simulator with
+	 * cfg.ncpus set) can set 1: the results are the same, without the
+	 * ring's copies.
 	 */
 	unsigned lookahead;
 };
