@@ -80,32 +80,41 @@ static struct la_wake *wake_slot(struct lookahead *la, int32_t pid)
 	return &la->wakes[i];
 }
 
+static int wake_grow(struct lookahead *la)
+{
+	size_t old = la->wake_slots;
+	struct la_wake *tab = la->wakes;
+
+	la->wake_slots = old ? old * 2 : 1024;
+	la->wakes = calloc(la->wake_slots, sizeof(*la->wakes));
+	if (!la->wakes) {
+		la->wakes = tab;
+		la->wake_slots = old;
+		return -1;
+	}
+	for (size_t i = 0; i < old; i++)
+		if (tab[i].pid)
+			*wake_slot(la, tab[i].pid) = tab[i];
+	free(tab);
+	return 0;
+}
+
 static int wake_set(struct lookahead *la, int32_t pid, int32_t cpu, uint64_t ts,
 		    uint64_t seq)
 {
-	struct la_wake *w;
+	struct la_wake *w = la->last_wake;
 
 	if (pid <= 0)
 		return 0;
-	if ((la->nwakes + 1) * 2 > la->wake_slots) {
-		size_t old = la->wake_slots;
-		struct la_wake *tab = la->wakes;
-
-		la->wake_slots = old ? old * 2 : 1024;
-		la->wakes = calloc(la->wake_slots, sizeof(*la->wakes));
-		if (!la->wakes) {
-			la->wakes = tab;
-			la->wake_slots = old;
+	/* sched_waking then sched_wakeup: the same entry twice */
+	if (!w || w->pid != pid) {
+		if ((la->nwakes + 1) * 2 > la->wake_slots && wake_grow(la))
 			return -1;
-		}
-		for (size_t i = 0; i < old; i++)
-			if (tab[i].pid)
-				*wake_slot(la, tab[i].pid) = tab[i];
-		free(tab);
+		w = wake_slot(la, pid);
+		if (!w->pid)
+			la->nwakes++;
+		la->last_wake = w;
 	}
-	w = wake_slot(la, pid);
-	if (!w->pid)
-		la->nwakes++;
 	w->pid = pid;
 	w->cpu = cpu;
 	w->ts = ts;

@@ -69,6 +69,8 @@ struct lookahead {
 	int max_cpu;		/* highest CPU id seen */
 	struct la_wake *wakes;	/* pid -> latest wakeup, open addressing */
 	size_t nwakes, wake_slots;
+	struct la_wake *last_wake;	/* the entry set last (the table grows
+					   only just before one is set) */
 	uint64_t resyncs, resync_from_wakeup;
 };
 

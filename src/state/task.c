@@ -207,10 +207,17 @@ static void switch_in(struct ea_state *s, const struct ea_event *ev)
 
 void task_wakeup(struct ea_state *s, const struct ea_event *ev)
 {
-	struct ea_task *t = task_get(s, ev->wake.pid, ev->wake.comm);
+	struct ea_task *t = s->woken;
 
-	if (!t)
-		return;
+	if (t && t->pid == ev->wake.pid) {
+		if (ev->wake.comm[0])	/* as task_get() does */
+			memcpy(t->comm, ev->wake.comm, EA_COMM_LEN);
+	} else {
+		t = task_get(s, ev->wake.pid, ev->wake.comm);
+		if (!t)
+			return;
+		s->woken = t;
+	}
 	if (ev->wake.prio >= 0)
 		t->prio = ev->wake.prio;
 	/* sched_waking then sched_wakeup: one wakeup, timed at the first. */
