@@ -313,6 +313,86 @@ static void test_sorted_early_pop(void **unused)
 	}
 }
 
+/*
+ * A consistent stream (every record's current task is the one its CPU was
+ * switched to, nothing lost, every CPU known at the start), as the replay
+ * simulator feeds: a one-event look-ahead gives what the default gives.
+ */
+static void make_consistent(uint64_t *x, uint64_t *ts, int32_t *run,
+			    struct ea_event *ev)
+{
+	uint32_t k = rnd(x) % 100;
+	int cpu = rnd(x) % 4;
+
+	*ts += rnd(x) % 3;
+	memset(ev, 0, sizeof(*ev));
+	ev->ts = *ts;
+	ev->cpu = cpu;
+	ev->cur_pid = run[cpu];
+	if (k < 40) {
+		ev->type = EA_EV_SWITCH;
+		ev->sw.prev_pid = run[cpu];
+		ev->sw.next_pid = rnd(x) % 3 ? (int32_t)(1 + rnd(x) % 12) : 0;
+		ev->sw.prev_prio = ev->sw.next_prio = 120;
+		ev->sw.prev_state = rnd(x) % 3 ? EA_PREV_BLOCKED :
+				    EA_PREV_RUNNABLE;
+		run[cpu] = ev->sw.next_pid;
+	} else if (k < 85) {
+		ev->type = k < 60 ? EA_EV_WAKING : EA_EV_WAKEUP;
+		ev->wake.pid = (int32_t)(1 + rnd(x) % 12);
+		ev->wake.prio = 120;
+		ev->wake.target_cpu = (int32_t)(rnd(x) % 4);
+	} else if (k < 95) {
+		ev->type = EA_EV_IDLE;
+		ev->idle.cpu = cpu;
+		ev->idle.state = rnd(x) % 2 ? EA_IDLE_EXIT :
+				 (int32_t)(rnd(x) % 3);
+	} else {
+		ev->type = EA_EV_FREQ;
+		ev->freq.cpu = cpu;
+		ev->freq.freq_khz = 500000 + 100000 * (rnd(x) % 8);
+	}
+}
+
+static void run_consistent(uint64_t seed, uint64_t n, unsigned lookahead,
+			   struct digest *d, struct ea_state_counts *counts)
+{
+	struct ea_state_config cfg = { .ncpus = 4, .lookahead = lookahead };
+	struct ea_state *s;
+	struct ea_event ev;
+	struct ea_err err;
+	uint64_t x = seed, ts = 1000;
+	int32_t run[4] = { 0 };
+
+	memset(d, 0, sizeof(*d));
+	d->h = 0xcbf29ce484222325ull;
+	assert_int_equal(ea_state_new(&s, &cfg, &dg_ops, d), 0);
+	for (uint64_t i = 0; i < n; i++) {
+		make_consistent(&x, &ts, run, &ev);
+		assert_int_equal(ea_state_feed(s, &ev, &err), 0);
+	}
+	assert_int_equal(ea_state_finish(s, &err), 0);
+	*counts = *ea_state_counts(s);
+	ea_state_free(s);
+}
+
+static void test_short_lookahead_consistent(void **unused)
+{
+	for (uint64_t seed = 1; seed <= 4; seed++) {
+		struct ea_state_counts ca, cb;
+		struct digest a, b;
+		uint64_t n = seed % 2 ? 50000 : 3000;
+
+		run_consistent(seed, n, 0, &a, &ca);
+		run_consistent(seed, n, 1, &b, &cb);
+		assert_int_equal(ca.resyncs, 0);
+		assert_int_equal(a.changes, b.changes);
+		assert_int_equal(a.events, b.events);
+		assert_int_equal(a.h, b.h);
+		assert_memory_equal(&ca, &cb, sizeof(ca));
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -321,6 +401,7 @@ int main(void)
 		cmocka_unit_test(test_resync_and_missing_wakeup),
 		cmocka_unit_test(test_pelt),
 		cmocka_unit_test(test_sorted_early_pop),
+		cmocka_unit_test(test_short_lookahead_consistent),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
