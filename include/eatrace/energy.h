@@ -66,6 +66,9 @@ struct ea_cpu_acct {
 	int32_t last_task;	/* 0: none yet */
 	uint32_t near_freq;	/* near_cap is its nearest cap index ... */
 	int near_cap;		/* ... (near_freq 0: none yet) */
+	uint32_t exact_freq;	/* exact_cap: ea_model_cap_index() of it ... */
+	int exact_cap;		/* ... (exact_freq 0: none yet) */
+	struct ea_cpu_state st;	/* its state now, as the state stage said */
 };
 
 struct ea_cluster_acct {
@@ -96,13 +99,16 @@ struct ea_acct_config {
 struct ea_acct {
 	const struct ea_model *model;
 	struct ea_acct_config cfg;
-	struct ea_energy total;
+	struct ea_energy total;	/* set by ea_acct_done() */
 	int ncpus;		/* model CPUs */
 	struct ea_cpu_acct *cpus;
 	struct ea_cluster_acct *clusters;
 	struct ea_task_acct *tasks;	/* pid order of first charge */
 	size_t ntasks, task_cap;
-	int32_t *task_slots;
+	struct ea_acct_slot {
+		int32_t pid;
+		int32_t idx;	/* tasks[idx - 1]; 0: empty slot */
+	} *task_slots;		/* open-addressing hash by pid */
 	size_t task_nslots;
 	struct ea_energy *windows;	/* interval_ns buckets from win start */
 	size_t nwindows;
@@ -110,6 +116,9 @@ struct ea_acct {
 	uint64_t idle_clamped;	/* idle time in a state the model lacks */
 	int trace_ncpus;
 	char error[256];	/* first error met inside a callback */
+	/* private: ea_state_clip_bounds(), CPUs whose cpus[].st is known */
+	uint64_t clip_start, clip_end;
+	int st_known;
 	/* private: quantised prices, frequency domain map */
 	void *prices;
 	int *domains;

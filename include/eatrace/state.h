@@ -120,6 +120,8 @@ struct ea_state_ops {
 	 * want wakeups, migrations, kernel util ... May be NULL. */
 	void (*event)(void *ctx, const struct ea_state *s,
 		      const struct ea_event *ev);
+	/* The event types event() is for, as bits (1u << type); 0: all. */
+	uint32_t event_types;
 };
 
 struct ea_state_config {
@@ -132,9 +134,26 @@ struct ea_state_config {
 	const int *freq_domain;
 	int nfreq_domain;
 	/* CPU capacity at each frequency for PELT invariance; NULL: scale by
-	 * freq / highest freq seen on that CPU (1024 when unknown). */
+	 * freq / highest freq seen on that CPU (1024 when unknown). A pure
+	 * function of (cpu, freq_khz): the state stage remembers its last
+	 * answer per CPU. */
 	uint32_t (*capacity)(void *cap_ctx, int cpu, uint32_t freq_khz);
 	void *cap_ctx;
+	/*
+	 * Events held back once the state has started: 0 (or more than
+	 * EA_LOOKAHEAD) means EA_LOOKAHEAD. The start (every CPU's state
+	 * before its first event) is always inferred over the first
+	 * EA_LOOKAHEAD events, whatever this is; after it, the look-ahead
+	 * only matters when the input contradicts itself (an event whose
+	 * current task is not the one its CPU was switched to): a synthetic
+	 * switch is never placed before the oldest event still held back,
+	 * and a CPU the state meets after the start is initialised from what
+	 * the scanner has seen by then. A caller whose events are consistent
+	 * and whose CPUs are all known at the start (a simulator with
+	 * cfg.ncpus set) can set 1: the results are the same, without the
+	 * ring's copies.
+	 */
+	unsigned lookahead;
 };
 
 /* Counters of everything the state stage inferred or corrected. */
@@ -175,6 +194,11 @@ uint64_t ea_state_last_ts(const struct ea_state *s);
 void ea_state_window(const struct ea_state *s, uint64_t *start, uint64_t *end);
 /* Clip [*t0, *t1) to the window; returns the remaining length in ns. */
 uint64_t ea_state_clip(const struct ea_state *s, uint64_t *t0, uint64_t *t1);
+/* The bounds ea_state_clip() and ea_state_in_window() use (end UINT64_MAX
+ * for an open window): fixed from the first change on, so a consumer can
+ * keep them and clip inline. */
+void ea_state_clip_bounds(const struct ea_state *s, uint64_t *start,
+			  uint64_t *end);
 bool ea_state_in_window(const struct ea_state *s, uint64_t t);
 const struct ea_state_counts *ea_state_counts(const struct ea_state *s);
 

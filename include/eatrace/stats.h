@@ -6,6 +6,7 @@
 #ifndef EATRACE_STATS_H
 #define EATRACE_STATS_H
 
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 
@@ -59,6 +60,9 @@ struct ea_stats {
 	struct ea_pelt_check pelt;
 	const struct ea_state *state;	/* for tasks, valid until freed */
 	char error[256];		/* allocation failure inside a callback */
+	/* private: ea_state_clip_bounds(), once clip_known */
+	uint64_t clip_start, clip_end;
+	bool clip_known;
 };
 
 /* Wire a stats collector to a state stage: pass these as its ops/ctx. */

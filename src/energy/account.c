@@ -33,6 +33,21 @@ static struct ea_prices *prices(const struct ea_acct *a)
 	return a->prices;
 }
 
+/* ea_state_clip() and ea_state_in_window() on the bounds kept by on_change() */
+static inline uint64_t clip(const struct ea_acct *a, uint64_t *t0, uint64_t *t1)
+{
+	if (*t0 < a->clip_start)
+		*t0 = a->clip_start;
+	if (*t1 > a->clip_end)
+		*t1 = a->clip_end;
+	return *t1 > *t0 ? *t1 - *t0 : 0;
+}
+
+static inline bool in_window(const struct ea_acct *a, uint64_t t)
+{
+	return t >= a->clip_start && t < a->clip_end;
+}
+
 /* ---- tasks ---- */
 
 static size_t slot_of(int32_t pid, size_t n)
@@ -45,21 +60,23 @@ static struct ea_task_acct *task_acct(struct ea_acct *a, int32_t pid)
 	size_t j;
 
 	if (a->task_nslots) {
-		for (j = slot_of(pid, a->task_nslots); a->task_slots[j];
+		for (j = slot_of(pid, a->task_nslots); a->task_slots[j].idx;
 		     j = (j + 1) & (a->task_nslots - 1))
-			if (a->tasks[a->task_slots[j] - 1].pid == pid)
-				return &a->tasks[a->task_slots[j] - 1];
+			if (a->task_slots[j].pid == pid)
+				return &a->tasks[a->task_slots[j].idx - 1];
 	}
 	if ((a->ntasks + 1) * 2 > a->task_nslots) {
 		size_t n = a->task_nslots ? a->task_nslots * 2 : 256;
-		int32_t *slots = calloc(n, sizeof(*slots));
+		struct ea_acct_slot *slots = calloc(n, sizeof(*slots));
 
 		if (!slots)
 			return NULL;
 		for (size_t i = 0; i < a->ntasks; i++) {
-			for (j = slot_of(a->tasks[i].pid, n); slots[j]; j = (j + 1) & (n - 1))
+			for (j = slot_of(a->tasks[i].pid, n); slots[j].idx;
+			     j = (j + 1) & (n - 1))
 				;
-			slots[j] = (int32_t)i + 1;
+			slots[j].pid = a->tasks[i].pid;
+			slots[j].idx = (int32_t)i + 1;
 		}
 		free(a->task_slots);
 		a->task_slots = slots;
@@ -76,34 +93,41 @@ static struct ea_task_acct *task_acct(struct ea_acct *a, int32_t pid)
 	}
 	memset(&a->tasks[a->ntasks], 0, sizeof(a->tasks[0]));
 	a->tasks[a->ntasks].pid = pid;
-	for (j = slot_of(pid, a->task_nslots); a->task_slots[j];
+	for (j = slot_of(pid, a->task_nslots); a->task_slots[j].idx;
 	     j = (j + 1) & (a->task_nslots - 1))
 		;
-	a->task_slots[j] = (int32_t)++a->ntasks;
+	a->task_slots[j].pid = pid;
+	a->task_slots[j].idx = (int32_t)++a->ntasks;
 	return &a->tasks[a->ntasks - 1];
 }
 
-/* Charge pid for cpu's energy; the CPU remembers its last payer's entry. */
-static void charge_task(struct ea_acct *a, int cpu, int32_t pid, enum part part,
-			ea_energy_t v)
+static void charge_task_slow(struct ea_acct *a, int cpu, int32_t pid,
+			     enum part part, ea_energy_t v)
 {
 	struct ea_cpu_acct *ca = &a->cpus[cpu];
-	struct ea_task_acct *t;
+	struct ea_task_acct *t = task_acct(a, pid);
+
+	if (!t) {
+		snprintf(a->error, sizeof(a->error), "out of memory");
+		return;
+	}
+	ca->last_pid = pid;
+	ca->last_task = (int32_t)(t - a->tasks) + 1;
+	add(&t->e, part, v);
+}
+
+/* Charge pid for cpu's energy; the CPU remembers its last payer's entry. */
+static inline void charge_task(struct ea_acct *a, int cpu, int32_t pid,
+			       enum part part, ea_energy_t v)
+{
+	struct ea_cpu_acct *ca = &a->cpus[cpu];
 
 	if (pid < -1)
 		pid = -1;
-	if (ca->last_task && ca->last_pid == pid) {
-		t = &a->tasks[ca->last_task - 1];
-	} else {
-		t = task_acct(a, pid);
-		if (!t) {
-			snprintf(a->error, sizeof(a->error), "out of memory");
-			return;
-		}
-		ca->last_pid = pid;
-		ca->last_task = (int32_t)(t - a->tasks) + 1;
-	}
-	add(&t->e, part, v);
+	if (ca->last_task && ca->last_pid == pid)
+		add(&a->tasks[ca->last_task - 1].e, part, v);
+	else
+		charge_task_slow(a, cpu, pid, part, v);
 }
 
 /* The task a CPU's interval is charged to: idle time to pid 0. */
@@ -203,11 +227,17 @@ static int cap_index(struct ea_acct *a, const struct ea_cluster *cl,
 {
 	int i;
 
+	struct ea_cpu_acct *ca = &a->cpus[cpu];
+
 	if (!freq) {
-		a->cpus[cpu].assumed_freq_ns += len;
+		ca->assumed_freq_ns += len;
 		return assumed_index(a, cl);
 	}
-	i = ea_model_cap_index(cl, freq);
+	if (ca->exact_freq != freq) {
+		ca->exact_freq = freq;
+		ca->exact_cap = ea_model_cap_index(cl, freq);
+	}
+	i = ca->exact_cap;
 	if (i < 0) {
 		a->cpus[cpu].unmodelled_freq_ns += len;
 		i = ea_model_cap_index_nearest(cl, freq);
@@ -229,7 +259,7 @@ static int idle_index(struct ea_acct *a, const struct ea_cluster *cl, int k,
 
 /* ---- the core of one CPU over [t0, t1) ---- */
 
-static void charge_core(struct ea_acct *a, const struct ea_state *s, int cpu,
+static void charge_core(struct ea_acct *a, int cpu,
 			const struct ea_cpu_state *st, uint64_t t0, uint64_t t1)
 {
 	const struct ea_model *m = a->model;
@@ -237,7 +267,7 @@ static void charge_core(struct ea_acct *a, const struct ea_state *s, int cpu,
 	const struct ea_cluster *cl = &m->clusters[ci];
 	const struct cluster_price *cp = &prices(a)->cl[ci];
 	struct ea_cpu_acct *ca = &a->cpus[cpu];
-	uint64_t len = ea_state_clip(s, &t0, &t1);
+	uint64_t len = clip(a, &t0, &t1);
 	ea_energy_t e;
 	int64_t power;
 	enum part part;
@@ -268,16 +298,16 @@ static void charge_core(struct ea_acct *a, const struct ea_state *s, int cpu,
 	}
 	add(&ca->e, part, e);
 	add(&a->clusters[ci].e, part, e);
-	add(&a->total, part, e);
 	charge_task(a, cpu, payer(st), part, e);
 	charge_windows(a, part, power, t0, t1);
 }
 
 /* ---- a cluster over [last, now) ---- */
 
-static bool present(const struct ea_state *s, int cpu)
+/* In the trace: a->cpus[cpu].st is its state. */
+static bool present(const struct ea_acct *a, int cpu)
 {
-	return cpu < ea_state_ncpus(s);
+	return cpu < a->st_known;
 }
 
 /* Nearest cap index of the frequency a busy CPU runs at, memoised per CPU. */
@@ -295,27 +325,18 @@ static int busy_cap(struct ea_acct *a, const struct ea_cluster *cl, int cpu,
 	return ca->near_cap;
 }
 
-static void integrate_cluster(struct ea_acct *a, const struct ea_state *s,
-			      int ci, uint64_t now)
+static void integrate_cluster(struct ea_acct *a, int ci, uint64_t now)
 {
 	const struct ea_cluster *cl = &a->model->clusters[ci];
 	const struct cluster_price *cp = &prices(a)->cl[ci];
 	struct ea_cluster_acct *ca = &a->clusters[ci];
 	uint64_t t0 = ca->last_ns, t1 = now;
-	uint64_t len = ea_state_clip(s, &t0, &t1);
+	uint64_t len = clip(a, &t0, &t1);
 	int nbusy = 0, npresent = 0, cap = -1, idle = -1;
-	int ncpus = ea_state_ncpus(s);
-	/* CPUs present and busy ones, in cluster order: the sharers */
-	int all[EA_MAX_CPUS > 64 ? 64 : EA_MAX_CPUS];
-	int busy[EA_MAX_CPUS > 64 ? 64 : EA_MAX_CPUS];
-	const struct ea_cpu_state *sts[EA_MAX_CPUS > 64 ? 64 : EA_MAX_CPUS];
-	const struct ea_cpu_state *bsts[EA_MAX_CPUS > 64 ? 64 : EA_MAX_CPUS];
-	const int *sharers;
-	const struct ea_cpu_state *const *sharer_st;
-	int nsharers;
+	int nsharers, n;
 	enum part part;
-	int64_t power;
-	ea_energy_t e, share, rem;
+	int64_t power, rem;	/* |rem| < nsharers */
+	ea_energy_t e, share;
 
 	ca->last_ns = now;
 	if (!len)
@@ -324,23 +345,15 @@ static void integrate_cluster(struct ea_acct *a, const struct ea_state *s,
 		int cpu = cl->cpus[i];
 		const struct ea_cpu_state *st;
 
-		if (cpu >= ncpus)	/* not in the trace */
+		if (!present(a, cpu))
 			continue;
-		st = ea_state_cpu(s, cpu);
-		if (npresent < 64) {
-			all[npresent] = cpu;
-			sts[npresent] = st;
-		}
+		st = &a->cpus[cpu].st;
 		npresent++;
 		if (st->mode == EA_CPU_BUSY) {
 			int k = busy_cap(a, cl, cpu, st->freq_khz);
 
 			if (k > cap)
 				cap = k;
-			if (nbusy < 64) {
-				busy[nbusy] = cpu;
-				bsts[nbusy] = st;
-			}
 			nbusy++;
 		} else {
 			int k = st->idle_state < 0 ? 0 : st->idle_state;
@@ -369,50 +382,57 @@ static void integrate_cluster(struct ea_acct *a, const struct ea_state *s,
 	else
 		ca->cstates[idle].energy += e;
 	add(&ca->e, part, e);
-	add(&a->total, part, e);
 	charge_windows(a, part, power, t0, t1);
 
-	/* Shares: busy energy among busy CPUs, idle energy among all. */
-	if (nbusy) {
-		sharers = busy;
-		sharer_st = bsts;
-		nsharers = nbusy < 64 ? nbusy : 64;
-	} else {
-		sharers = all;
-		sharer_st = sts;
-		nsharers = npresent < 64 ? npresent : 64;
-	}
+	/* Shares: busy energy among busy CPUs, idle energy among all (the
+	 * first 64 of them in cluster order). */
+	nsharers = nbusy ? nbusy : npresent;
+	if (nsharers > 64)
+		nsharers = 64;
 	if (nsharers == 1) {
 		share = e;
 		rem = 0;
 	} else if (e >= 0 && e <= (ea_energy_t)UINT64_MAX) {
 		/* the same quotient without a 128-bit division */
-		uint64_t q = (uint64_t)e / (uint64_t)nsharers;
+		uint64_t u = (uint64_t)e, q;
 
+		if (!(nsharers & (nsharers - 1)))	/* a power of two */
+			q = u >> __builtin_ctz((unsigned int)nsharers);
+		else
+			q = u / (uint64_t)nsharers;
 		share = q;
-		rem = e - share * nsharers;
+		rem = (int64_t)(u - q * (uint64_t)nsharers);
 	} else {
 		share = e / nsharers;
-		rem = e - share * nsharers;
+		rem = (int64_t)(e - share * nsharers);
 	}
-	for (int i = 0; i < nsharers; i++) {
-		int cpu = sharers[i];
-		ea_energy_t mine = share + (i < rem ? 1 : 0);
-		struct ea_cpu_acct *cpa = &a->cpus[cpu];
+	n = 0;
+	for (int i = 0; i < cl->ncpus && n < nsharers; i++) {
+		int cpu = cl->cpus[i];
+		const struct ea_cpu_state *st;
+		struct ea_cpu_acct *cpa;
+		ea_energy_t mine;
 
+		if (!present(a, cpu))
+			continue;
+		st = &a->cpus[cpu].st;
+		if (nbusy && st->mode != EA_CPU_BUSY)
+			continue;
+		mine = share + (n < rem ? 1 : 0);
+		n++;
+		cpa = &a->cpus[cpu];
 		add(&cpa->e, part, mine);
 		if (nbusy)
 			cpa->pstates[cap].energy += mine;
 		else
 			cpa->cstates[idle].energy += mine;
-		charge_task(a, cpu, payer(sharer_st[i]), part, mine);
+		charge_task(a, cpu, payer(st), part, mine);
 	}
 }
 
 /* ---- wakeups at `now` ---- */
 
-static bool cluster_all_idle(const struct ea_acct *a, const struct ea_state *s,
-			     int ci, int *state)
+static bool cluster_all_idle(const struct ea_acct *a, int ci, int *state)
 {
 	const struct ea_cluster *cl = &a->model->clusters[ci];
 	int k = -1;
@@ -420,9 +440,9 @@ static bool cluster_all_idle(const struct ea_acct *a, const struct ea_state *s,
 	for (int i = 0; i < cl->ncpus; i++) {
 		const struct ea_cpu_state *st;
 
-		if (!present(s, cl->cpus[i]))
+		if (!present(a, cl->cpus[i]))
 			continue;
-		st = ea_state_cpu(s, cl->cpus[i]);
+		st = &a->cpus[cl->cpus[i]].st;
 		if (st->mode != EA_CPU_IDLE)
 			return false;
 		if (k < 0 || st->idle_state < k)
@@ -432,8 +452,7 @@ static bool cluster_all_idle(const struct ea_acct *a, const struct ea_state *s,
 	return true;
 }
 
-static void charge_wakeups(struct ea_acct *a, const struct ea_state *s,
-			   int cpu, uint64_t now,
+static void charge_wakeups(struct ea_acct *a, int cpu, uint64_t now,
 			   const struct ea_cpu_state *old,
 			   const struct ea_cpu_state *new)
 {
@@ -443,7 +462,7 @@ static void charge_wakeups(struct ea_acct *a, const struct ea_state *s,
 	struct ea_cpu_acct *ca = &a->cpus[cpu];
 	int k, kc;
 
-	if (!new || !ea_state_in_window(s, now))
+	if (!new || !in_window(a, now))
 		return;
 	if (new->mode == EA_CPU_IDLE &&
 	    (old->mode != EA_CPU_IDLE || old->idle_state != new->idle_state)) {
@@ -458,12 +477,11 @@ static void charge_wakeups(struct ea_acct *a, const struct ea_state *s,
 	ca->cstates[k].energy += cp->wake_core[k];
 	add(&ca->e, CORE_WAKEUP, cp->wake_core[k]);
 	add(&a->clusters[ci].e, CORE_WAKEUP, cp->wake_core[k]);
-	add(&a->total, CORE_WAKEUP, cp->wake_core[k]);
 	ca->pending_core_wakeup += cp->wake_core[k];
 	charge_window_at(a, CORE_WAKEUP, cp->wake_core[k], now);
 
-	/* ea_state_cpu(cpu) is still `old`: the cluster before this change. */
-	if (!cluster_all_idle(a, s, ci, &kc))
+	/* a->cpus[cpu].st is still `old`: the cluster before this change. */
+	if (!cluster_all_idle(a, ci, &kc))
 		return;
 	kc = idle_index(a, cl, kc, 0);
 	a->clusters[ci].wakeups++;
@@ -472,7 +490,6 @@ static void charge_wakeups(struct ea_acct *a, const struct ea_state *s,
 	ca->cstates[kc].energy += cp->wake_cluster[kc];
 	add(&ca->e, CLUSTER_WAKEUP, cp->wake_cluster[kc]);
 	add(&a->clusters[ci].e, CLUSTER_WAKEUP, cp->wake_cluster[kc]);
-	add(&a->total, CLUSTER_WAKEUP, cp->wake_cluster[kc]);
 	ca->pending_cluster_wakeup += cp->wake_cluster[kc];
 	charge_window_at(a, CLUSTER_WAKEUP, cp->wake_cluster[kc], now);
 }
@@ -494,13 +511,27 @@ static void settle_wakeups(struct ea_acct *a, int cpu,
 	ca->pending_core_wakeup = ca->pending_cluster_wakeup = 0;
 }
 
+/*
+ * The state of every CPU, kept from the changes: the first change brings
+ * the states of the CPUs the trace has so far (and the window, fixed by
+ * then), a CPU the trace adds later its initial state.
+ */
+static void know_states(struct ea_acct *a, const struct ea_state *s, int n)
+{
+	if (!a->st_known)
+		ea_state_clip_bounds(s, &a->clip_start, &a->clip_end);
+	for (int i = a->st_known; i < n && i < a->ncpus; i++)
+		a->cpus[i].st = *ea_state_cpu(s, i);
+	a->st_known = n;
+}
+
 static void on_change(void *ctx, const struct ea_state *s, int cpu,
 		      uint64_t since, uint64_t now,
 		      const struct ea_cpu_state *old,
 		      const struct ea_cpu_state *new)
 {
 	struct ea_acct *a = ctx;
-	int ci;
+	int ci, ntrace;
 
 	if (a->error[0])
 		return;
@@ -512,13 +543,18 @@ static void on_change(void *ctx, const struct ea_state *s, int cpu,
 	}
 	if (!a->win_start)
 		ea_state_window(s, &a->win_start, &a->win_end);
+	ntrace = ea_state_ncpus(s);
+	if (ntrace > a->st_known)
+		know_states(a, s, ntrace);
 	ci = a->model->cpu_cluster[cpu];
 	if (!a->clusters[ci].last_ns)
 		a->clusters[ci].last_ns = ea_state_first_ts(s);
-	integrate_cluster(a, s, ci, now);
-	charge_core(a, s, cpu, old, since, now);
-	charge_wakeups(a, s, cpu, now, old, new);
+	integrate_cluster(a, ci, now);
+	charge_core(a, cpu, old, since, now);
+	charge_wakeups(a, cpu, now, old, new);
 	settle_wakeups(a, cpu, new);
+	if (new)
+		a->cpus[cpu].st = *new;
 }
 
 const struct ea_state_ops ea_acct_ops = {
@@ -600,6 +636,10 @@ int ea_acct_done(struct ea_acct *a, const struct ea_state *s, struct ea_err *err
 {
 	if (a->error[0])
 		return ea_err_set(err, "%s", a->error);
+	/* Every piece went to its cluster: the total is their sum. */
+	memset(&a->total, 0, sizeof(a->total));
+	for (int i = 0; i < a->model->nclusters; i++)
+		ea_energy_add(&a->total, &a->clusters[i].e);
 	ea_state_window(s, &a->win_start, &a->win_end);
 	a->trace_ncpus = ea_state_ncpus(s);
 	if (a->cfg.interval_ns) {

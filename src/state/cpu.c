@@ -35,7 +35,7 @@ static struct ea_cpu_state derive(const struct ea_state *s, const struct ea_cpu 
 {
 	struct ea_cpu_state st;
 
-	memset(&st, 0, sizeof(st));
+	st.mode = EA_CPU_BUSY;
 	st.freq_khz = c->freq;
 	st.inferred = c->flags;
 	st.pid = c->curr;
@@ -51,6 +51,14 @@ static struct ea_cpu_state derive(const struct ea_state *s, const struct ea_cpu 
 		st.inferred |= EA_INF_SWAPPER;
 	}
 	return st;
+}
+
+static inline bool same_state(const struct ea_cpu_state *a,
+			      const struct ea_cpu_state *b)
+{
+	return a->pid == b->pid && a->mode == b->mode &&
+	       a->inferred == b->inferred && a->idle_state == b->idle_state &&
+	       a->freq_khz == b->freq_khz;
 }
 
 int cpu_grow(struct ea_state *s, int ncpus)
@@ -82,6 +90,20 @@ static uint32_t capacity_of(const struct ea_state *s, int cpu,
 	return (uint32_t)((uint64_t)freq * 1024 / c->max_freq_seen);
 }
 
+/* capacity_of(), remembering cfg.capacity's last answer for the CPU. */
+static inline uint32_t capacity_now(const struct ea_state *s, int cpu,
+				    struct ea_cpu *c, uint32_t freq)
+{
+	if (!s->cfg.capacity)
+		return capacity_of(s, cpu, c, freq);
+	if (!c->cap_known || c->cap_freq != freq) {
+		c->cap = s->cfg.capacity(s->cfg.cap_ctx, cpu, freq);
+		c->cap_freq = freq;
+		c->cap_known = true;
+	}
+	return c->cap;
+}
+
 static bool runs_task(const struct ea_cpu_state *st)
 {
 	return st->mode == EA_CPU_BUSY && st->pid != 0;
@@ -92,9 +114,9 @@ static void pelt_advance(struct ea_state *s, int cpu, uint64_t now)
 {
 	struct ea_cpu *c = &s->cpus[cpu];
 	bool running = runs_task(&c->st);
-	uint32_t cap = capacity_of(s, cpu, c, c->st.freq_khz);
+	uint32_t cap = capacity_now(s, cpu, c, c->st.freq_khz);
 	uint64_t t0 = c->pelt.started ? c->pelt.last_ns : c->since, t1 = now;
-	uint64_t len = ea_state_clip(s, &t0, &t1);
+	uint64_t len = st_clip(s, &t0, &t1);
 
 	if (len) {
 		c->util_integral += (double)c->pelt.util_avg * (double)len;
@@ -109,7 +131,7 @@ static void pelt_advance(struct ea_state *s, int cpu, uint64_t now)
 		if (t)
 			ea_pelt_update(&t->pelt, now, true, cap);
 	}
-	if (ea_state_in_window(s, now) && c->pelt.util_avg > c->util_max)
+	if (st_in_window(s, now) && c->pelt.util_avg > c->util_max)
 		c->util_max = c->pelt.util_avg;
 }
 
@@ -141,12 +163,12 @@ static void pelt_task_dead(struct ea_state *s, int cpu, int32_t pid)
 	memset(&t->pelt, 0, sizeof(t->pelt));
 }
 
-static void update(struct ea_state *s, int cpu, uint64_t now)
+void cpu_update(struct ea_state *s, int cpu, uint64_t now)
 {
 	struct ea_cpu *c = &s->cpus[cpu];
 	struct ea_cpu_state st = derive(s, c);
 
-	if (!memcmp(&st, &c->st, sizeof(st)))
+	if (same_state(&st, &c->st))
 		return;
 	pelt_advance(s, cpu, now);
 	if (runs_task(&st) && (!runs_task(&c->st) || st.pid != c->st.pid))
@@ -154,20 +176,6 @@ static void update(struct ea_state *s, int cpu, uint64_t now)
 	s->ops->cpu_change(s->ctx, s, cpu, c->since, now, &c->st, &st);
 	c->st = st;
 	c->since = now;
-}
-
-static void touch(struct ea_state *s, int cpu, const struct ea_event *ev)
-{
-	struct ea_cpu *c = &s->cpus[cpu];
-
-	if (ev->flags & EA_EVF_SYNTH)
-		return;
-	if (!c->seen) {
-		c->seen = true;
-		c->first_ts = ev->ts;
-	}
-	c->last_ts = ev->ts;
-	c->flags &= ~EA_INF_START;
 }
 
 static void apply_freq(struct ea_state *s, const struct ea_event *ev)
@@ -191,7 +199,7 @@ static void apply_freq(struct ea_state *s, const struct ea_event *ev)
 			c->max_freq_seen = ev->freq.freq_khz;
 		}
 		c->freq = ev->freq.freq_khz;
-		update(s, i, ev->ts);
+		cpu_update(s, i, ev->ts);
 	}
 }
 
@@ -200,7 +208,7 @@ static void apply_idle(struct ea_state *s, const struct ea_event *ev)
 	int cpu = ev->idle.cpu;
 	struct ea_cpu *c = &s->cpus[cpu];
 
-	touch(s, cpu, ev);
+	cpu_touch(s, cpu, ev);
 	c->flags &= ~EA_INF_LOST;
 	if (!c->has_cpuidle) {
 		/* First cpu_idle for a CPU so far idle by pid 0: switch rule. */
@@ -218,7 +226,7 @@ static void apply_idle(struct ea_state *s, const struct ea_event *ev)
 		c->in_cpuidle = true;
 		c->cpuidle_state = (int16_t)ev->idle.state;
 	}
-	update(s, cpu, ev->ts);
+	cpu_update(s, cpu, ev->ts);
 }
 
 void cpu_apply(struct ea_state *s, const struct ea_event *ev)
@@ -227,12 +235,12 @@ void cpu_apply(struct ea_state *s, const struct ea_event *ev)
 
 	switch (ev->type) {
 	case EA_EV_SWITCH:
-		touch(s, ev->cpu, ev);
+		cpu_touch(s, ev->cpu, ev);
 		c->curr = ev->sw.next_pid;
 		c->flags &= ~(EA_INF_LOST | EA_INF_RESYNC);
 		if (ev->flags & EA_EVF_SYNTH)
 			c->flags |= EA_INF_RESYNC;
-		update(s, ev->cpu, ev->ts);
+		cpu_update(s, ev->cpu, ev->ts);
 		if (ev->sw.prev_state == EA_PREV_DEAD)
 			pelt_task_dead(s, ev->cpu, ev->sw.prev_pid);
 		return;
@@ -240,26 +248,17 @@ void cpu_apply(struct ea_state *s, const struct ea_event *ev)
 		apply_idle(s, ev);
 		return;
 	case EA_EV_FREQ:
-		touch(s, ev->freq.cpu, ev);
+		cpu_touch(s, ev->freq.cpu, ev);
 		apply_freq(s, ev);
 		return;
 	case EA_EV_LOST:
-		touch(s, ev->cpu, ev);
+		cpu_touch(s, ev->cpu, ev);
 		c->flags |= EA_INF_LOST;
-		update(s, ev->cpu, ev->ts);
+		cpu_update(s, ev->cpu, ev->ts);
 		return;
-	default: {
-		uint8_t flags = c->flags;
-
-		touch(s, ev->cpu, ev);
-		/* The look-ahead has already made curr agree with cur_pid. */
-		if (ev->cur_pid >= 0 && c->curr < 0)
-			c->curr = ev->cur_pid;
-		else if (c->flags == flags)
-			return;	/* nothing derive() reads has changed */
-		update(s, ev->cpu, ev->ts);
+	default:
+		cpu_apply_other(s, ev);
 		return;
-	}
 	}
 }
 

@@ -18,12 +18,13 @@ int la_init(struct lookahead *la, size_t cap)
 	while (slots < cap)	/* a power of two: index with a mask */
 		slots *= 2;
 	la->ring = malloc(slots * sizeof(*la->ring));
-	la->ring_seq = malloc(slots * sizeof(*la->ring_seq));
-	if (!la->ring || !la->ring_seq) {
+	la->ring_ts = malloc(slots * sizeof(*la->ring_ts));
+	if (!la->ring || !la->ring_ts) {
 		free(la->ring);
-		free(la->ring_seq);
+		free(la->ring_ts);
 		return -1;
 	}
+	la->pend_min = UINT64_MAX;
 	la->cap = cap;
 	la->mask = slots - 1;
 	la->max_cpu = -1;
@@ -33,7 +34,7 @@ int la_init(struct lookahead *la, size_t cap)
 void la_free(struct lookahead *la)
 {
 	free(la->ring);
-	free(la->ring_seq);
+	free(la->ring_ts);
 	free(la->synth);
 	free(la->cpus);
 	free(la->wakes);
@@ -79,32 +80,41 @@ static struct la_wake *wake_slot(struct lookahead *la, int32_t pid)
 	return &la->wakes[i];
 }
 
+static int wake_grow(struct lookahead *la)
+{
+	size_t old = la->wake_slots;
+	struct la_wake *tab = la->wakes;
+
+	la->wake_slots = old ? old * 2 : 1024;
+	la->wakes = calloc(la->wake_slots, sizeof(*la->wakes));
+	if (!la->wakes) {
+		la->wakes = tab;
+		la->wake_slots = old;
+		return -1;
+	}
+	for (size_t i = 0; i < old; i++)
+		if (tab[i].pid)
+			*wake_slot(la, tab[i].pid) = tab[i];
+	free(tab);
+	return 0;
+}
+
 static int wake_set(struct lookahead *la, int32_t pid, int32_t cpu, uint64_t ts,
 		    uint64_t seq)
 {
-	struct la_wake *w;
+	struct la_wake *w = la->last_wake;
 
 	if (pid <= 0)
 		return 0;
-	if ((la->nwakes + 1) * 2 > la->wake_slots) {
-		size_t old = la->wake_slots;
-		struct la_wake *tab = la->wakes;
-
-		la->wake_slots = old ? old * 2 : 1024;
-		la->wakes = calloc(la->wake_slots, sizeof(*la->wakes));
-		if (!la->wakes) {
-			la->wakes = tab;
-			la->wake_slots = old;
+	/* sched_waking then sched_wakeup: the same entry twice */
+	if (!w || w->pid != pid) {
+		if ((la->nwakes + 1) * 2 > la->wake_slots && wake_grow(la))
 			return -1;
-		}
-		for (size_t i = 0; i < old; i++)
-			if (tab[i].pid)
-				*wake_slot(la, tab[i].pid) = tab[i];
-		free(tab);
+		w = wake_slot(la, pid);
+		if (!w->pid)
+			la->nwakes++;
+		la->last_wake = w;
 	}
-	w = wake_slot(la, pid);
-	if (!w->pid)
-		la->nwakes++;
 	w->pid = pid;
 	w->cpu = cpu;
 	w->ts = ts;
@@ -209,15 +219,31 @@ static void first_sight(struct la_cpu *c, const struct ea_event *ev, int32_t cur
  * switch-in of `cur` was lost. Best evidence for when it happened: its latest
  * wakeup on this CPU after the previous switch, else this very event.
  */
+/*
+ * Events before the oldest held back are already applied: with la_full()
+ * letting events go, the oldest held back when event k is scanned is
+ * event k - cap + 1 (or the first), whatever la_pop_early() let go.
+ */
+static uint64_t not_before(const struct lookahead *la,
+			   const struct ea_event *ev)
+{
+	uint64_t k = la->pushed;	/* ev's index */
+
+	if (!k)
+		return ev->ts;
+	k = k >= la->cap ? k - la->cap + 1 : 0;
+	return la->ring_ts[k & la->mask];
+}
+
 static int resync(struct lookahead *la, struct la_cpu *c, int cpu,
-		  const struct ea_event *ev, int32_t cur, uint64_t not_before)
+		  const struct ea_event *ev, int32_t cur)
 {
 	const struct la_wake *w = wake_get(la, cur);
 	struct ea_event sw;
 	uint64_t t_in = ev->ts, seq = la->next_seq - 1;	/* just before ev */
 
 	if (w && w->cpu == cpu && w->ts >= c->curr_since && w->ts <= ev->ts &&
-	    w->ts >= not_before) {
+	    w->ts >= not_before(la, ev)) {
 		t_in = w->ts;
 		seq = w->seq + 1;	/* just after the wakeup */
 		la->resync_from_wakeup++;
@@ -242,12 +268,31 @@ static int resync(struct lookahead *la, struct la_cpu *c, int cpu,
 	return synth_push(la, &sw, seq);
 }
 
+/* A wakeup a later resync on its target CPU may be placed at. */
+static int pend(struct lookahead *la, const struct ea_event *ev)
+{
+	int cpu = ev->wake.target_cpu;
+	struct la_cpu *c;
+
+	/* Not grow_cpus(): the CPUs seen (max_cpu) must not change. */
+	if (cpu >= la->ncpus && grow_cpus_slow(la, cpu))
+		return -1;
+	c = &la->cpus[cpu];
+	if (!c->pend_seq) {
+		if (cpu >= la->pend_ncpus)
+			la->pend_ncpus = cpu + 1;
+		c->pend_seq = la->next_seq;
+		if (la->next_seq < la->pend_min)
+			la->pend_min = la->next_seq;
+	}
+	c->pend_last_ts = ev->ts;
+	return 0;
+}
+
 static int scan(struct lookahead *la, const struct ea_event *ev)
 {
 	int cpu = ev->cpu;
 	int32_t cur = current_of(ev);
-	/* Events before the oldest held back are already applied. */
-	uint64_t not_before = la->len ? la->ring[la->head].ts : ev->ts;
 	struct la_cpu *c;
 
 	if (grow_cpus(la, cpu))
@@ -274,7 +319,7 @@ static int scan(struct lookahead *la, const struct ea_event *ev)
 		c->curr = cur;	/* after lost events or from an unknown start */
 		c->curr_since = ev->ts;
 	} else if (cur >= 0 && cur != c->curr) {
-		if (resync(la, c, cpu, ev, cur, not_before))
+		if (resync(la, c, cpu, ev, cur))
 			return -1;
 	}
 	switch (ev->type) {
@@ -282,10 +327,18 @@ static int scan(struct lookahead *la, const struct ea_event *ev)
 		c->curr = ev->sw.next_pid;
 		c->curr_since = ev->ts;
 		memcpy(c->curr_comm, ev->sw.next_comm, EA_COMM_LEN);
+		/* Wakeups before now can no longer place a resync on c. */
+		if (c->pend_seq && c->pend_last_ts < ev->ts) {
+			c->pend_seq = 0;
+			la->pend_dirty = true;
+		}
 		break;
 	case EA_EV_WAKEUP:
 	case EA_EV_WAKING:
 	case EA_EV_WAKEUP_NEW:
+		if (la->sorted && ev->wake.pid > 0 && ev->wake.target_cpu >= 0 &&
+		    pend(la, ev))
+			return -1;
 		return wake_set(la, ev->wake.pid, ev->wake.target_cpu, ev->ts,
 				la->next_seq);
 	default:
@@ -294,17 +347,31 @@ static int scan(struct lookahead *la, const struct ea_event *ev)
 	return 0;
 }
 
-int la_push(struct lookahead *la, const struct ea_event *ev)
+int la_scan(struct lookahead *la, const struct ea_event *ev)
 {
-	size_t at = (la->head + la->len) & la->mask;
-
+	if (ev->ts < la->last_ts)
+		la->sorted = false;	/* not what the caller promised */
+	la->last_ts = ev->ts;
 	la->next_seq += 2;	/* ev's key; odd keys are for synthetic ones */
 	if (scan(la, ev))
 		return -1;
-	la->ring[at] = *ev;
-	la->ring_seq[at] = la->next_seq;
-	la->len++;
+	la->ring_ts[la->pushed & la->mask] = ev->ts;
+	la->pushed++;
 	return 0;
+}
+
+int la_push(struct lookahead *la, const struct ea_event *ev)
+{
+	if (la_scan(la, ev))
+		return -1;
+	la_store(la, ev);
+	return 0;
+}
+
+/* The key of the oldest event held back. */
+static inline uint64_t head_seq(const struct lookahead *la)
+{
+	return 2 * (la->pushed - la->len) + 2;
 }
 
 bool la_full(const struct lookahead *la)
@@ -318,7 +385,7 @@ const struct ea_event *la_pop(struct lookahead *la)
 
 	if (la->nsynth &&
 	    (!la->len || before(la->synth[0].ev.ts, la->synth[0].seq,
-				la->ring[la->head].ts, la->ring_seq[la->head]))) {
+				la->ring[la->head].ts, head_seq(la)))) {
 		synth_pop(la, &la->popped);
 		return &la->popped;
 	}
@@ -326,11 +393,42 @@ const struct ea_event *la_pop(struct lookahead *la)
 		return NULL;
 	ev = &la->ring[la->head];
 	la->head = (la->head + 1) & la->mask;
-	la->len--;
+	/* Emptied: start again at slot 0, which a short look-ahead keeps hot.
+	 * ev stays valid: nothing is written before the next la_push(). */
+	if (!--la->len)
+		la->head = 0;
 	return ev;
 }
 
 const struct la_cpu *la_cpu(const struct lookahead *la, int cpu)
 {
 	return cpu < la->ncpus ? &la->cpus[cpu] : NULL;
+}
+
+/*
+ * Why an early pop gives the same order (sorted input): a synthetic switch
+ * scanned later is keyed either just before the event that reveals it,
+ * after everything held back, or just after a wakeup w on its CPU with
+ * w.ts >= that CPU's last switch. Such a wakeup has a pend_seq no greater
+ * than its own key, so an event whose key is at most pend_min cannot be
+ * overtaken. The scanner's state the applied events read (start, new
+ * CPUs) is guarded by hold_seq.
+ */
+bool la_may_go_slow(struct lookahead *la, uint64_t seq)
+{
+	if (!la->pend_dirty)
+		return false;
+	la->pend_min = UINT64_MAX;
+	for (int i = 0; i < la->pend_ncpus; i++)
+		if (la->cpus[i].pend_seq && la->cpus[i].pend_seq < la->pend_min)
+			la->pend_min = la->cpus[i].pend_seq;
+	la->pend_dirty = false;
+	return seq <= la->pend_min;
+}
+
+const struct ea_event *la_pop_early(struct lookahead *la)
+{
+	if (!la->sorted || !la->len || !la_may_go(la, head_seq(la)))
+		return NULL;
+	return la_pop(la);
 }

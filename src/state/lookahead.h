@@ -23,6 +23,9 @@ struct la_cpu {
 	int32_t curr;		/* task the scanner believes runs (-1 unknown) */
 	uint64_t curr_since;
 	char curr_comm[EA_COMM_LEN];
+	/* Wakeups onto this CPU a resync might still be placed at: the
+	 * first one's seq (0: none) and the latest one's ts. */
+	uint64_t pend_seq, pend_last_ts;
 };
 
 struct la_wake {
@@ -44,9 +47,19 @@ struct la_synth {
 
 struct lookahead {
 	struct ea_event *ring;	/* FIFO of held-back events */
-	uint64_t *ring_seq;
+	uint64_t *ring_ts;	/* ts of the last `slots` events pushed */
+	uint64_t pushed;	/* events pushed: event k has seq 2k + 2 */
 	size_t head, len, cap;	/* cap: events held back at most */
 	size_t mask;		/* ring slots - 1 (a power of two >= cap) */
+	/*
+	 * Sorted input (timestamps never go backwards), for la_pop_early():
+	 * the lowest pend_seq of the CPUs (pend_min, or lower when
+	 * pend_dirty), and hold_seq: events up to it wait for la_full().
+	 */
+	bool sorted;
+	uint64_t pend_min, hold_seq, last_ts;
+	bool pend_dirty;
+	int pend_ncpus;		/* CPUs below it may have a pend_seq */
 	struct ea_event popped;	/* the synthetic event la_pop() returned */
 	uint64_t next_seq;
 	struct la_synth *synth;	/* min-heap of synthetic events by key */
@@ -56,6 +69,8 @@ struct lookahead {
 	int max_cpu;		/* highest CPU id seen */
 	struct la_wake *wakes;	/* pid -> latest wakeup, open addressing */
 	size_t nwakes, wake_slots;
+	struct la_wake *last_wake;	/* the entry set last (the table grows
+					   only just before one is set) */
 	uint64_t resyncs, resync_from_wakeup;
 };
 
@@ -63,7 +78,34 @@ int la_init(struct lookahead *la, size_t cap);
 void la_free(struct lookahead *la);
 /* Scan ev and hold it back. Returns -1 on allocation failure. */
 int la_push(struct lookahead *la, const struct ea_event *ev);
+/* la_push() in two: scan ev (its key is then la->next_seq) ... */
+int la_scan(struct lookahead *la, const struct ea_event *ev);
+/* ... and hold it back, unless it is let go at once (la_may_go()). */
+static inline void la_store(struct lookahead *la, const struct ea_event *ev)
+{
+	la->ring[(la->head + la->len) & la->mask] = *ev;
+	la->len++;
+}
+
+bool la_may_go_slow(struct lookahead *la, uint64_t seq);
+
+/* Whether la_pop_early() may let the event keyed seq go (sorted input). */
+static inline bool la_may_go(struct lookahead *la, uint64_t seq)
+{
+	if (seq <= la->hold_seq)
+		return false;
+	return seq <= la->pend_min || la_may_go_slow(la, seq);
+}
 bool la_full(const struct lookahead *la);
+/*
+ * With sorted input, the oldest held-back event (or a synthetic one due
+ * before it) when nothing la_push() may still learn can change it or put
+ * a synthetic event before it: the order la_pop() gives is the same, only
+ * earlier. NULL when it must wait. Events up to seq la->hold_seq always
+ * wait (set it for an event whose effect depends on what the scanner has
+ * seen by the time la_full() would have let it go).
+ */
+const struct ea_event *la_pop_early(struct lookahead *la);
 /*
  * Take the oldest held-back event (synthetic ones first on equal ts); NULL
  * if none. The pointer is valid until the next la_push() or la_pop().

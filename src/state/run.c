@@ -5,10 +5,12 @@
 
 #include "eatrace/pipeline.h"
 #include "eatrace/progress.h"
+#include "state/state-internal.h"
 
 struct fanout {
 	const struct ea_consumer *c;
 	int n;
+	struct ea_state_ops ops;
 };
 
 static void fan_change(void *ctx, const struct ea_state *s, int cpu,
@@ -22,40 +24,58 @@ static void fan_change(void *ctx, const struct ea_state *s, int cpu,
 		f->c[i].ops->cpu_change(f->c[i].ctx, s, cpu, since, now, old, new);
 }
 
+static bool wants(const struct ea_state_ops *ops, unsigned int type)
+{
+	return ops->event && (!ops->event_types || ops->event_types >> type & 1);
+}
+
 static void fan_event(void *ctx, const struct ea_state *s,
 		      const struct ea_event *ev)
 {
 	const struct fanout *f = ctx;
 
 	for (int i = 0; i < f->n; i++)
-		if (f->c[i].ops->event)
+		if (wants(f->c[i].ops, ev->type))
 			f->c[i].ops->event(f->c[i].ctx, s, ev);
 }
 
-static const struct ea_state_ops fan_ops = {
-	.cpu_change = fan_change,
-	.event = fan_event,
-};
+/* The consumers' ops as one: event() only for the types one of them wants. */
+static void fan_init(struct fanout *f, const struct ea_consumer *c, int n)
+{
+	f->c = c;
+	f->n = n;
+	f->ops = (struct ea_state_ops){ .cpu_change = fan_change };
+	for (int i = 0; i < n; i++) {
+		if (!c[i].ops->event)
+			continue;
+		f->ops.event = fan_event;
+		for (unsigned int t = 0; t < EA_EV_NR; t++)
+			if (wants(c[i].ops, t))
+				f->ops.event_types |= 1u << t;
+	}
+}
 
 int ea_run(struct ea_run *run, const char *path, struct ea_state_config *cfg,
 	   const struct ea_consumer *consumers, int nconsumers,
 	   struct ea_err *err)
 {
-	struct fanout fan = { consumers, nconsumers };
+	struct fanout fan;
 	struct ea_input *in;
 	struct ea_event ev;
 	struct ea_err e2;
 	int rc;
 
 	memset(run, 0, sizeof(*run));
+	fan_init(&fan, consumers, nconsumers);
 	if (ea_input_open(&in, path, err))
 		return -1;
 	if (cfg->ncpus <= 0)
 		cfg->ncpus = ea_input_info(in)->ncpus;
-	if (ea_state_new(&run->state, cfg, &fan_ops, &fan)) {
+	if (ea_state_new(&run->state, cfg, &fan.ops, &fan)) {
 		ea_input_close(in);
 		return ea_err_set(err, "%s: out of memory", path);
 	}
+	state_input_sorted(run->state);	/* ea_input refuses time going back */
 	ea_progress_start(path);
 	while ((rc = ea_input_next(in, &ev, err)) > 0) {
 		ea_progress_poll();

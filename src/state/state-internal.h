@@ -24,6 +24,8 @@ struct ea_cpu {
 	uint64_t util_ns;
 	uint32_t util_max;
 	struct ea_task *recent[2];	/* tasks last looked up for this CPU */
+	uint32_t cap_freq, cap;	/* cfg.capacity(cpu, cap_freq) is cap ... */
+	bool cap_known;		/* ... once asked */
 };
 
 struct task_table {
@@ -39,6 +41,7 @@ struct task_table {
 struct ea_state {
 	struct ea_state_config cfg;
 	const struct ea_state_ops *ops;
+	uint32_t event_types;	/* ops->event's, ~0: all, 0: no event() */
 	void *ctx;
 	struct lookahead la;
 	bool started, finished;
@@ -47,13 +50,72 @@ struct ea_state {
 	struct ea_cpu *cpus;
 	int ncpus;
 	struct task_table tasks;
+	struct ea_task *woken;	/* the task last woken (sched_waking is
+				   followed by sched_wakeup of the same) */
 	struct ea_state_counts counts;
 };
+
+/* ea_state_clip() and ea_state_in_window(), inline for the state's files */
+static inline uint64_t st_clip(const struct ea_state *s, uint64_t *t0,
+			       uint64_t *t1)
+{
+	if (*t0 < s->win_start)
+		*t0 = s->win_start;
+	if (*t1 > s->win_end)
+		*t1 = s->win_end;
+	return *t1 > *t0 ? *t1 - *t0 : 0;
+}
+
+static inline bool st_in_window(const struct ea_state *s, uint64_t t)
+{
+	return t >= s->win_start && t < s->win_end;
+}
+
+/* state.c: the caller feeds events whose timestamps never go backwards
+ * (ea_input checks it): the look-ahead may then let events go as soon as
+ * nothing later can change them (la_pop_early()). */
+void state_input_sorted(struct ea_state *s);
 
 /* cpu.c */
 int cpu_grow(struct ea_state *s, int ncpus);
 void cpu_start(struct ea_state *s);
 void cpu_apply(struct ea_state *s, const struct ea_event *ev);
+/* Derive cpu's state again; tell the consumers if it changed. */
+void cpu_update(struct ea_state *s, int cpu, uint64_t now);
+
+/* A recorded event concerns the CPU. */
+static inline void cpu_touch(struct ea_state *s, int cpu,
+			     const struct ea_event *ev)
+{
+	struct ea_cpu *c = &s->cpus[cpu];
+
+	if (ev->flags & EA_EVF_SYNTH)
+		return;
+	if (!c->seen) {
+		c->seen = true;
+		c->first_ts = ev->ts;
+	}
+	c->last_ts = ev->ts;
+	c->flags &= ~EA_INF_START;
+}
+
+/* cpu_apply() for the events that only say which task is current (the
+ * wakeups, most of a trace): inline, and no update() when nothing
+ * derive() reads has changed. */
+static inline void cpu_apply_other(struct ea_state *s,
+				   const struct ea_event *ev)
+{
+	struct ea_cpu *c = &s->cpus[ev->cpu];
+	uint8_t flags = c->flags;
+
+	cpu_touch(s, ev->cpu, ev);
+	/* The look-ahead has already made curr agree with cur_pid. */
+	if (ev->cur_pid >= 0 && c->curr < 0)
+		c->curr = ev->cur_pid;
+	else if (c->flags == flags)
+		return;
+	cpu_update(s, ev->cpu, ev->ts);
+}
 void cpu_finish(struct ea_state *s);
 uint32_t cpu_util_at(const struct ea_state *s, int cpu, uint64_t now);
 
@@ -64,6 +126,8 @@ struct ea_task *task_get_on(struct ea_state *s, int cpu, int32_t pid,
 			    const char *comm);
 struct ea_task *task_find(const struct ea_state *s, int32_t pid);
 void task_apply(struct ea_state *s, const struct ea_event *ev);
+/* task_apply() of a sched_waking, sched_wakeup or sched_wakeup_new */
+void task_wakeup(struct ea_state *s, const struct ea_event *ev);
 void task_finish(struct ea_state *s);
 void task_table_free(struct task_table *t);
 

@@ -19,6 +19,8 @@ int ea_state_new(struct ea_state **sp, const struct ea_state_config *cfg,
 	if (cfg)
 		s->cfg = *cfg;
 	s->ops = ops;
+	s->event_types = !ops->event ? 0 :
+			  ops->event_types ? ops->event_types : ~0u;
 	s->ctx = ctx;
 	if (la_init(&s->la, EA_LOOKAHEAD)) {
 		free(s);
@@ -60,6 +62,9 @@ static int start(struct ea_state *s, uint64_t first_ts)
 	if (!ncpus)
 		ncpus = 1;
 	s->started = true;
+	/* The start is inferred: from now on hold back what the caller asked. */
+	if (s->cfg.lookahead && s->cfg.lookahead < s->la.cap)
+		s->la.cap = s->cfg.lookahead;
 	return cpu_grow(s, ncpus);
 }
 
@@ -86,9 +91,19 @@ static int apply(struct ea_state *s, const struct ea_event *ev,
 		s->counts.lost_markers++;
 		s->counts.lost_events += ev->lost.count;
 	}
-	cpu_apply(s, ev);
-	task_apply(s, ev);
-	if (s->ops->event)
+	switch (ev->type) {
+	case EA_EV_WAKEUP:
+	case EA_EV_WAKING:
+	case EA_EV_WAKEUP_NEW:
+		cpu_apply_other(s, ev);
+		task_wakeup(s, ev);
+		break;
+	default:
+		cpu_apply(s, ev);
+		task_apply(s, ev);
+		break;
+	}
+	if (s->event_types >> ev->type & 1)
 		s->ops->event(s->ctx, s, ev);
 	return 0;
 }
@@ -96,13 +111,37 @@ static int apply(struct ea_state *s, const struct ea_event *ev,
 int ea_state_feed(struct ea_state *s, const struct ea_event *ev,
 		  struct ea_err *err)
 {
+	const struct ea_event *out;
+
 	while (la_full(&s->la)) {
 		if (apply(s, la_pop(&s->la), err))
 			return -1;
 	}
-	if (la_push(&s->la, ev))
+	if (la_scan(&s->la, ev))
 		return ea_err_set(err, "out of memory");
+	if (!s->la.sorted || !s->started) {
+		la_store(&s->la, ev);
+		return 0;
+	}
+	/* An event for a CPU the state does not have yet initialises it
+	 * from what the scanner knows when la_full() lets it go: wait. */
+	if (ev->cpu >= s->ncpus ||
+	    (ev->type == EA_EV_IDLE && ev->idle.cpu >= s->ncpus) ||
+	    (ev->type == EA_EV_FREQ && ev->freq.cpu >= s->ncpus))
+		s->la.hold_seq = s->la.next_seq;
+	/* Nothing held back and free to go: no copy through the ring. */
+	if (!s->la.len && !s->la.nsynth && la_may_go(&s->la, s->la.next_seq))
+		return apply(s, ev, err);
+	la_store(&s->la, ev);
+	while ((out = la_pop_early(&s->la)))
+		if (apply(s, out, err))
+			return -1;
 	return 0;
+}
+
+void state_input_sorted(struct ea_state *s)
+{
+	s->la.sorted = true;
 }
 
 int ea_state_finish(struct ea_state *s, struct ea_err *err)
@@ -168,16 +207,19 @@ void ea_state_window(const struct ea_state *s, uint64_t *start_ns,
 
 uint64_t ea_state_clip(const struct ea_state *s, uint64_t *t0, uint64_t *t1)
 {
-	if (*t0 < s->win_start)
-		*t0 = s->win_start;
-	if (*t1 > s->win_end)
-		*t1 = s->win_end;
-	return *t1 > *t0 ? *t1 - *t0 : 0;
+	return st_clip(s, t0, t1);
+}
+
+void ea_state_clip_bounds(const struct ea_state *s, uint64_t *start_ns,
+			  uint64_t *end_ns)
+{
+	*start_ns = s->win_start;
+	*end_ns = s->win_end;
 }
 
 bool ea_state_in_window(const struct ea_state *s, uint64_t t)
 {
-	return t >= s->win_start && t < s->win_end;
+	return st_in_window(s, t);
 }
 
 const struct ea_state_counts *ea_state_counts(const struct ea_state *s)

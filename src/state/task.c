@@ -138,7 +138,7 @@ void task_table_free(struct task_table *t)
 
 static uint64_t span(const struct ea_state *s, uint64_t t0, uint64_t t1)
 {
-	return ea_state_clip(s, &t0, &t1);
+	return st_clip(s, &t0, &t1);
 }
 
 static void switch_out(struct ea_state *s, const struct ea_event *ev)
@@ -157,7 +157,7 @@ static void switch_out(struct ea_state *s, const struct ea_event *ev)
 	case EA_PREV_RUNNABLE:
 		t->run = EA_TASK_RUNNABLE;
 		t->woken_at = 0;	/* preempted, not woken */
-		if (ea_state_in_window(s, ev->ts))
+		if (st_in_window(s, ev->ts))
 			t->preemptions++;
 		break;
 	case EA_PREV_DEAD:
@@ -173,7 +173,7 @@ static void switch_in(struct ea_state *s, const struct ea_event *ev)
 {
 	struct ea_task *t = task_get_on(s, ev->cpu, ev->sw.next_pid,
 					ev->sw.next_comm);
-	bool in_win = ea_state_in_window(s, ev->ts);
+	bool in_win = st_in_window(s, ev->ts);
 
 	if (!t)
 		return;
@@ -205,12 +205,19 @@ static void switch_in(struct ea_state *s, const struct ea_event *ev)
 	t->since = ev->ts;
 }
 
-static void wakeup(struct ea_state *s, const struct ea_event *ev)
+void task_wakeup(struct ea_state *s, const struct ea_event *ev)
 {
-	struct ea_task *t = task_get(s, ev->wake.pid, ev->wake.comm);
+	struct ea_task *t = s->woken;
 
-	if (!t)
-		return;
+	if (t && t->pid == ev->wake.pid) {
+		if (ev->wake.comm[0])	/* as task_get() does */
+			memcpy(t->comm, ev->wake.comm, EA_COMM_LEN);
+	} else {
+		t = task_get(s, ev->wake.pid, ev->wake.comm);
+		if (!t)
+			return;
+		s->woken = t;
+	}
 	if (ev->wake.prio >= 0)
 		t->prio = ev->wake.prio;
 	/* sched_waking then sched_wakeup: one wakeup, timed at the first. */
@@ -223,7 +230,7 @@ static void wakeup(struct ea_state *s, const struct ea_event *ev)
 	t->since = ev->ts;
 	t->woken_at = ev->ts;
 	t->woken_cpu = ev->wake.target_cpu;
-	if (ea_state_in_window(s, ev->ts))
+	if (st_in_window(s, ev->ts))
 		t->wakeups++;
 }
 
@@ -237,7 +244,7 @@ void task_apply(struct ea_state *s, const struct ea_event *ev)
 	case EA_EV_WAKEUP:
 	case EA_EV_WAKING:
 	case EA_EV_WAKEUP_NEW:
-		wakeup(s, ev);
+		task_wakeup(s, ev);
 		break;
 	default:
 		break;

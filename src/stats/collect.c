@@ -69,7 +69,23 @@ static int add_freq_time(struct ea_cpu_stats *c, uint32_t freq, uint64_t ns)
 	return 0;
 }
 
-static void end_idle_period(const struct ea_state *s, struct ea_cpu_stats *c,
+/* ea_state_clip() and ea_state_in_window() on the bounds on_change() kept */
+static inline uint64_t clip(const struct ea_stats *st, uint64_t *t0,
+			    uint64_t *t1)
+{
+	if (*t0 < st->clip_start)
+		*t0 = st->clip_start;
+	if (*t1 > st->clip_end)
+		*t1 = st->clip_end;
+	return *t1 > *t0 ? *t1 - *t0 : 0;
+}
+
+static inline bool in_window(const struct ea_stats *st, uint64_t t)
+{
+	return t >= st->clip_start && t < st->clip_end;
+}
+
+static void end_idle_period(const struct ea_stats *st, struct ea_cpu_stats *c,
 			    uint64_t now)
 {
 	uint64_t t0 = c->idle_start, t1 = now;
@@ -77,7 +93,7 @@ static void end_idle_period(const struct ea_state *s, struct ea_cpu_stats *c,
 	uint64_t len = now - c->idle_start;
 
 	/* Residency of periods ending inside the window, whole length. */
-	if (ea_state_clip(s, &t0, &t1) || ea_state_in_window(s, now)) {
+	if (clip(st, &t0, &t1) || in_window(st, now)) {
 		if (!is->periods || len < is->min_ns)
 			is->min_ns = len;
 		if (len > is->max_ns)
@@ -102,7 +118,11 @@ static void on_change(void *ctx, const struct ea_state *s, int cpu,
 		snprintf(st->error, sizeof(st->error), "out of memory");
 		return;
 	}
-	len = ea_state_clip(s, &t0, &t1);
+	if (!st->clip_known) {	/* fixed from the first change on */
+		ea_state_clip_bounds(s, &st->clip_start, &st->clip_end);
+		st->clip_known = true;
+	}
+	len = clip(st, &t0, &t1);
 	if (old->mode == EA_CPU_IDLE)
 		c->idle_ns += len;
 	else
@@ -121,7 +141,7 @@ static void on_change(void *ctx, const struct ea_state *s, int cpu,
 
 		if (a < since)
 			a = since;
-		c->inferred_end_ns += ea_state_clip(s, &a, &b);
+		c->inferred_end_ns += clip(st, &a, &b);
 		c->inferred_ns += b > a ? b - a : 0;
 	}
 	if (old->inferred & EA_INF_START)
@@ -138,12 +158,12 @@ static void on_change(void *ctx, const struct ea_state *s, int cpu,
 	/* Idle periods: one per stay in one idle state. */
 	if (!new) {
 		if (c->idle_cur != EA_IDLE_NONE)
-			end_idle_period(s, c, now);
+			end_idle_period(st, c, now);
 		return;
 	}
 	if (c->idle_cur != EA_IDLE_NONE &&
 	    (new->mode != EA_CPU_IDLE || new->idle_state != c->idle_cur))
-		end_idle_period(s, c, now);
+		end_idle_period(st, c, now);
 	if (new->mode == EA_CPU_IDLE && c->idle_cur == EA_IDLE_NONE &&
 	    new->idle_state >= 0 && new->idle_state < EA_STATS_MAX_IDLE) {
 		bool fresh = old->mode != EA_CPU_IDLE ||
@@ -151,13 +171,13 @@ static void on_change(void *ctx, const struct ea_state *s, int cpu,
 
 		c->idle_cur = new->idle_state;
 		c->idle_start = now;
-		if (fresh && ea_state_in_window(s, now))
+		if (fresh && in_window(st, now))
 			c->idle[new->idle_state].entries++;
 		if (new->idle_state >= c->nidle)
 			c->nidle = new->idle_state + 1;
 	}
 	if (old->mode == EA_CPU_IDLE && new->mode == EA_CPU_BUSY &&
-	    ea_state_in_window(s, now))
+	    in_window(st, now))
 		c->idle_exits++;
 }
 
@@ -190,6 +210,7 @@ static void on_event(void *ctx, const struct ea_state *s,
 const struct ea_state_ops ea_stats_ops = {
 	.cpu_change = on_change,
 	.event = on_event,
+	.event_types = 1u << EA_EV_UTIL_CFS,
 };
 
 int ea_stats_done(struct ea_stats *st, const struct ea_state *s)

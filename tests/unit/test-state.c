@@ -8,6 +8,7 @@
 
 #include "harness.h"
 #include "state/pelt.h"
+#include "state/state-internal.h"
 
 #define FIX "tests/fixtures/state/"
 
@@ -138,6 +139,260 @@ static void test_pelt(void **unused)
 	assert_int_equal(ea_pelt_decay(47742, 32), 23870);	/* y^32 = 0.5 */
 }
 
+/* ---- the look-ahead lets events go early on sorted input: same output ---- */
+
+struct digest {
+	uint64_t h, changes, events;
+};
+
+static void mix(struct digest *d, uint64_t v)
+{
+	d->h = (d->h ^ v) * 0x100000001b3ull;	/* FNV-1a, 64-bit words */
+}
+
+static void dg_change(void *ctx, const struct ea_state *s, int cpu,
+		      uint64_t since, uint64_t now,
+		      const struct ea_cpu_state *old,
+		      const struct ea_cpu_state *new)
+{
+	struct digest *d = ctx;
+	const struct ea_cpu_state *st[2] = { old, new };
+
+	d->changes++;
+	mix(d, (uint64_t)cpu);
+	mix(d, since);
+	mix(d, now);
+	mix(d, ea_state_cpu_util_at(s, cpu, now));
+	for (int i = 0; i < 2; i++) {
+		if (!st[i]) {
+			mix(d, ~0ull);
+			continue;
+		}
+		mix(d, st[i]->mode | st[i]->inferred << 8 |
+		       (uint64_t)(uint16_t)st[i]->idle_state << 16);
+		mix(d, (uint64_t)(uint32_t)st[i]->pid << 32 | st[i]->freq_khz);
+	}
+}
+
+static void dg_event(void *ctx, const struct ea_state *s,
+		     const struct ea_event *ev)
+{
+	struct digest *d = ctx;
+
+	d->events++;
+	mix(d, ev->ts);
+	mix(d, (uint64_t)(uint32_t)ev->cpu << 32 | (uint32_t)ev->cur_pid);
+	mix(d, ev->type | ev->flags << 8);
+	if (ev->type == EA_EV_SWITCH)
+		mix(d, (uint64_t)(uint32_t)ev->sw.prev_pid << 32 |
+		       (uint32_t)ev->sw.next_pid);
+	mix(d, ea_state_ntasks(s));
+}
+
+static const struct ea_state_ops dg_ops = {
+	.cpu_change = dg_change,
+	.event = dg_event,
+};
+
+static uint32_t rnd(uint64_t *x)
+{
+	*x = *x * 6364136223846793005ull + 1442695040888963407ull;
+	return (uint32_t)(*x >> 33);
+}
+
+/*
+ * A stream that contradicts itself often: switches whose prev_pid is not
+ * the CPU's task, records from tasks not switched in, lost events, equal
+ * timestamps, wakeups onto CPUs that stay busy for long (so that resyncs
+ * reach back to the look-ahead's edge), a CPU first seen late.
+ */
+static void make_event(uint64_t *x, uint64_t i, uint64_t *ts, int32_t *run,
+		       struct ea_event *ev)
+{
+	uint32_t r = rnd(x), k = r % 100;
+	int cpu = rnd(x) % 3;
+
+	if (i > 50000 && rnd(x) % 8 == 0)
+		cpu = 3;	/* a CPU the trace brings in late */
+	if (cpu == 2 && rnd(x) % 4)
+		cpu = rnd(x) % 2;	/* CPU 2 is rare: long stretches */
+	*ts += rnd(x) % 4;	/* equal timestamps often */
+	memset(ev, 0, sizeof(*ev));
+	ev->ts = *ts;
+	ev->cpu = cpu;
+	ev->cur_pid = rnd(x) % 50 ? run[cpu] : (int32_t)(rnd(x) % 12);
+	if (k < 35) {
+		ev->type = EA_EV_SWITCH;
+		ev->sw.prev_pid = rnd(x) % 40 ? run[cpu] :
+				  (int32_t)(rnd(x) % 12);
+		ev->sw.next_pid = (int32_t)(rnd(x) % 12);
+		ev->sw.prev_prio = ev->sw.next_prio = 120;
+		ev->sw.prev_state = rnd(x) % 3 ? EA_PREV_BLOCKED :
+				    rnd(x) % 50 ? EA_PREV_RUNNABLE :
+				    EA_PREV_DEAD;
+		run[cpu] = ev->sw.next_pid;
+		if (cpu == 2 && rnd(x) % 2)	/* a switch-in lost */
+			run[cpu] = (int32_t)(rnd(x) % 12);
+	} else if (k < 85) {
+		ev->type = k < 60 ? EA_EV_WAKING : k < 84 ? EA_EV_WAKEUP :
+			   EA_EV_WAKEUP_NEW;
+		ev->wake.pid = (int32_t)(rnd(x) % 12);
+		ev->wake.prio = 120;
+		ev->wake.target_cpu = rnd(x) % 20 ? (int32_t)(rnd(x) % 4) : -1;
+	} else if (k < 93) {
+		ev->type = EA_EV_IDLE;
+		ev->idle.cpu = cpu;
+		ev->idle.state = rnd(x) % 2 ? EA_IDLE_EXIT :
+				 (int32_t)(rnd(x) % 3);
+	} else if (k < 97) {
+		ev->type = EA_EV_FREQ;
+		ev->freq.cpu = cpu;
+		ev->freq.freq_khz = 500000 + 100000 * (rnd(x) % 8);
+	} else if (k < 98) {
+		ev->type = EA_EV_LOST;
+		ev->lost.count = rnd(x) % 5;
+	} else {
+		ev->type = EA_EV_MIGRATE;
+		ev->migrate.pid = (int32_t)(rnd(x) % 12);
+		ev->migrate.orig_cpu = cpu;
+		ev->migrate.dest_cpu = (int32_t)(rnd(x) % 4);
+	}
+}
+
+static void run_stream(uint64_t seed, uint64_t n, unsigned lookahead,
+		       bool sorted, struct digest *d,
+		       struct ea_state_counts *counts)
+{
+	struct ea_state_config cfg = { .ncpus = -1, .lookahead = lookahead };
+	struct ea_state *s;
+	struct ea_event ev;
+	struct ea_err err;
+	uint64_t x = seed, ts = 1000;
+	int32_t run[4] = { 0 };
+
+	memset(d, 0, sizeof(*d));
+	d->h = 0xcbf29ce484222325ull;
+	assert_int_equal(ea_state_new(&s, &cfg, &dg_ops, d), 0);
+	if (sorted)
+		state_input_sorted(s);
+	for (uint64_t i = 0; i < n; i++) {
+		make_event(&x, i, &ts, run, &ev);
+		assert_int_equal(ea_state_feed(s, &ev, &err), 0);
+	}
+	assert_int_equal(ea_state_finish(s, &err), 0);
+	*counts = *ea_state_counts(s);
+	for (size_t i = 0; i < ea_state_ntasks(s); i++) {
+		const struct ea_task *t = ea_state_task_at(s, i);
+
+		mix(d, (uint64_t)t->pid << 32 | t->run);
+		mix(d, t->runtime_ns);
+		mix(d, t->wait_ns);
+		mix(d, t->activations << 32 | t->wakeups);
+		mix(d, t->pelt.util_sum);
+	}
+	ea_state_free(s);
+}
+
+/* Short look-aheads put resyncs at the edge of what is still held back. */
+static void test_sorted_early_pop(void **unused)
+{
+	static const unsigned la[] = { 0, 1, 7, 64 };
+
+	for (uint64_t seed = 1; seed <= 12; seed++) {
+		struct ea_state_counts ca, cb;
+		struct digest a, b;
+		uint64_t n = seed % 3 ? 1000 + seed * 7919 : 120000;
+
+		run_stream(seed, n, la[seed % 4], false, &a, &ca);
+		run_stream(seed, n, la[seed % 4], true, &b, &cb);
+		assert_true(ca.resyncs > 0);
+		assert_int_equal(a.changes, b.changes);
+		assert_int_equal(a.events, b.events);
+		assert_int_equal(a.h, b.h);
+		assert_memory_equal(&ca, &cb, sizeof(ca));
+	}
+}
+
+/*
+ * A consistent stream (every record's current task is the one its CPU was
+ * switched to, nothing lost, every CPU known at the start), as the replay
+ * simulator feeds: a one-event look-ahead gives what the default gives.
+ */
+static void make_consistent(uint64_t *x, uint64_t *ts, int32_t *run,
+			    struct ea_event *ev)
+{
+	uint32_t k = rnd(x) % 100;
+	int cpu = rnd(x) % 4;
+
+	*ts += rnd(x) % 3;
+	memset(ev, 0, sizeof(*ev));
+	ev->ts = *ts;
+	ev->cpu = cpu;
+	ev->cur_pid = run[cpu];
+	if (k < 40) {
+		ev->type = EA_EV_SWITCH;
+		ev->sw.prev_pid = run[cpu];
+		ev->sw.next_pid = rnd(x) % 3 ? (int32_t)(1 + rnd(x) % 12) : 0;
+		ev->sw.prev_prio = ev->sw.next_prio = 120;
+		ev->sw.prev_state = rnd(x) % 3 ? EA_PREV_BLOCKED :
+				    EA_PREV_RUNNABLE;
+		run[cpu] = ev->sw.next_pid;
+	} else if (k < 85) {
+		ev->type = k < 60 ? EA_EV_WAKING : EA_EV_WAKEUP;
+		ev->wake.pid = (int32_t)(1 + rnd(x) % 12);
+		ev->wake.prio = 120;
+		ev->wake.target_cpu = (int32_t)(rnd(x) % 4);
+	} else if (k < 95) {
+		ev->type = EA_EV_IDLE;
+		ev->idle.cpu = cpu;
+		ev->idle.state = rnd(x) % 2 ? EA_IDLE_EXIT :
+				 (int32_t)(rnd(x) % 3);
+	} else {
+		ev->type = EA_EV_FREQ;
+		ev->freq.cpu = cpu;
+		ev->freq.freq_khz = 500000 + 100000 * (rnd(x) % 8);
+	}
+}
+
+static void run_consistent(uint64_t seed, uint64_t n, unsigned lookahead,
+			   struct digest *d, struct ea_state_counts *counts)
+{
+	struct ea_state_config cfg = { .ncpus = 4, .lookahead = lookahead };
+	struct ea_state *s;
+	struct ea_event ev;
+	struct ea_err err;
+	uint64_t x = seed, ts = 1000;
+	int32_t run[4] = { 0 };
+
+	memset(d, 0, sizeof(*d));
+	d->h = 0xcbf29ce484222325ull;
+	assert_int_equal(ea_state_new(&s, &cfg, &dg_ops, d), 0);
+	for (uint64_t i = 0; i < n; i++) {
+		make_consistent(&x, &ts, run, &ev);
+		assert_int_equal(ea_state_feed(s, &ev, &err), 0);
+	}
+	assert_int_equal(ea_state_finish(s, &err), 0);
+	*counts = *ea_state_counts(s);
+	ea_state_free(s);
+}
+
+static void test_short_lookahead_consistent(void **unused)
+{
+	for (uint64_t seed = 1; seed <= 4; seed++) {
+		struct ea_state_counts ca, cb;
+		struct digest a, b;
+		uint64_t n = seed % 2 ? 50000 : 3000;
+
+		run_consistent(seed, n, 0, &a, &ca);
+		run_consistent(seed, n, 1, &b, &cb);
+		assert_int_equal(ca.resyncs, 0);
+		assert_int_equal(a.changes, b.changes);
+		assert_int_equal(a.events, b.events);
+		assert_int_equal(a.h, b.h);
+		assert_memory_equal(&ca, &cb, sizeof(ca));
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -145,6 +400,8 @@ int main(void)
 		cmocka_unit_test(test_cpuidle_residency),
 		cmocka_unit_test(test_resync_and_missing_wakeup),
 		cmocka_unit_test(test_pelt),
+		cmocka_unit_test(test_sorted_early_pop),
+		cmocka_unit_test(test_short_lookahead_consistent),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
