@@ -147,6 +147,9 @@ int ea_replay_run(const struct ea_workload *w, const struct ea_replay_config *cf
 	}
 	ea_acct_state_config(&r->acct, &scfg);
 	scfg.ncpus = s.ncpus;
+	/* the simulated timeline is consistent: no look-ahead needed past
+	 * the start (see ea_state_config.lookahead) */
+	scfg.lookahead = 1;
 	if (ea_state_new(&f.st, &scfg, &ea_acct_ops, &r->acct)) {
 		ea_err_set(err, "out of memory");
 		goto out;
