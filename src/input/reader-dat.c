@@ -68,6 +68,7 @@ struct tep_record *tracecmd_peek_next_data(struct tracecmd_input *handle,
 unsigned long long tracecmd_get_cursor(struct tracecmd_input *handle, int cpu);
 struct tep_record *tracecmd_peek_data(struct tracecmd_input *handle, int cpu);
 long long tracecmd_get_cpu_file_size(struct tracecmd_input *handle, int cpu);
+int tracecmd_set_cursor(struct tracecmd_input *handle, int cpu, size_t offset);
 
 static const unsigned char dat_magic[10] = "\x17\x08\x44tracing";
 
@@ -682,6 +683,8 @@ struct dat {
 	struct dw w;
 	int adv;			/* CPU to advance before the next merge */
 	bool fast_pending;		/* its record follows the LOST just sent */
+	int fast_err_cpu;		/* >= 0: the walker found CPU data corrupt */
+	char fast_err[200];
 };
 
 /* ------------------------------------------------------------------ */
@@ -1220,7 +1223,12 @@ static enum open_result open_buffers(const char *path, struct dat *r,
  * cost is parsing the headers twice. Reading records was not seen to
  * crash (random page corruption gives garbage records or an early end).
  */
-static enum open_result rehearse_open(const char *path, bool *crashed)
+/* A rehearsal child taking longer than this is taken to loop (opening
+ * reads headers and first pages only: well under a second). */
+#define REHEARSE_S 10
+#define REHEARSE_S_STR "10"
+
+static enum open_result rehearse_open(const char *path, const char **crashed)
 {
 	enum open_result last = OPEN_HEAD;
 	struct dat scratch;
@@ -1229,7 +1237,7 @@ static enum open_result rehearse_open(const char *path, bool *crashed)
 	int status, fd[2];
 	pid_t pid;
 
-	*crashed = false;
+	*crashed = NULL;
 	if (pipe2(fd, O_CLOEXEC))
 		return OPEN_OK;		/* cannot rehearse: just try */
 	pid = fork();
@@ -1246,6 +1254,7 @@ static enum open_result rehearse_open(const char *path, bool *crashed)
 		for (k = 0; k < sizeof(sigs) / sizeof(sigs[0]); k++)
 			signal(sigs[k], SIG_DFL);
 		close(fd[0]);
+		alarm(REHEARSE_S);	/* kbuffer can loop forever on a corrupt page */
 		stage_fd = fd[1];
 		memset(&scratch, 0, sizeof(scratch));
 		_exit(open_buffers(path, &scratch, &name));	/* no free: exits */
@@ -1260,7 +1269,9 @@ static enum open_result rehearse_open(const char *path, bool *crashed)
 	if (WIFEXITED(status) && WEXITSTATUS(status) >= OPEN_OK &&
 	    WEXITSTATUS(status) <= OPEN_BUFFER)
 		return WEXITSTATUS(status);
-	*crashed = true;
+	*crashed = WIFSIGNALED(status) && WTERMSIG(status) == SIGALRM ?
+		   " (libtracecmd looped on it: stopped after " REHEARSE_S_STR " s)" :
+		   " (libtracecmd crashed on it)";
 	return last;
 }
 
@@ -1341,6 +1352,8 @@ static const char *fast_setup(struct dat *r, bool compressed)
 		return "compressed file";
 	if (!r->native)
 		return "byte order not the host's";
+	if (tep_is_local_bigendian(r->tep))
+		return "big-endian host (dat-walk.c decodes the event header little-endian)";
 	if (!r->cursor0 || r->cursor_h != r->h || r->ncursor0 != r->ncpus)
 		return "no start cursors";
 	ls = tep_get_long_size(r->tep);
@@ -1377,6 +1390,25 @@ static const char *fast_setup(struct dat *r, bool compressed)
 			goto out;
 		}
 		start[cpu] = r->cursor0[cpu] & ~(ps - 1);
+		/*
+		 * The cursor is past the CPU's first page when that page's
+		 * items run past it: libtracecmd accepts an offset a page
+		 * lower only if start is not the CPU's first page.
+		 */
+		if (start[cpu] >= ps &&
+		    tracecmd_set_cursor(r->h, cpu, start[cpu] - ps) == 0) {
+			/* that moved libtracecmd's cursor: put it back */
+			if (tracecmd_set_cursor(r->h, cpu, r->cursor0[cpu])) {
+				r->fast_err_cpu = cpu;
+				snprintf(r->fast_err, sizeof(r->fast_err),
+					 "corrupt trace.dat: first page's items run past it (cursor at %llu)",
+					 (unsigned long long)r->cursor0[cpu]);
+				why = r->fast_err;
+			} else {
+				why = "read cursor past the CPU's first page";
+			}
+			goto out;
+		}
 		size[cpu] = (unsigned long long)n;
 		if (size[cpu] % ps || start[cpu] > (unsigned long long)st.st_size ||
 		    size[cpu] > (unsigned long long)st.st_size - start[cpu]) {
@@ -1392,7 +1424,17 @@ static const char *fast_setup(struct dat *r, bool compressed)
 		struct tep_record *rec = tracecmd_peek_data(r->h, cpu);
 		int rc = size[cpu] ? dw_advance(&r->w, cpu) : 0;
 
-		if (rc < 0 || (rc == 0) != !rec ||
+		if (rc < 0) {
+			/*
+			 * A length that does not fit: corrupt, whoever reads
+			 * it (libtracecmd would read past the page or loop).
+			 */
+			r->fast_err_cpu = cpu;
+			snprintf(r->fast_err, sizeof(r->fast_err), "%s", r->w.err);
+			why = r->fast_err;
+			goto out_w;
+		}
+		if ((rc == 0) != !rec ||
 		    (rec && !same_first(&r->w.cpu[cpu].rec, rec))) {
 			why = "first records differ from libtracecmd's";
 			goto out_w;
@@ -1423,7 +1465,7 @@ static int dat_open(void **priv, const char *path, struct ea_input_info *info,
 {
 	const char *cname = NULL, *cver = NULL, *bufname = NULL, *mode;
 	enum open_result res;
-	bool crashed;
+	const char *crashed;
 	unsigned long version;
 	struct quiet q;
 	struct dat *r;
@@ -1438,6 +1480,7 @@ static int dat_open(void **priv, const char *path, struct ea_input_info *info,
 		return ea_err_set(err, "%s: out of memory", path);
 	}
 	r->last_cpu = -1;
+	r->fast_err_cpu = -1;
 	quiet_begin(&q);
 	res = rehearse_open(path, &crashed);
 	errno = 0;
@@ -1446,7 +1489,7 @@ static int dat_open(void **priv, const char *path, struct ea_input_info *info,
 	e = errno;
 	quiet_end(&q);
 	if (res != OPEN_OK) {
-		const char *why = crashed ? " (libtracecmd crashed on it)" : "";
+		const char *why = crashed ? crashed : "";
 
 		/* Failed handles are not closed: see rehearse_open(). */
 		r->top = r->h = NULL;
@@ -1492,8 +1535,21 @@ static int dat_open(void **priv, const char *path, struct ea_input_info *info,
 	else
 		cname = NULL;
 	mode = getenv("EATRACE_DAT_READER");
+	if (mode && strcmp(mode, "libtracecmd") && strcmp(mode, "pages")) {
+		dat_free(r);
+		return ea_err_set(err, "%s: EATRACE_DAT_READER=%s: expected libtracecmd or pages",
+				  path, mode);
+	}
 	if (!mode || strcmp(mode, "libtracecmd")) {
 		const char *why = fast_setup(r, cname != NULL);
+
+		if (why && r->fast_err_cpu >= 0) {
+			int c = r->fast_err_cpu;
+
+			ea_err_set(err, "%s:cpu %d record 1: %s", path, c, r->fast_err);
+			dat_free(r);
+			return -1;
+		}
 
 		if (why && mode && !strcmp(mode, "pages")) {
 			dat_free(r);
@@ -1790,7 +1846,7 @@ static int fast_next(struct dat *r, struct ea_event *ev, struct ea_err *err)
 				r->ended = true;
 				return ea_err_set(err, "%s:cpu %d record %" PRIu64 ": %s",
 						  r->path, r->adv,
-						  r->nrec[r->adv], w->err);
+						  r->nrec[r->adv] + 1, w->err);
 			}
 			cpu = dw_first(w);
 			if (cpu < 0) {
