@@ -14,17 +14,7 @@
 . "$(dirname "$0")/lib.sh"
 
 # As readers-dat.sh: leaks inside libtracecmd/libtraceevent, not ours.
-{
-	[ -f "$ROOT/tests/fuzz/lsan.supp" ] && cat "$ROOT/tests/fuzz/lsan.supp"
-	echo 'leak:tracecmd_parse_trace_clock'
-	echo 'leak:libtraceevent.so'
-} >"$TMP/lsan.supp"
-LSAN_OPTIONS="${LSAN_OPTIONS:+$LSAN_OPTIONS:}suppressions=$TMP/lsan.supp:fast_unwind_on_malloc=0:print_suppressions=0"
-export LSAN_OPTIONS
-
-is_dat() {
-	[ "$(head -c 10 "$1" | tail -c 7)" = tracing ]
-}
+lsan_dat
 
 compressed() {
 	"$EATRACE" stats "$1" 2>/dev/null | head -n 1 | grep -q '(compressed'
@@ -77,15 +67,6 @@ same "vm-v6: report json" "$EATRACE" report -m "$MODEL" --format json "$VM"
 # 77824 (timestamp 8, commit 8, then events). Its first page is compared
 # with libtracecmd at open, so the damage goes into the later ones.
 
-# patch FILE OFFSET HEXBYTES: overwrite bytes in place.
-patch() {
-	hex=$3 bytes=""
-	while [ -n "$hex" ]; do
-		bytes="$bytes\\$(printf '%03o' "0x$(echo "$hex" | cut -c1-2)")"
-		hex=$(echo "$hex" | cut -c3-)
-	done
-	printf "$bytes" | dd of="$1" bs=1 seek="$2" conv=notrunc status=none
-}
 
 # bad NAME MESSAGE FILE: report -o must fail cleanly and write nothing.
 bad() {
@@ -98,17 +79,17 @@ bad() {
 }
 
 # The first record of CPU 1's last page: type_len 0 with a length of 2 GiB.
-cp "$VM" "$TMP/c.dat"; patch "$TMP/c.dat" 77840 00000000ffffff7f
+cp "$VM" "$TMP/c.dat"; patch_bytes "$TMP/c.dat" 77840 00000000ffffff7f
 bad "record length past the page" \
 	"corrupt trace.dat: record runs past the end of the page data at offset 77840 (page at 77824)" \
 	"$TMP/c.dat"
 # Commit size of CPU 1's second page beyond the page.
-cp "$VM" "$TMP/c.dat"; patch "$TMP/c.dat" 73736 f0ff0000
+cp "$VM" "$TMP/c.dat"; patch_bytes "$TMP/c.dat" 73736 f0ff0000
 bad "page commit size beyond the page" \
 	"corrupt trace.dat: page data size 65520 larger than the page at offset 73736 (page at 73728)" \
 	"$TMP/c.dat"
 # Missed events stored after data that fills the page.
-cp "$VM" "$TMP/c.dat"; patch "$TMP/c.dat" 73736 ec0f00c0
+cp "$VM" "$TMP/c.dat"; patch_bytes "$TMP/c.dat" 73736 ec0f00c0
 bad "missed count outside the page" \
 	"corrupt trace.dat: missed-events count outside the page at offset 73736" "$TMP/c.dat"
 finish

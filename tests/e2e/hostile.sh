@@ -66,31 +66,22 @@ if [ -f "$BIG" ]; then
 fi
 
 # ---- trace.dat with a corrupt header ----
-# patch FILE OFFSET HEXBYTES: overwrite bytes in place.
-patch() {
-	hex=$3 bytes=""
-	while [ -n "$hex" ]; do
-		bytes="$bytes\\$(printf '%03o' "0x$(echo "$hex" | cut -c1-2)")"
-		hex=$(echo "$hex" | cut -c3-)
-	done
-	printf "$bytes" | dd of="$1" bs=1 seek="$2" conv=notrunc status=none
-}
-cp "$DAT" "$TMP/c.dat"; patch "$TMP/c.dat" 10 37	# version "7\0": v6 data read as v7
+cp "$DAT" "$TMP/c.dat"; patch_bytes "$TMP/c.dat" 10 37	# version "7\0": v6 data read as v7
 stats_bad "trace.dat version byte" "$TMP/c.dat: truncated or corrupt trace.dat" "$TMP/c.dat"
-cp "$DAT" "$TMP/c.dat"; patch "$TMP/c.dat" 10 39	# version "9"
+cp "$DAT" "$TMP/c.dat"; patch_bytes "$TMP/c.dat" 10 39	# version "9"
 stats_bad "trace.dat unknown version" "$TMP/c.dat: trace.dat version 9 not supported" "$TMP/c.dat"
-cp "$DAT" "$TMP/c.dat"; patch "$TMP/c.dat" 12 01	# big endian
+cp "$DAT" "$TMP/c.dat"; patch_bytes "$TMP/c.dat" 12 01	# big endian
 # (libtracecmd may crash on it, in the rehearsal child: ASan builds see it)
 stats_bad "trace.dat endianness flipped" "$TMP/c.dat: truncated or corrupt trace.dat" "$TMP/c.dat"
 # First CPU's data offset (after "flyrecord\0" at 6271) far beyond the end.
-cp "$DAT" "$TMP/c.dat"; patch "$TMP/c.dat" 6281 00000000e8030000
+cp "$DAT" "$TMP/c.dat"; patch_bytes "$TMP/c.dat" 6281 00000000e8030000
 stats_bad "trace.dat CPU offset beyond the file" "$TMP/c.dat: truncated or corrupt trace.dat" "$TMP/c.dat"
-cp "$DAT" "$TMP/c.dat"; patch "$TMP/c.dat" 6289 00000000e8030000
+cp "$DAT" "$TMP/c.dat"; patch_bytes "$TMP/c.dat" 6289 00000000e8030000
 stats_bad "trace.dat CPU size beyond the file" "$TMP/c.dat: truncated or corrupt trace.dat" "$TMP/c.dat"
 
 # ---- trace.dat with a corrupt data page ----
 # The first CPU's page starts at 8192: timestamp (8), commit (8), records.
-cp "$DAT" "$TMP/c.dat"; patch "$TMP/c.dat" 8200 ffffffffffffffff
+cp "$DAT" "$TMP/c.dat"; patch_bytes "$TMP/c.dat" 8200 ffffffffffffffff
 stats_bad "trace.dat page commit size corrupt" "$TMP/c.dat: truncated or corrupt trace.dat" "$TMP/c.dat"
 # Garbage records: read (libtracecmd sees nothing wrong), never a crash.
 cp "$DAT" "$TMP/c.dat"

@@ -30,6 +30,35 @@ expect_fail() {
 	else ok "$name"; fi
 }
 
+# is_dat FILE: whether FILE is a trace.dat (by its magic).
+is_dat() {
+	[ "$(head -c 10 "$1" | tail -c 7)" = tracing ]
+}
+
+# patch_bytes FILE OFFSET HEXBYTES: overwrite bytes of FILE in place.
+patch_bytes() {
+	hex=$3 bytes=""
+	while [ -n "$hex" ]; do
+		bytes="$bytes\\$(printf '%03o' "0x$(echo "$hex" | cut -c1-2)")"
+		hex=$(echo "$hex" | cut -c3-)
+	done
+	printf "$bytes" | dd of="$1" bs=1 seek="$2" conv=notrunc status=none
+}
+
+# lsan_dat: LeakSanitizer settings for scripts reading every trace.dat:
+# the project's suppressions plus two leaks inside libtracecmd and
+# libtraceevent that only some files trigger (not ours); slow unwinding, or
+# the sscanf leak's stack stops in libc and matches nothing.
+lsan_dat() {
+	{
+		[ -f "$ROOT/tests/fuzz/lsan.supp" ] && cat "$ROOT/tests/fuzz/lsan.supp"
+		echo 'leak:tracecmd_parse_trace_clock'
+		echo 'leak:libtraceevent.so'
+	} >"$TMP/lsan.supp"
+	LSAN_OPTIONS="${LSAN_OPTIONS:+$LSAN_OPTIONS:}suppressions=$TMP/lsan.supp:fast_unwind_on_malloc=0:print_suppressions=0"
+	export LSAN_OPTIONS
+}
+
 finish() {
 	[ $nfail -eq 0 ] || { echo "$nfail check(s) failed"; exit 1; }
 	exit 0

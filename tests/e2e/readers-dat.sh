@@ -17,19 +17,8 @@ VM=$ROOT/traces/vm
 # through sscanf("%ms")) when it opens a v6 file written by trace-cmd 3, and
 # libtraceevent 1.7 a few bytes parsing some event formats (the LISA rtapp
 # trace): not ours, but under `make sanitize` LeakSanitizer would fail these
-# runs. The project's suppressions plus that one; slow unwinding, or the
-# sscanf leak's stack stops in libc and matches nothing.
-{
-	[ -f "$ROOT/tests/fuzz/lsan.supp" ] && cat "$ROOT/tests/fuzz/lsan.supp"
-	echo 'leak:tracecmd_parse_trace_clock'
-	echo 'leak:libtraceevent.so'
-} >"$TMP/lsan.supp"
-LSAN_OPTIONS="${LSAN_OPTIONS:+$LSAN_OPTIONS:}suppressions=$TMP/lsan.supp:fast_unwind_on_malloc=0:print_suppressions=0"
-export LSAN_OPTIONS
-
-is_dat() {
-	[ "$(head -c 10 "$1" | tail -c 7)" = tracing ]
-}
+# runs (lib.sh's lsan_dat suppresses them).
+lsan_dat
 
 # dump FILE OUT: must succeed silently.
 dump() {
