@@ -56,32 +56,13 @@ static bool over(const struct sim_cpu *c)
 	return c->pelt.util_avg >= c->over_util;
 }
 
-/*
- * ea_pelt_update(), its common case inline: steps are a microsecond or two
- * apart, so most updates stay within the current 1024 us period, where it
- * only moves the clock and adds the running time (no decay, util_avg
- * unchanged). This is that path of state/pelt.c, to the bit; an update
- * that reaches a period boundary goes there. Returns whether it did (only
- * then may util_avg have changed).
- */
+/* ea_pelt_update(): whether util_avg may have changed (a new period). */
 static inline bool pelt_update(struct ea_pelt *p, uint64_t now, bool running,
 			       uint32_t cap)
 {
-	if (p->started) {
-		uint64_t d;
-
-		if (now <= p->last_ns)
-			return false;
-		d = (now - p->last_ns) >> 10;
-		if (d + p->period_contrib < 1024) {
-			p->last_ns += d << 10;
-			p->period_contrib += (uint32_t)d;
-			if (running)
-				p->util_sum += d * cap;
-			return false;
-		}
-	}
-	ea_pelt_update(p, now, running, cap);
+	if (ea_pelt_update_within(p, now, running, cap))
+		return false;
+	ea_pelt_update_slow(p, now, running, cap);
 	return true;
 }
 
