@@ -85,6 +85,12 @@ static int nr(const struct sim *s, int cpu)
 	return (s->cpus[cpu].curr >= 0) + s->cpus[cpu].nrq;
 }
 
+/* What next_time() knows of cpu may have changed: look again. */
+static inline void touch(struct sim *s, int cpu)
+{
+	s->nt_dirty[cpu] = true;
+}
+
 static const struct rp_act *cur_act(const struct sim *s, const struct sim_task *t)
 {
 	return &t->w->acts[t->cur];
@@ -301,6 +307,7 @@ static void go_idle(struct sim *s, int cpu, uint64_t key)
 		return;
 	emit_switch(s, cpu, -1, key);
 	c->e_fresh = false;
+	touch(s, cpu);
 	k = pick_idle_state(s, cpu);
 	ev = emit(s, cpu, EA_EV_IDLE, key, -1);
 	if (ev) {
@@ -343,6 +350,7 @@ static void leave_idle(struct sim *s, int cpu, uint64_t key)
 		ev->idle.cpu = cpu;
 	}
 	c->e_idle = false;
+	touch(s, cpu);
 	if (c->nhist == RP_MENU_HIST)
 		memmove(c->hist, c->hist + 1, (RP_MENU_HIST - 1) * sizeof(c->hist[0]));
 	else
@@ -371,6 +379,7 @@ static void set_freq(struct sim *s, int cpu, int k, uint32_t khz, uint64_t key)
 		c->khz = khz;
 		c->cap_idx = k;
 		c->rate = cl->caps[k].cap;
+		touch(s, cpus[i]);
 	}
 	ev = emit(s, cpu, EA_EV_FREQ, key, e_task(s, cpu));
 	if (ev) {
@@ -480,6 +489,7 @@ static int rq_push(struct sim *s, int cpu, int task)
 		c->rq_cap = n;
 	}
 	c->rq[c->nrq++] = task;
+	touch(s, cpu);
 	s->tasks[task].wait_from = s->now;
 	return 0;
 }
@@ -491,6 +501,7 @@ static int rq_take(struct sim *s, int cpu, int at)
 
 	memmove(c->rq + at, c->rq + at + 1, (c->nrq - at - 1) * sizeof(int));
 	c->nrq--;
+	touch(s, cpu);
 	s->wait_ns += s->now - s->tasks[task].wait_from;
 	return task;
 }
@@ -695,6 +706,7 @@ static void complete(struct sim *s, int cpu)
 	const struct rp_act *a = cur_act(s, t);
 	uint64_t key = a->seq_out;
 
+	touch(s, cpu);
 	if (s->policy->follow_segments && t->seg + 1 < a->nseg) {
 		/* The recording moved it: on to the next segment's CPU. */
 		const struct rp_seg *g = &t->w->segs[a->seg0 + ++t->seg];
@@ -811,6 +823,7 @@ static void busy0_end(struct sim *s, int cpu)
 	if (c->in_busy0)
 		s->nin_busy0--;
 	c->in_busy0 = false;
+	touch(s, cpu);
 	if (c->busy0_seq_end > c->kmax)
 		c->kmax = c->busy0_seq_end;
 	if (c->busy0_to_idle && c->curr < 0 && !c->nrq)
@@ -836,6 +849,7 @@ static void busy0_start(struct sim *s, const struct rp_idle_busy *b)
 		emit_switch(s, cpu, -1, b->seq_start);
 	c->e_fresh = false;
 	c->in_busy0 = true;
+	touch(s, cpu);
 	s->nin_busy0++;
 	c->busy0_end = b->end;
 	c->busy0_seq_end = b->seq_end;
@@ -990,6 +1004,33 @@ static uint64_t finish(struct sim *s, struct sim_cpu *c, uint64_t rem)
 	return c->fin_t;
 }
 
+/*
+ * The next instant cpu's own timeline has something: its task's finish or
+ * slice end, its idle-task stretch's end, its recorded idle state change.
+ * Kept in nt[cpu] until touch() says what it depends on changed, or the
+ * instant comes: its task's work only runs down meanwhile, which finish()
+ * turns into the same instant.
+ */
+static uint64_t cpu_next_time(struct sim *s, int i)
+{
+	struct sim_cpu *c = &s->cpus[i];
+	uint64_t t = UINT64_MAX;
+
+	if (c->in_busy0)
+		t = umin(t, c->busy0_end);
+	if (c->curr >= 0) {
+		uint64_t rem = s->tasks[c->curr].rem;
+
+		if (rem != UINT64_MAX)
+			t = umin(t, finish(s, c, rem));
+		if (c->nrq)
+			t = umin(t, c->slice_end);
+	}
+	if (s->rec_idle_tl)
+		t = umin(t, next_idle_change(s, i));
+	return t;
+}
+
 static uint64_t next_time(struct sim *s)
 {
 	uint64_t t = s->next_tick;
@@ -1003,20 +1044,11 @@ static uint64_t next_time(struct sim *s)
 	if (s->gov == RP_GOV_RECORDED && s->fi < s->w->nfreqs)
 		t = umin(t, s->w->freqs[s->fi].ts);
 	for (int i = 0; i < s->ncpus; i++) {
-		struct sim_cpu *c = &s->cpus[i];
-
-		if (c->in_busy0)
-			t = umin(t, c->busy0_end);
-		if (c->curr >= 0) {
-			uint64_t rem = s->tasks[c->curr].rem;
-
-			if (rem != UINT64_MAX)
-				t = umin(t, finish(s, c, rem));
-			if (c->nrq)
-				t = umin(t, c->slice_end);
+		if (s->nt_dirty[i] || s->nt[i] <= s->now) {
+			s->nt[i] = cpu_next_time(s, i);
+			s->nt_dirty[i] = false;
 		}
-		if (s->rec_idle_tl)
-			t = umin(t, next_idle_change(s, i));
+		t = umin(t, s->nt[i]);
 	}
 	return t < s->now ? s->now : t;
 }
@@ -1252,6 +1284,7 @@ static void reset(struct sim *s)
 					  1280);
 		c->fin_rate = 0;	/* no finish time yet */
 		c->rate = cl->caps[c->cap_idx].cap;
+		touch(s, i);
 	}
 	for (int i = 0; i < s->ncpus; i++)
 		ea_pelt_update(&s->cpus[i].pelt, s->now, false, 0);
@@ -1394,10 +1427,12 @@ int sim_init(struct sim *s, const struct ea_workload *w, const struct ea_model *
 	s->env_cap = calloc(s->ncpus, sizeof(*s->env_cap));
 	s->env_nr = calloc(s->ncpus, sizeof(*s->env_nr));
 	s->done = calloc(s->ncpus, sizeof(*s->done));
+	s->nt = calloc(s->ncpus, sizeof(*s->nt));
+	s->nt_dirty = calloc(s->ncpus, sizeof(*s->nt_dirty));
 	s->comms = calloc(s->ntasks ? s->ntasks : 1, sizeof(*s->comms));
 	s->clc = rp_cl_cache_new(m);
 	if (!s->cpus || !s->tasks || !s->env_util || !s->env_cap || !s->env_nr ||
-	    !s->done || !s->clc || !s->comms || init_domains(s)) {
+	    !s->done || !s->nt || !s->nt_dirty || !s->clc || !s->comms || init_domains(s)) {
 		fail(s, "out of memory");
 		return -1;
 	}
@@ -1455,6 +1490,8 @@ void sim_free(struct sim *s)
 	free(s->env_cap);
 	free(s->env_nr);
 	free(s->done);
+	free(s->nt);
+	free(s->nt_dirty);
 	free(s->comms);
 	rp_cl_cache_free(s->clc);
 	free(s->arr);

@@ -115,6 +115,8 @@ struct sim {
 	bool started;
 	int nin_busy0;		/* CPUs in a recorded idle-task stretch */
 	int *done, ndone;	/* CPUs whose task's work ran out (advance) */
+	uint64_t *nt;		/* next_time(): each CPU's, unless nt_dirty */
+	bool *nt_dirty;
 	/* policy view, refreshed at each wakeup */
 	uint32_t *env_util;
 	int *env_cap, *env_nr;
