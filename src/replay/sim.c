@@ -793,7 +793,8 @@ static void pick(struct sim *s, int cpu, bool tick)
 	if (!c->nrq && (tick || !c->e_idle))
 		pull(s, cpu);
 	if (!c->nrq) {
-		go_idle(s, cpu, c->kmax);
+		if (!c->e_idle)
+			go_idle(s, cpu, c->kmax);
 		return;
 	}
 	c->curr = rq_take(s, cpu, 0);
