@@ -36,6 +36,9 @@
 #define SLICE_NS 6000000ull
 #define MIN_SLICE_NS 750000ull
 #define KEY_SIM UINT64_MAX	/* events with no recorded cause: last */
+#ifndef SIM_BATCH
+#define SIM_BATCH 256		/* events handed to the sink at a time */
+#endif
 
 /* ---- small helpers ---- */
 
@@ -154,41 +157,61 @@ static int cmp_out(const void *a, const void *b)
 	return x->order < y->order ? -1 : x->order > y->order;
 }
 
-/* Order the step's events by (key, order): a few, mostly in order already. */
-static void sort_out(struct sim *s)
+/* Order the instant's events by (key, order): a few, mostly in order
+ * already. */
+static void sort_out(struct sim_out *out, size_t n)
 {
 	struct sim_out tmp;
 
-	if (s->nout > 16) {
-		qsort(s->out, s->nout, sizeof(*s->out), cmp_out);
+	if (n > 16) {
+		qsort(out, n, sizeof(*out), cmp_out);
 		return;
 	}
-	for (size_t i = 1; i < s->nout; i++) {
+	for (size_t i = 1; i < n; i++) {
 		size_t j = i;
 
-		if (cmp_out(&s->out[i - 1], &s->out[i]) <= 0)
+		if (cmp_out(&out[i - 1], &out[i]) <= 0)
 			continue;
-		tmp = s->out[i];
-		while (j > 0 && cmp_out(&s->out[j - 1], &tmp) > 0) {
-			s->out[j] = s->out[j - 1];
+		tmp = out[i];
+		while (j > 0 && cmp_out(&out[j - 1], &tmp) > 0) {
+			out[j] = out[j - 1];
 			j--;
 		}
-		s->out[j] = tmp;
+		out[j] = tmp;
 	}
 }
 
-static void flush(struct sim *s)
+/* Hand the ordered events over to the sink. */
+static void deliver(struct sim *s)
 {
-	sort_out(s);
 	for (size_t i = 0; i < s->nout && !s->error[0]; i++) {
 		if (s->sink(s->sink_ctx, &s->out[i].ev, s->out[i].comm))
 			fail(s, "cannot write the simulated events");
 		s->events++;
 	}
-	s->nout = 0;
+	s->nout = s->bucket0 = 0;
+}
+
+/*
+ * Close the instant's bucket: order its events, start the next. They go
+ * to the sink in batches of some instants: the simulator's data stays
+ * in cache over many steps, then the sink's over many events.
+ */
+static void close_bucket(struct sim *s)
+{
+	sort_out(s->out + s->bucket0, s->nout - s->bucket0);
+	s->bucket0 = s->nout;
 	s->order = 0;
 	for (int i = 0; i < s->ncpus; i++)
 		s->cpus[i].kmax = 0;
+	if (s->nout >= SIM_BATCH)
+		deliver(s);
+}
+
+static void flush(struct sim *s)
+{
+	close_bucket(s);
+	deliver(s);
 }
 
 /* Index of the task the CPU's emitted stream says is running, -1. */
@@ -1171,8 +1194,8 @@ static void step(struct sim *s, uint64_t t)
 				go_idle(s, i, 0);
 	}
 
-	if (t > s->now && s->nout)
-		flush(s);
+	if (t > s->now && s->nout > s->bucket0)
+		close_bucket(s);
 	advance(s, t);
 	if (t == s->next_tick) {
 		tick = true;
@@ -1199,7 +1222,7 @@ int sim_run(struct sim *s)
 		step(s, t);
 	}
 	if (s->now < s->last_ts && !s->error[0]) {
-		flush(s);
+		close_bucket(s);
 		advance(s, s->last_ts);
 	}
 	/* Close the timeline at the recording's last instant. */
@@ -1236,7 +1259,7 @@ static void reset(struct sim *s)
 	s->next_tick = s->first_ts + TICK_NS;
 	s->ai = s->bi = s->fi = 0;
 	s->nmoves = 0;
-	s->nout = 0;
+	s->nout = s->bucket0 = 0;
 	s->order = 0;
 	s->nlat = 0;
 	s->wait_ns = s->late = s->overutil_ns = s->migrations = s->events = 0;

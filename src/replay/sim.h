@@ -125,9 +125,10 @@ struct sim {
 	int *env_cap, *env_nr;
 	struct rp_cl_cache *clc;	/* the model, as the policies use it */
 	char (*comms)[EA_COMM_LEN];	/* each task's, as emitted */
-	/* output bucket: events at time `now`, ordered on flush */
+	/* output: events of past instants, ordered, before bucket0; then
+	 * those at time `now`, ordered when the next instant comes */
 	struct sim_out *out;
-	size_t nout, out_cap;
+	size_t nout, out_cap, bucket0;
 	uint32_t order;
 	int (*sink)(void *ctx, const struct ea_event *ev, const char *comm);
 	void *sink_ctx;
