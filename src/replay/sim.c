@@ -1455,8 +1455,9 @@ int sim_init(struct sim *s, const struct ea_workload *w, const struct ea_model *
 	s->nt_dirty = calloc(s->ncpus, sizeof(*s->nt_dirty));
 	s->comms = calloc(s->ntasks ? s->ntasks : 1, sizeof(*s->comms));
 	s->clc = rp_cl_cache_new(m);
-	if (!s->cpus || !s->tasks || !s->env_util || !s->env_cap || !s->env_nr ||
-	    !s->done || !s->nt || !s->nt_dirty || !s->clc || !s->comms || init_domains(s)) {
+	if (!s->cpus || !s->tasks || !s->env_util || !s->env_cap ||
+	    !s->env_nr || !s->done || !s->nt || !s->nt_dirty || !s->clc ||
+	    !s->comms || init_domains(s)) {
 		fail(s, "out of memory");
 		return -1;
 	}

@@ -361,15 +361,15 @@ static void run_consistent_util(uint64_t seed, uint64_t n, unsigned lookahead,
 				bool no_util, struct digest *d,
 				struct ea_state_counts *counts)
 {
+	struct ea_state_config cfg = { .ncpus = 4, .lookahead = lookahead };
 	bool skip_util = d->skip_util || no_util;
-	struct ea_state_config cfg = { .ncpus = 4, .lookahead = lookahead,
-				       .no_util = no_util };
 	struct ea_state *s;
 	struct ea_event ev;
 	struct ea_err err;
 	uint64_t x = seed, ts = 1000;
 	int32_t run[4] = { 0 };
 
+	cfg.no_util = no_util;
 	memset(d, 0, sizeof(*d));
 	d->h = 0xcbf29ce484222325ull;
 	d->skip_util = skip_util;
@@ -384,8 +384,7 @@ static void run_consistent_util(uint64_t seed, uint64_t n, unsigned lookahead,
 	for (size_t i = 0; i < ea_state_ntasks(s); i++) {
 		const struct ea_task *t = ea_state_task_at(s, i);
 
-		mix(d, (uint64_t)(uint32_t)t->pid << 32 |
-			       (uint32_t)t->wakeups);
+		mix(d, (uint64_t)(uint32_t)t->pid << 32 | (uint32_t)t->wakeups);
 		mix(d, t->runtime_ns);
 		if (no_util)
 			assert_int_equal(t->pelt.util_avg, 0);
