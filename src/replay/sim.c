@@ -88,10 +88,11 @@ static int nr(const struct sim *s, int cpu)
 	return (s->cpus[cpu].curr >= 0) + s->cpus[cpu].nrq;
 }
 
-/* What next_time() knows of cpu may have changed: look again. */
+/* What next_time() and pick() know of cpu may have changed: look again. */
 static inline void touch(struct sim *s, int cpu)
 {
 	s->nt_dirty[cpu] = true;
+	s->pk_dirty[cpu] = true;
 }
 
 static const struct rp_act *cur_act(const struct sim *s, const struct sim_task *t)
@@ -1205,8 +1206,17 @@ static void step(struct sim *s, uint64_t t)
 	for (int i = 0; i < s->ndone; i++)
 		complete(s, s->done[i]);
 	process_due(s, t);
-	for (int i = 0; i < s->ncpus; i++)
+	/*
+	 * pick() changes nothing on a CPU not touched since its last pick(),
+	 * but at a tick (pull) or at its slice's end, which is no earlier
+	 * than its next event time.
+	 */
+	for (int i = 0; i < s->ncpus; i++) {
+		if (!s->pk_dirty[i] && !tick && s->nt[i] > t)
+			continue;
+		s->pk_dirty[i] = false;
 		pick(s, i, tick);
+	}
 	governor(s);
 }
 
@@ -1453,11 +1463,12 @@ int sim_init(struct sim *s, const struct ea_workload *w, const struct ea_model *
 	s->done = calloc(s->ncpus, sizeof(*s->done));
 	s->nt = calloc(s->ncpus, sizeof(*s->nt));
 	s->nt_dirty = calloc(s->ncpus, sizeof(*s->nt_dirty));
+	s->pk_dirty = calloc(s->ncpus, sizeof(*s->pk_dirty));
 	s->comms = calloc(s->ntasks ? s->ntasks : 1, sizeof(*s->comms));
 	s->clc = rp_cl_cache_new(m);
 	if (!s->cpus || !s->tasks || !s->env_util || !s->env_cap ||
-	    !s->env_nr || !s->done || !s->nt || !s->nt_dirty || !s->clc ||
-	    !s->comms || init_domains(s)) {
+	    !s->env_nr || !s->done || !s->nt || !s->nt_dirty || !s->pk_dirty ||
+	    !s->clc || !s->comms || init_domains(s)) {
 		fail(s, "out of memory");
 		return -1;
 	}
@@ -1517,6 +1528,7 @@ void sim_free(struct sim *s)
 	free(s->done);
 	free(s->nt);
 	free(s->nt_dirty);
+	free(s->pk_dirty);
 	free(s->comms);
 	rp_cl_cache_free(s->clc);
 	free(s->arr);

@@ -120,6 +120,7 @@ struct sim {
 	int *done, ndone;	/* CPUs whose task's work ran out (advance) */
 	uint64_t *nt;		/* next_time(): each CPU's, unless nt_dirty */
 	bool *nt_dirty;
+	bool *pk_dirty;		/* touched since pick() last looked */
 	/* policy view, refreshed at each wakeup */
 	uint32_t *env_util;
 	int *env_cap, *env_nr;
