@@ -180,9 +180,12 @@ void cpu_update(struct ea_state *s, int cpu, uint64_t now)
 
 	if (same_state(&st, &c->st))
 		return;
-	pelt_advance(s, cpu, now);
-	if (runs_task(&st) && (!runs_task(&c->st) || st.pid != c->st.pid))
-		pelt_task_in(s, cpu, st.pid, now);
+	if (!s->cfg.no_util) {
+		pelt_advance(s, cpu, now);
+		if (runs_task(&st) &&
+		    (!runs_task(&c->st) || st.pid != c->st.pid))
+			pelt_task_in(s, cpu, st.pid, now);
+	}
 	s->ops->cpu_change(s->ctx, s, cpu, c->since, now, &c->st, &st);
 	c->st = st;
 	c->since = now;
