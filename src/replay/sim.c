@@ -221,18 +221,13 @@ static int e_task(const struct sim *s, int cpu)
 	return s->cpus[cpu].e_pid > 0 ? s->cpus[cpu].e_task : -1;
 }
 
-/* A task's comm, or the idle task's "swapper/CPU". */
-static void task_comm(const struct sim *s, int task, int cpu, char *out)
+/* The idle task's comm on cpu: "swapper/CPU". */
+static void swapper_comm(int cpu, char *out)
 {
 	char buf[32] = "swapper/";
 	char digits[12];
 	size_t n = 0, len = 8;
 
-	if (task >= 0) {
-		memcpy(out, s->tasks[task].w->comm, EA_COMM_LEN);
-		return;
-	}
-	/* "swapper/%d" without snprintf (a switch to or from idle each time) */
 	if (cpu < 0) {
 		snprintf(buf, sizeof(buf), "swapper/%d", cpu);
 	} else {
@@ -245,6 +240,17 @@ static void task_comm(const struct sim *s, int task, int cpu, char *out)
 	}
 	memcpy(out, buf, EA_COMM_LEN - 1);
 	out[EA_COMM_LEN - 1] = '\0';
+}
+
+/* A task's comm, or the idle task's (made once per CPU: sim_init()). */
+static void task_comm(const struct sim *s, int task, int cpu, char *out)
+{
+	if (task >= 0)
+		memcpy(out, s->tasks[task].w->comm, EA_COMM_LEN);
+	else if (cpu >= 0 && cpu < s->ncpus)
+		memcpy(out, s->swapper[cpu], EA_COMM_LEN);
+	else
+		swapper_comm(cpu, out);
 }
 
 static void emit_switch(struct sim *s, int cpu, int next, uint64_t key)
@@ -1465,13 +1471,16 @@ int sim_init(struct sim *s, const struct ea_workload *w, const struct ea_model *
 	s->nt_dirty = calloc(s->ncpus, sizeof(*s->nt_dirty));
 	s->pk_dirty = calloc(s->ncpus, sizeof(*s->pk_dirty));
 	s->comms = calloc(s->ntasks ? s->ntasks : 1, sizeof(*s->comms));
+	s->swapper = calloc(s->ncpus, sizeof(*s->swapper));
 	s->clc = rp_cl_cache_new(m);
 	if (!s->cpus || !s->tasks || !s->env_util || !s->env_cap ||
 	    !s->env_nr || !s->done || !s->nt || !s->nt_dirty || !s->pk_dirty ||
-	    !s->clc || !s->comms || init_domains(s)) {
+	    !s->clc || !s->comms || !s->swapper || init_domains(s)) {
 		fail(s, "out of memory");
 		return -1;
 	}
+	for (int i = 0; i < s->ncpus; i++)
+		swapper_comm(i, s->swapper[i]);
 	for (size_t i = 0; i < s->ntasks; i++)
 		memcpy(s->comms[i], w->tasks[i].comm,
 		       strnlen(w->tasks[i].comm, EA_COMM_LEN - 1));
@@ -1530,6 +1539,7 @@ void sim_free(struct sim *s)
 	free(s->nt_dirty);
 	free(s->pk_dirty);
 	free(s->comms);
+	free(s->swapper);
 	rp_cl_cache_free(s->clc);
 	free(s->arr);
 	free(s->heap);

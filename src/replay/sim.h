@@ -126,6 +126,7 @@ struct sim {
 	int *env_cap, *env_nr;
 	struct rp_cl_cache *clc;	/* the model, as the policies use it */
 	char (*comms)[EA_COMM_LEN];	/* each task's, as emitted */
+	char (*swapper)[EA_COMM_LEN];	/* each CPU's idle task's */
 	/* output: events of past instants, ordered, before bucket0; then
 	 * those at time `now`, ordered when the next instant comes */
 	struct sim_out *out;
