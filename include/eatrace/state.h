@@ -154,6 +154,12 @@ struct ea_state_config {
 	 * ring's copies.
 	 */
 	unsigned lookahead;
+	/*
+	 * The caller reads no utilisation from the state: no PELT signals
+	 * (ea_pelt, ea_state_cpu_util*() give 0) nor util statistics. The
+	 * CPU states, tasks and everything else are the same.
+	 */
+	bool no_util;
 };
 
 /* Counters of everything the state stage inferred or corrected. */

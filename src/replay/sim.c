@@ -36,6 +36,9 @@
 #define SLICE_NS 6000000ull
 #define MIN_SLICE_NS 750000ull
 #define KEY_SIM UINT64_MAX	/* events with no recorded cause: last */
+#ifndef SIM_BATCH
+#define SIM_BATCH 256		/* events handed to the sink at a time */
+#endif
 
 /* ---- small helpers ---- */
 
@@ -56,32 +59,13 @@ static bool over(const struct sim_cpu *c)
 	return c->pelt.util_avg >= c->over_util;
 }
 
-/*
- * ea_pelt_update(), its common case inline: steps are a microsecond or two
- * apart, so most updates stay within the current 1024 us period, where it
- * only moves the clock and adds the running time (no decay, util_avg
- * unchanged). This is that path of state/pelt.c, to the bit; an update
- * that reaches a period boundary goes there. Returns whether it did (only
- * then may util_avg have changed).
- */
+/* ea_pelt_update(): whether util_avg may have changed (a new period). */
 static inline bool pelt_update(struct ea_pelt *p, uint64_t now, bool running,
 			       uint32_t cap)
 {
-	if (p->started) {
-		uint64_t d;
-
-		if (now <= p->last_ns)
-			return false;
-		d = (now - p->last_ns) >> 10;
-		if (d + p->period_contrib < 1024) {
-			p->last_ns += d << 10;
-			p->period_contrib += (uint32_t)d;
-			if (running)
-				p->util_sum += d * cap;
-			return false;
-		}
-	}
-	ea_pelt_update(p, now, running, cap);
+	if (ea_pelt_update_within(p, now, running, cap))
+		return false;
+	ea_pelt_update_slow(p, now, running, cap);
 	return true;
 }
 
@@ -102,6 +86,13 @@ static const int *dom_cpus(const struct sim *s, int cpu, int *n)
 static int nr(const struct sim *s, int cpu)
 {
 	return (s->cpus[cpu].curr >= 0) + s->cpus[cpu].nrq;
+}
+
+/* What next_time() and pick() know of cpu may have changed: look again. */
+static inline void touch(struct sim *s, int cpu)
+{
+	s->nt_dirty[cpu] = true;
+	s->pk_dirty[cpu] = true;
 }
 
 static const struct rp_act *cur_act(const struct sim *s, const struct sim_task *t)
@@ -167,41 +158,61 @@ static int cmp_out(const void *a, const void *b)
 	return x->order < y->order ? -1 : x->order > y->order;
 }
 
-/* Order the step's events by (key, order): a few, mostly in order already. */
-static void sort_out(struct sim *s)
+/* Order the instant's events by (key, order): a few, mostly in order
+ * already. */
+static void sort_out(struct sim_out *out, size_t n)
 {
 	struct sim_out tmp;
 
-	if (s->nout > 16) {
-		qsort(s->out, s->nout, sizeof(*s->out), cmp_out);
+	if (n > 16) {
+		qsort(out, n, sizeof(*out), cmp_out);
 		return;
 	}
-	for (size_t i = 1; i < s->nout; i++) {
+	for (size_t i = 1; i < n; i++) {
 		size_t j = i;
 
-		if (cmp_out(&s->out[i - 1], &s->out[i]) <= 0)
+		if (cmp_out(&out[i - 1], &out[i]) <= 0)
 			continue;
-		tmp = s->out[i];
-		while (j > 0 && cmp_out(&s->out[j - 1], &tmp) > 0) {
-			s->out[j] = s->out[j - 1];
+		tmp = out[i];
+		while (j > 0 && cmp_out(&out[j - 1], &tmp) > 0) {
+			out[j] = out[j - 1];
 			j--;
 		}
-		s->out[j] = tmp;
+		out[j] = tmp;
 	}
 }
 
-static void flush(struct sim *s)
+/* Hand the ordered events over to the sink. */
+static void deliver(struct sim *s)
 {
-	sort_out(s);
 	for (size_t i = 0; i < s->nout && !s->error[0]; i++) {
 		if (s->sink(s->sink_ctx, &s->out[i].ev, s->out[i].comm))
 			fail(s, "cannot write the simulated events");
 		s->events++;
 	}
-	s->nout = 0;
+	s->nout = s->bucket0 = 0;
+}
+
+/*
+ * Close the instant's bucket: order its events, start the next. They go
+ * to the sink in batches of some instants: the simulator's data stays
+ * in cache over many steps, then the sink's over many events.
+ */
+static void close_bucket(struct sim *s)
+{
+	sort_out(s->out + s->bucket0, s->nout - s->bucket0);
+	s->bucket0 = s->nout;
 	s->order = 0;
 	for (int i = 0; i < s->ncpus; i++)
 		s->cpus[i].kmax = 0;
+	if (s->nout >= SIM_BATCH)
+		deliver(s);
+}
+
+static void flush(struct sim *s)
+{
+	close_bucket(s);
+	deliver(s);
 }
 
 /* Index of the task the CPU's emitted stream says is running, -1. */
@@ -210,18 +221,13 @@ static int e_task(const struct sim *s, int cpu)
 	return s->cpus[cpu].e_pid > 0 ? s->cpus[cpu].e_task : -1;
 }
 
-/* A task's comm, or the idle task's "swapper/CPU". */
-static void task_comm(const struct sim *s, int task, int cpu, char *out)
+/* The idle task's comm on cpu: "swapper/CPU". */
+static void swapper_comm(int cpu, char *out)
 {
 	char buf[32] = "swapper/";
 	char digits[12];
 	size_t n = 0, len = 8;
 
-	if (task >= 0) {
-		memcpy(out, s->tasks[task].w->comm, EA_COMM_LEN);
-		return;
-	}
-	/* "swapper/%d" without snprintf (a switch to or from idle each time) */
 	if (cpu < 0) {
 		snprintf(buf, sizeof(buf), "swapper/%d", cpu);
 	} else {
@@ -234,6 +240,17 @@ static void task_comm(const struct sim *s, int task, int cpu, char *out)
 	}
 	memcpy(out, buf, EA_COMM_LEN - 1);
 	out[EA_COMM_LEN - 1] = '\0';
+}
+
+/* A task's comm, or the idle task's (made once per CPU: sim_init()). */
+static void task_comm(const struct sim *s, int task, int cpu, char *out)
+{
+	if (task >= 0)
+		memcpy(out, s->tasks[task].w->comm, EA_COMM_LEN);
+	else if (cpu >= 0 && cpu < s->ncpus)
+		memcpy(out, s->swapper[cpu], EA_COMM_LEN);
+	else
+		swapper_comm(cpu, out);
 }
 
 static void emit_switch(struct sim *s, int cpu, int next, uint64_t key)
@@ -320,6 +337,7 @@ static void go_idle(struct sim *s, int cpu, uint64_t key)
 		return;
 	emit_switch(s, cpu, -1, key);
 	c->e_fresh = false;
+	touch(s, cpu);
 	k = pick_idle_state(s, cpu);
 	ev = emit(s, cpu, EA_EV_IDLE, key, -1);
 	if (ev) {
@@ -362,6 +380,7 @@ static void leave_idle(struct sim *s, int cpu, uint64_t key)
 		ev->idle.cpu = cpu;
 	}
 	c->e_idle = false;
+	touch(s, cpu);
 	if (c->nhist == RP_MENU_HIST)
 		memmove(c->hist, c->hist + 1, (RP_MENU_HIST - 1) * sizeof(c->hist[0]));
 	else
@@ -390,6 +409,7 @@ static void set_freq(struct sim *s, int cpu, int k, uint32_t khz, uint64_t key)
 		c->khz = khz;
 		c->cap_idx = k;
 		c->rate = cl->caps[k].cap;
+		touch(s, cpus[i]);
 	}
 	ev = emit(s, cpu, EA_EV_FREQ, key, e_task(s, cpu));
 	if (ev) {
@@ -499,6 +519,7 @@ static int rq_push(struct sim *s, int cpu, int task)
 		c->rq_cap = n;
 	}
 	c->rq[c->nrq++] = task;
+	touch(s, cpu);
 	s->tasks[task].wait_from = s->now;
 	return 0;
 }
@@ -510,6 +531,7 @@ static int rq_take(struct sim *s, int cpu, int at)
 
 	memmove(c->rq + at, c->rq + at + 1, (c->nrq - at - 1) * sizeof(int));
 	c->nrq--;
+	touch(s, cpu);
 	s->wait_ns += s->now - s->tasks[task].wait_from;
 	return task;
 }
@@ -714,6 +736,7 @@ static void complete(struct sim *s, int cpu)
 	const struct rp_act *a = cur_act(s, t);
 	uint64_t key = a->seq_out;
 
+	touch(s, cpu);
 	if (s->policy->follow_segments && t->seg + 1 < a->nseg) {
 		/* The recording moved it: on to the next segment's CPU. */
 		const struct rp_seg *g = &t->w->segs[a->seg0 + ++t->seg];
@@ -800,7 +823,8 @@ static void pick(struct sim *s, int cpu, bool tick)
 	if (!c->nrq && (tick || !c->e_idle))
 		pull(s, cpu);
 	if (!c->nrq) {
-		go_idle(s, cpu, c->kmax);
+		if (!c->e_idle)
+			go_idle(s, cpu, c->kmax);
 		return;
 	}
 	c->curr = rq_take(s, cpu, 0);
@@ -830,6 +854,7 @@ static void busy0_end(struct sim *s, int cpu)
 	if (c->in_busy0)
 		s->nin_busy0--;
 	c->in_busy0 = false;
+	touch(s, cpu);
 	if (c->busy0_seq_end > c->kmax)
 		c->kmax = c->busy0_seq_end;
 	if (c->busy0_to_idle && c->curr < 0 && !c->nrq)
@@ -855,6 +880,7 @@ static void busy0_start(struct sim *s, const struct rp_idle_busy *b)
 		emit_switch(s, cpu, -1, b->seq_start);
 	c->e_fresh = false;
 	c->in_busy0 = true;
+	touch(s, cpu);
 	s->nin_busy0++;
 	c->busy0_end = b->end;
 	c->busy0_seq_end = b->seq_end;
@@ -1009,6 +1035,33 @@ static uint64_t finish(struct sim *s, struct sim_cpu *c, uint64_t rem)
 	return c->fin_t;
 }
 
+/*
+ * The next instant cpu's own timeline has something: its task's finish or
+ * slice end, its idle-task stretch's end, its recorded idle state change.
+ * Kept in nt[cpu] until touch() says what it depends on changed, or the
+ * instant comes: its task's work only runs down meanwhile, which finish()
+ * turns into the same instant.
+ */
+static uint64_t cpu_next_time(struct sim *s, int i)
+{
+	struct sim_cpu *c = &s->cpus[i];
+	uint64_t t = UINT64_MAX;
+
+	if (c->in_busy0)
+		t = umin(t, c->busy0_end);
+	if (c->curr >= 0) {
+		uint64_t rem = s->tasks[c->curr].rem;
+
+		if (rem != UINT64_MAX)
+			t = umin(t, finish(s, c, rem));
+		if (c->nrq)
+			t = umin(t, c->slice_end);
+	}
+	if (s->rec_idle_tl)
+		t = umin(t, next_idle_change(s, i));
+	return t;
+}
+
 static uint64_t next_time(struct sim *s)
 {
 	uint64_t t = s->next_tick;
@@ -1022,20 +1075,11 @@ static uint64_t next_time(struct sim *s)
 	if (s->gov == RP_GOV_RECORDED && s->fi < s->w->nfreqs)
 		t = umin(t, s->w->freqs[s->fi].ts);
 	for (int i = 0; i < s->ncpus; i++) {
-		struct sim_cpu *c = &s->cpus[i];
-
-		if (c->in_busy0)
-			t = umin(t, c->busy0_end);
-		if (c->curr >= 0) {
-			uint64_t rem = s->tasks[c->curr].rem;
-
-			if (rem != UINT64_MAX)
-				t = umin(t, finish(s, c, rem));
-			if (c->nrq)
-				t = umin(t, c->slice_end);
+		if (s->nt_dirty[i] || s->nt[i] <= s->now) {
+			s->nt[i] = cpu_next_time(s, i);
+			s->nt_dirty[i] = false;
 		}
-		if (s->rec_idle_tl)
-			t = umin(t, next_idle_change(s, i));
+		t = umin(t, s->nt[i]);
 	}
 	return t < s->now ? s->now : t;
 }
@@ -1157,8 +1201,8 @@ static void step(struct sim *s, uint64_t t)
 				go_idle(s, i, 0);
 	}
 
-	if (t > s->now && s->nout)
-		flush(s);
+	if (t > s->now && s->nout > s->bucket0)
+		close_bucket(s);
 	advance(s, t);
 	if (t == s->next_tick) {
 		tick = true;
@@ -1168,8 +1212,17 @@ static void step(struct sim *s, uint64_t t)
 	for (int i = 0; i < s->ndone; i++)
 		complete(s, s->done[i]);
 	process_due(s, t);
-	for (int i = 0; i < s->ncpus; i++)
+	/*
+	 * pick() changes nothing on a CPU not touched since its last pick(),
+	 * but at a tick (pull) or at its slice's end, which is no earlier
+	 * than its next event time.
+	 */
+	for (int i = 0; i < s->ncpus; i++) {
+		if (!s->pk_dirty[i] && !tick && s->nt[i] > t)
+			continue;
+		s->pk_dirty[i] = false;
 		pick(s, i, tick);
+	}
 	governor(s);
 }
 
@@ -1185,7 +1238,7 @@ int sim_run(struct sim *s)
 		step(s, t);
 	}
 	if (s->now < s->last_ts && !s->error[0]) {
-		flush(s);
+		close_bucket(s);
 		advance(s, s->last_ts);
 	}
 	/* Close the timeline at the recording's last instant. */
@@ -1222,7 +1275,7 @@ static void reset(struct sim *s)
 	s->next_tick = s->first_ts + TICK_NS;
 	s->ai = s->bi = s->fi = 0;
 	s->nmoves = 0;
-	s->nout = 0;
+	s->nout = s->bucket0 = 0;
 	s->order = 0;
 	s->nlat = 0;
 	s->wait_ns = s->late = s->overutil_ns = s->migrations = s->events = 0;
@@ -1271,6 +1324,7 @@ static void reset(struct sim *s)
 					  1280);
 		c->fin_rate = 0;	/* no finish time yet */
 		c->rate = cl->caps[c->cap_idx].cap;
+		touch(s, i);
 	}
 	for (int i = 0; i < s->ncpus; i++)
 		ea_pelt_update(&s->cpus[i].pelt, s->now, false, 0);
@@ -1413,13 +1467,20 @@ int sim_init(struct sim *s, const struct ea_workload *w, const struct ea_model *
 	s->env_cap = calloc(s->ncpus, sizeof(*s->env_cap));
 	s->env_nr = calloc(s->ncpus, sizeof(*s->env_nr));
 	s->done = calloc(s->ncpus, sizeof(*s->done));
+	s->nt = calloc(s->ncpus, sizeof(*s->nt));
+	s->nt_dirty = calloc(s->ncpus, sizeof(*s->nt_dirty));
+	s->pk_dirty = calloc(s->ncpus, sizeof(*s->pk_dirty));
 	s->comms = calloc(s->ntasks ? s->ntasks : 1, sizeof(*s->comms));
+	s->swapper = calloc(s->ncpus, sizeof(*s->swapper));
 	s->clc = rp_cl_cache_new(m);
-	if (!s->cpus || !s->tasks || !s->env_util || !s->env_cap || !s->env_nr ||
-	    !s->done || !s->clc || !s->comms || init_domains(s)) {
+	if (!s->cpus || !s->tasks || !s->env_util || !s->env_cap ||
+	    !s->env_nr || !s->done || !s->nt || !s->nt_dirty || !s->pk_dirty ||
+	    !s->clc || !s->comms || !s->swapper || init_domains(s)) {
 		fail(s, "out of memory");
 		return -1;
 	}
+	for (int i = 0; i < s->ncpus; i++)
+		swapper_comm(i, s->swapper[i]);
 	for (size_t i = 0; i < s->ntasks; i++)
 		memcpy(s->comms[i], w->tasks[i].comm,
 		       strnlen(w->tasks[i].comm, EA_COMM_LEN - 1));
@@ -1474,7 +1535,11 @@ void sim_free(struct sim *s)
 	free(s->env_cap);
 	free(s->env_nr);
 	free(s->done);
+	free(s->nt);
+	free(s->nt_dirty);
+	free(s->pk_dirty);
 	free(s->comms);
+	free(s->swapper);
 	rp_cl_cache_free(s->clc);
 	free(s->arr);
 	free(s->heap);

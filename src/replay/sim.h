@@ -12,11 +12,12 @@ struct sim_arrival {
 };
 
 struct sim_task {
+	uint64_t rem;		/* its work left, ns x cap; UINT64_MAX: open
+				   (following segments: the segment's) */
+	struct ea_pelt pelt;
 	const struct rp_task *w;
 	size_t next;		/* activations released: [0, next) */
 	size_t cur;		/* the one being served */
-	uint64_t rem;		/* its work left, ns x cap; UINT64_MAX: open
-				   (following segments: the segment's) */
 	uint32_t seg;		/* segment being served (follow_segments) */
 	bool runnable;		/* queued or running */
 	bool served;		/* acts[cur] has had the CPU */
@@ -24,7 +25,6 @@ struct sim_task {
 	int pelt_cpu;		/* CPU whose signal holds its util, -1 */
 	int pin;		/* -1 */
 	uint64_t wait_from;	/* queued since */
-	struct ea_pelt pelt;
 	uint64_t wake_sum, wake_last_ms;	/* RFC wakeup_avg_sum */
 };
 
@@ -35,38 +35,41 @@ struct sim_move {
 };
 
 struct sim_cpu {
+	/* What every step reads, in one cache line. */
+	struct ea_pelt pelt;
+	uint64_t slice_end;
+	uint64_t task_busy_ns;
+	int curr;		/* task index, -1 */
+	uint32_t rate;		/* capacity at cap_idx: its work rate */
+	uint32_t over_util;	/* util from which it is overutilised */
+	int nrq;
+	/* ... and then often. */
+	bool in_busy0;		/* in a recorded idle-task stretch */
+	/* What the emitted stream says. */
+	bool e_fresh, e_idle;
+	int16_t e_state;
+	int32_t e_pid;
+	int e_task;		/* task index of e_pid, -1 */
+	uint64_t kmax;		/* emission key floor within the bucket */
+	int *rq;		/* waiting tasks, FIFO */
+	int rq_cap;
+	/* next_time(): its task's finish time, from rem at fin_now and rate */
+	uint32_t fin_rate;
+	uint64_t fin_t, fin_rem, fin_now;
 	int cluster;
 	int dom;		/* frequency domain (index in sim.doms) */
 	uint32_t cap_orig;	/* capacity at the top OPP */
-	uint32_t over_util;	/* util from which it is overutilised */
-	/* next_time(): its task's finish time, from rem at fin_now and rate */
-	uint64_t fin_t, fin_rem, fin_now;
-	uint32_t fin_rate;
-	uint32_t rate;		/* capacity at cap_idx: its work rate */
-	int curr;		/* task index, -1 */
-	int *rq;		/* waiting tasks, FIFO */
-	int nrq, rq_cap;
-	uint64_t slice_end;
-	bool in_busy0;		/* in a recorded idle-task stretch */
 	uint64_t busy0_end, busy0_seq_end;
 	bool busy0_to_idle;
 	int cap_idx;		/* OPP index of its domain; see khz */
 	uint32_t khz;		/* 0: unknown (recorded governor only) */
-	struct ea_pelt pelt;
-	/* What the emitted stream says. */
-	bool e_fresh, e_idle;
-	int32_t e_pid;
-	int e_task;		/* task index of e_pid, -1 */
-	int16_t e_state;
 	uint64_t idle_since;
-	uint64_t kmax;		/* emission key floor within the bucket */
 	/* Idle selection. */
 	size_t rec_idle;	/* cursor in the recorded idle timeline */
 	uint64_t hist[RP_MENU_HIST];
 	int nhist;
 	uint64_t *idle_lens;	/* oracle: lengths of its idle periods */
 	size_t nidle_lens, idle_lens_cap, idle_period;
-	uint64_t task_busy_ns;
 };
 
 struct sim_out {
@@ -115,14 +118,19 @@ struct sim {
 	bool started;
 	int nin_busy0;		/* CPUs in a recorded idle-task stretch */
 	int *done, ndone;	/* CPUs whose task's work ran out (advance) */
+	uint64_t *nt;		/* next_time(): each CPU's, unless nt_dirty */
+	bool *nt_dirty;
+	bool *pk_dirty;		/* touched since pick() last looked */
 	/* policy view, refreshed at each wakeup */
 	uint32_t *env_util;
 	int *env_cap, *env_nr;
 	struct rp_cl_cache *clc;	/* the model, as the policies use it */
 	char (*comms)[EA_COMM_LEN];	/* each task's, as emitted */
-	/* output bucket: events at time `now`, ordered on flush */
+	char (*swapper)[EA_COMM_LEN];	/* each CPU's idle task's */
+	/* output: events of past instants, ordered, before bucket0; then
+	 * those at time `now`, ordered when the next instant comes */
 	struct sim_out *out;
-	size_t nout, out_cap;
+	size_t nout, out_cap, bucket0;
 	uint32_t order;
 	int (*sink)(void *ctx, const struct ea_event *ev, const char *comm);
 	void *sink_ctx;

@@ -113,10 +113,17 @@ static bool runs_task(const struct ea_cpu_state *st)
 static void pelt_advance(struct ea_state *s, int cpu, uint64_t now)
 {
 	struct ea_cpu *c = &s->cpus[cpu];
-	bool running = runs_task(&c->st);
-	uint32_t cap = capacity_now(s, cpu, c, c->st.freq_khz);
-	uint64_t t0 = c->pelt.started ? c->pelt.last_ns : c->since, t1 = now;
-	uint64_t len = st_clip(s, &t0, &t1);
+	bool running;
+	uint32_t cap;
+	uint64_t t0, t1, len;
+
+	if (s->cfg.no_util)
+		return;
+	running = runs_task(&c->st);
+	cap = capacity_now(s, cpu, c, c->st.freq_khz);
+	t0 = c->pelt.started ? c->pelt.last_ns : c->since;
+	t1 = now;
+	len = st_clip(s, &t0, &t1);
 
 	if (len) {
 		c->util_integral += (double)c->pelt.util_avg * (double)len;
@@ -138,9 +145,12 @@ static void pelt_advance(struct ea_state *s, int cpu, uint64_t now)
 /* A task starts running on cpu: decay its sleep, move its util here. */
 static void pelt_task_in(struct ea_state *s, int cpu, int32_t pid, uint64_t now)
 {
-	struct ea_task *t = task_get_on(s, cpu, pid, NULL);
+	struct ea_task *t;
 	int from;
 
+	if (s->cfg.no_util)
+		return;
+	t = task_get_on(s, cpu, pid, NULL);
 	if (!t)
 		return;
 	ea_pelt_update(&t->pelt, now, false, 0);
@@ -155,7 +165,7 @@ static void pelt_task_in(struct ea_state *s, int cpu, int32_t pid, uint64_t now)
 /* An exiting task takes its util with it (kernel: task_dead_fair()). */
 static void pelt_task_dead(struct ea_state *s, int cpu, int32_t pid)
 {
-	struct ea_task *t = task_find(s, pid);
+	struct ea_task *t = s->cfg.no_util ? NULL : task_find(s, pid);
 
 	if (!t)
 		return;
@@ -170,9 +180,12 @@ void cpu_update(struct ea_state *s, int cpu, uint64_t now)
 
 	if (same_state(&st, &c->st))
 		return;
-	pelt_advance(s, cpu, now);
-	if (runs_task(&st) && (!runs_task(&c->st) || st.pid != c->st.pid))
-		pelt_task_in(s, cpu, st.pid, now);
+	if (!s->cfg.no_util) {
+		pelt_advance(s, cpu, now);
+		if (runs_task(&st) &&
+		    (!runs_task(&c->st) || st.pid != c->st.pid))
+			pelt_task_in(s, cpu, st.pid, now);
+	}
 	s->ops->cpu_change(s->ctx, s, cpu, c->since, now, &c->st, &st);
 	c->st = st;
 	c->since = now;

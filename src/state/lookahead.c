@@ -374,11 +374,6 @@ static inline uint64_t head_seq(const struct lookahead *la)
 	return 2 * (la->pushed - la->len) + 2;
 }
 
-bool la_full(const struct lookahead *la)
-{
-	return la->len >= la->cap;
-}
-
 const struct ea_event *la_pop(struct lookahead *la)
 {
 	const struct ea_event *ev;

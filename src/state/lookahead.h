@@ -96,7 +96,11 @@ static inline bool la_may_go(struct lookahead *la, uint64_t seq)
 		return false;
 	return seq <= la->pend_min || la_may_go_slow(la, seq);
 }
-bool la_full(const struct lookahead *la);
+/* Whether the ring holds all it may: la_pop() one before the next. */
+static inline bool la_full(const struct lookahead *la)
+{
+	return la->len >= la->cap;
+}
 /*
  * With sorted input, the oldest held-back event (or a synthetic one due
  * before it) when nothing la_push() may still learn can change it or put

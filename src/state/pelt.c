@@ -55,8 +55,8 @@ static uint32_t accumulate_segments(uint64_t periods, uint32_t d1, uint32_t d3)
 	return c1 + c2 + d3;
 }
 
-uint32_t ea_pelt_update(struct ea_pelt *p, uint64_t now_ns, bool running,
-			uint32_t cap)
+uint32_t ea_pelt_update_slow(struct ea_pelt *p, uint64_t now_ns, bool running,
+			     uint32_t cap)
 {
 	uint64_t delta, periods;
 	uint32_t contrib;

@@ -143,6 +143,7 @@ static void test_pelt(void **unused)
 
 struct digest {
 	uint64_t h, changes, events;
+	bool skip_util;		/* leave the utilisation out */
 };
 
 static void mix(struct digest *d, uint64_t v)
@@ -162,7 +163,8 @@ static void dg_change(void *ctx, const struct ea_state *s, int cpu,
 	mix(d, (uint64_t)cpu);
 	mix(d, since);
 	mix(d, now);
-	mix(d, ea_state_cpu_util_at(s, cpu, now));
+	if (!d->skip_util)
+		mix(d, ea_state_cpu_util_at(s, cpu, now));
 	for (int i = 0; i < 2; i++) {
 		if (!st[i]) {
 			mix(d, ~0ull);
@@ -354,18 +356,23 @@ static void make_consistent(uint64_t *x, uint64_t *ts, int32_t *run,
 	}
 }
 
-static void run_consistent(uint64_t seed, uint64_t n, unsigned lookahead,
-			   struct digest *d, struct ea_state_counts *counts)
+/* no_util: configure the state so; d->skip_util: digest no utilisation. */
+static void run_consistent_util(uint64_t seed, uint64_t n, unsigned lookahead,
+				bool no_util, struct digest *d,
+				struct ea_state_counts *counts)
 {
 	struct ea_state_config cfg = { .ncpus = 4, .lookahead = lookahead };
+	bool skip_util = d->skip_util || no_util;
 	struct ea_state *s;
 	struct ea_event ev;
 	struct ea_err err;
 	uint64_t x = seed, ts = 1000;
 	int32_t run[4] = { 0 };
 
+	cfg.no_util = no_util;
 	memset(d, 0, sizeof(*d));
 	d->h = 0xcbf29ce484222325ull;
+	d->skip_util = skip_util;
 	assert_int_equal(ea_state_new(&s, &cfg, &dg_ops, d), 0);
 	for (uint64_t i = 0; i < n; i++) {
 		make_consistent(&x, &ts, run, &ev);
@@ -373,7 +380,25 @@ static void run_consistent(uint64_t seed, uint64_t n, unsigned lookahead,
 	}
 	assert_int_equal(ea_state_finish(s, &err), 0);
 	*counts = *ea_state_counts(s);
+	/* what the tasks add up to, utilisation apart */
+	for (size_t i = 0; i < ea_state_ntasks(s); i++) {
+		const struct ea_task *t = ea_state_task_at(s, i);
+
+		mix(d, (uint64_t)(uint32_t)t->pid << 32 | (uint32_t)t->wakeups);
+		mix(d, t->runtime_ns);
+		if (no_util)
+			assert_int_equal(t->pelt.util_avg, 0);
+	}
+	for (int i = 0; no_util && i < ea_state_ncpus(s); i++)
+		assert_int_equal(ea_state_cpu_util(s, i), 0);
 	ea_state_free(s);
+}
+
+static void run_consistent(uint64_t seed, uint64_t n, unsigned lookahead,
+			   struct digest *d, struct ea_state_counts *counts)
+{
+	d->skip_util = false;
+	run_consistent_util(seed, n, lookahead, false, d, counts);
 }
 
 static void test_short_lookahead_consistent(void **unused)
@@ -393,6 +418,25 @@ static void test_short_lookahead_consistent(void **unused)
 	}
 }
 
+/* Without utilisation, every CPU state, event and task is the same. */
+static void test_no_util(void **unused)
+{
+	for (uint64_t seed = 1; seed <= 4; seed++) {
+		struct ea_state_counts ca, cb;
+		struct digest a, b;
+		uint64_t n = seed % 2 ? 50000 : 3000;
+
+		a.skip_util = true;	/* digested without utilisation */
+		run_consistent_util(seed, n, 1, false, &a, &ca);
+		b.skip_util = true;
+		run_consistent_util(seed, n, 1, true, &b, &cb);
+		assert_int_equal(a.changes, b.changes);
+		assert_int_equal(a.events, b.events);
+		assert_int_equal(a.h, b.h);
+		assert_memory_equal(&ca, &cb, sizeof(ca));
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -402,6 +446,7 @@ int main(void)
 		cmocka_unit_test(test_pelt),
 		cmocka_unit_test(test_sorted_early_pop),
 		cmocka_unit_test(test_short_lookahead_consistent),
+		cmocka_unit_test(test_no_util),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
