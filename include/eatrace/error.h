@@ -20,6 +20,7 @@ struct ea_err {
 /* Fill err (if non-NULL) with a formatted message; always returns -1. */
 int ea_err_set(struct ea_err *err, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
-int ea_err_vset(struct ea_err *err, const char *fmt, va_list ap);
+int ea_err_vset(struct ea_err *err, const char *fmt, va_list ap)
+	__attribute__((format(printf, 2, 0)));
 
 #endif
