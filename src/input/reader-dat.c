@@ -1535,6 +1535,8 @@ static int dat_open(void **priv, const char *path, struct ea_input_info *info,
 	else
 		cname = NULL;
 	mode = getenv("EATRACE_DAT_READER");
+	if (mode && !*mode)
+		mode = NULL;	/* set but empty: the default */
 	if (mode && strcmp(mode, "libtracecmd") && strcmp(mode, "pages")) {
 		dat_free(r);
 		return ea_err_set(err, "%s: EATRACE_DAT_READER=%s: expected libtracecmd or pages",

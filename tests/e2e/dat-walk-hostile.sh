@@ -69,6 +69,10 @@ expect_eq "cursor past the first page: libtracecmd's events" \
 expect_fail "walker refused, pages forced" 2 "read cursor past the CPU's first page" -- \
 	env EATRACE_DAT_READER=pages timeout 20 "$EATRACE" dump "$TMP/cursor-skew.dat"
 
+# Set but empty is the default.
+expect_eq "empty EATRACE_DAT_READER is the default" \
+	"$(EATRACE_DAT_READER= "$EATRACE" stats --format json "$src" | md5sum)" \
+	"$("$EATRACE" stats --format json "$src" | md5sum)"
 # An unknown EATRACE_DAT_READER value is an error, not silently ignored.
 expect_fail "unknown EATRACE_DAT_READER" 2 "EATRACE_DAT_READER=foo: expected libtracecmd or pages" -- \
 	env EATRACE_DAT_READER=foo "$EATRACE" stats "$src"

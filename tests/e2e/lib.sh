@@ -47,15 +47,14 @@ patch_bytes() {
 
 # lsan_dat: LeakSanitizer settings for scripts reading every trace.dat:
 # the project's suppressions plus two leaks inside libtracecmd and
-# libtraceevent that only some files trigger (not ours); slow unwinding, or
-# the sscanf leak's stack stops in libc and matches nothing.
+# libtraceevent that only some files trigger (not ours).
 lsan_dat() {
 	{
 		[ -f "$ROOT/tests/fuzz/lsan.supp" ] && cat "$ROOT/tests/fuzz/lsan.supp"
 		echo 'leak:tracecmd_parse_trace_clock'
 		echo 'leak:libtraceevent.so'
 	} >"$TMP/lsan.supp"
-	LSAN_OPTIONS="${LSAN_OPTIONS:+$LSAN_OPTIONS:}suppressions=$TMP/lsan.supp:fast_unwind_on_malloc=0:print_suppressions=0"
+	LSAN_OPTIONS="${LSAN_OPTIONS:+$LSAN_OPTIONS:}suppressions=$TMP/lsan.supp:print_suppressions=0"
 	export LSAN_OPTIONS
 }
 
