@@ -205,6 +205,18 @@ uint64_t ea_state_clip(const struct ea_state *s, uint64_t *t0, uint64_t *t1);
  * keep them and clip inline. */
 void ea_state_clip_bounds(const struct ea_state *s, uint64_t *start,
 			  uint64_t *end);
+/* Clip [*t0, *t1) to [start, end) (bounds from ea_state_clip_bounds());
+ * returns the remaining length in ns. */
+static inline uint64_t ea_clip_to(uint64_t start, uint64_t end, uint64_t *t0,
+				  uint64_t *t1)
+{
+	if (*t0 < start)
+		*t0 = start;
+	if (*t1 > end)
+		*t1 = end;
+	return *t1 > *t0 ? *t1 - *t0 : 0;
+}
+
 bool ea_state_in_window(const struct ea_state *s, uint64_t t);
 const struct ea_state_counts *ea_state_counts(const struct ea_state *s);
 

@@ -36,11 +36,7 @@ static struct ea_prices *prices(const struct ea_acct *a)
 /* ea_state_clip() and ea_state_in_window() on the bounds kept by on_change() */
 static inline uint64_t clip(const struct ea_acct *a, uint64_t *t0, uint64_t *t1)
 {
-	if (*t0 < a->clip_start)
-		*t0 = a->clip_start;
-	if (*t1 > a->clip_end)
-		*t1 = a->clip_end;
-	return *t1 > *t0 ? *t1 - *t0 : 0;
+	return ea_clip_to(a->clip_start, a->clip_end, t0, t1);
 }
 
 static inline bool in_window(const struct ea_acct *a, uint64_t t)

@@ -59,11 +59,7 @@ struct ea_state {
 static inline uint64_t st_clip(const struct ea_state *s, uint64_t *t0,
 			       uint64_t *t1)
 {
-	if (*t0 < s->win_start)
-		*t0 = s->win_start;
-	if (*t1 > s->win_end)
-		*t1 = s->win_end;
-	return *t1 > *t0 ? *t1 - *t0 : 0;
+	return ea_clip_to(s->win_start, s->win_end, t0, t1);
 }
 
 static inline bool st_in_window(const struct ea_state *s, uint64_t t)

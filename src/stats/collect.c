@@ -73,11 +73,7 @@ static int add_freq_time(struct ea_cpu_stats *c, uint32_t freq, uint64_t ns)
 static inline uint64_t clip(const struct ea_stats *st, uint64_t *t0,
 			    uint64_t *t1)
 {
-	if (*t0 < st->clip_start)
-		*t0 = st->clip_start;
-	if (*t1 > st->clip_end)
-		*t1 = st->clip_end;
-	return *t1 > *t0 ? *t1 - *t0 : 0;
+	return ea_clip_to(st->clip_start, st->clip_end, t0, t1);
 }
 
 static inline bool in_window(const struct ea_stats *st, uint64_t t)
