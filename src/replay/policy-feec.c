@@ -29,34 +29,61 @@ int64_t rp_em_power_u(const struct ea_cluster *cl, int k)
 	return cl->caps[k].core_power_u + cl->caps[k].cluster_power_u / cl->ncpus;
 }
 
-unsigned long long rp_feec_compute_energy(const struct rp_env *e, int ci,
-					  uint32_t task_util, int dst_cpu)
-{
-	const struct ea_cluster *cl = &e->model->clusters[ci];
-	uint32_t cap = cl->caps[cl->ncaps - 1].cap;
-	uint64_t pd_cap = 0, busy = 0, max_util = 0;
-	int k;
+/* A perf domain's figures compute_energy() sums, without the task. */
+struct pd_util {
+	uint64_t pd_cap;	/* capacity summed over its CPUs */
+	uint64_t busy;		/* util summed, each CPU's capped at cap */
+	uint64_t max;		/* the highest such util */
+};
 
+static void pd_util(const struct rp_env *e, const struct ea_cluster *cl,
+		    struct pd_util *d)
+{
+	uint32_t cap = cl->caps[cl->ncaps - 1].cap;
+
+	*d = (struct pd_util){ 0 };
 	for (int i = 0; i < cl->ncpus; i++) {
 		int c = cl->cpus[i];
 		uint64_t u;
 
 		if (c >= e->ncpus)
 			continue;
-		pd_cap += cap;
+		d->pd_cap += cap;
 		u = e->util[c] < cap ? e->util[c] : cap;
-		busy += u;
-		if (c == dst_cpu)
-			u += task_util;
+		d->busy += u;
+		if (u > d->max)
+			d->max = u;
+	}
+}
+
+/*
+ * compute_energy() of cluster ci from its pd_util: with the task's util
+ * added (with_task), on dst_cpu, one of its CPUs (-1: none of them). The
+ * busiest CPU with the task is the busier of the busiest without it and
+ * dst_cpu with it (adding util never lowers a CPU's): one pass over the
+ * CPUs serves every candidate of the cluster.
+ */
+static unsigned long long pd_energy(const struct rp_env *e, int ci,
+				    const struct pd_util *d, uint32_t task_util,
+				    int dst_cpu, bool with_task)
+{
+	const struct ea_cluster *cl = &e->model->clusters[ci];
+	uint32_t cap = cl->caps[cl->ncaps - 1].cap;
+	uint64_t busy = d->busy > d->pd_cap ? d->pd_cap : d->busy;
+	uint64_t max_util = d->max;
+	int k;
+
+	if (dst_cpu >= 0) {
+		uint64_t u = (e->util[dst_cpu] < cap ? e->util[dst_cpu] : cap) +
+			     task_util;
+
 		if (u > cap)
 			u = cap;
 		if (u > max_util)
 			max_util = u;
 	}
-	if (busy > pd_cap)
-		busy = pd_cap;
-	if (dst_cpu >= 0)
-		busy = busy + task_util < pd_cap ? busy + task_util : pd_cap;
+	if (with_task)
+		busy = busy + task_util < d->pd_cap ? busy + task_util : d->pd_cap;
 	if (!busy)
 		return 0;
 	/* map_util_perf(): 25% headroom, then the lowest OPP that covers it */
@@ -69,6 +96,19 @@ unsigned long long rp_feec_compute_energy(const struct rp_env *e, int ci,
 	return (unsigned long long)(e->clc ? e->clc[ci].em_pow[k] :
 				    rp_em_power_u(cl, k)) *
 	       busy / cl->caps[k].cap;
+}
+
+unsigned long long rp_feec_compute_energy(const struct rp_env *e, int ci,
+					  uint32_t task_util, int dst_cpu)
+{
+	const struct ea_cluster *cl = &e->model->clusters[ci];
+	bool in_pd = dst_cpu >= 0 && dst_cpu < e->ncpus &&
+		     e->model->cpu_cluster[dst_cpu] == ci;
+	struct pd_util d;
+
+	pd_util(e, cl, &d);
+	return pd_energy(e, ci, &d, task_util, in_pd ? dst_cpu : -1,
+			 dst_cpu >= 0);
 }
 
 static int select_feec(const struct rp_env *e, const struct rp_wakee *p)
@@ -85,6 +125,7 @@ static int select_feec(const struct rp_env *e, const struct rp_wakee *p)
 		long prev_spare = -1, max_spare = -1;
 		int max_cpu = -1, max_fits = -1;
 		unsigned long long base, cur;
+		struct pd_util pd;
 
 		for (int i = 0; i < cl->ncpus; i++) {
 			int c = cl->cpus[i];
@@ -109,16 +150,19 @@ static int select_feec(const struct rp_env *e, const struct rp_wakee *p)
 		}
 		if (max_cpu < 0 && prev_spare < 0)
 			continue;
-		base = rp_feec_compute_energy(e, ci, p->util, -1);
+		pd_util(e, cl, &pd);
+		base = pd_energy(e, ci, &pd, p->util, -1, false);
 		if (prev_spare > -1) {
-			prev_delta = rp_feec_compute_energy(e, ci, p->util, prev) - base;
+			prev_delta = pd_energy(e, ci, &pd, p->util, prev, true) -
+				     base;
 			if (prev_delta < best_delta)
 				best_delta = prev_delta;
 		}
 		if (max_cpu >= 0 && max_spare > prev_spare) {
 			if (max_fits < best_fits)
 				continue;
-			cur = rp_feec_compute_energy(e, ci, p->util, max_cpu) - base;
+			cur = pd_energy(e, ci, &pd, p->util, max_cpu, true) -
+			      base;
 			if (max_fits > 0 && best_fits > 0 && cur >= best_delta)
 				continue;
 			best_delta = cur;
