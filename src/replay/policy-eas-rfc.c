@@ -58,6 +58,7 @@ static long pos(long v)
 struct rfc_pow {
 	const long *core, *cluster;	/* per OPP; NULL: from the model */
 	long idle_core, idle_cluster, wake_core, wake_cluster;
+	const struct rp_div *div;	/* per OPP; NULL: divide */
 };
 
 static long core_pow(const struct rfc_pow *w, const struct ea_cluster *cl,
@@ -82,13 +83,23 @@ static void get_pow(const struct rp_env *e, int ci, struct rfc_pow *w)
 
 		*w = (struct rfc_pow){ c->core_pow, c->cluster_pow,
 				       c->idle_core_pow, c->idle_cluster_pow,
-				       c->wake_core, c->wake_cluster };
+				       c->wake_core, c->wake_cluster,
+				       c->cap_div };
 		return;
 	}
 	*w = (struct rfc_pow){ NULL, NULL, lpow(idle->core_power),
 			       lpow(idle->cluster_power),
 			       rp_rfc_wakeup_energy(idle->core_wakeup),
-			       rp_rfc_wakeup_energy(idle->cluster_wakeup) };
+			       rp_rfc_wakeup_energy(idle->cluster_wakeup), NULL };
+}
+
+/* n / the capacity of OPP k (the same quotient, without a divide when
+ * cached: diff_util() does up to ten of them). */
+static long div_cap(const struct rfc_pow *w, const struct ea_cluster *cl,
+		    int k, long n)
+{
+	return w->div ? rp_div(n, &w->div[k], cl->caps[k].cap) :
+			n / (long)cl->caps[k].cap;
 }
 
 /* The util summed over cluster ci's CPUs, and the highest (0 at least). */
@@ -158,11 +169,11 @@ static long diff_util(const struct rp_env *e, int ci, const struct rfc_pow *w,
 	unused_aft = pos(cap_n - cpu_util - util);
 	if (aff_bef == aff_aft && curr == new && unused_aft < 100)
 		return diff;
-	diff -= aff_bef * core_pow(w, cl, curr) / cap_c;
-	diff -= unused_bef * w->idle_core / cap_c;
-	diff += aff_aft * core_pow(w, cl, new) / cap_n;
-	diff += unused_aft * w->idle_core / cap_n;
-	diff += (wakeups * w->wake_core >> 10) * unused_aft / cap_n;
+	diff -= div_cap(w, cl, curr, aff_bef * core_pow(w, cl, curr));
+	diff -= div_cap(w, cl, curr, unused_bef * w->idle_core);
+	diff += div_cap(w, cl, new, aff_aft * core_pow(w, cl, new));
+	diff += div_cap(w, cl, new, unused_aft * w->idle_core);
+	diff += div_cap(w, cl, new, (wakeups * w->wake_core >> 10) * unused_aft);
 
 	/* Higher level: the cluster, by its busiest CPU. */
 	aff_bef = max_bef;
@@ -171,11 +182,12 @@ static long diff_util(const struct rp_env *e, int ci, const struct rfc_pow *w,
 	unused_aft = pos(cap_n - aff_aft);
 	if (aff_bef == aff_aft && curr == new && unused_aft < 100)
 		return diff;
-	diff -= aff_bef * cluster_pow(w, cl, curr) / cap_c;
-	diff -= unused_bef * w->idle_cluster / cap_c;
-	diff += aff_aft * cluster_pow(w, cl, new) / cap_n;
-	diff += unused_aft * w->idle_cluster / cap_n;
-	diff += (wakeups * w->wake_cluster >> 10) * unused_aft / cap_n;
+	diff -= div_cap(w, cl, curr, aff_bef * cluster_pow(w, cl, curr));
+	diff -= div_cap(w, cl, curr, unused_bef * w->idle_cluster);
+	diff += div_cap(w, cl, new, aff_aft * cluster_pow(w, cl, new));
+	diff += div_cap(w, cl, new, unused_aft * w->idle_cluster);
+	diff += div_cap(w, cl, new, (wakeups * w->wake_cluster >> 10) *
+				   unused_aft);
 	return diff;
 }
 

@@ -61,20 +61,24 @@ struct rp_cl_cache *rp_cl_cache_new(const struct ea_model *m)
 	size_t total = 0, at = 0;
 	long *pow;
 	int64_t *em;
+	struct rp_div *div;
 
 	for (int ci = 0; ci < m->nclusters; ci++)
 		total += m->clusters[ci].ncaps;
 	pow = calloc(total ? 2 * total : 1, sizeof(*pow));
 	em = calloc(total ? total : 1, sizeof(*em));
-	if (!cc || !pow || !em) {
+	div = calloc(total ? total : 1, sizeof(*div));
+	if (!cc || !pow || !em || !div) {
 		free(cc);
 		free(pow);
 		free(em);
+		free(div);
 		return NULL;
 	}
 	/* freed through cc[0], even when there is no cluster */
 	cc[0].core_pow = pow;
 	cc[0].em_pow = em;
+	cc[0].cap_div = div;
 	for (int ci = 0; ci < m->nclusters; ci++) {
 		const struct ea_cluster *cl = &m->clusters[ci];
 		const struct ea_idle_state *idle = &cl->idles[cl->nidles - 1];
@@ -83,11 +87,14 @@ struct rp_cl_cache *rp_cl_cache_new(const struct ea_model *m)
 		c->core_pow = pow + 2 * at;
 		c->cluster_pow = c->core_pow + cl->ncaps;
 		c->em_pow = em + at;
+		c->cap_div = div + at;
 		at += cl->ncaps;
 		for (int k = 0; k < cl->ncaps; k++) {
 			c->core_pow[k] = lround(cl->caps[k].core_power);
 			c->cluster_pow[k] = lround(cl->caps[k].cluster_power);
 			c->em_pow[k] = rp_em_power_u(cl, k);
+			rp_div_init(&c->cap_div[k], cl->caps[k].cap ?
+				    cl->caps[k].cap : 1);
 		}
 		c->idle_core_pow = lround(idle->core_power);
 		c->idle_cluster_pow = lround(idle->cluster_power);
@@ -103,6 +110,7 @@ void rp_cl_cache_free(struct rp_cl_cache *cc)
 		return;
 	free(cc[0].core_pow);
 	free(cc[0].em_pow);
+	free(cc[0].cap_div);
 	free(cc);
 }
 

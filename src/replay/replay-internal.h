@@ -121,6 +121,35 @@ struct rp_env {
 };
 
 /*
+ * Division of a non-negative long by a fixed divisor d >= 1 as a multiply
+ * and a shift (Granlund and Montgomery 1994, theorem 4.2 with N = 63):
+ * with l = ceil(log2 d) and m = ceil(2^(63 + l) / d), which fits 64 bits,
+ * floor(n / d) = floor(n x m / 2^(63 + l)) for every 0 <= n < 2^63. A
+ * negative n takes the plain division (C's, towards zero).
+ */
+struct rp_div {
+	uint64_t m;
+	unsigned int shift;	/* 63 + l */
+};
+
+static inline void rp_div_init(struct rp_div *q, uint32_t d)
+{
+	unsigned int l = 0;
+
+	while (l < 32 && (1ull << l) < d)
+		l++;
+	q->shift = 63 + l;
+	q->m = (uint64_t)((((unsigned __int128)1 << q->shift) + d - 1) / d);
+}
+
+static inline long rp_div(long n, const struct rp_div *q, long d)
+{
+	if (n < 0)
+		return n / d;
+	return (long)(((unsigned __int128)(uint64_t)n * q->m) >> q->shift);
+}
+
+/*
  * What the energy-aware policies derive from the model, per cluster: the
  * same integers they would compute at each decision (the RFC's lround()ed
  * powers, feec's per-CPU share of the cluster power), plus scratch for
@@ -132,6 +161,7 @@ struct rp_cl_cache {
 	long *core_pow, *cluster_pow;
 	long idle_core_pow, idle_cluster_pow;
 	long wake_core, wake_cluster;
+	struct rp_div *cap_div;		/* eas-rfc: by each OPP's capacity */
 	int64_t *em_pow;		/* feec: em power per OPP */
 	/* eas-rfc, per decision: util summed over the cluster's CPUs, and
 	 * the highest (0 at least) */

@@ -305,9 +305,47 @@ static int teardown(void **state)
 	return 0;
 }
 
+/*
+ * rp_div() against the processor's divide: every divisor up to 70000 (model
+ * capacities are up to 1024; a margin well past it) and some up to 2^32 - 1,
+ * numerators at and around multiples of d, at the top of the range (up to
+ * LONG_MAX), pseudo-random ones of every size, and negative ones.
+ */
+static void div_by_constant(void **state)
+{
+	static const uint32_t big[] = { 65535, 65536, 65537, 1u << 20, 999983,
+					1u << 31, (1u << 31) + 1, 4294967295u };
+	uint64_t x = 88172645463325252ull;	/* xorshift64 */
+
+	(void)state;
+	for (uint32_t i = 0; i < 70000 + sizeof(big) / sizeof(big[0]); i++) {
+		long d = i < 70000 ? (long)i + 1 : (long)big[i - 70000];
+		long ns[] = { 0, 1, 2, d - 1, d, d + 1, 2 * d - 1, 2 * d,
+			      1024 * d - 1, 1024 * d + 1, LONG_MAX, LONG_MAX - 1,
+			      LONG_MAX - d, LONG_MAX / d * d, LONG_MAX / d * d - 1,
+			      -1, -d, -d - 1, LONG_MIN + 1, 0, 0, 0, 0 };
+		struct rp_div q;
+		size_t n = sizeof(ns) / sizeof(ns[0]);
+
+		for (size_t k = n - 4; k < n; k++) {
+			x ^= x << 13;
+			x ^= x >> 7;
+			x ^= x << 17;
+			/* sizes from 1 to 63 bits */
+			ns[k] = (long)((x >> 1) >> (x % 63));
+		}
+		rp_div_init(&q, (uint32_t)d);
+		for (size_t k = 0; k < n; k++)
+			if (rp_div(ns[k], &q, d) != ns[k] / d)
+				fail_msg("%ld / %ld: %ld, not %ld", ns[k], d,
+					 rp_div(ns[k], &q, d), ns[k] / d);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(div_by_constant),
 		cmocka_unit_test(diff_idle_cpu),
 		cmocka_unit_test(diff_busy_cpu),
 		cmocka_unit_test(diff_crosses_opp),
