@@ -395,6 +395,16 @@ const struct ea_event *la_pop(struct lookahead *la)
 	return ev;
 }
 
+const struct ea_event *la_pop_synth_before(struct lookahead *la,
+					   const struct ea_event *ev)
+{
+	if (!la->nsynth || !before(la->synth[0].ev.ts, la->synth[0].seq,
+				   ev->ts, la->next_seq))
+		return NULL;
+	synth_pop(la, &la->popped);
+	return &la->popped;
+}
+
 const struct la_cpu *la_cpu(const struct lookahead *la, int cpu)
 {
 	return cpu < la->ncpus ? &la->cpus[cpu] : NULL;

@@ -119,6 +119,14 @@ int ea_state_feed(struct ea_state *s, const struct ea_event *ev,
 	}
 	if (la_scan(&s->la, ev))
 		return ea_err_set(err, "out of memory");
+	/* One event held back: la_full() would let ev go before the next is
+	 * scanned, after the synthetic events scanning it put before it. */
+	if (s->la.cap == 1 && s->started) {
+		while ((out = la_pop_synth_before(&s->la, ev)))
+			if (apply(s, out, err))
+				return -1;
+		return apply(s, ev, err);
+	}
 	if (!s->la.sorted || !s->started) {
 		la_store(&s->la, ev);
 		return 0;
