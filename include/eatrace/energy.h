@@ -94,6 +94,9 @@ struct ea_acct_config {
 	uint32_t assumed_khz;
 	uint64_t interval_ns;	/* 0: no time-window breakdown */
 	bool zero_wakeups;	/* price wakeups at 0 (comparisons) */
+	/* No per-task figures (ntasks stays 0): for callers that read only
+	 * the CPU, cluster and window breakdowns, which stay the same. */
+	bool no_tasks;
 };
 
 struct ea_acct {

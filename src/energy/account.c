@@ -118,6 +118,8 @@ static inline void charge_task(struct ea_acct *a, int cpu, int32_t pid,
 {
 	struct ea_cpu_acct *ca = &a->cpus[cpu];
 
+	if (a->cfg.no_tasks)
+		return;
 	if (pid < -1)
 		pid = -1;
 	if (ca->last_task && ca->last_pid == pid)
@@ -473,7 +475,8 @@ static void charge_wakeups(struct ea_acct *a, int cpu, uint64_t now,
 	ca->cstates[k].energy += cp->wake_core[k];
 	add(&ca->e, CORE_WAKEUP, cp->wake_core[k]);
 	add(&a->clusters[ci].e, CORE_WAKEUP, cp->wake_core[k]);
-	ca->pending_core_wakeup += cp->wake_core[k];
+	if (!a->cfg.no_tasks)
+		ca->pending_core_wakeup += cp->wake_core[k];
 	charge_window_at(a, CORE_WAKEUP, cp->wake_core[k], now);
 
 	/* a->cpus[cpu].st is still `old`: the cluster before this change. */
@@ -486,7 +489,8 @@ static void charge_wakeups(struct ea_acct *a, int cpu, uint64_t now,
 	ca->cstates[kc].energy += cp->wake_cluster[kc];
 	add(&ca->e, CLUSTER_WAKEUP, cp->wake_cluster[kc]);
 	add(&a->clusters[ci].e, CLUSTER_WAKEUP, cp->wake_cluster[kc]);
-	ca->pending_cluster_wakeup += cp->wake_cluster[kc];
+	if (!a->cfg.no_tasks)
+		ca->pending_cluster_wakeup += cp->wake_cluster[kc];
 	charge_window_at(a, CLUSTER_WAKEUP, cp->wake_cluster[kc], now);
 }
 

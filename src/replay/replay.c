@@ -119,6 +119,7 @@ int ea_replay_run(const struct ea_workload *w, const struct ea_replay_config *cf
 	const struct rp_policy *pol = rp_policy_get(cfg->policy);
 	int gov = rp_gov_parse(cfg->governor), idle = rp_idle_parse(cfg->idle);
 	struct ea_state_config scfg = cfg->state_cfg;
+	struct ea_acct_config acfg = cfg->acct_cfg;
 	struct feed f = { 0 };
 	struct sim s;
 	int rc = -1;
@@ -127,7 +128,9 @@ int ea_replay_run(const struct ea_workload *w, const struct ea_replay_config *cf
 	if (!pol || gov < 0 || idle < 0)
 		return ea_err_set(err, "replay: unknown policy, governor or idle selector");
 	snprintf(r->policy, sizeof(r->policy), "%s", pol->name);
-	if (ea_acct_init(&r->acct, cfg->model, &cfg->acct_cfg, err))
+	/* the results show CPU and cluster energy, never per-task figures */
+	acfg.no_tasks = true;
+	if (ea_acct_init(&r->acct, cfg->model, &acfg, err))
 		return -1;
 	if (sim_init(&s, w, cfg->model, pol, gov, idle, cfg->same_platform,
 		     cfg->acct_cfg.assumed_khz)) {
