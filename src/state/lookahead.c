@@ -289,6 +289,8 @@ static int pend(struct lookahead *la, const struct ea_event *ev)
 	return 0;
 }
 
+/* Out of line: inlined, its frame would weigh on scan_common()'s path. */
+__attribute__((noinline))
 static int scan(struct lookahead *la, const struct ea_event *ev)
 {
 	int cpu = ev->cpu;
@@ -347,13 +349,79 @@ static int scan(struct lookahead *la, const struct ea_event *ev)
 	return 0;
 }
 
+/*
+ * scan() of most events: a switch, wakeup, frequency or idle event on CPUs
+ * already seen, whose current task is the one the scanner expects. Returns
+ * false, having done nothing, for any other.
+ */
+static inline bool scan_common(struct lookahead *la, const struct ea_event *ev)
+{
+	int cpu = ev->cpu, target = cpu;
+	struct la_cpu *c;
+	int32_t cur;
+
+	switch (ev->type) {
+	case EA_EV_SWITCH:
+		cur = ev->sw.prev_pid;
+		break;
+	case EA_EV_WAKEUP:
+	case EA_EV_WAKING:
+	case EA_EV_WAKEUP_NEW:
+		cur = ev->cur_pid;
+		break;
+	case EA_EV_FREQ:
+		target = ev->freq.cpu;
+		cur = ev->cur_pid;
+		break;
+	case EA_EV_IDLE:
+		target = ev->idle.cpu;
+		cur = ev->cur_pid;
+		break;
+	default:
+		return false;
+	}
+	if (cpu < 0 || cpu > la->max_cpu || target < 0 || target > la->max_cpu)
+		return false;
+	c = &la->cpus[cpu];
+	if (!c->seen || (cur >= 0 && cur != c->curr))
+		return false;
+	if (ev->type == EA_EV_IDLE) {
+		if (!la->cpus[target].seen)
+			return false;
+		la->cpus[target].has_cpuidle = true;
+	} else if (ev->type == EA_EV_SWITCH) {
+		c->curr = ev->sw.next_pid;
+		c->curr_since = ev->ts;
+		memcpy(c->curr_comm, ev->sw.next_comm, EA_COMM_LEN);
+		if (c->pend_seq && c->pend_last_ts < ev->ts) {
+			c->pend_seq = 0;
+			la->pend_dirty = true;
+		}
+	} else if (ev->type != EA_EV_FREQ) {
+		int32_t pid = ev->wake.pid;
+		int tcpu = ev->wake.target_cpu;
+		const struct la_wake *w = la->last_wake;
+		bool pends = la->sorted && pid > 0 && tcpu >= 0;
+
+		/* Only when neither pend() nor wake_set() needs memory. */
+		if ((pends && tcpu >= la->ncpus) ||
+		    (pid > 0 && (!w || w->pid != pid) &&
+		     (la->nwakes + 1) * 2 > la->wake_slots))
+			return false;
+		if (pends)
+			pend(la, ev);
+		wake_set(la, pid, tcpu, ev->ts, la->next_seq);
+	}
+	return true;
+}
+
 int la_scan(struct lookahead *la, const struct ea_event *ev)
 {
 	if (ev->ts < la->last_ts)
 		la->sorted = false;	/* not what the caller promised */
 	la->last_ts = ev->ts;
 	la->next_seq += 2;	/* ev's key; odd keys are for synthetic ones */
-	if (scan(la, ev))
+	if (!scan_common(la, ev) && scan(la, ev))
 		return -1;
 	la->ring_ts[la->pushed & la->mask] = ev->ts;
 	la->pushed++;
@@ -395,11 +463,11 @@ const struct ea_event *la_pop(struct lookahead *la)
 	return ev;
 }
 
-const struct ea_event *la_pop_synth_before(struct lookahead *la,
-					   const struct ea_event *ev)
+const struct ea_event *la_pop_synth_before_slow(struct lookahead *la,
+						const struct ea_event *ev)
 {
-	if (!la->nsynth || !before(la->synth[0].ev.ts, la->synth[0].seq,
-				   ev->ts, la->next_seq))
+	if (!before(la->synth[0].ev.ts, la->synth[0].seq, ev->ts,
+		    la->next_seq))
 		return NULL;
 	synth_pop(la, &la->popped);
 	return &la->popped;

@@ -119,8 +119,14 @@ const struct ea_event *la_pop(struct lookahead *la);
  * With nothing held back, the synthetic event due before the event just
  * scanned (key la->next_seq), if any: what la_pop() would give before it.
  */
-const struct ea_event *la_pop_synth_before(struct lookahead *la,
-					   const struct ea_event *ev);
+const struct ea_event *la_pop_synth_before_slow(struct lookahead *la,
+						const struct ea_event *ev);
+
+static inline const struct ea_event *
+la_pop_synth_before(struct lookahead *la, const struct ea_event *ev)
+{
+	return la->nsynth ? la_pop_synth_before_slow(la, ev) : NULL;
+}
 const struct la_cpu *la_cpu(const struct lookahead *la, int cpu);
 
 #endif
