@@ -268,16 +268,11 @@ static int resync(struct lookahead *la, struct la_cpu *c, int cpu,
 	return synth_push(la, &sw, seq);
 }
 
-/* A wakeup a later resync on its target CPU may be placed at. */
-static int pend(struct lookahead *la, const struct ea_event *ev)
+/* pend() on a CPU la->cpus holds */
+static inline void pend_on(struct lookahead *la, int cpu, uint64_t ts)
 {
-	int cpu = ev->wake.target_cpu;
-	struct la_cpu *c;
+	struct la_cpu *c = &la->cpus[cpu];
 
-	/* Not grow_cpus(): the CPUs seen (max_cpu) must not change. */
-	if (cpu >= la->ncpus && grow_cpus_slow(la, cpu))
-		return -1;
-	c = &la->cpus[cpu];
 	if (!c->pend_seq) {
 		if (cpu >= la->pend_ncpus)
 			la->pend_ncpus = cpu + 1;
@@ -285,7 +280,18 @@ static int pend(struct lookahead *la, const struct ea_event *ev)
 		if (la->next_seq < la->pend_min)
 			la->pend_min = la->next_seq;
 	}
-	c->pend_last_ts = ev->ts;
+	c->pend_last_ts = ts;
+}
+
+/* A wakeup a later resync on its target CPU may be placed at. */
+static int pend(struct lookahead *la, const struct ea_event *ev)
+{
+	int cpu = ev->wake.target_cpu;
+
+	/* Not grow_cpus(): the CPUs seen (max_cpu) must not change. */
+	if (cpu >= la->ncpus && grow_cpus_slow(la, cpu))
+		return -1;
+	pend_on(la, cpu, ev->ts);
 	return 0;
 }
 
@@ -349,47 +355,61 @@ static int scan(struct lookahead *la, const struct ea_event *ev)
 	return 0;
 }
 
+/* CPU id the scanner has seen (la->cpus holds it) */
+static inline bool known_cpu(const struct lookahead *la, int cpu)
+{
+	return (unsigned int)cpu < (unsigned int)(la->max_cpu + 1);
+}
+
+/* scan_common() of a wakeup on a CPU whose current task is as expected */
+static inline bool scan_wake(struct lookahead *la, const struct ea_event *ev)
+{
+	int32_t pid = ev->wake.pid;
+	int cpu = ev->wake.target_cpu;
+	struct la_wake *w = la->last_wake;
+	bool pends = la->sorted && cpu >= 0;
+
+	if (pid <= 0)
+		return true;	/* neither pend() nor wake_set() */
+	/* Only when neither pend() nor wake_set() needs memory. */
+	if (pends && cpu >= la->ncpus)
+		return false;
+	if (!w || w->pid != pid) {
+		if ((la->nwakes + 1) * 2 > la->wake_slots)
+			return false;
+		w = wake_slot(la, pid);
+		if (!w->pid)
+			la->nwakes++;
+		la->last_wake = w;
+	}
+	if (pends)
+		pend_on(la, cpu, ev->ts);
+	w->pid = pid;
+	w->cpu = cpu;
+	w->ts = ev->ts;
+	w->seq = la->next_seq;
+	return true;
+}
+
 /*
  * scan() of most events: a switch, wakeup, frequency or idle event on CPUs
- * already seen, whose current task is the one the scanner expects. Returns
- * false, having done nothing, for any other.
+ * already seen, whose current task is the one the scanner expects, and
+ * that needs no memory. Returns false, having done nothing, for any other.
  */
 static inline bool scan_common(struct lookahead *la, const struct ea_event *ev)
 {
-	int cpu = ev->cpu, target = cpu;
+	int cpu = ev->cpu;
 	struct la_cpu *c;
-	int32_t cur;
 
-	switch (ev->type) {
-	case EA_EV_SWITCH:
-		cur = ev->sw.prev_pid;
-		break;
-	case EA_EV_WAKEUP:
-	case EA_EV_WAKING:
-	case EA_EV_WAKEUP_NEW:
-		cur = ev->cur_pid;
-		break;
-	case EA_EV_FREQ:
-		target = ev->freq.cpu;
-		cur = ev->cur_pid;
-		break;
-	case EA_EV_IDLE:
-		target = ev->idle.cpu;
-		cur = ev->cur_pid;
-		break;
-	default:
-		return false;
-	}
-	if (cpu < 0 || cpu > la->max_cpu || target < 0 || target > la->max_cpu)
+	if (!known_cpu(la, cpu))
 		return false;
 	c = &la->cpus[cpu];
-	if (!c->seen || (cur >= 0 && cur != c->curr))
+	if (!c->seen)
 		return false;
-	if (ev->type == EA_EV_IDLE) {
-		if (!la->cpus[target].seen)
+	switch (ev->type) {
+	case EA_EV_SWITCH:
+		if (ev->sw.prev_pid >= 0 && ev->sw.prev_pid != c->curr)
 			return false;
-		la->cpus[target].has_cpuidle = true;
-	} else if (ev->type == EA_EV_SWITCH) {
 		c->curr = ev->sw.next_pid;
 		c->curr_since = ev->ts;
 		memcpy(c->curr_comm, ev->sw.next_comm, EA_COMM_LEN);
@@ -397,22 +417,26 @@ static inline bool scan_common(struct lookahead *la, const struct ea_event *ev)
 			c->pend_seq = 0;
 			la->pend_dirty = true;
 		}
-	} else if (ev->type != EA_EV_FREQ) {
-		int32_t pid = ev->wake.pid;
-		int tcpu = ev->wake.target_cpu;
-		const struct la_wake *w = la->last_wake;
-		bool pends = la->sorted && pid > 0 && tcpu >= 0;
-
-		/* Only when neither pend() nor wake_set() needs memory. */
-		if ((pends && tcpu >= la->ncpus) ||
-		    (pid > 0 && (!w || w->pid != pid) &&
-		     (la->nwakes + 1) * 2 > la->wake_slots))
+		return true;
+	case EA_EV_WAKEUP:
+	case EA_EV_WAKING:
+	case EA_EV_WAKEUP_NEW:
+		if (ev->cur_pid >= 0 && ev->cur_pid != c->curr)
 			return false;
-		if (pends)
-			pend(la, ev);
-		wake_set(la, pid, tcpu, ev->ts, la->next_seq);
+		return scan_wake(la, ev);
+	case EA_EV_FREQ:
+		if (!known_cpu(la, ev->freq.cpu))
+			return false;
+		return ev->cur_pid < 0 || ev->cur_pid == c->curr;
+	case EA_EV_IDLE:
+		if (!known_cpu(la, ev->idle.cpu) || !la->cpus[ev->idle.cpu].seen ||
+		    (ev->cur_pid >= 0 && ev->cur_pid != c->curr))
+			return false;
+		la->cpus[ev->idle.cpu].has_cpuidle = true;
+		return true;
+	default:
+		return false;
 	}
-	return true;
 }
 
 int la_scan(struct lookahead *la, const struct ea_event *ev)
