@@ -153,8 +153,10 @@ int ea_replay_run(const struct ea_workload *w, const struct ea_replay_config *cf
 	/* the simulated timeline is consistent: no look-ahead needed past
 	 * the start (see ea_state_config.lookahead) */
 	scfg.lookahead = 1;
-	/* the accountant reads no utilisation from it */
+	/* the accountant reads no utilisation from it, nor tasks (no_tasks
+	 * above) */
 	scfg.no_util = true;
+	scfg.no_tasks = true;
 	if (ea_state_new(&f.st, &scfg, &ea_acct_ops, &r->acct)) {
 		ea_err_set(err, "out of memory");
 		goto out;

@@ -22,6 +22,7 @@ int ea_state_new(struct ea_state **sp, const struct ea_state_config *cfg,
 	s->event_types = !ops->event ? 0 :
 			  ops->event_types ? ops->event_types : ~0u;
 	s->ctx = ctx;
+	s->track_tasks = !(s->cfg.no_tasks && s->cfg.no_util);
 	if (la_init(&s->la, EA_LOOKAHEAD)) {
 		free(s);
 		return -1;
@@ -96,11 +97,13 @@ static int apply(struct ea_state *s, const struct ea_event *ev,
 	case EA_EV_WAKING:
 	case EA_EV_WAKEUP_NEW:
 		cpu_apply_other(s, ev);
-		task_wakeup(s, ev);
+		if (s->track_tasks)
+			task_wakeup(s, ev);
 		break;
 	default:
 		cpu_apply(s, ev);
-		task_apply(s, ev);
+		if (s->track_tasks)
+			task_apply(s, ev);
 		break;
 	}
 	if (s->event_types >> ev->type & 1)
