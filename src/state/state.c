@@ -111,8 +111,36 @@ static int apply(struct ea_state *s, const struct ea_event *ev,
 	return 0;
 }
 
-int ea_state_feed(struct ea_state *s, const struct ea_event *ev,
-		  struct ea_err *err)
+/*
+ * With one event held back, once started: la_full() would let ev go
+ * before the next is scanned, after the synthetic events scanning it put
+ * before it. Apply them all now, without the copy through the ring.
+ */
+static inline int apply_scanned(struct ea_state *s, const struct ea_event *ev,
+				struct ea_err *err)
+{
+	const struct ea_event *out;
+
+	while ((out = la_pop_synth_before(&s->la, ev)))
+		if (apply(s, out, err))
+			return -1;
+	return apply(s, ev, err);
+}
+
+/* ea_state_feed() with one event held back and none held now */
+__attribute__((noinline))
+static int feed_one(struct ea_state *s, const struct ea_event *ev,
+		    struct ea_err *err)
+{
+	if (la_scan(&s->la, ev))
+		return ea_err_set(err, "out of memory");
+	return apply_scanned(s, ev, err);
+}
+
+/* ea_state_feed() through the look-ahead ring */
+__attribute__((noinline))
+static int feed_held(struct ea_state *s, const struct ea_event *ev,
+		     struct ea_err *err)
 {
 	const struct ea_event *out;
 
@@ -122,14 +150,8 @@ int ea_state_feed(struct ea_state *s, const struct ea_event *ev,
 	}
 	if (la_scan(&s->la, ev))
 		return ea_err_set(err, "out of memory");
-	/* One event held back: la_full() would let ev go before the next is
-	 * scanned, after the synthetic events scanning it put before it. */
-	if (s->la.cap == 1 && s->started) {
-		while ((out = la_pop_synth_before(&s->la, ev)))
-			if (apply(s, out, err))
-				return -1;
-		return apply(s, ev, err);
-	}
+	if (s->la.cap == 1 && s->started)
+		return apply_scanned(s, ev, err);
 	if (!s->la.sorted || !s->started) {
 		la_store(&s->la, ev);
 		return 0;
@@ -148,6 +170,14 @@ int ea_state_feed(struct ea_state *s, const struct ea_event *ev,
 		if (apply(s, out, err))
 			return -1;
 	return 0;
+}
+
+int ea_state_feed(struct ea_state *s, const struct ea_event *ev,
+		  struct ea_err *err)
+{
+	if (s->la.cap == 1 && s->started && !s->la.len)
+		return feed_one(s, ev, err);
+	return feed_held(s, ev, err);
 }
 
 void state_input_sorted(struct ea_state *s)
