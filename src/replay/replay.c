@@ -87,7 +87,9 @@ static size_t rank(size_t n, unsigned p)
 
 /*
  * The latency percentiles, exactly those of the sorted array, without
- * sorting: select p99, then p90 below it, then p50 below that.
+ * sorting: select p50, then p90 above it, then p99 above that (each
+ * selection leaves only larger values past its rank, so the next one
+ * looks at fewer).
  */
 static void percentiles(uint64_t *v, size_t n, struct ea_replay_result *r)
 {
@@ -102,14 +104,12 @@ static void percentiles(uint64_t *v, size_t n, struct ea_replay_result *r)
 	r99 = rank(n, 99);
 	r90 = rank(n, 90);
 	r50 = rank(n, 50);
-	/* each selection reorders what lies below the previous one's rank:
-	 * take its value first */
-	select_nth(v, n, r99);
-	r->lat_p99 = v[r99];
-	select_nth(v, r99 + 1, r90);
-	r->lat_p90 = v[r90];
-	select_nth(v, r90 + 1, r50);
+	select_nth(v, n, r50);
 	r->lat_p50 = v[r50];
+	select_nth(v + r50, n - r50, r90 - r50);
+	r->lat_p90 = v[r90];
+	select_nth(v + r90, n - r90, r99 - r90);
+	r->lat_p99 = v[r99];
 	r->lat_max = max;
 }
 
