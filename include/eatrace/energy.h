@@ -79,6 +79,11 @@ struct ea_cluster_acct {
 	struct ea_cstate_acct *cstates;
 	/* private */
 	uint64_t last_ns;
+	/* private: what integrating the cluster reads of its CPUs' states,
+	 * valid (agg_ok) until one changes in any of it */
+	bool agg_ok;
+	int nbusy, npresent, cap, idle;
+	int who[64];	/* the sharers: first 64 busy CPUs, or present if none */
 };
 
 struct ea_task_acct {

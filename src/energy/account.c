@@ -325,24 +325,13 @@ static int busy_cap(struct ea_acct *a, const struct ea_cluster *cl, int cpu,
 	return ca->near_cap;
 }
 
-static void integrate_cluster(struct ea_acct *a, int ci,
-			      const struct ea_cluster *cl,
-			      const struct cluster_price *cp, uint64_t now)
+/* What integrate_cluster() reads of the states of the cluster's CPUs. */
+static void aggregate(struct ea_acct *a, int ci, const struct ea_cluster *cl)
 {
 	struct ea_cluster_acct *ca = &a->clusters[ci];
-	uint64_t t0 = ca->last_ns, t1 = now;
-	uint64_t len = clip(a, &t0, &t1);
 	int nbusy = 0, npresent = 0, cap = -1, idle = -1;
-	int busy[64], pres[64];	/* the first 64 busy and present CPUs */
-	const int *who;
-	int nsharers;
-	enum part part;
-	int64_t power, rem;	/* |rem| < nsharers */
-	ea_energy_t e, share;
+	int pres[64];	/* the first 64 present CPUs */
 
-	ca->last_ns = now;
-	if (!len)
-		return;
 	for (int i = 0; i < cl->ncpus; i++) {
 		int cpu = cl->cpus[i];
 		const struct ea_cpu_state *st;
@@ -359,7 +348,7 @@ static void integrate_cluster(struct ea_acct *a, int ci,
 			if (k > cap)
 				cap = k;
 			if (nbusy < 64)
-				busy[nbusy] = cpu;
+				ca->who[nbusy] = cpu;
 			nbusy++;
 		} else {
 			int k = st->idle_state < 0 ? 0 : st->idle_state;
@@ -368,6 +357,50 @@ static void integrate_cluster(struct ea_acct *a, int ci,
 				idle = k;
 		}
 	}
+	if (!nbusy)
+		memcpy(ca->who, pres, (npresent < 64 ? npresent : 64) * sizeof(int));
+	ca->nbusy = nbusy;
+	ca->npresent = npresent;
+	ca->cap = cap;
+	ca->idle = idle;
+	ca->agg_ok = true;
+}
+
+/* Whether a CPU going from old to new changes what aggregate() finds. */
+static bool same_aggregate(const struct ea_cpu_state *old,
+			   const struct ea_cpu_state *new)
+{
+	if (old->mode != new->mode)
+		return false;
+	if (old->mode == EA_CPU_BUSY)
+		return old->freq_khz == new->freq_khz;
+	return (old->idle_state < 0 ? 0 : old->idle_state) ==
+	       (new->idle_state < 0 ? 0 : new->idle_state);
+}
+
+static void integrate_cluster(struct ea_acct *a, int ci,
+			      const struct ea_cluster *cl,
+			      const struct cluster_price *cp, uint64_t now)
+{
+	struct ea_cluster_acct *ca = &a->clusters[ci];
+	uint64_t t0 = ca->last_ns, t1 = now;
+	uint64_t len = clip(a, &t0, &t1);
+	int nbusy, npresent, cap, idle;
+	const int *who = ca->who;
+	int nsharers;
+	enum part part;
+	int64_t power, rem;	/* |rem| < nsharers */
+	ea_energy_t e, share;
+
+	ca->last_ns = now;
+	if (!len)
+		return;
+	if (!ca->agg_ok)
+		aggregate(a, ci, cl);
+	nbusy = ca->nbusy;
+	npresent = ca->npresent;
+	cap = ca->cap;
+	idle = ca->idle;
 	if (!npresent)
 		return;
 	if (nbusy) {
@@ -393,7 +426,6 @@ static void integrate_cluster(struct ea_acct *a, int ci,
 	/* Shares: busy energy among busy CPUs, idle energy among all (the
 	 * first 64 of them in cluster order). */
 	nsharers = nbusy ? nbusy : npresent;
-	who = nbusy ? busy : pres;
 	if (nsharers > 64)
 		nsharers = 64;
 	if (nsharers == 1) {
@@ -521,6 +553,8 @@ static void know_states(struct ea_acct *a, const struct ea_state *s, int n)
 	for (int i = a->st_known; i < n && i < a->ncpus; i++)
 		a->cpus[i].st = *ea_state_cpu(s, i);
 	a->st_known = n;
+	for (int i = 0; i < a->model->nclusters; i++)
+		a->clusters[i].agg_ok = false;
 }
 
 static void on_change(void *ctx, const struct ea_state *s, int cpu,
@@ -560,8 +594,11 @@ static void on_change(void *ctx, const struct ea_state *s, int cpu,
 	charge_wakeups(a, cpu, ci, cl, cp, now, old, new);
 	if (!a->cfg.no_tasks)
 		settle_wakeups(a, cpu, new);
-	if (new)
+	if (new) {
+		if (!same_aggregate(&a->cpus[cpu].st, new))
+			a->clusters[ci].agg_ok = false;
 		a->cpus[cpu].st = *new;
+	}
 }
 
 const struct ea_state_ops ea_acct_ops = {
