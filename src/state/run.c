@@ -8,9 +8,16 @@
 #include "state/state-internal.h"
 
 struct fanout {
-	const struct ea_consumer *c;
 	int n;
 	struct ea_state_ops ops;
+	/* The consumers' cpu_change() */
+	struct {
+		void (*change)(void *ctx, const struct ea_state *s, int cpu,
+			       uint64_t since, uint64_t now,
+			       const struct ea_cpu_state *old,
+			       const struct ea_cpu_state *new);
+		void *ctx;
+	} ch[EA_MAX_CONSUMERS];
 	/* The consumers with an event(), and the types each wants. */
 	struct {
 		void (*event)(void *ctx, const struct ea_state *s,
@@ -29,7 +36,19 @@ static void fan_change(void *ctx, const struct ea_state *s, int cpu,
 	const struct fanout *f = ctx;
 
 	for (int i = 0; i < f->n; i++)
-		f->c[i].ops->cpu_change(f->c[i].ctx, s, cpu, since, now, old, new);
+		f->ch[i].change(f->ch[i].ctx, s, cpu, since, now, old, new);
+}
+
+/* The usual two consumers (statistics and accountant) without a loop */
+static void fan_change_two(void *ctx, const struct ea_state *s, int cpu,
+			   uint64_t since, uint64_t now,
+			   const struct ea_cpu_state *old,
+			   const struct ea_cpu_state *new)
+{
+	const struct fanout *f = ctx;
+
+	f->ch[0].change(f->ch[0].ctx, s, cpu, since, now, old, new);
+	f->ch[1].change(f->ch[1].ctx, s, cpu, since, now, old, new);
 }
 
 static bool wants(const struct ea_state_ops *ops, unsigned int type)
@@ -59,13 +78,16 @@ static void fan_event_one(void *ctx, const struct ea_state *s,
 /* The consumers' ops as one: event() only for the types one of them wants. */
 static void fan_init(struct fanout *f, const struct ea_consumer *c, int n)
 {
-	f->c = c;
 	f->n = n;
 	f->nev = 0;
-	f->ops = (struct ea_state_ops){ .cpu_change = fan_change };
+	f->ops = (struct ea_state_ops){
+		.cpu_change = n == 2 ? fan_change_two : fan_change
+	};
 	for (int i = 0; i < n; i++) {
 		uint32_t types = 0;
 
+		f->ch[i].change = c[i].ops->cpu_change;
+		f->ch[i].ctx = c[i].ctx;
 		if (!c[i].ops->event)
 			continue;
 		for (unsigned int t = 0; t < EA_EV_NR; t++)
