@@ -69,8 +69,11 @@ static int start(struct ea_state *s, uint64_t first_ts)
 	return cpu_grow(s, ncpus);
 }
 
-static int apply(struct ea_state *s, const struct ea_event *ev,
-		 struct ea_err *err)
+/* apply() of what most events never need: the start, a new CPU, lost
+ * events. Out of line: its frame would weigh on every event. */
+__attribute__((noinline))
+static int apply_rare(struct ea_state *s, const struct ea_event *ev,
+		      struct ea_err *err)
 {
 	int need = ev->cpu;
 
@@ -82,15 +85,26 @@ static int apply(struct ea_state *s, const struct ea_event *ev,
 		return ea_err_set(err, "out of memory");
 	if (need >= s->ncpus && cpu_grow(s, need + 1))
 		return ea_err_set(err, "out of memory");
+	if (ev->type == EA_EV_LOST) {
+		s->counts.lost_markers++;
+		s->counts.lost_events += ev->lost.count;
+	}
+	return 0;
+}
+
+static int apply(struct ea_state *s, const struct ea_event *ev,
+		 struct ea_err *err)
+{
+	if ((!s->started || ev->cpu >= s->ncpus || ev->type == EA_EV_LOST ||
+	     (ev->type == EA_EV_IDLE && ev->idle.cpu >= s->ncpus) ||
+	     (ev->type == EA_EV_FREQ && ev->freq.cpu >= s->ncpus)) &&
+	    apply_rare(s, ev, err))
+		return -1;
 	if (ev->ts > s->last_ts)
 		s->last_ts = ev->ts;
 	if (!(ev->flags & EA_EVF_SYNTH)) {	/* count the trace's events only */
 		s->counts.events++;
 		s->counts.by_type[ev->type]++;
-	}
-	if (ev->type == EA_EV_LOST) {
-		s->counts.lost_markers++;
-		s->counts.lost_events += ev->lost.count;
 	}
 	switch (ev->type) {
 	case EA_EV_WAKEUP:
