@@ -79,6 +79,11 @@ struct ea_cluster_acct {
 	struct ea_cstate_acct *cstates;
 	/* private */
 	uint64_t last_ns;
+	/* private: what integrating the cluster reads of its CPUs' states,
+	 * valid (agg_ok) until one changes in any of it */
+	bool agg_ok;
+	int nbusy, npresent, cap, idle;
+	int who[64];	/* the sharers: first 64 busy CPUs, or present if none */
 };
 
 struct ea_task_acct {
@@ -94,6 +99,9 @@ struct ea_acct_config {
 	uint32_t assumed_khz;
 	uint64_t interval_ns;	/* 0: no time-window breakdown */
 	bool zero_wakeups;	/* price wakeups at 0 (comparisons) */
+	/* No per-task figures (ntasks stays 0): for callers that read only
+	 * the CPU, cluster and window breakdowns, which stay the same. */
+	bool no_tasks;
 };
 
 struct ea_acct {

@@ -160,6 +160,13 @@ struct ea_state_config {
 	 * CPU states, tasks and everything else are the same.
 	 */
 	bool no_util;
+	/*
+	 * With no_util, the caller reads no tasks either: none is kept
+	 * (ea_state_ntasks() gives 0) and counts.wakeups_inferred stays 0.
+	 * The CPU states and the other counts are the same. Ignored without
+	 * no_util.
+	 */
+	bool no_tasks;
 };
 
 /* Counters of everything the state stage inferred or corrected. */

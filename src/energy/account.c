@@ -191,14 +191,12 @@ static inline void charge_windows(struct ea_acct *a, enum part part,
 		charge_windows_slow(a, part, power, t0, t1);
 }
 
-static void charge_window_at(struct ea_acct *a, enum part part, ea_energy_t v,
-			     uint64_t t)
+static void charge_window_at_slow(struct ea_acct *a, enum part part,
+				  ea_energy_t v, uint64_t t)
 {
 	uint64_t w = a->cfg.interval_ns;
 	size_t b;
 
-	if (!w)
-		return;
 	b = (t - a->win_start) / w;
 	if (b >= EA_MAX_WINDOWS) {
 		too_many_windows(a);
@@ -207,6 +205,13 @@ static void charge_window_at(struct ea_acct *a, enum part part, ea_energy_t v,
 	if (b >= a->nwindows && !grow_windows(a, b + 1))
 		return;
 	add(&a->windows[b], part, v);
+}
+
+static inline void charge_window_at(struct ea_acct *a, enum part part,
+				    ea_energy_t v, uint64_t t)
+{
+	if (a->cfg.interval_ns)
+		charge_window_at_slow(a, part, v, t);
 }
 
 /* ---- per-state prices ---- */
@@ -255,13 +260,11 @@ static int idle_index(struct ea_acct *a, const struct ea_cluster *cl, int k,
 
 /* ---- the core of one CPU over [t0, t1) ---- */
 
-static void charge_core(struct ea_acct *a, int cpu,
+static void charge_core(struct ea_acct *a, int cpu, int ci,
+			const struct ea_cluster *cl,
+			const struct cluster_price *cp,
 			const struct ea_cpu_state *st, uint64_t t0, uint64_t t1)
 {
-	const struct ea_model *m = a->model;
-	int ci = m->cpu_cluster[cpu];
-	const struct ea_cluster *cl = &m->clusters[ci];
-	const struct cluster_price *cp = &prices(a)->cl[ci];
 	struct ea_cpu_acct *ca = &a->cpus[cpu];
 	uint64_t len = clip(a, &t0, &t1);
 	ea_energy_t e;
@@ -294,7 +297,8 @@ static void charge_core(struct ea_acct *a, int cpu,
 	}
 	add(&ca->e, part, e);
 	add(&a->clusters[ci].e, part, e);
-	charge_task(a, cpu, payer(st), part, e);
+	if (!a->cfg.no_tasks)
+		charge_task(a, cpu, payer(st), part, e);
 	charge_windows(a, part, power, t0, t1);
 }
 
@@ -321,22 +325,13 @@ static int busy_cap(struct ea_acct *a, const struct ea_cluster *cl, int cpu,
 	return ca->near_cap;
 }
 
-static void integrate_cluster(struct ea_acct *a, int ci, uint64_t now)
+/* What integrate_cluster() reads of the states of the cluster's CPUs. */
+static void aggregate(struct ea_acct *a, int ci, const struct ea_cluster *cl)
 {
-	const struct ea_cluster *cl = &a->model->clusters[ci];
-	const struct cluster_price *cp = &prices(a)->cl[ci];
 	struct ea_cluster_acct *ca = &a->clusters[ci];
-	uint64_t t0 = ca->last_ns, t1 = now;
-	uint64_t len = clip(a, &t0, &t1);
 	int nbusy = 0, npresent = 0, cap = -1, idle = -1;
-	int nsharers, n;
-	enum part part;
-	int64_t power, rem;	/* |rem| < nsharers */
-	ea_energy_t e, share;
+	int pres[64];	/* the first 64 present CPUs */
 
-	ca->last_ns = now;
-	if (!len)
-		return;
 	for (int i = 0; i < cl->ncpus; i++) {
 		int cpu = cl->cpus[i];
 		const struct ea_cpu_state *st;
@@ -344,12 +339,16 @@ static void integrate_cluster(struct ea_acct *a, int ci, uint64_t now)
 		if (!present(a, cpu))
 			continue;
 		st = &a->cpus[cpu].st;
+		if (npresent < 64)
+			pres[npresent] = cpu;
 		npresent++;
 		if (st->mode == EA_CPU_BUSY) {
 			int k = busy_cap(a, cl, cpu, st->freq_khz);
 
 			if (k > cap)
 				cap = k;
+			if (nbusy < 64)
+				ca->who[nbusy] = cpu;
 			nbusy++;
 		} else {
 			int k = st->idle_state < 0 ? 0 : st->idle_state;
@@ -358,6 +357,50 @@ static void integrate_cluster(struct ea_acct *a, int ci, uint64_t now)
 				idle = k;
 		}
 	}
+	if (!nbusy)
+		memcpy(ca->who, pres, (npresent < 64 ? npresent : 64) * sizeof(int));
+	ca->nbusy = nbusy;
+	ca->npresent = npresent;
+	ca->cap = cap;
+	ca->idle = idle;
+	ca->agg_ok = true;
+}
+
+/* Whether a CPU going from old to new changes what aggregate() finds. */
+static bool same_aggregate(const struct ea_cpu_state *old,
+			   const struct ea_cpu_state *new)
+{
+	if (old->mode != new->mode)
+		return false;
+	if (old->mode == EA_CPU_BUSY)
+		return old->freq_khz == new->freq_khz;
+	return (old->idle_state < 0 ? 0 : old->idle_state) ==
+	       (new->idle_state < 0 ? 0 : new->idle_state);
+}
+
+static void integrate_cluster(struct ea_acct *a, int ci,
+			      const struct ea_cluster *cl,
+			      const struct cluster_price *cp, uint64_t now)
+{
+	struct ea_cluster_acct *ca = &a->clusters[ci];
+	uint64_t t0 = ca->last_ns, t1 = now;
+	uint64_t len = clip(a, &t0, &t1);
+	int nbusy, npresent, cap, idle;
+	const int *who = ca->who;
+	int nsharers;
+	enum part part;
+	int64_t power, rem;	/* |rem| < nsharers */
+	ea_energy_t e, share;
+
+	ca->last_ns = now;
+	if (!len)
+		return;
+	if (!ca->agg_ok)
+		aggregate(a, ci, cl);
+	nbusy = ca->nbusy;
+	npresent = ca->npresent;
+	cap = ca->cap;
+	idle = ca->idle;
 	if (!npresent)
 		return;
 	if (nbusy) {
@@ -402,35 +445,25 @@ static void integrate_cluster(struct ea_acct *a, int ci, uint64_t now)
 		share = e / nsharers;
 		rem = (int64_t)(e - share * nsharers);
 	}
-	n = 0;
-	for (int i = 0; i < cl->ncpus && n < nsharers; i++) {
-		int cpu = cl->cpus[i];
-		const struct ea_cpu_state *st;
-		struct ea_cpu_acct *cpa;
-		ea_energy_t mine;
+	for (int i = 0; i < nsharers; i++) {
+		struct ea_cpu_acct *cpa = &a->cpus[who[i]];
+		ea_energy_t mine = share + (i < rem ? 1 : 0);
 
-		if (!present(a, cpu))
-			continue;
-		st = &a->cpus[cpu].st;
-		if (nbusy && st->mode != EA_CPU_BUSY)
-			continue;
-		mine = share + (n < rem ? 1 : 0);
-		n++;
-		cpa = &a->cpus[cpu];
 		add(&cpa->e, part, mine);
 		if (nbusy)
 			cpa->pstates[cap].energy += mine;
 		else
 			cpa->cstates[idle].energy += mine;
-		charge_task(a, cpu, payer(st), part, mine);
+		if (!a->cfg.no_tasks)
+			charge_task(a, who[i], payer(&cpa->st), part, mine);
 	}
 }
 
 /* ---- wakeups at `now` ---- */
 
-static bool cluster_all_idle(const struct ea_acct *a, int ci, int *state)
+static bool cluster_all_idle(const struct ea_acct *a,
+			     const struct ea_cluster *cl, int *state)
 {
-	const struct ea_cluster *cl = &a->model->clusters[ci];
 	int k = -1;
 
 	for (int i = 0; i < cl->ncpus; i++) {
@@ -448,13 +481,12 @@ static bool cluster_all_idle(const struct ea_acct *a, int ci, int *state)
 	return true;
 }
 
-static void charge_wakeups(struct ea_acct *a, int cpu, uint64_t now,
+static void charge_wakeups(struct ea_acct *a, int cpu, int ci,
+			   const struct ea_cluster *cl,
+			   const struct cluster_price *cp, uint64_t now,
 			   const struct ea_cpu_state *old,
 			   const struct ea_cpu_state *new)
 {
-	int ci = a->model->cpu_cluster[cpu];
-	const struct ea_cluster *cl = &a->model->clusters[ci];
-	const struct cluster_price *cp = &prices(a)->cl[ci];
 	struct ea_cpu_acct *ca = &a->cpus[cpu];
 	int k, kc;
 
@@ -473,11 +505,12 @@ static void charge_wakeups(struct ea_acct *a, int cpu, uint64_t now,
 	ca->cstates[k].energy += cp->wake_core[k];
 	add(&ca->e, CORE_WAKEUP, cp->wake_core[k]);
 	add(&a->clusters[ci].e, CORE_WAKEUP, cp->wake_core[k]);
-	ca->pending_core_wakeup += cp->wake_core[k];
+	if (!a->cfg.no_tasks)
+		ca->pending_core_wakeup += cp->wake_core[k];
 	charge_window_at(a, CORE_WAKEUP, cp->wake_core[k], now);
 
 	/* a->cpus[cpu].st is still `old`: the cluster before this change. */
-	if (!cluster_all_idle(a, ci, &kc))
+	if (!cluster_all_idle(a, cl, &kc))
 		return;
 	kc = idle_index(a, cl, kc, 0);
 	a->clusters[ci].wakeups++;
@@ -486,7 +519,8 @@ static void charge_wakeups(struct ea_acct *a, int cpu, uint64_t now,
 	ca->cstates[kc].energy += cp->wake_cluster[kc];
 	add(&ca->e, CLUSTER_WAKEUP, cp->wake_cluster[kc]);
 	add(&a->clusters[ci].e, CLUSTER_WAKEUP, cp->wake_cluster[kc]);
-	ca->pending_cluster_wakeup += cp->wake_cluster[kc];
+	if (!a->cfg.no_tasks)
+		ca->pending_cluster_wakeup += cp->wake_cluster[kc];
 	charge_window_at(a, CLUSTER_WAKEUP, cp->wake_cluster[kc], now);
 }
 
@@ -519,6 +553,8 @@ static void know_states(struct ea_acct *a, const struct ea_state *s, int n)
 	for (int i = a->st_known; i < n && i < a->ncpus; i++)
 		a->cpus[i].st = *ea_state_cpu(s, i);
 	a->st_known = n;
+	for (int i = 0; i < a->model->nclusters; i++)
+		a->clusters[i].agg_ok = false;
 }
 
 static void on_change(void *ctx, const struct ea_state *s, int cpu,
@@ -527,7 +563,9 @@ static void on_change(void *ctx, const struct ea_state *s, int cpu,
 		      const struct ea_cpu_state *new)
 {
 	struct ea_acct *a = ctx;
-	int ci, ntrace;
+	const struct ea_cluster *cl;
+	const struct cluster_price *cp;
+	int ci;
 
 	if (a->error[0])
 		return;
@@ -539,18 +577,28 @@ static void on_change(void *ctx, const struct ea_state *s, int cpu,
 	}
 	if (!a->win_start)
 		ea_state_window(s, &a->win_start, &a->win_end);
-	ntrace = ea_state_ncpus(s);
-	if (ntrace > a->st_known)
-		know_states(a, s, ntrace);
+	/* CPUs past the model's need no state: none once all of its are in */
+	if (!a->st_known || a->st_known < a->ncpus) {
+		int ntrace = ea_state_ncpus(s);
+
+		if (ntrace > a->st_known)
+			know_states(a, s, ntrace);
+	}
 	ci = a->model->cpu_cluster[cpu];
+	cl = &a->model->clusters[ci];
+	cp = &prices(a)->cl[ci];
 	if (!a->clusters[ci].last_ns)
 		a->clusters[ci].last_ns = ea_state_first_ts(s);
-	integrate_cluster(a, ci, now);
-	charge_core(a, cpu, old, since, now);
-	charge_wakeups(a, cpu, now, old, new);
-	settle_wakeups(a, cpu, new);
-	if (new)
+	integrate_cluster(a, ci, cl, cp, now);
+	charge_core(a, cpu, ci, cl, cp, old, since, now);
+	charge_wakeups(a, cpu, ci, cl, cp, now, old, new);
+	if (!a->cfg.no_tasks)
+		settle_wakeups(a, cpu, new);
+	if (new) {
+		if (!same_aggregate(&a->cpus[cpu].st, new))
+			a->clusters[ci].agg_ok = false;
 		a->cpus[cpu].st = *new;
+	}
 }
 
 const struct ea_state_ops ea_acct_ops = {

@@ -87,7 +87,9 @@ static size_t rank(size_t n, unsigned p)
 
 /*
  * The latency percentiles, exactly those of the sorted array, without
- * sorting: select p99, then p90 below it, then p50 below that.
+ * sorting: select p50, then p90 above it, then p99 above that (each
+ * selection leaves only larger values past its rank, so the next one
+ * looks at fewer).
  */
 static void percentiles(uint64_t *v, size_t n, struct ea_replay_result *r)
 {
@@ -102,14 +104,12 @@ static void percentiles(uint64_t *v, size_t n, struct ea_replay_result *r)
 	r99 = rank(n, 99);
 	r90 = rank(n, 90);
 	r50 = rank(n, 50);
-	/* each selection reorders what lies below the previous one's rank:
-	 * take its value first */
-	select_nth(v, n, r99);
-	r->lat_p99 = v[r99];
-	select_nth(v, r99 + 1, r90);
-	r->lat_p90 = v[r90];
-	select_nth(v, r90 + 1, r50);
+	select_nth(v, n, r50);
 	r->lat_p50 = v[r50];
+	select_nth(v + r50, n - r50, r90 - r50);
+	r->lat_p90 = v[r90];
+	select_nth(v + r90, n - r90, r99 - r90);
+	r->lat_p99 = v[r99];
 	r->lat_max = max;
 }
 
@@ -119,6 +119,7 @@ int ea_replay_run(const struct ea_workload *w, const struct ea_replay_config *cf
 	const struct rp_policy *pol = rp_policy_get(cfg->policy);
 	int gov = rp_gov_parse(cfg->governor), idle = rp_idle_parse(cfg->idle);
 	struct ea_state_config scfg = cfg->state_cfg;
+	struct ea_acct_config acfg = cfg->acct_cfg;
 	struct feed f = { 0 };
 	struct sim s;
 	int rc = -1;
@@ -127,7 +128,9 @@ int ea_replay_run(const struct ea_workload *w, const struct ea_replay_config *cf
 	if (!pol || gov < 0 || idle < 0)
 		return ea_err_set(err, "replay: unknown policy, governor or idle selector");
 	snprintf(r->policy, sizeof(r->policy), "%s", pol->name);
-	if (ea_acct_init(&r->acct, cfg->model, &cfg->acct_cfg, err))
+	/* the results show CPU and cluster energy, never per-task figures */
+	acfg.no_tasks = true;
+	if (ea_acct_init(&r->acct, cfg->model, &acfg, err))
 		return -1;
 	if (sim_init(&s, w, cfg->model, pol, gov, idle, cfg->same_platform,
 		     cfg->acct_cfg.assumed_khz)) {
@@ -150,8 +153,10 @@ int ea_replay_run(const struct ea_workload *w, const struct ea_replay_config *cf
 	/* the simulated timeline is consistent: no look-ahead needed past
 	 * the start (see ea_state_config.lookahead) */
 	scfg.lookahead = 1;
-	/* the accountant reads no utilisation from it */
+	/* the accountant reads no utilisation from it, nor tasks (no_tasks
+	 * above) */
 	scfg.no_util = true;
+	scfg.no_tasks = true;
 	if (ea_state_new(&f.st, &scfg, &ea_acct_ops, &r->acct)) {
 		ea_err_set(err, "out of memory");
 		goto out;

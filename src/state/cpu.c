@@ -173,22 +173,44 @@ static void pelt_task_dead(struct ea_state *s, int cpu, int32_t pid)
 	memset(&t->pelt, 0, sizeof(t->pelt));
 }
 
-void cpu_update(struct ea_state *s, int cpu, uint64_t now)
+/* cpu enters *st at now: tell the consumers */
+static inline void enter(struct ea_state *s, struct ea_cpu *c, int cpu,
+			 uint64_t now, const struct ea_cpu_state *st)
+{
+	s->ops->cpu_change(s->ctx, s, cpu, c->since, now, &c->st, st);
+	c->st = *st;
+	c->since = now;
+}
+
+/* cpu_update() with PELT (out of line: its frame would weigh on the
+ * changes without) */
+__attribute__((noinline))
+static void update_util(struct ea_state *s, int cpu, uint64_t now)
 {
 	struct ea_cpu *c = &s->cpus[cpu];
 	struct ea_cpu_state st = derive(s, c);
 
 	if (same_state(&st, &c->st))
 		return;
+	pelt_advance(s, cpu, now);
+	if (runs_task(&st) && (!runs_task(&c->st) || st.pid != c->st.pid))
+		pelt_task_in(s, cpu, st.pid, now);
+	enter(s, c, cpu, now, &st);
+}
+
+void cpu_update(struct ea_state *s, int cpu, uint64_t now)
+{
+	struct ea_cpu *c;
+	struct ea_cpu_state st;
+
 	if (!s->cfg.no_util) {
-		pelt_advance(s, cpu, now);
-		if (runs_task(&st) &&
-		    (!runs_task(&c->st) || st.pid != c->st.pid))
-			pelt_task_in(s, cpu, st.pid, now);
+		update_util(s, cpu, now);
+		return;
 	}
-	s->ops->cpu_change(s->ctx, s, cpu, c->since, now, &c->st, &st);
-	c->st = st;
-	c->since = now;
+	c = &s->cpus[cpu];
+	st = derive(s, c);
+	if (!same_state(&st, &c->st))
+		enter(s, c, cpu, now, &st);
 }
 
 static void apply_freq(struct ea_state *s, const struct ea_event *ev)

@@ -268,16 +268,11 @@ static int resync(struct lookahead *la, struct la_cpu *c, int cpu,
 	return synth_push(la, &sw, seq);
 }
 
-/* A wakeup a later resync on its target CPU may be placed at. */
-static int pend(struct lookahead *la, const struct ea_event *ev)
+/* pend() on a CPU la->cpus holds */
+static inline void pend_on(struct lookahead *la, int cpu, uint64_t ts)
 {
-	int cpu = ev->wake.target_cpu;
-	struct la_cpu *c;
+	struct la_cpu *c = &la->cpus[cpu];
 
-	/* Not grow_cpus(): the CPUs seen (max_cpu) must not change. */
-	if (cpu >= la->ncpus && grow_cpus_slow(la, cpu))
-		return -1;
-	c = &la->cpus[cpu];
 	if (!c->pend_seq) {
 		if (cpu >= la->pend_ncpus)
 			la->pend_ncpus = cpu + 1;
@@ -285,10 +280,23 @@ static int pend(struct lookahead *la, const struct ea_event *ev)
 		if (la->next_seq < la->pend_min)
 			la->pend_min = la->next_seq;
 	}
-	c->pend_last_ts = ev->ts;
+	c->pend_last_ts = ts;
+}
+
+/* A wakeup a later resync on its target CPU may be placed at. */
+static int pend(struct lookahead *la, const struct ea_event *ev)
+{
+	int cpu = ev->wake.target_cpu;
+
+	/* Not grow_cpus(): the CPUs seen (max_cpu) must not change. */
+	if (cpu >= la->ncpus && grow_cpus_slow(la, cpu))
+		return -1;
+	pend_on(la, cpu, ev->ts);
 	return 0;
 }
 
+/* Out of line: inlined, its frame would weigh on scan_common()'s path. */
+__attribute__((noinline))
 static int scan(struct lookahead *la, const struct ea_event *ev)
 {
 	int cpu = ev->cpu;
@@ -347,13 +355,97 @@ static int scan(struct lookahead *la, const struct ea_event *ev)
 	return 0;
 }
 
+/* CPU id the scanner has seen (la->cpus holds it) */
+static inline bool known_cpu(const struct lookahead *la, int cpu)
+{
+	return (unsigned int)cpu < (unsigned int)(la->max_cpu + 1);
+}
+
+/* scan_common() of a wakeup on a CPU whose current task is as expected */
+static inline bool scan_wake(struct lookahead *la, const struct ea_event *ev)
+{
+	int32_t pid = ev->wake.pid;
+	int cpu = ev->wake.target_cpu;
+	struct la_wake *w = la->last_wake;
+	bool pends = la->sorted && cpu >= 0;
+
+	if (pid <= 0)
+		return true;	/* neither pend() nor wake_set() */
+	/* Only when neither pend() nor wake_set() needs memory. */
+	if (pends && cpu >= la->ncpus)
+		return false;
+	if (!w || w->pid != pid) {
+		if ((la->nwakes + 1) * 2 > la->wake_slots)
+			return false;
+		w = wake_slot(la, pid);
+		if (!w->pid)
+			la->nwakes++;
+		la->last_wake = w;
+	}
+	if (pends)
+		pend_on(la, cpu, ev->ts);
+	w->pid = pid;
+	w->cpu = cpu;
+	w->ts = ev->ts;
+	w->seq = la->next_seq;
+	return true;
+}
+
+/*
+ * scan() of most events: a switch, wakeup, frequency or idle event on CPUs
+ * already seen, whose current task is the one the scanner expects, and
+ * that needs no memory. Returns false, having done nothing, for any other.
+ */
+static inline bool scan_common(struct lookahead *la, const struct ea_event *ev)
+{
+	int cpu = ev->cpu;
+	struct la_cpu *c;
+
+	if (!known_cpu(la, cpu))
+		return false;
+	c = &la->cpus[cpu];
+	if (!c->seen)
+		return false;
+	switch (ev->type) {
+	case EA_EV_SWITCH:
+		if (ev->sw.prev_pid >= 0 && ev->sw.prev_pid != c->curr)
+			return false;
+		c->curr = ev->sw.next_pid;
+		c->curr_since = ev->ts;
+		memcpy(c->curr_comm, ev->sw.next_comm, EA_COMM_LEN);
+		if (c->pend_seq && c->pend_last_ts < ev->ts) {
+			c->pend_seq = 0;
+			la->pend_dirty = true;
+		}
+		return true;
+	case EA_EV_WAKEUP:
+	case EA_EV_WAKING:
+	case EA_EV_WAKEUP_NEW:
+		if (ev->cur_pid >= 0 && ev->cur_pid != c->curr)
+			return false;
+		return scan_wake(la, ev);
+	case EA_EV_FREQ:
+		if (!known_cpu(la, ev->freq.cpu))
+			return false;
+		return ev->cur_pid < 0 || ev->cur_pid == c->curr;
+	case EA_EV_IDLE:
+		if (!known_cpu(la, ev->idle.cpu) || !la->cpus[ev->idle.cpu].seen ||
+		    (ev->cur_pid >= 0 && ev->cur_pid != c->curr))
+			return false;
+		la->cpus[ev->idle.cpu].has_cpuidle = true;
+		return true;
+	default:
+		return false;
+	}
+}
+
 int la_scan(struct lookahead *la, const struct ea_event *ev)
 {
 	if (ev->ts < la->last_ts)
 		la->sorted = false;	/* not what the caller promised */
 	la->last_ts = ev->ts;
 	la->next_seq += 2;	/* ev's key; odd keys are for synthetic ones */
-	if (scan(la, ev))
+	if (!scan_common(la, ev) && scan(la, ev))
 		return -1;
 	la->ring_ts[la->pushed & la->mask] = ev->ts;
 	la->pushed++;
@@ -393,6 +485,16 @@ const struct ea_event *la_pop(struct lookahead *la)
 	if (!--la->len)
 		la->head = 0;
 	return ev;
+}
+
+const struct ea_event *la_pop_synth_before_slow(struct lookahead *la,
+						const struct ea_event *ev)
+{
+	if (!before(la->synth[0].ev.ts, la->synth[0].seq, ev->ts,
+		    la->next_seq))
+		return NULL;
+	synth_pop(la, &la->popped);
+	return &la->popped;
 }
 
 const struct la_cpu *la_cpu(const struct lookahead *la, int cpu)

@@ -115,6 +115,18 @@ const struct ea_event *la_pop_early(struct lookahead *la);
  * if none. The pointer is valid until the next la_push() or la_pop().
  */
 const struct ea_event *la_pop(struct lookahead *la);
+/*
+ * With nothing held back, the synthetic event due before the event just
+ * scanned (key la->next_seq), if any: what la_pop() would give before it.
+ */
+const struct ea_event *la_pop_synth_before_slow(struct lookahead *la,
+						const struct ea_event *ev);
+
+static inline const struct ea_event *
+la_pop_synth_before(struct lookahead *la, const struct ea_event *ev)
+{
+	return la->nsynth ? la_pop_synth_before_slow(la, ev) : NULL;
+}
 const struct la_cpu *la_cpu(const struct lookahead *la, int cpu);
 
 #endif

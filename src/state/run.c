@@ -8,9 +8,24 @@
 #include "state/state-internal.h"
 
 struct fanout {
-	const struct ea_consumer *c;
 	int n;
 	struct ea_state_ops ops;
+	/* The consumers' cpu_change() */
+	struct {
+		void (*change)(void *ctx, const struct ea_state *s, int cpu,
+			       uint64_t since, uint64_t now,
+			       const struct ea_cpu_state *old,
+			       const struct ea_cpu_state *new);
+		void *ctx;
+	} ch[EA_MAX_CONSUMERS];
+	/* The consumers with an event(), and the types each wants. */
+	struct {
+		void (*event)(void *ctx, const struct ea_state *s,
+			      const struct ea_event *ev);
+		void *ctx;
+		uint32_t types;
+	} ev[EA_MAX_CONSUMERS];
+	int nev;
 };
 
 static void fan_change(void *ctx, const struct ea_state *s, int cpu,
@@ -21,7 +36,19 @@ static void fan_change(void *ctx, const struct ea_state *s, int cpu,
 	const struct fanout *f = ctx;
 
 	for (int i = 0; i < f->n; i++)
-		f->c[i].ops->cpu_change(f->c[i].ctx, s, cpu, since, now, old, new);
+		f->ch[i].change(f->ch[i].ctx, s, cpu, since, now, old, new);
+}
+
+/* The usual two consumers (statistics and accountant) without a loop */
+static void fan_change_two(void *ctx, const struct ea_state *s, int cpu,
+			   uint64_t since, uint64_t now,
+			   const struct ea_cpu_state *old,
+			   const struct ea_cpu_state *new)
+{
+	const struct fanout *f = ctx;
+
+	f->ch[0].change(f->ch[0].ctx, s, cpu, since, now, old, new);
+	f->ch[1].change(f->ch[1].ctx, s, cpu, since, now, old, new);
 }
 
 static bool wants(const struct ea_state_ops *ops, unsigned int type)
@@ -34,25 +61,45 @@ static void fan_event(void *ctx, const struct ea_state *s,
 {
 	const struct fanout *f = ctx;
 
-	for (int i = 0; i < f->n; i++)
-		if (wants(f->c[i].ops, ev->type))
-			f->c[i].ops->event(f->c[i].ctx, s, ev);
+	for (int i = 0; i < f->nev; i++)
+		if (f->ev[i].types >> ev->type & 1)
+			f->ev[i].event(f->ev[i].ctx, s, ev);
+}
+
+/* One consumer has event(): the state only calls for the types it wants. */
+static void fan_event_one(void *ctx, const struct ea_state *s,
+			  const struct ea_event *ev)
+{
+	const struct fanout *f = ctx;
+
+	f->ev[0].event(f->ev[0].ctx, s, ev);
 }
 
 /* The consumers' ops as one: event() only for the types one of them wants. */
 static void fan_init(struct fanout *f, const struct ea_consumer *c, int n)
 {
-	f->c = c;
 	f->n = n;
-	f->ops = (struct ea_state_ops){ .cpu_change = fan_change };
+	f->nev = 0;
+	f->ops = (struct ea_state_ops){
+		.cpu_change = n == 2 ? fan_change_two : fan_change
+	};
 	for (int i = 0; i < n; i++) {
+		uint32_t types = 0;
+
+		f->ch[i].change = c[i].ops->cpu_change;
+		f->ch[i].ctx = c[i].ctx;
 		if (!c[i].ops->event)
 			continue;
-		f->ops.event = fan_event;
 		for (unsigned int t = 0; t < EA_EV_NR; t++)
 			if (wants(c[i].ops, t))
-				f->ops.event_types |= 1u << t;
+				types |= 1u << t;
+		f->ev[f->nev].event = c[i].ops->event;
+		f->ev[f->nev].ctx = c[i].ctx;
+		f->ev[f->nev++].types = types;
+		f->ops.event_types |= types;
 	}
+	if (f->nev)
+		f->ops.event = f->nev == 1 ? fan_event_one : fan_event;
 }
 
 int ea_run(struct ea_run *run, const char *path, struct ea_state_config *cfg,
@@ -66,12 +113,18 @@ int ea_run(struct ea_run *run, const char *path, struct ea_state_config *cfg,
 	int rc;
 
 	memset(run, 0, sizeof(*run));
+	if (nconsumers > EA_MAX_CONSUMERS)
+		return ea_err_set(err, "%s: too many consumers", path);
 	fan_init(&fan, consumers, nconsumers);
 	if (ea_input_open(&in, path, err))
 		return -1;
 	if (cfg->ncpus <= 0)
 		cfg->ncpus = ea_input_info(in)->ncpus;
-	if (ea_state_new(&run->state, cfg, &fan.ops, &fan)) {
+	/* A single consumer needs no fan-out: the state calls it directly
+	 * (it filters event() by the same types). */
+	if (nconsumers == 1 ?
+	    ea_state_new(&run->state, cfg, consumers[0].ops, consumers[0].ctx) :
+	    ea_state_new(&run->state, cfg, &fan.ops, &fan)) {
 		ea_input_close(in);
 		return ea_err_set(err, "%s: out of memory", path);
 	}

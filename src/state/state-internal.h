@@ -50,6 +50,7 @@ struct ea_state {
 	struct ea_cpu *cpus;
 	int ncpus;
 	struct task_table tasks;
+	bool track_tasks;	/* not cfg.no_tasks (with cfg.no_util) */
 	struct ea_task *woken;	/* the task last woken (sched_waking is
 				   followed by sched_wakeup of the same) */
 	struct ea_state_counts counts;

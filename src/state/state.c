@@ -22,6 +22,7 @@ int ea_state_new(struct ea_state **sp, const struct ea_state_config *cfg,
 	s->event_types = !ops->event ? 0 :
 			  ops->event_types ? ops->event_types : ~0u;
 	s->ctx = ctx;
+	s->track_tasks = !(s->cfg.no_tasks && s->cfg.no_util);
 	if (la_init(&s->la, EA_LOOKAHEAD)) {
 		free(s);
 		return -1;
@@ -68,8 +69,11 @@ static int start(struct ea_state *s, uint64_t first_ts)
 	return cpu_grow(s, ncpus);
 }
 
-static int apply(struct ea_state *s, const struct ea_event *ev,
-		 struct ea_err *err)
+/* apply() of what most events never need: the start, a new CPU, lost
+ * events. Out of line: its frame would weigh on every event. */
+__attribute__((noinline))
+static int apply_rare(struct ea_state *s, const struct ea_event *ev,
+		      struct ea_err *err)
 {
 	int need = ev->cpu;
 
@@ -81,26 +85,39 @@ static int apply(struct ea_state *s, const struct ea_event *ev,
 		return ea_err_set(err, "out of memory");
 	if (need >= s->ncpus && cpu_grow(s, need + 1))
 		return ea_err_set(err, "out of memory");
+	if (ev->type == EA_EV_LOST) {
+		s->counts.lost_markers++;
+		s->counts.lost_events += ev->lost.count;
+	}
+	return 0;
+}
+
+static int apply(struct ea_state *s, const struct ea_event *ev,
+		 struct ea_err *err)
+{
+	if ((!s->started || ev->cpu >= s->ncpus || ev->type == EA_EV_LOST ||
+	     (ev->type == EA_EV_IDLE && ev->idle.cpu >= s->ncpus) ||
+	     (ev->type == EA_EV_FREQ && ev->freq.cpu >= s->ncpus)) &&
+	    apply_rare(s, ev, err))
+		return -1;
 	if (ev->ts > s->last_ts)
 		s->last_ts = ev->ts;
 	if (!(ev->flags & EA_EVF_SYNTH)) {	/* count the trace's events only */
 		s->counts.events++;
 		s->counts.by_type[ev->type]++;
 	}
-	if (ev->type == EA_EV_LOST) {
-		s->counts.lost_markers++;
-		s->counts.lost_events += ev->lost.count;
-	}
 	switch (ev->type) {
 	case EA_EV_WAKEUP:
 	case EA_EV_WAKING:
 	case EA_EV_WAKEUP_NEW:
 		cpu_apply_other(s, ev);
-		task_wakeup(s, ev);
+		if (s->track_tasks)
+			task_wakeup(s, ev);
 		break;
 	default:
 		cpu_apply(s, ev);
-		task_apply(s, ev);
+		if (s->track_tasks)
+			task_apply(s, ev);
 		break;
 	}
 	if (s->event_types >> ev->type & 1)
@@ -108,8 +125,36 @@ static int apply(struct ea_state *s, const struct ea_event *ev,
 	return 0;
 }
 
-int ea_state_feed(struct ea_state *s, const struct ea_event *ev,
-		  struct ea_err *err)
+/*
+ * With one event held back, once started: la_full() would let ev go
+ * before the next is scanned, after the synthetic events scanning it put
+ * before it. Apply them all now, without the copy through the ring.
+ */
+static inline int apply_scanned(struct ea_state *s, const struct ea_event *ev,
+				struct ea_err *err)
+{
+	const struct ea_event *out;
+
+	while ((out = la_pop_synth_before(&s->la, ev)))
+		if (apply(s, out, err))
+			return -1;
+	return apply(s, ev, err);
+}
+
+/* ea_state_feed() with one event held back and none held now */
+__attribute__((noinline))
+static int feed_one(struct ea_state *s, const struct ea_event *ev,
+		    struct ea_err *err)
+{
+	if (la_scan(&s->la, ev))
+		return ea_err_set(err, "out of memory");
+	return apply_scanned(s, ev, err);
+}
+
+/* ea_state_feed() through the look-ahead ring */
+__attribute__((noinline))
+static int feed_held(struct ea_state *s, const struct ea_event *ev,
+		     struct ea_err *err)
 {
 	const struct ea_event *out;
 
@@ -119,6 +164,8 @@ int ea_state_feed(struct ea_state *s, const struct ea_event *ev,
 	}
 	if (la_scan(&s->la, ev))
 		return ea_err_set(err, "out of memory");
+	if (s->la.cap == 1 && s->started)
+		return apply_scanned(s, ev, err);
 	if (!s->la.sorted || !s->started) {
 		la_store(&s->la, ev);
 		return 0;
@@ -137,6 +184,14 @@ int ea_state_feed(struct ea_state *s, const struct ea_event *ev,
 		if (apply(s, out, err))
 			return -1;
 	return 0;
+}
+
+int ea_state_feed(struct ea_state *s, const struct ea_event *ev,
+		  struct ea_err *err)
+{
+	if (s->la.cap == 1 && s->started && !s->la.len)
+		return feed_one(s, ev, err);
+	return feed_held(s, ev, err);
 }
 
 void state_input_sorted(struct ea_state *s)
