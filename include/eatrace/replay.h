@@ -99,7 +99,8 @@ struct ea_replay_config {
 
 struct ea_replay_result {
 	char policy[32];
-	struct ea_acct acct;		/* the simulated timeline, priced */
+	struct ea_acct acct;		/* the simulated timeline, priced (per
+					   CPU and cluster: no task figures) */
 	/* Performance: wakeup-to-run latency percentiles (ns), over
 	 * activations with a recorded wakeup that ran. */
 	uint64_t lat_p50, lat_p90, lat_p99, lat_max;

@@ -366,7 +366,10 @@ int cmd_replay(int argc, char **argv)
 	if (!rr.target)
 		rr.target = rr.model;
 	if (rr.model) {
-		if (ea_acct_init(&rr.acct, rr.model, NULL, &err)) {
+		/* the actual run's figures shown are per CPU and cluster */
+		struct ea_acct_config acfg = { .no_tasks = true };
+
+		if (ea_acct_init(&rr.acct, rr.model, &acfg, &err)) {
 			ea_die("%s", err.msg);
 			goto out;
 		}
@@ -395,6 +398,11 @@ int cmd_replay(int argc, char **argv)
 	}
 	cons[ncons++] = (struct ea_consumer){ &ea_workload_ops, rr.wl };
 	o.cfg.ncpus = -1;
+	/* neither the workload, the actual run's accountant nor its
+	 * timeline reads utilisation from the state; only --perfetto reads
+	 * tasks (their names) */
+	o.cfg.no_util = true;
+	o.cfg.no_tasks = !ro.perfetto;
 	if (ea_run(&rr.run, args[0], &o.cfg, cons, ncons, &err)) {
 		ea_die("%s", err.msg);
 		goto out;
