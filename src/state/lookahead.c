@@ -232,6 +232,10 @@ static uint64_t not_before(const struct lookahead *la,
 	if (!k)
 		return ev->ts;
 	k = k >= la->cap ? k - la->cap + 1 : 0;
+	/* a one-event look-ahead holds back ev alone, whose ts is not in
+	 * the ring yet */
+	if (k == la->pushed)
+		return ev->ts;
 	return la->ring_ts[k & la->mask];
 }
 

@@ -437,6 +437,85 @@ static void test_no_util(void **unused)
 	}
 }
 
+/* When pid 5 is first seen running on CPU 0 (cpu_change), 0: never. */
+struct first_run {
+	uint64_t at;
+};
+
+static void fr_change(void *ctx, const struct ea_state *s, int cpu,
+		      uint64_t since, uint64_t now,
+		      const struct ea_cpu_state *old,
+		      const struct ea_cpu_state *new)
+{
+	struct first_run *fr = ctx;
+
+	if (new && new->pid == 5 && !fr->at)
+		fr->at = now;
+}
+
+static const struct ea_state_ops fr_ops = { .cpu_change = fr_change };
+
+/*
+ * A lost switch-in with a one-event look-ahead: pid 1 runs on CPU 0 (a
+ * switch at 1000 ns, then 40000 cpu_frequency records 1000 ns apart, more
+ * than EA_LOOKAHEAD, so the state has started and holds one event back);
+ * pid 5 is woken onto CPU 0 at T + 1000, then a record at T + 2000 says
+ * pid 5 is current there. Its wakeup was already applied when that record
+ * is scanned, so the switch to pid 5 goes at T + 2000, not back at its
+ * wakeup (which the full look-ahead, still holding the wakeup, picks).
+ */
+static uint64_t resync_at(unsigned lookahead)
+{
+	struct ea_state_config cfg = { .ncpus = 1, .lookahead = lookahead };
+	struct first_run fr = { 0 };
+	struct ea_state *s;
+	struct ea_event ev;
+	struct ea_err err;
+	uint64_t t = 1000;
+
+	assert_int_equal(ea_state_new(&s, &cfg, &fr_ops, &fr), 0);
+	state_input_sorted(s);
+	memset(&ev, 0, sizeof(ev));
+	ev.ts = t;
+	ev.type = EA_EV_SWITCH;
+	ev.sw.next_pid = 1;
+	ev.sw.prev_prio = ev.sw.next_prio = 120;
+	assert_int_equal(ea_state_feed(s, &ev, &err), 0);
+	for (int i = 0; i < 40000; i++) {
+		memset(&ev, 0, sizeof(ev));
+		ev.ts = t += 1000;
+		ev.cur_pid = 1;
+		ev.type = EA_EV_FREQ;
+		ev.freq.freq_khz = 1000000;
+		assert_int_equal(ea_state_feed(s, &ev, &err), 0);
+	}
+	memset(&ev, 0, sizeof(ev));
+	ev.ts = t += 1000;
+	ev.cur_pid = 1;
+	ev.type = EA_EV_WAKEUP;
+	ev.wake.pid = 5;
+	ev.wake.prio = 120;
+	assert_int_equal(ea_state_feed(s, &ev, &err), 0);
+	memset(&ev, 0, sizeof(ev));
+	ev.ts = t += 1000;
+	ev.cur_pid = 5;
+	ev.type = EA_EV_FREQ;
+	ev.freq.freq_khz = 1000000;
+	assert_int_equal(ea_state_feed(s, &ev, &err), 0);
+	assert_int_equal(ea_state_finish(s, &err), 0);
+	assert_int_equal(ea_state_counts(s)->resyncs, 1);
+	ea_state_free(s);
+	return fr.at;
+}
+
+static void test_resync_one_event_lookahead(void **unused)
+{
+	uint64_t wake = 1000 + 40000 * 1000ull + 1000;	/* T + 1000 */
+
+	assert_int_equal(resync_at(0), wake);
+	assert_int_equal(resync_at(1), wake + 1000);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -447,6 +526,7 @@ int main(void)
 		cmocka_unit_test(test_sorted_early_pop),
 		cmocka_unit_test(test_short_lookahead_consistent),
 		cmocka_unit_test(test_no_util),
+		cmocka_unit_test(test_resync_one_event_lookahead),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
