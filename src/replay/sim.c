@@ -69,6 +69,11 @@ static inline bool pelt_update(struct ea_pelt *p, uint64_t now, bool running,
 	return true;
 }
 
+static uint64_t umin(uint64_t a, uint64_t b)
+{
+	return a < b ? a : b;
+}
+
 static int map_cpu(const struct sim *s, int cpu)
 {
 	return cpu < 0 ? -1 : cpu % s->ncpus;
@@ -391,6 +396,134 @@ static void leave_idle(struct sim *s, int cpu, uint64_t key)
 	c->idle_period++;
 }
 
+/* ---- PELT and time ---- */
+
+/*
+ * Lazy time. A step used to advance every CPU's PELT signal, its task's
+ * work left, PELT signal and busy time to the step's instant, which is
+ * mostly adding: an update within a PELT period (ea_pelt_update_within())
+ * leaves the same state whether made at once or in pieces, and so do the
+ * work done and the busy time. So a CPU is brought up to date (sync_cpu())
+ * only before what it runs or its rate changes, or what it accumulated is
+ * read. An update crossing a period decays, which does not add up: the
+ * step whose instant crosses (pelt_b) makes it from the previous step's
+ * instant, as each step did. A task that starts running was updated from
+ * its own last update at its first step after: so it still is (live()).
+ */
+
+/* The first instant at which an update of p would not be within its
+ * period: its period's end, which updates within the period keep. */
+static uint64_t pelt_boundary(const struct ea_pelt *p)
+{
+	if (!p->started)
+		return 0;
+	return p->last_ns + ((uint64_t)(1024 - p->period_contrib) << 10);
+}
+
+static void set_pelt_b(struct sim *s, struct sim_cpu *c)
+{
+	uint64_t b = pelt_boundary(&c->pelt);
+
+	if (c->curr >= 0)
+		b = umin(b, pelt_boundary(&s->tasks[c->curr].pelt));
+	c->pelt_b = b;
+	if (b < s->pelt_next)
+		s->pelt_next = b;
+}
+
+/* Whether cpu's task has been through a step since it began running. */
+static bool live(const struct sim *s, const struct sim_cpu *c)
+{
+	return c->curr_step < s->nstep;
+}
+
+/*
+ * Run c from sync_t to t as it was: its task's work and busy time, its
+ * task's signal if live, its own. Whether its util_avg may have changed.
+ */
+static bool run_cpu(struct sim *s, struct sim_cpu *c, uint64_t t, bool is_live)
+{
+	uint64_t dt = t - c->sync_t;
+	bool running = c->curr >= 0;
+	uint32_t r = running ? c->rate : 0;
+
+	c->sync_t = t;
+	if (running) {
+		struct sim_task *tk = &s->tasks[c->curr];
+		uint64_t done = dt * r;
+
+		if (tk->rem != UINT64_MAX)
+			tk->rem = tk->rem > done ? tk->rem - done : 0;
+		if (is_live)
+			pelt_update(&tk->pelt, t, true, r);
+		c->task_busy_ns += dt;
+	}
+	return pelt_update(&c->pelt, t, running, r);
+}
+
+/* Bring cpu up to date: all within a period, advance() saw to that. */
+static void sync_cpu(struct sim *s, int cpu)
+{
+	struct sim_cpu *c = &s->cpus[cpu];
+
+	if (run_cpu(s, c, s->now, live(s, c)))
+		s->util_dirty = true;
+}
+
+static bool any_over(const struct sim *s)
+{
+	for (int i = 0; i < s->ncpus; i++)
+		if (over(&s->cpus[i]))
+			return true;
+	return false;
+}
+
+/*
+ * To t: the signals that cross a period now, the tasks whose work runs
+ * out (listed in s->done, by CPU). Those can only be the CPUs whose next
+ * event time (next_time() has just set nt) has come.
+ */
+static void advance(struct sim *s, uint64_t t)
+{
+	uint64_t dt = t - s->now;
+	bool was_over, crossed = false;
+	bool cross = t >= s->pelt_next;
+
+	/* util_avg changes at a period's end, attach or detach only */
+	was_over = s->over_stale ? any_over(s) : s->overutilised;
+	s->ndone = 0;
+	for (int i = 0; cross && i < s->ncpus; i++)
+		if (s->cpus[i].pelt_b <= t)
+			run_cpu(s, &s->cpus[i], s->now, live(s, &s->cpus[i]));
+	s->nstep++;
+	if (cross) {
+		s->pelt_next = UINT64_MAX;
+		for (int i = 0; i < s->ncpus; i++) {
+			struct sim_cpu *c = &s->cpus[i];
+
+			if (c->pelt_b <= t && run_cpu(s, c, t, true)) {
+				s->util_dirty = true;
+				crossed = true;
+			}
+			set_pelt_b(s, c);
+		}
+	}
+	s->now = t;
+	for (int i = 0; i < s->ncpus; i++) {
+		struct sim_cpu *c = &s->cpus[i];
+
+		if (c->curr < 0 || s->nt[i] > t)
+			continue;
+		sync_cpu(s, i);
+		if (!s->tasks[c->curr].rem)
+			s->done[s->ndone++] = i;
+	}
+	if (was_over)
+		s->overutil_ns += dt;
+	s->overutilised = crossed || s->over_stale ? any_over(s) : was_over;
+	s->over_stale = false;
+}
+
 /* ---- frequency ---- */
 
 static void set_freq(struct sim *s, int cpu, int k, uint32_t khz, uint64_t key)
@@ -406,6 +539,7 @@ static void set_freq(struct sim *s, int cpu, int k, uint32_t khz, uint64_t key)
 	for (int i = 0; i < n; i++) {
 		struct sim_cpu *c = &s->cpus[cpus[i]];
 
+		sync_cpu(s, cpus[i]);
 		c->khz = khz;
 		c->cap_idx = k;
 		c->rate = cl->caps[k].cap;
@@ -458,49 +592,6 @@ static void governor(struct sim *s)
 	}
 }
 
-/* ---- PELT and time ---- */
-
-static inline void pelt_cpu_sync(struct sim *s, int cpu)
-{
-	struct sim_cpu *c = &s->cpus[cpu];
-
-	if (pelt_update(&c->pelt, s->now, c->curr >= 0,
-			c->curr >= 0 ? c->rate : 0))
-		s->util_dirty = true;
-}
-
-static void advance(struct sim *s, uint64_t t)
-{
-	uint64_t dt = t - s->now;
-	bool was_over = false, is_over = false;
-
-	s->ndone = 0;
-	for (int i = 0; i < s->ncpus; i++) {
-		struct sim_cpu *c = &s->cpus[i];
-		uint32_t r = c->rate;
-
-		was_over |= over(c);
-		if (c->curr >= 0) {
-			struct sim_task *tk = &s->tasks[c->curr];
-			uint64_t done = dt * r;
-
-			if (tk->rem != UINT64_MAX)
-				tk->rem = tk->rem > done ? tk->rem - done : 0;
-			if (!tk->rem)
-				s->done[s->ndone++] = i;
-			pelt_update(&tk->pelt, t, true, r);
-			c->task_busy_ns += dt;
-		}
-		if (pelt_update(&c->pelt, t, c->curr >= 0, c->curr >= 0 ? r : 0))
-			s->util_dirty = true;
-		is_over |= over(c);
-	}
-	if (was_over)
-		s->overutil_ns += dt;
-	s->now = t;
-	s->overutilised = is_over;
-}
-
 /* ---- run queues ---- */
 
 static int rq_push(struct sim *s, int cpu, int task)
@@ -545,12 +636,13 @@ static void attach(struct sim *s, int task, int cpu)
 	if (t->pelt_cpu == cpu)
 		return;
 	if (t->pelt_cpu >= 0) {
-		pelt_cpu_sync(s, t->pelt_cpu);
+		sync_cpu(s, t->pelt_cpu);
 		ea_pelt_detach(&s->cpus[t->pelt_cpu].pelt, &t->pelt);
 	}
-	pelt_cpu_sync(s, cpu);
+	sync_cpu(s, cpu);
 	ea_pelt_attach(&s->cpus[cpu].pelt, &t->pelt);
 	s->util_dirty = true;
+	s->over_stale = true;
 	t->pelt_cpu = cpu;
 }
 
@@ -645,8 +737,8 @@ static int place(struct sim *s, int task)
 
 	if (t->pin >= 0)
 		return t->pin;
+	/* util_avg is up to date: see advance() */
 	for (int i = 0; i < s->ncpus; i++) {
-		pelt_cpu_sync(s, i);
 		s->env_util[i] = s->cpus[i].pelt.util_avg;
 		s->env_cap[i] = s->cpus[i].cap_idx;
 		s->env_nr[i] = nr(s, i);
@@ -745,6 +837,7 @@ static void complete(struct sim *s, int cpu)
 		add_move(s, c->curr, g->from_idle && g->start > s->now ?
 			 g->start : s->now);
 		c->curr = -1;
+		set_pelt_b(s, c);
 		if (g->seq_in > c->kmax)
 			c->kmax = g->seq_in;
 		return;
@@ -762,11 +855,13 @@ static void complete(struct sim *s, int cpu)
 			/* the recording ran it elsewhere */
 			add_move(s, c->curr, s->now);
 			c->curr = -1;
+			set_pelt_b(s, c);
 		}
 		return;
 	}
 	t->runnable = false;
 	c->curr = -1;
+	set_pelt_b(s, c);
 	if (key > c->kmax)
 		c->kmax = key;
 }
@@ -817,6 +912,7 @@ static void pick(struct sim *s, int cpu, bool tick)
 				c->slice_end = UINT64_MAX;
 			return;
 		}
+		sync_cpu(s, cpu);
 		rq_push(s, cpu, c->curr);	/* slice over: round robin */
 		c->curr = -1;
 	}
@@ -827,7 +923,10 @@ static void pick(struct sim *s, int cpu, bool tick)
 			go_idle(s, cpu, c->kmax);
 		return;
 	}
+	sync_cpu(s, cpu);
 	c->curr = rq_take(s, cpu, 0);
+	c->curr_step = s->nstep;
+	set_pelt_b(s, c);
 	if (!s->tasks[c->curr].served)
 		key = cur_act(s, &s->tasks[c->curr])->seq_in;
 	if (c->e_idle)
@@ -842,7 +941,6 @@ static void pick(struct sim *s, int cpu, bool tick)
 		}
 	}
 	c->slice_end = c->nrq ? s->now + slice(s, cpu) : UINT64_MAX;
-	pelt_cpu_sync(s, cpu);
 }
 
 /* ---- recorded timelines: idle-task stretches, frequencies, idle states ---- */
@@ -934,11 +1032,6 @@ static uint64_t next_idle_change(struct sim *s, int cpu)
 }
 
 /* ---- the loop ---- */
-
-static uint64_t umin(uint64_t a, uint64_t b)
-{
-	return a < b ? a : b;
-}
 
 /* ---- arrivals ---- */
 
@@ -1052,8 +1145,13 @@ static uint64_t cpu_next_time(struct sim *s, int i)
 	if (c->curr >= 0) {
 		uint64_t rem = s->tasks[c->curr].rem;
 
-		if (rem != UINT64_MAX)
+		if (rem != UINT64_MAX) {
+			/* its work left now: lazy (advance()) */
+			uint64_t done = (s->now - c->sync_t) * c->rate;
+
+			rem = rem > done ? rem - done : 0;
 			t = umin(t, finish(s, c, rem));
+		}
 		if (c->nrq)
 			t = umin(t, c->slice_end);
 	}
@@ -1241,6 +1339,8 @@ int sim_run(struct sim *s)
 		close_bucket(s);
 		advance(s, s->last_ts);
 	}
+	for (int i = 0; i < s->ncpus; i++)
+		sync_cpu(s, i);	/* busy times: lazy */
 	/* Close the timeline at the recording's last instant. */
 	ev = emit(s, 0, EA_EV_MARKER, KEY_SIM, e_task(s, 0));
 	if (ev)
@@ -1324,10 +1424,17 @@ static void reset(struct sim *s)
 					  1280);
 		c->fin_rate = 0;	/* no finish time yet */
 		c->rate = cl->caps[c->cap_idx].cap;
+		c->sync_t = s->now;
+		c->curr_step = 0;
 		touch(s, i);
 	}
-	for (int i = 0; i < s->ncpus; i++)
+	s->nstep = 0;
+	s->pelt_next = UINT64_MAX;
+	s->over_stale = true;
+	for (int i = 0; i < s->ncpus; i++) {
 		ea_pelt_update(&s->cpus[i].pelt, s->now, false, 0);
+		set_pelt_b(s, &s->cpus[i]);
+	}
 	for (int d = 0; d < s->ndoms; d++)
 		s->dom_k[d] = -1;	/* no OPP chosen yet */
 	s->util_dirty = true;
