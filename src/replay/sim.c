@@ -93,11 +93,32 @@ static int nr(const struct sim *s, int cpu)
 	return (s->cpus[cpu].curr >= 0) + s->cpus[cpu].nrq;
 }
 
+static inline void set_bit(uint64_t *set, int cpu)
+{
+	set[cpu >> 6] |= 1ull << (cpu & 63);
+}
+
+/* The lowest CPU in the set of word w (m, not 0). */
+static inline int first_of(int w, uint64_t m)
+{
+	return w * 64 + __builtin_ctzll(m);
+}
+
 /* What next_time() and pick() know of cpu may have changed: look again. */
 static inline void touch(struct sim *s, int cpu)
 {
-	s->nt_dirty[cpu] = true;
-	s->pk_dirty[cpu] = true;
+	set_bit(s->nt_dirty, cpu);
+	set_bit(s->pk_dirty, cpu);
+}
+
+/* cpu's emission key floor in the current bucket. */
+static uint64_t *kmax(struct sim *s, struct sim_cpu *c)
+{
+	if (c->kmax_bucket != s->nbuckets) {
+		c->kmax_bucket = s->nbuckets;
+		c->kmax = 0;
+	}
+	return &c->kmax;
 }
 
 static const struct rp_act *cur_act(const struct sim *s, const struct sim_task *t)
@@ -139,7 +160,7 @@ static struct ea_event *emit(struct sim *s, int cpu, uint8_t type, uint64_t key,
 		s->out = p;
 		s->out_cap = n;
 	}
-	if (key < c->kmax)
+	if (key < *kmax(s, c))
 		key = c->kmax;
 	c->kmax = key;
 	o = &s->out[s->nout++];
@@ -208,8 +229,7 @@ static void close_bucket(struct sim *s)
 	sort_out(s->out + s->bucket0, s->nout - s->bucket0);
 	s->bucket0 = s->nout;
 	s->order = 0;
-	for (int i = 0; i < s->ncpus; i++)
-		s->cpus[i].kmax = 0;
+	s->nbuckets++;	/* every CPU's kmax is 0 again */
 	if (s->nout >= SIM_BATCH)
 		deliver(s);
 }
@@ -509,14 +529,17 @@ static void advance(struct sim *s, uint64_t t)
 		}
 	}
 	s->now = t;
-	for (int i = 0; i < s->ncpus; i++) {
-		struct sim_cpu *c = &s->cpus[i];
+	for (int w = 0; w < s->nw; w++) {
+		for (uint64_t m = s->due[w]; m; m &= m - 1) {
+			int i = first_of(w, m);
+			struct sim_cpu *c = &s->cpus[i];
 
-		if (c->curr < 0 || s->nt[i] > t)
-			continue;
-		sync_cpu(s, i);
-		if (!s->tasks[c->curr].rem)
-			s->done[s->ndone++] = i;
+			if (c->curr < 0)
+				continue;
+			sync_cpu(s, i);
+			if (!s->tasks[c->curr].rem)
+				s->done[s->ndone++] = i;
+		}
 	}
 	if (was_over)
 		s->overutil_ns += dt;
@@ -838,7 +861,7 @@ static void complete(struct sim *s, int cpu)
 			 g->start : s->now);
 		c->curr = -1;
 		set_pelt_b(s, c);
-		if (g->seq_in > c->kmax)
+		if (g->seq_in > *kmax(s, c))
 			c->kmax = g->seq_in;
 		return;
 	}
@@ -862,7 +885,7 @@ static void complete(struct sim *s, int cpu)
 	t->runnable = false;
 	c->curr = -1;
 	set_pelt_b(s, c);
-	if (key > c->kmax)
+	if (key > *kmax(s, c))
 		c->kmax = key;
 }
 
@@ -920,7 +943,7 @@ static void pick(struct sim *s, int cpu, bool tick)
 		pull(s, cpu);
 	if (!c->nrq) {
 		if (!c->e_idle)
-			go_idle(s, cpu, c->kmax);
+			go_idle(s, cpu, *kmax(s, c));
 		return;
 	}
 	sync_cpu(s, cpu);
@@ -953,7 +976,7 @@ static void busy0_end(struct sim *s, int cpu)
 		s->nin_busy0--;
 	c->in_busy0 = false;
 	touch(s, cpu);
-	if (c->busy0_seq_end > c->kmax)
+	if (c->busy0_seq_end > *kmax(s, c))
 		c->kmax = c->busy0_seq_end;
 	if (c->busy0_to_idle && c->curr < 0 && !c->nrq)
 		go_idle(s, cpu, c->busy0_seq_end);
@@ -1160,9 +1183,13 @@ static uint64_t cpu_next_time(struct sim *s, int i)
 	return t;
 }
 
+/*
+ * The next instant anything is due, and the CPUs whose own next time
+ * (nt) it is: due.
+ */
 static uint64_t next_time(struct sim *s)
 {
-	uint64_t t = s->next_tick;
+	uint64_t t = s->next_tick, m = UINT64_MAX;
 
 	if (arr_peek(s))
 		t = umin(t, arr_peek(s)->t);
@@ -1172,14 +1199,25 @@ static uint64_t next_time(struct sim *s)
 		t = umin(t, s->w->busy0[s->bi].start);
 	if (s->gov == RP_GOV_RECORDED && s->fi < s->w->nfreqs)
 		t = umin(t, s->w->freqs[s->fi].ts);
-	for (int i = 0; i < s->ncpus; i++) {
-		if (s->nt_dirty[i] || s->nt[i] <= s->now) {
+	/* again for the CPUs touched, or whose time came (due) */
+	for (int w = 0; w < s->nw; w++) {
+		for (uint64_t b = s->nt_dirty[w] | s->due[w]; b; b &= b - 1) {
+			int i = first_of(w, b);
+
 			s->nt[i] = cpu_next_time(s, i);
-			s->nt_dirty[i] = false;
 		}
-		t = umin(t, s->nt[i]);
+		s->nt_dirty[w] = 0;
+		s->due[w] = 0;
 	}
-	return t < s->now ? s->now : t;
+	for (int i = 0; i < s->ncpus; i++)
+		m = umin(m, s->nt[i]);
+	t = umin(t, m);
+	if (t < s->now)
+		t = s->now;
+	for (int i = 0; m <= t && i < s->ncpus; i++)
+		if (s->nt[i] <= t)
+			set_bit(s->due, i);
+	return t;
 }
 
 enum due { DUE_NONE, DUE_FREQ, DUE_BUSY0_START, DUE_BUSY0_END, DUE_ARRIVAL,
@@ -1316,9 +1354,19 @@ static void step(struct sim *s, uint64_t t)
 	 * than its next event time.
 	 */
 	for (int i = 0; i < s->ncpus; i++) {
-		if (!s->pk_dirty[i] && !tick && s->nt[i] > t)
-			continue;
-		s->pk_dirty[i] = false;
+		int w = i >> 6;
+		uint64_t m;
+
+		if (!tick) {
+			/* as they are now: pick() may touch the CPUs after i */
+			m = (s->pk_dirty[w] | s->due[w]) & (~0ull << (i & 63));
+			if (!m) {
+				i = w * 64 + 63;	/* the next word */
+				continue;
+			}
+			i = first_of(w, m);
+		}
+		s->pk_dirty[w] &= ~(1ull << (i & 63));
 		pick(s, i, tick);
 	}
 	governor(s);
@@ -1410,6 +1458,7 @@ static void reset(struct sim *s)
 		c->e_task = -1;
 		c->e_state = 0;
 		c->kmax = 0;
+		c->kmax_bucket = s->nbuckets;
 		c->rec_idle = 0;
 		c->nhist = 0;
 		c->idle_period = 0;
@@ -1428,6 +1477,7 @@ static void reset(struct sim *s)
 		c->curr_step = 0;
 		touch(s, i);
 	}
+	memset(s->due, 0, s->nw * sizeof(*s->due));
 	s->nstep = 0;
 	s->pelt_next = UINT64_MAX;
 	s->over_stale = true;
@@ -1575,13 +1625,16 @@ int sim_init(struct sim *s, const struct ea_workload *w, const struct ea_model *
 	s->env_nr = calloc(s->ncpus, sizeof(*s->env_nr));
 	s->done = calloc(s->ncpus, sizeof(*s->done));
 	s->nt = calloc(s->ncpus, sizeof(*s->nt));
-	s->nt_dirty = calloc(s->ncpus, sizeof(*s->nt_dirty));
-	s->pk_dirty = calloc(s->ncpus, sizeof(*s->pk_dirty));
+	s->nw = s->ncpus / 64 + 1;
+	s->nt_dirty = calloc(s->nw, sizeof(*s->nt_dirty));
+	s->pk_dirty = calloc(s->nw, sizeof(*s->pk_dirty));
+	s->due = calloc(s->nw, sizeof(*s->due));
 	s->comms = calloc(s->ntasks ? s->ntasks : 1, sizeof(*s->comms));
 	s->swapper = calloc(s->ncpus, sizeof(*s->swapper));
 	s->clc = rp_cl_cache_new(m);
 	if (!s->cpus || !s->tasks || !s->env_util || !s->env_cap ||
 	    !s->env_nr || !s->done || !s->nt || !s->nt_dirty || !s->pk_dirty ||
+	    !s->due ||
 	    !s->clc || !s->comms || !s->swapper || init_domains(s)) {
 		fail(s, "out of memory");
 		return -1;
@@ -1645,6 +1698,7 @@ void sim_free(struct sim *s)
 	free(s->nt);
 	free(s->nt_dirty);
 	free(s->pk_dirty);
+	free(s->due);
 	free(s->comms);
 	free(s->swapper);
 	rp_cl_cache_free(s->clc);

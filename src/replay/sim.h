@@ -59,6 +59,7 @@ struct sim_cpu {
 	int32_t e_pid;
 	int e_task;		/* task index of e_pid, -1 */
 	uint64_t kmax;		/* emission key floor within the bucket */
+	uint64_t kmax_bucket;	/* ... if this one (sim.nbuckets), else 0 */
 	int *rq;		/* waiting tasks, FIFO */
 	int rq_cap;
 	/* next_time(): its task's finish time, from rem at fin_now and rate */
@@ -130,9 +131,12 @@ struct sim {
 	bool started;
 	int nin_busy0;		/* CPUs in a recorded idle-task stretch */
 	int *done, ndone;	/* CPUs whose task's work ran out (advance) */
+	/* sets of CPUs, as bits: [nw] words */
+	int nw;			/* ncpus / 64 + 1 */
 	uint64_t *nt;		/* next_time(): each CPU's, unless nt_dirty */
-	bool *nt_dirty;
-	bool *pk_dirty;		/* touched since pick() last looked */
+	uint64_t *nt_dirty;
+	uint64_t *pk_dirty;	/* touched since pick() last looked */
+	uint64_t *due;		/* nt <= now: their time has come */
 	/* policy view, refreshed at each wakeup */
 	uint32_t *env_util;
 	int *env_cap, *env_nr;
@@ -143,6 +147,7 @@ struct sim {
 	 * those at time `now`, ordered when the next instant comes */
 	struct sim_out *out;
 	size_t nout, out_cap, bucket0;
+	uint64_t nbuckets;	/* closed */
 	uint32_t order;
 	int (*sink)(void *ctx, const struct ea_event *ev, const char *comm);
 	void *sink_ctx;
