@@ -566,7 +566,8 @@ static void set_freq(struct sim *s, int cpu, int k, uint32_t khz, uint64_t key)
 		c->khz = khz;
 		c->cap_idx = k;
 		c->rate = cl->caps[k].cap;
-		touch(s, cpus[i]);
+		/* its finish time moves; nothing pick() reads changed */
+		set_bit(s->nt_dirty, cpus[i]);
 	}
 	ev = emit(s, cpu, EA_EV_FREQ, key, e_task(s, cpu));
 	if (ev) {
@@ -1351,7 +1352,8 @@ static void step(struct sim *s, uint64_t t)
 	/*
 	 * pick() changes nothing on a CPU not touched since its last pick(),
 	 * but at a tick (pull) or at its slice's end, which is no earlier
-	 * than its next event time.
+	 * than its next event time. It leaves the CPU settled: what it does
+	 * there itself calls for no second look.
 	 */
 	for (int i = 0; i < s->ncpus; i++) {
 		int w = i >> 6;
@@ -1366,8 +1368,8 @@ static void step(struct sim *s, uint64_t t)
 			}
 			i = first_of(w, m);
 		}
-		s->pk_dirty[w] &= ~(1ull << (i & 63));
 		pick(s, i, tick);
+		s->pk_dirty[w] &= ~(1ull << (i & 63));
 	}
 	governor(s);
 }
