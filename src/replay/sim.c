@@ -830,6 +830,8 @@ static void add_move(struct sim *s, int task, uint64_t t)
 		s->moves_cap = n;
 	}
 	s->moves[s->nmoves++] = (struct sim_move){ t, task };
+	if (t < s->t_rec)
+		s->t_rec = t;
 }
 
 /* Move i is due: the task joins its next segment's CPU. */
@@ -1190,7 +1192,7 @@ static uint64_t cpu_next_time(struct sim *s, int i)
  */
 static uint64_t next_time(struct sim *s)
 {
-	uint64_t t = s->next_tick, m = UINT64_MAX;
+	uint64_t t = UINT64_MAX, m = UINT64_MAX;
 
 	if (arr_peek(s))
 		t = umin(t, arr_peek(s)->t);
@@ -1200,6 +1202,7 @@ static uint64_t next_time(struct sim *s)
 		t = umin(t, s->w->busy0[s->bi].start);
 	if (s->gov == RP_GOV_RECORDED && s->fi < s->w->nfreqs)
 		t = umin(t, s->w->freqs[s->fi].ts);
+	s->t_rec = t;
 	/* again for the CPUs touched, or whose time came (due) */
 	for (int w = 0; w < s->nw; w++) {
 		for (uint64_t b = s->nt_dirty[w] | s->due[w]; b; b &= b - 1) {
@@ -1212,7 +1215,7 @@ static uint64_t next_time(struct sim *s)
 	}
 	for (int i = 0; i < s->ncpus; i++)
 		m = umin(m, s->nt[i]);
-	t = umin(t, m);
+	t = umin(umin(t, s->next_tick), m);
 	if (t < s->now)
 		t = s->now;
 	for (int i = 0; m <= t && i < s->ncpus; i++)
@@ -1348,7 +1351,9 @@ static void step(struct sim *s, uint64_t t)
 	/* the CPUs whose task has no work left: advance() listed them */
 	for (int i = 0; i < s->ndone; i++)
 		complete(s, s->done[i]);
-	process_due(s, t);
+	/* nothing recorded is due before t_rec, but what CPUs have */
+	if (t >= s->t_rec || s->nin_busy0 || s->rec_idle_tl)
+		process_due(s, t);
 	/*
 	 * pick() changes nothing on a CPU not touched since its last pick(),
 	 * but at a tick (pull) or at its slice's end, which is no earlier
@@ -1423,6 +1428,7 @@ static void reset(struct sim *s)
 	s->now = s->first_ts = w->counts.first_ts;
 	s->last_ts = w->counts.last_ts;
 	s->next_tick = s->first_ts + TICK_NS;
+	s->t_rec = 0;
 	s->ai = s->bi = s->fi = 0;
 	s->nmoves = 0;
 	s->nout = s->bucket0 = 0;

@@ -124,6 +124,8 @@ struct sim {
 	struct sim_move *moves;
 	size_t nmoves, moves_cap;
 	uint64_t now, first_ts, last_ts, next_tick;
+	uint64_t t_rec;		/* the next arrival, move, idle-task stretch
+				   or recorded frequency: no sooner */
 	uint64_t nstep;		/* steps advanced */
 	uint64_t pelt_next;	/* no later than any CPU's pelt_b */
 	bool over_stale;	/* some CPU's util_avg may have changed since
