@@ -6,12 +6,12 @@
  * an activation becomes eligible, a running task finishes its work or its
  * slice, a recorded idle-task stretch starts or ends, a recorded frequency
  * or idle state changes, or the 4 ms tick. At each instant, in this order:
- * work and PELT are advanced; finished activations block; idle-task
- * stretches end, then start; arrivals are placed by the policy; then every
- * CPU picks what runs (FIFO round robin, slices of 6 ms / nr_running, at
- * least 0.75 ms; an idle CPU may pull a waiting task, except under an
- * energy-aware policy while nothing is overutilised); then the governor
- * sets each frequency domain's OPP.
+ * work and PELT are advanced (lazily: "Lazy time"); finished activations
+ * block; idle-task stretches end, then start; arrivals are placed by the
+ * policy; then every CPU picks what runs (FIFO round robin, slices of 6 ms
+ * / nr_running, at least 0.75 ms; an idle CPU may pull a waiting task,
+ * except under an energy-aware policy while nothing is overutilised); then
+ * the governor sets each frequency domain's OPP.
  *
  * The timeline is emitted as ea_events (sched_switch, sched_wakeup,
  * cpu_idle, cpu_frequency). Events of one instant are ordered by the
@@ -428,11 +428,13 @@ static void leave_idle(struct sim *s, int cpu, uint64_t key)
  * read. An update crossing a period decays, which does not add up: the
  * step whose instant crosses (pelt_b) makes it from the previous step's
  * instant, as each step did. A task that starts running was updated from
- * its own last update at its first step after: so it still is (live()).
+ * its own last update at its first step after, even one at the same
+ * instant: so it still is (live()).
  */
 
 /* The first instant at which an update of p would not be within its
- * period: its period's end, which updates within the period keep. */
+ * period (ea_pelt_update_within() false): its period's end, which updates
+ * within the period keep. */
 static uint64_t pelt_boundary(const struct ea_pelt *p)
 {
 	if (!p->started)
@@ -481,7 +483,10 @@ static bool run_cpu(struct sim *s, struct sim_cpu *c, uint64_t t, bool is_live)
 	return pelt_update(&c->pelt, t, running, r);
 }
 
-/* Bring cpu up to date: all within a period, advance() saw to that. */
+/*
+ * Bring cpu up to date: all within a period, advance() saw to that. Not
+ * done yet if sync_t is now: a task may have become live since.
+ */
 static void sync_cpu(struct sim *s, int cpu)
 {
 	struct sim_cpu *c = &s->cpus[cpu];
