@@ -6,12 +6,12 @@
  * an activation becomes eligible, a running task finishes its work or its
  * slice, a recorded idle-task stretch starts or ends, a recorded frequency
  * or idle state changes, or the 4 ms tick. At each instant, in this order:
- * work and PELT are advanced; finished activations block; idle-task
- * stretches end, then start; arrivals are placed by the policy; then every
- * CPU picks what runs (FIFO round robin, slices of 6 ms / nr_running, at
- * least 0.75 ms; an idle CPU may pull a waiting task, except under an
- * energy-aware policy while nothing is overutilised); then the governor
- * sets each frequency domain's OPP.
+ * work and PELT are advanced (lazily: "Lazy time"); finished activations
+ * block; idle-task stretches end, then start; arrivals are placed by the
+ * policy; then every CPU picks what runs (FIFO round robin, slices of 6 ms
+ * / nr_running, at least 0.75 ms; an idle CPU may pull a waiting task,
+ * except under an energy-aware policy while nothing is overutilised); then
+ * the governor sets each frequency domain's OPP.
  *
  * The timeline is emitted as ea_events (sched_switch, sched_wakeup,
  * cpu_idle, cpu_frequency). Events of one instant are ordered by the
@@ -69,6 +69,11 @@ static inline bool pelt_update(struct ea_pelt *p, uint64_t now, bool running,
 	return true;
 }
 
+static uint64_t umin(uint64_t a, uint64_t b)
+{
+	return a < b ? a : b;
+}
+
 static int map_cpu(const struct sim *s, int cpu)
 {
 	return cpu < 0 ? -1 : cpu % s->ncpus;
@@ -88,11 +93,32 @@ static int nr(const struct sim *s, int cpu)
 	return (s->cpus[cpu].curr >= 0) + s->cpus[cpu].nrq;
 }
 
+static inline void set_bit(uint64_t *set, int cpu)
+{
+	set[cpu >> 6] |= 1ull << (cpu & 63);
+}
+
+/* The lowest CPU in the set of word w (m, not 0). */
+static inline int first_of(int w, uint64_t m)
+{
+	return w * 64 + __builtin_ctzll(m);
+}
+
 /* What next_time() and pick() know of cpu may have changed: look again. */
 static inline void touch(struct sim *s, int cpu)
 {
-	s->nt_dirty[cpu] = true;
-	s->pk_dirty[cpu] = true;
+	set_bit(s->nt_dirty, cpu);
+	set_bit(s->pk_dirty, cpu);
+}
+
+/* cpu's emission key floor in the current bucket. */
+static uint64_t *kmax(struct sim *s, struct sim_cpu *c)
+{
+	if (c->kmax_bucket != s->nbuckets) {
+		c->kmax_bucket = s->nbuckets;
+		c->kmax = 0;
+	}
+	return &c->kmax;
 }
 
 static const struct rp_act *cur_act(const struct sim *s, const struct sim_task *t)
@@ -134,7 +160,7 @@ static struct ea_event *emit(struct sim *s, int cpu, uint8_t type, uint64_t key,
 		s->out = p;
 		s->out_cap = n;
 	}
-	if (key < c->kmax)
+	if (key < *kmax(s, c))
 		key = c->kmax;
 	c->kmax = key;
 	o = &s->out[s->nout++];
@@ -203,8 +229,7 @@ static void close_bucket(struct sim *s)
 	sort_out(s->out + s->bucket0, s->nout - s->bucket0);
 	s->bucket0 = s->nout;
 	s->order = 0;
-	for (int i = 0; i < s->ncpus; i++)
-		s->cpus[i].kmax = 0;
+	s->nbuckets++;	/* every CPU's kmax is 0 again */
 	if (s->nout >= SIM_BATCH)
 		deliver(s);
 }
@@ -391,6 +416,142 @@ static void leave_idle(struct sim *s, int cpu, uint64_t key)
 	c->idle_period++;
 }
 
+/* ---- PELT and time ---- */
+
+/*
+ * Lazy time. A step used to advance every CPU's PELT signal, its task's
+ * work left, PELT signal and busy time to the step's instant, which is
+ * mostly adding: an update within a PELT period (ea_pelt_update_within())
+ * leaves the same state whether made at once or in pieces, and so do the
+ * work done and the busy time. So a CPU is brought up to date (sync_cpu())
+ * only before what it runs or its rate changes, or what it accumulated is
+ * read. An update crossing a period decays, which does not add up: the
+ * step whose instant crosses (pelt_b) makes it from the previous step's
+ * instant, as each step did. A task that starts running was updated from
+ * its own last update at its first step after, even one at the same
+ * instant: so it still is (live()).
+ */
+
+/* The first instant at which an update of p would not be within its
+ * period (ea_pelt_update_within() false): its period's end, which updates
+ * within the period keep. */
+static uint64_t pelt_boundary(const struct ea_pelt *p)
+{
+	if (!p->started)
+		return 0;
+	return p->last_ns + ((uint64_t)(1024 - p->period_contrib) << 10);
+}
+
+static void set_pelt_b(struct sim *s, struct sim_cpu *c)
+{
+	uint64_t b = pelt_boundary(&c->pelt);
+
+	if (c->curr >= 0)
+		b = umin(b, pelt_boundary(&s->tasks[c->curr].pelt));
+	c->pelt_b = b;
+	if (b < s->pelt_next)
+		s->pelt_next = b;
+}
+
+/* Whether cpu's task has been through a step since it began running. */
+static bool live(const struct sim *s, const struct sim_cpu *c)
+{
+	return c->curr_step < s->nstep;
+}
+
+/*
+ * Run c from sync_t to t as it was: its task's work and busy time, its
+ * task's signal if live, its own. Whether its util_avg may have changed.
+ */
+static bool run_cpu(struct sim *s, struct sim_cpu *c, uint64_t t, bool is_live)
+{
+	uint64_t dt = t - c->sync_t;
+	bool running = c->curr >= 0;
+	uint32_t r = running ? c->rate : 0;
+
+	c->sync_t = t;
+	if (running) {
+		struct sim_task *tk = &s->tasks[c->curr];
+		uint64_t done = dt * r;
+
+		if (tk->rem != UINT64_MAX)
+			tk->rem = tk->rem > done ? tk->rem - done : 0;
+		if (is_live)
+			pelt_update(&tk->pelt, t, true, r);
+		c->task_busy_ns += dt;
+	}
+	return pelt_update(&c->pelt, t, running, r);
+}
+
+/*
+ * Bring cpu up to date: all within a period, advance() saw to that. Not
+ * done yet if sync_t is now: a task may have become live since.
+ */
+static void sync_cpu(struct sim *s, int cpu)
+{
+	struct sim_cpu *c = &s->cpus[cpu];
+
+	if (run_cpu(s, c, s->now, live(s, c)))
+		s->util_dirty = true;
+}
+
+static bool any_over(const struct sim *s)
+{
+	for (int i = 0; i < s->ncpus; i++)
+		if (over(&s->cpus[i]))
+			return true;
+	return false;
+}
+
+/*
+ * To t: the signals that cross a period now, the tasks whose work runs
+ * out (listed in s->done, by CPU). Those can only be the CPUs whose next
+ * event time (next_time() has just set nt) has come.
+ */
+static void advance(struct sim *s, uint64_t t)
+{
+	uint64_t dt = t - s->now;
+	bool was_over, crossed = false;
+	bool cross = t >= s->pelt_next;
+
+	/* util_avg changes at a period's end, attach or detach only */
+	was_over = s->over_stale ? any_over(s) : s->overutilised;
+	s->ndone = 0;
+	for (int i = 0; cross && i < s->ncpus; i++)
+		if (s->cpus[i].pelt_b <= t)
+			run_cpu(s, &s->cpus[i], s->now, live(s, &s->cpus[i]));
+	s->nstep++;
+	if (cross) {
+		s->pelt_next = UINT64_MAX;
+		for (int i = 0; i < s->ncpus; i++) {
+			struct sim_cpu *c = &s->cpus[i];
+
+			if (c->pelt_b <= t && run_cpu(s, c, t, true)) {
+				s->util_dirty = true;
+				crossed = true;
+			}
+			set_pelt_b(s, c);
+		}
+	}
+	s->now = t;
+	for (int w = 0; w < s->nw; w++) {
+		for (uint64_t m = s->due[w]; m; m &= m - 1) {
+			int i = first_of(w, m);
+			struct sim_cpu *c = &s->cpus[i];
+
+			if (c->curr < 0)
+				continue;
+			sync_cpu(s, i);
+			if (!s->tasks[c->curr].rem)
+				s->done[s->ndone++] = i;
+		}
+	}
+	if (was_over)
+		s->overutil_ns += dt;
+	s->overutilised = crossed || s->over_stale ? any_over(s) : was_over;
+	s->over_stale = false;
+}
+
 /* ---- frequency ---- */
 
 static void set_freq(struct sim *s, int cpu, int k, uint32_t khz, uint64_t key)
@@ -406,10 +567,12 @@ static void set_freq(struct sim *s, int cpu, int k, uint32_t khz, uint64_t key)
 	for (int i = 0; i < n; i++) {
 		struct sim_cpu *c = &s->cpus[cpus[i]];
 
+		sync_cpu(s, cpus[i]);
 		c->khz = khz;
 		c->cap_idx = k;
 		c->rate = cl->caps[k].cap;
-		touch(s, cpus[i]);
+		/* its finish time moves; nothing pick() reads changed */
+		set_bit(s->nt_dirty, cpus[i]);
 	}
 	ev = emit(s, cpu, EA_EV_FREQ, key, e_task(s, cpu));
 	if (ev) {
@@ -458,49 +621,6 @@ static void governor(struct sim *s)
 	}
 }
 
-/* ---- PELT and time ---- */
-
-static inline void pelt_cpu_sync(struct sim *s, int cpu)
-{
-	struct sim_cpu *c = &s->cpus[cpu];
-
-	if (pelt_update(&c->pelt, s->now, c->curr >= 0,
-			c->curr >= 0 ? c->rate : 0))
-		s->util_dirty = true;
-}
-
-static void advance(struct sim *s, uint64_t t)
-{
-	uint64_t dt = t - s->now;
-	bool was_over = false, is_over = false;
-
-	s->ndone = 0;
-	for (int i = 0; i < s->ncpus; i++) {
-		struct sim_cpu *c = &s->cpus[i];
-		uint32_t r = c->rate;
-
-		was_over |= over(c);
-		if (c->curr >= 0) {
-			struct sim_task *tk = &s->tasks[c->curr];
-			uint64_t done = dt * r;
-
-			if (tk->rem != UINT64_MAX)
-				tk->rem = tk->rem > done ? tk->rem - done : 0;
-			if (!tk->rem)
-				s->done[s->ndone++] = i;
-			pelt_update(&tk->pelt, t, true, r);
-			c->task_busy_ns += dt;
-		}
-		if (pelt_update(&c->pelt, t, c->curr >= 0, c->curr >= 0 ? r : 0))
-			s->util_dirty = true;
-		is_over |= over(c);
-	}
-	if (was_over)
-		s->overutil_ns += dt;
-	s->now = t;
-	s->overutilised = is_over;
-}
-
 /* ---- run queues ---- */
 
 static int rq_push(struct sim *s, int cpu, int task)
@@ -545,12 +665,13 @@ static void attach(struct sim *s, int task, int cpu)
 	if (t->pelt_cpu == cpu)
 		return;
 	if (t->pelt_cpu >= 0) {
-		pelt_cpu_sync(s, t->pelt_cpu);
+		sync_cpu(s, t->pelt_cpu);
 		ea_pelt_detach(&s->cpus[t->pelt_cpu].pelt, &t->pelt);
 	}
-	pelt_cpu_sync(s, cpu);
+	sync_cpu(s, cpu);
 	ea_pelt_attach(&s->cpus[cpu].pelt, &t->pelt);
 	s->util_dirty = true;
+	s->over_stale = true;
 	t->pelt_cpu = cpu;
 }
 
@@ -645,8 +766,8 @@ static int place(struct sim *s, int task)
 
 	if (t->pin >= 0)
 		return t->pin;
+	/* util_avg is up to date: see advance() */
 	for (int i = 0; i < s->ncpus; i++) {
-		pelt_cpu_sync(s, i);
 		s->env_util[i] = s->cpus[i].pelt.util_avg;
 		s->env_cap[i] = s->cpus[i].cap_idx;
 		s->env_nr[i] = nr(s, i);
@@ -714,6 +835,8 @@ static void add_move(struct sim *s, int task, uint64_t t)
 		s->moves_cap = n;
 	}
 	s->moves[s->nmoves++] = (struct sim_move){ t, task };
+	if (t < s->t_rec)
+		s->t_rec = t;
 }
 
 /* Move i is due: the task joins its next segment's CPU. */
@@ -745,7 +868,8 @@ static void complete(struct sim *s, int cpu)
 		add_move(s, c->curr, g->from_idle && g->start > s->now ?
 			 g->start : s->now);
 		c->curr = -1;
-		if (g->seq_in > c->kmax)
+		set_pelt_b(s, c);
+		if (g->seq_in > *kmax(s, c))
 			c->kmax = g->seq_in;
 		return;
 	}
@@ -762,12 +886,14 @@ static void complete(struct sim *s, int cpu)
 			/* the recording ran it elsewhere */
 			add_move(s, c->curr, s->now);
 			c->curr = -1;
+			set_pelt_b(s, c);
 		}
 		return;
 	}
 	t->runnable = false;
 	c->curr = -1;
-	if (key > c->kmax)
+	set_pelt_b(s, c);
+	if (key > *kmax(s, c))
 		c->kmax = key;
 }
 
@@ -817,6 +943,7 @@ static void pick(struct sim *s, int cpu, bool tick)
 				c->slice_end = UINT64_MAX;
 			return;
 		}
+		sync_cpu(s, cpu);
 		rq_push(s, cpu, c->curr);	/* slice over: round robin */
 		c->curr = -1;
 	}
@@ -824,10 +951,13 @@ static void pick(struct sim *s, int cpu, bool tick)
 		pull(s, cpu);
 	if (!c->nrq) {
 		if (!c->e_idle)
-			go_idle(s, cpu, c->kmax);
+			go_idle(s, cpu, *kmax(s, c));
 		return;
 	}
+	sync_cpu(s, cpu);
 	c->curr = rq_take(s, cpu, 0);
+	c->curr_step = s->nstep;
+	set_pelt_b(s, c);
 	if (!s->tasks[c->curr].served)
 		key = cur_act(s, &s->tasks[c->curr])->seq_in;
 	if (c->e_idle)
@@ -842,7 +972,6 @@ static void pick(struct sim *s, int cpu, bool tick)
 		}
 	}
 	c->slice_end = c->nrq ? s->now + slice(s, cpu) : UINT64_MAX;
-	pelt_cpu_sync(s, cpu);
 }
 
 /* ---- recorded timelines: idle-task stretches, frequencies, idle states ---- */
@@ -855,7 +984,7 @@ static void busy0_end(struct sim *s, int cpu)
 		s->nin_busy0--;
 	c->in_busy0 = false;
 	touch(s, cpu);
-	if (c->busy0_seq_end > c->kmax)
+	if (c->busy0_seq_end > *kmax(s, c))
 		c->kmax = c->busy0_seq_end;
 	if (c->busy0_to_idle && c->curr < 0 && !c->nrq)
 		go_idle(s, cpu, c->busy0_seq_end);
@@ -934,11 +1063,6 @@ static uint64_t next_idle_change(struct sim *s, int cpu)
 }
 
 /* ---- the loop ---- */
-
-static uint64_t umin(uint64_t a, uint64_t b)
-{
-	return a < b ? a : b;
-}
 
 /* ---- arrivals ---- */
 
@@ -1052,8 +1176,13 @@ static uint64_t cpu_next_time(struct sim *s, int i)
 	if (c->curr >= 0) {
 		uint64_t rem = s->tasks[c->curr].rem;
 
-		if (rem != UINT64_MAX)
+		if (rem != UINT64_MAX) {
+			/* its work left now: lazy (advance()) */
+			uint64_t done = (s->now - c->sync_t) * c->rate;
+
+			rem = rem > done ? rem - done : 0;
 			t = umin(t, finish(s, c, rem));
+		}
 		if (c->nrq)
 			t = umin(t, c->slice_end);
 	}
@@ -1062,9 +1191,13 @@ static uint64_t cpu_next_time(struct sim *s, int i)
 	return t;
 }
 
+/*
+ * The next instant anything is due, and the CPUs whose own next time
+ * (nt) it is: due.
+ */
 static uint64_t next_time(struct sim *s)
 {
-	uint64_t t = s->next_tick;
+	uint64_t t = UINT64_MAX, m = UINT64_MAX;
 
 	if (arr_peek(s))
 		t = umin(t, arr_peek(s)->t);
@@ -1074,14 +1207,26 @@ static uint64_t next_time(struct sim *s)
 		t = umin(t, s->w->busy0[s->bi].start);
 	if (s->gov == RP_GOV_RECORDED && s->fi < s->w->nfreqs)
 		t = umin(t, s->w->freqs[s->fi].ts);
-	for (int i = 0; i < s->ncpus; i++) {
-		if (s->nt_dirty[i] || s->nt[i] <= s->now) {
+	s->t_rec = t;
+	/* again for the CPUs touched, or whose time came (due) */
+	for (int w = 0; w < s->nw; w++) {
+		for (uint64_t b = s->nt_dirty[w] | s->due[w]; b; b &= b - 1) {
+			int i = first_of(w, b);
+
 			s->nt[i] = cpu_next_time(s, i);
-			s->nt_dirty[i] = false;
 		}
-		t = umin(t, s->nt[i]);
+		s->nt_dirty[w] = 0;
+		s->due[w] = 0;
 	}
-	return t < s->now ? s->now : t;
+	for (int i = 0; i < s->ncpus; i++)
+		m = umin(m, s->nt[i]);
+	t = umin(umin(t, s->next_tick), m);
+	if (t < s->now)
+		t = s->now;
+	for (int i = 0; m <= t && i < s->ncpus; i++)
+		if (s->nt[i] <= t)
+			set_bit(s->due, i);
+	return t;
 }
 
 enum due { DUE_NONE, DUE_FREQ, DUE_BUSY0_START, DUE_BUSY0_END, DUE_ARRIVAL,
@@ -1211,17 +1356,30 @@ static void step(struct sim *s, uint64_t t)
 	/* the CPUs whose task has no work left: advance() listed them */
 	for (int i = 0; i < s->ndone; i++)
 		complete(s, s->done[i]);
-	process_due(s, t);
+	/* nothing recorded is due before t_rec, but what CPUs have */
+	if (t >= s->t_rec || s->nin_busy0 || s->rec_idle_tl)
+		process_due(s, t);
 	/*
 	 * pick() changes nothing on a CPU not touched since its last pick(),
 	 * but at a tick (pull) or at its slice's end, which is no earlier
-	 * than its next event time.
+	 * than its next event time. It leaves the CPU settled: what it does
+	 * there itself calls for no second look.
 	 */
 	for (int i = 0; i < s->ncpus; i++) {
-		if (!s->pk_dirty[i] && !tick && s->nt[i] > t)
-			continue;
-		s->pk_dirty[i] = false;
+		int w = i >> 6;
+		uint64_t m;
+
+		if (!tick) {
+			/* as they are now: pick() may touch the CPUs after i */
+			m = (s->pk_dirty[w] | s->due[w]) & (~0ull << (i & 63));
+			if (!m) {
+				i = w * 64 + 63;	/* the next word */
+				continue;
+			}
+			i = first_of(w, m);
+		}
 		pick(s, i, tick);
+		s->pk_dirty[w] &= ~(1ull << (i & 63));
 	}
 	governor(s);
 }
@@ -1241,6 +1399,8 @@ int sim_run(struct sim *s)
 		close_bucket(s);
 		advance(s, s->last_ts);
 	}
+	for (int i = 0; i < s->ncpus; i++)
+		sync_cpu(s, i);	/* busy times: lazy */
 	/* Close the timeline at the recording's last instant. */
 	ev = emit(s, 0, EA_EV_MARKER, KEY_SIM, e_task(s, 0));
 	if (ev)
@@ -1273,6 +1433,7 @@ static void reset(struct sim *s)
 	s->now = s->first_ts = w->counts.first_ts;
 	s->last_ts = w->counts.last_ts;
 	s->next_tick = s->first_ts + TICK_NS;
+	s->t_rec = 0;
 	s->ai = s->bi = s->fi = 0;
 	s->nmoves = 0;
 	s->nout = s->bucket0 = 0;
@@ -1310,6 +1471,7 @@ static void reset(struct sim *s)
 		c->e_task = -1;
 		c->e_state = 0;
 		c->kmax = 0;
+		c->kmax_bucket = s->nbuckets;
 		c->rec_idle = 0;
 		c->nhist = 0;
 		c->idle_period = 0;
@@ -1324,10 +1486,18 @@ static void reset(struct sim *s)
 					  1280);
 		c->fin_rate = 0;	/* no finish time yet */
 		c->rate = cl->caps[c->cap_idx].cap;
+		c->sync_t = s->now;
+		c->curr_step = 0;
 		touch(s, i);
 	}
-	for (int i = 0; i < s->ncpus; i++)
+	memset(s->due, 0, s->nw * sizeof(*s->due));
+	s->nstep = 0;
+	s->pelt_next = UINT64_MAX;
+	s->over_stale = true;
+	for (int i = 0; i < s->ncpus; i++) {
 		ea_pelt_update(&s->cpus[i].pelt, s->now, false, 0);
+		set_pelt_b(s, &s->cpus[i]);
+	}
 	for (int d = 0; d < s->ndoms; d++)
 		s->dom_k[d] = -1;	/* no OPP chosen yet */
 	s->util_dirty = true;
@@ -1468,13 +1638,16 @@ int sim_init(struct sim *s, const struct ea_workload *w, const struct ea_model *
 	s->env_nr = calloc(s->ncpus, sizeof(*s->env_nr));
 	s->done = calloc(s->ncpus, sizeof(*s->done));
 	s->nt = calloc(s->ncpus, sizeof(*s->nt));
-	s->nt_dirty = calloc(s->ncpus, sizeof(*s->nt_dirty));
-	s->pk_dirty = calloc(s->ncpus, sizeof(*s->pk_dirty));
+	s->nw = s->ncpus / 64 + 1;
+	s->nt_dirty = calloc(s->nw, sizeof(*s->nt_dirty));
+	s->pk_dirty = calloc(s->nw, sizeof(*s->pk_dirty));
+	s->due = calloc(s->nw, sizeof(*s->due));
 	s->comms = calloc(s->ntasks ? s->ntasks : 1, sizeof(*s->comms));
 	s->swapper = calloc(s->ncpus, sizeof(*s->swapper));
 	s->clc = rp_cl_cache_new(m);
 	if (!s->cpus || !s->tasks || !s->env_util || !s->env_cap ||
 	    !s->env_nr || !s->done || !s->nt || !s->nt_dirty || !s->pk_dirty ||
+	    !s->due ||
 	    !s->clc || !s->comms || !s->swapper || init_domains(s)) {
 		fail(s, "out of memory");
 		return -1;
@@ -1538,6 +1711,7 @@ void sim_free(struct sim *s)
 	free(s->nt);
 	free(s->nt_dirty);
 	free(s->pk_dirty);
+	free(s->due);
 	free(s->comms);
 	free(s->swapper);
 	rp_cl_cache_free(s->clc);

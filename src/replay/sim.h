@@ -35,7 +35,11 @@ struct sim_move {
 };
 
 struct sim_cpu {
-	/* What every step reads, in one cache line. */
+	/*
+	 * Its PELT signal, its task's work left, PELT signal and its busy
+	 * time are advanced lazily (sim.c "Lazy time"): they are as of
+	 * sync_t, and curr and rate have not changed since.
+	 */
 	struct ea_pelt pelt;
 	uint64_t slice_end;
 	uint64_t task_busy_ns;
@@ -43,6 +47,10 @@ struct sim_cpu {
 	uint32_t rate;		/* capacity at cap_idx: its work rate */
 	uint32_t over_util;	/* util from which it is overutilised */
 	int nrq;
+	uint64_t sync_t;
+	uint64_t pelt_b;	/* when its or its task's signal next
+				   crosses a period (no sooner) */
+	uint64_t curr_step;	/* the step curr began running at */
 	/* ... and then often. */
 	bool in_busy0;		/* in a recorded idle-task stretch */
 	/* What the emitted stream says. */
@@ -51,6 +59,7 @@ struct sim_cpu {
 	int32_t e_pid;
 	int e_task;		/* task index of e_pid, -1 */
 	uint64_t kmax;		/* emission key floor within the bucket */
+	uint64_t kmax_bucket;	/* ... if this one (sim.nbuckets), else 0 */
 	int *rq;		/* waiting tasks, FIFO */
 	int rq_cap;
 	/* next_time(): its task's finish time, from rem at fin_now and rate */
@@ -115,12 +124,21 @@ struct sim {
 	struct sim_move *moves;
 	size_t nmoves, moves_cap;
 	uint64_t now, first_ts, last_ts, next_tick;
+	uint64_t t_rec;		/* the next arrival, move, idle-task stretch
+				   or recorded frequency: no sooner */
+	uint64_t nstep;		/* steps advanced */
+	uint64_t pelt_next;	/* no later than any CPU's pelt_b */
+	bool over_stale;	/* some CPU's util_avg may have changed since
+				   advance() set overutilised */
 	bool started;
 	int nin_busy0;		/* CPUs in a recorded idle-task stretch */
 	int *done, ndone;	/* CPUs whose task's work ran out (advance) */
+	/* sets of CPUs, as bits: [nw] words */
+	int nw;			/* ncpus / 64 + 1 */
 	uint64_t *nt;		/* next_time(): each CPU's, unless nt_dirty */
-	bool *nt_dirty;
-	bool *pk_dirty;		/* touched since pick() last looked */
+	uint64_t *nt_dirty;
+	uint64_t *pk_dirty;	/* touched since pick() last looked */
+	uint64_t *due;		/* nt <= now: their time has come */
 	/* policy view, refreshed at each wakeup */
 	uint32_t *env_util;
 	int *env_cap, *env_nr;
@@ -131,6 +149,7 @@ struct sim {
 	 * those at time `now`, ordered when the next instant comes */
 	struct sim_out *out;
 	size_t nout, out_cap, bucket0;
+	uint64_t nbuckets;	/* closed */
 	uint32_t order;
 	int (*sink)(void *ctx, const struct ea_event *ev, const char *comm);
 	void *sink_ctx;
