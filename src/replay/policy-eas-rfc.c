@@ -59,6 +59,7 @@ struct rfc_pow {
 	const long *core, *cluster;	/* per OPP; NULL: from the model */
 	long idle_core, idle_cluster, wake_core, wake_cluster;
 	const struct rp_div *div;	/* per OPP; NULL: divide */
+	const int *first;		/* per OPP; NULL: match_cap() */
 };
 
 static long core_pow(const struct rfc_pow *w, const struct ea_cluster *cl,
@@ -84,13 +85,14 @@ static void get_pow(const struct rp_env *e, int ci, struct rfc_pow *w)
 		*w = (struct rfc_pow){ c->core_pow, c->cluster_pow,
 				       c->idle_core_pow, c->idle_cluster_pow,
 				       c->wake_core, c->wake_cluster,
-				       c->cap_div };
+				       c->cap_div, c->cap_first };
 		return;
 	}
 	*w = (struct rfc_pow){ NULL, NULL, lpow(idle->core_power),
 			       lpow(idle->cluster_power),
 			       rp_rfc_wakeup_energy(idle->core_wakeup),
-			       rp_rfc_wakeup_energy(idle->cluster_wakeup), NULL };
+			       rp_rfc_wakeup_energy(idle->cluster_wakeup), NULL,
+			       NULL };
 }
 
 /* n / the capacity of OPP k (the same quotient, without a divide when
@@ -135,7 +137,8 @@ static long diff_util(const struct rp_env *e, int ci, const struct rfc_pow *w,
 	int curr, new;
 
 	/* cpu_curr_capacity -> curr; the state the new max utilisation needs */
-	curr = match_cap(cl, (long)rp_cap_curr(e, cpu), 0);
+	curr = w->first ? w->first[e->cap_idx[cpu]] :
+			  match_cap(cl, (long)rp_cap_curr(e, cpu), 0);
 	if ((long)cl->caps[curr].cap < cpu_util + util) {
 		/* capacities ascend: none up to curr covers it */
 		new = match_cap(cl, cpu_util + util, curr + 1);

@@ -62,23 +62,27 @@ struct rp_cl_cache *rp_cl_cache_new(const struct ea_model *m)
 	long *pow;
 	int64_t *em;
 	struct rp_div *div;
+	int *first;
 
 	for (int ci = 0; ci < m->nclusters; ci++)
 		total += m->clusters[ci].ncaps;
 	pow = calloc(total ? 2 * total : 1, sizeof(*pow));
 	em = calloc(total ? total : 1, sizeof(*em));
 	div = calloc(total ? total : 1, sizeof(*div));
-	if (!cc || !pow || !em || !div) {
+	first = calloc(total ? total : 1, sizeof(*first));
+	if (!cc || !pow || !em || !div || !first) {
 		free(cc);
 		free(pow);
 		free(em);
 		free(div);
+		free(first);
 		return NULL;
 	}
 	/* freed through cc[0], even when there is no cluster */
 	cc[0].core_pow = pow;
 	cc[0].em_pow = em;
 	cc[0].cap_div = div;
+	cc[0].cap_first = first;
 	for (int ci = 0; ci < m->nclusters; ci++) {
 		const struct ea_cluster *cl = &m->clusters[ci];
 		const struct ea_idle_state *idle = &cl->idles[cl->nidles - 1];
@@ -88,6 +92,7 @@ struct rp_cl_cache *rp_cl_cache_new(const struct ea_model *m)
 		c->cluster_pow = c->core_pow + cl->ncaps;
 		c->em_pow = em + at;
 		c->cap_div = div + at;
+		c->cap_first = first + at;
 		at += cl->ncaps;
 		for (int k = 0; k < cl->ncaps; k++) {
 			c->core_pow[k] = lround(cl->caps[k].core_power);
@@ -95,6 +100,10 @@ struct rp_cl_cache *rp_cl_cache_new(const struct ea_model *m)
 			c->em_pow[k] = rp_em_power_u(cl, k);
 			rp_div_init(&c->cap_div[k], cl->caps[k].cap ?
 				    cl->caps[k].cap : 1);
+			c->cap_first[k] = k;
+			while (c->cap_first[k] > 0 &&
+			       cl->caps[c->cap_first[k] - 1].cap >= cl->caps[k].cap)
+				c->cap_first[k]--;
 		}
 		c->idle_core_pow = lround(idle->core_power);
 		c->idle_cluster_pow = lround(idle->cluster_power);
@@ -111,6 +120,7 @@ void rp_cl_cache_free(struct rp_cl_cache *cc)
 	free(cc[0].core_pow);
 	free(cc[0].em_pow);
 	free(cc[0].cap_div);
+	free(cc[0].cap_first);
 	free(cc);
 }
 

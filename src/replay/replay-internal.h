@@ -164,6 +164,8 @@ struct rp_cl_cache {
 	long idle_core_pow, idle_cluster_pow;
 	long wake_core, wake_cluster;
 	struct rp_div *cap_div;		/* eas-rfc: by each OPP's capacity */
+	int *cap_first;		/* eas-rfc: per OPP, the lowest one of its
+				   capacity (energy_match_cap()) */
 	int64_t *em_pow;		/* feec: em power per OPP */
 	/* eas-rfc, per decision: util summed over the cluster's CPUs, and
 	 * the highest (0 at least) */
