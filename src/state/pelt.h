@@ -25,6 +25,10 @@ uint32_t ea_pelt_update_slow(struct ea_pelt *p, uint64_t now_ns, bool running,
  * adds the running time (no decay, util_avg unchanged). Returns whether it
  * was that case (done); else nothing is changed and ea_pelt_update_slow()
  * must do it, the only update that may change util_avg.
+ *
+ * The replay simulator's lazy time (src/replay/sim.c, pelt_boundary())
+ * relies on this case being additive and on its condition: change one,
+ * change the other.
  */
 static inline bool ea_pelt_update_within(struct ea_pelt *p, uint64_t now_ns,
 					 bool running, uint32_t cap)
