@@ -54,50 +54,39 @@ static long pos(long v)
 	return v > 0 ? v : 0;
 }
 
-/* The cluster's model figures the energy difference needs (cached or not). */
-struct rfc_pow {
-	const long *core, *cluster;	/* per OPP; NULL: from the model */
-	long idle_core, idle_cluster, wake_core, wake_cluster;
-	const struct rp_div *div;	/* per OPP; NULL: divide */
-	const int *first;		/* per OPP; NULL: match_cap() */
-};
-
-static long core_pow(const struct rfc_pow *w, const struct ea_cluster *cl,
+static long core_pow(const struct rp_rfc_pow *w, const struct ea_cluster *cl,
 		     int k)
 {
 	return w->core ? w->core[k] : lpow(cl->caps[k].core_power);
 }
 
-static long cluster_pow(const struct rfc_pow *w, const struct ea_cluster *cl,
+static long cluster_pow(const struct rp_rfc_pow *w, const struct ea_cluster *cl,
 			int k)
 {
 	return w->cluster ? w->cluster[k] : lpow(cl->caps[k].cluster_power);
 }
 
-static void get_pow(const struct rp_env *e, int ci, struct rfc_pow *w)
+/* Cluster ci's figures the energy difference needs: the cache's, or into
+ * *tmp from the model. */
+static const struct rp_rfc_pow *get_pow(const struct rp_env *e, int ci,
+					struct rp_rfc_pow *tmp)
 {
 	const struct ea_cluster *cl = &e->model->clusters[ci];
 	const struct ea_idle_state *idle = &cl->idles[cl->nidles - 1];
 
-	if (e->clc) {
-		const struct rp_cl_cache *c = &e->clc[ci];
-
-		*w = (struct rfc_pow){ c->core_pow, c->cluster_pow,
-				       c->idle_core_pow, c->idle_cluster_pow,
-				       c->wake_core, c->wake_cluster,
-				       c->cap_div, c->cap_first };
-		return;
-	}
-	*w = (struct rfc_pow){ NULL, NULL, lpow(idle->core_power),
-			       lpow(idle->cluster_power),
-			       rp_rfc_wakeup_energy(idle->core_wakeup),
-			       rp_rfc_wakeup_energy(idle->cluster_wakeup), NULL,
-			       NULL };
+	if (e->clc)
+		return &e->clc[ci].rfc;
+	*tmp = (struct rp_rfc_pow){ NULL, NULL, lpow(idle->core_power),
+				    lpow(idle->cluster_power),
+				    rp_rfc_wakeup_energy(idle->core_wakeup),
+				    rp_rfc_wakeup_energy(idle->cluster_wakeup),
+				    NULL, NULL };
+	return tmp;
 }
 
 /* n / the capacity of OPP k (the same quotient, without a divide when
  * cached: diff_util() does up to ten of them). */
-static long div_cap(const struct rfc_pow *w, const struct ea_cluster *cl,
+static long div_cap(const struct rp_rfc_pow *w, const struct ea_cluster *cl,
 		    int k, long n)
 {
 	return w->div ? rp_div(n, &w->div[k], cl->caps[k].cap) :
@@ -127,7 +116,8 @@ static void cluster_util(const struct rp_env *e, int ci, long *sum, long *max)
  * the highest being max_bef: adding util >= 0 to cpu makes the highest
  * max(max_bef, util[cpu] + util).
  */
-static long diff_util(const struct rp_env *e, int ci, const struct rfc_pow *w,
+static long diff_util(const struct rp_env *e, int ci,
+		      const struct rp_rfc_pow *w,
 		      int cpu, long util, long wakeups, long sum, long max_bef)
 {
 	const struct ea_cluster *cl = &e->model->clusters[ci];
@@ -198,12 +188,12 @@ long rp_energy_diff_util(const struct rp_env *e, int cpu, long util,
 			 long wakeups)
 {
 	int ci = e->model->cpu_cluster[cpu];
-	struct rfc_pow w;
+	struct rp_rfc_pow tmp;
 	long sum, max;
 
-	get_pow(e, ci, &w);
 	cluster_util(e, ci, &sum, &max);
-	return diff_util(e, ci, &w, cpu, util, wakeups, sum, max);
+	return diff_util(e, ci, get_pow(e, ci, &tmp), cpu, util, wakeups, sum,
+			 max);
 }
 
 /*
@@ -220,19 +210,17 @@ struct memo {
 static long energy_diff_task(const struct rp_env *e, int cpu,
 			     const struct rp_wakee *p, struct memo *mm)
 {
-	int ci = e->model->cpu_cluster[cpu];
-	struct rfc_pow w;
+	int ci;
 	long d;
 
 	if (cpu < 64 && (mm->have >> cpu & 1))
 		return mm->v[cpu];
-	if (!e->clc) {
+	ci = e->model->cpu_cluster[cpu];
+	if (!e->clc)
 		d = rp_energy_diff_util(e, cpu, p->util, p->wakeups);
-	} else {
-		get_pow(e, ci, &w);
-		d = diff_util(e, ci, &w, cpu, p->util, p->wakeups,
+	else
+		d = diff_util(e, ci, &e->clc[ci].rfc, cpu, p->util, p->wakeups,
 			      e->clc[ci].sum, e->clc[ci].max);
-	}
 	if (cpu < 64) {
 		mm->have |= 1ull << cpu;
 		mm->v[cpu] = d;

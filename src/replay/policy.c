@@ -52,7 +52,8 @@ const struct rp_policy *rp_policy_get(const char *name)
 
 /*
  * One table for the model's clusters; the per-OPP arrays of all of them
- * are two blocks, cc[0]'s arrays at their start (freed through those).
+ * are one block per kind, cc[0]'s arrays at their start (freed through
+ * those).
  */
 struct rp_cl_cache *rp_cl_cache_new(const struct ea_model *m)
 {
@@ -79,36 +80,35 @@ struct rp_cl_cache *rp_cl_cache_new(const struct ea_model *m)
 		return NULL;
 	}
 	/* freed through cc[0], even when there is no cluster */
-	cc[0].core_pow = pow;
+	cc[0].rfc.core = pow;
 	cc[0].em_pow = em;
-	cc[0].cap_div = div;
-	cc[0].cap_first = first;
+	cc[0].rfc.div = div;
+	cc[0].rfc.first = first;
 	for (int ci = 0; ci < m->nclusters; ci++) {
 		const struct ea_cluster *cl = &m->clusters[ci];
 		const struct ea_idle_state *idle = &cl->idles[cl->nidles - 1];
 		struct rp_cl_cache *c = &cc[ci];
+		long *core = pow + 2 * at, *cluster = core + cl->ncaps;
+		struct rp_div *d = div + at;
+		int *f = first + at;
 
-		c->core_pow = pow + 2 * at;
-		c->cluster_pow = c->core_pow + cl->ncaps;
 		c->em_pow = em + at;
-		c->cap_div = div + at;
-		c->cap_first = first + at;
 		at += cl->ncaps;
 		for (int k = 0; k < cl->ncaps; k++) {
-			c->core_pow[k] = lround(cl->caps[k].core_power);
-			c->cluster_pow[k] = lround(cl->caps[k].cluster_power);
+			core[k] = lround(cl->caps[k].core_power);
+			cluster[k] = lround(cl->caps[k].cluster_power);
 			c->em_pow[k] = rp_em_power_u(cl, k);
-			rp_div_init(&c->cap_div[k], cl->caps[k].cap ?
-				    cl->caps[k].cap : 1);
-			c->cap_first[k] = k;
-			while (c->cap_first[k] > 0 &&
-			       cl->caps[c->cap_first[k] - 1].cap >= cl->caps[k].cap)
-				c->cap_first[k]--;
+			rp_div_init(&d[k], cl->caps[k].cap ? cl->caps[k].cap : 1);
+			f[k] = k;
+			while (f[k] > 0 && cl->caps[f[k] - 1].cap >= cl->caps[k].cap)
+				f[k]--;
 		}
-		c->idle_core_pow = lround(idle->core_power);
-		c->idle_cluster_pow = lround(idle->cluster_power);
-		c->wake_core = rp_rfc_wakeup_energy(idle->core_wakeup);
-		c->wake_cluster = rp_rfc_wakeup_energy(idle->cluster_wakeup);
+		c->rfc = (struct rp_rfc_pow){
+			core, cluster, lround(idle->core_power),
+			lround(idle->cluster_power),
+			rp_rfc_wakeup_energy(idle->core_wakeup),
+			rp_rfc_wakeup_energy(idle->cluster_wakeup), d, f
+		};
 	}
 	return cc;
 }
@@ -117,10 +117,10 @@ void rp_cl_cache_free(struct rp_cl_cache *cc)
 {
 	if (!cc)
 		return;
-	free(cc[0].core_pow);
+	free((void *)cc[0].rfc.core);
 	free(cc[0].em_pow);
-	free(cc[0].cap_div);
-	free(cc[0].cap_first);
+	free((void *)cc[0].rfc.div);
+	free((void *)cc[0].rfc.first);
 	free(cc);
 }
 

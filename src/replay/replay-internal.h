@@ -152,20 +152,27 @@ static inline long rp_div(long n, const struct rp_div *q, long d)
 }
 
 /*
+ * eas-rfc's figures of a cluster: lround() of the busy powers per OPP, of
+ * the deepest idle state's powers, that state's rp_rfc_wakeup_energy();
+ * per OPP the reciprocal of its capacity and its energy_match_cap() index
+ * (the lowest OPP of the same capacity). NULL arrays: from the model, at
+ * each use.
+ */
+struct rp_rfc_pow {
+	const long *core, *cluster;
+	long idle_core, idle_cluster, wake_core, wake_cluster;
+	const struct rp_div *div;
+	const int *first;
+};
+
+/*
  * What the energy-aware policies derive from the model, per cluster: the
  * same integers they would compute at each decision (the RFC's lround()ed
  * powers, feec's per-CPU share of the cluster power), plus scratch for
  * one decision.
  */
 struct rp_cl_cache {
-	/* eas-rfc: lround() of the busy powers per OPP, of the deepest idle
-	 * state's powers, and that state's rp_rfc_wakeup_energy() */
-	long *core_pow, *cluster_pow;
-	long idle_core_pow, idle_cluster_pow;
-	long wake_core, wake_cluster;
-	struct rp_div *cap_div;		/* eas-rfc: by each OPP's capacity */
-	int *cap_first;		/* eas-rfc: per OPP, the lowest one of its
-				   capacity (energy_match_cap()) */
+	struct rp_rfc_pow rfc;		/* eas-rfc */
 	int64_t *em_pow;		/* feec: em power per OPP */
 	/* eas-rfc, per decision: util summed over the cluster's CPUs, and
 	 * the highest (0 at least) */
