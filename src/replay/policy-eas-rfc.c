@@ -207,15 +207,14 @@ struct memo {
 	long v[64];
 };
 
-static long energy_diff_task(const struct rp_env *e, int cpu,
-			     const struct rp_wakee *p, struct memo *mm)
+/* energy_diff_task() past the memo. */
+static long __attribute__((noinline))
+diff_task(const struct rp_env *e, int cpu, const struct rp_wakee *p,
+	  struct memo *mm)
 {
-	int ci;
+	int ci = e->model->cpu_cluster[cpu];
 	long d;
 
-	if (cpu < 64 && (mm->have >> cpu & 1))
-		return mm->v[cpu];
-	ci = e->model->cpu_cluster[cpu];
 	if (!e->clc)
 		d = rp_energy_diff_util(e, cpu, p->util, p->wakeups);
 	else
@@ -226,6 +225,14 @@ static long energy_diff_task(const struct rp_env *e, int cpu,
 		mm->v[cpu] = d;
 	}
 	return d;
+}
+
+static inline long energy_diff_task(const struct rp_env *e, int cpu,
+				    const struct rp_wakee *p, struct memo *mm)
+{
+	if (cpu < 64 && (mm->have >> cpu & 1))
+		return mm->v[cpu];
+	return diff_task(e, cpu, p, mm);
 }
 
 /* The least loaded CPU of cluster ci (the group's probe), first on ties. */
