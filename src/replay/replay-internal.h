@@ -77,8 +77,6 @@ struct rp_cpu_timeline {
 	uint64_t busy0_seq;	/* extraction: seq of the current stretch's start */
 	bool seen;		/* extraction: first change delivered */
 	bool busy0_from_task;	/* extraction: the current stretch followed a task */
-	int32_t run_task;	/* extraction: index + 1 of the task last
-				   looked up as running here, 0 */
 	bool init_idle;		/* idle at the trace start */
 	int16_t init_state;	/* ... in this idle state */
 };

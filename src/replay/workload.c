@@ -104,28 +104,6 @@ static struct rp_task *task_get(struct ea_workload *w, int32_t pid,
 	return t;
 }
 
-/*
- * task_get() for the task running on cpu (switched out, or in): most
- * often the one looked up there last, which is checked first.
- */
-static struct rp_task *task_on(struct ea_workload *w, int cpu, int32_t pid,
-			       const char *comm)
-{
-	struct rp_cpu_timeline *tl = cpu < w->ncpus ? &w->cpus[cpu] : NULL;
-	struct rp_task *t;
-
-	if (tl && tl->run_task && w->tasks[tl->run_task - 1].pid == pid) {
-		t = &w->tasks[tl->run_task - 1];
-		if (comm && comm[0])
-			memcpy(t->comm, comm, EA_COMM_LEN);
-		return t;
-	}
-	t = task_get(w, pid, comm);
-	if (t && tl)
-		tl->run_task = (int32_t)(t - w->tasks) + 1;
-	return t;
-}
-
 static struct rp_act *act_open(struct ea_workload *w, struct rp_task *t,
 			       uint64_t release, uint32_t flags)
 {
@@ -237,7 +215,7 @@ static void on_change(void *ctx, const struct ea_state *s, int cpu,
 		tl->init_state = old->idle_state;
 	}
 	if (old->mode == EA_CPU_BUSY && old->pid > 0) {
-		struct rp_task *t = task_on(w, cpu, old->pid, NULL);
+		struct rp_task *t = task_get(w, old->pid, NULL);
 		struct rp_act *a;
 
 		if (!t)
@@ -329,8 +307,7 @@ static void on_event(void *ctx, const struct ea_state *s,
 		return;
 	case EA_EV_SWITCH:
 		if (ev->sw.prev_pid > 0 && ev->sw.prev_state != EA_PREV_RUNNABLE) {
-			t = task_on(w, ev->cpu, ev->sw.prev_pid,
-				    ev->sw.prev_comm);
+			t = task_get(w, ev->sw.prev_pid, ev->sw.prev_comm);
 			a = t ? open_act(t) : NULL;
 			if (a) {
 				a->end = ev->ts;
@@ -340,7 +317,7 @@ static void on_event(void *ctx, const struct ea_state *s,
 		}
 		if (ev->sw.next_pid <= 0)
 			return;
-		t = task_on(w, ev->cpu, ev->sw.next_pid, ev->sw.next_comm);
+		t = task_get(w, ev->sw.next_pid, ev->sw.next_comm);
 		if (!t)
 			return;
 		a = open_act(t);
