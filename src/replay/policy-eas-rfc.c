@@ -250,6 +250,31 @@ static int probe_cpu(const struct rp_env *e, int ci)
 	return best;
 }
 
+/* cluster_util() and probe_cpu() of cluster ci in one pass, into c. */
+static void cluster_scan(const struct rp_env *e, int ci, struct rp_cl_cache *c)
+{
+	const struct ea_cluster *cl = &e->model->clusters[ci];
+	long sum = 0, max = 0;
+	int best = -1;
+
+	for (int i = 0; i < cl->ncpus; i++) {
+		int cpu = cl->cpus[i];
+		long u;
+
+		if (cpu >= e->ncpus)
+			continue;
+		u = e->util[cpu];
+		sum += u;
+		if (u > max)
+			max = u;
+		if (best < 0 || e->util[cpu] < e->util[best])
+			best = cpu;
+	}
+	c->sum = sum;
+	c->max = max;
+	c->probe = best;
+}
+
 /* find_target_cpu() over cluster ci: the least energy CPU, first on ties. */
 static int target_cpu(const struct rp_env *e, int ci, const struct rp_wakee *p,
 		      struct memo *mm)
@@ -283,11 +308,11 @@ static int select_eas_rfc(const struct rp_env *e, const struct rp_wakee *p)
 
 	mm.have = 0;
 	for (int ci = 0; e->clc && ci < m->nclusters; ci++)
-		cluster_util(e, ci, &e->clc[ci].sum, &e->clc[ci].max);
+		cluster_scan(e, ci, &e->clc[ci]);
 
 	/* Top level: groups are clusters (find_target_group). */
 	for (int ci = 0; ci < m->nclusters && m->nclusters > 1; ci++) {
-		int probe = probe_cpu(e, ci);
+		int probe = e->clc ? e->clc[ci].probe : probe_cpu(e, ci);
 		long d;
 
 		if (probe < 0)

@@ -172,9 +172,10 @@ struct rp_rfc_pow {
 struct rp_cl_cache {
 	struct rp_rfc_pow rfc;		/* eas-rfc */
 	int64_t *em_pow;		/* feec: em power per OPP */
-	/* eas-rfc, per decision: util summed over the cluster's CPUs, and
-	 * the highest (0 at least) */
+	/* eas-rfc, per decision: util summed over the cluster's CPUs, the
+	 * highest (0 at least), and the least loaded CPU (-1: none) */
 	long sum, max;
+	int probe;
 };
 
 struct rp_cl_cache *rp_cl_cache_new(const struct ea_model *m);
