@@ -272,6 +272,20 @@ static int resync(struct lookahead *la, struct la_cpu *c, int cpu,
 	return synth_push(la, &sw, seq);
 }
 
+/* The scanner's view of CPU c after the sched_switch ev on it. */
+static inline void switch_in(struct lookahead *la, struct la_cpu *c,
+			     const struct ea_event *ev)
+{
+	c->curr = ev->sw.next_pid;
+	c->curr_since = ev->ts;
+	memcpy(c->curr_comm, ev->sw.next_comm, EA_COMM_LEN);
+	/* Wakeups before now can no longer place a resync on c. */
+	if (c->pend_seq && c->pend_last_ts < ev->ts) {
+		c->pend_seq = 0;
+		la->pend_dirty = true;
+	}
+}
+
 /* pend() on a CPU la->cpus holds */
 static inline void pend_on(struct lookahead *la, int cpu, uint64_t ts)
 {
@@ -336,14 +350,7 @@ static int scan(struct lookahead *la, const struct ea_event *ev)
 	}
 	switch (ev->type) {
 	case EA_EV_SWITCH:
-		c->curr = ev->sw.next_pid;
-		c->curr_since = ev->ts;
-		memcpy(c->curr_comm, ev->sw.next_comm, EA_COMM_LEN);
-		/* Wakeups before now can no longer place a resync on c. */
-		if (c->pend_seq && c->pend_last_ts < ev->ts) {
-			c->pend_seq = 0;
-			la->pend_dirty = true;
-		}
+		switch_in(la, c, ev);
 		break;
 	case EA_EV_WAKEUP:
 	case EA_EV_WAKING:
@@ -414,13 +421,7 @@ static inline bool scan_common(struct lookahead *la, const struct ea_event *ev)
 	case EA_EV_SWITCH:
 		if (ev->sw.prev_pid >= 0 && ev->sw.prev_pid != c->curr)
 			return false;
-		c->curr = ev->sw.next_pid;
-		c->curr_since = ev->ts;
-		memcpy(c->curr_comm, ev->sw.next_comm, EA_COMM_LEN);
-		if (c->pend_seq && c->pend_last_ts < ev->ts) {
-			c->pend_seq = 0;
-			la->pend_dirty = true;
-		}
+		switch_in(la, c, ev);
 		return true;
 	case EA_EV_WAKEUP:
 	case EA_EV_WAKING:
