@@ -93,22 +93,42 @@ static long div_cap(const struct rp_rfc_pow *w, const struct ea_cluster *cl,
 			n / (long)cl->caps[k].cap;
 }
 
-/* The util summed over cluster ci's CPUs, and the highest (0 at least). */
-static void cluster_util(const struct rp_env *e, int ci, long *sum, long *max)
+/*
+ * Cluster ci's CPUs in one pass: their util summed, the highest (0 at
+ * least), and the least loaded CPU (the group's probe, first on ties; -1
+ * when none is simulated).
+ */
+static void cluster_scan(const struct rp_env *e, int ci, struct rp_cl_cache *c)
 {
 	const struct ea_cluster *cl = &e->model->clusters[ci];
+	long sum = 0, max = 0;
+	int best = -1;
 
-	*sum = 0;
-	*max = 0;
 	for (int i = 0; i < cl->ncpus; i++) {
-		int c = cl->cpus[i];
+		int cpu = cl->cpus[i];
+		long u;
 
-		if (c >= e->ncpus)
+		if (cpu >= e->ncpus)
 			continue;
-		*sum += e->util[c];
-		if ((long)e->util[c] > *max)
-			*max = e->util[c];
+		u = e->util[cpu];
+		sum += u;
+		if (u > max)
+			max = u;
+		if (best < 0 || e->util[cpu] < e->util[best])
+			best = cpu;
 	}
+	c->sum = sum;
+	c->max = max;
+	c->probe = best;
+}
+
+static void cluster_util(const struct rp_env *e, int ci, long *sum, long *max)
+{
+	struct rp_cl_cache c;
+
+	cluster_scan(e, ci, &c);
+	*sum = c.sum;
+	*max = c.max;
 }
 
 /*
@@ -235,46 +255,6 @@ static inline long energy_diff_task(const struct rp_env *e, int cpu,
 	return diff_task(e, cpu, p, mm);
 }
 
-/* The least loaded CPU of cluster ci (the group's probe), first on ties. */
-static int probe_cpu(const struct rp_env *e, int ci)
-{
-	const struct ea_cluster *cl = &e->model->clusters[ci];
-	int best = -1;
-
-	for (int i = 0; i < cl->ncpus; i++) {
-		int c = cl->cpus[i];
-
-		if (c < e->ncpus && (best < 0 || e->util[c] < e->util[best]))
-			best = c;
-	}
-	return best;
-}
-
-/* cluster_util() and probe_cpu() of cluster ci in one pass, into c. */
-static void cluster_scan(const struct rp_env *e, int ci, struct rp_cl_cache *c)
-{
-	const struct ea_cluster *cl = &e->model->clusters[ci];
-	long sum = 0, max = 0;
-	int best = -1;
-
-	for (int i = 0; i < cl->ncpus; i++) {
-		int cpu = cl->cpus[i];
-		long u;
-
-		if (cpu >= e->ncpus)
-			continue;
-		u = e->util[cpu];
-		sum += u;
-		if (u > max)
-			max = u;
-		if (best < 0 || e->util[cpu] < e->util[best])
-			best = cpu;
-	}
-	c->sum = sum;
-	c->max = max;
-	c->probe = best;
-}
-
 /* find_target_cpu() over cluster ci: the least energy CPU, first on ties. */
 static int target_cpu(const struct rp_env *e, int ci, const struct rp_wakee *p,
 		      struct memo *mm)
@@ -312,8 +292,13 @@ static int select_eas_rfc(const struct rp_env *e, const struct rp_wakee *p)
 
 	/* Top level: groups are clusters (find_target_group). */
 	for (int ci = 0; ci < m->nclusters && m->nclusters > 1; ci++) {
-		int probe = e->clc ? e->clc[ci].probe : probe_cpu(e, ci);
+		struct rp_cl_cache tmp;
+		int probe;
 		long d;
+
+		if (!e->clc)
+			cluster_scan(e, ci, &tmp);
+		probe = e->clc ? e->clc[ci].probe : tmp.probe;
 
 		if (probe < 0)
 			continue;
