@@ -464,6 +464,28 @@ static const struct ea_state_ops fr_ops = { .cpu_change = fr_change };
  * is scanned, so the switch to pid 5 goes at T + 2000, not back at its
  * wakeup (which the full look-ahead, still holding the wakeup, picks).
  */
+/* Feed ev at ts on CPU 0 with current task cur: a frequency record, or a
+ * wakeup of pid (wake_pid > 0). */
+static void feed_at(struct ea_state *s, uint64_t ts, int32_t cur,
+		    int32_t wake_pid)
+{
+	struct ea_event ev;
+	struct ea_err err;
+
+	memset(&ev, 0, sizeof(ev));
+	ev.ts = ts;
+	ev.cur_pid = cur;
+	if (wake_pid > 0) {
+		ev.type = EA_EV_WAKEUP;
+		ev.wake.pid = wake_pid;
+		ev.wake.prio = 120;
+	} else {
+		ev.type = EA_EV_FREQ;
+		ev.freq.freq_khz = 1000000;
+	}
+	assert_int_equal(ea_state_feed(s, &ev, &err), 0);
+}
+
 static uint64_t resync_at(unsigned lookahead)
 {
 	struct ea_state_config cfg = { .ncpus = 1, .lookahead = lookahead };
@@ -481,27 +503,10 @@ static uint64_t resync_at(unsigned lookahead)
 	ev.sw.next_pid = 1;
 	ev.sw.prev_prio = ev.sw.next_prio = 120;
 	assert_int_equal(ea_state_feed(s, &ev, &err), 0);
-	for (int i = 0; i < 40000; i++) {
-		memset(&ev, 0, sizeof(ev));
-		ev.ts = t += 1000;
-		ev.cur_pid = 1;
-		ev.type = EA_EV_FREQ;
-		ev.freq.freq_khz = 1000000;
-		assert_int_equal(ea_state_feed(s, &ev, &err), 0);
-	}
-	memset(&ev, 0, sizeof(ev));
-	ev.ts = t += 1000;
-	ev.cur_pid = 1;
-	ev.type = EA_EV_WAKEUP;
-	ev.wake.pid = 5;
-	ev.wake.prio = 120;
-	assert_int_equal(ea_state_feed(s, &ev, &err), 0);
-	memset(&ev, 0, sizeof(ev));
-	ev.ts = t += 1000;
-	ev.cur_pid = 5;
-	ev.type = EA_EV_FREQ;
-	ev.freq.freq_khz = 1000000;
-	assert_int_equal(ea_state_feed(s, &ev, &err), 0);
+	for (int i = 0; i < 40000; i++)
+		feed_at(s, t += 1000, 1, 0);
+	feed_at(s, t += 1000, 1, 5);	/* pid 5 woken */
+	feed_at(s, t += 1000, 5, 0);	/* pid 5 current: its switch-in lost */
 	assert_int_equal(ea_state_finish(s, &err), 0);
 	assert_int_equal(ea_state_counts(s)->resyncs, 1);
 	ea_state_free(s);
