@@ -69,11 +69,8 @@ static int start(struct ea_state *s, uint64_t first_ts)
 	return cpu_grow(s, ncpus);
 }
 
-/* apply() of what most events never need: the start, a new CPU, lost
- * events. Out of line: its frame would weigh on every event. */
-__attribute__((noinline))
-static int apply_rare(struct ea_state *s, const struct ea_event *ev,
-		      struct ea_err *err)
+/* The highest CPU ev names: its own, or a cpu_idle/cpu_frequency cpu_id. */
+static inline int top_cpu(const struct ea_event *ev)
 {
 	int need = ev->cpu;
 
@@ -81,6 +78,17 @@ static int apply_rare(struct ea_state *s, const struct ea_event *ev,
 		need = ev->idle.cpu;
 	if (ev->type == EA_EV_FREQ && ev->freq.cpu > need)
 		need = ev->freq.cpu;
+	return need;
+}
+
+/* apply() of what most events never need: the start, a new CPU, lost
+ * events. Out of line: its frame would weigh on every event. */
+__attribute__((noinline))
+static int apply_rare(struct ea_state *s, const struct ea_event *ev,
+		      struct ea_err *err)
+{
+	int need = top_cpu(ev);
+
 	if (!s->started && start(s, ev->ts))
 		return ea_err_set(err, "out of memory");
 	if (need >= s->ncpus && cpu_grow(s, need + 1))
@@ -95,9 +103,7 @@ static int apply_rare(struct ea_state *s, const struct ea_event *ev,
 static int apply(struct ea_state *s, const struct ea_event *ev,
 		 struct ea_err *err)
 {
-	if ((!s->started || ev->cpu >= s->ncpus || ev->type == EA_EV_LOST ||
-	     (ev->type == EA_EV_IDLE && ev->idle.cpu >= s->ncpus) ||
-	     (ev->type == EA_EV_FREQ && ev->freq.cpu >= s->ncpus)) &&
+	if ((!s->started || top_cpu(ev) >= s->ncpus || ev->type == EA_EV_LOST) &&
 	    apply_rare(s, ev, err))
 		return -1;
 	if (ev->ts > s->last_ts)
@@ -172,9 +178,7 @@ static int feed_held(struct ea_state *s, const struct ea_event *ev,
 	}
 	/* An event for a CPU the state does not have yet initialises it
 	 * from what the scanner knows when la_full() lets it go: wait. */
-	if (ev->cpu >= s->ncpus ||
-	    (ev->type == EA_EV_IDLE && ev->idle.cpu >= s->ncpus) ||
-	    (ev->type == EA_EV_FREQ && ev->freq.cpu >= s->ncpus))
+	if (top_cpu(ev) >= s->ncpus)
 		s->la.hold_seq = s->la.next_seq;
 	/* Nothing held back and free to go: no copy through the ring. */
 	if (!s->la.len && !s->la.nsynth && la_may_go(&s->la, s->la.next_seq))
