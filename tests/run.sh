@@ -2,8 +2,12 @@
 # Run unit test binaries and end-to-end scripts; print one summary line.
 # Usage: EATRACE=/path/to/eatrace tests/run.sh BIN_OR_SCRIPT...
 # Every test must pass; the exit status is non-zero when any fails.
+# A test that exits 77 (the Automake convention) was skipped: its last
+# output line says why (e.g. "SKIP: no ../shared/traces"), and it is
+# counted apart, never as a pass.
 pass=0
 fail=0
+skip=0
 failed=""
 log=$(mktemp)
 for t in "$@"; do
@@ -15,6 +19,9 @@ for t in "$@"; do
 	if [ $rc -eq 0 ]; then
 		pass=$((pass + 1))
 		echo "PASS $t"
+	elif [ $rc -eq 77 ]; then
+		skip=$((skip + 1))
+		echo "SKIP $t ($(grep -i 'skip' "$log" | tail -n 1 | cut -c1-200))"
 	else
 		fail=$((fail + 1))
 		failed="$failed $t"
@@ -24,5 +31,5 @@ for t in "$@"; do
 done
 rm -f "$log"
 [ $fail -eq 0 ] || echo "failed:$failed"
-echo "tests: $pass passed, $fail failed"
+echo "tests: $pass passed, $fail failed, $skip skipped"
 [ $fail -eq 0 ]

@@ -9,6 +9,13 @@ trap 'rm -rf "$TMP"' EXIT
 nfail=0
 
 fail() { echo "FAIL: $*"; nfail=$((nfail + 1)); }
+# skip REASON: the whole script is skipped (exit 77, counted apart by run.sh).
+skip() { echo "SKIP: $*"; exit 77; }
+# need_shared: skip unless the shared reference traces are beside the clone
+# (they exist only beside this project's own CI; see README "Tests").
+need_shared() {
+	[ -d "$SHARED" ] || skip "needs the shared reference traces ($SHARED is absent)"
+}
 ok() { echo "ok: $*"; }
 
 # expect_eq NAME ACTUAL EXPECTED
