@@ -30,6 +30,17 @@ for t in "$@"; do
 	fi
 done
 rm -f "$log"
+# No test may write to a system path: after the run, /dev/null must still
+# be a character device and /dev/stdout a symlink (issue 16: an atomic
+# rename once turned /dev/null into a regular file for the whole machine).
+for sys in "/dev/null -c a character device" "/dev/stdout -L a symlink"; do
+	set -- $sys
+	if [ ! "$2" "$1" ]; then
+		fail=$((fail + 1))
+		failed="$failed $1"
+		echo "FAIL $1 is no longer $3 $4 $5 (a test wrote over it)"
+	fi
+done
 [ $fail -eq 0 ] || echo "failed:$failed"
 echo "tests: $pass passed, $fail failed, $skip skipped"
 [ $fail -eq 0 ]

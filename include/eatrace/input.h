@@ -35,7 +35,20 @@ struct ea_input_info {
 };
 
 /*
- * Open a trace. Returns 0, or -1 with err set to "PATH: cause".
+ * Whether path may be read as an input (src/input/file-check.c): a regular
+ * file, not a FIFO, device, socket or a procfs/sysfs/debugfs/tracefs
+ * pseudo-file (which could block). The file is noted as an input of the
+ * run, never to be replaced by one of its outputs. 0, or -1 with err
+ * "PATH: not a regular file (...)". A reader of "-" (stdin) skips it.
+ */
+int ea_input_check(const char *path, struct ea_err *err);
+/* The same on an open fd; allow_pseudo: procfs/sysfs/... files pass. */
+int ea_input_check_fd(int fd, const char *path, bool allow_pseudo,
+		      struct ea_err *err);
+
+/*
+ * Open a trace (checked with ea_input_check()). Returns 0, or -1 with err
+ * set to "PATH: cause".
  */
 int ea_input_open(struct ea_input **in, const char *path, struct ea_err *err);
 

@@ -9,24 +9,48 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <sys/types.h>
 
 #include "eatrace/error.h"
 
 enum ea_format { EA_FMT_TEXT, EA_FMT_JSON, EA_FMT_CSV };
 
 /*
- * An output file: "-" or NULL is stdout; anything else is written to a
- * temporary file beside it and renamed over it only by ea_out_commit(), so a
- * failed run never leaves a partial file and the old one survives.
+ * An output file: "-" or NULL is stdout. A regular file (or a name not yet
+ * there) is written to a temporary (.eatrace.XXXXXX) in its directory,
+ * keeping the existing file's mode (a new one: 0666 less the umask), and
+ * replaced only when the whole run succeeded: ea_out_commit() finishes the
+ * file, ea_out_commit_all() (main(), at the end of a run that did not fail)
+ * renames every finished file over its target; on failure (or exit without
+ * it) ea_out_discard_all() removes them, so a failed run replaces nothing.
+ * A symlink is followed and its target replaced. Anything else (device,
+ * FIFO, socket, /dev/stdout, /dev/fd/N) is written in place, never
+ * replaced. A file noted as an input of the run is refused as output.
  */
+struct ea_outfile;
+
 struct ea_out {
 	FILE *f;
-	char *path, *tmp;
+	struct ea_outfile *file;	/* NULL: stdout */
 };
 
 int ea_out_open(struct ea_out *o, const char *path, struct ea_err *err);
+/* Finish writing (flush, fsync); the file is replaced by ea_out_commit_all(). */
 int ea_out_commit(struct ea_out *o, struct ea_err *err);
+/* Drop an open (or finished) file: nothing is replaced. */
 void ea_out_abort(struct ea_out *o);
+/* Replace every finished file, or (on error) none that was not yet. */
+int ea_out_commit_all(struct ea_err *err);
+void ea_out_discard_all(void);
+/* The directory holding o's temporary (into buf), NULL when in place. */
+const char *ea_out_dir_of(const struct ea_out *o, char *buf, size_t size);
+/*
+ * Make file (written by another program, ideally in ea_out_dir_of()) the
+ * content of o: renamed when possible, else copied (and removed).
+ */
+int ea_out_adopt(struct ea_out *o, const char *file, struct ea_err *err);
+/* An input of this run (st_dev, st_ino): never opened as an output. */
+void ea_out_note_input(dev_t dev, ino_t ino);
 
 /* JSON writer: two-space indentation, keys in the order written. */
 struct ea_json {

@@ -50,7 +50,10 @@ struct ea_session_opts {
 /*
  * Create and configure a session (tracing still off). Mounts tracefs when
  * it is not mounted (/sys/kernel/tracing, else debugfs's tracing/).
- * Returns 0, or -1 with err one line ("needs root ..." when not root).
+ * Instances named PREFIX-PID (eatrace-record, eatrace-top) whose PID no
+ * longer runs (a killed run's) are stopped and removed first, with a line
+ * on stderr. Returns 0, or -1 with err one line ("needs root ..." when not
+ * root, "read-only" for a read-only tracefs).
  */
 int ea_session_open(struct ea_session *s, const char *prefix,
 		    const struct ea_session_opts *o, struct ea_err *err);
@@ -65,6 +68,8 @@ void ea_session_close(struct ea_session *s);
 void ea_session_close_all(void);
 /* Whether the instance still exists (an external tool may remove it). */
 bool ea_session_exists(const struct ea_session *s);
+/* Whether no process pid runs any more (a killed run's leftovers). */
+bool ea_pid_gone(int pid);
 
 /*
  * SIGINT, SIGTERM and SIGHUP set a flag (no SA_RESTART, so sleeps return
@@ -135,23 +140,29 @@ void ea_live_close(struct ea_live *l);
 
 /*
  * A session's per-CPU ring buffers (CPUs 0..ncpus-1) copied raw to files
- * in a directory PATH.tmp.XXXXXX beside the output, drained while the
- * recording runs so that the ring buffer need not hold all of it; then
- * joined to a header of this system's event formats by 'trace-cmd restore'
- * (see src/record/extract.c for why not 'trace-cmd extract') and renamed
- * over PATH.
+ * in a directory .eatrace-rec-PID-XXXXXX in dir (NULL: $TMPDIR or /tmp),
+ * drained while the recording runs so that the ring buffer need not hold
+ * all of it; then joined to a header of this system's event formats by
+ * 'trace-cmd restore' (see src/record/extract.c for why not 'trace-cmd
+ * extract') and handed to an output file. Such directories left in dir by
+ * a killed run (PID gone) are removed by ea_raw_open().
  */
 struct ea_rawdump;
+struct ea_out;
 
 int ea_raw_open(struct ea_rawdump **d, struct ea_session *s, int ncpus,
-		const char *path, struct ea_err *err);
+		const char *dir, struct ea_err *err);
 /* Copy what the buffers hold now. 0 or -1 + err. */
 int ea_raw_drain(struct ea_rawdump *d, struct ea_err *err);
 uint64_t ea_raw_bytes(const struct ea_rawdump *d);
 /* The most bytes one CPU's buffer gave at the last drain. */
 uint64_t ea_raw_last_max(const struct ea_rawdump *d);
-/* Tracing stopped: last drain, write PATH atomically. 0 or -1 + err. */
-int ea_raw_finish(struct ea_rawdump *d, const char *path, struct ea_err *err);
+/*
+ * Tracing stopped: last drain, the trace.dat written into o (not yet
+ * committed), its size in *bytes. 0 or -1 + err.
+ */
+int ea_raw_finish(struct ea_rawdump *d, struct ea_out *o, uint64_t *bytes,
+		  struct ea_err *err);
 /* Close and remove the temporaries (after finish or instead of it). */
 void ea_raw_free(struct ea_rawdump *d);
 

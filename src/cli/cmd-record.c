@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -92,8 +93,13 @@ static int spawn(struct rec *r, struct ea_err *err)
 		return ea_err_set(err, "fork: %s", strerror(errno));
 	}
 	if (!r->child) {
+		pid_t parent = getppid();
+
 		ea_signals_default();
 		close(pfd[0]);
+		/* killed with us: no command left running after a SIGKILL */
+		if (prctl(PR_SET_PDEATHSIG, SIGTERM) || getppid() != parent)
+			_exit(127);
 		execvp(r->cmd[0], r->cmd);
 		e = errno;
 		if (write(pfd[1], &e, sizeof(e)) < 0)
@@ -200,20 +206,11 @@ static void wait_loop(struct rec *r)
 
 static int write_sidecar(const struct rec *r, const struct ea_session *s,
 			 const struct ea_sysinfo *si, const uint64_t *overrun,
-			 struct ea_err *err)
+			 struct ea_out *o, struct ea_err *err)
 {
 	struct ea_json j;
-	struct ea_out o;
-	char *path;
-	int rc;
 
-	if (asprintf(&path, "%s.json", r->out) < 0)
-		return ea_err_set(err, "out of memory");
-	if (ea_out_open(&o, path, err)) {
-		free(path);
-		return -1;
-	}
-	ea_json_begin(&j, o.f);
+	ea_json_begin(&j, o->f);
 	ea_json_obj(&j, NULL);
 	ea_json_int(&j, "eatrace_record", 1);
 	ea_json_str(&j, "trace", r->out);
@@ -246,9 +243,16 @@ static int write_sidecar(const struct rec *r, const struct ea_session *s,
 	ea_json_obj_end(&j);
 	ea_json_obj_end(&j);
 	ea_json_end(&j);
-	rc = ea_out_commit(&o, err);
-	free(path);
-	return rc;
+	return ea_out_commit(o, err);
+}
+
+/* The command ended by itself with a nonzero status or a signal. */
+static bool command_failed(const struct rec *r)
+{
+	if (!r->child_done || strcmp(r->stopped_by, "command"))
+		return false;
+	return WIFSIGNALED(r->status) ||
+	       (WIFEXITED(r->status) && WEXITSTATUS(r->status));
 }
 
 static int parse(struct rec *r, int argc, char **argv, bool *help)
@@ -305,11 +309,11 @@ int cmd_record(int argc, char **argv)
 	struct ea_session_opts so = { 0 };
 	struct ea_session s;
 	struct ea_sysinfo si;
-	struct ea_out probe;
+	struct ea_out tout = { 0 }, jout = { 0 };
+	char dirbuf[4096], *jpath = NULL;
 	struct ea_err err;
-	uint64_t *overrun = NULL, lost = 0;
+	uint64_t *overrun = NULL, lost = 0, bytes = 0;
 	char line[EA_REC_MARKER_MAX + 1];
-	struct stat st;
 	bool help;
 	int rc = EXIT_ERROR;
 
@@ -328,17 +332,28 @@ int cmd_record(int argc, char **argv)
 		ea_sysinfo_free(&si);
 		return ea_die("record: %s", err.msg);
 	}
-	/* fail before tracing when the output cannot be written */
-	if (!stat(r.out, &st) && S_ISDIR(st.st_mode)) {
-		ea_die("record: %s: is a directory", r.out);
-		goto out;
-	}
-	if (ea_out_open(&probe, r.out, &err)) {
+	/*
+	 * Fail before tracing when an output cannot be written. The sidecar
+	 * goes beside a trace written to a file; not beside a device, FIFO or
+	 * /dev/fd/N (the trace's markers hold the same facts).
+	 */
+	if (ea_out_open(&tout, r.out, &err)) {
 		ea_die("record: %s", err.msg);
 		goto out;
 	}
-	ea_out_abort(&probe);
-	if (ea_raw_open(&r.raw, &s, si.ncpus, r.out, &err)) {
+	if (ea_out_dir_of(&tout, dirbuf, sizeof(dirbuf))) {
+		if (asprintf(&jpath, "%s.json", r.out) < 0) {
+			jpath = NULL;
+			ea_die("out of memory");
+			goto out;
+		}
+		if (ea_out_open(&jout, jpath, &err)) {
+			ea_die("record: %s", err.msg);
+			goto out;
+		}
+	}
+	if (ea_raw_open(&r.raw, &s, si.ncpus, ea_out_dir_of(&tout, dirbuf, sizeof(dirbuf)),
+			&err)) {
 		ea_die("record: %s", err.msg);
 		goto out;
 	}
@@ -380,18 +395,17 @@ int cmd_record(int argc, char **argv)
 		fprintf(stderr, "eatrace: record: warning: %llu events were lost "
 			"(a ring buffer filled between reads; the trace marks where); "
 			"use a larger --buffer-kb\n", (unsigned long long)lost);
-	if (ea_raw_finish(r.raw, r.out, &err)) {
+	if (ea_raw_finish(r.raw, &tout, &bytes, &err) || ea_out_commit(&tout, &err)) {
 		ea_die("record: %s", err.msg);
 		goto out;
 	}
-	if (write_sidecar(&r, &s, &si, overrun, &err)) {
+	if (jpath && write_sidecar(&r, &s, &si, overrun, &jout, &err)) {
 		ea_die("record: %s", err.msg);
 		goto out;
 	}
 	if (!r.quiet) {
 		fprintf(stderr, "eatrace: record: %s: %.3f s, %lld KB, stopped by %s",
-			r.out, (double)(r.t1 - r.t0) / 1e9,
-			stat(r.out, &st) ? -1LL : (long long)(st.st_size / 1024),
+			r.out, (double)(r.t1 - r.t0) / 1e9, (long long)(bytes / 1024),
 			r.stopped_by);
 		if (r.child_done && WIFEXITED(r.status) && WEXITSTATUS(r.status))
 			fprintf(stderr, " (command exit status %d)", WEXITSTATUS(r.status));
@@ -399,10 +413,18 @@ int cmd_record(int argc, char **argv)
 			fprintf(stderr, " (command killed by signal %d)", WTERMSIG(r.status));
 		fputc('\n', stderr);
 	}
-	rc = 0;
+	rc = command_failed(&r) ? EXIT_GATE : 0;
+	if (rc)
+		fprintf(stderr, "eatrace: record: the command failed; %s is kept, exit status 1\n",
+			r.out);
 out:
 	if (rc && r.child > 0 && !r.child_done)
 		end_child(&r, SIGTERM);
+	if (rc == EXIT_ERROR) {
+		ea_out_abort(&tout);
+		ea_out_abort(&jout);
+	}
+	free(jpath);
 	ea_raw_free(r.raw);
 	ea_session_close(&s);
 	ea_sysinfo_free(&si);

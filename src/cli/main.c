@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "cli/cmd.h"
+#include "eatrace/output.h"
 
 #ifndef EA_VERSION
 #define EA_VERSION "0.1"
@@ -56,6 +57,23 @@ static void usage(FILE *f)
 		   "EATRACE_DAT_READER=libtracecmd|pages (how trace.dat is read).\n");
 }
 
+/*
+ * The files a run wrote replace their targets together at its end, or (exit
+ * status 2) none does (include/eatrace/output.h).
+ */
+static int finish(int rc)
+{
+	struct ea_err err;
+
+	if (rc == EXIT_ERROR) {
+		ea_out_discard_all();
+		return rc;
+	}
+	if (ea_out_commit_all(&err))
+		return ea_die("%s", err.msg);
+	return rc;
+}
+
 int main(int argc, char **argv)
 {
 	if (argc < 2) {
@@ -73,7 +91,7 @@ int main(int argc, char **argv)
 	}
 	for (size_t i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++)
 		if (!strcmp(argv[1], cmds[i].name))
-			return cmds[i].fn(argc - 1, argv + 1);
+			return finish(cmds[i].fn(argc - 1, argv + 1));
 	ea_die("'%s' is not an eatrace command (try 'eatrace --help')", argv[1]);
 	return EXIT_ERROR;
 }

@@ -39,17 +39,14 @@ struct ea_input {
 static int read_head(const char *path, unsigned char *buf, size_t *n,
 		     struct ea_err *err)
 {
-	struct stat st;
 	ssize_t got;
 	int fd;
 
+	if (ea_input_check(path, err))
+		return -1;
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return ea_err_set(err, "%s: %s", path, strerror(errno));
-	if (fstat(fd, &st) == 0 && S_ISDIR(st.st_mode)) {
-		close(fd);
-		return ea_err_set(err, "%s: is a directory", path);
-	}
 	got = read(fd, buf, PROBE_BYTES);
 	close(fd);
 	if (got < 0)

@@ -13,8 +13,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
+#include "eatrace/input.h"
 #include "model/import.h"
 #include "model/model-priv.h"
 
@@ -174,25 +177,31 @@ bad:
 	return -1;
 }
 
-int ea_read_file(const char *path, size_t max, char **buf, size_t *len,
-		 struct ea_err *err)
+static int read_file(const char *path, size_t max, bool sys, char **buf,
+		     size_t *len, struct ea_err *err)
 {
 	size_t n = 0, cap = 4096;
-	struct stat st;
 	char *b;
 	FILE *f;
+	int fd;
 
 	*buf = NULL;
 	*len = 0;
-	/* Not a pipe, terminal or device: reading one could block for ever
-	 * (a dts can name any path in /include/). */
-	if (stat(path, &st))
+	/* Not a pipe, terminal, device or trace_pipe: reading one could block
+	 * for ever (a dts can name any path in /include/). */
+	fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+	if (fd < 0)
 		return ea_err_set(err, "%s: %s", path, strerror(errno));
-	if (!S_ISREG(st.st_mode))
-		return ea_err_set(err, "%s: not a regular file", path);
-	f = fopen(path, "rb");
-	if (!f)
+	if (ea_input_check_fd(fd, path, sys, err)) {
+		close(fd);
+		return -1;
+	}
+	fcntl(fd, F_SETFL, 0);
+	f = fdopen(fd, "rb");
+	if (!f) {
+		close(fd);
 		return ea_err_set(err, "%s: %s", path, strerror(errno));
+	}
 	b = malloc(cap);
 	if (!b) {
 		fclose(f);
@@ -242,6 +251,18 @@ int ea_read_file(const char *path, size_t max, char **buf, size_t *len,
 	*buf = b;
 	*len = n;
 	return 0;
+}
+
+int ea_read_file(const char *path, size_t max, char **buf, size_t *len,
+		 struct ea_err *err)
+{
+	return read_file(path, max, false, buf, len, err);
+}
+
+int ea_read_sysfile(const char *path, size_t max, char **buf, size_t *len,
+		    struct ea_err *err)
+{
+	return read_file(path, max, true, buf, len, err);
 }
 
 /* ---- the builder ---- */
@@ -1058,6 +1079,8 @@ int ea_idlestat_topology(const char *trace,
 	int lineno = 0;
 	FILE *f;
 
+	if (ea_input_check(trace, err))
+		return -1;
 	f = fopen(trace, "r");
 	if (!f)
 		return ea_err_set(err, "%s: %s", trace, strerror(errno));
@@ -1189,6 +1212,8 @@ static const struct ea_importer *detect(const char *src, struct ea_err *err)
 	}
 	if (S_ISDIR(st.st_mode))
 		return ea_importer_find("debugfs");
+	if (ea_input_check(src, err))
+		return NULL;
 	f = fopen(src, "rb");
 	if (!f) {
 		ea_err_set(err, "%s: %s", src, strerror(errno));

@@ -90,7 +90,7 @@ static int read_num(const char *dir, const char *entry, bool hex_ok,
 			return 0;
 		}
 	}
-	if (ea_read_file(path, SMALL_FILE, &buf, &len, err))
+	if (ea_read_sysfile(path, SMALL_FILE, &buf, &len, err))
 		goto out;
 	sanitize(buf);
 	e = buf;
@@ -270,7 +270,7 @@ static int read_pd(struct pd *pd, const char *dir, const char *name,
 		free(path);
 		return 1;
 	}
-	if (ea_read_file(path, SMALL_FILE, &buf, &len, err)) {
+	if (ea_read_sysfile(path, SMALL_FILE, &buf, &len, err)) {
 		free(path);
 		return -1;
 	}

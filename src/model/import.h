@@ -164,11 +164,15 @@ void ea_import_scrub(struct ea_err *err);
 double ea_rfc_wakeup(double w);
 
 /*
- * Read a whole file (at most max bytes; NUL-terminated copy). Returns 0,
- * or -1 with err = "PATH: cause".
+ * Read a whole file (at most max bytes; NUL-terminated copy), checked with
+ * ea_input_check() (a regular file that cannot block). Returns 0, or -1
+ * with err = "PATH: cause".
  */
 int ea_read_file(const char *path, size_t max, char **buf, size_t *len,
 		 struct ea_err *err);
+/* The same for procfs/sysfs/debugfs files (model import --from debugfs). */
+int ea_read_sysfile(const char *path, size_t max, char **buf, size_t *len,
+		    struct ea_err *err);
 
 /*
  * A plain decimal number ("12", "-3.5", "1e3"; no hex, inf or nan) filling

@@ -19,6 +19,7 @@
 
 #include <json-c/json.h>
 
+#include "eatrace/input.h"
 #include "eatrace/model.h"
 #include "model/model-priv.h"
 
@@ -307,6 +308,45 @@ static size_t find_duplicate_key(struct scan *sc, int depth)
 			sc->i++;
 	} else {
 		skip_value(sc);
+	}
+	return (size_t)-1;
+}
+
+/*
+ * What json-c lets through but JSON (RFC 8259) does not, and would be
+ * misread: a number with a leading zero ("0100": octal to some readers,
+ * 100 to json-c) and a \u0000 escape (a NUL that would cut a name short).
+ * Returns the offset of the first, or (size_t)-1; *what says which.
+ */
+static size_t find_bad_token(const char *s, size_t n, const char **what)
+{
+	char prev = ' ';
+
+	for (size_t i = 0; i < n; i++) {
+		char c = s[i];
+
+		if (c == '"' || c == '\'') {
+			for (i++; i < n && s[i] != c; i++) {
+				if (s[i] != '\\')
+					continue;
+				if (i + 5 < n && s[i + 1] == 'u' && !memcmp(s + i + 2, "0000", 4)) {
+					*what = "\\u0000 (a NUL character) in a string";
+					return i;
+				}
+				i++;
+			}
+			prev = c;
+			continue;
+		}
+		if (strchr(":,[ \t\r\n", prev) && (c == '-' || (c >= '0' && c <= '9'))) {
+			size_t d = c == '-' ? i + 1 : i;
+
+			if (d + 1 < n && s[d] == '0' && s[d + 1] >= '0' && s[d + 1] <= '9') {
+				*what = "number with a leading zero (JSON has no octal)";
+				return i;
+			}
+		}
+		prev = c;
 	}
 	return (size_t)-1;
 }
@@ -1052,6 +1092,15 @@ int ea_model_load_buffer(struct ea_model **model, const char *text,
 		lfail_at(&ld, sc.i, "JSON syntax error: text after the model's closing '}'");
 		goto out;
 	}
+	{
+		const char *what = NULL;
+
+		off = find_bad_token(buf, len, &what);
+		if (off != (size_t)-1) {
+			lfail_at(&ld, off, "JSON syntax error: %s", what);
+			goto out;
+		}
+	}
 	sc.i = 0;
 	off = find_duplicate_key(&sc, 0);
 	if (off != (size_t)-1) {
@@ -1106,14 +1155,14 @@ int ea_model_load(struct ea_model **model, const char *path_or_name,
 			return -1;
 		path = found;
 	}
+	if (!stat(path, &st) && S_ISDIR(st.st_mode))
+		return ea_err_set(err, "%s: is a directory, not a model file",
+				  path);
+	if (ea_input_check(path, err))
+		return -1;
 	f = fopen(path, "r");
 	if (!f)
 		return ea_err_set(err, "%s: %s", path, strerror(errno));
-	if (fstat(fileno(f), &st) == 0 && S_ISDIR(st.st_mode)) {
-		fclose(f);
-		return ea_err_set(err, "%s: is a directory, not a model file",
-				  path);
-	}
 	for (;;) {
 		char *p;
 

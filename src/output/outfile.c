@@ -1,80 +1,410 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* Atomic output files: temp file beside the target, renamed on commit. */
+/*
+ * Output files, one set of rules for every file eatrace writes
+ * (include/eatrace/output.h):
+ *
+ *  - a regular file (new or existing) is written to a short temporary
+ *    (.eatrace.XXXXXX) in its directory and renamed over it only when the
+ *    whole run succeeded (ea_out_commit_all()); it keeps the existing
+ *    file's mode (a new one gets 0666 less the umask);
+ *  - a symlink is followed, its target replaced (a dangling one created);
+ *  - anything else (device, FIFO, socket, /dev/stdout, /dev/fd/N of a
+ *    process substitution) is written in place, never replaced;
+ *  - a file the run reads (ea_out_note_input()) is never written.
+ */
 #include <errno.h>
-#include <sys/stat.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "eatrace/output.h"
 
+struct ea_outfile {
+	char *path;		/* as given, for messages */
+	char *target;		/* symlinks resolved; NULL: written in place */
+	char *tmp;		/* the temporary beside target */
+	bool committed;		/* written completely, waiting for the end */
+	struct ea_outfile *next;
+};
+
+static struct ea_outfile *files;	/* every file opened, newest first */
+
+struct input_id {
+	dev_t dev;
+	ino_t ino;
+};
+
+static struct input_id *inputs;
+static size_t ninputs;
+
+void ea_out_note_input(dev_t dev, ino_t ino)
+{
+	struct input_id *n;
+
+	for (size_t i = 0; i < ninputs; i++)
+		if (inputs[i].dev == dev && inputs[i].ino == ino)
+			return;
+	n = realloc(inputs, (ninputs + 1) * sizeof(*inputs));
+	if (!n)
+		return;
+	inputs = n;
+	inputs[ninputs++] = (struct input_id){ dev, ino };
+}
+
+static bool is_input(const struct stat *st)
+{
+	for (size_t i = 0; i < ninputs; i++)
+		if (inputs[i].dev == st->st_dev && inputs[i].ino == st->st_ino)
+			return true;
+	return false;
+}
+
+static int refuse_input(const char *path, struct ea_err *err)
+{
+	return ea_err_set(err, "%s: is an input of this run; refusing to overwrite it",
+			  path);
+}
+
+static void discard_atexit(void)
+{
+	ea_out_discard_all();
+}
+
+/* The descriptor a name stands for: /dev/stdout, /dev/fd/N, ...; -1: none. */
+static int fd_name(const char *path)
+{
+	static const char *const dirs[] = { "/dev/fd/", "/proc/self/fd/" };
+	char *end;
+	long n;
+
+	if (!strcmp(path, "/dev/stdout"))
+		return 1;
+	if (!strcmp(path, "/dev/stderr"))
+		return 2;
+	for (size_t i = 0; i < sizeof(dirs) / sizeof(dirs[0]); i++) {
+		size_t len = strlen(dirs[i]);
+
+		if (strncmp(path, dirs[i], len) || !path[len])
+			continue;
+		errno = 0;
+		n = strtol(path + len, &end, 10);
+		if (!*end && !errno && n >= 0 && n <= INT_MAX)
+			return (int)n;
+	}
+	return -1;
+}
+
+/* path with its symlinks followed (the last component need not exist). */
+static char *resolve(const char *path)
+{
+	char *cur = strdup(path);
+
+	for (int hops = 0; cur && hops < 40; hops++) {
+		char buf[PATH_MAX], *next, *slash;
+		struct stat st;
+		ssize_t n;
+
+		if (lstat(cur, &st) || !S_ISLNK(st.st_mode))
+			return cur;
+		n = readlink(cur, buf, sizeof(buf) - 1);
+		if (n < 0)
+			return cur;
+		buf[n] = '\0';
+		slash = strrchr(cur, '/');
+		if (buf[0] == '/' || !slash) {
+			next = strdup(buf);
+		} else if (asprintf(&next, "%.*s/%s", (int)(slash - cur), cur, buf) < 0) {
+			next = NULL;
+		}
+		free(cur);
+		cur = next;
+	}
+	return cur;
+}
+
+/* A temporary in target's directory, at most 15 bytes of name. */
+static int make_tmp(struct ea_outfile *of)
+{
+	const char *slash = strrchr(of->target, '/');
+	int fd;
+
+	if (!slash) {
+		of->tmp = strdup(".eatrace.XXXXXX");
+	} else if (asprintf(&of->tmp, "%.*s/.eatrace.XXXXXX",
+			    (int)(slash - of->target), of->target) < 0) {
+		of->tmp = NULL;
+	}
+	if (!of->tmp) {
+		errno = ENOMEM;
+		return -1;
+	}
+	fd = mkostemp(of->tmp, O_CLOEXEC);
+	if (fd < 0) {
+		free(of->tmp);
+		of->tmp = NULL;
+	}
+	return fd;
+}
+
+static void outfile_free(struct ea_outfile *of)
+{
+	free(of->path);
+	free(of->target);
+	free(of->tmp);
+	free(of);
+}
+
+static void unlist(struct ea_outfile *of)
+{
+	for (struct ea_outfile **p = &files; *p; p = &(*p)->next)
+		if (*p == of) {
+			*p = of->next;
+			return;
+		}
+}
+
+/* A file that is not regular, written where it is. */
+static int open_in_place(struct ea_outfile *of, int fdnum, struct ea_err *err)
+{
+	struct stat st;
+	int fd;
+
+	if (fdnum >= 0)
+		fd = fcntl(fdnum, F_DUPFD_CLOEXEC, 3);
+	else
+		fd = open(of->path, O_WRONLY | O_NOCTTY | O_CLOEXEC);
+	if (fd < 0)
+		return ea_err_set(err, "%s: cannot write: %s", of->path, strerror(errno));
+	if (!fstat(fd, &st) && S_ISREG(st.st_mode) && is_input(&st)) {
+		close(fd);
+		return refuse_input(of->path, err);
+	}
+	return fd;
+}
+
+static int open_replaced(struct ea_outfile *of, struct ea_err *err)
+{
+	struct stat st;
+	mode_t mode, mask;
+	bool exists;
+	int fd;
+
+	of->target = resolve(of->path);
+	if (!of->target)
+		return ea_err_set(err, "%s: out of memory", of->path);
+	exists = !stat(of->target, &st);
+	if (exists && is_input(&st))
+		return refuse_input(of->path, err);
+	fd = make_tmp(of);
+	if (fd < 0)
+		return ea_err_set(err, "%s: cannot write: %s", of->path, strerror(errno));
+	if (exists) {
+		mode = st.st_mode & 07777;
+		/* the owner too, when we may (else the new owner is us) */
+		int unused = fchown(fd, st.st_uid, st.st_gid);
+
+		(void)unused;
+	} else {
+		mask = umask(0);
+		umask(mask);
+		mode = 0666 & ~mask;
+	}
+	fchmod(fd, mode);
+	return fd;
+}
+
 int ea_out_open(struct ea_out *o, const char *path, struct ea_err *err)
 {
-	int fd;
+	static bool hooked;
+	struct ea_outfile *of;
+	struct stat st;
+	int fd, fdnum;
 
 	memset(o, 0, sizeof(*o));
 	if (!path || !strcmp(path, "-")) {
 		o->f = stdout;
 		return 0;
 	}
-	o->path = strdup(path);
-	if (!o->path || asprintf(&o->tmp, "%s.tmp.XXXXXX", path) < 0) {
-		free(o->path);
-		o->path = NULL;
+	if (!hooked) {
+		if (atexit(discard_atexit))
+			return ea_err_set(err, "%s: out of memory", path);
+		hooked = true;
+	}
+	of = calloc(1, sizeof(*of));
+	if (!of || !(of->path = strdup(path))) {
+		free(of);
 		return ea_err_set(err, "%s: out of memory", path);
 	}
-	fd = mkstemp(o->tmp);
-	if (fd < 0 || !(o->f = fdopen(fd, "w"))) {
-		int e = errno;
-
-		if (fd >= 0) {
-			close(fd);
-			unlink(o->tmp);
-		}
-		ea_err_set(err, "%s: cannot write: %s", path, strerror(e));
-		free(o->path);
-		free(o->tmp);
+	fdnum = fd_name(path);
+	if (fdnum < 0 && !stat(path, &st) && S_ISDIR(st.st_mode)) {
+		ea_err_set(err, "%s: is a directory", path);
+		fd = -1;
+	} else if (fdnum >= 0 || (!stat(path, &st) && !S_ISREG(st.st_mode))) {
+		fd = open_in_place(of, fdnum, err);
+	} else {
+		fd = open_replaced(of, err);
+	}
+	if (fd >= 0 && !(o->f = fdopen(fd, "w"))) {
+		ea_err_set(err, "%s: cannot write: %s", path, strerror(errno));
+		close(fd);
+		if (of->tmp)
+			unlink(of->tmp);
+		fd = -1;
+	}
+	if (fd < 0) {
+		outfile_free(of);
 		memset(o, 0, sizeof(*o));
 		return -1;
 	}
+	o->file = of;
+	of->next = files;
+	files = of;
+	return 0;
+}
+
+const char *ea_out_dir_of(const struct ea_out *o, char *buf, size_t size)
+{
+	const char *t = o->file ? o->file->tmp : NULL;
+	const char *slash = t ? strrchr(t, '/') : NULL;
+
+	if (!t)
+		return NULL;
+	if (!slash)
+		return ".";
+	if ((size_t)(slash - t) >= size)
+		return NULL;
+	snprintf(buf, size, "%.*s", (int)(slash - t), t);
+	return buf;
+}
+
+int ea_out_adopt(struct ea_out *o, const char *file, struct ea_err *err)
+{
+	struct ea_outfile *of = o->file;
+	const char *name = of ? of->path : "stdout";
+	char buf[65536];
+	ssize_t n;
+	int in;
+
+	if (of && of->tmp) {
+		struct stat st;
+
+		/* same directory, so same file system: a rename */
+		if (!fstat(fileno(o->f), &st) && !rename(file, of->tmp)) {
+			fclose(o->f);
+			o->f = NULL;
+			chmod(of->tmp, st.st_mode & 07777);
+			return 0;
+		}
+	}
+	in = open(file, O_RDONLY | O_CLOEXEC);
+	if (in < 0)
+		return ea_err_set(err, "%s: %s", file, strerror(errno));
+	while ((n = read(in, buf, sizeof(buf))) > 0)
+		if (fwrite(buf, 1, (size_t)n, o->f) != (size_t)n)
+			break;
+	close(in);
+	if (n)
+		return ea_err_set(err, "%s: write error: %s", name, strerror(errno));
+	unlink(file);
 	return 0;
 }
 
 int ea_out_commit(struct ea_out *o, struct ea_err *err)
 {
+	struct ea_outfile *of = o->file;
 	int rc = 0;
 
-	if (!o->path) {
-		if (fflush(o->f) || ferror(o->f))
+	if (!of) {
+		if (o->f && (fflush(o->f) || ferror(o->f)))
 			rc = ea_err_set(err, "stdout: write error: %s", strerror(errno));
+		memset(o, 0, sizeof(*o));
 		return rc;
 	}
-	if (fflush(o->f) || ferror(o->f) || fsync(fileno(o->f))) {
-		rc = ea_err_set(err, "%s: write error: %s", o->path, strerror(errno));
-		ea_out_abort(o);
-		return rc;
+	if (o->f) {
+		int e = 0;
+
+		if (fflush(o->f) || ferror(o->f) ||
+		    (of->tmp && fsync(fileno(o->f))))
+			e = errno ? errno : EIO;
+		if (fclose(o->f) && !e)
+			e = errno ? errno : EIO;
+		o->f = NULL;
+		if (e) {
+			rc = ea_err_set(err, "%s: write error: %s", of->path, strerror(e));
+			ea_out_abort(o);
+			return rc;
+		}
 	}
-	fchmod(fileno(o->f), 0644);
-	fclose(o->f);
-	o->f = NULL;
-	if (rename(o->tmp, o->path)) {
-		rc = ea_err_set(err, "%s: cannot replace: %s", o->path, strerror(errno));
-		unlink(o->tmp);
+	if (of->tmp)
+		of->committed = true;
+	else {
+		unlist(of);
+		outfile_free(of);
 	}
-	free(o->path);
-	free(o->tmp);
 	memset(o, 0, sizeof(*o));
-	return rc;
+	return 0;
 }
 
 void ea_out_abort(struct ea_out *o)
 {
-	if (o->path) {
+	struct ea_outfile *of = o->file;
+
+	if (of) {
 		if (o->f)
 			fclose(o->f);
-		unlink(o->tmp);
-		free(o->path);
-		free(o->tmp);
+		if (of->tmp)
+			unlink(of->tmp);
+		unlist(of);
+		outfile_free(of);
 	}
 	memset(o, 0, sizeof(*o));
+}
+
+int ea_out_commit_all(struct ea_err *err)
+{
+	struct ea_outfile *of;
+	struct stat st;
+	int rc = 0;
+
+	/* refuse before replacing anything */
+	for (of = files; of; of = of->next) {
+		if (!of->committed) {
+			rc = ea_err_set(err, "%s: not written completely", of->path);
+			break;
+		}
+		if (!stat(of->target, &st) && is_input(&st)) {
+			rc = refuse_input(of->path, err);
+			break;
+		}
+	}
+	if (rc) {
+		ea_out_discard_all();
+		return rc;
+	}
+	while ((of = files)) {
+		files = of->next;
+		if (!rc && rename(of->tmp, of->target))
+			rc = ea_err_set(err, "%s: cannot replace: %s", of->path,
+					strerror(errno));
+		if (rc)
+			unlink(of->tmp);
+		outfile_free(of);
+	}
+	return rc;
+}
+
+void ea_out_discard_all(void)
+{
+	struct ea_outfile *of;
+
+	while ((of = files)) {
+		files = of->next;
+		if (of->tmp)
+			unlink(of->tmp);
+		outfile_free(of);
+	}
 }

@@ -20,11 +20,13 @@
  *  3. 'trace-cmd restore -i HEADER -o OUT CPUFILES...' joins them.
  *
  * 'trace-cmd restore' only reads tracefs; it works where 'trace-cmd
- * record' is refused. Everything goes to temporaries beside the output,
- * renamed over it when complete.
+ * record' is refused. Everything goes to a temporary directory beside the
+ * output (.eatrace-rec-PID-XXXXXX; one a killed run left is removed by the
+ * next run writing there), the result handed to the output layer.
  */
 #include <dirent.h>
 #include <errno.h>
+#include <limits.h>
 #include <fcntl.h>
 #include <sched.h>
 #include <stdio.h>
@@ -37,6 +39,7 @@
 
 #include <tracefs.h>
 
+#include "eatrace/output.h"
 #include "eatrace/record.h"
 
 #ifndef EA_TRACE_CMD
@@ -82,18 +85,101 @@ static int copy_file(const char *src, const char *dst)
 struct ea_rawdump {
 	struct ea_session *s;
 	int ncpus;
-	char *dir;			/* OUT.tmp.XXXXXX */
+	char *dir;			/* .eatrace-rec-PID-XXXXXX */
 	char **files;			/* dir/cpuN */
 	int *fds;
 	struct tracefs_cpu **tc;	/* NULL: a CPU without a buffer */
+	int *tcfd;			/* its trace_pipe_raw */
 	void *buf;
 	int bufsize;
 	uint64_t bytes;
 	uint64_t last_max;		/* most bytes one CPU gave at the last drain */
 };
 
+#define RAW_PREFIX ".eatrace-rec-"
+
+/* rm -r of a temporary directory (one level of files, events/ tree). */
+static void remove_tree(const char *path)
+{
+	struct dirent *de;
+	DIR *d = opendir(path);
+
+	if (d) {
+		while ((de = readdir(d))) {
+			char p[PATH_MAX + 256];
+			struct stat st;
+
+			if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
+				continue;
+			snprintf(p, sizeof(p), "%s/%s", path, de->d_name);
+			if (!lstat(p, &st) && S_ISDIR(st.st_mode))
+				remove_tree(p);
+			else
+				unlink(p);
+		}
+		closedir(d);
+	}
+	rmdir(path);
+}
+
+/*
+ * Remove the temporary directories in dir that a killed run left behind:
+ * .eatrace-rec-PID-XXXXXX whose PID no longer runs.
+ */
+static void remove_stale(const char *dir)
+{
+	struct dirent *de;
+	DIR *d = opendir(dir);
+
+	if (!d)
+		return;
+	while ((de = readdir(d))) {
+		char p[PATH_MAX + 256], *end;
+		long pid;
+
+		if (strncmp(de->d_name, RAW_PREFIX, strlen(RAW_PREFIX)))
+			continue;
+		pid = strtol(de->d_name + strlen(RAW_PREFIX), &end, 10);
+		if (*end != '-' || pid <= 0 || pid == getpid() ||
+		    !ea_pid_gone((pid_t)pid))
+			continue;
+		snprintf(p, sizeof(p), "%s/%s", dir, de->d_name);
+		remove_tree(p);
+		fprintf(stderr, "eatrace: record: removed %s, left by a killed run (pid %ld)\n",
+			p, pid);
+	}
+	closedir(d);
+}
+
+/*
+ * trace_pipe_raw opened by us, close-on-exec, so that no command we start
+ * inherits it (libtracefs's own tracefs_cpu_open() does not set it).
+ */
+static struct tracefs_cpu *cpu_open(struct ea_rawdump *d, int c)
+{
+	char file[64], *path;
+	struct tracefs_cpu *tc;
+	int fd;
+
+	snprintf(file, sizeof(file), "per_cpu/cpu%d/trace_pipe_raw", c);
+	path = tracefs_instance_get_file(d->s->inst, file);
+	if (!path)
+		return NULL;
+	fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	tracefs_put_tracing_file(path);
+	if (fd < 0)
+		return NULL;
+	tc = tracefs_cpu_alloc_fd(fd, getpagesize(), true);
+	if (!tc) {
+		close(fd);
+		return NULL;
+	}
+	d->tcfd[c] = fd;
+	return tc;
+}
+
 int ea_raw_open(struct ea_rawdump **dp, struct ea_session *s, int ncpus,
-		const char *path, struct ea_err *err)
+		const char *dir, struct ea_err *err)
 {
 	struct ea_rawdump *d = calloc(1, sizeof(*d));
 
@@ -102,12 +188,18 @@ int ea_raw_open(struct ea_rawdump **dp, struct ea_session *s, int ncpus,
 		return ea_err_set(err, "out of memory");
 	d->s = s;
 	d->ncpus = ncpus;
-	if (asprintf(&d->dir, "%s.tmp.XXXXXX", path) < 0) {
+	if (!dir) {
+		dir = getenv("TMPDIR");
+		if (!dir || !*dir)
+			dir = "/tmp";
+	}
+	remove_stale(dir);
+	if (asprintf(&d->dir, "%s/" RAW_PREFIX "%d-XXXXXX", dir, (int)getpid()) < 0) {
 		free(d);
 		return ea_err_set(err, "out of memory");
 	}
 	if (!mkdtemp(d->dir)) {
-		ea_err_set(err, "%s: cannot write: %s", path, strerror(errno));
+		ea_err_set(err, "%s: cannot write: %s", dir, strerror(errno));
 		free(d->dir);
 		free(d);
 		return -1;
@@ -115,11 +207,12 @@ int ea_raw_open(struct ea_rawdump **dp, struct ea_session *s, int ncpus,
 	*dp = d;
 	d->files = calloc((size_t)ncpus, sizeof(*d->files));
 	d->fds = calloc((size_t)ncpus, sizeof(*d->fds));
+	d->tcfd = calloc((size_t)ncpus, sizeof(*d->tcfd));
 	d->tc = calloc((size_t)ncpus, sizeof(*d->tc));
-	if (!d->files || !d->fds || !d->tc)
+	if (!d->files || !d->fds || !d->tc || !d->tcfd)
 		return ea_err_set(err, "out of memory");
 	for (int c = 0; c < ncpus; c++)
-		d->fds[c] = -1;
+		d->fds[c] = d->tcfd[c] = -1;
 	for (int c = 0; c < ncpus; c++) {
 		if (asprintf(&d->files[c], "%s/cpu%d", d->dir, c) < 0) {
 			d->files[c] = NULL;
@@ -128,7 +221,7 @@ int ea_raw_open(struct ea_rawdump **dp, struct ea_session *s, int ncpus,
 		d->fds[c] = open(d->files[c], O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
 		if (d->fds[c] < 0)
 			return ea_err_set(err, "%s: %s", d->files[c], strerror(errno));
-		d->tc[c] = tracefs_cpu_open(s->inst, c, true);
+		d->tc[c] = cpu_open(d, c);
 		if (d->tc[c] && tracefs_cpu_read_size(d->tc[c]) > d->bufsize)
 			d->bufsize = tracefs_cpu_read_size(d->tc[c]);
 	}
@@ -372,43 +465,22 @@ static int run(char **argv, const char *tracing, const char *reduce,
 			  *last_line(log) ? last_line(log) : "no message");
 }
 
-/* rm -r of our temporary directory (one level of files, events/ tree). */
-static void remove_tree(const char *path)
-{
-	struct dirent *de;
-	DIR *d = opendir(path);
-
-	if (d) {
-		while ((de = readdir(d))) {
-			char p[1200];
-			struct stat st;
-
-			if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
-				continue;
-			snprintf(p, sizeof(p), "%s/%s", path, de->d_name);
-			if (!lstat(p, &st) && S_ISDIR(st.st_mode))
-				remove_tree(p);
-			else
-				unlink(p);
-		}
-		closedir(d);
-	}
-	rmdir(path);
-}
-
 void ea_raw_free(struct ea_rawdump *d)
 {
 	if (!d)
 		return;
 	for (int c = 0; c < d->ncpus; c++) {
 		if (d->tc && d->tc[c])
-			tracefs_cpu_close(d->tc[c]);
+			tracefs_cpu_free_fd(d->tc[c]);
+		if (d->tcfd && d->tcfd[c] >= 0)
+			close(d->tcfd[c]);
 		if (d->fds && d->fds[c] >= 0)
 			close(d->fds[c]);
 		if (d->files)
 			free(d->files[c]);
 	}
 	free(d->tc);
+	free(d->tcfd);
 	free(d->fds);
 	free(d->files);
 	free(d->buf);
@@ -417,12 +489,14 @@ void ea_raw_free(struct ea_rawdump *d)
 	free(d);
 }
 
-int ea_raw_finish(struct ea_rawdump *d, const char *path, struct ea_err *err)
+int ea_raw_finish(struct ea_rawdump *d, struct ea_out *o, uint64_t *bytes,
+		  struct ea_err *err)
 {
+	struct stat st;
 	struct ea_session *s = d->s;
 	char *tmp = NULL, *head = NULL;
 	char **argv = NULL;
-	int fd, rc = -1;
+	int rc = -1;
 	bool reduced;
 
 	if (ea_raw_drain(d, err))
@@ -455,19 +529,10 @@ int ea_raw_finish(struct ea_rawdump *d, const char *path, struct ea_err *err)
 		argv[6 + c] = d->files[c];
 	if (run(argv, s->tracing_dir, NULL, "restore", err))
 		goto out;
-	fd = open(tmp, O_RDONLY | O_CLOEXEC);
-	if (fd < 0 || fsync(fd)) {
-		ea_err_set(err, "%s: %s", tmp, strerror(errno));
-		if (fd >= 0)
-			close(fd);
+	if (!stat(tmp, &st))
+		*bytes = (uint64_t)st.st_size;
+	if (ea_out_adopt(o, tmp, err))
 		goto out;
-	}
-	close(fd);
-	chmod(tmp, 0644);
-	if (rename(tmp, path)) {
-		ea_err_set(err, "%s: cannot replace: %s", path, strerror(errno));
-		goto out;
-	}
 	rc = 0;
 out:
 	free(argv);

@@ -3,6 +3,7 @@
  * Tracing sessions: our own tracefs instance, its events, and reliable
  * cleanup (see include/eatrace/record.h).
  */
+#include <dirent.h>
 #include <errno.h>
 #include <signal.h>
 #include <stdio.h>
@@ -138,6 +139,64 @@ static int need_root(const char *what, struct ea_err *err)
 			  "(tracefs instances and events are root-only)", what);
 }
 
+static int read_only(const char *what, struct ea_err *err)
+{
+	return ea_err_set(err, "%s: tracefs is mounted read-only; recording needs "
+			  "it writable (mount -o remount,rw %s)", what, what);
+}
+
+bool ea_pid_gone(int pid)
+{
+	return kill((pid_t)pid, 0) && errno == ESRCH;
+}
+
+/*
+ * Stop and remove the instances a killed eatrace left: eatrace-record-PID
+ * and eatrace-top-PID (also with a -N suffix) whose PID is gone.
+ */
+static void remove_stale(const char *tracing_dir)
+{
+	static const char *const prefixes[] = { "eatrace-record-", "eatrace-top-" };
+	char p[512];
+	struct dirent *de;
+	DIR *d;
+
+	snprintf(p, sizeof(p), "%s/instances", tracing_dir);
+	d = opendir(p);
+	if (!d)
+		return;
+	while ((de = readdir(d))) {
+		struct tracefs_instance *inst;
+		const char *rest = NULL;
+		char *end;
+		long pid;
+
+		for (size_t i = 0; i < 2 && !rest; i++)
+			if (!strncmp(de->d_name, prefixes[i], strlen(prefixes[i])))
+				rest = de->d_name + strlen(prefixes[i]);
+		if (!rest)
+			continue;
+		pid = strtol(rest, &end, 10);
+		if ((*end && *end != '-') || pid <= 0 || pid == getpid() ||
+		    !ea_pid_gone((int)pid))
+			continue;
+		inst = tracefs_instance_alloc(tracing_dir, de->d_name);
+		if (!inst)
+			continue;
+		tracefs_instance_file_write(inst, "tracing_on", "0");
+		tracefs_event_disable(inst, NULL, NULL);
+		if (tracefs_instance_destroy(inst))
+			fprintf(stderr, "eatrace: %s/%s: left by a killed run (pid %ld) and "
+				"cannot be removed: %s (try: rmdir %s/%s)\n", p, de->d_name,
+				pid, strerror(errno), p, de->d_name);
+		else
+			fprintf(stderr, "eatrace: removed the tracing instance %s/%s, "
+				"left by a killed run (pid %ld)\n", p, de->d_name, pid);
+		tracefs_instance_free(inst);
+	}
+	closedir(d);
+}
+
 /* 1: a tracefs is at dir, 0: not, -1: cannot tell (permission). */
 static int is_tracefs(const char *dir)
 {
@@ -209,7 +268,8 @@ int ea_session_open(struct ea_session *s, const char *prefix,
 				  s->tracing_dir);
 	snprintf(p, sizeof(p), "%s/instances", s->tracing_dir);
 	if (access(p, W_OK))
-		return need_root(p, err);
+		return errno == EROFS ? read_only(s->tracing_dir, err) : need_root(p, err);
+	remove_stale(s->tracing_dir);
 	for (int i = 0; i < 100; i++) {
 		if (i)
 			snprintf(s->name, sizeof(s->name), "%s-%d-%d", prefix,
@@ -229,6 +289,8 @@ int ea_session_open(struct ea_session *s, const char *prefix,
 		int e = errno;
 
 		delist(s);
+		if (e == EROFS)
+			return read_only(s->tracing_dir, err);
 		if (e == EACCES || e == EPERM)
 			return need_root(p, err);
 		return ea_err_set(err, "%s/%s: cannot create the tracing instance: %s",

@@ -186,9 +186,9 @@ expect_fail "output under a file" 2 "$OUT/r.json: cannot write" -- \
 	timeout 20 "$EATRACE" report -m "$H/model-sparse.json" -o "$OUT/r.json" "$TR"
 expect_eq "output under a file: old file kept" "$(cat "$OUT")" "OLD"
 mkdir "$TMP/o/adir"
-expect_fail "output onto a directory" 2 "$TMP/o/adir: cannot replace" -- \
+expect_fail "output onto a directory" 2 "$TMP/o/adir: is a directory" -- \
 	timeout 20 "$EATRACE" report -m "$H/model-sparse.json" -o "$TMP/o/adir" "$TR"
-expect_eq "output onto a directory: nothing left" "$(ls "$TMP/o" | tr '\n' ' ')" "adir report.json "
+expect_eq "output onto a directory: nothing left" "$(ls -A "$TMP/o" | tr '\n' ' ')" "adir report.json "
 rmdir "$TMP/o/adir"
 if [ -w /dev/full ]; then
 	expect_fail "stdout on a full disk" 2 "stdout: write error" -- \

@@ -75,7 +75,7 @@ done
 
 # replay: actual + 2 policies = 3 processes on one time axis
 if "$EATRACE" replay -m tc2 --policy eas-rfc,cfs traces/demo/tc2-seven-tasks.txt \
-	-o /dev/null --perfetto "$TMP/rp.json" 2>"$TMP/err" &&
+	--perfetto "$TMP/rp.json" >"$TMP/rp.out" 2>"$TMP/err" &&
    "$EATRACE" report -m tc2 traces/demo/tc2-seven-tasks.txt -f json -o "$TMP/r.json" 2>>"$TMP/err"; then
 	check "replay, 2 policies" "$TMP/r.json" "$TMP/rp.json" 3
 	n=$(python3 -c "
