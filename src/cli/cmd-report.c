@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* eatrace report: the energy of a trace, priced with a model. */
+#include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -41,6 +42,9 @@ static const char usage_text[] =
 	"\n"
 	"Energy is in the model's power_unit x seconds. JSON keys: docs/json.md.\n"
 	"Exit status: 0 ok, 2 usage or input error.\n";
+
+/* 100 GHz, the most a trace may say a CPU runs at (src/input/input.c) */
+#define EA_MAX_ASSUME_KHZ 100000000u
 
 enum { OPT_PER_TASK = 2000, OPT_INTERVAL, OPT_ASSUME, OPT_NO_WAKEUPS, OPT_HTML,
        OPT_PERFETTO };
@@ -87,9 +91,13 @@ static int on_opt(int opt, const char *arg, void *ctx)
 		ro->interval_ns = (uint64_t)(v * 1e6 + 0.5);
 		return 0;
 	case OPT_ASSUME:
+		/* digits only: strtoul takes "-1" (as ULONG_MAX) and " 5" */
+		errno = 0;
 		ro->assume_khz = strtoul(arg, &end, 10);
-		if (*end || !ro->assume_khz)
-			return ea_die("--assume-opp: '%s' is not a frequency in kHz", arg);
+		if (!*arg || strspn(arg, "0123456789") != strlen(arg) || errno ||
+		    !ro->assume_khz || ro->assume_khz > EA_MAX_ASSUME_KHZ)
+			return ea_die("--assume-opp: '%s' is not a frequency in kHz (1 to %u)",
+				      arg, EA_MAX_ASSUME_KHZ);
 		return 0;
 	}
 	return -1;

@@ -1028,6 +1028,10 @@ static int dat_open(void **priv, const char *path, struct ea_input_info *info,
 	}
 
 	version = tracecmd_get_in_file_version(r->top);
+	if (version >= 7 && ea_dat_check_sections(path, err)) {
+		dat_free(r);
+		return -1;
+	}
 	len = snprintf(r->format, sizeof(r->format), "trace.dat v%lu", version);
 	if (tracecmd_get_file_compress_proto(r->top, &cname, &cver) == 0 && cname)
 		len += snprintf(r->format + len, sizeof(r->format) - len,

@@ -34,4 +34,11 @@ extern const struct ea_reader_ops ea_reader_dat;	/* reader-dat.c */
 extern const struct ea_reader_ops ea_reader_systrace;	/* reader-systrace.c */
 extern const struct ea_reader_ops ea_reader_text;	/* reader-text.c */
 
+/*
+ * A trace.dat v7's sections, each ending inside the file (dat-sections.c):
+ * finds a file cut inside a section libtracecmd does not read. 0 (also for
+ * other versions and layouts it does not know), or -1 with err.
+ */
+int ea_dat_check_sections(const char *path, struct ea_err *err);
+
 #endif

@@ -712,8 +712,15 @@ static const char *find_cpu_column(const char *p, const char *e,
 		int32_t c;
 
 		b++;
+		if (q >= e || !is_digit(*q))	/* decimal only: no sign, no 0x */
+			continue;
 		q = num_i32(q, e, &c);
 		if (!q || q >= e || *q != ']' || (q + 1 < e && !is_space(q[1])))
+			continue;
+		for (const char *d = t + 1; d < q; d++)
+			if (!is_digit(*d))
+				q = NULL;
+		if (!q)
 			continue;
 		if (t == p || !is_space(t[-1]))
 			continue;
@@ -760,24 +767,36 @@ static bool cut_event(const char *p, const char *e)
 }
 
 /*
- * A " [DIGITS]" column whose number does not fit a CPU id (2^31 and up):
- * the line is corrupt, not cut. Returns the digits' length, or 0.
+ * A " [X]" column after the task that is not a CPU id: digits too many
+ * for one (2^31 and up), or not decimal digits ("[0x1]", "[-1]", "[1e3]"):
+ * the line is corrupt, not cut. Returns X's length (at most 40, in *d) and
+ * sets *why, or returns 0.
  */
-static int cpu_column_overflow(const char *p, const char *e, const char **d)
+static int bad_cpu_column(const char *p, const char *e, const char **d,
+			  const char **why)
 {
 	const char *b = p;
 
 	while ((b = memchr(b, '[', (size_t)(e - b)))) {
 		const char *q = ++b;
+		bool digits = true;
 		int32_t c;
 
-		while (q < e && is_digit(*q))
+		while (q < e && *q != ']' && !is_space(*q)) {
+			digits = digits && is_digit(*q);
 			q++;
-		if (q > b && q < e && *q == ']' && b - 1 > p &&
-		    is_space(b[-2]) && num_i32(b, q, &c) != q) {
-			*d = b;
-			return q - b > 40 ? 40 : (int)(q - b);
 		}
+		if (q == b || q >= e || *q != ']' || b - 1 == p || !is_space(b[-2]) ||
+		    (q + 1 < e && !is_space(q[1])))
+			continue;
+		if (!digits)
+			*why = "is not a decimal CPU number";
+		else if (num_i32(b, q, &c) != q)
+			*why = "out of range";
+		else
+			continue;
+		*d = b;
+		return q - b > 40 ? 40 : (int)(q - b);
 	}
 	return 0;
 }
@@ -834,11 +853,11 @@ enum ea_tl_kind ea_tl_parse(const char *s, size_t n, struct ea_tl *r)
 
 	b = find_cpu_column(p, e, r, &pid, &cpu);
 	if (!b) {
-		const char *d;
-		int nd = cpu_column_overflow(p, e, &d);
+		const char *d, *why;
+		int nd = bad_cpu_column(p, e, &d, &why);
 
 		if (nd)
-			return fail(r, "CPU column [%.*s] out of range", nd, d);
+			return fail(r, "CPU column [%.*s] %s", nd, d, why);
 		if (cut_event(p, e))
 			return fail(r, "truncated event line");
 		if (looks_binary((const unsigned char *)p,

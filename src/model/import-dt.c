@@ -1385,6 +1385,10 @@ static int parse_dtb(struct dt *dt, const uint8_t *b, size_t len)
 	if (version < 16)
 		return ea_err_set(dt->err, "%s: dtb version %u is too old (16 or later)",
 				  dt->file, version);
+	/* 17 is the newest version there is (and libfdt's last) */
+	if (version > 17 || be32(b + 24) > 17)
+		return ea_err_set(dt->err, "%s: offset 20: dtb version %u (compatible with %u) "
+				  "not supported (16 or 17)", dt->file, version, be32(b + 24));
 	if (off_struct >= total || off_strings > total ||
 	    size_strings > total - off_strings ||
 	    (size_struct && size_struct > total - off_struct))
