@@ -17,7 +17,7 @@ enum ea_format { EA_FMT_TEXT, EA_FMT_JSON, EA_FMT_CSV };
 
 /*
  * An output file: "-" or NULL is stdout. A regular file (or a name not yet
- * there) is written to a temporary (.eatrace.XXXXXX) in its directory,
+ * there) is written to a temporary (.eatrace-PID-XXXXXX) in its directory,
  * keeping the existing file's mode (a new one: 0666 less the umask), and
  * replaced only when the whole run succeeded: ea_out_commit() finishes the
  * file, ea_out_commit_all() (main(), at the end of a run that did not fail)

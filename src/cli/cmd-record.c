@@ -33,7 +33,8 @@ static const char usage_text[] =
 	"the instance is removed on exit, error and signals.\n"
 	"\n"
 	"options:\n"
-	"  -o, --output FILE   the trace.dat to write (atomically; required)\n"
+	"  -o, --output FILE   the trace.dat to write (required; a file is\n"
+	"                      replaced only when the recording succeeds)\n"
 	"  -d, --duration S    stop after S seconds (COMMAND, if still running,\n"
 	"                      gets SIGTERM, then SIGKILL 2 s later)\n"
 	"  -b, --buffer-kb N   per-CPU ring buffer in KB (default 4096), emptied\n"
@@ -44,7 +45,12 @@ static const char usage_text[] =
 	"  -h, --help          this text\n"
 	"\n"
 	"Needs root. Writing trace.dat uses 'trace-cmd restore' (found in PATH,\n"
-	"or $EATRACE_TRACE_CMD). Exit status: 0 ok, 2 usage or tracing error.\n";
+	"or $EATRACE_TRACE_CMD). OUT.dat may be a FIFO or /dev/fd/N (written in\n"
+	"place, no sidecar then). An instance or temporary directory a killed\n"
+	"run left behind is removed by the next run (with a line on stderr).\n"
+	"Exit status: 0 ok; 1 COMMAND failed (exited nonzero or was killed by\n"
+	"a signal eatrace did not send): the trace is kept; 2 usage or tracing\n"
+	"error (nothing written).\n";
 
 static const struct option longopts[] = {
 	{ "output", required_argument, NULL, 'o' },

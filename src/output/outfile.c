@@ -4,7 +4,7 @@
  * (include/eatrace/output.h):
  *
  *  - a regular file (new or existing) is written to a short temporary
- *    (.eatrace.XXXXXX) in its directory and renamed over it only when the
+ *    (.eatrace-PID-XXXXXX) in its directory and renamed over it only when the
  *    whole run succeeded (ea_out_commit_all()); it keeps the existing
  *    file's mode (a new one gets 0666 less the umask);
  *  - a symlink is followed, its target replaced (a dangling one created);
@@ -126,16 +126,21 @@ static char *resolve(const char *path)
 	return cur;
 }
 
-/* A temporary in target's directory, at most 15 bytes of name. */
+/*
+ * A temporary in target's directory, .eatrace-PID-XXXXXX: at most 26 bytes
+ * of name whatever the target's, and the PID tells a killed run's
+ * leftovers (eatrace record removes them, src/record/extract.c).
+ */
 static int make_tmp(struct ea_outfile *of)
 {
 	const char *slash = strrchr(of->target, '/');
-	int fd;
+	int fd, pid = (int)getpid();
 
 	if (!slash) {
-		of->tmp = strdup(".eatrace.XXXXXX");
-	} else if (asprintf(&of->tmp, "%.*s/.eatrace.XXXXXX",
-			    (int)(slash - of->target), of->target) < 0) {
+		if (asprintf(&of->tmp, ".eatrace-%d-XXXXXX", pid) < 0)
+			of->tmp = NULL;
+	} else if (asprintf(&of->tmp, "%.*s/.eatrace-%d-XXXXXX",
+			    (int)(slash - of->target), of->target, pid) < 0) {
 		of->tmp = NULL;
 	}
 	if (!of->tmp) {

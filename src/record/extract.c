@@ -24,6 +24,7 @@
  * output (.eatrace-rec-PID-XXXXXX; one a killed run left is removed by the
  * next run writing there), the result handed to the output layer.
  */
+#include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
 #include <limits.h>
@@ -123,8 +124,9 @@ static void remove_tree(const char *path)
 }
 
 /*
- * Remove the temporary directories in dir that a killed run left behind:
- * .eatrace-rec-PID-XXXXXX whose PID no longer runs.
+ * Remove what a killed run left in dir: temporary directories
+ * .eatrace-rec-PID-XXXXXX and output temporaries .eatrace-PID-XXXXXX
+ * (src/output/outfile.c) whose PID no longer runs.
  */
 static void remove_stale(const char *dir)
 {
@@ -137,14 +139,27 @@ static void remove_stale(const char *dir)
 		char p[PATH_MAX + 256], *end;
 		long pid;
 
-		if (strncmp(de->d_name, RAW_PREFIX, strlen(RAW_PREFIX)))
+		const char *rest;
+		bool raw;
+
+		raw = !strncmp(de->d_name, RAW_PREFIX, strlen(RAW_PREFIX));
+		if (raw)
+			rest = de->d_name + strlen(RAW_PREFIX);
+		else if (!strncmp(de->d_name, ".eatrace-", 9))
+			rest = de->d_name + 9;
+		else
 			continue;
-		pid = strtol(de->d_name + strlen(RAW_PREFIX), &end, 10);
-		if (*end != '-' || pid <= 0 || pid == getpid() ||
+		if (!isdigit((unsigned char)*rest))
+			continue;
+		pid = strtol(rest, &end, 10);
+		if (*end != '-' || strlen(end) != 7 || pid <= 0 || pid == getpid() ||
 		    !ea_pid_gone((pid_t)pid))
 			continue;
 		snprintf(p, sizeof(p), "%s/%s", dir, de->d_name);
-		remove_tree(p);
+		if (raw)
+			remove_tree(p);
+		else if (unlink(p))
+			continue;
 		fprintf(stderr, "eatrace: record: removed %s, left by a killed run (pid %ld)\n",
 			p, pid);
 	}

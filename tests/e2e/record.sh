@@ -48,7 +48,7 @@ run_bg rec record -o "$TMP/x.dat" -- sh -c 'i=0; while [ $i -lt 200000 ]; do i=$
 expect_eq "record exits 0" "$rc" 0
 [ -s "$TMP/x.dat" ] && ok "trace written" || fail "no trace: $(cat "$TMP/rec.err")"
 [ -s "$TMP/x.dat.json" ] && ok "sidecar written" || fail "no sidecar"
-expect_eq "no temporary file left" "$(ls "$TMP" | grep -c '\.tmp')" 0
+expect_eq "no temporary file left" "$(ls -A "$TMP" | grep -c '^\.eatrace')" 0
 no_leftovers "record COMMAND"
 
 "$EATRACE" dump "$TMP/x.dat" >"$TMP/dump" 2>"$TMP/dump.err"
@@ -183,6 +183,98 @@ expect_fail "no -o" 2 "give the trace to write with -o" -- "$EATRACE" record -- 
 expect_fail "bad duration" 2 "--duration: 'x'" -- "$EATRACE" record -o "$TMP/e.dat" --duration x
 : >"$TMP/afile"
 expect_fail "unwritable output" 2 "cannot write" -- "$EATRACE" record -o "$TMP/afile/x.dat" -- true
+
+# 7. the command inherits no tracefs descriptor (all close-on-exec): it
+# lists its own open files
+run_bg fds record -q -o "$TMP/fds.dat" -- sh -c 'for f in /proc/$$/fd/*; do readlink "$f"; done; true'
+expect_eq "fds: exit 0" "$rc" 0
+if grep -q 'tracing\|trace_pipe\|\.eatrace' "$TMP/fds.out"; then
+	fail "the command inherited: $(grep 'tracing\|trace_pipe\|\.eatrace' "$TMP/fds.out" | tr '\n' ' ')"
+else
+	ok "the command inherits no tracefs or temporary file ($(wc -l <"$TMP/fds.out") descriptors)"
+fi
+no_leftovers "fds"
+
+# 8. a failing command: exit 1, the trace and sidecar kept, its status said
+run_bg st record -q -o "$TMP/st.dat" -- sh -c 'exit 3'
+expect_eq "failing command: exit 1" "$rc" 1
+"$EATRACE" stats "$TMP/st.dat" >/dev/null 2>&1 && ok "failing command: trace kept and readable" ||
+	fail "failing command: no readable trace"
+expect_eq "failing command: command_exit in the sidecar" "$(json_num "$TMP/st.dat.json" command_exit)" 3
+grep -q "the command failed; $TMP/st.dat is kept, exit status 1" "$TMP/st.err" && ok "failing command: said" ||
+	fail "failing command: stderr '$(cat "$TMP/st.err")'"
+no_leftovers "failing command"
+
+# 9. a run killed with SIGKILL leaves its instance, temporary directory and
+# (until PR_SET_PDEATHSIG ends it) its command; the next run cleans up
+mkdir "$TMP/k"
+# (the command's argument names this run: sleep 60.PID, found by pgrep)
+sh -c 'exec "$1" record -q -o "$2" -- sleep "60.$$"' sh "$EATRACE" "$TMP/k/k.dat" >"$TMP/k.out" 2>"$TMP/k.err" &
+kpid=$!
+i=0
+while [ $i -lt 150 ] && [ ! -d "$T/instances/eatrace-record-$kpid" ]; do sleep 0.1; i=$((i + 1)); done
+sleep 0.5
+kill -KILL $kpid
+wait $kpid 2>/dev/null
+sleep 0.5
+[ -d "$T/instances/eatrace-record-$kpid" ] && ok "SIGKILL: instance left behind (as expected)" ||
+	fail "SIGKILL: no instance left: the test does not test the cleanup"
+ntmp=$(ls -A "$TMP/k" | grep -c "^\.eatrace-rec-$kpid-")
+expect_eq "SIGKILL: temporary directory left behind" "$ntmp" 1
+left=$(pgrep -fx "sleep 60.$kpid")
+if [ -n "$left" ]; then
+	fail "SIGKILL: the command was left running"
+	kill $left
+else
+	ok "SIGKILL: the command ended with eatrace"
+fi
+run_bg next record -o "$TMP/k/next.dat" --duration 0.2
+expect_eq "next run: exit 0" "$rc" 0
+if [ -d "$T/instances/eatrace-record-$kpid" ]; then
+	fail "next run: stale instance eatrace-record-$kpid not removed"
+	echo 0 >"$T/instances/eatrace-record-$kpid/tracing_on"
+	rmdir "$T/instances/eatrace-record-$kpid"
+else
+	ok "next run: stale instance removed"
+fi
+grep -q "removed the tracing instance $T/instances/eatrace-record-$kpid, left by a killed run (pid $kpid)" "$TMP/next.err" &&
+	ok "next run: says it removed the instance" || fail "next run: stderr '$(cat "$TMP/next.err")'"
+expect_eq "next run: stale temporary directory and output temporaries removed" "$(ls -A "$TMP/k" | grep -c "^\.eatrace")" 0
+grep -q "record: removed $TMP/k/.eatrace-rec-$kpid-" "$TMP/next.err" && ok "next run: says it removed the directory" ||
+	fail "next run: no word of the directory: '$(cat "$TMP/next.err")'"
+no_leftovers "after SIGKILL"
+
+# 10. a read-only tracefs is reported as such, not as "needs root"
+# (remounted read-only in a private mount namespace: nothing outside changes)
+if command -v unshare >/dev/null && unshare -m true 2>/dev/null; then
+	expect_fail "read-only tracefs" 2 "$T: tracefs is mounted read-only" -- \
+		unshare -m sh -c 'mount -o remount,bind,ro "$1" && exec "$2" record -o "$3" -- true' sh \
+		"$T" "$EATRACE" "$TMP/ro.dat"
+	grep -q "needs root" "$TMP/err" && fail "read-only tracefs: reported as needs root"
+	[ ! -e "$TMP/ro.dat" ] && ok "read-only tracefs: no trace" || fail "read-only tracefs: a trace was written"
+	mount | grep -q "on $T type tracefs (rw" && ok "tracefs still read-write outside" ||
+		fail "tracefs mount changed: $(mount | grep " $T ")"
+fi
+
+# 11. outputs in place: a FIFO gets the trace, no sidecar beside a FIFO
+mkfifo "$TMP/rec.fifo"
+cat "$TMP/rec.fifo" >"$TMP/fifo.dat" &
+reader=$!
+run_bg fifo record -q -o "$TMP/rec.fifo" --duration 0.2
+wait $reader
+expect_eq "FIFO output: exit 0" "$rc" 0
+is_dat "$TMP/fifo.dat" && ok "FIFO output: a trace.dat came through" || fail "FIFO output: no trace.dat"
+[ -p "$TMP/rec.fifo" ] && ok "FIFO output: still a FIFO" || fail "FIFO output: replaced"
+[ ! -e "$TMP/rec.fifo.json" ] && ok "FIFO output: no sidecar" || fail "FIFO output: a sidecar was written"
+no_leftovers "FIFO output"
+
+# 12. a sidecar that cannot be written fails before anything is replaced
+echo OLD >"$TMP/side.dat"
+mkdir "$TMP/side.dat.json"
+run_bg side record -q -o "$TMP/side.dat" -- true
+expect_eq "sidecar a directory: exit 2" "$rc" 2
+expect_eq "sidecar a directory: trace not replaced" "$(cat "$TMP/side.dat")" OLD
+no_leftovers "sidecar a directory"
 
 # 6. not root: one clear line, exit 2
 if command -v setpriv >/dev/null; then
