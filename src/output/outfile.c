@@ -98,8 +98,11 @@ static int fd_name(const char *path)
 	return -1;
 }
 
-/* path with its symlinks followed (the last component need not exist). */
-static char *resolve(const char *path)
+/*
+ * path with its symlinks followed (the last component need not exist);
+ * *fdnum set when a link leads to a descriptor (/dev/stdin -> /proc/self/fd/0).
+ */
+static char *resolve(const char *path, int *fdnum)
 {
 	char *cur = strdup(path);
 
@@ -108,7 +111,8 @@ static char *resolve(const char *path)
 		struct stat st;
 		ssize_t n;
 
-		if (lstat(cur, &st) || !S_ISLNK(st.st_mode))
+		*fdnum = fd_name(cur);
+		if (*fdnum >= 0 || lstat(cur, &st) || !S_ISLNK(st.st_mode))
 			return cur;
 		n = readlink(cur, buf, sizeof(buf) - 1);
 		if (n < 0)
@@ -198,9 +202,6 @@ static int open_replaced(struct ea_outfile *of, struct ea_err *err)
 	bool exists;
 	int fd;
 
-	of->target = resolve(of->path);
-	if (!of->target)
-		return ea_err_set(err, "%s: out of memory", of->path);
 	exists = !stat(of->target, &st);
 	if (exists && is_input(&st))
 		return refuse_input(of->path, err);
@@ -244,11 +245,16 @@ int ea_out_open(struct ea_out *o, const char *path, struct ea_err *err)
 		free(of);
 		return ea_err_set(err, "%s: out of memory", path);
 	}
-	fdnum = fd_name(path);
-	if (fdnum < 0 && !stat(path, &st) && S_ISDIR(st.st_mode)) {
+	of->target = resolve(path, &fdnum);
+	if (!of->target) {
+		ea_err_set(err, "%s: out of memory", path);
+		fd = -1;
+	} else if (fdnum < 0 && !stat(path, &st) && S_ISDIR(st.st_mode)) {
 		ea_err_set(err, "%s: is a directory", path);
 		fd = -1;
 	} else if (fdnum >= 0 || (!stat(path, &st) && !S_ISREG(st.st_mode))) {
+		free(of->target);
+		of->target = NULL;
 		fd = open_in_place(of, fdnum, err);
 	} else {
 		fd = open_replaced(of, err);

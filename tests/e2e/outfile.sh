@@ -88,6 +88,14 @@ if command -v bash >/dev/null; then
 	expect_eq "-o >(wc -c): the byte count" "$n" "$(wc -c <stdout.json)"
 fi
 
+# 6b. a symlink to a device or FIFO is followed to it, written in place
+if [ -c null ]; then
+	ln -s null null.link
+	"$EATRACE" stats -f json -o null.link "$DEMO"
+	expect_eq "symlink to a device: link kept" "$(kind_of null.link)" "symbolic link"
+	expect_eq "symlink to a device: still a device" "$(kind_of null)" "character special file"
+fi
+
 # 7. a 254-character file name (the longest NAME_MAX allows but one)
 long=$(awk 'BEGIN { while (n++ < 249) printf "x"; print ".json" }')
 expect_eq "long name is 254 characters" "${#long}" 254
