@@ -305,9 +305,18 @@ int ea_out_adopt(struct ea_out *o, const char *file, struct ea_err *err)
 
 		/* same directory, so same file system: a rename */
 		if (!fstat(fileno(o->f), &st) && !rename(file, of->tmp)) {
+			int fd = open(of->tmp, O_RDONLY | O_CLOEXEC);
+
 			fclose(o->f);
 			o->f = NULL;
-			chmod(of->tmp, st.st_mode & 07777);
+			if (fd < 0 || fsync(fd) || fchmod(fd, st.st_mode & 07777)) {
+				int e = errno;
+
+				if (fd >= 0)
+					close(fd);
+				return ea_err_set(err, "%s: write error: %s", name, strerror(e));
+			}
+			close(fd);
 			return 0;
 		}
 	}

