@@ -123,8 +123,8 @@ no_temps "input as output"
 # 9. a failed run replaces nothing: every output is committed at the end
 echo previous >good.json
 echo previous >good.html
-expect_fail "--html into a missing directory" 2 "/nonexistent/x.html" -- \
-	"$EATRACE" report -m tc2 -f json -o good.json --html /nonexistent/x.html "$DEMO"
+expect_fail "--html into a missing directory" 2 "$TMP/nonexistent/x.html: cannot write" -- \
+	"$EATRACE" report -m tc2 -f json -o good.json --html "$TMP/nonexistent/x.html" "$DEMO"
 expect_eq "failed run: -o file untouched" "$(cat good.json)" previous
 mkdir isdir.json
 expect_fail "--perfetto a directory" 2 "isdir.json: is a directory" -- \
