@@ -200,7 +200,7 @@ static int open_replaced(struct ea_outfile *of, struct ea_err *err)
 	struct stat st;
 	mode_t mode, mask;
 	bool exists;
-	int fd;
+	int fd, unused;
 
 	exists = !stat(of->target, &st);
 	if (exists && is_input(&st))
@@ -211,8 +211,7 @@ static int open_replaced(struct ea_outfile *of, struct ea_err *err)
 	if (exists) {
 		mode = st.st_mode & 07777;
 		/* the owner too, when we may (else the new owner is us) */
-		int unused = fchown(fd, st.st_uid, st.st_gid);
-
+		unused = fchown(fd, st.st_uid, st.st_gid);
 		(void)unused;
 	} else {
 		mask = umask(0);
