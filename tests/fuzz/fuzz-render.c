@@ -99,6 +99,13 @@ static void render(const char *path, unsigned variant)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
+	/*
+	 * Text traces only: a trace.dat is the dat target's, and its reader
+	 * forks a rehearsal child per open, which under libFuzzer gave a
+	 * false timeout here (the input runs in 0.05 s on its own).
+	 */
+	if (size >= 10 && !memcmp(data, "\027\010Dtracing", 10))
+		return -1;
 	render(fuzz_memfile(data, size), size > 0 ? data[size - 1] : 0);
 	return 0;
 }
