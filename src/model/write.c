@@ -10,7 +10,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "eatrace/escape.h"
 #include "eatrace/model.h"
 
 const char *ea_model_fmt_num(double v, char *buf, size_t n)
@@ -40,10 +39,24 @@ const char *ea_model_fmt_num(double v, char *buf, size_t n)
 	return buf;
 }
 
-/* Names as JSON strings: valid UTF-8 kept, invalid bytes U+FFFD. */
 static void put_string(FILE *f, const char *s)
 {
-	ea_esc_json(f, s);
+	fputc('"', f);
+	for (; *s; s++) {
+		unsigned char c = (unsigned char)*s;
+
+		if (c == '"' || c == '\\')
+			fprintf(f, "\\%c", c);
+		else if (c == '\n')
+			fputs("\\n", f);
+		else if (c == '\t')
+			fputs("\\t", f);
+		else if (c < 0x20 || c == 0x7f)
+			fprintf(f, "\\u%04x", c);
+		else
+			fputc(c, f);
+	}
+	fputc('"', f);
 }
 
 static void put_num(FILE *f, double v)
