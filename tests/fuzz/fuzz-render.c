@@ -5,7 +5,8 @@
  * accountant and timeline on a two-cluster model with hostile names), then
  * through the HTML report, the Perfetto (Chrome trace-event JSON) writer
  * and the CSV and JSON renderers, into /dev/null. The last byte picks the
- * options. Corpus: tests/fuzz/corpus/render/ (small traces with extreme
+ * options (a seed ends in a comment line without a newline to choose
+ * it). Corpus: tests/fuzz/corpus/render/ (small traces with extreme
  * timestamps, durations and names).
  */
 #include "eatrace/html.h"
