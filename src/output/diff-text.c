@@ -134,8 +134,10 @@ void ea_diff_render_markdown(FILE *f, const struct ea_diff *d)
 	if (nt)
 		fprintf(f, "\n| task | base | new |\n|---|---:|---:|\n");
 	for (size_t i = 0; i < nt && i < 5; i++) {
+		char e[4 * EA_COMM_LEN + 1];
+
 		fputs("| `", f);
-		for (const char *p = t[i].comm; *p; p++)
+		for (const char *p = ea_esc_term_buf(e, sizeof(e), t[i].comm); *p; p++)
 			fputc(*p == '|' || *p == '`' ? '_' : *p, f);
 		fprintf(f, "` | %.6g | %.6g |\n", t[i].base, t[i].new);
 	}
