@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* Escaping names for JSON, HTML, CSV and terminals (include/eatrace/escape.h). */
+/* Names escaped for JSON, HTML, CSV and terminals (eatrace/escape.h). */
 #include <string.h>
 
 #include "eatrace/escape.h"

@@ -115,7 +115,8 @@ static long long bucket_of(struct ea_timeline *t, uint64_t ts)
 
 		/* Room for b + 1 + b / 2 rows must fit in a size_t (and in
 		 * a long long index). */
-		if (b >= (uint64_t)(SIZE_MAX / row / 2) || b >= (uint64_t)(LLONG_MAX / 2))
+		if (b >= (uint64_t)(SIZE_MAX / row / 2) ||
+		    b >= (uint64_t)(LLONG_MAX / 2))
 			return -1;
 		cap = t->fixed ? (size_t)(b + 1 + b / 2) : t->max_buckets;
 		if (t->fixed || !t->e) {
@@ -332,8 +333,6 @@ int ea_timeline_done(struct ea_timeline *t, const struct ea_state *s,
 	} else {
 		need = 1;
 	}
-	if (need < 1)
-		need = 1;
 	/* Energy at the very end (a wakeup at the last instant) goes into
 	 * the last bucket, as the accountant's windows do. */
 	while (t->nbuckets > need) {
