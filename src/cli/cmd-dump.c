@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "cli/cmd.h"
+#include "eatrace/escape.h"
 #include "eatrace/input.h"
 
 static const char usage_text[] =
@@ -21,26 +22,34 @@ static const char usage_text[] =
 
 static const char prev_state_letter[] = { 'R', 'S', 'X' };
 
+/* Names from the trace are shown with control bytes and invalid UTF-8
+ * escaped (\x1b), never raw (include/eatrace/escape.h). */
 void ea_event_print(FILE *f, const struct ea_event *ev)
 {
+	char c1[4 * EA_COMM_LEN + 1], c2[4 * EA_COMM_LEN + 1];
+
 	fprintf(f, "%" PRIu64 " %d %d %s", ev->ts, ev->cpu, ev->cur_pid,
 		ea_event_type_name(ev->type));
 	switch (ev->type) {
 	case EA_EV_SWITCH:
 		fprintf(f, " prev_comm=%s prev_pid=%d prev_prio=%d prev_state=%c next_comm=%s next_pid=%d next_prio=%d",
-			ev->sw.prev_comm, ev->sw.prev_pid, ev->sw.prev_prio,
+			ea_esc_term_buf(c1, sizeof(c1), ev->sw.prev_comm),
+			ev->sw.prev_pid, ev->sw.prev_prio,
 			prev_state_letter[ev->sw.prev_state % 3],
-			ev->sw.next_comm, ev->sw.next_pid, ev->sw.next_prio);
+			ea_esc_term_buf(c2, sizeof(c2), ev->sw.next_comm),
+			ev->sw.next_pid, ev->sw.next_prio);
 		break;
 	case EA_EV_WAKEUP:
 	case EA_EV_WAKING:
 	case EA_EV_WAKEUP_NEW:
-		fprintf(f, " comm=%s pid=%d prio=%d target_cpu=%d", ev->wake.comm,
+		fprintf(f, " comm=%s pid=%d prio=%d target_cpu=%d",
+			ea_esc_term_buf(c1, sizeof(c1), ev->wake.comm),
 			ev->wake.pid, ev->wake.prio, ev->wake.target_cpu);
 		break;
 	case EA_EV_MIGRATE:
 		fprintf(f, " comm=%s pid=%d orig_cpu=%d dest_cpu=%d",
-			ev->migrate.comm, ev->migrate.pid, ev->migrate.orig_cpu,
+			ea_esc_term_buf(c1, sizeof(c1), ev->migrate.comm),
+			ev->migrate.pid, ev->migrate.orig_cpu,
 			ev->migrate.dest_cpu);
 		break;
 	case EA_EV_FREQ:
@@ -58,7 +67,8 @@ void ea_event_print(FILE *f, const struct ea_event *ev)
 			ev->util.util);
 		break;
 	case EA_EV_MARKER:
-		fprintf(f, " text=%s", ev->marker.text);
+		fputs(" text=", f);
+		ea_esc_term(f, ev->marker.text);
 		break;
 	}
 	fputc('\n', f);

@@ -22,6 +22,7 @@
 
 #include "cli/cmd.h"
 #include "eatrace/energy.h"
+#include "eatrace/escape.h"
 #include "eatrace/model.h"
 #include "eatrace/record.h"
 
@@ -228,7 +229,9 @@ static void residency(FILE *f, const struct ea_cluster *cl,
 	fputs("  idle", f);
 	for (int k = 0; k < cl->nidles; k++)
 		if (cs[k].ns) {
-			fprintf(f, " %s:%.1f%%", cl->idles[k].name, pct(cs[k].ns, dt));
+			fputc(' ', f);
+			ea_esc_term(f, cl->idles[k].name);
+			fprintf(f, ":%.1f%%", pct(cs[k].ns, dt));
 			any = true;
 		}
 	if (!any)
@@ -255,11 +258,13 @@ static void show(FILE *f, const struct top *t, struct ea_acct *a,
 	const char *u = m->power_unit;
 	uint64_t dt = end - start, assumed = 0;
 	int shown = 0;
+	char mn[4 * EA_NAME_LEN + 1], cn[4 * EA_NAME_LEN + 1];
 
 	if (tty)
 		fputs("\033[H\033[J", f);
 	fprintf(f, "eatrace top  #%d  %.3f s at +%.3f s  model %s  %d CPUs  total %.3f %s\n",
-		nth, (double)dt / 1e9, (double)(end - t0) / 1e9, m->name, t->ncpus,
+		nth, (double)dt / 1e9, (double)(end - t0) / 1e9,
+		ea_esc_term_buf(mn, sizeof(mn), m->name), t->ncpus,
 		watts(ea_energy_total(&a->total), dt), u);
 	for (int ci = 0; ci < m->nclusters; ci++) {
 		const struct ea_cluster *cl = &m->clusters[ci];
@@ -270,7 +275,8 @@ static void show(FILE *f, const struct top *t, struct ea_acct *a,
 			present |= cl->cpus[i] < t->ncpus;
 		if (!present)
 			continue;
-		fprintf(f, "cluster %-8s power %10.3f %s  busy %5.1f%%", cl->name,
+		fprintf(f, "cluster %-8s power %10.3f %s  busy %5.1f%%",
+			ea_esc_term_buf(cn, sizeof(cn), cl->name),
 			watts(ea_energy_total(&ca->e), dt), u, pct(ca->busy_ns, dt));
 		residency(f, cl, ca->pstates, ca->cstates, dt);
 		fputc('\n', f);
@@ -280,7 +286,8 @@ static void show(FILE *f, const struct top *t, struct ea_acct *a,
 		const struct ea_cpu_acct *ca = &a->cpus[c];
 
 		assumed += ca->assumed_freq_ns;
-		fprintf(f, "cpu %-3d %-8s power %10.3f %s  busy %5.1f%%", c, cl->name,
+		fprintf(f, "cpu %-3d %-8s power %10.3f %s  busy %5.1f%%", c,
+			ea_esc_term_buf(cn, sizeof(cn), cl->name),
 			watts(ea_energy_total(&ca->e), dt), u, pct(ca->busy_ns, dt));
 		residency(f, cl, ca->pstates, ca->cstates, dt);
 		fputc('\n', f);
@@ -292,7 +299,9 @@ static void show(FILE *f, const struct top *t, struct ea_acct *a,
 
 		if (tk->pid <= 0)
 			continue;
-		fprintf(f, " %s/%d %.3f", tk->comm, tk->pid,
+		fputc(' ', f);
+		ea_esc_term(f, tk->comm);
+		fprintf(f, "/%d %.3f", tk->pid,
 			watts(ea_energy_total(&tk->e), dt));
 		shown++;
 	}

@@ -4,28 +4,25 @@
  * fails, so CI dashboards show the energy gate like any other test.
  * Structure: tests/fixtures/diff/junit.xsd (JUnit as Jenkins reads it).
  */
-#include "eatrace/diff.h"
+#include <stdlib.h>
+#include <string.h>
 
+#include "eatrace/diff.h"
+#include "eatrace/escape.h"
+
+/* XML text: names escaped by ea_esc_html(), the layout's \n and \t kept. */
 static void xml_text(FILE *f, const char *s)
 {
-	for (; *s; s++) {
-		switch (*s) {
-		case '<':
-			fputs("&lt;", f);
-			break;
-		case '>':
-			fputs("&gt;", f);
-			break;
-		case '&':
-			fputs("&amp;", f);
-			break;
-		case '"':
-			fputs("&quot;", f);
-			break;
-		default:
-			if ((unsigned char)*s >= 0x20 || *s == '\n' || *s == '\t')
-				fputc(*s, f);
-		}
+	while (*s) {
+		size_t n = strcspn(s, "\n\t");
+		char *piece = strndup(s, n);
+
+		if (piece)
+			ea_esc_html(f, piece);
+		free(piece);
+		s += n;
+		if (*s)
+			fputc(*s++, f);
 	}
 }
 

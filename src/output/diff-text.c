@@ -5,6 +5,7 @@
 #include <stdlib.h>
 
 #include "eatrace/diff.h"
+#include "eatrace/escape.h"
 
 static const char *verdict_line(const struct ea_diff *d, char *buf, size_t n)
 {
@@ -39,7 +40,7 @@ void ea_diff_render_text(FILE *f, const struct ea_diff *d)
 	const struct ea_model *m = b->model;
 	const char *unit = m->power_unit;
 	struct ea_diff_task_delta *t;
-	char buf[256];
+	char buf[256], e1[4 * 4096 + 1], e2[4 * EA_NAME_LEN + 1];
 	size_t nt;
 
 	fprintf(f, "%s\n\n", verdict_line(d, buf, sizeof(buf)));
@@ -48,15 +49,18 @@ void ea_diff_render_text(FILE *f, const struct ea_diff *d)
 	for (int s = 0; s < 2; s++) {
 		const struct ea_diff_side *side = &d->side[s];
 
-		fprintf(f, "\n%s (model %s): n=%d mean %.6g", side->name,
-			side->model->name, side->n, side->mean);
+		fprintf(f, "\n%s (model %s): n=%d mean %.6g",
+			ea_esc_term_buf(e1, sizeof(e1), side->name),
+			ea_esc_term_buf(e2, sizeof(e2), side->model->name),
+			side->n, side->mean);
 		if (side->n > 1)
 			fprintf(f, " sd %.3g (%.2f%%)", side->sd,
 				side->mean ? 100 * side->sd / side->mean : 0);
 		fputc('\n', f);
 		for (int i = 0; i < side->n; i++)
 			fprintf(f, "  %-40s %12.6g  (%.6g %s x s in %.3f s)\n",
-				side->runs[i].path, side->runs[i].value,
+				ea_esc_term_buf(e1, sizeof(e1), side->runs[i].path),
+				side->runs[i].value,
 				side->runs[i].energy, unit, side->runs[i].duration_s);
 	}
 	fprintf(f, "\n%-24s %14s %14s %9s\n", "where (mean per run)", "base", "new", "change");
@@ -70,7 +74,8 @@ void ea_diff_render_text(FILE *f, const struct ea_diff *d)
 	for (int c = 0; c < m->nclusters && c < EA_DIFF_MAX_CLUSTERS; c++) {
 		const struct ea_cluster *cl = &m->clusters[c];
 
-		snprintf(buf, sizeof(buf), "cluster %s", cl->name);
+		snprintf(buf, sizeof(buf), "cluster %s",
+			 ea_esc_term_buf(e2, sizeof(e2), cl->name));
 		fprintf(f, "%-24s %14.6g %14.6g %+8.2f%%\n", buf,
 			ea_diff_cluster_mean(b, c), ea_diff_cluster_mean(n, c),
 			pct(ea_diff_cluster_mean(b, c), ea_diff_cluster_mean(n, c)));
@@ -86,14 +91,16 @@ void ea_diff_render_text(FILE *f, const struct ea_diff *d)
 
 			if (x || y)
 				fprintf(f, "  %-22s %13.2f%% %13.2f%% of time\n",
-					cl->idles[k].name, 100 * x, 100 * y);
+					ea_esc_term_buf(e2, sizeof(e2), cl->idles[k].name),
+					100 * x, 100 * y);
 		}
 	}
 	nt = ea_diff_task_deltas(d, &t);
 	if (nt)
 		fprintf(f, "\n%-24s %14s %14s\n", "tasks that moved most", "base", "new");
 	for (size_t i = 0; i < nt && i < 10; i++)
-		fprintf(f, "%-24s %14.6g %14.6g\n", t[i].comm, t[i].base, t[i].new);
+		fprintf(f, "%-24s %14.6g %14.6g\n",
+			ea_esc_term_buf(e2, sizeof(e2), t[i].comm), t[i].base, t[i].new);
 	free(t);
 }
 
@@ -127,8 +134,10 @@ void ea_diff_render_markdown(FILE *f, const struct ea_diff *d)
 	if (nt)
 		fprintf(f, "\n| task | base | new |\n|---|---:|---:|\n");
 	for (size_t i = 0; i < nt && i < 5; i++) {
+		char e[4 * EA_COMM_LEN + 1];
+
 		fputs("| `", f);
-		for (const char *p = t[i].comm; *p; p++)
+		for (const char *p = ea_esc_term_buf(e, sizeof(e), t[i].comm); *p; p++)
 			fputc(*p == '|' || *p == '`' ? '_' : *p, f);
 		fprintf(f, "` | %.6g | %.6g |\n", t[i].base, t[i].new);
 	}

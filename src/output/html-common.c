@@ -347,8 +347,12 @@ void html_state_bars(FILE *f, const struct ea_acct *a, bool energy, const char *
 			rows += cl->cpus[j] < a->trace_ncpus;
 		rows += !energy;
 		fprintf(f, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%.0f\" "
-			"data-chart=\"%s-%s\" data-cluster=\"", HTML_W,
-			50 + rows * (ROW_H + ROW_GAP), id, cl->name);
+			"data-chart=\"", HTML_W, 50 + rows * (ROW_H + ROW_GAP));
+		/* names from a model: escaped like any attribute value */
+		svg_esc(f, id);
+		fputc('-', f);
+		svg_esc(f, cl->name);
+		fputs("\" data-cluster=\"", f);
 		svg_esc(f, cl->name);
 		fputs("\">\n<text class=\"label\" x=\"10\" y=\"16\">", f);
 		svg_esc(f, cl->name);

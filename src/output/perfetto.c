@@ -20,6 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "eatrace/escape.h"
 #include "eatrace/output.h"
 #include "eatrace/perfetto.h"
 
@@ -60,18 +61,7 @@ static void sep(struct ea_perfetto *p)
 
 static void jstr(FILE *f, const char *s)
 {
-	fputc('"', f);
-	for (; *s; s++) {
-		unsigned char c = (unsigned char)*s;
-
-		if (c == '"' || c == '\\')
-			fprintf(f, "\\%c", c);
-		else if (c < 0x20 || c >= 0x7f)
-			fprintf(f, "\\u%04x", c);	/* comms: bytes, not UTF-8 */
-		else
-			fputc(c, f);
-	}
-	fputc('"', f);
+	ea_esc_json(f, s);
 }
 
 /* Microseconds with ns resolution: "1234.567". */

@@ -2,6 +2,7 @@
 /* `eatrace replay` for people: one line per policy, then per cluster. */
 #include <math.h>
 
+#include "eatrace/escape.h"
 #include "eatrace/replay.h"
 
 static const char *s_of(char *buf, uint64_t ns)
@@ -20,10 +21,16 @@ void ea_replay_render_text(FILE *f, const struct ea_replay_report *r)
 {
 	const struct ea_workload_counts *wl = r->wl;
 	char b1[64], b2[32], b3[32], b4[32], b5[32];
+	char t1[4 * 4096 + 1], t2[4 * EA_NAME_LEN + 1], t3[4 * EA_NAME_LEN + 1];
+	char t4[4 * EA_NAME_LEN + 1], t5[4 * EA_NAME_LEN + 1];
 
 	fprintf(f, "%s: %s s replayed on %s (governor %s, idle %s), energy in %s x s\n",
-		r->path, s_of(b2, wl->last_ts - wl->first_ts), r->target->name,
-		r->governor, r->idle, r->target->power_unit);
+		ea_esc_term_buf(t1, sizeof(t1), r->path),
+		s_of(b2, wl->last_ts - wl->first_ts),
+		ea_esc_term_buf(t2, sizeof(t2), r->target->name),
+		ea_esc_term_buf(t3, sizeof(t3), r->governor),
+		ea_esc_term_buf(t4, sizeof(t4), r->idle),
+		ea_esc_term_buf(t5, sizeof(t5), r->target->power_unit));
 	fprintf(f, "workload: %llu tasks, %llu activations (%llu at start, %llu never blocked, %llu pinned tasks), %llu idle-task stretches\n\n",
 		(unsigned long long)wl->tasks, (unsigned long long)wl->activations,
 		(unsigned long long)wl->at_start, (unsigned long long)wl->open,
@@ -51,7 +58,8 @@ void ea_replay_render_text(FILE *f, const struct ea_replay_report *r)
 		else
 			snprintf(b1, sizeof(b1), "%+.2f", d);
 		fprintf(f, "%-10s %14.6f %8s %10.3f %10.3f %10.3f %10s %10s %6llu %10s %6llu\n",
-			res->policy, ea_energy_to_double(ea_energy_total(e)), b1,
+			ea_esc_term_buf(t2, sizeof(t2), res->policy),
+			ea_energy_to_double(ea_energy_total(e)), b1,
 			ea_energy_to_double(ea_energy_busy(e)),
 			ea_energy_to_double(ea_energy_idle(e)),
 			ea_energy_to_double(ea_energy_wakeup(e)),
@@ -64,10 +72,10 @@ void ea_replay_render_text(FILE *f, const struct ea_replay_report *r)
 	if (r->actual)
 		fprintf(f, " %14s", "actual");
 	for (int i = 0; i < r->nresults; i++)
-		fprintf(f, " %14s", r->results[i].policy);
+		fprintf(f, " %14s", ea_esc_term_buf(t2, sizeof(t2), r->results[i].policy));
 	fputc('\n', f);
 	for (int c = 0; c < r->target->nclusters; c++) {
-		fprintf(f, "%-10s", r->target->clusters[c].name);
+		fprintf(f, "%-10s", ea_esc_term_buf(t2, sizeof(t2), r->target->clusters[c].name));
 		if (r->actual) {
 			if (r->actual->model == r->target)
 				fprintf(f, " %14.6f", ea_energy_to_double(

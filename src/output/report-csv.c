@@ -7,6 +7,7 @@
  */
 #include <stdlib.h>
 
+#include "eatrace/escape.h"
 #include "eatrace/output.h"
 #include "eatrace/report.h"
 
@@ -18,17 +19,6 @@ static void energies(FILE *f, const struct ea_energy *e)
 	fprintf(f, ",%s", ea_energy_fmt(b, ea_energy_busy(e)));
 	fprintf(f, ",%s", ea_energy_fmt(b, ea_energy_idle(e)));
 	fprintf(f, ",%s\n", ea_energy_fmt(b, ea_energy_wakeup(e)));
-}
-
-static void quoted(FILE *f, const char *s)
-{
-	fputc('"', f);
-	for (; *s; s++) {
-		if (*s == '"')
-			fputc('"', f);
-		fputc(*s, f);
-	}
-	fputc('"', f);
 }
 
 void ea_report_render_csv(FILE *f, const struct ea_report *r)
@@ -43,7 +33,7 @@ void ea_report_render_csv(FILE *f, const struct ea_report *r)
 	energies(f, &a->total);
 	for (int i = 0; i < m->nclusters; i++) {
 		fprintf(f, "cluster,%d,", i);
-		quoted(f, m->clusters[i].name);
+		ea_esc_csv(f, m->clusters[i].name);
 		fprintf(f, ",,%s", ea_fmt_s(b, a->clusters[i].busy_ns + a->clusters[i].idle_ns));
 		energies(f, &a->clusters[i].e);
 	}
@@ -58,7 +48,7 @@ void ea_report_render_csv(FILE *f, const struct ea_report *r)
 				ea_energy_fmt(b2, a->cpus[i].pstates[k].energy));
 		for (int k = 0; k < cl->nidles; k++) {
 			fprintf(f, "cpu_cstate,%d,", i);
-			quoted(f, cl->idles[k].name);
+			ea_esc_csv(f, cl->idles[k].name);
 			fprintf(f, ",,%s,%s,,,\n", ea_fmt_s(b, a->cpus[i].cstates[k].ns),
 				ea_energy_fmt(b2, a->cpus[i].cstates[k].energy));
 		}
@@ -66,7 +56,7 @@ void ea_report_render_csv(FILE *f, const struct ea_report *r)
 	t = ea_report_tasks_sorted(a);
 	for (size_t i = 0; t && i < a->ntasks; i++) {
 		fprintf(f, "task,%d,", t[i]->pid);
-		quoted(f, t[i]->comm);
+		ea_esc_csv(f, t[i]->comm);
 		fprintf(f, ",,%s", ea_fmt_s(b, t[i]->runtime_ns));
 		energies(f, &t[i]->e);
 	}

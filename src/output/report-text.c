@@ -2,6 +2,7 @@
 /* `eatrace report` for people. */
 #include <stdlib.h>
 
+#include "eatrace/escape.h"
 #include "eatrace/output.h"
 #include "eatrace/report.h"
 
@@ -22,15 +23,20 @@ static void note(void *arg, const char *kind, const char *msg)
 {
 	struct notes *notes = arg;
 
+	char m[4 * 256 + 1];
+
 	if (!notes->n++)
 		fprintf(notes->f, "\nNotes:\n");
-	fprintf(notes->f, "  %-9s %s\n", kind, msg);
+	fprintf(notes->f, "  %-9s %s\n", kind, ea_esc_term_buf(m, sizeof(m), msg));
 }
 
 static void row(FILE *f, const char *label, const struct ea_energy *e,
 		ea_energy_t total)
 {
-	fprintf(f, "%-14s %14.6f %6.1f%% %14.6f %14.6f %12.6f\n", label,
+	char l[4 * 96 + 1];
+
+	fprintf(f, "%-14s %14.6f %6.1f%% %14.6f %14.6f %12.6f\n",
+		ea_esc_term_buf(l, sizeof(l), label),
 		ea_energy_to_double(ea_energy_total(e)),
 		pct(ea_energy_total(e), total),
 		ea_energy_to_double(ea_energy_busy(e)),
@@ -50,11 +56,14 @@ void ea_report_render_text(FILE *f, const struct ea_report *r)
 	const struct ea_model *m = a->model;
 	ea_energy_t total = ea_energy_total(&a->total);
 	char b1[32], b2[32], label[96], msg[160];
+	char t1[4 * 4096 + 1], t2[4 * EA_NAME_LEN + 1], t3[4 * EA_NAME_LEN + 1];
 	struct notes notes = { f, 0 };
 
-	fprintf(f, "%s: %s s from %s s, model %s, energy in %s x s\n\n", r->path,
+	fprintf(f, "%s: %s s from %s s, model %s, energy in %s x s\n\n",
+		ea_esc_term_buf(t1, sizeof(t1), r->path),
 		ea_fmt_s(b1, a->win_end - a->win_start), ea_fmt_s(b2, a->win_start),
-		m->name, m->power_unit);
+		ea_esc_term_buf(t2, sizeof(t2), m->name),
+		ea_esc_term_buf(t3, sizeof(t3), m->power_unit));
 	header(f, "");
 	row(f, "total", &a->total, total);
 	fprintf(f, "  core busy %.6f, cluster busy %.6f, core idle %.6f, cluster idle %.6f,\n"
@@ -92,7 +101,8 @@ void ea_report_render_text(FILE *f, const struct ea_report *r)
 					e += a->cpus[cl->cpus[c]].pstates[k].energy;
 			if (!e && !a->clusters[i].pstates[k].ns)
 				continue;
-			fprintf(f, "%-14s %10u %12s %14.6f %6.1f%%\n", cl->name,
+			fprintf(f, "%-14s %10u %12s %14.6f %6.1f%%\n",
+				ea_esc_term_buf(t2, sizeof(t2), cl->name),
 				cl->caps[k].freq_khz,
 				ea_fmt_s(b1, a->clusters[i].pstates[k].ns),
 				ea_energy_to_double(e), pct(e, total));
@@ -109,8 +119,9 @@ void ea_report_render_text(FILE *f, const struct ea_report *r)
 			for (int c = 0; c < cl->ncpus; c++)
 				if (cl->cpus[c] < a->trace_ncpus)
 					e += a->cpus[cl->cpus[c]].cstates[k].energy;
-			fprintf(f, "%-14s %-10s %12s %14.6f %6.1f%%\n", cl->name,
-				cl->idles[k].name,
+			fprintf(f, "%-14s %-10s %12s %14.6f %6.1f%%\n",
+				ea_esc_term_buf(t2, sizeof(t2), cl->name),
+				ea_esc_term_buf(t3, sizeof(t3), cl->idles[k].name),
 				ea_fmt_s(b1, a->clusters[i].cstates[k].ns),
 				ea_energy_to_double(e), pct(e, total));
 		}
@@ -122,7 +133,7 @@ void ea_report_render_text(FILE *f, const struct ea_report *r)
 			"energy", "share", "runtime_s", "wakeups");
 		for (size_t i = 0; t && i < a->ntasks && i < TOP_TASKS; i++)
 			fprintf(f, "%-8d %-16s %14.6f %6.1f%% %12s %7llu\n",
-				t[i]->pid, t[i]->comm,
+				t[i]->pid, ea_esc_term_buf(t2, sizeof(t2), t[i]->comm),
 				ea_energy_to_double(ea_energy_total(&t[i]->e)),
 				pct(ea_energy_total(&t[i]->e), total),
 				ea_fmt_s(b1, t[i]->runtime_ns),

@@ -7,20 +7,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "eatrace/escape.h"
 #include "eatrace/input.h"
 #include "eatrace/output.h"
 #include "eatrace/stats.h"
-
-static void comm_csv(FILE *f, const char *comm)
-{
-	fputc('"', f);
-	for (; *comm; comm++) {
-		if (*comm == '"')
-			fputc('"', f);
-		fputc(*comm, f);
-	}
-	fputc('"', f);
-}
 
 void ea_stats_render_csv(FILE *f, const struct ea_stats *st,
 			 const struct ea_input_info *info)
@@ -65,12 +55,12 @@ void ea_stats_render_csv(FILE *f, const struct ea_stats *st,
 
 		for (int k = 0; k < 2; k++) {
 			fprintf(f, "task,,%d,", t->pid);
-			comm_csv(f, t->comm);
+			ea_esc_csv(f, t->comm);
 			fprintf(f, ",,,%s,%s\n", m[k], ea_fmt_s(b, v[k]));
 		}
 		for (int k = 0; k < 3; k++) {
 			fprintf(f, "task,,%d,", t->pid);
-			comm_csv(f, t->comm);
+			ea_esc_csv(f, t->comm);
 			fprintf(f, ",,,%s,%llu\n", cm[k], (unsigned long long)cv[k]);
 		}
 	}

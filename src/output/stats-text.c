@@ -2,6 +2,7 @@
 /* `eatrace stats` for people: a few aligned tables. */
 #include <stdlib.h>
 
+#include "eatrace/escape.h"
 #include "eatrace/input.h"
 #include "eatrace/output.h"
 #include "eatrace/stats.h"
@@ -18,9 +19,11 @@ static void note(void *arg, const char *kind, const char *msg)
 {
 	struct notes *notes = arg;
 
+	char m[4 * 256 + 1];
+
 	if (!notes->n++)
 		fprintf(notes->f, "\nNotes:\n");
-	fprintf(notes->f, "  %-9s %s\n", kind, msg);
+	fprintf(notes->f, "  %-9s %s\n", kind, ea_esc_term_buf(m, sizeof(m), msg));
 }
 
 static double pct(uint64_t a, uint64_t b)
@@ -34,10 +37,11 @@ void ea_stats_render_text(FILE *f, const struct ea_stats *st,
 	uint64_t span = st->win_end - st->win_start;
 	struct notes notes = { f, 0 };
 	struct ea_task **tasks;
-	char b1[32], b2[32];
+	char b1[32], b2[32], t1[4 * 4096 + 1], t2[4 * 64 + 1];
 	size_t nt;
 
-	fprintf(f, "%s: %s, %d CPUs, %s s from %s s, %llu events used\n", path,
+	fprintf(f, "%s: %s, %d CPUs, %s s from %s s, %llu events used\n",
+		ea_esc_term_buf(t1, sizeof(t1), path),
 		info && info->format ? info->format : "?", st->ncpus,
 		ea_fmt_s(b1, span), ea_fmt_s(b2, st->win_start),
 		(unsigned long long)st->counts.events);
@@ -96,7 +100,8 @@ void ea_stats_render_text(FILE *f, const struct ea_stats *st,
 			const struct ea_task *t = tasks[i];
 
 			fprintf(f, "%-8d %-16s %12s %12s %6llu %6llu %6llu %5u\n",
-				t->pid, t->comm, ea_fmt_s(b1, t->runtime_ns),
+				t->pid, ea_esc_term_buf(t2, sizeof(t2), t->comm),
+				ea_fmt_s(b1, t->runtime_ns),
 				ea_fmt_s(b2, t->wait_ns),
 				(unsigned long long)t->activations,
 				(unsigned long long)(t->wakeups + t->wakeups_inferred),

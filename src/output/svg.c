@@ -4,26 +4,12 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "eatrace/escape.h"
 #include "output/svg.h"
 
 void svg_esc(FILE *f, const char *s)
 {
-	for (; *s; s++) {
-		unsigned char c = (unsigned char)*s;
-
-		if (c == '&')
-			fputs("&amp;", f);
-		else if (c == '<')
-			fputs("&lt;", f);
-		else if (c == '>')
-			fputs("&gt;", f);
-		else if (c == '"')
-			fputs("&quot;", f);
-		else if (c < 0x20 || c == 0x7f)
-			fputc('?', f);
-		else
-			fputc(c, f);
-	}
+	ea_esc_html(f, s);
 }
 
 static const char *const cat[] = {

@@ -8,7 +8,7 @@
 
 #include "eatrace/energy.h"
 
-/* Text with &, <, >, " escaped (HTML and XML). */
+/* Text for HTML and XML text and attribute values: ea_esc_html(). */
 void svg_esc(FILE *f, const char *s);
 
 /* Categorical colour i (clusters, policies); shade j of n (0 light). */

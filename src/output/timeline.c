@@ -4,12 +4,36 @@
  * and per cluster, read off the accountant's public figures after each
  * change, so that it sums exactly to them.
  */
+#include <limits.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "eatrace/html.h"
 
 #define AUTO_FIRST_WIDTH 1000	/* ns */
+
+/*
+ * Timestamps may be anywhere in [0, 2^64) ns (a valid trace can span
+ * 584 years): every sum of a time and a duration saturates instead of
+ * wrapping, so that bucket edges never go backwards and loops over them
+ * end.
+ */
+static uint64_t sat_add(uint64_t a, uint64_t b)
+{
+	return a > UINT64_MAX - b ? UINT64_MAX : a + b;
+}
+
+static uint64_t sat_mul(uint64_t a, uint64_t b)
+{
+	return b && a > UINT64_MAX / b ? UINT64_MAX : a * b;
+}
+
+/* Start of bucket b, saturated at the largest timestamp. */
+static uint64_t bucket_start(const struct ea_timeline *t, uint64_t b)
+{
+	return sat_add(t->start, sat_mul(b, t->width));
+}
 
 int ea_timeline_init(struct ea_timeline *t, const struct ea_acct *acct,
 		     uint64_t width_ns, size_t max_buckets, bool record_changes)
@@ -65,27 +89,38 @@ static void merge_pairs(struct ea_timeline *t)
 			dst[c] = v;
 		}
 	}
-	memset(&t->e[n * t->ncols], 0,
-	       (t->nbuckets - n) * t->ncols * sizeof(*t->e));
+	if (t->e && t->nbuckets > n)
+		memset(&t->e[n * t->ncols], 0,
+		       (t->nbuckets - n) * t->ncols * sizeof(*t->e));
 	t->nbuckets = n;
 	t->width *= 2;
 }
 
-/* The bucket holding time ts (>= start), grown as needed; -1: no memory. */
+/*
+ * The bucket holding time ts (clamped to >= start), grown as needed;
+ * -1: no memory (or more buckets of a fixed width than memory can hold).
+ */
 static long long bucket_of(struct ea_timeline *t, uint64_t ts)
 {
-	size_t b = (ts - t->start) / t->width;
+	uint64_t b = ts > t->start ? (ts - t->start) / t->width : 0;
+	size_t row = (size_t)(t->ncols ? t->ncols : 1) * sizeof(*t->e);
 
 	while (!t->fixed && b >= t->max_buckets) {
 		merge_pairs(t);
 		b = (ts - t->start) / t->width;
 	}
 	if (b >= t->nbuckets) {
-		size_t cap = t->fixed ? b + 1 + b / 2 : t->max_buckets;
+		size_t cap;
 		ea_energy_t *e;
 
+		/* Room for b + 1 + b / 2 rows must fit in a size_t (and in
+		 * a long long index). */
+		if (b >= (uint64_t)(SIZE_MAX / row / 2) ||
+		    b >= (uint64_t)(LLONG_MAX / 2))
+			return -1;
+		cap = t->fixed ? (size_t)(b + 1 + b / 2) : t->max_buckets;
 		if (t->fixed || !t->e) {
-			e = realloc(t->e, cap * t->ncols * sizeof(*e));
+			e = realloc(t->e, cap * row);
 			if (!e)
 				return -1;
 			memset(e + t->nbuckets * t->ncols, 0,
@@ -132,10 +167,15 @@ static void spread(struct ea_timeline *t, int col, ea_energy_t v,
 		return oom(t);
 	for (uint64_t a = t0; a < t1;) {
 		long long b = bucket_of(t, a);
-		uint64_t bend = t->start + ((uint64_t)b + 1) * t->width;
-		uint64_t e = bend < t1 ? bend : t1;
-		ea_energy_t ov = (ea_energy_t)(e - a), piece;
+		uint64_t bend, e;
+		ea_energy_t ov, piece;
 
+		if (b < 0)
+			return oom(t);
+		/* Saturated: > a, since a < t1 <= UINT64_MAX. */
+		bend = bucket_start(t, (uint64_t)b + 1);
+		e = bend < t1 ? bend : t1;
+		ov = (ea_energy_t)(e - a);
 		piece = e == t1 ? v - done : q * ov + r * ov / len;
 		t->e[b * t->ncols + col] += piece;
 		done += piece;
@@ -285,7 +325,14 @@ int ea_timeline_done(struct ea_timeline *t, const struct ea_state *s,
 			return ea_err_set(err, "out of memory");
 		t->nbuckets = 1;
 	}
-	need = t->end > t->start ? (t->end - t->start + t->width - 1) / t->width : 1;
+	/* ceil(span / width) without overflow, at least one bucket. */
+	if (t->end > t->start) {
+		uint64_t span = t->end - t->start;
+
+		need = span / t->width + (span % t->width != 0);
+	} else {
+		need = 1;
+	}
 	/* Energy at the very end (a wakeup at the last instant) goes into
 	 * the last bucket, as the accountant's windows do. */
 	while (t->nbuckets > need) {
@@ -303,8 +350,8 @@ int ea_timeline_done(struct ea_timeline *t, const struct ea_state *s,
 void ea_timeline_bucket(const struct ea_timeline *t, size_t b, uint64_t *t0,
 			uint64_t *t1)
 {
-	*t0 = t->start + b * t->width;
-	*t1 = *t0 + t->width;
+	*t0 = bucket_start(t, b);
+	*t1 = sat_add(*t0, t->width);
 	if (*t1 > t->end)
 		*t1 = t->end;
 	if (*t0 > *t1)

@@ -92,7 +92,7 @@ static struct ea_model *fuzz_model(void)
 }
 
 /* Plain reader loop, then the pipeline; variant picks options/renderers. */
-static void fuzz_pipeline(const char *path, unsigned variant)
+static inline void fuzz_pipeline(const char *path, unsigned variant)
 {
 	struct ea_state_config cfg = { .ncpus = -1 };
 	struct ea_acct_config acfg = { 0 };

@@ -1,0 +1,254 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* Names escaped for JSON, HTML, CSV and terminals (eatrace/escape.h). */
+#include <string.h>
+
+#include "eatrace/escape.h"
+
+#define REPLACEMENT "\xef\xbf\xbd"	/* U+FFFD in UTF-8 */
+
+int ea_utf8_seq(const char *str, uint32_t *cp)
+{
+	const unsigned char *s = (const unsigned char *)str;
+	uint32_t c = s[0], min;
+	int len;
+
+	if (c < 0x80) {
+		*cp = c;
+		return c ? 1 : 0;
+	}
+	if (c >= 0xc2 && c <= 0xdf) {
+		len = 2;
+		c &= 0x1f;
+		min = 0x80;
+	} else if (c >= 0xe0 && c <= 0xef) {
+		len = 3;
+		c &= 0x0f;
+		min = 0x800;
+	} else if (c >= 0xf0 && c <= 0xf4) {
+		len = 4;
+		c &= 0x07;
+		min = 0x10000;
+	} else {
+		return 0;	/* continuation byte, C0/C1 overlong lead, F5+ */
+	}
+	for (int i = 1; i < len; i++) {
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;	/* also stops at the NUL */
+		c = c << 6 | (s[i] & 0x3f);
+	}
+	if (c < min || c > 0x10ffff || (c >= 0xd800 && c <= 0xdfff))
+		return 0;
+	*cp = c;
+	return len;
+}
+
+static int is_control(uint32_t cp)
+{
+	return cp < 0x20 || (cp >= 0x7f && cp <= 0x9f);
+}
+
+/*
+ * Output goes to a FILE or into a buffer; in a buffer each piece (one
+ * escape or one character) is written whole or not at all, so a cut never
+ * splits an escape or a UTF-8 sequence.
+ */
+struct sink {
+	FILE *f;
+	char *buf;
+	size_t n, len;
+	int full;
+};
+
+static void put(struct sink *k, const char *p, size_t len)
+{
+	if (k->f) {
+		fwrite(p, 1, len, k->f);
+		return;
+	}
+	if (k->full || k->len + len >= k->n) {
+		k->full = 1;
+		return;
+	}
+	memcpy(k->buf + k->len, p, len);
+	k->len += len;
+	k->buf[k->len] = '\0';
+}
+
+static void puts_(struct sink *k, const char *p)
+{
+	put(k, p, strlen(p));
+}
+
+/* \xNN */
+static void put_hex(struct sink *k, unsigned char c)
+{
+	static const char hex[] = "0123456789abcdef";
+	char e[4] = { '\\', 'x', hex[c >> 4], hex[c & 15] };
+
+	put(k, e, 4);
+}
+
+/* A control code point shown as the bytes it was: \x1b, or \xc2\x9b. */
+static void put_control(struct sink *k, const char *s, int len)
+{
+	for (int i = 0; i < len; i++)
+		put_hex(k, (unsigned char)s[i]);
+}
+
+/* ---- JSON ---- */
+
+static void json(struct sink *k, const char *s)
+{
+	const char *start = s;
+
+	put(k, "\"", 1);
+	while (*s) {
+		uint32_t cp;
+		int len = ea_utf8_seq(s, &cp);
+		char e[8];
+
+		if (!len) {
+			put(k, "\\ufffd", 6);
+			s++;
+			continue;
+		}
+		if (cp == '"' || cp == '\\') {
+			e[0] = '\\';
+			e[1] = (char)cp;
+			put(k, e, 2);
+		} else if (cp == '/' && s > start && s[-1] == '<') {
+			put(k, "\\/", 2);	/* no "</script>" inside a <script> */
+		} else if (cp == '\n') {
+			put(k, "\\n", 2);
+		} else if (cp == '\r') {
+			put(k, "\\r", 2);
+		} else if (cp == '\t') {
+			put(k, "\\t", 2);
+		} else if (is_control(cp)) {
+			snprintf(e, sizeof(e), "\\u%04x", (unsigned)cp);
+			put(k, e, 6);
+		} else {
+			put(k, s, (size_t)len);
+		}
+		s += len;
+	}
+	put(k, "\"", 1);
+}
+
+/* ---- HTML ---- */
+
+static void html(struct sink *k, const char *s)
+{
+	while (*s) {
+		uint32_t cp;
+		int len = ea_utf8_seq(s, &cp);
+
+		if (!len) {
+			puts_(k, REPLACEMENT);
+			s++;
+			continue;
+		}
+		if (cp == '&')
+			puts_(k, "&amp;");
+		else if (cp == '<')
+			puts_(k, "&lt;");
+		else if (cp == '>')
+			puts_(k, "&gt;");
+		else if (cp == '"')
+			puts_(k, "&quot;");
+		else if (cp == '\'')
+			puts_(k, "&#39;");
+		else if (is_control(cp))
+			put_control(k, s, len);
+		else
+			put(k, s, (size_t)len);
+		s += len;
+	}
+}
+
+/* ---- CSV ---- */
+
+static void csv(struct sink *k, const char *s)
+{
+	put(k, "\"", 1);
+	/* OWASP: a cell starting with = + - @ TAB or CR is a formula to a
+	 * spreadsheet; a leading ' makes it text. */
+	if (*s && strchr("=+-@\t\r", *s))
+		put(k, "'", 1);
+	while (*s) {
+		uint32_t cp;
+		int len = ea_utf8_seq(s, &cp);
+
+		if (!len) {
+			puts_(k, REPLACEMENT);
+			s++;
+			continue;
+		}
+		if (cp == '"')
+			put(k, "\"\"", 2);
+		else if (is_control(cp))
+			put_control(k, s, len);
+		else
+			put(k, s, (size_t)len);
+		s += len;
+	}
+	put(k, "\"", 1);
+}
+
+/* ---- terminal ---- */
+
+static void term(struct sink *k, const char *s)
+{
+	while (*s) {
+		uint32_t cp;
+		int len = ea_utf8_seq(s, &cp);
+
+		if (!len) {
+			put_hex(k, (unsigned char)*s++);
+			continue;
+		}
+		if (cp == '\\')
+			put(k, "\\\\", 2);
+		else if (is_control(cp))
+			put_control(k, s, len);
+		else
+			put(k, s, (size_t)len);
+		s += len;
+	}
+}
+
+/* ---- entry points ---- */
+
+#define TO_FILE(name, fn)                               \
+	void name(FILE *f, const char *s)               \
+	{                                               \
+		struct sink k = { .f = f };             \
+		fn(&k, s ? s : "");                     \
+	}
+
+TO_FILE(ea_esc_json, json)
+TO_FILE(ea_esc_html, html)
+TO_FILE(ea_esc_csv, csv)
+TO_FILE(ea_esc_term, term)
+
+static const char *to_buf(char *buf, size_t n, const char *s,
+			  void (*fn)(struct sink *, const char *))
+{
+	struct sink k = { .buf = buf, .n = n };
+
+	if (!n)
+		return buf;
+	buf[0] = '\0';
+	fn(&k, s ? s : "");
+	return buf;
+}
+
+const char *ea_esc_term_buf(char *buf, size_t n, const char *s)
+{
+	return to_buf(buf, n, s, term);
+}
+
+const char *ea_esc_csv_buf(char *buf, size_t n, const char *s)
+{
+	return to_buf(buf, n, s, csv);
+}
