@@ -57,6 +57,10 @@ struct ea_workload_counts {
 	uint64_t split;		/* activations that ran on several CPUs */
 	uint64_t idle_busy;	/* stretches of CPU time in the idle task */
 	uint64_t first_ts, last_ts;
+	/* --start/--end clipped to [first_ts, last_ts]: the figures of each
+	 * policy (duration, busy time, work, latency, wait, late,
+	 * overutilised time) cover this window, as the energy does */
+	uint64_t win_start, win_end;
 	int ncpus;
 };
 
@@ -97,20 +101,31 @@ struct ea_replay_config {
 	const struct ea_replay_sink *sink;	/* NULL: none */
 };
 
+/* Tolerance of `late`: 1 ms. */
+#define EA_REPLAY_LATE_NS 1000000ull
+
 struct ea_replay_result {
 	char policy[32];
 	struct ea_acct acct;		/* the simulated timeline, priced (per
 					   CPU and cluster: no task figures) */
 	/* Performance: wakeup-to-run latency percentiles (ns), over
-	 * activations with a recorded wakeup that ran. */
+	 * activations with a recorded wakeup in the window that ran (lat_n;
+	 * 0: not available, e.g. no sched_wakeup in the trace). */
 	uint64_t lat_p50, lat_p90, lat_p99, lat_max;
 	uint64_t lat_n;
 	uint64_t wait_ns;		/* runnable, not running */
-	uint64_t late;			/* finished after their recorded end */
+	/* of those lat_n, finished later than both their recorded end and
+	 * their work on the platform's biggest CPU at its top OPP allows,
+	 * by more than EA_REPLAY_LATE_NS */
+	uint64_t late;
 	uint64_t overutilised_ns;	/* some CPU above 80% of its capacity */
 	uint64_t migrations;		/* placements or pulls to another CPU */
 	uint64_t events;		/* simulated events emitted */
 	uint64_t *cpu_busy_ns;		/* per simulated CPU, ncpus entries */
+	/* Work done in the window, ns x capacity (the target model's
+	 * units): per CPU, ncpus entries, and in all */
+	uint64_t *cpu_work;
+	uint64_t work;
 	int ncpus;
 };
 
@@ -138,6 +153,12 @@ void ea_replay_render_text(FILE *f, const struct ea_replay_report *r);
 /* delta of e against actual in percent; NaN when actual is absent or 0. */
 double ea_replay_delta_pct(const struct ea_replay_report *r,
 			   const struct ea_replay_result *res);
+/* Energy per unit of work (power_unit x s per capacity x s); NaN: none. */
+double ea_replay_energy_per_work(const struct ea_replay_result *res);
+/* How far apart the policies' work is: (max - min) / max in percent. */
+double ea_replay_work_spread_pct(const struct ea_replay_report *r);
+/* Spreads above this say the policies did different amounts of work. */
+#define EA_REPLAY_WORK_SPREAD_PCT 1.0
 
 /* ftrace text writer for --emit-trace (src/output/replay-trace.c). */
 struct ea_trace_writer;

@@ -74,6 +74,24 @@ static uint64_t umin(uint64_t a, uint64_t b)
 	return a < b ? a : b;
 }
 
+/* How much of [t0, t1) lies in the metrics' window. */
+static inline uint64_t in_win(const struct sim *s, uint64_t t0, uint64_t t1)
+{
+	if (t0 < s->win0)
+		t0 = s->win0;
+	if (t1 > s->win1)
+		t1 = s->win1;
+	return t1 > t0 ? t1 - t0 : 0;
+}
+
+/* Whether a's latency (and lateness) count: a recorded wakeup, in the
+ * window. */
+static bool measured(const struct sim *s, const struct rp_act *a)
+{
+	return !(a->flags & (RP_ACT_START | RP_ACT_INFERRED)) &&
+	       a->release >= s->win0 && a->release <= s->win1;
+}
+
 static int map_cpu(const struct sim *s, int cpu)
 {
 	return cpu < 0 ? -1 : cpu % s->ncpus;
@@ -465,20 +483,21 @@ static bool live(const struct sim *s, const struct sim_cpu *c)
  */
 static bool run_cpu(struct sim *s, struct sim_cpu *c, uint64_t t, bool is_live)
 {
-	uint64_t dt = t - c->sync_t;
+	uint64_t dt = t - c->sync_t, t0 = c->sync_t;
 	bool running = c->curr >= 0;
 	uint32_t r = running ? c->rate : 0;
 
 	c->sync_t = t;
 	if (running) {
 		struct sim_task *tk = &s->tasks[c->curr];
-		uint64_t done = dt * r;
+		uint64_t done = dt * r, win = in_win(s, t0, t);
 
 		if (tk->rem != UINT64_MAX)
 			tk->rem = tk->rem > done ? tk->rem - done : 0;
 		if (is_live)
 			pelt_update(&tk->pelt, t, true, r);
-		c->task_busy_ns += dt;
+		c->task_busy_ns += win;
+		c->work += win * r;
 	}
 	return pelt_update(&c->pelt, t, running, r);
 }
@@ -547,7 +566,7 @@ static void advance(struct sim *s, uint64_t t)
 		}
 	}
 	if (was_over)
-		s->overutil_ns += dt;
+		s->overutil_ns += in_win(s, s->now - dt, s->now);
 	s->overutilised = crossed || s->over_stale ? any_over(s) : was_over;
 	s->over_stale = false;
 }
@@ -652,7 +671,7 @@ static int rq_take(struct sim *s, int cpu, int at)
 	memmove(c->rq + at, c->rq + at + 1, (c->nrq - at - 1) * sizeof(int));
 	c->nrq--;
 	touch(s, cpu);
-	s->wait_ns += s->now - s->tasks[task].wait_from;
+	s->wait_ns += in_win(s, s->tasks[task].wait_from, s->now);
 	return task;
 }
 
@@ -694,7 +713,7 @@ static void record_latency(struct sim *s, const struct sim_task *t)
 {
 	const struct rp_act *a = cur_act(s, t);
 
-	if (a->flags & (RP_ACT_START | RP_ACT_INFERRED))
+	if (!measured(s, a))
 		return;
 	if (s->nlat == s->lat_cap) {
 		size_t n = s->lat_cap ? s->lat_cap * 2 : 256;
@@ -707,7 +726,8 @@ static void record_latency(struct sim *s, const struct sim_task *t)
 		s->lat = p;
 		s->lat_cap = n;
 	}
-	s->lat[s->nlat++] = s->now - a->release;
+	/* eligible >= release (workload.c); saturate all the same */
+	s->lat[s->nlat++] = s->now > a->release ? s->now - a->release : 0;
 }
 
 /* Work of segment g of a (following segments), or of all of a. */
@@ -732,7 +752,7 @@ static void start_act(struct sim *s, struct sim_task *t, size_t k)
 	t->seg = 0;
 	t->rem = work_of(s, t, a, 0);
 	/* Time between release and eligibility was spent runnable. */
-	s->wait_ns += a->eligible - a->release;
+	s->wait_ns += in_win(s, a->release, a->eligible);
 }
 
 /* ---- placement ---- */
@@ -852,6 +872,21 @@ static void do_move(struct sim *s, size_t i)
 				 a->cpu));
 }
 
+/*
+ * Whether a, finishing now, is late: past both its recorded end and what
+ * its work takes from its release on the platform's biggest CPU at its
+ * top OPP, by more than EA_REPLAY_LATE_NS.
+ */
+static bool late(const struct sim *s, const struct rp_act *a)
+{
+	uint64_t due = a->end, best = a->release +
+				       (a->work + s->cap_max - 1) / s->cap_max;
+
+	if (best > due)
+		due = best;
+	return s->now > due + EA_REPLAY_LATE_NS;
+}
+
 static void complete(struct sim *s, int cpu)
 {
 	struct sim_cpu *c = &s->cpus[cpu];
@@ -873,7 +908,7 @@ static void complete(struct sim *s, int cpu)
 			c->kmax = g->seq_in;
 		return;
 	}
-	if (s->now > a->end)
+	if (measured(s, a) && late(s, a))
 		s->late++;
 	if (next_released(t)) {
 		const struct rp_act *n = cur_act(s, t);
@@ -1432,6 +1467,8 @@ static void reset(struct sim *s)
 
 	s->now = s->first_ts = w->counts.first_ts;
 	s->last_ts = w->counts.last_ts;
+	s->win0 = w->counts.win_start;
+	s->win1 = w->counts.win_end;
 	s->next_tick = s->first_ts + TICK_NS;
 	s->t_rec = 0;
 	s->ai = s->bi = s->fi = 0;
@@ -1476,6 +1513,7 @@ static void reset(struct sim *s)
 		c->nhist = 0;
 		c->idle_period = 0;
 		c->task_busy_ns = 0;
+		c->work = 0;
 		/* recorded: unknown until the trace says; else set at once */
 		c->khz = 0;
 		c->cap_idx = cap_idx_for_khz(s, cl, 0);
@@ -1622,6 +1660,7 @@ int sim_init(struct sim *s, const struct ea_workload *w, const struct ea_model *
 	s->assumed_khz = assumed_khz;
 	s->asymmetric = rp_asymmetric(m);
 	s->rec_idle_tl = idle == RP_IDLE_RECORDED && same_platform;
+	s->cap_max = 1;
 	s->ncpus = same_platform && w->counts.ncpus > 0 &&
 		   w->counts.ncpus < m->ncpus ? w->counts.ncpus : m->ncpus;
 	for (int i = 0; i < s->ncpus; i++)
@@ -1652,8 +1691,13 @@ int sim_init(struct sim *s, const struct ea_workload *w, const struct ea_model *
 		fail(s, "out of memory");
 		return -1;
 	}
-	for (int i = 0; i < s->ncpus; i++)
+	for (int i = 0; i < s->ncpus; i++) {
+		const struct ea_cluster *cl = &m->clusters[m->cpu_cluster[i]];
+
 		swapper_comm(i, s->swapper[i]);
+		if (cl->caps[cl->ncaps - 1].cap > s->cap_max)
+			s->cap_max = cl->caps[cl->ncaps - 1].cap;
+	}
 	for (size_t i = 0; i < s->ntasks; i++)
 		memcpy(s->comms[i], w->tasks[i].comm,
 		       strnlen(w->tasks[i].comm, EA_COMM_LEN - 1));

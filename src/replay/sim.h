@@ -42,7 +42,8 @@ struct sim_cpu {
 	 */
 	struct ea_pelt pelt;
 	uint64_t slice_end;
-	uint64_t task_busy_ns;
+	uint64_t task_busy_ns;	/* in the window (w->counts.win_*) */
+	uint64_t work;		/* done in the window: ns x capacity */
 	int curr;		/* task index, -1 */
 	uint32_t rate;		/* capacity at cap_idx: its work rate */
 	uint32_t over_util;	/* util from which it is overutilised */
@@ -124,6 +125,8 @@ struct sim {
 	struct sim_move *moves;
 	size_t nmoves, moves_cap;
 	uint64_t now, first_ts, last_ts, next_tick;
+	uint64_t win0, win1;	/* the metrics' window (counts.win_*) */
+	uint32_t cap_max;	/* the biggest CPU's top capacity */
 	uint64_t t_rec;		/* the next arrival, move, idle-task stretch
 				   or recorded frequency: no sooner */
 	uint64_t nstep;		/* steps advanced */

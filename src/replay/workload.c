@@ -230,6 +230,20 @@ static void on_change(void *ctx, const struct ea_state *s, int cpu,
 		if (!(a->flags & RP_ACT_RAN)) {
 			a->flags |= RP_ACT_RAN;
 			a->cpu = cpu;
+			if (since < a->release) {
+				/*
+				 * The state dates its run before the wakeup
+				 * that opened it (a CPU first seen switching
+				 * it out: it ran from the trace start): the
+				 * wakeup found it running. Its activation
+				 * began with that run; when it was woken is
+				 * not known.
+				 */
+				a->release = since;
+				a->flags |= RP_ACT_INFERRED |
+					    (since == ea_state_first_ts(s) ?
+					     RP_ACT_START : 0);
+			}
 			a->eligible = since;
 		}
 		note_run(t, a, cpu);
@@ -416,6 +430,13 @@ int ea_workload_done(struct ea_workload *w, const struct ea_state *s,
 	c->first_ts = ea_state_first_ts(s);
 	c->last_ts = ea_state_last_ts(s);
 	c->ncpus = ea_state_ncpus(s);
+	ea_state_clip_bounds(s, &c->win_start, &c->win_end);
+	if (c->win_start < c->first_ts)
+		c->win_start = c->first_ts;
+	if (c->win_end > c->last_ts)
+		c->win_end = c->last_ts;
+	if (c->win_start > c->win_end)
+		c->win_start = c->win_end;
 	if (grow_cpus(w, c->ncpus - 1))
 		return ea_err_set(err, "out of memory");
 	for (size_t i = 0; i < w->ntasks; i++) {
