@@ -87,11 +87,23 @@ struct ea_replay_sink {
 	void *ctx;
 };
 
+/*
+ * What an activation asks of the replay (--work, docs/replay.md "Work"):
+ * DEMAND, the CPU from its release to its recorded end, whatever the
+ * platform's speed; FIXED, the work it received in the recording; AUTO,
+ * demand for those that never slept (ran or waited until the task exited
+ * or the trace ended), fixed for the others.
+ */
+enum ea_replay_work { EA_WORK_AUTO, EA_WORK_DEMAND, EA_WORK_FIXED };
+/* "auto", "demand", "fixed": the mode, or -1. */
+int ea_replay_work_parse(const char *name);
+
 struct ea_replay_config {
 	const struct ea_model *model;	/* the platform replayed on */
 	const char *policy;		/* ea_replay_policy_name() */
 	const char *governor;		/* recorded|schedutil|performance|powersave */
 	const char *idle;		/* recorded|menu|oracle */
+	enum ea_replay_work work;	/* --work; 0: auto */
 	/* The workload was recorded on `model` (no --target-model): recorded
 	 * CPU ids, frequencies and idle states apply as they are. */
 	bool same_platform;
@@ -142,6 +154,7 @@ struct ea_replay_report {
 	const char *path;
 	const struct ea_model *model, *target;
 	const char *governor, *idle;
+	const char *work;		/* --work: auto, demand, fixed; NULL */
 	const struct ea_acct *actual;	/* NULL: no source model */
 	const struct ea_workload_counts *wl;
 	const struct ea_replay_result *results;

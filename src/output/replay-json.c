@@ -123,6 +123,7 @@ void ea_replay_render_json(FILE *f, const struct ea_replay_report *r)
 	ea_json_str(&j, "power_unit", r->target->power_unit);
 	ea_json_str(&j, "governor", r->governor);
 	ea_json_str(&j, "idle", r->idle);
+	ea_json_str(&j, "work", r->work ? r->work : "auto");
 	ea_json_ns_as_s(&j, "duration_s", wl->win_end - wl->win_start);
 	ea_json_obj(&j, "workload");
 	ea_json_uint(&j, "tasks", wl->tasks);

@@ -21,9 +21,10 @@ void ea_replay_render_text(FILE *f, const struct ea_replay_report *r)
 	const struct ea_workload_counts *wl = r->wl;
 	char b1[64], b2[32], b3[32], b4[32], b5[32], b6[32];
 
-	fprintf(f, "%s: %s s replayed on %s (governor %s, idle %s), energy in %s x s\n",
+	fprintf(f, "%s: %s s replayed on %s (governor %s, idle %s, work %s), energy in %s x s, work in capacity x s\n",
 		r->path, s_of(b2, wl->win_end - wl->win_start), r->target->name,
-		r->governor, r->idle, r->target->power_unit);
+		r->governor, r->idle, r->work ? r->work : "auto",
+		r->target->power_unit);
 	fprintf(f, "workload: %llu tasks, %llu activations (%llu at start, %llu never blocked, %llu pinned tasks), %llu idle-task stretches\n\n",
 		(unsigned long long)wl->tasks, (unsigned long long)wl->activations,
 		(unsigned long long)wl->at_start, (unsigned long long)wl->open,

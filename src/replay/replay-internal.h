@@ -15,6 +15,9 @@ enum {
 	RP_ACT_RAN = 1 << 2,	/* ran in the recording */
 	RP_ACT_INFERRED = 1 << 3,	/* no wakeup recorded: woken at switch-in */
 	RP_ACT_SPLIT = 1 << 4,	/* ran on more than one CPU */
+	RP_ACT_EXIT = 1 << 5,	/* ended when the task exited */
+	/* never slept: demand under --work auto (docs/replay.md "Work") */
+	RP_ACT_DEMAND = RP_ACT_OPEN | RP_ACT_EXIT,
 };
 
 /* A stretch of an activation on one CPU (it migrated between them). */

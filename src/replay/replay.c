@@ -113,6 +113,17 @@ static void percentiles(uint64_t *v, size_t n, struct ea_replay_result *r)
 	r->lat_max = max;
 }
 
+int ea_replay_work_parse(const char *name)
+{
+	if (!strcmp(name, "auto"))
+		return EA_WORK_AUTO;
+	if (!strcmp(name, "demand"))
+		return EA_WORK_DEMAND;
+	if (!strcmp(name, "fixed"))
+		return EA_WORK_FIXED;
+	return -1;
+}
+
 int ea_replay_run(const struct ea_workload *w, const struct ea_replay_config *cfg,
 		  struct ea_replay_result *r, struct ea_err *err)
 {
@@ -137,6 +148,7 @@ int ea_replay_run(const struct ea_workload *w, const struct ea_replay_config *cf
 		ea_err_set(err, "replay: %s", s.error);
 		goto out;
 	}
+	s.work = cfg->work;
 	if (idle == RP_IDLE_ORACLE) {
 		/* First pass: how long each idle period lasts (placement and
 		 * frequencies do not depend on the idle states chosen). */

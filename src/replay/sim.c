@@ -561,7 +561,7 @@ static void advance(struct sim *s, uint64_t t)
 			if (c->curr < 0)
 				continue;
 			sync_cpu(s, i);
-			if (!s->tasks[c->curr].rem)
+			if (!s->tasks[c->curr].rem || s->tasks[c->curr].until <= t)
 				s->done[s->ndone++] = i;
 		}
 	}
@@ -671,7 +671,9 @@ static int rq_take(struct sim *s, int cpu, int at)
 	memmove(c->rq + at, c->rq + at + 1, (c->nrq - at - 1) * sizeof(int));
 	c->nrq--;
 	touch(s, cpu);
-	s->wait_ns += in_win(s, s->tasks[task].wait_from, s->now);
+	/* a demand that ended while it waited waited until then */
+	s->wait_ns += in_win(s, s->tasks[task].wait_from,
+			     umin(s->now, s->tasks[task].until));
 	return task;
 }
 
@@ -730,13 +732,31 @@ static void record_latency(struct sim *s, const struct sim_task *t)
 	s->lat[s->nlat++] = s->now > a->release ? s->now - a->release : 0;
 }
 
-/* Work of segment g of a (following segments), or of all of a. */
+/* Whether a is demand (runnable to its recorded end): --work. */
+static bool demand(const struct sim *s, const struct rp_act *a)
+{
+	switch (s->work) {
+	case EA_WORK_DEMAND:
+		return true;
+	case EA_WORK_FIXED:
+		return false;
+	default:
+		/* the recording's own choices on its own platform got what
+		 * it gave them: the recording is the reference */
+		if (s->policy->follow_segments && s->same_platform)
+			return false;
+		return a->flags & RP_ACT_DEMAND;
+	}
+}
+
+/* Work of segment g of a (following segments), or of all of a;
+ * UINT64_MAX: demand, its last one runs until its task's until. */
 static uint64_t work_of(const struct sim *s, const struct sim_task *t,
 			const struct rp_act *a, uint32_t g)
 {
 	bool last = !s->policy->follow_segments || g + 1 >= a->nseg;
 
-	if (a->flags & RP_ACT_OPEN && last)
+	if (last && demand(s, a))
 		return UINT64_MAX;
 	if (!s->policy->follow_segments || !a->nseg)
 		return a->work;
@@ -751,6 +771,8 @@ static void start_act(struct sim *s, struct sim_task *t, size_t k)
 	t->served = false;
 	t->seg = 0;
 	t->rem = work_of(s, t, a, 0);
+	t->until = demand(s, a) && !(a->flags & RP_ACT_OPEN) ? a->end :
+		   UINT64_MAX;
 	/* Time between release and eligibility was spent runnable. */
 	s->wait_ns += in_win(s, a->release, a->eligible);
 }
@@ -992,6 +1014,25 @@ static void pick(struct sim *s, int cpu, bool tick)
 	sync_cpu(s, cpu);
 	c->curr = rq_take(s, cpu, 0);
 	c->curr_step = s->nstep;
+	while (c->curr >= 0 && s->tasks[c->curr].until <= s->now) {
+		/* Its demand ended while it waited: over, without the CPU. */
+		struct sim_task *t = &s->tasks[c->curr];
+
+		if (!t->served) {
+			t->served = true;
+			record_latency(s, t);
+		}
+		complete(s, cpu);
+		if (c->curr < 0 && c->nrq) {
+			c->curr = rq_take(s, cpu, 0);
+			c->curr_step = s->nstep;
+		}
+	}
+	if (c->curr < 0) {
+		if (!c->e_idle)
+			go_idle(s, cpu, *kmax(s, c));
+		return;
+	}
 	set_pelt_b(s, c);
 	if (!s->tasks[c->curr].served)
 		key = cur_act(s, &s->tasks[c->curr])->seq_in;
@@ -1220,6 +1261,7 @@ static uint64_t cpu_next_time(struct sim *s, int i)
 		}
 		if (c->nrq)
 			t = umin(t, c->slice_end);
+		t = umin(t, s->tasks[c->curr].until);
 	}
 	if (s->rec_idle_tl)
 		t = umin(t, next_idle_change(s, i));
@@ -1485,6 +1527,7 @@ static void reset(struct sim *s)
 		memset(t, 0, sizeof(*t));
 		t->w = &w->tasks[i];
 		t->cpu = t->pelt_cpu = -1;
+		t->until = UINT64_MAX;
 		/* staying on one CPU means nothing on another platform */
 		t->pin = t->w->pin_auto && !s->same_platform ? -1 :
 			 map_cpu(s, t->w->pin);

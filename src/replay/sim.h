@@ -14,6 +14,8 @@ struct sim_arrival {
 struct sim_task {
 	uint64_t rem;		/* its work left, ns x cap; UINT64_MAX: open
 				   (following segments: the segment's) */
+	uint64_t until;		/* demand: runnable until then (its recorded
+				   end), UINT64_MAX: the trace's end */
 	struct ea_pelt pelt;
 	const struct rp_task *w;
 	size_t next;		/* activations released: [0, next) */
@@ -95,6 +97,7 @@ struct sim {
 	const struct rp_policy *policy;
 	enum rp_gov gov;
 	enum rp_idle_sel idle;
+	enum ea_replay_work work;	/* set after sim_init(); 0: auto */
 	bool same_platform;
 	bool oracle_pass1;	/* measuring idle lengths for `oracle` */
 	bool asymmetric;	/* rp_asymmetric(m), for the policies */

@@ -326,6 +326,8 @@ static void on_event(void *ctx, const struct ea_state *s,
 			if (a) {
 				a->end = ev->ts;
 				a->seq_out = w->seq;
+				if (ev->sw.prev_state == EA_PREV_DEAD)
+					a->flags |= RP_ACT_EXIT;
 				t->open = false;
 			}
 		}
