@@ -191,13 +191,30 @@ struct rp_wakee {
 	int rec_cpu;		/* the CPU the recording used (mapped) */
 };
 
+/*
+ * A policy's load balancing rules (sim.c "Load balancing"). All false is
+ * plain mainline CFS: idle and newidle pulls, periodic balance at the
+ * tick, misfit migration of running tasks on asymmetric platforms, active
+ * balance.
+ */
+struct rp_balance {
+	bool off;		/* none at all: tasks stay where placed */
+	bool over_gated;	/* only while overutilised (mainline EAS:
+				   find_busiest_group() bails out otherwise) */
+	bool sticky_over;	/* overutilised, once set, holds until the
+				   next periodic balance finds nothing over
+				   (mainline rd->overutilized); policies see
+				   that one */
+	bool no_misfit;		/* no misfit migration (before 4.20) */
+};
+
 struct rp_policy {
 	const char *name;
 	const char *summary;
-	/* Load balancing stays off while nothing is overutilised, as with
-	 * EAS in mainline (find_busiest_group()). */
+	/* Superseded by balance (the simulator reads only balance). */
 	bool energy_aware;
-	bool no_balance;	/* never move waiting tasks (`recorded`) */
+	bool no_balance;
+	struct rp_balance balance;
 	bool follow_segments;	/* move as the recording did (`recorded`) */
 	int (*select_cpu)(const struct rp_env *e, const struct rp_wakee *p);
 };

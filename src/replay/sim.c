@@ -8,10 +8,10 @@
  * or idle state changes, or the 4 ms tick. At each instant, in this order:
  * work and PELT are advanced (lazily: "Lazy time"); finished activations
  * block; idle-task stretches end, then start; arrivals are placed by the
- * policy; then every CPU picks what runs (FIFO round robin, slices of 6 ms
- * / nr_running, at least 0.75 ms; an idle CPU may pull a waiting task,
- * except under an energy-aware policy while nothing is overutilised); then
- * the governor sets each frequency domain's OPP.
+ * policy; at the tick, load balancing ("Load balancing"); then every CPU
+ * picks what runs (FIFO round robin, slices of 6 ms / nr_running, at least
+ * 0.75 ms; an idle CPU may pull a waiting task); then the governor sets
+ * each frequency domain's OPP.
  *
  * The timeline is emitted as ea_events (sched_switch, sched_wakeup,
  * cpu_idle, cpu_frequency). Events of one instant are ordered by the
@@ -569,6 +569,8 @@ static void advance(struct sim *s, uint64_t t)
 		s->overutil_ns += in_win(s, s->now - dt, s->now);
 	s->overutilised = crossed || s->over_stale ? any_over(s) : was_over;
 	s->over_stale = false;
+	if (s->overutilised)
+		s->over_sticky = true;
 }
 
 /* ---- frequency ---- */
@@ -797,12 +799,18 @@ static void track_wakeup(struct sim *s, struct sim_task *t)
 	t->wake_sum += 1024;
 }
 
+/* Overutilised as the policy sees it (rp_balance.sticky_over). */
+static bool over_seen(const struct sim *s)
+{
+	return s->policy->balance.sticky_over ? s->over_sticky : s->overutilised;
+}
+
 static int place(struct sim *s, int task)
 {
 	struct sim_task *t = &s->tasks[task];
 	const struct rp_act *a = cur_act(s, t);
 	struct rp_env env = { s->m, s->ncpus, s->env_util, s->env_cap, s->env_nr,
-			      s->overutilised, s->asymmetric, s->clc };
+			      over_seen(s), s->asymmetric, s->clc };
 	struct rp_wakee p;
 	int cpu;
 
@@ -954,30 +962,199 @@ static void complete(struct sim *s, int cpu)
 		c->kmax = key;
 }
 
-/* An idle CPU pulls a waiting task from the busiest queue (idle balance). */
-static bool pull(struct sim *s, int cpu)
+/*
+ * ---- Load balancing ----
+ *
+ * What each policy's scheduler does besides placing wakeups, by its
+ * rp_balance rules (none at all, or only while overutilised):
+ *  - idle and newidle balance: a CPU with nothing to run, at its tick or
+ *    as it becomes idle, pulls a waiting task: from its own cluster first,
+ *    from another only if that cluster runs more tasks than it has CPUs
+ *    (may_pull()), the queue with the most waiting first (pull(), from
+ *    pick());
+ *  - periodic balance, at the tick: a busy CPU pulls a waiting task the
+ *    same way from a CPU with 2 or more tasks than it;
+ *  - misfit migration (asymmetric platforms, not rp_balance.no_misfit): at
+ *    the tick, an idle CPU takes the running task of a CPU of smaller
+ *    capacity that the task no longer fits (util above 80% of it), the
+ *    biggest such task first;
+ *  - active balance, at the tick: an idle CPU with nothing to pull takes
+ *    the running task of a CPU whose waiting tasks are all pinned there.
+ * Running tasks move by preemption: switched out runnable, queued on the
+ * other CPU (a migration).
+ */
+static bool balancing(const struct sim *s)
 {
-	int busiest = -1;
+	const struct rp_balance *b = &s->policy->balance;
 
-	if (s->policy->no_balance ||
-	    (s->policy->energy_aware && !s->overutilised))
-		return false;
-	for (int i = 0; i < s->ncpus; i++)
-		if (i != cpu && s->cpus[i].nrq > 0 &&
-		    (busiest < 0 || s->cpus[i].nrq > s->cpus[busiest].nrq))
-			busiest = i;
-	if (busiest < 0)
-		return false;
-	for (int k = 0; k < s->cpus[busiest].nrq; k++) {
-		int task = s->cpus[busiest].rq[k];
+	return !b->off && (!b->over_gated || over_seen(s));
+}
 
-		if (s->tasks[task].pin >= 0)
+/* The first waiting task of cpu that may move, its rq index, or -1. */
+static int movable(const struct sim *s, int cpu)
+{
+	const struct sim_cpu *c = &s->cpus[cpu];
+
+	for (int k = 0; k < c->nrq; k++)
+		if (s->tasks[c->rq[k]].pin < 0)
+			return k;
+	return -1;
+}
+
+/* Move the task running on src to dst's queue (it stays runnable). */
+static void migrate_running(struct sim *s, int src, int dst)
+{
+	struct sim_cpu *c = &s->cpus[src];
+	int task = c->curr;
+
+	sync_cpu(s, src);
+	c->curr = -1;
+	c->slice_end = UINT64_MAX;
+	set_pelt_b(s, c);
+	touch(s, src);
+	enqueue(s, task, dst);
+}
+
+static bool idle_cpu(const struct sim *s, int cpu)
+{
+	const struct sim_cpu *c = &s->cpus[cpu];
+
+	return c->curr < 0 && !c->nrq && !c->in_busy0;
+}
+
+/* Misfit: the biggest running task that does not fit its smaller CPU. */
+static bool misfit_pull(struct sim *s, int dst)
+{
+	uint32_t best_util = 0;
+	int src = -1;
+
+	if (!s->asymmetric || s->policy->balance.no_misfit)
+		return false;
+	for (int i = 0; i < s->ncpus; i++) {
+		struct sim_cpu *c = &s->cpus[i];
+		uint32_t u;
+
+		if (c->curr < 0 || c->cap_orig >= s->cpus[dst].cap_orig ||
+		    s->tasks[c->curr].pin >= 0)
 			continue;
-		rq_take(s, busiest, k);
-		enqueue(s, task, cpu);
+		sync_cpu(s, i);
+		u = s->tasks[c->curr].pelt.util_avg;
+		if (u >= c->over_util && u > best_util) {
+			best_util = u;
+			src = i;
+		}
+	}
+	if (src < 0)
+		return false;
+	migrate_running(s, src, dst);
+	return true;
+}
+
+/* Active balance: a running task whose CPU's waiting tasks cannot move. */
+static bool active_pull(struct sim *s, int dst)
+{
+	for (int i = 0; i < s->ncpus; i++) {
+		struct sim_cpu *c = &s->cpus[i];
+
+		if (i == dst || c->curr < 0 || !c->nrq || movable(s, i) >= 0 ||
+		    s->tasks[c->curr].pin >= 0)
+			continue;
+		migrate_running(s, i, dst);
 		return true;
 	}
 	return false;
+}
+
+/*
+ * Whether dst may pull from src's queue: within a cluster always; across
+ * clusters only when src's cluster runs more tasks than it has CPUs (3.15
+ * and mainline find_busiest_group(): for an idle CPU, a group running no
+ * more tasks than its CPUs is balanced).
+ */
+static bool may_pull(const struct sim *s, int src, int dst)
+{
+	int cl = s->cpus[src].cluster, n = 0, ncpu = 0;
+
+	if (cl == s->cpus[dst].cluster)
+		return true;
+	for (int i = 0; i < s->ncpus; i++)
+		if (s->cpus[i].cluster == cl) {
+			n += nr(s, i);
+			ncpu++;
+		}
+	return n > ncpu;
+}
+
+/*
+ * The CPU dst pulls a waiting task from: one with a task that may move,
+ * at least min_nr tasks, that dst may pull from; its own cluster's first,
+ * then the most waiting, then the lowest. -1: none.
+ */
+static int source(const struct sim *s, int dst, int min_nr)
+{
+	int best = -1;
+	bool best_local = false;
+
+	for (int i = 0; i < s->ncpus; i++) {
+		bool local = s->cpus[i].cluster == s->cpus[dst].cluster;
+
+		/* a CPU not running anything picks its own queue */
+		if (i == dst || !s->cpus[i].nrq || nr(s, i) < min_nr ||
+		    (s->cpus[i].curr < 0 && !s->cpus[i].in_busy0) ||
+		    movable(s, i) < 0)
+			continue;
+		if (best >= 0 && (best_local && !local))
+			continue;
+		if (best >= 0 && best_local == local &&
+		    s->cpus[i].nrq <= s->cpus[best].nrq)
+			continue;
+		if (!may_pull(s, i, dst))
+			continue;
+		best = i;
+		best_local = local;
+	}
+	return best;
+}
+
+/* Periodic balance of busy dst: from a CPU with 2 tasks more. */
+static void periodic_pull(struct sim *s, int dst)
+{
+	int src = source(s, dst, nr(s, dst) + 2);
+
+	if (src >= 0)
+		enqueue(s, rq_take(s, src, movable(s, src)), dst);
+}
+
+/* At the tick, before the CPUs pick: periodic, misfit, active balance. */
+static void balance_tick(struct sim *s)
+{
+	/* the periodic balance clears a sticky overutilised */
+	if (!s->overutilised)
+		s->over_sticky = false;
+	if (!balancing(s))
+		return;
+	for (int i = 0; i < s->ncpus; i++) {
+		if (s->cpus[i].in_busy0)
+			continue;
+		if (!idle_cpu(s, i))
+			periodic_pull(s, i);
+		else if (source(s, i, 0) < 0 && !misfit_pull(s, i))
+			active_pull(s, i);	/* else pick() pulls */
+	}
+}
+
+/* An idle CPU pulls a waiting task from the busiest queue (idle balance). */
+static bool pull(struct sim *s, int cpu)
+{
+	int src;
+
+	if (!balancing(s))
+		return false;
+	src = source(s, cpu, 0);
+	if (src < 0)
+		return false;
+	enqueue(s, rq_take(s, src, movable(s, src)), cpu);
+	return true;
 }
 
 static uint64_t slice(const struct sim *s, int cpu)
@@ -1436,6 +1613,8 @@ static void step(struct sim *s, uint64_t t)
 	/* nothing recorded is due before t_rec, but what CPUs have */
 	if (t >= s->t_rec || s->nin_busy0 || s->rec_idle_tl)
 		process_due(s, t);
+	if (tick)
+		balance_tick(s);
 	/*
 	 * pick() changes nothing on a CPU not touched since its last pick(),
 	 * but at a tick (pull) or at its slice's end, which is no earlier
@@ -1519,7 +1698,7 @@ static void reset(struct sim *s)
 	s->order = 0;
 	s->nlat = 0;
 	s->wait_ns = s->late = s->overutil_ns = s->migrations = s->events = 0;
-	s->overutilised = false;
+	s->overutilised = s->over_sticky = false;
 	s->started = false;
 	for (size_t i = 0; i < s->ntasks; i++) {
 		struct sim_task *t = &s->tasks[i];

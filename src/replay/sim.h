@@ -165,6 +165,8 @@ struct sim {
 	size_t nlat, lat_cap;
 	uint64_t wait_ns, late, overutil_ns, migrations, events;
 	bool overutilised;
+	bool over_sticky;	/* overutilised since the last periodic balance
+				   that found nothing over (rp_balance) */
 	char error[128];
 };
 
