@@ -54,6 +54,8 @@ struct ea_workload_counts {
 	uint64_t open;		/* never blocked before the end: stay runnable */
 	uint64_t never_ran;	/* wakeups the trace never ran: not replayed */
 	uint64_t pinned_tasks;
+	uint64_t rt_tasks;	/* RT or deadline (prio < 100): kept on the
+				   (mapped) CPU they ran on */
 	uint64_t split;		/* activations that ran on several CPUs */
 	uint64_t idle_busy;	/* stretches of CPU time in the idle task */
 	uint64_t first_ts, last_ts;

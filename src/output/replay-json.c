@@ -133,6 +133,7 @@ void ea_replay_render_json(FILE *f, const struct ea_replay_report *r)
 	ea_json_uint(&j, "never_ran", wl->never_ran);
 	ea_json_uint(&j, "split", wl->split);
 	ea_json_uint(&j, "pinned_tasks", wl->pinned_tasks);
+	ea_json_uint(&j, "rt_tasks", wl->rt_tasks);
 	ea_json_uint(&j, "idle_task_stretches", wl->idle_busy);
 	ea_json_obj_end(&j);
 	if (r->actual) {

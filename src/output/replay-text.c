@@ -25,10 +25,11 @@ void ea_replay_render_text(FILE *f, const struct ea_replay_report *r)
 		r->path, s_of(b2, wl->win_end - wl->win_start), r->target->name,
 		r->governor, r->idle, r->work ? r->work : "auto",
 		r->target->power_unit);
-	fprintf(f, "workload: %llu tasks, %llu activations (%llu at start, %llu never blocked, %llu pinned tasks), %llu idle-task stretches\n\n",
+	fprintf(f, "workload: %llu tasks, %llu activations (%llu at start, %llu never blocked, %llu pinned tasks, %llu RT tasks), %llu idle-task stretches\n\n",
 		(unsigned long long)wl->tasks, (unsigned long long)wl->activations,
 		(unsigned long long)wl->at_start, (unsigned long long)wl->open,
 		(unsigned long long)wl->pinned_tasks,
+		(unsigned long long)wl->rt_tasks,
 		(unsigned long long)wl->idle_busy);
 	fprintf(f, "%-10s %14s %8s %10s %10s %10s %12s %10s %10s %10s %6s %10s %6s\n",
 		"policy", "energy", "delta%", "busy", "idle", "wakeup",

@@ -50,6 +50,9 @@ struct rp_task {
 	size_t nacts, cap;
 	struct rp_seg *segs;
 	size_t nsegs, seg_cap;
+	int32_t prio;		/* the most urgent prio its events showed (kernel
+				   prio: < 100 RT or deadline; 100..139 CFS,
+				   nice + 120); 120 if none did */
 	bool pin_auto;		/* pinned because it never left one CPU */
 	bool open;		/* acts[nacts - 1] still open (extraction) */
 	int32_t last_run_cpu;	/* extraction: CPU of its latest run */

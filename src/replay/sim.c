@@ -74,6 +74,14 @@ static uint64_t umin(uint64_t a, uint64_t b)
 	return a < b ? a : b;
 }
 
+/* sched_prio_to_weight[]: CFS load weight per nice level, -20 .. 19. */
+static const uint32_t nice_weight[40] = {
+	88761, 71755, 56483, 46273, 36291, 29154, 23254, 18705, 14949, 11916,
+	9548,  7620,  6100,  4904,  3906,  3121,  2501,  1991,  1586,  1277,
+	1024,  820,   655,   526,   423,   335,   272,   215,   172,   137,
+	110,   87,    70,    56,    45,    36,    29,    23,    18,    15,
+};
+
 /* How much of [t0, t1) lies in the metrics' window. */
 static inline uint64_t in_win(const struct sim *s, uint64_t t0, uint64_t t1)
 {
@@ -322,7 +330,8 @@ static void emit_switch(struct sim *s, int cpu, int next, uint64_t key)
 	if (ev) {
 		ev->sw.prev_pid = c->e_pid;
 		ev->sw.next_pid = next_pid;
-		ev->sw.prev_prio = ev->sw.next_prio = 120;
+		ev->sw.prev_prio = prev >= 0 ? s->tasks[prev].w->prio : 120;
+		ev->sw.next_prio = next >= 0 ? s->tasks[next].w->prio : 120;
 		ev->sw.prev_state = prev >= 0 && !s->tasks[prev].runnable ?
 				    EA_PREV_BLOCKED : EA_PREV_RUNNABLE;
 		task_comm(s, prev, cpu, ev->sw.prev_comm);
@@ -665,6 +674,25 @@ static int rq_push(struct sim *s, int cpu, int task)
 	return 0;
 }
 
+/*
+ * Queue an RT task before the CFS tasks waiting (after the RT ones), and
+ * have a CFS task running there preempted when the CPU next picks.
+ */
+static void rq_push_rt(struct sim *s, int cpu, int task)
+{
+	struct sim_cpu *c = &s->cpus[cpu];
+	int at = 0;
+
+	if (rq_push(s, cpu, task))
+		return;
+	while (at < c->nrq - 1 && s->tasks[c->rq[at]].rt)
+		at++;
+	memmove(c->rq + at + 1, c->rq + at, (c->nrq - 1 - at) * sizeof(int));
+	c->rq[at] = task;
+	if (c->curr >= 0 && !s->tasks[c->curr].rt)
+		c->slice_end = s->now;
+}
+
 static int rq_take(struct sim *s, int cpu, int at)
 {
 	struct sim_cpu *c = &s->cpus[cpu];
@@ -708,8 +736,13 @@ static void enqueue(struct sim *s, int task, int cpu)
 	t->cpu = cpu;
 	t->runnable = true;
 	attach(s, task, cpu);
+	if (t->rt) {
+		rq_push_rt(s, cpu, task);
+		return;
+	}
 	rq_push(s, cpu, task);
-	if (c->curr >= 0 && c->slice_end == UINT64_MAX)
+	if (c->curr >= 0 && c->slice_end == UINT64_MAX &&
+	    !s->tasks[c->curr].rt)
 		c->slice_end = s->now + SLICE_NS / 2;
 }
 
@@ -816,6 +849,11 @@ static int place(struct sim *s, int task)
 
 	if (t->pin >= 0)
 		return t->pin;
+	if (t->rt) {
+		/* not the CFS policies': where it ran (mapped), else prev */
+		cpu = map_cpu(s, a->cpu);
+		return cpu >= 0 ? cpu : t->cpu >= 0 ? t->cpu : 0;
+	}
 	/* util_avg is up to date: see advance() */
 	for (int i = 0; i < s->ncpus; i++) {
 		s->env_util[i] = s->cpus[i].pelt.util_avg;
@@ -854,7 +892,7 @@ static void arrive(struct sim *s, const struct sim_arrival *ar)
 	ev = emit(s, cpu, EA_EV_WAKEUP, a->seq_in, e_task(s, cpu));
 	if (ev) {
 		ev->wake.pid = t->w->pid;
-		ev->wake.prio = 120;
+		ev->wake.prio = t->w->prio;
 		ev->wake.target_cpu = cpu;
 		memcpy(ev->wake.comm, t->w->comm, EA_COMM_LEN);
 	}
@@ -996,7 +1034,7 @@ static int movable(const struct sim *s, int cpu)
 	const struct sim_cpu *c = &s->cpus[cpu];
 
 	for (int k = 0; k < c->nrq; k++)
-		if (s->tasks[c->rq[k]].pin < 0)
+		if (s->tasks[c->rq[k]].pin < 0 && !s->tasks[c->rq[k]].rt)
 			return k;
 	return -1;
 }
@@ -1035,7 +1073,7 @@ static bool misfit_pull(struct sim *s, int dst)
 		uint32_t u;
 
 		if (c->curr < 0 || c->cap_orig >= s->cpus[dst].cap_orig ||
-		    s->tasks[c->curr].pin >= 0)
+		    s->tasks[c->curr].pin >= 0 || s->tasks[c->curr].rt)
 			continue;
 		sync_cpu(s, i);
 		u = s->tasks[c->curr].pelt.util_avg;
@@ -1057,7 +1095,7 @@ static bool active_pull(struct sim *s, int dst)
 		struct sim_cpu *c = &s->cpus[i];
 
 		if (i == dst || c->curr < 0 || !c->nrq || movable(s, i) >= 0 ||
-		    s->tasks[c->curr].pin >= 0)
+		    s->tasks[c->curr].pin >= 0 || s->tasks[c->curr].rt)
 			continue;
 		migrate_running(s, i, dst);
 		return true;
@@ -1157,10 +1195,23 @@ static bool pull(struct sim *s, int cpu)
 	return true;
 }
 
+/*
+ * The running CFS task's slice: 6 ms x its weight / the weight of the
+ * CFS tasks there (sched_slice(): round robin then shares the CPU by nice
+ * weight), at least 0.75 ms. An RT task has none: it runs until it
+ * blocks (SCHED_FIFO), and CFS tasks never preempt it.
+ */
 static uint64_t slice(const struct sim *s, int cpu)
 {
-	uint64_t sl = SLICE_NS / (uint64_t)nr(s, cpu);
+	const struct sim_cpu *c = &s->cpus[cpu];
+	uint64_t w = s->tasks[c->curr].weight, sum = w, sl;
 
+	if (s->tasks[c->curr].rt)
+		return UINT64_MAX;
+	for (int k = 0; k < c->nrq; k++)
+		if (!s->tasks[c->rq[k]].rt)
+			sum += s->tasks[c->rq[k]].weight;
+	sl = SLICE_NS * w / sum;
 	return sl < MIN_SLICE_NS ? MIN_SLICE_NS : sl;
 }
 
@@ -1224,7 +1275,8 @@ static void pick(struct sim *s, int cpu, bool tick)
 			record_latency(s, t);
 		}
 	}
-	c->slice_end = c->nrq ? s->now + slice(s, cpu) : UINT64_MAX;
+	c->slice_end = c->nrq && !s->tasks[c->curr].rt ?
+		       s->now + slice(s, cpu) : UINT64_MAX;
 }
 
 /* ---- recorded timelines: idle-task stretches, frequencies, idle states ---- */
@@ -1707,6 +1759,10 @@ static void reset(struct sim *s)
 		t->w = &w->tasks[i];
 		t->cpu = t->pelt_cpu = -1;
 		t->until = UINT64_MAX;
+		t->rt = t->w->prio < 100;
+		t->weight = nice_weight[t->w->prio < 100 ? 20 :
+					t->w->prio > 139 ? 39 :
+					t->w->prio - 100];
 		/* staying on one CPU means nothing on another platform */
 		t->pin = t->w->pin_auto && !s->same_platform ? -1 :
 			 map_cpu(s, t->w->pin);

@@ -21,6 +21,9 @@ struct sim_task {
 	size_t next;		/* activations released: [0, next) */
 	size_t cur;		/* the one being served */
 	uint32_t seg;		/* segment being served (follow_segments) */
+	bool rt;		/* RT or deadline: never placed by a CFS policy
+				   nor balanced; runs before CFS tasks */
+	uint32_t weight;	/* CFS: its nice level's load weight */
 	bool runnable;		/* queued or running */
 	bool served;		/* acts[cur] has had the CPU */
 	int cpu;		/* CPU queued/running on, else the last, -1 */
