@@ -16,6 +16,7 @@ enum {
 	RP_ACT_INFERRED = 1 << 3,	/* no wakeup recorded: woken at switch-in */
 	RP_ACT_SPLIT = 1 << 4,	/* ran on more than one CPU */
 	RP_ACT_EXIT = 1 << 5,	/* ended when the task exited */
+	RP_ACT_FORK = 1 << 6,	/* opened by sched_wakeup_new: a new task */
 	/* never slept: demand under --work auto (docs/replay.md "Work") */
 	RP_ACT_DEMAND = RP_ACT_OPEN | RP_ACT_EXIT,
 };
@@ -192,6 +193,9 @@ struct rp_wakee {
 	uint32_t wakeups;	/* RFC wakeup_avg_sum (1024 per wakeup, decayed) */
 	int prev_cpu;		/* last CPU, or the recorded one at first */
 	int rec_cpu;		/* the CPU the recording used (mapped) */
+	bool fork;		/* a new task's first run (sched_wakeup_new):
+				   mainline places it with find_idlest_cpu(),
+				   not the wakeup path */
 };
 
 /*

@@ -867,6 +867,7 @@ static int place(struct sim *s, int task)
 	p.wakeups = (uint32_t)(t->wake_sum > UINT32_MAX ? UINT32_MAX : t->wake_sum);
 	p.rec_cpu = map_cpu(s, a->cpu);
 	p.prev_cpu = t->cpu >= 0 ? t->cpu : p.rec_cpu >= 0 ? p.rec_cpu : 0;
+	p.fork = a->flags & RP_ACT_FORK;
 	cpu = s->policy->select_cpu(&env, &p);
 	if (cpu < 0 || cpu >= s->ncpus)
 		cpu = p.prev_cpu;

@@ -327,7 +327,8 @@ static void on_event(void *ctx, const struct ea_state *s,
 		if (t)
 			note_prio(t, ev->wake.prio);
 		if (t && !t->open)
-			act_open(w, t, ev->ts, 0);
+			act_open(w, t, ev->ts, ev->type == EA_EV_WAKEUP_NEW ?
+				 RP_ACT_FORK : 0);
 		return;
 	case EA_EV_SWITCH:
 		if (ev->sw.prev_pid > 0 && ev->sw.prev_state != EA_PREV_RUNNABLE) {
