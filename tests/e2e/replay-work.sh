@@ -41,6 +41,24 @@ run --work demand --pin sleeper=0 --pin spin=0 --emit-trace "$TMP/e.txt"
 expect_eq "demand on one CPU: the CPU busy to spin's end" "$(figs)" "102.4 0.1 102.4 0.0 0.0 0.02"
 last=$(grep 'sched_switch: prev_comm=sleeper' "$TMP/e.txt" | tail -1 | sed 's/.* \([0-9.]*\): sched_switch.*/\1/')
 expect_eq "demand on one CPU: sleeper's last run ends by its recorded end" "$last" "100.018000000"
+# Comparisons say when the policies did different amounts of work: the
+# CPU-bound threads (demand) under `recorded` run on tc2's 2 CPUs the 2
+# source CPUs map to, under cfs on all 5: 2 x 2015 against 2 x 2015 +
+# 3 x 1024 capacity, about 43% less work. The seven periodic tasks are
+# fixed work: the same under every policy, no note.
+"$EATRACE" replay --target-model tc2 --source-capacity 1024 --policy recorded,cfs \
+	--html "$TMP/w.html" traces/replay/five-busy-vm.dat >"$TMP/w.txt" || fail "five-busy-vm"
+grep -q "^note: the policies did different amounts of work" "$TMP/w.txt" &&
+	ok "text: different work noted" || fail "text: no note: $(cat "$TMP/w.txt")"
+grep -q "different amounts of work" "$TMP/w.html" && ok "html: different work noted" ||
+	fail "html: no note"
+"$EATRACE" replay --target-model tc2 --source-capacity 1024 -f json \
+	traces/replay/five-busy-vm.dat >"$TMP/w.json" || fail "five-busy-vm json"
+expect_eq "json: work_differs" "$(/usr/bin/python3 -c "import json,sys; print(json.load(open(sys.argv[1]))['work_differs'])" "$TMP/w.json")" "True"
+"$EATRACE" replay --target-model tc2 --source-capacity 1024 traces/replay/seven-periodic.txt >"$TMP/s.txt" ||
+	fail "seven"
+grep -q "different amounts of work" "$TMP/s.txt" && fail "seven: noted a work difference" ||
+	ok "seven: same work, no note"
 expect_fail "--work: bad mode" 2 "is not one of demand, fixed, auto" -- \
 	"$EATRACE" replay -m tc2 --work nope "$fx"
 "$EATRACE" replay --help | grep -q -- "--work W" && ok "--help documents --work" || fail "--help lacks --work"
