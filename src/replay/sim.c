@@ -678,17 +678,25 @@ static int rq_push(struct sim *s, int cpu, int task)
  * Queue an RT task before the CFS tasks waiting (after the RT ones), and
  * have a CFS task running there preempted when the CPU next picks.
  */
-static void rq_push_rt(struct sim *s, int cpu, int task)
+/* Move the task last queued on cpu to just after the RT tasks waiting. */
+static void rq_last_first(struct sim *s, int cpu)
 {
 	struct sim_cpu *c = &s->cpus[cpu];
-	int at = 0;
+	int at = 0, task = c->rq[c->nrq - 1];
 
-	if (rq_push(s, cpu, task))
-		return;
 	while (at < c->nrq - 1 && s->tasks[c->rq[at]].rt)
 		at++;
 	memmove(c->rq + at + 1, c->rq + at, (c->nrq - 1 - at) * sizeof(int));
 	c->rq[at] = task;
+}
+
+static void rq_push_rt(struct sim *s, int cpu, int task)
+{
+	struct sim_cpu *c = &s->cpus[cpu];
+
+	if (rq_push(s, cpu, task))
+		return;
+	rq_last_first(s, cpu);
 	if (c->curr >= 0 && !s->tasks[c->curr].rt)
 		c->slice_end = s->now;
 }
@@ -1230,7 +1238,10 @@ static void pick(struct sim *s, int cpu, bool tick)
 			return;
 		}
 		sync_cpu(s, cpu);
-		rq_push(s, cpu, c->curr);	/* slice over: round robin */
+		/* slice over: round robin; preempted by an RT task: the
+		 * next CFS task to run */
+		if (!rq_push(s, cpu, c->curr) && s->tasks[c->rq[0]].rt)
+			rq_last_first(s, cpu);
 		c->curr = -1;
 	}
 	if (!c->nrq && (tick || !c->e_idle))

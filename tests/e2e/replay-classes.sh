@@ -22,6 +22,18 @@ for p in cfs feec eas-rfc pack spread; do
 		"$(/usr/bin/python3 -c "import json,sys; print(json.load(open(sys.argv[1]))['policies'][0]['latency']['max'])" "$TMP/r.json")" "0.0"
 done
 
+# The CFS task an RT task preempts runs next: a and b share CPU 0 in 3 ms
+# slices (a from 0, b from 1 ms: a's half slice to 4 ms, then b [4, 7),
+# a [7, 10), b from 10); rt wakes at 11 ms and preempts b, runs 1 ms, and
+# b, not a, resumes at 12 ms.
+"$EATRACE" replay --target-model $two --source-capacity 1024 --governor performance \
+	--policy cfs --pin a=0 --pin b=0 --emit-trace "$TMP/p.txt" \
+	tests/fixtures/replay/rt-preempt.txt >"$TMP/out" || fail "replay rt-preempt"
+got=$(grep sched_switch "$TMP/p.txt" | sed -n 3,5p |
+	sed 's/.* \([0-9.]*\): sched_switch: prev_comm=\([a-z]*\) .*next_comm=\([a-z]*\) .*/\1:\2>\3/' | tr '\n' ' ')
+expect_eq "the preempted CFS task resumes after the RT task" "$got" \
+	"100.010000000:a>b 100.011000000:b>rt 100.012000000:rt>b "
+
 # 2. n0 (nice 0, weight 1024) and n5 (nice 5, weight 335) share CPU 0
 # (pinned) for 100 ms. n0 runs alone [0, 4 ms), then its half slice to
 # 7 ms; from then on slices are 6 ms x weight / 1359: n0 4.521 ms, n5
