@@ -41,6 +41,15 @@ st=tests/fixtures/replay/stacked.txt
 expect_eq "idle pull at 4 ms, periodic pull at 8 ms" "$(figs)" "2 0.1 0.096"
 expect_eq "two tasks on CPU 1" \
 	"$(grep '\[001\].*sched_switch' "$TMP/st.txt" | grep -o 'next_comm=[a-d] ' | sort -u | wc -l)" "2"
+# feec balances only while overutilised: on tc2 it stacks the four on
+# A15 CPU 0 (as their recorded CPU, nothing over yet), which runs all the
+# time at capacity 2015; its util passes 80% of 2015 after 76.1 ms (as in
+# 1.), so for 80 ms no idle CPU pulls; at the 80 ms tick CPU 1 (same
+# cluster) and A7s 2 and 3 (the A15 cluster runs 4 tasks on 2 CPUs) each
+# pull one: 3 migrations, CPUs 1-3 busy the last 0.02 s.
+"$EATRACE" replay --target-model tc2 --source-capacity 1024 --governor performance \
+	--policy feec -f json "$st" >"$TMP/r.json" || fail "replay feec"
+expect_eq "feec: no balancing until overutilised (80 ms)" "$(figs)" "3 0.1 0.02 0.02 0.02 0.0"
 # `recorded` does not balance: all four stay on CPU 0.
 "$EATRACE" replay --target-model tests/fixtures/energy/two-cpu.json --source-capacity 1024 \
 	--governor performance --policy recorded -f json "$st" >"$TMP/r.json" || fail "replay recorded"
