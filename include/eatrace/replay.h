@@ -54,9 +54,15 @@ struct ea_workload_counts {
 	uint64_t open;		/* never blocked before the end: stay runnable */
 	uint64_t never_ran;	/* wakeups the trace never ran: not replayed */
 	uint64_t pinned_tasks;
+	uint64_t rt_tasks;	/* RT or deadline (prio < 100): kept on the
+				   (mapped) CPU they ran on */
 	uint64_t split;		/* activations that ran on several CPUs */
 	uint64_t idle_busy;	/* stretches of CPU time in the idle task */
 	uint64_t first_ts, last_ts;
+	/* --start/--end clipped to [first_ts, last_ts]: the figures of each
+	 * policy (duration, busy time, work, latency, wait, late,
+	 * overutilised time) cover this window, as the energy does */
+	uint64_t win_start, win_end;
 	int ncpus;
 };
 
@@ -83,11 +89,23 @@ struct ea_replay_sink {
 	void *ctx;
 };
 
+/*
+ * What an activation asks of the replay (--work, docs/replay.md "Work"):
+ * DEMAND, the CPU from its release to its recorded end, whatever the
+ * platform's speed; FIXED, the work it received in the recording; AUTO,
+ * demand for those that never slept (ran or waited until the task exited
+ * or the trace ended), fixed for the others.
+ */
+enum ea_replay_work { EA_WORK_AUTO, EA_WORK_DEMAND, EA_WORK_FIXED };
+/* "auto", "demand", "fixed": the mode, or -1. */
+int ea_replay_work_parse(const char *name);
+
 struct ea_replay_config {
 	const struct ea_model *model;	/* the platform replayed on */
 	const char *policy;		/* ea_replay_policy_name() */
 	const char *governor;		/* recorded|schedutil|performance|powersave */
 	const char *idle;		/* recorded|menu|oracle */
+	enum ea_replay_work work;	/* --work; 0: auto */
 	/* The workload was recorded on `model` (no --target-model): recorded
 	 * CPU ids, frequencies and idle states apply as they are. */
 	bool same_platform;
@@ -97,20 +115,31 @@ struct ea_replay_config {
 	const struct ea_replay_sink *sink;	/* NULL: none */
 };
 
+/* Tolerance of `late`: 1 ms. */
+#define EA_REPLAY_LATE_NS 1000000ull
+
 struct ea_replay_result {
 	char policy[32];
 	struct ea_acct acct;		/* the simulated timeline, priced (per
 					   CPU and cluster: no task figures) */
 	/* Performance: wakeup-to-run latency percentiles (ns), over
-	 * activations with a recorded wakeup that ran. */
+	 * activations with a recorded wakeup in the window that ran (lat_n;
+	 * 0: not available, e.g. no sched_wakeup in the trace). */
 	uint64_t lat_p50, lat_p90, lat_p99, lat_max;
 	uint64_t lat_n;
 	uint64_t wait_ns;		/* runnable, not running */
-	uint64_t late;			/* finished after their recorded end */
+	/* of those lat_n, finished later than both their recorded end and
+	 * their work on the platform's biggest CPU at its top OPP allows,
+	 * by more than EA_REPLAY_LATE_NS */
+	uint64_t late;
 	uint64_t overutilised_ns;	/* some CPU above 80% of its capacity */
 	uint64_t migrations;		/* placements or pulls to another CPU */
 	uint64_t events;		/* simulated events emitted */
 	uint64_t *cpu_busy_ns;		/* per simulated CPU, ncpus entries */
+	/* Work done in the window, ns x capacity (the target model's
+	 * units): per CPU, ncpus entries, and in all */
+	uint64_t *cpu_work;
+	uint64_t work;
 	int ncpus;
 };
 
@@ -127,6 +156,7 @@ struct ea_replay_report {
 	const char *path;
 	const struct ea_model *model, *target;
 	const char *governor, *idle;
+	const char *work;		/* --work: auto, demand, fixed; NULL */
 	const struct ea_acct *actual;	/* NULL: no source model */
 	const struct ea_workload_counts *wl;
 	const struct ea_replay_result *results;
@@ -138,6 +168,12 @@ void ea_replay_render_text(FILE *f, const struct ea_replay_report *r);
 /* delta of e against actual in percent; NaN when actual is absent or 0. */
 double ea_replay_delta_pct(const struct ea_replay_report *r,
 			   const struct ea_replay_result *res);
+/* Energy per unit of work (power_unit x s per capacity x s); NaN: none. */
+double ea_replay_energy_per_work(const struct ea_replay_result *res);
+/* How far apart the policies' work is: (max - min) / max in percent. */
+double ea_replay_work_spread_pct(const struct ea_replay_report *r);
+/* Spreads above this say the policies did different amounts of work. */
+#define EA_REPLAY_WORK_SPREAD_PCT 1.0
 
 /* ftrace text writer for --emit-trace (src/output/replay-trace.c). */
 struct ea_trace_writer;

@@ -34,6 +34,12 @@ static const char usage_text[] =
 	"      --idle I          recorded, menu, oracle (default: recorded;\n"
 	"                        menu with --target-model)\n"
 	"      --target-model M  replay on another platform (what-if hardware)\n"
+	"      --work W          what a task asks for: demand (the CPU from each\n"
+	"                        wakeup to its recorded end, whatever the speed),\n"
+	"                        fixed (the work it received in the recording),\n"
+	"                        auto (default: demand for activations that never\n"
+	"                        slept, i.e. ran or waited until the task exited or\n"
+	"                        the trace ended; fixed for those that slept)\n"
 	"      --source-capacity N  the recorded CPUs' capacity, whatever their\n"
 	"                        frequency (traces from machines without a model;\n"
 	"                        -m may then be omitted if --target-model is given)\n"
@@ -58,7 +64,7 @@ static const char usage_text[] =
 
 enum { OPT_POLICY = 2000, OPT_GOVERNOR, OPT_IDLE, OPT_TARGET, OPT_SRC_CAP,
        OPT_PIN, OPT_EMIT, OPT_NO_AUTO_PIN, OPT_HTML, OPT_PERFETTO,
-       OPT_TIMING };
+       OPT_TIMING, OPT_WORK };
 
 static const struct option extra[] = {
 	{ "policy", required_argument, NULL, OPT_POLICY },
@@ -72,6 +78,7 @@ static const struct option extra[] = {
 	{ "html", required_argument, NULL, OPT_HTML },
 	{ "perfetto", required_argument, NULL, OPT_PERFETTO },
 	{ "timing", no_argument, NULL, OPT_TIMING },
+	{ "work", required_argument, NULL, OPT_WORK },
 };
 
 #define MAX_PINS 64
@@ -81,6 +88,7 @@ struct replay_opts {
 	const char *policy, *governor, *idle, *target, *emit, *html, *perfetto;
 	unsigned long source_capacity;
 	bool no_auto_pin, timing;
+	enum ea_replay_work work;
 	struct ea_pin pins[MAX_PINS];
 	char pin_text[MAX_PINS][64];
 	int npins;
@@ -124,6 +132,11 @@ static int on_opt(int opt, const char *arg, void *ctx)
 		return 0;
 	case OPT_TIMING:
 		ro->timing = true;
+		return 0;
+	case OPT_WORK:
+		if (ea_replay_work_parse(arg) < 0)
+			return ea_die("--work: '%s' is not one of demand, fixed, auto", arg);
+		ro->work = (enum ea_replay_work)ea_replay_work_parse(arg);
 		return 0;
 	case OPT_SRC_CAP:
 		ro->source_capacity = strtoul(arg, &end, 10);
@@ -424,7 +437,7 @@ int cmd_replay(int argc, char **argv)
 	for (int i = 0; i < npol; i++) {
 		struct ea_replay_config cfg = {
 			.model = rr.target, .policy = names[i], .governor = gov,
-			.idle = idle, .same_platform = same,
+			.idle = idle, .same_platform = same, .work = ro.work,
 			.sink = tw ? &sink : NULL,
 		};
 
@@ -476,6 +489,8 @@ int cmd_replay(int argc, char **argv)
 	rep = (struct ea_replay_report){
 		.path = args[0], .model = rr.model, .target = rr.target,
 		.governor = gov, .idle = idle,
+		.work = ro.work == EA_WORK_DEMAND ? "demand" :
+			ro.work == EA_WORK_FIXED ? "fixed" : "auto",
 		.actual = rr.have_acct ? &rr.acct : NULL,
 		.wl = ea_workload_counts(rr.wl), .results = rr.res,
 		.nresults = rr.nres,

@@ -89,13 +89,21 @@ void ea_replay_render_html(FILE *f, const struct ea_replay_report *r,
 			fputs("<td colspan=\"3\">n/a: no recorded wakeups</td>", f);
 		}
 		td_s(f, res->wait_ns, "s", 1e9);
-		fprintf(f, "<td>%llu</td>", (unsigned long long)res->late);
+		if (res->lat_n)
+			fprintf(f, "<td>%llu</td>", (unsigned long long)res->late);
+		else
+			fputs("<td>n/a</td>", f);
 		td_s(f, res->overutilised_ns, "s", 1e9);
 		fprintf(f, "<td>%llu</td></tr>\n", (unsigned long long)res->migrations);
 	}
-	fputs("</table>\n<p class=\"note\">Latency: wakeup to run. Late: activations that "
-	      "finished after their recorded end. Overutilised: time some CPU was above "
-	      "80% of its capacity.</p>\n", f);
+	fputs("</table>\n<p class=\"note\">Latency: wakeup to run. Late: of those, "
+	      "activations that finished more than 1 ms after both their recorded end "
+	      "and what their work takes on the biggest CPU. Overutilised: time some "
+	      "CPU was above 80% of its capacity.</p>\n", f);
+	if (ea_replay_work_spread_pct(r) > EA_REPLAY_WORK_SPREAD_PCT)
+		fprintf(f, "<p class=\"note\">The runs did different amounts of work "
+			"(%.1f%% apart, capacity x s): compare energy per unit of work.</p>\n",
+			ea_replay_work_spread_pct(r));
 
 	if (tls) {
 		for (int i = 0; i < n; i++)

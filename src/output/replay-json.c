@@ -21,6 +21,26 @@ double ea_replay_delta_pct(const struct ea_replay_report *r,
 	return a > 0 ? (e - a) / a * 100.0 : NAN;
 }
 
+double ea_replay_energy_per_work(const struct ea_replay_result *res)
+{
+	double e = ea_energy_to_double(ea_energy_total(&res->acct.total));
+
+	return res->work ? e / ((double)res->work / 1e9) : NAN;
+}
+
+double ea_replay_work_spread_pct(const struct ea_replay_report *r)
+{
+	uint64_t lo = UINT64_MAX, hi = 0;
+
+	for (int i = 0; i < r->nresults; i++) {
+		if (r->results[i].work < lo)
+			lo = r->results[i].work;
+		if (r->results[i].work > hi)
+			hi = r->results[i].work;
+	}
+	return hi ? (double)(hi - lo) / (double)hi * 100.0 : 0.0;
+}
+
 static void clusters_json(struct ea_json *j, const struct ea_acct *a)
 {
 	const struct ea_model *m = a->model;
@@ -39,21 +59,35 @@ static void clusters_json(struct ea_json *j, const struct ea_acct *a)
 static void policy_json(struct ea_json *j, const struct ea_replay_report *r,
 			const struct ea_replay_result *res)
 {
+	const struct ea_cluster *cl;
 	char b[64];
 
 	ea_json_obj(j, NULL);
 	ea_json_str(j, "name", res->policy);
 	ea_json_energy(j, "energy", &res->acct.total);
 	ea_json_num(j, "delta_pct", ea_replay_delta_pct(r, res));
+	/* work in capacity x s: ns x capacity, read as seconds */
+	ea_json_ns_as_s(j, "work", res->work);
+	ea_json_num(j, "energy_per_work", ea_replay_energy_per_work(res));
 	ea_json_obj(j, "latency");
-	ea_json_ns_as_s(j, "p50", res->lat_p50);
-	ea_json_ns_as_s(j, "p90", res->lat_p90);
-	ea_json_ns_as_s(j, "p99", res->lat_p99);
-	ea_json_ns_as_s(j, "max", res->lat_max);
+	if (res->lat_n) {
+		ea_json_ns_as_s(j, "p50", res->lat_p50);
+		ea_json_ns_as_s(j, "p90", res->lat_p90);
+		ea_json_ns_as_s(j, "p99", res->lat_p99);
+		ea_json_ns_as_s(j, "max", res->lat_max);
+	} else {	/* not available: no recorded wakeup in the window */
+		ea_json_raw(j, "p50", "null");
+		ea_json_raw(j, "p90", "null");
+		ea_json_raw(j, "p99", "null");
+		ea_json_raw(j, "max", "null");
+	}
 	ea_json_uint(j, "activations", res->lat_n);
 	ea_json_obj_end(j);
 	ea_json_ns_as_s(j, "wait_s", res->wait_ns);
-	ea_json_uint(j, "late_activations", res->late);
+	if (res->lat_n)
+		ea_json_uint(j, "late_activations", res->late);
+	else
+		ea_json_raw(j, "late_activations", "null");
 	ea_json_ns_as_s(j, "overutilised_s", res->overutilised_ns);
 	ea_json_uint(j, "migrations", res->migrations);
 	clusters_json(j, &res->acct);
@@ -62,6 +96,10 @@ static void policy_json(struct ea_json *j, const struct ea_replay_report *r,
 		ea_json_obj(j, NULL);
 		ea_json_int(j, "cpu", i);
 		ea_json_ns_as_s(j, "task_busy_s", res->cpu_busy_ns[i]);
+		ea_json_ns_as_s(j, "work", res->cpu_work[i]);
+		cl = ea_model_cpu_cluster(r->target, i);
+		/* its top capacity: work <= capacity x task_busy_s */
+		ea_json_uint(j, "capacity", cl ? cl->caps[cl->ncaps - 1].cap : 0);
 		ea_json_raw(j, "energy",
 			    ea_energy_fmt(b, ea_energy_total(&res->acct.cpus[i].e)));
 		ea_json_obj_end(j);
@@ -85,7 +123,8 @@ void ea_replay_render_json(FILE *f, const struct ea_replay_report *r)
 	ea_json_str(&j, "power_unit", r->target->power_unit);
 	ea_json_str(&j, "governor", r->governor);
 	ea_json_str(&j, "idle", r->idle);
-	ea_json_ns_as_s(&j, "duration_s", wl->last_ts - wl->first_ts);
+	ea_json_str(&j, "work", r->work ? r->work : "auto");
+	ea_json_ns_as_s(&j, "duration_s", wl->win_end - wl->win_start);
 	ea_json_obj(&j, "workload");
 	ea_json_uint(&j, "tasks", wl->tasks);
 	ea_json_uint(&j, "activations", wl->activations);
@@ -94,6 +133,7 @@ void ea_replay_render_json(FILE *f, const struct ea_replay_report *r)
 	ea_json_uint(&j, "never_ran", wl->never_ran);
 	ea_json_uint(&j, "split", wl->split);
 	ea_json_uint(&j, "pinned_tasks", wl->pinned_tasks);
+	ea_json_uint(&j, "rt_tasks", wl->rt_tasks);
 	ea_json_uint(&j, "idle_task_stretches", wl->idle_busy);
 	ea_json_obj_end(&j);
 	if (r->actual) {
@@ -104,6 +144,9 @@ void ea_replay_render_json(FILE *f, const struct ea_replay_report *r)
 	} else {
 		ea_json_raw(&j, "actual", "null");
 	}
+	ea_json_num(&j, "work_spread_pct", ea_replay_work_spread_pct(r));
+	ea_json_bool(&j, "work_differs",
+		     ea_replay_work_spread_pct(r) > EA_REPLAY_WORK_SPREAD_PCT);
 	ea_json_arr(&j, "policies");
 	for (int i = 0; i < r->nresults; i++)
 		policy_json(&j, r, &r->results[i]);

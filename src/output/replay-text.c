@@ -20,25 +20,28 @@ static const char *ms_of(char *buf, uint64_t ns)
 void ea_replay_render_text(FILE *f, const struct ea_replay_report *r)
 {
 	const struct ea_workload_counts *wl = r->wl;
-	char b1[64], b2[32], b3[32], b4[32], b5[32];
+	char b1[64], b2[32], b3[32], b4[32], b5[32], b6[32];
 	char t1[4 * 4096 + 1], t2[4 * EA_NAME_LEN + 1], t3[4 * EA_NAME_LEN + 1];
 	char t4[4 * EA_NAME_LEN + 1], t5[4 * EA_NAME_LEN + 1];
 
-	fprintf(f, "%s: %s s replayed on %s (governor %s, idle %s), energy in %s x s\n",
+	fprintf(f, "%s: %s s replayed on %s (governor %s, idle %s, work %s), energy in %s x s, work in capacity x s\n",
 		ea_esc_term_buf(t1, sizeof(t1), r->path),
-		s_of(b2, wl->last_ts - wl->first_ts),
+		s_of(b2, wl->win_end - wl->win_start),
 		ea_esc_term_buf(t2, sizeof(t2), r->target->name),
 		ea_esc_term_buf(t3, sizeof(t3), r->governor),
 		ea_esc_term_buf(t4, sizeof(t4), r->idle),
+		r->work ? r->work : "auto",
 		ea_esc_term_buf(t5, sizeof(t5), r->target->power_unit));
-	fprintf(f, "workload: %llu tasks, %llu activations (%llu at start, %llu never blocked, %llu pinned tasks), %llu idle-task stretches\n\n",
+	fprintf(f, "workload: %llu tasks, %llu activations (%llu at start, %llu never blocked, %llu pinned tasks, %llu RT tasks), %llu idle-task stretches\n\n",
 		(unsigned long long)wl->tasks, (unsigned long long)wl->activations,
 		(unsigned long long)wl->at_start, (unsigned long long)wl->open,
 		(unsigned long long)wl->pinned_tasks,
+		(unsigned long long)wl->rt_tasks,
 		(unsigned long long)wl->idle_busy);
-	fprintf(f, "%-10s %14s %8s %10s %10s %10s %10s %10s %6s %10s %6s\n",
+	fprintf(f, "%-10s %14s %8s %10s %10s %10s %12s %10s %10s %10s %6s %10s %6s\n",
 		"policy", "energy", "delta%", "busy", "idle", "wakeup",
-		"lat_p50ms", "lat_p99ms", "late", "overutil_s", "migr");
+		"work", "e/work", "lat_p50ms", "lat_p99ms", "late",
+		"overutil_s", "migr");
 	if (r->actual) {
 		const struct ea_energy *e = &r->actual->total;
 
@@ -57,17 +60,29 @@ void ea_replay_render_text(FILE *f, const struct ea_replay_report *r)
 			snprintf(b1, sizeof(b1), "-");
 		else
 			snprintf(b1, sizeof(b1), "%+.2f", d);
-		fprintf(f, "%-10s %14.6f %8s %10.3f %10.3f %10.3f %10s %10s %6llu %10s %6llu\n",
+		if (res->lat_n) {
+			ms_of(b3, res->lat_p50);
+			ms_of(b4, res->lat_p99);
+			snprintf(b6, sizeof(b6), "%llu",
+				 (unsigned long long)res->late);
+		} else {	/* no recorded wakeup in the window */
+			snprintf(b3, sizeof(b3), "n/a");
+			snprintf(b4, sizeof(b4), "n/a");
+			snprintf(b6, sizeof(b6), "n/a");
+		}
+		fprintf(f, "%-10s %14.6f %8s %10.3f %10.3f %10.3f %12.3f %10.4g %10s %10s %6s %10s %6llu\n",
 			ea_esc_term_buf(t2, sizeof(t2), res->policy),
 			ea_energy_to_double(ea_energy_total(e)), b1,
 			ea_energy_to_double(ea_energy_busy(e)),
 			ea_energy_to_double(ea_energy_idle(e)),
 			ea_energy_to_double(ea_energy_wakeup(e)),
-			ms_of(b3, res->lat_p50), ms_of(b4, res->lat_p99),
-			(unsigned long long)res->late,
-			s_of(b5, res->overutilised_ns),
+			(double)res->work / 1e9, ea_replay_energy_per_work(res),
+			b3, b4, b6, s_of(b5, res->overutilised_ns),
 			(unsigned long long)res->migrations);
 	}
+	if (ea_replay_work_spread_pct(r) > EA_REPLAY_WORK_SPREAD_PCT)
+		fprintf(f, "note: the policies did different amounts of work (%.1f%% apart, capacity x s): compare e/work, not only energy\n",
+			ea_replay_work_spread_pct(r));
 	fprintf(f, "\n%-10s", "cluster");
 	if (r->actual)
 		fprintf(f, " %14s", "actual");

@@ -355,5 +355,8 @@ const struct rp_policy rp_policy_eas_rfc = {
 	.name = "eas-rfc",
 	.summary = "the 2014 RFC: energy_diff through find_target_group/cpu and select_idle_sibling",
 	.energy_aware = true,
+	/* "No modifications to periodic or idle balance yet" (cover
+	 * letter): 3.15's CFS balancing, which had no misfit */
+	.balance = { .no_misfit = true },
 	.select_cpu = select_eas_rfc,
 };

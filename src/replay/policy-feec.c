@@ -180,5 +180,6 @@ const struct rp_policy rp_policy_feec = {
 	.name = "feec",
 	.summary = "mainline find_energy_efficient_cpu (em_cpu_energy, util_fits_cpu, overutilised fallback)",
 	.energy_aware = true,
+	.balance = { .over_gated = true, .sticky_over = true },
 	.select_cpu = select_feec,
 };

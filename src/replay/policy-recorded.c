@@ -11,6 +11,7 @@ const struct rp_policy rp_policy_recorded = {
 	.name = "recorded",
 	.summary = "the CPU the trace used",
 	.no_balance = true,
+	.balance = { .off = true },
 	.follow_segments = true,
 	.select_cpu = select_recorded,
 };

@@ -15,6 +15,10 @@ enum {
 	RP_ACT_RAN = 1 << 2,	/* ran in the recording */
 	RP_ACT_INFERRED = 1 << 3,	/* no wakeup recorded: woken at switch-in */
 	RP_ACT_SPLIT = 1 << 4,	/* ran on more than one CPU */
+	RP_ACT_EXIT = 1 << 5,	/* ended when the task exited */
+	RP_ACT_FORK = 1 << 6,	/* opened by sched_wakeup_new: a new task */
+	/* never slept: demand under --work auto (docs/replay.md "Work") */
+	RP_ACT_DEMAND = RP_ACT_OPEN | RP_ACT_EXIT,
 };
 
 /* A stretch of an activation on one CPU (it migrated between them). */
@@ -47,6 +51,9 @@ struct rp_task {
 	size_t nacts, cap;
 	struct rp_seg *segs;
 	size_t nsegs, seg_cap;
+	int32_t prio;		/* the most urgent prio its events showed (kernel
+				   prio: < 100 RT or deadline; 100..139 CFS,
+				   nice + 120); 120 if none did */
 	bool pin_auto;		/* pinned because it never left one CPU */
 	bool open;		/* acts[nacts - 1] still open (extraction) */
 	int32_t last_run_cpu;	/* extraction: CPU of its latest run */
@@ -186,15 +193,35 @@ struct rp_wakee {
 	uint32_t wakeups;	/* RFC wakeup_avg_sum (1024 per wakeup, decayed) */
 	int prev_cpu;		/* last CPU, or the recorded one at first */
 	int rec_cpu;		/* the CPU the recording used (mapped) */
+	bool fork;		/* a new task's first run (sched_wakeup_new):
+				   mainline places it with find_idlest_cpu(),
+				   not the wakeup path */
+};
+
+/*
+ * A policy's load balancing rules (sim.c "Load balancing"). All false is
+ * plain mainline CFS: idle and newidle pulls, periodic balance at the
+ * tick, misfit migration of running tasks on asymmetric platforms, active
+ * balance.
+ */
+struct rp_balance {
+	bool off;		/* none at all: tasks stay where placed */
+	bool over_gated;	/* only while overutilised (mainline EAS:
+				   find_busiest_group() bails out otherwise) */
+	bool sticky_over;	/* overutilised, once set, holds until the
+				   next periodic balance finds nothing over
+				   (mainline rd->overutilized); policies see
+				   that one */
+	bool no_misfit;		/* no misfit migration (before 4.20) */
 };
 
 struct rp_policy {
 	const char *name;
 	const char *summary;
-	/* Load balancing stays off while nothing is overutilised, as with
-	 * EAS in mainline (find_busiest_group()). */
+	/* Superseded by balance (the simulator reads only balance). */
 	bool energy_aware;
-	bool no_balance;	/* never move waiting tasks (`recorded`) */
+	bool no_balance;
+	struct rp_balance balance;
 	bool follow_segments;	/* move as the recording did (`recorded`) */
 	int (*select_cpu)(const struct rp_env *e, const struct rp_wakee *p);
 };

@@ -113,6 +113,17 @@ static void percentiles(uint64_t *v, size_t n, struct ea_replay_result *r)
 	r->lat_max = max;
 }
 
+int ea_replay_work_parse(const char *name)
+{
+	if (!strcmp(name, "auto"))
+		return EA_WORK_AUTO;
+	if (!strcmp(name, "demand"))
+		return EA_WORK_DEMAND;
+	if (!strcmp(name, "fixed"))
+		return EA_WORK_FIXED;
+	return -1;
+}
+
 int ea_replay_run(const struct ea_workload *w, const struct ea_replay_config *cfg,
 		  struct ea_replay_result *r, struct ea_err *err)
 {
@@ -137,6 +148,7 @@ int ea_replay_run(const struct ea_workload *w, const struct ea_replay_config *cf
 		ea_err_set(err, "replay: %s", s.error);
 		goto out;
 	}
+	s.work = cfg->work;
 	if (idle == RP_IDLE_ORACLE) {
 		/* First pass: how long each idle period lasts (placement and
 		 * frequencies do not depend on the idle states chosen). */
@@ -184,12 +196,16 @@ int ea_replay_run(const struct ea_workload *w, const struct ea_replay_config *cf
 	r->events = s.events;
 	r->ncpus = s.ncpus;
 	r->cpu_busy_ns = calloc(s.ncpus, sizeof(*r->cpu_busy_ns));
-	if (!r->cpu_busy_ns) {
+	r->cpu_work = calloc(s.ncpus, sizeof(*r->cpu_work));
+	if (!r->cpu_busy_ns || !r->cpu_work) {
 		ea_err_set(err, "out of memory");
 		goto out;
 	}
-	for (int i = 0; i < s.ncpus; i++)
+	for (int i = 0; i < s.ncpus; i++) {
 		r->cpu_busy_ns[i] = s.cpus[i].task_busy_ns;
+		r->cpu_work[i] = s.cpus[i].work;
+		r->work += s.cpus[i].work;
+	}
 	rc = 0;
 out:
 	ea_state_free(f.st);
@@ -204,4 +220,6 @@ void ea_replay_result_free(struct ea_replay_result *r)
 	ea_acct_free(&r->acct);
 	free(r->cpu_busy_ns);
 	r->cpu_busy_ns = NULL;
+	free(r->cpu_work);
+	r->cpu_work = NULL;
 }

@@ -8,10 +8,10 @@
  * or idle state changes, or the 4 ms tick. At each instant, in this order:
  * work and PELT are advanced (lazily: "Lazy time"); finished activations
  * block; idle-task stretches end, then start; arrivals are placed by the
- * policy; then every CPU picks what runs (FIFO round robin, slices of 6 ms
- * / nr_running, at least 0.75 ms; an idle CPU may pull a waiting task,
- * except under an energy-aware policy while nothing is overutilised); then
- * the governor sets each frequency domain's OPP.
+ * policy; at the tick, load balancing ("Load balancing"); then every CPU
+ * picks what runs (FIFO round robin, slices of 6 ms / nr_running, at least
+ * 0.75 ms; an idle CPU may pull a waiting task); then the governor sets
+ * each frequency domain's OPP.
  *
  * The timeline is emitted as ea_events (sched_switch, sched_wakeup,
  * cpu_idle, cpu_frequency). Events of one instant are ordered by the
@@ -72,6 +72,32 @@ static inline bool pelt_update(struct ea_pelt *p, uint64_t now, bool running,
 static uint64_t umin(uint64_t a, uint64_t b)
 {
 	return a < b ? a : b;
+}
+
+/* sched_prio_to_weight[]: CFS load weight per nice level, -20 .. 19. */
+static const uint32_t nice_weight[40] = {
+	88761, 71755, 56483, 46273, 36291, 29154, 23254, 18705, 14949, 11916,
+	9548,  7620,  6100,  4904,  3906,  3121,  2501,  1991,  1586,  1277,
+	1024,  820,   655,   526,   423,   335,   272,   215,   172,   137,
+	110,   87,    70,    56,    45,    36,    29,    23,    18,    15,
+};
+
+/* How much of [t0, t1) lies in the metrics' window. */
+static inline uint64_t in_win(const struct sim *s, uint64_t t0, uint64_t t1)
+{
+	if (t0 < s->win0)
+		t0 = s->win0;
+	if (t1 > s->win1)
+		t1 = s->win1;
+	return t1 > t0 ? t1 - t0 : 0;
+}
+
+/* Whether a's latency (and lateness) count: a recorded wakeup, in the
+ * window. */
+static bool measured(const struct sim *s, const struct rp_act *a)
+{
+	return !(a->flags & (RP_ACT_START | RP_ACT_INFERRED)) &&
+	       a->release >= s->win0 && a->release <= s->win1;
 }
 
 static int map_cpu(const struct sim *s, int cpu)
@@ -304,7 +330,8 @@ static void emit_switch(struct sim *s, int cpu, int next, uint64_t key)
 	if (ev) {
 		ev->sw.prev_pid = c->e_pid;
 		ev->sw.next_pid = next_pid;
-		ev->sw.prev_prio = ev->sw.next_prio = 120;
+		ev->sw.prev_prio = prev >= 0 ? s->tasks[prev].w->prio : 120;
+		ev->sw.next_prio = next >= 0 ? s->tasks[next].w->prio : 120;
 		ev->sw.prev_state = prev >= 0 && !s->tasks[prev].runnable ?
 				    EA_PREV_BLOCKED : EA_PREV_RUNNABLE;
 		task_comm(s, prev, cpu, ev->sw.prev_comm);
@@ -465,20 +492,21 @@ static bool live(const struct sim *s, const struct sim_cpu *c)
  */
 static bool run_cpu(struct sim *s, struct sim_cpu *c, uint64_t t, bool is_live)
 {
-	uint64_t dt = t - c->sync_t;
+	uint64_t dt = t - c->sync_t, t0 = c->sync_t;
 	bool running = c->curr >= 0;
 	uint32_t r = running ? c->rate : 0;
 
 	c->sync_t = t;
 	if (running) {
 		struct sim_task *tk = &s->tasks[c->curr];
-		uint64_t done = dt * r;
+		uint64_t done = dt * r, win = in_win(s, t0, t);
 
 		if (tk->rem != UINT64_MAX)
 			tk->rem = tk->rem > done ? tk->rem - done : 0;
 		if (is_live)
 			pelt_update(&tk->pelt, t, true, r);
-		c->task_busy_ns += dt;
+		c->task_busy_ns += win;
+		c->work += win * r;
 	}
 	return pelt_update(&c->pelt, t, running, r);
 }
@@ -542,14 +570,16 @@ static void advance(struct sim *s, uint64_t t)
 			if (c->curr < 0)
 				continue;
 			sync_cpu(s, i);
-			if (!s->tasks[c->curr].rem)
+			if (!s->tasks[c->curr].rem || s->tasks[c->curr].until <= t)
 				s->done[s->ndone++] = i;
 		}
 	}
 	if (was_over)
-		s->overutil_ns += dt;
+		s->overutil_ns += in_win(s, s->now - dt, s->now);
 	s->overutilised = crossed || s->over_stale ? any_over(s) : was_over;
 	s->over_stale = false;
+	if (s->overutilised)
+		s->over_sticky = true;
 }
 
 /* ---- frequency ---- */
@@ -644,6 +674,33 @@ static int rq_push(struct sim *s, int cpu, int task)
 	return 0;
 }
 
+/*
+ * Queue an RT task before the CFS tasks waiting (after the RT ones), and
+ * have a CFS task running there preempted when the CPU next picks.
+ */
+/* Move the task last queued on cpu to just after the RT tasks waiting. */
+static void rq_last_first(struct sim *s, int cpu)
+{
+	struct sim_cpu *c = &s->cpus[cpu];
+	int at = 0, task = c->rq[c->nrq - 1];
+
+	while (at < c->nrq - 1 && s->tasks[c->rq[at]].rt)
+		at++;
+	memmove(c->rq + at + 1, c->rq + at, (c->nrq - 1 - at) * sizeof(int));
+	c->rq[at] = task;
+}
+
+static void rq_push_rt(struct sim *s, int cpu, int task)
+{
+	struct sim_cpu *c = &s->cpus[cpu];
+
+	if (rq_push(s, cpu, task))
+		return;
+	rq_last_first(s, cpu);
+	if (c->curr >= 0 && !s->tasks[c->curr].rt)
+		c->slice_end = s->now;
+}
+
 static int rq_take(struct sim *s, int cpu, int at)
 {
 	struct sim_cpu *c = &s->cpus[cpu];
@@ -652,7 +709,9 @@ static int rq_take(struct sim *s, int cpu, int at)
 	memmove(c->rq + at, c->rq + at + 1, (c->nrq - at - 1) * sizeof(int));
 	c->nrq--;
 	touch(s, cpu);
-	s->wait_ns += s->now - s->tasks[task].wait_from;
+	/* a demand that ended while it waited waited until then */
+	s->wait_ns += in_win(s, s->tasks[task].wait_from,
+			     umin(s->now, s->tasks[task].until));
 	return task;
 }
 
@@ -685,8 +744,13 @@ static void enqueue(struct sim *s, int task, int cpu)
 	t->cpu = cpu;
 	t->runnable = true;
 	attach(s, task, cpu);
+	if (t->rt) {
+		rq_push_rt(s, cpu, task);
+		return;
+	}
 	rq_push(s, cpu, task);
-	if (c->curr >= 0 && c->slice_end == UINT64_MAX)
+	if (c->curr >= 0 && c->slice_end == UINT64_MAX &&
+	    !s->tasks[c->curr].rt)
 		c->slice_end = s->now + SLICE_NS / 2;
 }
 
@@ -694,7 +758,7 @@ static void record_latency(struct sim *s, const struct sim_task *t)
 {
 	const struct rp_act *a = cur_act(s, t);
 
-	if (a->flags & (RP_ACT_START | RP_ACT_INFERRED))
+	if (!measured(s, a))
 		return;
 	if (s->nlat == s->lat_cap) {
 		size_t n = s->lat_cap ? s->lat_cap * 2 : 256;
@@ -707,16 +771,35 @@ static void record_latency(struct sim *s, const struct sim_task *t)
 		s->lat = p;
 		s->lat_cap = n;
 	}
-	s->lat[s->nlat++] = s->now - a->release;
+	/* eligible >= release (workload.c); saturate all the same */
+	s->lat[s->nlat++] = s->now > a->release ? s->now - a->release : 0;
 }
 
-/* Work of segment g of a (following segments), or of all of a. */
+/* Whether a is demand (runnable to its recorded end): --work. */
+static bool demand(const struct sim *s, const struct rp_act *a)
+{
+	switch (s->work) {
+	case EA_WORK_DEMAND:
+		return true;
+	case EA_WORK_FIXED:
+		return false;
+	default:
+		/* the recording's own choices on its own platform got what
+		 * it gave them: the recording is the reference */
+		if (s->policy->follow_segments && s->same_platform)
+			return false;
+		return a->flags & RP_ACT_DEMAND;
+	}
+}
+
+/* Work of segment g of a (following segments), or of all of a;
+ * UINT64_MAX: demand, its last one runs until its task's until. */
 static uint64_t work_of(const struct sim *s, const struct sim_task *t,
 			const struct rp_act *a, uint32_t g)
 {
 	bool last = !s->policy->follow_segments || g + 1 >= a->nseg;
 
-	if (a->flags & RP_ACT_OPEN && last)
+	if (last && demand(s, a))
 		return UINT64_MAX;
 	if (!s->policy->follow_segments || !a->nseg)
 		return a->work;
@@ -731,8 +814,10 @@ static void start_act(struct sim *s, struct sim_task *t, size_t k)
 	t->served = false;
 	t->seg = 0;
 	t->rem = work_of(s, t, a, 0);
+	t->until = demand(s, a) && !(a->flags & RP_ACT_OPEN) ? a->end :
+		   UINT64_MAX;
 	/* Time between release and eligibility was spent runnable. */
-	s->wait_ns += a->eligible - a->release;
+	s->wait_ns += in_win(s, a->release, a->eligible);
 }
 
 /* ---- placement ---- */
@@ -755,17 +840,28 @@ static void track_wakeup(struct sim *s, struct sim_task *t)
 	t->wake_sum += 1024;
 }
 
+/* Overutilised as the policy sees it (rp_balance.sticky_over). */
+static bool over_seen(const struct sim *s)
+{
+	return s->policy->balance.sticky_over ? s->over_sticky : s->overutilised;
+}
+
 static int place(struct sim *s, int task)
 {
 	struct sim_task *t = &s->tasks[task];
 	const struct rp_act *a = cur_act(s, t);
 	struct rp_env env = { s->m, s->ncpus, s->env_util, s->env_cap, s->env_nr,
-			      s->overutilised, s->asymmetric, s->clc };
+			      over_seen(s), s->asymmetric, s->clc };
 	struct rp_wakee p;
 	int cpu;
 
 	if (t->pin >= 0)
 		return t->pin;
+	if (t->rt) {
+		/* not the CFS policies': where it ran (mapped), else prev */
+		cpu = map_cpu(s, a->cpu);
+		return cpu >= 0 ? cpu : t->cpu >= 0 ? t->cpu : 0;
+	}
 	/* util_avg is up to date: see advance() */
 	for (int i = 0; i < s->ncpus; i++) {
 		s->env_util[i] = s->cpus[i].pelt.util_avg;
@@ -779,6 +875,7 @@ static int place(struct sim *s, int task)
 	p.wakeups = (uint32_t)(t->wake_sum > UINT32_MAX ? UINT32_MAX : t->wake_sum);
 	p.rec_cpu = map_cpu(s, a->cpu);
 	p.prev_cpu = t->cpu >= 0 ? t->cpu : p.rec_cpu >= 0 ? p.rec_cpu : 0;
+	p.fork = a->flags & RP_ACT_FORK;
 	cpu = s->policy->select_cpu(&env, &p);
 	if (cpu < 0 || cpu >= s->ncpus)
 		cpu = p.prev_cpu;
@@ -804,7 +901,7 @@ static void arrive(struct sim *s, const struct sim_arrival *ar)
 	ev = emit(s, cpu, EA_EV_WAKEUP, a->seq_in, e_task(s, cpu));
 	if (ev) {
 		ev->wake.pid = t->w->pid;
-		ev->wake.prio = 120;
+		ev->wake.prio = t->w->prio;
 		ev->wake.target_cpu = cpu;
 		memcpy(ev->wake.comm, t->w->comm, EA_COMM_LEN);
 	}
@@ -852,6 +949,21 @@ static void do_move(struct sim *s, size_t i)
 				 a->cpu));
 }
 
+/*
+ * Whether a, finishing now, is late: past both its recorded end and what
+ * its work takes from its release on the platform's biggest CPU at its
+ * top OPP, by more than EA_REPLAY_LATE_NS.
+ */
+static bool late(const struct sim *s, const struct rp_act *a)
+{
+	uint64_t due = a->end, best = a->release +
+				       (a->work + s->cap_max - 1) / s->cap_max;
+
+	if (best > due)
+		due = best;
+	return s->now > due + EA_REPLAY_LATE_NS;
+}
+
 static void complete(struct sim *s, int cpu)
 {
 	struct sim_cpu *c = &s->cpus[cpu];
@@ -873,7 +985,7 @@ static void complete(struct sim *s, int cpu)
 			c->kmax = g->seq_in;
 		return;
 	}
-	if (s->now > a->end)
+	if (measured(s, a) && late(s, a))
 		s->late++;
 	if (next_released(t)) {
 		const struct rp_act *n = cur_act(s, t);
@@ -897,36 +1009,218 @@ static void complete(struct sim *s, int cpu)
 		c->kmax = key;
 }
 
-/* An idle CPU pulls a waiting task from the busiest queue (idle balance). */
-static bool pull(struct sim *s, int cpu)
+/*
+ * ---- Load balancing ----
+ *
+ * What each policy's scheduler does besides placing wakeups, by its
+ * rp_balance rules (none at all, or only while overutilised):
+ *  - idle and newidle balance: a CPU with nothing to run, at its tick or
+ *    as it becomes idle, pulls a waiting task: from its own cluster first,
+ *    from another only if that cluster runs more tasks than it has CPUs
+ *    (may_pull()), the queue with the most waiting first (pull(), from
+ *    pick());
+ *  - periodic balance, at the tick: a busy CPU pulls a waiting task the
+ *    same way from a CPU with 2 or more tasks than it;
+ *  - misfit migration (asymmetric platforms, not rp_balance.no_misfit): at
+ *    the tick, an idle CPU takes the running task of a CPU of smaller
+ *    capacity that the task no longer fits (util above 80% of it), the
+ *    biggest such task first;
+ *  - active balance, at the tick: an idle CPU with nothing to pull takes
+ *    the running task of a CPU whose waiting tasks are all pinned there.
+ * Running tasks move by preemption: switched out runnable, queued on the
+ * other CPU (a migration).
+ */
+static bool balancing(const struct sim *s)
 {
-	int busiest = -1;
+	const struct rp_balance *b = &s->policy->balance;
 
-	if (s->policy->no_balance ||
-	    (s->policy->energy_aware && !s->overutilised))
-		return false;
-	for (int i = 0; i < s->ncpus; i++)
-		if (i != cpu && s->cpus[i].nrq > 0 &&
-		    (busiest < 0 || s->cpus[i].nrq > s->cpus[busiest].nrq))
-			busiest = i;
-	if (busiest < 0)
-		return false;
-	for (int k = 0; k < s->cpus[busiest].nrq; k++) {
-		int task = s->cpus[busiest].rq[k];
+	return !b->off && (!b->over_gated || over_seen(s));
+}
 
-		if (s->tasks[task].pin >= 0)
+/* The first waiting task of cpu that may move, its rq index, or -1. */
+static int movable(const struct sim *s, int cpu)
+{
+	const struct sim_cpu *c = &s->cpus[cpu];
+
+	for (int k = 0; k < c->nrq; k++)
+		if (s->tasks[c->rq[k]].pin < 0 && !s->tasks[c->rq[k]].rt)
+			return k;
+	return -1;
+}
+
+/* Move the task running on src to dst's queue (it stays runnable). */
+static void migrate_running(struct sim *s, int src, int dst)
+{
+	struct sim_cpu *c = &s->cpus[src];
+	int task = c->curr;
+
+	sync_cpu(s, src);
+	c->curr = -1;
+	c->slice_end = UINT64_MAX;
+	set_pelt_b(s, c);
+	touch(s, src);
+	enqueue(s, task, dst);
+}
+
+static bool idle_cpu(const struct sim *s, int cpu)
+{
+	const struct sim_cpu *c = &s->cpus[cpu];
+
+	return c->curr < 0 && !c->nrq && !c->in_busy0;
+}
+
+/* Misfit: the biggest running task that does not fit its smaller CPU. */
+static bool misfit_pull(struct sim *s, int dst)
+{
+	uint32_t best_util = 0;
+	int src = -1;
+
+	if (!s->asymmetric || s->policy->balance.no_misfit)
+		return false;
+	for (int i = 0; i < s->ncpus; i++) {
+		struct sim_cpu *c = &s->cpus[i];
+		uint32_t u;
+
+		if (c->curr < 0 || c->cap_orig >= s->cpus[dst].cap_orig ||
+		    s->tasks[c->curr].pin >= 0 || s->tasks[c->curr].rt)
 			continue;
-		rq_take(s, busiest, k);
-		enqueue(s, task, cpu);
+		sync_cpu(s, i);
+		u = s->tasks[c->curr].pelt.util_avg;
+		if (u >= c->over_util && u > best_util) {
+			best_util = u;
+			src = i;
+		}
+	}
+	if (src < 0)
+		return false;
+	migrate_running(s, src, dst);
+	return true;
+}
+
+/* Active balance: a running task whose CPU's waiting tasks cannot move. */
+static bool active_pull(struct sim *s, int dst)
+{
+	for (int i = 0; i < s->ncpus; i++) {
+		struct sim_cpu *c = &s->cpus[i];
+
+		if (i == dst || c->curr < 0 || !c->nrq || movable(s, i) >= 0 ||
+		    s->tasks[c->curr].pin >= 0 || s->tasks[c->curr].rt)
+			continue;
+		migrate_running(s, i, dst);
 		return true;
 	}
 	return false;
 }
 
+/*
+ * Whether dst may pull from src's queue: within a cluster always; across
+ * clusters only when src's cluster runs more tasks than it has CPUs (3.15
+ * and mainline find_busiest_group(): for an idle CPU, a group running no
+ * more tasks than its CPUs is balanced).
+ */
+static bool may_pull(const struct sim *s, int src, int dst)
+{
+	int cl = s->cpus[src].cluster, n = 0, ncpu = 0;
+
+	if (cl == s->cpus[dst].cluster)
+		return true;
+	for (int i = 0; i < s->ncpus; i++)
+		if (s->cpus[i].cluster == cl) {
+			n += nr(s, i);
+			ncpu++;
+		}
+	return n > ncpu;
+}
+
+/*
+ * The CPU dst pulls a waiting task from: one with a task that may move,
+ * at least min_nr tasks, that dst may pull from; its own cluster's first,
+ * then the most waiting, then the lowest. -1: none.
+ */
+static int source(const struct sim *s, int dst, int min_nr)
+{
+	int best = -1;
+	bool best_local = false;
+
+	for (int i = 0; i < s->ncpus; i++) {
+		bool local = s->cpus[i].cluster == s->cpus[dst].cluster;
+
+		/* a CPU not running anything picks its own queue */
+		if (i == dst || !s->cpus[i].nrq || nr(s, i) < min_nr ||
+		    (s->cpus[i].curr < 0 && !s->cpus[i].in_busy0) ||
+		    movable(s, i) < 0)
+			continue;
+		if (best >= 0 && (best_local && !local))
+			continue;
+		if (best >= 0 && best_local == local &&
+		    s->cpus[i].nrq <= s->cpus[best].nrq)
+			continue;
+		if (!may_pull(s, i, dst))
+			continue;
+		best = i;
+		best_local = local;
+	}
+	return best;
+}
+
+/* Periodic balance of busy dst: from a CPU with 2 tasks more. */
+static void periodic_pull(struct sim *s, int dst)
+{
+	int src = source(s, dst, nr(s, dst) + 2);
+
+	if (src >= 0)
+		enqueue(s, rq_take(s, src, movable(s, src)), dst);
+}
+
+/* At the tick, before the CPUs pick: periodic, misfit, active balance. */
+static void balance_tick(struct sim *s)
+{
+	/* the periodic balance clears a sticky overutilised */
+	if (!s->overutilised)
+		s->over_sticky = false;
+	if (!balancing(s))
+		return;
+	for (int i = 0; i < s->ncpus; i++) {
+		if (s->cpus[i].in_busy0)
+			continue;
+		if (!idle_cpu(s, i))
+			periodic_pull(s, i);
+		else if (source(s, i, 0) < 0 && !misfit_pull(s, i))
+			active_pull(s, i);	/* else pick() pulls */
+	}
+}
+
+/* An idle CPU pulls a waiting task from the busiest queue (idle balance). */
+static bool pull(struct sim *s, int cpu)
+{
+	int src;
+
+	if (!balancing(s))
+		return false;
+	src = source(s, cpu, 0);
+	if (src < 0)
+		return false;
+	enqueue(s, rq_take(s, src, movable(s, src)), cpu);
+	return true;
+}
+
+/*
+ * The running CFS task's slice: 6 ms x its weight / the weight of the
+ * CFS tasks there (sched_slice(): round robin then shares the CPU by nice
+ * weight), at least 0.75 ms. An RT task has none: it runs until it
+ * blocks (SCHED_FIFO), and CFS tasks never preempt it.
+ */
 static uint64_t slice(const struct sim *s, int cpu)
 {
-	uint64_t sl = SLICE_NS / (uint64_t)nr(s, cpu);
+	const struct sim_cpu *c = &s->cpus[cpu];
+	uint64_t w = s->tasks[c->curr].weight, sum = w, sl;
 
+	if (s->tasks[c->curr].rt)
+		return UINT64_MAX;
+	for (int k = 0; k < c->nrq; k++)
+		if (!s->tasks[c->rq[k]].rt)
+			sum += s->tasks[c->rq[k]].weight;
+	sl = SLICE_NS * w / sum;
 	return sl < MIN_SLICE_NS ? MIN_SLICE_NS : sl;
 }
 
@@ -944,7 +1238,10 @@ static void pick(struct sim *s, int cpu, bool tick)
 			return;
 		}
 		sync_cpu(s, cpu);
-		rq_push(s, cpu, c->curr);	/* slice over: round robin */
+		/* slice over: round robin; preempted by an RT task: the
+		 * next CFS task to run */
+		if (!rq_push(s, cpu, c->curr) && s->tasks[c->rq[0]].rt)
+			rq_last_first(s, cpu);
 		c->curr = -1;
 	}
 	if (!c->nrq && (tick || !c->e_idle))
@@ -957,6 +1254,25 @@ static void pick(struct sim *s, int cpu, bool tick)
 	sync_cpu(s, cpu);
 	c->curr = rq_take(s, cpu, 0);
 	c->curr_step = s->nstep;
+	while (c->curr >= 0 && s->tasks[c->curr].until <= s->now) {
+		/* Its demand ended while it waited: over, without the CPU. */
+		struct sim_task *t = &s->tasks[c->curr];
+
+		if (!t->served) {
+			t->served = true;
+			record_latency(s, t);
+		}
+		complete(s, cpu);
+		if (c->curr < 0 && c->nrq) {
+			c->curr = rq_take(s, cpu, 0);
+			c->curr_step = s->nstep;
+		}
+	}
+	if (c->curr < 0) {
+		if (!c->e_idle)
+			go_idle(s, cpu, *kmax(s, c));
+		return;
+	}
 	set_pelt_b(s, c);
 	if (!s->tasks[c->curr].served)
 		key = cur_act(s, &s->tasks[c->curr])->seq_in;
@@ -971,7 +1287,8 @@ static void pick(struct sim *s, int cpu, bool tick)
 			record_latency(s, t);
 		}
 	}
-	c->slice_end = c->nrq ? s->now + slice(s, cpu) : UINT64_MAX;
+	c->slice_end = c->nrq && !s->tasks[c->curr].rt ?
+		       s->now + slice(s, cpu) : UINT64_MAX;
 }
 
 /* ---- recorded timelines: idle-task stretches, frequencies, idle states ---- */
@@ -1185,6 +1502,7 @@ static uint64_t cpu_next_time(struct sim *s, int i)
 		}
 		if (c->nrq)
 			t = umin(t, c->slice_end);
+		t = umin(t, s->tasks[c->curr].until);
 	}
 	if (s->rec_idle_tl)
 		t = umin(t, next_idle_change(s, i));
@@ -1359,6 +1677,8 @@ static void step(struct sim *s, uint64_t t)
 	/* nothing recorded is due before t_rec, but what CPUs have */
 	if (t >= s->t_rec || s->nin_busy0 || s->rec_idle_tl)
 		process_due(s, t);
+	if (tick)
+		balance_tick(s);
 	/*
 	 * pick() changes nothing on a CPU not touched since its last pick(),
 	 * but at a tick (pull) or at its slice's end, which is no earlier
@@ -1432,6 +1752,8 @@ static void reset(struct sim *s)
 
 	s->now = s->first_ts = w->counts.first_ts;
 	s->last_ts = w->counts.last_ts;
+	s->win0 = w->counts.win_start;
+	s->win1 = w->counts.win_end;
 	s->next_tick = s->first_ts + TICK_NS;
 	s->t_rec = 0;
 	s->ai = s->bi = s->fi = 0;
@@ -1440,7 +1762,7 @@ static void reset(struct sim *s)
 	s->order = 0;
 	s->nlat = 0;
 	s->wait_ns = s->late = s->overutil_ns = s->migrations = s->events = 0;
-	s->overutilised = false;
+	s->overutilised = s->over_sticky = false;
 	s->started = false;
 	for (size_t i = 0; i < s->ntasks; i++) {
 		struct sim_task *t = &s->tasks[i];
@@ -1448,6 +1770,11 @@ static void reset(struct sim *s)
 		memset(t, 0, sizeof(*t));
 		t->w = &w->tasks[i];
 		t->cpu = t->pelt_cpu = -1;
+		t->until = UINT64_MAX;
+		t->rt = t->w->prio < 100;
+		t->weight = nice_weight[t->w->prio < 100 ? 20 :
+					t->w->prio > 139 ? 39 :
+					t->w->prio - 100];
 		/* staying on one CPU means nothing on another platform */
 		t->pin = t->w->pin_auto && !s->same_platform ? -1 :
 			 map_cpu(s, t->w->pin);
@@ -1476,6 +1803,7 @@ static void reset(struct sim *s)
 		c->nhist = 0;
 		c->idle_period = 0;
 		c->task_busy_ns = 0;
+		c->work = 0;
 		/* recorded: unknown until the trace says; else set at once */
 		c->khz = 0;
 		c->cap_idx = cap_idx_for_khz(s, cl, 0);
@@ -1622,6 +1950,7 @@ int sim_init(struct sim *s, const struct ea_workload *w, const struct ea_model *
 	s->assumed_khz = assumed_khz;
 	s->asymmetric = rp_asymmetric(m);
 	s->rec_idle_tl = idle == RP_IDLE_RECORDED && same_platform;
+	s->cap_max = 1;
 	s->ncpus = same_platform && w->counts.ncpus > 0 &&
 		   w->counts.ncpus < m->ncpus ? w->counts.ncpus : m->ncpus;
 	for (int i = 0; i < s->ncpus; i++)
@@ -1652,8 +1981,13 @@ int sim_init(struct sim *s, const struct ea_workload *w, const struct ea_model *
 		fail(s, "out of memory");
 		return -1;
 	}
-	for (int i = 0; i < s->ncpus; i++)
+	for (int i = 0; i < s->ncpus; i++) {
+		const struct ea_cluster *cl = &m->clusters[m->cpu_cluster[i]];
+
 		swapper_comm(i, s->swapper[i]);
+		if (cl->caps[cl->ncaps - 1].cap > s->cap_max)
+			s->cap_max = cl->caps[cl->ncaps - 1].cap;
+	}
 	for (size_t i = 0; i < s->ntasks; i++)
 		memcpy(s->comms[i], w->tasks[i].comm,
 		       strnlen(w->tasks[i].comm, EA_COMM_LEN - 1));

@@ -14,11 +14,16 @@ struct sim_arrival {
 struct sim_task {
 	uint64_t rem;		/* its work left, ns x cap; UINT64_MAX: open
 				   (following segments: the segment's) */
+	uint64_t until;		/* demand: runnable until then (its recorded
+				   end), UINT64_MAX: the trace's end */
 	struct ea_pelt pelt;
 	const struct rp_task *w;
 	size_t next;		/* activations released: [0, next) */
 	size_t cur;		/* the one being served */
 	uint32_t seg;		/* segment being served (follow_segments) */
+	bool rt;		/* RT or deadline: never placed by a CFS policy
+				   nor balanced; runs before CFS tasks */
+	uint32_t weight;	/* CFS: its nice level's load weight */
 	bool runnable;		/* queued or running */
 	bool served;		/* acts[cur] has had the CPU */
 	int cpu;		/* CPU queued/running on, else the last, -1 */
@@ -42,7 +47,8 @@ struct sim_cpu {
 	 */
 	struct ea_pelt pelt;
 	uint64_t slice_end;
-	uint64_t task_busy_ns;
+	uint64_t task_busy_ns;	/* in the window (w->counts.win_*) */
+	uint64_t work;		/* done in the window: ns x capacity */
 	int curr;		/* task index, -1 */
 	uint32_t rate;		/* capacity at cap_idx: its work rate */
 	uint32_t over_util;	/* util from which it is overutilised */
@@ -94,6 +100,7 @@ struct sim {
 	const struct rp_policy *policy;
 	enum rp_gov gov;
 	enum rp_idle_sel idle;
+	enum ea_replay_work work;	/* set after sim_init(); 0: auto */
 	bool same_platform;
 	bool oracle_pass1;	/* measuring idle lengths for `oracle` */
 	bool asymmetric;	/* rp_asymmetric(m), for the policies */
@@ -124,6 +131,8 @@ struct sim {
 	struct sim_move *moves;
 	size_t nmoves, moves_cap;
 	uint64_t now, first_ts, last_ts, next_tick;
+	uint64_t win0, win1;	/* the metrics' window (counts.win_*) */
+	uint32_t cap_max;	/* the biggest CPU's top capacity */
 	uint64_t t_rec;		/* the next arrival, move, idle-task stretch
 				   or recorded frequency: no sooner */
 	uint64_t nstep;		/* steps advanced */
@@ -159,6 +168,8 @@ struct sim {
 	size_t nlat, lat_cap;
 	uint64_t wait_ns, late, overutil_ns, migrations, events;
 	bool overutilised;
+	bool over_sticky;	/* overutilised since the last periodic balance
+				   that found nothing over (rp_balance) */
 	char error[128];
 };
 

@@ -96,6 +96,7 @@ static struct rp_task *task_get(struct ea_workload *w, int32_t pid,
 	t->pin = -1;
 	t->only_cpu = -2;
 	t->last_run_cpu = -1;
+	t->prio = -1;	/* none seen yet: 120 at the end */
 	if (comm)
 		memcpy(t->comm, comm, EA_COMM_LEN);
 	for (j = slot_of(pid, w->nslots); w->slots[j]; j = (j + 1) & (w->nslots - 1))
@@ -230,6 +231,20 @@ static void on_change(void *ctx, const struct ea_state *s, int cpu,
 		if (!(a->flags & RP_ACT_RAN)) {
 			a->flags |= RP_ACT_RAN;
 			a->cpu = cpu;
+			if (since < a->release) {
+				/*
+				 * The state dates its run before the wakeup
+				 * that opened it (a CPU first seen switching
+				 * it out: it ran from the trace start): the
+				 * wakeup found it running. Its activation
+				 * began with that run; when it was woken is
+				 * not known.
+				 */
+				a->release = since;
+				a->flags |= RP_ACT_INFERRED |
+					    (since == ea_state_first_ts(s) ?
+					     RP_ACT_START : 0);
+			}
 			a->eligible = since;
 		}
 		note_run(t, a, cpu);
@@ -285,6 +300,13 @@ static void on_change(void *ctx, const struct ea_state *s, int cpu,
 	}
 }
 
+/* A prio an event showed for t (kernel prio, 0..139). */
+static void note_prio(struct rp_task *t, int32_t prio)
+{
+	if (prio >= 0 && prio < 140 && (t->prio < 0 || prio < t->prio))
+		t->prio = prio;
+}
+
 static void on_event(void *ctx, const struct ea_state *s,
 		     const struct ea_event *ev)
 {
@@ -302,16 +324,23 @@ static void on_event(void *ctx, const struct ea_state *s,
 		if (ev->wake.pid <= 0)
 			return;
 		t = task_get(w, ev->wake.pid, ev->wake.comm);
+		if (t)
+			note_prio(t, ev->wake.prio);
 		if (t && !t->open)
-			act_open(w, t, ev->ts, 0);
+			act_open(w, t, ev->ts, ev->type == EA_EV_WAKEUP_NEW ?
+				 RP_ACT_FORK : 0);
 		return;
 	case EA_EV_SWITCH:
 		if (ev->sw.prev_pid > 0 && ev->sw.prev_state != EA_PREV_RUNNABLE) {
 			t = task_get(w, ev->sw.prev_pid, ev->sw.prev_comm);
+			if (t)
+				note_prio(t, ev->sw.prev_prio);
 			a = t ? open_act(t) : NULL;
 			if (a) {
 				a->end = ev->ts;
 				a->seq_out = w->seq;
+				if (ev->sw.prev_state == EA_PREV_DEAD)
+					a->flags |= RP_ACT_EXIT;
 				t->open = false;
 			}
 		}
@@ -320,6 +349,7 @@ static void on_event(void *ctx, const struct ea_state *s,
 		t = task_get(w, ev->sw.next_pid, ev->sw.next_comm);
 		if (!t)
 			return;
+		note_prio(t, ev->sw.next_prio);
 		a = open_act(t);
 		if (!a)
 			a = act_open(w, t, ev->ts, RP_ACT_INFERRED);
@@ -416,6 +446,13 @@ int ea_workload_done(struct ea_workload *w, const struct ea_state *s,
 	c->first_ts = ea_state_first_ts(s);
 	c->last_ts = ea_state_last_ts(s);
 	c->ncpus = ea_state_ncpus(s);
+	ea_state_clip_bounds(s, &c->win_start, &c->win_end);
+	if (c->win_start < c->first_ts)
+		c->win_start = c->first_ts;
+	if (c->win_end > c->last_ts)
+		c->win_end = c->last_ts;
+	if (c->win_start > c->win_end)
+		c->win_start = c->win_end;
 	if (grow_cpus(w, c->ncpus - 1))
 		return ea_err_set(err, "out of memory");
 	for (size_t i = 0; i < w->ntasks; i++) {
@@ -424,6 +461,10 @@ int ea_workload_done(struct ea_workload *w, const struct ea_state *s,
 		if (t->open)
 			t->acts[t->nacts - 1].flags |= RP_ACT_OPEN;
 		t->open = false;
+		if (t->prio < 0)
+			t->prio = 120;
+		if (t->prio < 100)
+			c->rt_tasks++;
 		for (size_t k = 0; k < t->nacts; k++) {
 			struct rp_act *a = &t->acts[k];
 

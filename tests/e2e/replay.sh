@@ -72,16 +72,17 @@ cmp -s "$TMP/a.json" "$TMP/b.json" && ok "byte-identical JSON" || fail "JSON dif
 # every CPU under every policy, within a few percent of each other.
 "$EATRACE" replay --target-model tc2 --source-capacity 1024 -f json \
 	"$ROOT/traces/replay/seven-periodic.txt" >"$TMP/seven.json" || fail "seven-periodic"
-python3 - "$TMP/seven.json" <<'PY' && ok "seven tasks: eas-rfc consolidates on A7, < 0.7 x cfs" || fail "seven tasks: $(cat "$TMP/seven.json" | head -c 300)"
+# eas-rfc balances as the RFC left it (CFS's idle and periodic balance on):
+# an idle A15 pulls the odd waiting task, the RFC's table has the short
+# tasks >= 90% of their busy time on the A7s and 0.50 x cfs' energy.
+python3 - "$TMP/seven.json" <<'PY' && ok "seven tasks: eas-rfc consolidates on A7 (>= 90% of busy time), < 0.6 x cfs" || fail "seven tasks: $(cat "$TMP/seven.json" | head -c 300)"
 import json, sys
 d = json.load(open(sys.argv[1]))
 p = {x['name']: x for x in d['policies']}
 e = lambda n: float(p[n]['energy']['total'])
-cl = {c['name']: float(c['energy']['total']) for c in p['eas-rfc']['clusters']}
 busy = {c['cpu']: float(c['task_busy_s']) for c in p['eas-rfc']['cpus']}
-assert busy[0] + busy[1] < 0.01 * sum(busy.values()), busy
-assert cl['A15'] < 0.02 * e('eas-rfc'), cl
-assert e('eas-rfc') < 0.7 * e('cfs'), (e('eas-rfc'), e('cfs'))
+assert busy[0] + busy[1] < 0.1 * sum(busy.values()), busy
+assert e('eas-rfc') < 0.6 * e('cfs'), (e('eas-rfc'), e('cfs'))
 PY
 "$EATRACE" replay --target-model tc2 --source-capacity 1024 -f json \
 	"$ROOT/traces/replay/five-busy.txt" >"$TMP/five.json" || fail "five-busy"

@@ -1,0 +1,57 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
+# `eatrace replay` load balancing (docs/replay.md "Load balancing"): misfit
+# migration of a running task, idle and periodic balance, each policy's
+# rules (rp_balance).
+. "$(dirname "$0")/lib.sh"
+cd "$ROOT" || exit 1
+# "migrations busy0 busy1 ..." of the first policy
+figs() { /usr/bin/python3 -c "
+import json,sys; p=json.load(open(sys.argv[1]))['policies'][0]
+print(p['migrations'], *[c['task_busy_s'] for c in p['cpus']])" "$TMP/r.json"; }
+
+# 1. Misfit: hog never sleeps (demand), on A7 CPU 2 of tc2 from 0 to 300 ms,
+# at the top OPP (performance: capacity 1024). Its util grows as
+# 1024 x (1 - 0.5^(n/32)) over n PELT periods of 1.024 ms and passes 80% of
+# the A7's 1024 (820) after 32 x log2(5) = 74.3 periods = 76.1 ms; the
+# first tick after (ticks every 4 ms) is 80 ms: then an idle A15 (CPU 0,
+# the lowest) takes it. A7 busy 0.08 s, A15 0.22 s, one migration.
+mf=tests/fixtures/replay/misfit.txt
+for p in cfs feec; do
+	"$EATRACE" replay --target-model tc2 --source-capacity 1024 --governor performance \
+		--policy $p -f json "$mf" >"$TMP/r.json" || fail "replay $p"
+	expect_eq "misfit under $p: to an A15 at the 80 ms tick" "$(figs)" "1 0.22 0.0 0.08 0.0 0.0"
+done
+# eas-rfc balances as 3.15 did: no misfit migration; hog stays on its A7
+# (placed on CPU 3) for the whole 0.3 s.
+"$EATRACE" replay --target-model tc2 --source-capacity 1024 --governor performance \
+	--policy eas-rfc -f json "$mf" >"$TMP/r.json" || fail "replay eas-rfc"
+expect_eq "no misfit under eas-rfc (3.15)" "$(figs)" "0 0.0 0.0 0.0 0.3 0.0"
+
+# 2. Idle and periodic balance: a b c d never sleep and share CPU 0 in the
+# recording; `pack` puts them all on CPU 0 (nothing is above 80% yet). At
+# the 4 ms tick idle CPU 1 pulls one (3 + 1); at the 8 ms tick CPU 1's
+# periodic balance pulls another from CPU 0, which has 2 tasks more (2 + 2),
+# and nothing moves after. CPU 1 busy 0.1 - 0.004 = 0.096 s, two migrations,
+# two tasks on CPU 1.
+st=tests/fixtures/replay/stacked.txt
+"$EATRACE" replay --target-model tests/fixtures/energy/two-cpu.json --source-capacity 1024 \
+	--governor performance --policy pack --emit-trace "$TMP/st.txt" -f json "$st" >"$TMP/r.json" ||
+	fail "replay pack"
+expect_eq "idle pull at 4 ms, periodic pull at 8 ms" "$(figs)" "2 0.1 0.096"
+expect_eq "two tasks on CPU 1" \
+	"$(grep '\[001\].*sched_switch' "$TMP/st.txt" | grep -o 'next_comm=[a-d] ' | sort -u | wc -l)" "2"
+# feec balances only while overutilised: on tc2 it stacks the four on
+# A15 CPU 0 (as their recorded CPU, nothing over yet), which runs all the
+# time at capacity 2015; its util passes 80% of 2015 after 76.1 ms (as in
+# 1.), so for 80 ms no idle CPU pulls; at the 80 ms tick CPU 1 (same
+# cluster) and A7s 2 and 3 (the A15 cluster runs 4 tasks on 2 CPUs) each
+# pull one: 3 migrations, CPUs 1-3 busy the last 0.02 s.
+"$EATRACE" replay --target-model tc2 --source-capacity 1024 --governor performance \
+	--policy feec -f json "$st" >"$TMP/r.json" || fail "replay feec"
+expect_eq "feec: no balancing until overutilised (80 ms)" "$(figs)" "3 0.1 0.02 0.02 0.02 0.0"
+# `recorded` does not balance: all four stay on CPU 0.
+"$EATRACE" replay --target-model tests/fixtures/energy/two-cpu.json --source-capacity 1024 \
+	--governor performance --policy recorded -f json "$st" >"$TMP/r.json" || fail "replay recorded"
+expect_eq "recorded: no balancing" "$(figs)" "0 0.1 0.0"
+finish
