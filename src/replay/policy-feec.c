@@ -152,17 +152,27 @@ static int select_feec(const struct rp_env *e, const struct rp_wakee *p)
 			continue;
 		pd_util(e, cl, &pd);
 		base = pd_energy(e, ci, &pd, p->util, -1, false);
+		/*
+		 * Energy with the task below the energy without it (a higher
+		 * OPP more efficient than a lower one): mainline's "CPU
+		 * utilization has changed" check gives up and keeps prev_cpu,
+		 * rather than subtracting into a wrapped unsigned delta.
+		 */
 		if (prev_spare > -1) {
-			prev_delta = pd_energy(e, ci, &pd, p->util, prev, true) -
-				     base;
+			cur = pd_energy(e, ci, &pd, p->util, prev, true);
+			if (cur < base)
+				return prev;
+			prev_delta = cur - base;
 			if (prev_delta < best_delta)
 				best_delta = prev_delta;
 		}
 		if (max_cpu >= 0 && max_spare > prev_spare) {
 			if (max_fits < best_fits)
 				continue;
-			cur = pd_energy(e, ci, &pd, p->util, max_cpu, true) -
-			      base;
+			cur = pd_energy(e, ci, &pd, p->util, max_cpu, true);
+			if (cur < base)
+				return prev;
+			cur -= base;
 			if (max_fits > 0 && best_fits > 0 && cur >= best_delta)
 				continue;
 			best_delta = cur;

@@ -139,6 +139,29 @@ static void feec_scenarios(void **state)
 	assert_int_equal(rp_policy_feec.select_cpu(env(&s, true), &p), 1);
 }
 
+/*
+ * feec where a higher OPP is cheaper per unit of capacity (tc2's A7: per-CPU
+ * power / cap = (187 + 2967 / 3) / 358 = 3.28 at OPP 0, (275 + 2792 / 3) /
+ * 410 = 2.94 at OPP 1). A7 CPU 2 (prev) at util 280, the task 20:
+ *  - without the task: 1.25 x 280 = 350 <= 358, OPP 0:
+ *    base = 1176 x 280 / 358 = 919.8;
+ *  - with it on prev: 1.25 x 300 = 375 > 358, OPP 1:
+ *    1205.7 x 300 / 410 = 882.2 < base.
+ * Mainline ("CPU utilization has changed") returns prev_cpu there. The
+ * unsigned prev delta wrapped instead, so the A7 CPU 3 (delta 1176 x 20 /
+ * 358 = 65.7, below the A15's 5981 x 20 / 840 = 142.4) won.
+ */
+static void feec_energy_drop_keeps_prev(void **state)
+{
+	struct scen s = { .util = { 0, 0, 280 } };
+	struct rp_wakee p = { .util = 20, .prev_cpu = 2, .rec_cpu = 2 };
+
+	load(state);
+	assert_true(rp_feec_compute_energy(env(&s, false), 1, 20, 2) <
+		    rp_feec_compute_energy(env(&s, false), 1, 0, -1));
+	assert_int_equal(rp_policy_feec.select_cpu(env(&s, false), &p), 2);
+}
+
 /* eas-rfc: a small task on an idle A15 goes to the A7 cluster. */
 static void eas_rfc_big_to_little(void **state)
 {
@@ -352,6 +375,7 @@ int main(void)
 		cmocka_unit_test(diff_overutilised),
 		cmocka_unit_test(diff_wakeups),
 		cmocka_unit_test(feec_scenarios),
+		cmocka_unit_test(feec_energy_drop_keeps_prev),
 		cmocka_unit_test(eas_rfc_big_to_little),
 		cmocka_unit_test(rfc_wakeup_energy),
 		cmocka_unit_test(cache_same_decisions),
