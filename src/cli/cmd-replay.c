@@ -29,6 +29,7 @@ static const char usage_text[] =
 	"                        gives the recorded CPUs' capacities)\n"
 	"      --policy LIST     comma-separated policies, or 'all' (default):\n"
 	"                        recorded, eas-rfc, feec, cfs, pack, spread\n"
+	"                        (pack and spread are heuristics, not bounds)\n"
 	"      --governor G      recorded, schedutil, performance, powersave\n"
 	"                        (default: recorded; schedutil with --target-model)\n"
 	"      --idle I          recorded, menu, oracle (default: recorded;\n"

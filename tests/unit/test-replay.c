@@ -162,6 +162,15 @@ static void feec_energy_drop_keeps_prev(void **state)
 	assert_int_equal(rp_policy_feec.select_cpu(env(&s, false), &p), 2);
 }
 
+/* pack and spread are heuristics (issue 14): their summaries say so. */
+static void pack_spread_not_bounds(void **state)
+{
+	assert_null(strstr(rp_policy_pack.summary, "bound"));
+	assert_null(strstr(rp_policy_spread.summary, "bound"));
+	assert_non_null(strstr(rp_policy_pack.summary, "heuristic"));
+	assert_non_null(strstr(rp_policy_spread.summary, "heuristic"));
+}
+
 /* eas-rfc: a small task on an idle A15 goes to the A7 cluster. */
 static void eas_rfc_big_to_little(void **state)
 {
@@ -376,6 +385,7 @@ int main(void)
 		cmocka_unit_test(diff_wakeups),
 		cmocka_unit_test(feec_scenarios),
 		cmocka_unit_test(feec_energy_drop_keeps_prev),
+		cmocka_unit_test(pack_spread_not_bounds),
 		cmocka_unit_test(eas_rfc_big_to_little),
 		cmocka_unit_test(rfc_wakeup_energy),
 		cmocka_unit_test(cache_same_decisions),
