@@ -73,7 +73,11 @@ int ea_replay_policy_count(void);
 const char *ea_replay_policy_name(int i);
 const char *ea_replay_policy_summary(int i);
 int ea_replay_policy_find(const char *name);	/* index or -1 */
-bool ea_replay_governor_valid(const char *name);
+bool ea_replay_governor_valid(const char *name);	/* syntax only */
+/* A --governor against the model it runs on (fixed: its clusters and
+ * OPPs). 0, or -1 with a one-line err. */
+int ea_replay_governor_check(const char *governor, const struct ea_model *m,
+			     struct ea_err *err);
 bool ea_replay_idle_valid(const char *name);
 
 /* Where the simulated events go besides the accountant (--emit-trace). */
@@ -86,7 +90,8 @@ struct ea_replay_sink {
 struct ea_replay_config {
 	const struct ea_model *model;	/* the platform replayed on */
 	const char *policy;		/* ea_replay_policy_name() */
-	const char *governor;		/* recorded|schedutil|performance|powersave */
+	const char *governor;		/* recorded|schedutil[:rate_limit_us=N]|
+					   performance|powersave|fixed:CL=KHZ,.. */
 	const char *idle;		/* recorded|menu|oracle */
 	/* The workload was recorded on `model` (no --target-model): recorded
 	 * CPU ids, frequencies and idle states apply as they are. */

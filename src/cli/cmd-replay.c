@@ -30,7 +30,10 @@ static const char usage_text[] =
 	"      --policy LIST     comma-separated policies, or 'all' (default):\n"
 	"                        recorded, eas-rfc, feec, cfs, pack, spread\n"
 	"                        (pack and spread are heuristics, not bounds)\n"
-	"      --governor G      recorded, schedutil, performance, powersave\n"
+	"      --governor G      recorded, schedutil, performance, powersave, or\n"
+	"                        fixed:CLUSTER=KHZ,... (every cluster of the model\n"
+	"                        at one OPP, e.g. fixed:A15=600000,A7=1000000);\n"
+	"                        schedutil:rate_limit_us=N (default 1000)\n"
 	"                        (default: recorded; schedutil with --target-model)\n"
 	"      --idle I          recorded, menu, oracle (default: recorded;\n"
 	"                        menu with --target-model)\n"
@@ -99,8 +102,12 @@ static int on_opt(int opt, const char *arg, void *ctx)
 		ro->policy = arg;
 		return 0;
 	case OPT_GOVERNOR:
-		if (!ea_replay_governor_valid(arg))
-			return ea_die("--governor: '%s' is not one of recorded, schedutil, performance, powersave", arg);
+		if (!ea_replay_governor_valid(arg)) {
+			struct ea_err gerr;
+
+			ea_replay_governor_check(arg, NULL, &gerr);
+			return ea_die("%s", gerr.msg);
+		}
 		ro->governor = arg;
 		return 0;
 	case OPT_IDLE:
@@ -366,6 +373,10 @@ int cmd_replay(int argc, char **argv)
 	}
 	if (!rr.target)
 		rr.target = rr.model;
+	if (rr.target && ea_replay_governor_check(gov, rr.target, &err)) {
+		ea_die("%s", err.msg);
+		goto out;
+	}
 	if (rr.model) {
 		/* the actual run's figures shown are per CPU and cluster */
 		struct ea_acct_config acfg = { .no_tasks = true };

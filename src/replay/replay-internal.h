@@ -259,13 +259,29 @@ unsigned long long rp_feec_compute_energy(const struct rp_env *e, int cl,
 /* ---- governors and idle selection (governor.c, idle.c) ---- */
 
 enum rp_gov { RP_GOV_RECORDED, RP_GOV_SCHEDUTIL, RP_GOV_PERFORMANCE,
-	      RP_GOV_POWERSAVE };
+	      RP_GOV_POWERSAVE, RP_GOV_FIXED };
+
+/* A --governor, parsed: "schedutil[:rate_limit_us=N]", "fixed:A15=KHZ,...". */
+struct rp_gov_spec {
+	enum rp_gov kind;
+	uint32_t rate_limit_us;	/* schedutil: between frequency changes */
+	int *fixed_k;		/* fixed: OPP index per cluster (malloc) */
+};
 enum rp_idle_sel { RP_IDLE_RECORDED, RP_IDLE_MENU, RP_IDLE_ORACLE };
 
+/* The kind of a --governor text, or -1 (syntax only). */
 int rp_gov_parse(const char *name);
+/* Parse text; with a model, check cluster names and OPPs too. 0, or -1
+ * with a one-line message in err (n bytes; NULL: none). */
+int rp_gov_spec_parse(struct rp_gov_spec *g, const char *text,
+		      const struct ea_model *m, char *err, size_t n);
+void rp_gov_spec_default(struct rp_gov_spec *g, enum rp_gov kind);
+void rp_gov_spec_free(struct rp_gov_spec *g);
 int rp_idle_parse(const char *name);
-/* OPP index for a domain whose busiest CPU has util (capacity units). */
-int rp_gov_cap_idx(enum rp_gov g, const struct ea_cluster *cl, uint32_t util);
+/* OPP index the governor wants for a domain of cluster ci (cl) whose
+ * busiest CPU has util (capacity units); schedutil's rate limit aside. */
+int rp_gov_cap_idx(const struct rp_gov_spec *g, int ci,
+		   const struct ea_cluster *cl, uint32_t util);
 
 #define RP_MENU_HIST 8
 /* menu-like prediction from the last idle durations (ns), 0: none. */

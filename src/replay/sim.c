@@ -597,9 +597,10 @@ static int cap_idx_for_khz(const struct sim *s, const struct ea_cluster *cl,
  */
 static void governor(struct sim *s)
 {
-	if (s->gov == RP_GOV_RECORDED || !s->util_dirty)
+	if (s->gov == RP_GOV_RECORDED || (!s->util_dirty && !s->gov_pending))
 		return;
 	s->util_dirty = false;
+	s->gov_pending = false;
 	for (int d = 0; d < s->ndoms; d++) {
 		const int *cpus = &s->dom_cpu[s->dom_start[d]];
 		int n = s->dom_start[d + 1] - s->dom_start[d];
@@ -612,12 +613,23 @@ static void governor(struct sim *s)
 				util = s->cpus[cpus[j]].pelt.util_avg;
 		/* the OPP is a function of util: the last one's if it holds */
 		if (s->dom_k[d] < 0 || s->dom_util[d] != util) {
-			s->dom_k[d] = rp_gov_cap_idx(s->gov, cl, util);
+			s->dom_k[d] = rp_gov_cap_idx(&s->gspec,
+						     s->m->cpu_cluster[cpus[0]],
+						     cl, util);
 			s->dom_util[d] = util;
 		}
 		k = s->dom_k[d];
-		if (s->cpus[cpus[0]].khz != cl->caps[k].freq_khz)
-			set_freq(s, cpus[0], k, cl->caps[k].freq_khz, KEY_SIM);
+		if (s->cpus[cpus[0]].khz == cl->caps[k].freq_khz)
+			continue;
+		/* schedutil: sugov_should_update_freq()'s rate limit */
+		if (s->gov == RP_GOV_SCHEDUTIL && s->dom_last[d] != UINT64_MAX &&
+		    s->now - s->dom_last[d] <
+			    (uint64_t)s->gspec.rate_limit_us * 1000) {
+			s->gov_pending = true;
+			continue;
+		}
+		s->dom_last[d] = s->now;
+		set_freq(s, cpus[0], k, cl->caps[k].freq_khz, KEY_SIM);
 	}
 }
 
@@ -1498,9 +1510,12 @@ static void reset(struct sim *s)
 		ea_pelt_update(&s->cpus[i].pelt, s->now, false, 0);
 		set_pelt_b(s, &s->cpus[i]);
 	}
-	for (int d = 0; d < s->ndoms; d++)
+	for (int d = 0; d < s->ndoms; d++) {
 		s->dom_k[d] = -1;	/* no OPP chosen yet */
+		s->dom_last[d] = UINT64_MAX;
+	}
 	s->util_dirty = true;
+	s->gov_pending = false;
 	if (s->heap) {
 		s->nheap = 0;
 		for (size_t i = 0; i < s->ntasks; i++)
@@ -1551,7 +1566,9 @@ static int init_domains(struct sim *s)
 	s->dom_cpu = calloc(s->ncpus ? s->ncpus : 1, sizeof(*s->dom_cpu));
 	s->dom_k = calloc(s->ncpus ? s->ncpus : 1, sizeof(*s->dom_k));
 	s->dom_util = calloc(s->ncpus ? s->ncpus : 1, sizeof(*s->dom_util));
-	if (!s->dom_start || !s->dom_cpu || !s->dom_k || !s->dom_util)
+	s->dom_last = calloc(s->ncpus ? s->ncpus : 1, sizeof(*s->dom_last));
+	if (!s->dom_start || !s->dom_cpu || !s->dom_k || !s->dom_util ||
+	    !s->dom_last)
 		return -1;
 	for (int i = 0; i < s->ncpus; i++) {
 		int cl = s->m->cpu_cluster[i];
@@ -1617,6 +1634,7 @@ int sim_init(struct sim *s, const struct ea_workload *w, const struct ea_model *
 	s->m = m;
 	s->policy = p;
 	s->gov = g;
+	rp_gov_spec_default(&s->gspec, g);
 	s->idle = idle;
 	s->same_platform = same_platform;
 	s->assumed_khz = assumed_khz;
@@ -1721,6 +1739,7 @@ void sim_free(struct sim *s)
 	free(s->dom_cpu);
 	free(s->dom_k);
 	free(s->dom_util);
+	free(s->dom_last);
 	free(s->moves);
 	free(s->out);
 	free(s->lat);

@@ -93,6 +93,12 @@ struct sim {
 	const struct ea_model *m;
 	const struct rp_policy *policy;
 	enum rp_gov gov;
+	/* the governor's parameters (sim_init: gov's defaults; the driver
+	 * may replace it before sim_run; fixed_k not owned) */
+	struct rp_gov_spec gspec;
+	uint64_t *dom_last;	/* schedutil: last frequency change, or
+				   UINT64_MAX: none yet */
+	bool gov_pending;	/* a change waits for the rate limit */
 	enum rp_idle_sel idle;
 	bool same_platform;
 	bool oracle_pass1;	/* measuring idle lengths for `oracle` */

@@ -28,4 +28,45 @@ if /usr/bin/python3 -c "import sys; sys.exit(not float(sys.argv[1]) > float(sys.
 	ok "pack is no lower bound (costs more than eas-rfc)"
 else fail "pack cost no more than eas-rfc here"; fi
 
+# 2. governors: fixed (cluster names and OPPs from the target model) and
+#    schedutil's rate limit.
+five="traces/replay/five-busy.txt --source-capacity 1024 --target-model tc2"
+expect_fail "fixed: unknown cluster" 2 "has no cluster 'big'" -- \
+	"$EATRACE" replay $five --governor fixed:big=600000,A7=1000000
+expect_fail "fixed: not an OPP" 2 "650000 kHz is not an OPP of cluster 'A15'" -- \
+	"$EATRACE" replay $five --governor fixed:A15=650000,A7=1000000
+expect_fail "fixed: bad syntax" 2 "is not CLUSTER=KHZ" -- \
+	"$EATRACE" replay $five --governor fixed:A15
+# fixed: the emitted timeline holds only the two chosen frequencies
+"$EATRACE" replay $five --policy cfs --governor fixed:A15=600000,A7=1000000 \
+	--emit-trace "$TMP/fixed.txt" -q >"$TMP/out" || fail "fixed governor run"
+expect_eq "fixed: only the chosen frequencies" \
+	"$(grep -o 'cpu_frequency: state=[0-9]*' "$TMP/fixed.txt" | sort -u | tr '\n' ' ')" \
+	"cpu_frequency: state=1000000 cpu_frequency: state=600000 "
+# min_gap TRACE: smallest time between two frequency changes of one
+# domain of tc2 (CPUs 0-1, 2-4), in ms
+min_gap() { /usr/bin/python3 - "$1" <<'PY'
+import re, sys
+last, gap = {}, float('inf')
+for l in open(sys.argv[1]):
+    m = re.search(r'\s(\d+\.\d+): cpu_frequency: state=\d+ cpu_id=(\d+)', l)
+    if not m:
+        continue
+    t, d = float(m.group(1)), int(m.group(2)) >= 2
+    if d in last:
+        gap = min(gap, t - last[d])
+    last[d] = t
+print(int(gap * 1000))
+PY
+}
+for lim in 0 50000; do
+	"$EATRACE" replay $five --policy cfs --governor schedutil:rate_limit_us=$lim \
+		--emit-trace "$TMP/su$lim.txt" -q >"$TMP/out" || fail "schedutil rate_limit_us=$lim"
+done
+# CPU-bound tasks from idle: util climbs through the OPPs faster than one
+# change per 50 ms without a limit; with it, changes are >= 50 ms apart
+g0=$(min_gap "$TMP/su0.txt") g50=$(min_gap "$TMP/su50000.txt")
+if [ "$g0" -lt 50 ] && [ "$g50" -ge 50 ]; then ok "schedutil rate limit ($g0 ms -> $g50 ms)"
+else fail "schedutil rate limit: min gaps $g0 ms (no limit), $g50 ms (50 ms)"; fi
+
 finish

@@ -171,6 +171,54 @@ static void pack_spread_not_bounds(void **state)
 	assert_non_null(strstr(rp_policy_spread.summary, "heuristic"));
 }
 
+/*
+ * Governors on tc2 (cluster 0 A15: 500..1200 MHz, cap 840..2015; cluster 1
+ * A7: 350..1000 MHz, cap 358..1024).
+ *  - schedutil, A15 util 672: 672 + 672 / 4 = 840; get_next_freq():
+ *    1200000 x 840 / 2015 = 500248 kHz > 500000, so 600000 (index 1),
+ *    although the capacity 840 of 500 MHz equals 840;
+ *  - A15 util 671: 671 + 167 = 838, 1200000 x 838 / 2015 = 499057 kHz:
+ *    500000 (index 0);
+ *  - A7 util 300: 375, 1000000 x 375 / 1024 = 366210 kHz: 400000 (1);
+ *  - util above the capacity is capped: A7 util 5000 -> 1000000 (7);
+ *  - fixed:A15=600000,A7=1000000: indices 1 and 7 whatever the util.
+ */
+static void governors(void **state)
+{
+	struct rp_gov_spec g;
+	char msg[200];
+
+	load(state);
+	rp_gov_spec_default(&g, RP_GOV_SCHEDUTIL);
+	assert_int_equal(g.rate_limit_us, 1000);
+	assert_int_equal(rp_gov_cap_idx(&g, 0, &tc2->clusters[0], 672), 1);
+	assert_int_equal(rp_gov_cap_idx(&g, 0, &tc2->clusters[0], 671), 0);
+	assert_int_equal(rp_gov_cap_idx(&g, 1, &tc2->clusters[1], 300), 1);
+	assert_int_equal(rp_gov_cap_idx(&g, 1, &tc2->clusters[1], 5000), 7);
+	assert_int_equal(rp_gov_spec_parse(&g, "fixed:A15=600000,A7=1000000",
+					   tc2, msg, sizeof(msg)), 0);
+	assert_int_equal(g.kind, RP_GOV_FIXED);
+	assert_int_equal(rp_gov_cap_idx(&g, 0, &tc2->clusters[0], 0), 1);
+	assert_int_equal(rp_gov_cap_idx(&g, 1, &tc2->clusters[1], 1000), 7);
+	rp_gov_spec_free(&g);
+	assert_int_equal(rp_gov_spec_parse(&g, "schedutil:rate_limit_us=2500",
+					   tc2, msg, sizeof(msg)), 0);
+	assert_int_equal(g.rate_limit_us, 2500);
+	/* errors: unknown cluster, frequency not an OPP, cluster missing */
+	assert_int_equal(rp_gov_spec_parse(&g, "fixed:A57=600000,A7=1000000",
+					   tc2, msg, sizeof(msg)), -1);
+	assert_non_null(strstr(msg, "no cluster 'A57'"));
+	assert_int_equal(rp_gov_spec_parse(&g, "fixed:A15=650000,A7=1000000",
+					   tc2, msg, sizeof(msg)), -1);
+	assert_non_null(strstr(msg, "650000 kHz is not an OPP"));
+	assert_int_equal(rp_gov_spec_parse(&g, "fixed:A15=600000", tc2, msg,
+					   sizeof(msg)), -1);
+	assert_non_null(strstr(msg, "no frequency for cluster 'A7'"));
+	assert_int_equal(rp_gov_parse("fixed:A15=600000"), RP_GOV_FIXED);
+	assert_int_equal(rp_gov_parse("fixed"), -1);
+	assert_int_equal(rp_gov_parse("performance:x"), -1);
+}
+
 /* eas-rfc: a small task on an idle A15 goes to the A7 cluster. */
 static void eas_rfc_big_to_little(void **state)
 {
@@ -386,6 +434,7 @@ int main(void)
 		cmocka_unit_test(feec_scenarios),
 		cmocka_unit_test(feec_energy_drop_keeps_prev),
 		cmocka_unit_test(pack_spread_not_bounds),
+		cmocka_unit_test(governors),
 		cmocka_unit_test(eas_rfc_big_to_little),
 		cmocka_unit_test(rfc_wakeup_energy),
 		cmocka_unit_test(cache_same_decisions),
