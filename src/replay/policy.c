@@ -63,7 +63,7 @@ struct rp_cl_cache *rp_cl_cache_new(const struct ea_model *m)
 	long *pow;
 	int64_t *em;
 	struct rp_div *div;
-	int *first;
+	int *first, *eff;
 
 	for (int ci = 0; ci < m->nclusters; ci++)
 		total += m->clusters[ci].ncaps;
@@ -71,7 +71,9 @@ struct rp_cl_cache *rp_cl_cache_new(const struct ea_model *m)
 	em = calloc(total ? total : 1, sizeof(*em));
 	div = calloc(total ? total : 1, sizeof(*div));
 	first = calloc(total ? total : 1, sizeof(*first));
-	if (!cc || !pow || !em || !div || !first) {
+	eff = calloc(total ? total : 1, sizeof(*eff));
+	if (!cc || !pow || !em || !div || !first || !eff) {
+		free(eff);
 		free(cc);
 		free(pow);
 		free(em);
@@ -84,6 +86,7 @@ struct rp_cl_cache *rp_cl_cache_new(const struct ea_model *m)
 	cc[0].em_pow = em;
 	cc[0].rfc.div = div;
 	cc[0].rfc.first = first;
+	cc[0].em_eff = eff;
 	for (int ci = 0; ci < m->nclusters; ci++) {
 		const struct ea_cluster *cl = &m->clusters[ci];
 		const struct ea_idle_state *idle = &cl->idles[cl->nidles - 1];
@@ -93,11 +96,13 @@ struct rp_cl_cache *rp_cl_cache_new(const struct ea_model *m)
 		int *f = first + at;
 
 		c->em_pow = em + at;
+		c->em_eff = eff + at;
 		at += cl->ncaps;
 		for (int k = 0; k < cl->ncaps; k++) {
 			core[k] = lround(cl->caps[k].core_power);
 			cluster[k] = lround(cl->caps[k].cluster_power);
 			c->em_pow[k] = rp_em_power_u(cl, k);
+			c->em_eff[k] = rp_em_efficient(cl, k);
 			rp_div_init(&d[k], cl->caps[k].cap ? cl->caps[k].cap : 1);
 			f[k] = k;
 			while (f[k] > 0 && cl->caps[f[k] - 1].cap >= cl->caps[k].cap)
@@ -119,6 +124,7 @@ void rp_cl_cache_free(struct rp_cl_cache *cc)
 		return;
 	free((void *)cc[0].rfc.core);
 	free(cc[0].em_pow);
+	free(cc[0].em_eff);
 	free((void *)cc[0].rfc.div);
 	free((void *)cc[0].rfc.first);
 	free(cc);

@@ -118,6 +118,13 @@ struct rp_env {
 	bool asymmetric;	/* rp_asymmetric(model) */
 	/* rp_cl_cache_new(model), one per cluster; NULL: computed each time */
 	struct rp_cl_cache *clc;
+	/* feec: the energy model uses every OPP (no
+	 * EM_PERF_DOMAIN_SKIP_INEFFICIENCIES); default: inefficient ones
+	 * are skipped, as mainline's cpufreq-registered models do */
+	bool em_all_opps;
+	/* feec: each CPU's util_est (sum over its runnable tasks'), NULL:
+	 * none; cpu_util() is max(util, util_est) */
+	const uint32_t *util_est;
 };
 
 /*
@@ -172,6 +179,8 @@ struct rp_rfc_pow {
 struct rp_cl_cache {
 	struct rp_rfc_pow rfc;		/* eas-rfc */
 	int64_t *em_pow;		/* feec: em power per OPP */
+	int *em_eff;			/* feec: per OPP, the lowest efficient
+					   OPP at or above it (rp_em_efficient) */
 	/* eas-rfc, per decision: util summed over the cluster's CPUs, the
 	 * highest (0 at least), and the least loaded CPU (-1: none) */
 	long sum, max;
@@ -183,6 +192,8 @@ void rp_cl_cache_free(struct rp_cl_cache *c);
 
 struct rp_wakee {
 	uint32_t util;		/* task util_avg, decayed to now */
+	uint32_t util_est;	/* task_util_est() at its last dequeue
+				   (max(ewma, enqueued)); 0: none */
 	uint32_t wakeups;	/* RFC wakeup_avg_sum (1024 per wakeup, decayed) */
 	int prev_cpu;		/* last CPU, or the recorded one at first */
 	int rec_cpu;		/* the CPU the recording used (mapped) */
@@ -251,6 +262,17 @@ long rp_rfc_wakeup_energy(double per_wakeup);
 /* policy-feec.c: the energy model's power of a CPU of cl at OPP k, micro
  * power_unit: its core power plus an equal share of the cluster's. */
 int64_t rp_em_power_u(const struct ea_cluster *cl, int k);
+/* policy-feec.c: the lowest OPP at or above k that the energy model does
+ * not mark EM_PERF_STATE_INEFFICIENT: a state is inefficient when some
+ * higher one costs no more per unit of capacity (em_compute_costs(): cost
+ * = power x max_freq / freq, compared from the top down). */
+int rp_em_efficient(const struct ea_cluster *cl, int k);
+/* mainline select_idle_sibling() from prev_cpu, wake_affine() aside: prev
+ * if idle (and the task fits it on an asymmetric platform); else, on an
+ * asymmetric platform, select_idle_capacity() (the first idle CPU from
+ * prev, wrapping, where the task fits, else the idle CPU of highest
+ * capacity); else the first idle CPU of prev's cluster; else prev. */
+int rp_select_idle_sibling(const struct rp_env *e, const struct rp_wakee *p);
 /* policy-feec.c: mainline compute_energy() for a perf domain, with the
  * task on dst_cpu (-1: without it). */
 unsigned long long rp_feec_compute_energy(const struct rp_env *e, int cl,

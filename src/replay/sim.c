@@ -771,20 +771,30 @@ static int place(struct sim *s, int task)
 {
 	struct sim_task *t = &s->tasks[task];
 	const struct rp_act *a = cur_act(s, t);
-	struct rp_env env = { s->m, s->ncpus, s->env_util, s->env_cap, s->env_nr,
-			      s->overutilised, s->asymmetric, s->clc };
-	struct rp_wakee p;
+	struct rp_env env = { .model = s->m, .ncpus = s->ncpus,
+			      .util = s->env_util, .cap_idx = s->env_cap,
+			      .nr = s->env_nr,
+			      .overutilised = s->overutilised || s->ou_sticky,
+			      .asymmetric = s->asymmetric, .clc = s->clc,
+			      .util_est = s->env_ue };
+	struct rp_wakee p = { 0 };
 	int cpu;
 
 	if (t->pin >= 0)
 		return t->pin;
 	/* util_avg is up to date: see advance() */
 	for (int i = 0; i < s->ncpus; i++) {
-		s->env_util[i] = s->cpus[i].pelt.util_avg;
-		s->env_cap[i] = s->cpus[i].cap_idx;
+		const struct sim_cpu *c = &s->cpus[i];
+
+		s->env_util[i] = c->pelt.util_avg;
+		s->env_cap[i] = c->cap_idx;
 		s->env_nr[i] = nr(s, i);
+		s->env_ue[i] = c->curr >= 0 ? s->tasks[c->curr].ue_ewma : 0;
+		for (int k = 0; k < c->nrq; k++)
+			s->env_ue[i] += s->tasks[c->rq[k]].ue_ewma;
 	}
 	p.util = task_util(s, t);
+	p.util_est = t->ue_ewma;
 	if (t->pelt_cpu >= 0)
 		s->env_util[t->pelt_cpu] = s->env_util[t->pelt_cpu] > p.util ?
 					   s->env_util[t->pelt_cpu] - p.util : 0;
@@ -864,6 +874,25 @@ static void do_move(struct sim *s, size_t i)
 				 a->cpu));
 }
 
+/*
+ * util_est_update() at a sleep (mainline 6.9+, UTIL_EST_MARGIN 1024 / 100,
+ * weight 1/4): up at once to the util at dequeue, down by a quarter of the
+ * difference unless within the margin or above the CPU's capacity.
+ */
+static void util_est_sleep(struct sim *s, struct sim_task *t, int cpu)
+{
+	uint32_t dq = task_util(s, t), diff;
+
+	if (t->ue_ewma <= dq) {
+		t->ue_ewma = dq;
+		return;
+	}
+	diff = t->ue_ewma - dq;
+	if (diff < 1024 / 100 || dq > s->cpus[cpu].cap_orig)
+		return;
+	t->ue_ewma = ((t->ue_ewma << 2) - diff) >> 2;
+}
+
 static void complete(struct sim *s, int cpu)
 {
 	struct sim_cpu *c = &s->cpus[cpu];
@@ -903,6 +932,7 @@ static void complete(struct sim *s, int cpu)
 		return;
 	}
 	t->runnable = false;
+	util_est_sleep(s, t, cpu);
 	c->curr = -1;
 	set_pelt_b(s, c);
 	if (key > *kmax(s, c))
@@ -1365,6 +1395,11 @@ static void step(struct sim *s, uint64_t t)
 		tick = true;
 		s->next_tick += TICK_NS;
 	}
+	/* sticky overutilised: cleared by a balance (the tick) only */
+	if (s->overutilised)
+		s->ou_sticky = true;
+	else if (tick)
+		s->ou_sticky = false;
 	/* the CPUs whose task has no work left: advance() listed them */
 	for (int i = 0; i < s->ndone; i++)
 		complete(s, s->done[i]);
@@ -1453,6 +1488,7 @@ static void reset(struct sim *s)
 	s->nlat = 0;
 	s->wait_ns = s->late = s->overutil_ns = s->migrations = s->events = 0;
 	s->overutilised = false;
+	s->ou_sticky = false;
 	s->started = false;
 	for (size_t i = 0; i < s->ntasks; i++) {
 		struct sim_task *t = &s->tasks[i];
@@ -1652,6 +1688,7 @@ int sim_init(struct sim *s, const struct ea_workload *w, const struct ea_model *
 	s->cpus = calloc(s->ncpus, sizeof(*s->cpus));
 	s->tasks = calloc(s->ntasks ? s->ntasks : 1, sizeof(*s->tasks));
 	s->env_util = calloc(s->ncpus, sizeof(*s->env_util));
+	s->env_ue = calloc(s->ncpus, sizeof(*s->env_ue));
 	s->env_cap = calloc(s->ncpus, sizeof(*s->env_cap));
 	s->env_nr = calloc(s->ncpus, sizeof(*s->env_nr));
 	s->done = calloc(s->ncpus, sizeof(*s->done));
@@ -1663,7 +1700,7 @@ int sim_init(struct sim *s, const struct ea_workload *w, const struct ea_model *
 	s->comms = calloc(s->ntasks ? s->ntasks : 1, sizeof(*s->comms));
 	s->swapper = calloc(s->ncpus, sizeof(*s->swapper));
 	s->clc = rp_cl_cache_new(m);
-	if (!s->cpus || !s->tasks || !s->env_util || !s->env_cap ||
+	if (!s->cpus || !s->tasks || !s->env_util || !s->env_ue || !s->env_cap ||
 	    !s->env_nr || !s->done || !s->nt || !s->nt_dirty || !s->pk_dirty ||
 	    !s->due ||
 	    !s->clc || !s->comms || !s->swapper || init_domains(s)) {
@@ -1723,6 +1760,7 @@ void sim_free(struct sim *s)
 	free(s->cpus);
 	free(s->tasks);
 	free(s->env_util);
+	free(s->env_ue);
 	free(s->env_cap);
 	free(s->env_nr);
 	free(s->done);

@@ -26,6 +26,7 @@ struct sim_task {
 	int pin;		/* -1 */
 	uint64_t wait_from;	/* queued since */
 	uint64_t wake_sum, wake_last_ms;	/* RFC wakeup_avg_sum */
+	uint32_t ue_ewma;	/* util_est (mainline 6.9+), set at sleep */
 };
 
 /* A task moving to its next recorded segment's CPU. */
@@ -147,6 +148,9 @@ struct sim {
 	uint64_t *due;		/* nt <= now: their time has come */
 	/* policy view, refreshed at each wakeup */
 	uint32_t *env_util;
+	uint32_t *env_ue;	/* each CPU's util_est: its runnable tasks' */
+	bool ou_sticky;		/* rd->overutilized: set when some CPU is,
+				   cleared at a tick (balance) when none is */
 	int *env_cap, *env_nr;
 	struct rp_cl_cache *clc;	/* the model, as the policies use it */
 	char (*comms)[EA_COMM_LEN];	/* each task's, as emitted */

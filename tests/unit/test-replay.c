@@ -25,8 +25,10 @@ struct scen {
 
 static struct rp_env *env(struct scen *s, bool over)
 {
-	s->env = (struct rp_env){ tc2, 5, s->util, s->cap, s->nr, over,
-				  rp_asymmetric(tc2), NULL };
+	s->env = (struct rp_env){ .model = tc2, .ncpus = 5, .util = s->util,
+				  .cap_idx = s->cap, .nr = s->nr,
+				  .overutilised = over,
+				  .asymmetric = rp_asymmetric(tc2) };
 	return &s->env;
 }
 
@@ -114,15 +116,28 @@ static void diff_wakeups(void **state)
 
 /*
  * feec, task util 50, nothing else running. em_cpu_energy: power per CPU is
- * core + cluster / CPUs: A7 187 + 2967 / 3 = 1176, A15 2021 + 7920 / 2 =
- * 5981 at their lowest OPPs (1.25 x 50 = 62 fits both). Placing the task
- * costs 1176 x 50 / 358 = 164 on an A7, 5981 x 50 / 840 = 356 on an A15.
+ * core + cluster / CPUs; 1.25 x 50 = 62 fits the lowest OPPs, but those are
+ * inefficient (EM_PERF_STATE_INEFFICIENT): cost per capacity, power x
+ * fmax / freq, from the top down:
+ *   A7:  1000 MHz (1024 + 4905 / 3) = 2659, cost 2659;
+ *        900: 761 + 1305.7 = 2066.7 x 10 / 9 = 2296 (< 2659, efficient);
+ *        800: 549 + 949 = 1498 x 10 / 8 = 1872 (efficient);
+ *        700: 447 + 973 = 1420 x 10 / 7 = 2029 >= 1872: inefficient, and
+ *        so are 600 (2242), 500 (2541), 400 (3014), 350 (3360);
+ *   A15: 1200 MHz 6997 + 7600 = 14597; 1100: 5177 + 5713 = 10890 x 12 / 11
+ *        = 11880; 1000: 3846 + 4223 = 8069 x 1.2 = 9683; 900: 3524 +
+ *        4132.5 = 7656.5 x 12 / 9 = 10209 >= 9683: inefficient, and so are
+ *        800 (10834), 700 (11729), 600 (12789), 500 (14354).
+ * So the A7s run at 800 MHz (cap 819), the A15s at 1000 MHz (cap 1679):
+ * the task costs 1498 x 50 / 819 = 91 on an A7, 8069 x 50 / 1679 = 240 on
+ * an A15.
  *  - prev on A7 CPU 2: the other A7s have no more spare capacity than
  *    prev, so only the A15 is a candidate, and it costs more: prev kept;
  *  - prev on A15 CPU 0: the A7 with the most spare capacity (CPU 2, the
- *    first of equals) saves 356 - 164: big-to-little move;
- *  - overutilised: feec is not used; the fallback takes an idle sibling of
- *    the busy prev CPU 0, CPU 1, although an A7 would be cheaper.
+ *    first of equals) saves 240 - 91: big-to-little move;
+ *  - overutilised: feec is not used; mainline's select_idle_sibling()
+ *    from the busy prev CPU 0: select_idle_capacity() takes the first idle
+ *    CPU after it where 50 fits, CPU 1, although an A7 would be cheaper.
  */
 static void feec_scenarios(void **state)
 {
@@ -130,8 +145,12 @@ static void feec_scenarios(void **state)
 	struct rp_wakee p = { .util = 50, .prev_cpu = 2, .rec_cpu = 2 };
 
 	load(state);
-	assert_int_equal(rp_feec_compute_energy(env(&s, false), 1, 50, 2) / 1000000, 164);
-	assert_int_equal(rp_feec_compute_energy(env(&s, false), 0, 50, 0) / 1000000, 356);
+	assert_int_equal(rp_em_efficient(&tc2->clusters[1], 0), 5);
+	assert_int_equal(rp_em_efficient(&tc2->clusters[1], 6), 6);
+	assert_int_equal(rp_em_efficient(&tc2->clusters[0], 0), 5);
+	assert_int_equal(rp_em_efficient(&tc2->clusters[0], 7), 7);
+	assert_int_equal(rp_feec_compute_energy(env(&s, false), 1, 50, 2) / 1000000, 91);
+	assert_int_equal(rp_feec_compute_energy(env(&s, false), 0, 50, 0) / 1000000, 240);
 	assert_int_equal(rp_policy_feec.select_cpu(env(&s, false), &p), 2);
 	p.prev_cpu = 0;
 	assert_int_equal(rp_policy_feec.select_cpu(env(&s, false), &p), 2);
@@ -140,7 +159,8 @@ static void feec_scenarios(void **state)
 }
 
 /*
- * feec where a higher OPP is cheaper per unit of capacity (tc2's A7: per-CPU
+ * feec with an energy model using every OPP, where a higher OPP is cheaper
+ * per unit of capacity (tc2's A7: per-CPU
  * power / cap = (187 + 2967 / 3) / 358 = 3.28 at OPP 0, (275 + 2792 / 3) /
  * 410 = 2.94 at OPP 1). A7 CPU 2 (prev) at util 280, the task 20:
  *  - without the task: 1.25 x 280 = 350 <= 358, OPP 0:
@@ -157,9 +177,42 @@ static void feec_energy_drop_keeps_prev(void **state)
 	struct rp_wakee p = { .util = 20, .prev_cpu = 2, .rec_cpu = 2 };
 
 	load(state);
-	assert_true(rp_feec_compute_energy(env(&s, false), 1, 20, 2) <
-		    rp_feec_compute_energy(env(&s, false), 1, 0, -1));
+	/* an energy model that uses every OPP (no skipping of inefficient
+	 * ones, as without EM_PERF_DOMAIN_SKIP_INEFFICIENCIES) */
+	env(&s, false)->em_all_opps = true;
+	assert_true(rp_feec_compute_energy(&s.env, 1, 20, 2) <
+		    rp_feec_compute_energy(&s.env, 1, 0, -1));
+	assert_int_equal(rp_policy_feec.select_cpu(&s.env, &p), 2);
+	/* skipping them, both OPPs are 800 MHz: no drop, prev (delta
+	 * 1498 x 20 / 819 = 36.6) and CPU 3 (the same) tie: prev kept */
+	env(&s, false);
+	assert_true(rp_feec_compute_energy(&s.env, 1, 20, 2) >
+		    rp_feec_compute_energy(&s.env, 1, 0, -1));
+	assert_int_equal(rp_policy_feec.select_cpu(&s.env, &p), 2);
+}
+
+/*
+ * feec reads util_est: a task whose util_avg decayed to 100 over a long
+ * sleep but whose util_est is 900 does not fit an A7 (900 x 1.25 = 1125 >
+ * 1024, util_fits_cpu()), so from prev A7 CPU 2 it goes to an A15 (the
+ * first of equals, CPU 0), where without util_est it stayed (a 100 task
+ * fits the A7s, and prev is no worse than the other A7s). CPUs' own
+ * util_est counts too: A7s at util_avg 0 but util_est 1000 leave no room.
+ */
+static void feec_util_est(void **state)
+{
+	struct scen s = { 0 };
+	uint32_t ue[5] = { 0 };
+	struct rp_wakee p = { .util = 100, .prev_cpu = 2, .rec_cpu = 2 };
+
+	load(state);
 	assert_int_equal(rp_policy_feec.select_cpu(env(&s, false), &p), 2);
+	p.util_est = 900;
+	assert_int_equal(rp_policy_feec.select_cpu(env(&s, false), &p), 0);
+	p.util_est = 0;
+	ue[2] = ue[3] = ue[4] = 1000;
+	env(&s, false)->util_est = ue;
+	assert_int_equal(rp_policy_feec.select_cpu(&s.env, &p), 0);
 }
 
 /* pack and spread are heuristics (issue 14): their summaries say so. */
@@ -434,6 +487,7 @@ int main(void)
 		cmocka_unit_test(feec_scenarios),
 		cmocka_unit_test(feec_energy_drop_keeps_prev),
 		cmocka_unit_test(pack_spread_not_bounds),
+		cmocka_unit_test(feec_util_est),
 		cmocka_unit_test(governors),
 		cmocka_unit_test(eas_rfc_big_to_little),
 		cmocka_unit_test(rfc_wakeup_energy),
