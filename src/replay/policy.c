@@ -104,9 +104,7 @@ struct rp_cl_cache *rp_cl_cache_new(const struct ea_model *m)
 			c->em_pow[k] = rp_em_power_u(cl, k);
 			c->em_eff[k] = rp_em_efficient(cl, k);
 			rp_div_init(&d[k], cl->caps[k].cap ? cl->caps[k].cap : 1);
-			f[k] = k;
-			while (f[k] > 0 && cl->caps[f[k] - 1].cap >= cl->caps[k].cap)
-				f[k]--;
+			f[k] = rp_rfc_curr_idx(cl, k);
 		}
 		c->rfc = (struct rp_rfc_pow){
 			core, cluster, lround(idle->core_power),

@@ -159,8 +159,8 @@ static inline long rp_div(long n, const struct rp_div *q, long d)
 /*
  * eas-rfc's figures of a cluster: lround() of the busy powers per OPP, of
  * the deepest idle state's powers, that state's rp_rfc_wakeup_energy();
- * per OPP the reciprocal of its capacity and its energy_match_cap() index
- * (the lowest OPP of the same capacity). NULL arrays: from the model, at
+ * per OPP the reciprocal of its capacity and the RFC's current state at
+ * that OPP (rp_rfc_curr_idx()). NULL arrays: from the model, at
  * each use.
  */
 struct rp_rfc_pow {
@@ -258,6 +258,11 @@ long rp_energy_diff_util(const struct rp_env *e, int cpu, long util,
 /* The RFC's wakeup energy (x1024 per window) from a model's per-wakeup
  * figure: w x 1024 x 1000 / 47742, rounded. */
 long rp_rfc_wakeup_energy(double per_wakeup);
+/* The RFC's current state of a CPU at OPP k: set_curr_capacity() stores
+ * freq x 1024 / the policy's max frequency, which energy_diff_util()
+ * matches against the cap states in the model's units (energy_match_cap(),
+ * the lowest state whose cap covers it; the top one if none does). */
+int rp_rfc_curr_idx(const struct ea_cluster *cl, int k);
 
 /* policy-feec.c: the energy model's power of a CPU of cl at OPP k, micro
  * power_unit: its core power plus an equal share of the cluster's. */

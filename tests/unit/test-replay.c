@@ -284,6 +284,43 @@ static void eas_rfc_big_to_little(void **state)
 	assert_true(cpu >= 2 && cpu <= 4);
 }
 
+/*
+ * eas-rfc's wakeup takes 3.15's balance path only. A7 CPU 2 (prev) busy at
+ * util 200, CPUs 3 and 4 idle, task util 100, no wakeups:
+ *  - top level: the local A7 probe (least loaded, CPU 3) costs 877
+ *    (diff_idle_cpu); the A15 probe CPU 0 costs CPU 100 x 2021 / 840 = 240,
+ *    cluster -25 + 100 x 7920 / 840 (942) + 740 x 25 / 840 (22) = 939:
+ *    1179 > 877, no remote group;
+ *  - cluster level: prev costs 878 (diff_busy_cpu), CPUs 3 and 4 877 each:
+ *    the first, CPU 3.
+ * The energy-aware select_idle_sibling() after it would have gone on to
+ * the idle CPU 4 (877 <= 877); the balance path returns CPU 3.
+ */
+static void eas_rfc_balance_path(void **state)
+{
+	struct scen s = { .util = { 0, 0, 200 }, .nr = { 0, 0, 1 } };
+	struct rp_wakee p = { .util = 100, .prev_cpu = 2 };
+
+	load(state);
+	assert_int_equal(rp_energy_diff_util(env(&s, false), 0, 100, 0), 1179);
+	assert_int_equal(rp_policy_eas_rfc.select_cpu(env(&s, false), &p), 3);
+}
+
+/*
+ * The RFC's curr_capacity (seed 006): freq x 1024 / max freq, matched to
+ * the cap states: A15 at 600 MHz -> 512 -> 500 MHz state (cap 840, index
+ * 0); at 1 GHz -> 853 -> 1008 (index 1); A7 at 1 GHz -> 1024 -> index 7; at
+ * 350 MHz -> 358 -> index 0.
+ */
+static void rfc_curr_capacity(void **state)
+{
+	load(state);
+	assert_int_equal(rp_rfc_curr_idx(&tc2->clusters[0], 1), 0);
+	assert_int_equal(rp_rfc_curr_idx(&tc2->clusters[0], 5), 1);
+	assert_int_equal(rp_rfc_curr_idx(&tc2->clusters[1], 7), 7);
+	assert_int_equal(rp_rfc_curr_idx(&tc2->clusters[1], 0), 0);
+}
+
 static void rfc_wakeup_energy(void **state)
 {
 	assert_int_equal(rp_rfc_wakeup_energy(0.233115234375), 5);
@@ -488,6 +525,8 @@ int main(void)
 		cmocka_unit_test(feec_energy_drop_keeps_prev),
 		cmocka_unit_test(pack_spread_not_bounds),
 		cmocka_unit_test(feec_util_est),
+		cmocka_unit_test(eas_rfc_balance_path),
+		cmocka_unit_test(rfc_curr_capacity),
 		cmocka_unit_test(governors),
 		cmocka_unit_test(eas_rfc_big_to_little),
 		cmocka_unit_test(rfc_wakeup_energy),
