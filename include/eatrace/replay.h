@@ -27,11 +27,20 @@
 
 struct ea_workload;
 
-/* --pin COMM=CPU: fnmatch(3) pattern on the task's comm. */
+#define EA_PIN_WORDS (EA_MAX_CPUS / 64)
+
+/* --pin PID=CPULIST or COMM=CPULIST: CPUs of the platform replayed on. */
 struct ea_pin {
-	const char *pattern;
-	int cpu;
+	const char *pattern;	/* fnmatch(3) on the comm; NULL: by pid */
+	int32_t pid;
+	uint64_t cpus[EA_PIN_WORDS];	/* bit per CPU */
 };
+
+/* "0-2,4" into mask (EA_PIN_WORDS words): how many CPUs, or -1 if it is
+ * not a list of CPUs below max_cpus. */
+int ea_cpulist_parse(const char *text, uint64_t *mask, int max_cpus);
+/* The lowest CPU of a pin, -1: none. */
+int ea_pin_first_cpu(const struct ea_pin *pin);
 
 struct ea_workload_config {
 	/* Capacity of the recorded CPUs at each frequency (work units). */
@@ -42,9 +51,10 @@ struct ea_workload_config {
 	uint32_t assumed_khz;	/* as ea_acct_config: for unknown frequency */
 	const struct ea_pin *pins;
 	int npins;
-	/* Do not pin tasks for having stayed on one CPU (only kthread names
-	 * and pins). Such pins never apply on another platform anyway. */
-	bool no_auto_pin;
+	/* Also pin tasks for having stayed on one CPU over 10+ activations
+	 * (--auto-pin; never on another platform). Default: only per-CPU
+	 * kthread names and pins. */
+	bool auto_pin;
 };
 
 /* Per-workload figures, for reports. */

@@ -41,14 +41,19 @@ static const char usage_text[] =
 	"      --source-capacity N  the recorded CPUs' capacity, whatever their\n"
 	"                        frequency (traces from machines without a model;\n"
 	"                        -m may then be omitted if --target-model is given)\n"
-	"      --pin COMM=CPU    keep tasks whose comm matches (fnmatch) on CPU\n"
+	"      --pin PID=CPUS, --pin COMM=CPUS  keep the task of that pid, or\n"
+	"                        tasks whose comm matches (fnmatch), on those CPUs\n"
+	"                        of the platform replayed on (a list: 2, 0-1,4);\n"
+	"                        per-CPU kthreads (ksoftirqd/N, kworker/N:M, ...)\n"
+	"                        stay on the CPU their recorded N maps to\n"
 	"      --emit-trace OUT  write the simulated timeline as ftrace text\n"
 	"                        ('eatrace report' reads it; one policy only)\n"
 	"      --html FILE       also write a self-contained HTML page comparing the runs\n"
 	"      --perfetto FILE   also write Chrome trace-event JSON, one process per run\n"
 	EA_COMMON_OPTS_HELP
-	"      --no-auto-pin     do not pin tasks for never leaving one CPU over\n"
-	"                        10+ activations (kthread names and --pin still do)\n"
+	"      --auto-pin        also pin tasks never seen off one CPU over 10+\n"
+	"                        activations (recorded platform only; default off:\n"
+	"                        --no-auto-pin is accepted and changes nothing)\n"
 	"      --timing          print to stderr (even with -q) the CPU and wall\n"
 	"                        time of reading the trace and extracting the\n"
 	"                        workload, and of each policy (simulation and\n"
@@ -62,7 +67,7 @@ static const char usage_text[] =
 
 enum { OPT_POLICY = 2000, OPT_GOVERNOR, OPT_IDLE, OPT_TARGET, OPT_SRC_CAP,
        OPT_PIN, OPT_EMIT, OPT_NO_AUTO_PIN, OPT_HTML, OPT_PERFETTO,
-       OPT_TIMING };
+       OPT_TIMING, OPT_AUTO_PIN };
 
 static const struct option extra[] = {
 	{ "policy", required_argument, NULL, OPT_POLICY },
@@ -73,6 +78,7 @@ static const struct option extra[] = {
 	{ "pin", required_argument, NULL, OPT_PIN },
 	{ "emit-trace", required_argument, NULL, OPT_EMIT },
 	{ "no-auto-pin", no_argument, NULL, OPT_NO_AUTO_PIN },
+	{ "auto-pin", no_argument, NULL, OPT_AUTO_PIN },
 	{ "html", required_argument, NULL, OPT_HTML },
 	{ "perfetto", required_argument, NULL, OPT_PERFETTO },
 	{ "timing", no_argument, NULL, OPT_TIMING },
@@ -84,7 +90,7 @@ static const struct option extra[] = {
 struct replay_opts {
 	const char *policy, *governor, *idle, *target, *emit, *html, *perfetto;
 	unsigned long source_capacity;
-	bool no_auto_pin, timing;
+	bool auto_pin, timing;
 	struct ea_pin pins[MAX_PINS];
 	char pin_text[MAX_PINS][64];
 	int npins;
@@ -122,7 +128,10 @@ static int on_opt(int opt, const char *arg, void *ctx)
 		ro->emit = arg;
 		return 0;
 	case OPT_NO_AUTO_PIN:
-		ro->no_auto_pin = true;
+		ro->auto_pin = false;	/* the default now */
+		return 0;
+	case OPT_AUTO_PIN:
+		ro->auto_pin = true;
 		return 0;
 	case OPT_HTML:
 		ro->html = arg;
@@ -142,16 +151,21 @@ static int on_opt(int opt, const char *arg, void *ctx)
 	case OPT_PIN:
 		eq = strrchr(arg, '=');
 		if (!eq || eq == arg || (size_t)(eq - arg) >= sizeof(ro->pin_text[0]))
-			return ea_die("--pin: '%s' is not COMM=CPU", arg);
-		cpu = strtol(eq + 1, &end, 10);
-		if (*end || eq[1] == '\0' || cpu < 0 || cpu >= EA_MAX_CPUS)
-			return ea_die("--pin: '%s' is not COMM=CPU", arg);
+			return ea_die("--pin: '%s' is not PID=CPULIST or COMM=CPULIST", arg);
 		if (ro->npins == MAX_PINS)
 			return ea_die("--pin: more than %d", MAX_PINS);
+		if (ea_cpulist_parse(eq + 1, ro->pins[ro->npins].cpus, EA_MAX_CPUS) < 0)
+			return ea_die("--pin: '%s' is not a CPU list (e.g. 2 or 0-1,4)", eq + 1);
 		memcpy(ro->pin_text[ro->npins], arg, eq - arg);
 		ro->pin_text[ro->npins][eq - arg] = '\0';
-		ro->pins[ro->npins].pattern = ro->pin_text[ro->npins];
-		ro->pins[ro->npins].cpu = (int)cpu;
+		cpu = strtol(ro->pin_text[ro->npins], &end, 10);
+		if (!*end && cpu >= 0 && cpu <= INT32_MAX) {
+			ro->pins[ro->npins].pattern = NULL;
+			ro->pins[ro->npins].pid = (int32_t)cpu;
+		} else {
+			ro->pins[ro->npins].pattern = ro->pin_text[ro->npins];
+			ro->pins[ro->npins].pid = -1;
+		}
 		ro->npins++;
 		return 0;
 	}
@@ -377,6 +391,12 @@ int cmd_replay(int argc, char **argv)
 		ea_die("%s", err.msg);
 		goto out;
 	}
+	for (int i = 0; rr.target && i < ro.npins; i++)
+		for (int c = rr.target->ncpus; c < EA_MAX_CPUS; c++)
+			if (ro.pins[i].cpus[c >> 6] >> (c & 63) & 1) {
+				ea_die("--pin: model '%s' has no CPU %d", rr.target->name, c);
+				goto out;
+			}
 	if (rr.model) {
 		/* the actual run's figures shown are per CPU and cluster */
 		struct ea_acct_config acfg = { .no_tasks = true };
@@ -403,7 +423,7 @@ int cmd_replay(int argc, char **argv)
 	wcfg.source_capacity = (uint32_t)ro.source_capacity;
 	wcfg.pins = ro.pins;
 	wcfg.npins = ro.npins;
-	wcfg.no_auto_pin = ro.no_auto_pin;
+	wcfg.auto_pin = ro.auto_pin;
 	if (ea_workload_new(&rr.wl, &wcfg)) {
 		ea_die("out of memory");
 		goto out;

@@ -48,6 +48,7 @@ struct rp_task {
 	struct rp_seg *segs;
 	size_t nsegs, seg_cap;
 	bool pin_auto;		/* pinned because it never left one CPU */
+	const struct ea_pin *upin;	/* --pin that matched it, NULL */
 	bool open;		/* acts[nacts - 1] still open (extraction) */
 	int32_t last_run_cpu;	/* extraction: CPU of its latest run */
 };
@@ -99,6 +100,17 @@ struct ea_workload {
 };
 
 uint32_t rp_source_capacity(const struct ea_workload *w, int cpu, uint32_t khz);
+
+/* pin.c: the recorded CPU a per-CPU kthread's name binds it to, -1. */
+int rp_kthread_cpu(const char *comm);
+/* pin.c: t->pin, t->upin, t->pin_auto from cfg and t's comm, pid, CPUs. */
+void rp_pin_resolve(const struct ea_workload_config *cfg, struct rp_task *t);
+bool rp_pin_allows(const struct ea_pin *pin, int cpu);
+
+/* cpumap.c: recorded CPU (0..nsrc-1) -> CPU of dst (0..ndst-1), by
+ * capacity then id on each side (identity when same); malloc()ed. */
+int *rp_cpu_map_new(const struct ea_model *src, int nsrc,
+		    const struct ea_model *dst, int ndst, bool same);
 
 /* ---- policies (policy*.c) ---- */
 

@@ -76,7 +76,7 @@ static uint64_t umin(uint64_t a, uint64_t b)
 
 static int map_cpu(const struct sim *s, int cpu)
 {
-	return cpu < 0 ? -1 : cpu % s->ncpus;
+	return cpu < 0 ? -1 : cpu < s->nsrc ? s->cpu_map[cpu] : cpu % s->ncpus;
 }
 
 /* The CPUs of cpu's frequency domain: [*n] from the returned pointer. */
@@ -804,6 +804,19 @@ static int place(struct sim *s, int task)
 	cpu = s->policy->select_cpu(&env, &p);
 	if (cpu < 0 || cpu >= s->ncpus)
 		cpu = p.prev_cpu;
+	if (t->upin && !rp_pin_allows(t->upin, cpu)) {
+		/* outside its --pin set: its allowed CPU with the fewest
+		 * tasks, then the lowest util */
+		int best = -1;
+
+		for (int i = 0; i < s->ncpus; i++)
+			if (rp_pin_allows(t->upin, i) &&
+			    (best < 0 || s->env_nr[i] < s->env_nr[best] ||
+			     (s->env_nr[i] == s->env_nr[best] &&
+			      s->env_util[i] < s->env_util[best])))
+				best = i;
+		cpu = best >= 0 ? best : cpu;
+	}
 	return cpu;
 }
 
@@ -956,7 +969,8 @@ static bool pull(struct sim *s, int cpu)
 	for (int k = 0; k < s->cpus[busiest].nrq; k++) {
 		int task = s->cpus[busiest].rq[k];
 
-		if (s->tasks[task].pin >= 0)
+		if (s->tasks[task].pin >= 0 || (s->tasks[task].upin &&
+		    !rp_pin_allows(s->tasks[task].upin, cpu)))
 			continue;
 		rq_take(s, busiest, k);
 		enqueue(s, task, cpu);
@@ -1499,6 +1513,14 @@ static void reset(struct sim *s)
 		/* staying on one CPU means nothing on another platform */
 		t->pin = t->w->pin_auto && !s->same_platform ? -1 :
 			 map_cpu(s, t->w->pin);
+		/* --pin: CPUs of this platform; one of them: a pin */
+		if (t->w->upin && ea_pin_first_cpu(t->w->upin) < s->ncpus) {
+			t->upin = t->w->upin;
+			t->pin = ea_pin_first_cpu(t->upin);
+			for (int j = t->pin + 1; j < s->ncpus; j++)
+				if (rp_pin_allows(t->upin, j))
+					t->pin = -1;
+		}
 		t->wake_last_ms = s->first_ts / 1000000;
 	}
 	for (int i = 0; i < s->ncpus; i++) {
@@ -1685,6 +1707,15 @@ int sim_init(struct sim *s, const struct ea_workload *w, const struct ea_model *
 			return -1;
 		}
 	s->ntasks = w->ntasks;
+	s->nsrc = w->counts.ncpus > w->ncpus ? w->counts.ncpus : w->ncpus;
+	s->cpu_map = rp_cpu_map_new(w->cfg.model, s->nsrc, m, s->ncpus,
+				    same_platform);
+	if (!s->cpu_map) {
+		fail(s, "out of memory");
+		return -1;
+	}
+	if (s->nsrc < 1)
+		s->nsrc = 1;
 	s->cpus = calloc(s->ncpus, sizeof(*s->cpus));
 	s->tasks = calloc(s->ntasks ? s->ntasks : 1, sizeof(*s->tasks));
 	s->env_util = calloc(s->ncpus, sizeof(*s->env_util));
@@ -1760,6 +1791,7 @@ void sim_free(struct sim *s)
 	free(s->cpus);
 	free(s->tasks);
 	free(s->env_util);
+	free(s->cpu_map);
 	free(s->env_ue);
 	free(s->env_cap);
 	free(s->env_nr);

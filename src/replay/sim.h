@@ -24,6 +24,7 @@ struct sim_task {
 	int cpu;		/* CPU queued/running on, else the last, -1 */
 	int pelt_cpu;		/* CPU whose signal holds its util, -1 */
 	int pin;		/* -1 */
+	const struct ea_pin *upin;	/* --pin to several CPUs, NULL */
 	uint64_t wait_from;	/* queued since */
 	uint64_t wake_sum, wake_last_ms;	/* RFC wakeup_avg_sum */
 	uint32_t ue_ewma;	/* util_est (mainline 6.9+), set at sleep */
@@ -107,6 +108,7 @@ struct sim {
 	bool rec_idle_tl;	/* idle states follow the recorded timeline */
 	uint32_t assumed_khz;
 	int ncpus;
+	int *cpu_map, nsrc;	/* recorded CPU -> CPU (cpumap.c) */
 	struct sim_cpu *cpus;
 	struct sim_task *tasks;
 	size_t ntasks;

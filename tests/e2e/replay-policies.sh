@@ -69,4 +69,29 @@ g0=$(min_gap "$TMP/su0.txt") g50=$(min_gap "$TMP/su50000.txt")
 if [ "$g0" -lt 50 ] && [ "$g50" -ge 50 ]; then ok "schedutil rate limit ($g0 ms -> $g50 ms)"
 else fail "schedutil rate limit: min gaps $g0 ms (no limit), $g50 ms (50 ms)"; fi
 
+# 3. pinning from evidence: no auto-pinning unless --auto-pin; --pin by comm
+#    or pid, CPU lists, CPUs of the platform replayed on.
+demo="traces/demo/tc2-seven-tasks.txt -m tc2 --policy eas-rfc -f json"
+# wl FIELD...: workload.pinned_tasks, policy migrations, busy CPUs (> 0 s)
+wl() { /usr/bin/python3 -c "
+import json,sys; d=json.load(open(sys.argv[1])); p=d['policies'][0]
+print(d['workload']['pinned_tasks'], p['migrations'] > 0,
+      ','.join(str(c['cpu']) for c in p['cpus'] if c['task_busy_s'] > 0))" "$1"; }
+"$EATRACE" replay $demo >"$TMP/d0.json" || fail "demo"
+"$EATRACE" replay $demo --auto-pin >"$TMP/d1.json" || fail "demo --auto-pin"
+"$EATRACE" replay $demo --pin 'task*=3' >"$TMP/d2.json" || fail "demo --pin"
+"$EATRACE" replay $demo --pin 1005=0-1 --pin 'task*=2-4' >"$TMP/d3.json" || fail "demo --pin pid"
+set -- $(wl "$TMP/d0.json")
+expect_eq "no auto-pinning by default: pinned, moved" "$1 $2" "0 True"
+set -- $(wl "$TMP/d1.json")
+expect_eq "--auto-pin: the seven tasks that never moved, no migration" "$1 $2" "7 False"
+set -- $(wl "$TMP/d2.json")
+expect_eq "--pin 'task*=3': all seven on CPU 3" "$1 $3" "7 3"
+set -- $(wl "$TMP/d3.json")
+expect_eq "--pin 1005=0-1 first, task* on 2-4: seven pinned" "$1" "7"
+expect_fail "--pin: CPU beyond the model" 2 "has no CPU 9" -- \
+	"$EATRACE" replay $demo --pin 'task1=9'
+expect_fail "--pin: not a CPU list" 2 "is not a CPU list" -- \
+	"$EATRACE" replay $demo --pin 'task1=2-1'
+
 finish

@@ -9,6 +9,7 @@
  * wakeup): A7 core 0 cluster 6, A15 core 5 cluster 210.
  */
 #include <limits.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "harness.h"
@@ -321,6 +322,67 @@ static void rfc_curr_capacity(void **state)
 	assert_int_equal(rp_rfc_curr_idx(&tc2->clusters[1], 0), 0);
 }
 
+/*
+ * Recorded CPUs onto tc2 by capacity rank. tc2 ranked by (top capacity,
+ * id): 2, 3, 4 (A7, 1024), 0, 1 (A15, 2015); the A7-first copy: 0, 1, 2,
+ * 3, 4. Two equal recorded CPUs (ranks 0, 1 of 2) go to target ranks
+ * floor(0 x 5 / 2) = 0 and floor(1 x 5 / 2) = 2: CPUs 2 and 4 on tc2,
+ * 0 and 2 on the copy (A7s both times). tc2 onto the copy: rank for rank,
+ * A7 2, 3, 4 -> 0, 1, 2 and A15 0, 1 -> 3, 4. On the recorded platform:
+ * the identity.
+ */
+static void cpu_map(void **state)
+{
+	struct ea_model *a7;
+	struct ea_err err;
+	int *m;
+
+	load(state);
+	if (ea_model_load(&a7, "tests/fixtures/models/tc2-a7-first.json", &err))
+		fail_msg("%s", err.msg);
+	m = rp_cpu_map_new(NULL, 2, tc2, 5, false);
+	assert_int_equal(m[0], 2);
+	assert_int_equal(m[1], 4);
+	free(m);
+	m = rp_cpu_map_new(NULL, 2, a7, 5, false);
+	assert_int_equal(m[0], 0);
+	assert_int_equal(m[1], 2);
+	free(m);
+	m = rp_cpu_map_new(tc2, 5, a7, 5, false);
+	assert_int_equal(m[0], 3);
+	assert_int_equal(m[1], 4);
+	assert_int_equal(m[2], 0);
+	assert_int_equal(m[3], 1);
+	assert_int_equal(m[4], 2);
+	free(m);
+	m = rp_cpu_map_new(tc2, 5, tc2, 5, true);
+	for (int i = 0; i < 5; i++)
+		assert_int_equal(m[i], i);
+	free(m);
+	ea_model_free(a7);
+}
+
+/* Per-CPU kthreads by name; the unbound kworker pool is not bound. */
+static void kthread_pins(void **state)
+{
+	uint64_t mask[EA_PIN_WORDS];
+
+	assert_int_equal(rp_kthread_cpu("ksoftirqd/3"), 3);
+	assert_int_equal(rp_kthread_cpu("kworker/1:2H"), 1);
+	assert_int_equal(rp_kthread_cpu("kworker/u8:1"), -1);
+	assert_int_equal(rp_kthread_cpu("migration/12"), 12);
+	assert_int_equal(rp_kthread_cpu("cpuhp/0"), 0);
+	assert_int_equal(rp_kthread_cpu("rcuc/5"), 5);
+	assert_int_equal(rp_kthread_cpu("rcu_preempt"), -1);
+	assert_int_equal(rp_kthread_cpu("task1"), -1);
+	assert_int_equal(ea_cpulist_parse("0-2,4", mask, 8), 4);
+	assert_true(mask[0] == 0x17);
+	assert_int_equal(ea_cpulist_parse("2-1", mask, 8), -1);
+	assert_int_equal(ea_cpulist_parse("8", mask, 8), -1);
+	assert_int_equal(ea_cpulist_parse("1,", mask, 8), -1);
+	assert_int_equal(ea_cpulist_parse("", mask, 8), -1);
+}
+
 static void rfc_wakeup_energy(void **state)
 {
 	assert_int_equal(rp_rfc_wakeup_energy(0.233115234375), 5);
@@ -527,6 +589,8 @@ int main(void)
 		cmocka_unit_test(feec_util_est),
 		cmocka_unit_test(eas_rfc_balance_path),
 		cmocka_unit_test(rfc_curr_capacity),
+		cmocka_unit_test(cpu_map),
+		cmocka_unit_test(kthread_pins),
 		cmocka_unit_test(governors),
 		cmocka_unit_test(eas_rfc_big_to_little),
 		cmocka_unit_test(rfc_wakeup_energy),
