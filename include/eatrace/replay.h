@@ -137,6 +137,40 @@ int ea_replay_run(const struct ea_workload *w, const struct ea_replay_config *cf
 		  struct ea_replay_result *r, struct ea_err *err);
 void ea_replay_result_free(struct ea_replay_result *r);
 
+/*
+ * Decision-level validation (replay --shadow, src/replay/shadow.c): a
+ * state consumer that, at every recorded sched_wakeup, asks a policy where
+ * it would place the task on the recorded state and compares with the
+ * kernel's target_cpu.
+ */
+struct ea_shadow_config {
+	const struct ea_model *model;	/* the recorded platform */
+	const char *policy;
+	FILE *decisions;		/* --emit-decisions, NULL: none */
+	bool decisions_json;		/* else CSV */
+};
+
+struct ea_shadow_result {
+	/* per kind: 0 stayed on prev, 1 moved (the kernel's choice, the
+	 * state not overutilised), 2 overutilised */
+	uint64_t n[3], agree[3];
+	uint64_t kernel_util;	/* decisions with some kernel util value */
+	uint64_t skipped_rt, skipped_running, skipped_no_prev,
+		 skipped_no_target;
+};
+
+struct ea_shadow;
+int ea_shadow_new(struct ea_shadow **sh, const struct ea_shadow_config *cfg,
+		  struct ea_err *err);
+extern const struct ea_state_ops ea_shadow_ops;
+/* After ea_run(): closes the decisions' JSON. 0 or -1 + err. */
+int ea_shadow_done(struct ea_shadow *sh, struct ea_err *err);
+const struct ea_shadow_result *ea_shadow_result(const struct ea_shadow *sh);
+void ea_shadow_free(struct ea_shadow *sh);
+void ea_shadow_render(FILE *f, bool json, const char *trace,
+		      const struct ea_model *m, const char *policy,
+		      const struct ea_shadow_result *r);
+
 /* The replay JSON's and text's renderers (src/output/replay-*.c). */
 struct ea_replay_report {
 	const char *path;

@@ -46,6 +46,13 @@ static const char usage_text[] =
 	"                        of the platform replayed on (a list: 2, 0-1,4);\n"
 	"                        per-CPU kthreads (ksoftirqd/N, kworker/N:M, ...)\n"
 	"                        stay on the CPU their recorded N maps to\n"
+	"      --shadow POLICY   instead of replaying: at every recorded wakeup, ask\n"
+	"                        POLICY where it would place the task on the\n"
+	"                        recorded state and compare with the kernel's CPU\n"
+	"                        (agreement by stayed on prev, moved, overutilised)\n"
+	"      --emit-decisions FILE  with --shadow: each decision (time, task, prev,\n"
+	"                        recorded and policy CPU, each candidate's energy)\n"
+	"                        as JSON if FILE ends in .json, else CSV\n"
 	"      --emit-trace OUT  write the simulated timeline as ftrace text\n"
 	"                        ('eatrace report' reads it; one policy only)\n"
 	"      --html FILE       also write a self-contained HTML page comparing the runs\n"
@@ -67,7 +74,7 @@ static const char usage_text[] =
 
 enum { OPT_POLICY = 2000, OPT_GOVERNOR, OPT_IDLE, OPT_TARGET, OPT_SRC_CAP,
        OPT_PIN, OPT_EMIT, OPT_NO_AUTO_PIN, OPT_HTML, OPT_PERFETTO,
-       OPT_TIMING, OPT_AUTO_PIN };
+       OPT_TIMING, OPT_AUTO_PIN, OPT_SHADOW, OPT_DECISIONS };
 
 static const struct option extra[] = {
 	{ "policy", required_argument, NULL, OPT_POLICY },
@@ -79,6 +86,8 @@ static const struct option extra[] = {
 	{ "emit-trace", required_argument, NULL, OPT_EMIT },
 	{ "no-auto-pin", no_argument, NULL, OPT_NO_AUTO_PIN },
 	{ "auto-pin", no_argument, NULL, OPT_AUTO_PIN },
+	{ "shadow", required_argument, NULL, OPT_SHADOW },
+	{ "emit-decisions", required_argument, NULL, OPT_DECISIONS },
 	{ "html", required_argument, NULL, OPT_HTML },
 	{ "perfetto", required_argument, NULL, OPT_PERFETTO },
 	{ "timing", no_argument, NULL, OPT_TIMING },
@@ -89,6 +98,7 @@ static const struct option extra[] = {
 
 struct replay_opts {
 	const char *policy, *governor, *idle, *target, *emit, *html, *perfetto;
+	const char *shadow, *decisions;
 	unsigned long source_capacity;
 	bool auto_pin, timing;
 	struct ea_pin pins[MAX_PINS];
@@ -132,6 +142,12 @@ static int on_opt(int opt, const char *arg, void *ctx)
 		return 0;
 	case OPT_AUTO_PIN:
 		ro->auto_pin = true;
+		return 0;
+	case OPT_SHADOW:
+		ro->shadow = arg;
+		return 0;
+	case OPT_DECISIONS:
+		ro->decisions = arg;
 		return 0;
 	case OPT_HTML:
 		ro->html = arg;
@@ -332,6 +348,71 @@ static int write_pictures(const struct replay_opts *ro, struct replay_run *rr,
 	return 0;
 }
 
+/* --shadow: one pass over the recording with the shadow consumer. */
+static int run_shadow(struct ea_common_opts *o, const struct replay_opts *ro,
+		      const char *trace)
+{
+	struct ea_shadow_config scfg = { .policy = ro->shadow };
+	struct ea_shadow *sh = NULL;
+	struct ea_model *m = NULL;
+	struct ea_consumer cons;
+	struct ea_out out, dec = { 0 };
+	struct ea_run run = { 0 };
+	struct ea_err err;
+	size_t n;
+	int rc = EXIT_ERROR;
+
+	if (!o->model || ro->target)
+		return ea_die("replay --shadow: needs -m MODEL of the recorded platform, and no --target-model");
+	if (ro->emit || ro->html || ro->perfetto)
+		return ea_die("replay --shadow: no --emit-trace, --html or --perfetto (nothing is simulated)");
+	if (ea_replay_policy_find(ro->shadow) < 0)
+		return ea_die("--shadow: '%s' is not a policy (eas-rfc, feec, cfs, pack, spread)", ro->shadow);
+	if (ea_model_load(&m, o->model, &err))
+		return ea_die("%s", err.msg);
+	scfg.model = m;
+	if (ro->decisions) {
+		if (ea_out_open(&dec, ro->decisions, &err)) {
+			ea_die("%s", err.msg);
+			goto out;
+		}
+		n = strlen(ro->decisions);
+		scfg.decisions = dec.f;
+		scfg.decisions_json = n >= 5 && !strcmp(ro->decisions + n - 5, ".json");
+	}
+	if (ea_shadow_new(&sh, &scfg, &err)) {
+		ea_die("%s", err.msg);
+		goto out;
+	}
+	cons = (struct ea_consumer){ &ea_shadow_ops, sh };
+	o->cfg.ncpus = -1;
+	if (ea_run(&run, trace, &o->cfg, &cons, 1, &err) ||
+	    ea_shadow_done(sh, &err)) {
+		ea_die("%s", err.msg);
+		goto out;
+	}
+	if (dec.f && ea_out_commit(&dec, &err)) {
+		dec.f = NULL;
+		ea_die("%s", err.msg);
+		goto out;
+	}
+	dec.f = NULL;
+	if (ea_out_open(&out, o->output, &err)) {
+		ea_die("%s", err.msg);
+		goto out;
+	}
+	ea_shadow_render(out.f, o->format == EA_FMT_JSON, trace, m, ro->shadow,
+			 ea_shadow_result(sh));
+	rc = ea_out_commit(&out, &err) ? ea_die("%s", err.msg) : 0;
+out:
+	if (dec.f)
+		ea_out_abort(&dec);
+	ea_run_free(&run);
+	ea_shadow_free(sh);
+	ea_model_free(m);
+	return rc;
+}
+
 int cmd_replay(int argc, char **argv)
 {
 	struct ea_common_opts o = { .format = EA_FMT_TEXT };
@@ -367,6 +448,10 @@ int cmd_replay(int argc, char **argv)
 		return ea_die("replay: --format csv is not supported (text or json)");
 	if (!o.model && !(ro.target && ro.source_capacity))
 		return ea_die("replay: no model: give -m MODEL (bundled: tc2, juno-r0)");
+	if (ro.decisions && !ro.shadow)
+		return ea_die("replay: --emit-decisions needs --shadow POLICY");
+	if (ro.shadow)
+		return run_shadow(&o, &ro, args[0]);
 	npol = parse_policies(ro.policy, names, polbuf, sizeof(polbuf));
 	if (npol < 0)
 		return EXIT_ERROR;
