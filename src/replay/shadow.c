@@ -244,8 +244,12 @@ static void decide(struct ea_shadow *sh, const struct ea_state *s,
 	int pick, kind;
 	uint64_t ms = ev->ts / 1000000;
 
-	if (!t || t->prio < 100 || ev->wake.prio < 100) {
-		sh->res.skipped_rt += t != NULL;
+	if (!t) {
+		sh->res.skipped_no_prev++;
+		return;
+	}
+	if (t->prio < 100 || ev->wake.prio < 100) {
+		sh->res.skipped_rt++;
 		return;
 	}
 	if (t->run == EA_TASK_RUNNING) {
