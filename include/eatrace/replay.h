@@ -27,11 +27,20 @@
 
 struct ea_workload;
 
-/* --pin COMM=CPU: fnmatch(3) pattern on the task's comm. */
+#define EA_PIN_WORDS (EA_MAX_CPUS / 64)
+
+/* --pin PID=CPULIST or COMM=CPULIST: CPUs of the platform replayed on. */
 struct ea_pin {
-	const char *pattern;
-	int cpu;
+	const char *pattern;	/* fnmatch(3) on the comm; NULL: by pid */
+	int32_t pid;
+	uint64_t cpus[EA_PIN_WORDS];	/* bit per CPU */
 };
+
+/* "0-2,4" into mask (EA_PIN_WORDS words): how many CPUs, or -1 if it is
+ * not a list of CPUs below max_cpus. */
+int ea_cpulist_parse(const char *text, uint64_t *mask, int max_cpus);
+/* The lowest CPU of a pin, -1: none. */
+int ea_pin_first_cpu(const struct ea_pin *pin);
 
 struct ea_workload_config {
 	/* Capacity of the recorded CPUs at each frequency (work units). */
@@ -42,9 +51,10 @@ struct ea_workload_config {
 	uint32_t assumed_khz;	/* as ea_acct_config: for unknown frequency */
 	const struct ea_pin *pins;
 	int npins;
-	/* Do not pin tasks for having stayed on one CPU (only kthread names
-	 * and pins). Such pins never apply on another platform anyway. */
-	bool no_auto_pin;
+	/* Also pin tasks for having stayed on one CPU over 10+ activations
+	 * (--auto-pin; never on another platform). Default: only per-CPU
+	 * kthread names and pins. */
+	bool auto_pin;
 };
 
 /* Per-workload figures, for reports. */
@@ -79,7 +89,11 @@ int ea_replay_policy_count(void);
 const char *ea_replay_policy_name(int i);
 const char *ea_replay_policy_summary(int i);
 int ea_replay_policy_find(const char *name);	/* index or -1 */
-bool ea_replay_governor_valid(const char *name);
+bool ea_replay_governor_valid(const char *name);	/* syntax only */
+/* A --governor against the model it runs on (fixed: its clusters and
+ * OPPs). 0, or -1 with a one-line err. */
+int ea_replay_governor_check(const char *governor, const struct ea_model *m,
+			     struct ea_err *err);
 bool ea_replay_idle_valid(const char *name);
 
 /* Where the simulated events go besides the accountant (--emit-trace). */
@@ -103,7 +117,8 @@ int ea_replay_work_parse(const char *name);
 struct ea_replay_config {
 	const struct ea_model *model;	/* the platform replayed on */
 	const char *policy;		/* ea_replay_policy_name() */
-	const char *governor;		/* recorded|schedutil|performance|powersave */
+	const char *governor;		/* recorded|schedutil[:rate_limit_us=N]|
+					   performance|powersave|fixed:CL=KHZ,.. */
 	const char *idle;		/* recorded|menu|oracle */
 	enum ea_replay_work work;	/* --work; 0: auto */
 	/* The workload was recorded on `model` (no --target-model): recorded
@@ -150,6 +165,40 @@ struct ea_replay_result {
 int ea_replay_run(const struct ea_workload *w, const struct ea_replay_config *cfg,
 		  struct ea_replay_result *r, struct ea_err *err);
 void ea_replay_result_free(struct ea_replay_result *r);
+
+/*
+ * Decision-level validation (replay --shadow, src/replay/shadow.c): a
+ * state consumer that, at every recorded sched_wakeup, asks a policy where
+ * it would place the task on the recorded state and compares with the
+ * kernel's target_cpu.
+ */
+struct ea_shadow_config {
+	const struct ea_model *model;	/* the recorded platform */
+	const char *policy;
+	FILE *decisions;		/* --emit-decisions, NULL: none */
+	bool decisions_json;		/* else CSV */
+};
+
+struct ea_shadow_result {
+	/* per kind: 0 stayed on prev, 1 moved (the kernel's choice, the
+	 * state not overutilised), 2 overutilised */
+	uint64_t n[3], agree[3];
+	uint64_t kernel_util;	/* decisions with some kernel util value */
+	uint64_t skipped_rt, skipped_running, skipped_no_prev,
+		 skipped_no_target;
+};
+
+struct ea_shadow;
+int ea_shadow_new(struct ea_shadow **sh, const struct ea_shadow_config *cfg,
+		  struct ea_err *err);
+extern const struct ea_state_ops ea_shadow_ops;
+/* After ea_run(): closes the decisions' JSON. 0 or -1 + err. */
+int ea_shadow_done(struct ea_shadow *sh, struct ea_err *err);
+const struct ea_shadow_result *ea_shadow_result(const struct ea_shadow *sh);
+void ea_shadow_free(struct ea_shadow *sh);
+void ea_shadow_render(FILE *f, bool json, const char *trace,
+		      const struct ea_model *m, const char *policy,
+		      const struct ea_shadow_result *r);
 
 /* The replay JSON's and text's renderers (src/output/replay-*.c). */
 struct ea_replay_report {

@@ -29,7 +29,11 @@ static const char usage_text[] =
 	"                        gives the recorded CPUs' capacities)\n"
 	"      --policy LIST     comma-separated policies, or 'all' (default):\n"
 	"                        recorded, eas-rfc, feec, cfs, pack, spread\n"
-	"      --governor G      recorded, schedutil, performance, powersave\n"
+	"                        (pack and spread are heuristics, not bounds)\n"
+	"      --governor G      recorded, schedutil, performance, powersave, or\n"
+	"                        fixed:CLUSTER=KHZ,... (every cluster of the model\n"
+	"                        at one OPP, e.g. fixed:A15=600000,A7=1000000);\n"
+	"                        schedutil:rate_limit_us=N (default 1000)\n"
 	"                        (default: recorded; schedutil with --target-model)\n"
 	"      --idle I          recorded, menu, oracle (default: recorded;\n"
 	"                        menu with --target-model)\n"
@@ -43,14 +47,26 @@ static const char usage_text[] =
 	"      --source-capacity N  the recorded CPUs' capacity, whatever their\n"
 	"                        frequency (traces from machines without a model;\n"
 	"                        -m may then be omitted if --target-model is given)\n"
-	"      --pin COMM=CPU    keep tasks whose comm matches (fnmatch) on CPU\n"
+	"      --pin PID=CPUS, --pin COMM=CPUS  keep the task of that pid, or\n"
+	"                        tasks whose comm matches (fnmatch), on those CPUs\n"
+	"                        of the platform replayed on (a list: 2, 0-1,4);\n"
+	"                        per-CPU kthreads (ksoftirqd/N, kworker/N:M, ...)\n"
+	"                        stay on the CPU their recorded N maps to\n"
+	"      --shadow POLICY   instead of replaying: at every recorded wakeup, ask\n"
+	"                        POLICY where it would place the task on the\n"
+	"                        recorded state and compare with the kernel's CPU\n"
+	"                        (agreement by stayed on prev, moved, overutilised)\n"
+	"      --emit-decisions FILE  with --shadow: each decision (time, task, prev,\n"
+	"                        recorded and policy CPU, each candidate's energy)\n"
+	"                        as JSON if FILE ends in .json, else CSV\n"
 	"      --emit-trace OUT  write the simulated timeline as ftrace text\n"
 	"                        ('eatrace report' reads it; one policy only)\n"
 	"      --html FILE       also write a self-contained HTML page comparing the runs\n"
 	"      --perfetto FILE   also write Chrome trace-event JSON, one process per run\n"
 	EA_COMMON_OPTS_HELP
-	"      --no-auto-pin     do not pin tasks for never leaving one CPU over\n"
-	"                        10+ activations (kthread names and --pin still do)\n"
+	"      --auto-pin        also pin tasks never seen off one CPU over 10+\n"
+	"                        activations (recorded platform only; default off:\n"
+	"                        --no-auto-pin is accepted and changes nothing)\n"
 	"      --timing          print to stderr (even with -q) the CPU and wall\n"
 	"                        time of reading the trace and extracting the\n"
 	"                        workload, and of each policy (simulation and\n"
@@ -64,7 +80,7 @@ static const char usage_text[] =
 
 enum { OPT_POLICY = 2000, OPT_GOVERNOR, OPT_IDLE, OPT_TARGET, OPT_SRC_CAP,
        OPT_PIN, OPT_EMIT, OPT_NO_AUTO_PIN, OPT_HTML, OPT_PERFETTO,
-       OPT_TIMING, OPT_WORK };
+       OPT_TIMING, OPT_WORK, OPT_AUTO_PIN, OPT_SHADOW, OPT_DECISIONS };
 
 static const struct option extra[] = {
 	{ "policy", required_argument, NULL, OPT_POLICY },
@@ -75,6 +91,9 @@ static const struct option extra[] = {
 	{ "pin", required_argument, NULL, OPT_PIN },
 	{ "emit-trace", required_argument, NULL, OPT_EMIT },
 	{ "no-auto-pin", no_argument, NULL, OPT_NO_AUTO_PIN },
+	{ "auto-pin", no_argument, NULL, OPT_AUTO_PIN },
+	{ "shadow", required_argument, NULL, OPT_SHADOW },
+	{ "emit-decisions", required_argument, NULL, OPT_DECISIONS },
 	{ "html", required_argument, NULL, OPT_HTML },
 	{ "perfetto", required_argument, NULL, OPT_PERFETTO },
 	{ "timing", no_argument, NULL, OPT_TIMING },
@@ -86,8 +105,9 @@ static const struct option extra[] = {
 
 struct replay_opts {
 	const char *policy, *governor, *idle, *target, *emit, *html, *perfetto;
+	const char *shadow, *decisions;
 	unsigned long source_capacity;
-	bool no_auto_pin, timing;
+	bool auto_pin, timing;
 	enum ea_replay_work work;
 	struct ea_pin pins[MAX_PINS];
 	char pin_text[MAX_PINS][64];
@@ -106,8 +126,12 @@ static int on_opt(int opt, const char *arg, void *ctx)
 		ro->policy = arg;
 		return 0;
 	case OPT_GOVERNOR:
-		if (!ea_replay_governor_valid(arg))
-			return ea_die("--governor: '%s' is not one of recorded, schedutil, performance, powersave", arg);
+		if (!ea_replay_governor_valid(arg)) {
+			struct ea_err gerr;
+
+			ea_replay_governor_check(arg, NULL, &gerr);
+			return ea_die("%s", gerr.msg);
+		}
 		ro->governor = arg;
 		return 0;
 	case OPT_IDLE:
@@ -122,7 +146,16 @@ static int on_opt(int opt, const char *arg, void *ctx)
 		ro->emit = arg;
 		return 0;
 	case OPT_NO_AUTO_PIN:
-		ro->no_auto_pin = true;
+		ro->auto_pin = false;	/* the default now */
+		return 0;
+	case OPT_AUTO_PIN:
+		ro->auto_pin = true;
+		return 0;
+	case OPT_SHADOW:
+		ro->shadow = arg;
+		return 0;
+	case OPT_DECISIONS:
+		ro->decisions = arg;
 		return 0;
 	case OPT_HTML:
 		ro->html = arg;
@@ -147,16 +180,21 @@ static int on_opt(int opt, const char *arg, void *ctx)
 	case OPT_PIN:
 		eq = strrchr(arg, '=');
 		if (!eq || eq == arg || (size_t)(eq - arg) >= sizeof(ro->pin_text[0]))
-			return ea_die("--pin: '%s' is not COMM=CPU", arg);
-		cpu = strtol(eq + 1, &end, 10);
-		if (*end || eq[1] == '\0' || cpu < 0 || cpu >= EA_MAX_CPUS)
-			return ea_die("--pin: '%s' is not COMM=CPU", arg);
+			return ea_die("--pin: '%s' is not PID=CPULIST or COMM=CPULIST", arg);
 		if (ro->npins == MAX_PINS)
 			return ea_die("--pin: more than %d", MAX_PINS);
+		if (ea_cpulist_parse(eq + 1, ro->pins[ro->npins].cpus, EA_MAX_CPUS) < 0)
+			return ea_die("--pin: '%s' is not a CPU list (e.g. 2 or 0-1,4)", eq + 1);
 		memcpy(ro->pin_text[ro->npins], arg, eq - arg);
 		ro->pin_text[ro->npins][eq - arg] = '\0';
-		ro->pins[ro->npins].pattern = ro->pin_text[ro->npins];
-		ro->pins[ro->npins].cpu = (int)cpu;
+		cpu = strtol(ro->pin_text[ro->npins], &end, 10);
+		if (!*end && cpu >= 0 && cpu <= INT32_MAX) {
+			ro->pins[ro->npins].pattern = NULL;
+			ro->pins[ro->npins].pid = (int32_t)cpu;
+		} else {
+			ro->pins[ro->npins].pattern = ro->pin_text[ro->npins];
+			ro->pins[ro->npins].pid = -1;
+		}
 		ro->npins++;
 		return 0;
 	}
@@ -323,6 +361,71 @@ static int write_pictures(const struct replay_opts *ro, struct replay_run *rr,
 	return 0;
 }
 
+/* --shadow: one pass over the recording with the shadow consumer. */
+static int run_shadow(struct ea_common_opts *o, const struct replay_opts *ro,
+		      const char *trace)
+{
+	struct ea_shadow_config scfg = { .policy = ro->shadow };
+	struct ea_shadow *sh = NULL;
+	struct ea_model *m = NULL;
+	struct ea_consumer cons;
+	struct ea_out out, dec = { 0 };
+	struct ea_run run = { 0 };
+	struct ea_err err;
+	size_t n;
+	int rc = EXIT_ERROR;
+
+	if (!o->model || ro->target)
+		return ea_die("replay --shadow: needs -m MODEL of the recorded platform, and no --target-model");
+	if (ro->emit || ro->html || ro->perfetto)
+		return ea_die("replay --shadow: no --emit-trace, --html or --perfetto (nothing is simulated)");
+	if (ea_replay_policy_find(ro->shadow) < 0)
+		return ea_die("--shadow: '%s' is not a policy (eas-rfc, feec, cfs, pack, spread)", ro->shadow);
+	if (ea_model_load(&m, o->model, &err))
+		return ea_die("%s", err.msg);
+	scfg.model = m;
+	if (ro->decisions) {
+		if (ea_out_open(&dec, ro->decisions, &err)) {
+			ea_die("%s", err.msg);
+			goto out;
+		}
+		n = strlen(ro->decisions);
+		scfg.decisions = dec.f;
+		scfg.decisions_json = n >= 5 && !strcmp(ro->decisions + n - 5, ".json");
+	}
+	if (ea_shadow_new(&sh, &scfg, &err)) {
+		ea_die("%s", err.msg);
+		goto out;
+	}
+	cons = (struct ea_consumer){ &ea_shadow_ops, sh };
+	o->cfg.ncpus = -1;
+	if (ea_run(&run, trace, &o->cfg, &cons, 1, &err) ||
+	    ea_shadow_done(sh, &err)) {
+		ea_die("%s", err.msg);
+		goto out;
+	}
+	if (dec.f && ea_out_commit(&dec, &err)) {
+		dec.f = NULL;
+		ea_die("%s", err.msg);
+		goto out;
+	}
+	dec.f = NULL;
+	if (ea_out_open(&out, o->output, &err)) {
+		ea_die("%s", err.msg);
+		goto out;
+	}
+	ea_shadow_render(out.f, o->format == EA_FMT_JSON, trace, m, ro->shadow,
+			 ea_shadow_result(sh));
+	rc = ea_out_commit(&out, &err) ? ea_die("%s", err.msg) : 0;
+out:
+	if (dec.f)
+		ea_out_abort(&dec);
+	ea_run_free(&run);
+	ea_shadow_free(sh);
+	ea_model_free(m);
+	return rc;
+}
+
 int cmd_replay(int argc, char **argv)
 {
 	struct ea_common_opts o = { .format = EA_FMT_TEXT };
@@ -358,6 +461,10 @@ int cmd_replay(int argc, char **argv)
 		return ea_die("replay: --format csv is not supported (text or json)");
 	if (!o.model && !(ro.target && ro.source_capacity))
 		return ea_die("replay: no model: give -m MODEL (bundled: tc2, juno-r0)");
+	if (ro.decisions && !ro.shadow)
+		return ea_die("replay: --emit-decisions needs --shadow POLICY");
+	if (ro.shadow)
+		return run_shadow(&o, &ro, args[0]);
 	npol = parse_policies(ro.policy, names, polbuf, sizeof(polbuf));
 	if (npol < 0)
 		return EXIT_ERROR;
@@ -378,6 +485,16 @@ int cmd_replay(int argc, char **argv)
 	}
 	if (!rr.target)
 		rr.target = rr.model;
+	if (rr.target && ea_replay_governor_check(gov, rr.target, &err)) {
+		ea_die("%s", err.msg);
+		goto out;
+	}
+	for (int i = 0; rr.target && i < ro.npins; i++)
+		for (int c = rr.target->ncpus; c < EA_MAX_CPUS; c++)
+			if (ro.pins[i].cpus[c >> 6] >> (c & 63) & 1) {
+				ea_die("--pin: model '%s' has no CPU %d", rr.target->name, c);
+				goto out;
+			}
 	if (rr.model) {
 		/* the actual run's figures shown are per CPU and cluster */
 		struct ea_acct_config acfg = { .no_tasks = true };
@@ -404,7 +521,7 @@ int cmd_replay(int argc, char **argv)
 	wcfg.source_capacity = (uint32_t)ro.source_capacity;
 	wcfg.pins = ro.pins;
 	wcfg.npins = ro.npins;
-	wcfg.no_auto_pin = ro.no_auto_pin;
+	wcfg.auto_pin = ro.auto_pin;
 	if (ea_workload_new(&rr.wl, &wcfg)) {
 		ea_die("out of memory");
 		goto out;

@@ -2,7 +2,8 @@
 /*
  * `cfs`: a non-energy-aware baseline in the spirit of mainline's
  * select_idle_sibling(): the previous CPU if idle, else an idle CPU sharing
- * its cluster, else the least loaded CPU (fewest tasks, then lowest util).
+ * its cluster, else the least loaded CPU (fewest tasks, then lowest util,
+ * then the biggest capacity, then the lowest id).
  */
 #include "replay/replay-internal.h"
 

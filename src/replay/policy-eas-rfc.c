@@ -13,8 +13,17 @@
  *    each cluster; move to a remote cluster only if its probe costs less
  *    than the local one; then the same among the CPUs of the cluster;
  *  - find_target_cpu(): the CPU of the chosen group with the least energy;
- *  - select_idle_sibling(), energy version: the first idle CPU of the
- *    target's cluster whose energy_diff is no higher than the target's.
+ *  - the wakeup path of 3.15's select_task_rq_fair(): the balance path
+ *    (find_target_group() from the top domain down, the local group being
+ *    the waking CPU's, taken to be prev_cpu), and that path only: the RFC's
+ *    last patch ("Disable wake_affine to broaden the scope of wakeup target
+ *    cpus", cover letter) keeps wakeups off the affine path, so the
+ *    energy-aware select_idle_sibling() (seed 010) that only the affine
+ *    path calls is not run, nor anything after find_target_cpu();
+ *  - the current state is the RFC's curr_capacity rule (seed 006):
+ *    freq x 1024 / max freq, matched against the model's capacities
+ *    (rp_rfc_curr_idx()): on tc2's A15 at 600 MHz, 512, so the 500 MHz
+ *    state (cap 840).
  *
  * Deviations, each because the RFC's form cannot apply here: the RFC's
  * weighted_cpuload() (load) is the simulated PELT util; its single idle
@@ -26,6 +35,18 @@
 #include <math.h>
 
 #include "replay/replay-internal.h"
+
+static int match_cap(const struct ea_cluster *cl, long util, int from);
+
+int rp_rfc_curr_idx(const struct ea_cluster *cl, int k)
+{
+	uint32_t top = cl->caps[cl->ncaps - 1].freq_khz;
+	long curr = top ? (long)((uint64_t)cl->caps[k].freq_khz * 1024 / top) :
+			  1024;
+	int i = match_cap(cl, curr, 0);
+
+	return i < cl->ncaps ? i : cl->ncaps - 1;
+}
 
 long rp_rfc_wakeup_energy(double per_wakeup)
 {
@@ -148,7 +169,7 @@ static long diff_util(const struct rp_env *e, int ci,
 
 	/* cpu_curr_capacity -> curr; the state the new max utilisation needs */
 	curr = w->first ? w->first[e->cap_idx[cpu]] :
-			  match_cap(cl, (long)rp_cap_curr(e, cpu), 0);
+			  rp_rfc_curr_idx(cl, e->cap_idx[cpu]);
 	if ((long)cl->caps[curr].cap < cpu_util + util) {
 		/* capacities ascend: none up to curr covers it */
 		new = match_cap(cl, cpu_util + util, curr + 1);
@@ -283,7 +304,7 @@ static int select_eas_rfc(const struct rp_env *e, const struct rp_wakee *p)
 	const struct ea_model *m = e->model;
 	int cpu = p->prev_cpu, local = m->cpu_cluster[cpu], remote = -1;
 	const struct ea_cluster *cl;
-	long local_energy = LONG_MAX, min_energy = LONG_MAX, target_energy;
+	long local_energy = LONG_MAX, min_energy = LONG_MAX;
 	struct memo mm;
 
 	mm.have = 0;
@@ -336,24 +357,13 @@ static int select_eas_rfc(const struct rp_env *e, const struct rp_wakee *p)
 	}
 	if (remote >= 0 && min_energy < local_energy)
 		cpu = remote;
-
-	/* select_idle_sibling(), energy-aware version (seed 010). */
-	target_energy = energy_diff_task(e, cpu, p, &mm);
-	for (int i = 0; i < cl->ncpus; i++) {
-		int c = cl->cpus[i];
-
-		if (c == cpu || c >= e->ncpus || !rp_idle(e, c))
-			continue;
-		if (energy_diff_task(e, c, p, &mm) > target_energy)
-			continue;
-		return c;
-	}
+	/* the balance path ends there: no select_idle_sibling() after it */
 	return cpu;
 }
 
 const struct rp_policy rp_policy_eas_rfc = {
 	.name = "eas-rfc",
-	.summary = "the 2014 RFC: energy_diff through find_target_group/cpu and select_idle_sibling",
+	.summary = "the 2014 RFC: energy_diff through find_target_group/cpu (3.15 balance path, wake_affine disabled)",
 	.energy_aware = true,
 	/* "No modifications to periodic or idle balance yet" (cover
 	 * letter): 3.15's CFS balancing, which had no misfit */

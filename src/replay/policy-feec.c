@@ -29,11 +29,60 @@ int64_t rp_em_power_u(const struct ea_cluster *cl, int k)
 	return cl->caps[k].core_power_u + cl->caps[k].cluster_power_u / cl->ncpus;
 }
 
+int rp_em_efficient(const struct ea_cluster *cl, int k)
+{
+	uint32_t fmax = cl->caps[cl->ncaps - 1].freq_khz;
+	unsigned __int128 best = 0;
+	int best_k = cl->ncaps - 1;
+
+	/* from the top down: a state is efficient when it costs less than
+	 * every higher one; k maps to the lowest efficient state >= k */
+	for (int j = cl->ncaps - 1; j >= k; j--) {
+		unsigned __int128 cost = (unsigned __int128)rp_em_power_u(cl, j) *
+					 fmax / (cl->caps[j].freq_khz ?
+						 cl->caps[j].freq_khz : 1);
+
+		if (j == cl->ncaps - 1 || cost < best) {
+			best = cost;
+			best_k = j;
+		}
+	}
+	return best_k;
+}
+
+/* cpu_util(cpu, p, -1): max(util_avg, util_est), capped at cap. */
+static uint64_t cpu_util(const struct rp_env *e, int c, uint32_t cap)
+{
+	uint64_t u = e->util[c];
+
+	if (e->util_est && e->util_est[c] > u)
+		u = e->util_est[c];
+	return u < cap ? u : cap;
+}
+
+/* cpu_util(cpu, p, cpu): with the waking task on it. */
+static uint64_t cpu_util_with(const struct rp_env *e, int c, uint32_t cap,
+			      const struct rp_wakee *p)
+{
+	uint64_t u = (uint64_t)e->util[c] + p->util;
+	uint64_t ue = (uint64_t)(e->util_est ? e->util_est[c] : 0) + p->util_est;
+
+	if (ue > u)
+		u = ue;
+	return u < cap ? u : cap;
+}
+
+/* task_util_est(): max(util_avg, its util_est) */
+static uint32_t task_util_est(const struct rp_wakee *p)
+{
+	return p->util > p->util_est ? p->util : p->util_est;
+}
+
 /* A perf domain's figures compute_energy() sums, without the task. */
 struct pd_util {
 	uint64_t pd_cap;	/* capacity summed over its CPUs */
-	uint64_t busy;		/* util summed, each CPU's capped at cap */
-	uint64_t max;		/* the highest such util */
+	uint64_t busy;		/* cpu_util() summed */
+	uint64_t max;		/* the highest cpu_util() */
 };
 
 static void pd_util(const struct rp_env *e, const struct ea_cluster *cl,
@@ -49,7 +98,7 @@ static void pd_util(const struct rp_env *e, const struct ea_cluster *cl,
 		if (c >= e->ncpus)
 			continue;
 		d->pd_cap += cap;
-		u = e->util[c] < cap ? e->util[c] : cap;
+		u = cpu_util(e, c, cap);
 		d->busy += u;
 		if (u > d->max)
 			d->max = u;
@@ -57,15 +106,18 @@ static void pd_util(const struct rp_env *e, const struct ea_cluster *cl,
 }
 
 /*
- * compute_energy() of cluster ci from its pd_util: with the task's util
- * added (with_task), on dst_cpu, one of its CPUs (-1: none of them). The
- * busiest CPU with the task is the busier of the busiest without it and
- * dst_cpu with it (adding util never lowers a CPU's): one pass over the
- * CPUs serves every candidate of the cluster.
+ * compute_energy() of cluster ci from its pd_util: with the task's
+ * task_util_est() added (p non-NULL), on dst_cpu, one of its CPUs (-1:
+ * none of them). The busiest CPU with the task is the busier of the
+ * busiest without it and dst_cpu with it (adding util never lowers a
+ * CPU's): one pass over the CPUs serves every candidate of the cluster.
+ * em_cpu_energy(): the lowest OPP covering 1.25 x the busiest CPU's util
+ * (em_pd_get_efficient_state(), skipping inefficient OPPs unless
+ * e->em_all_opps), its power x the summed util / its capacity.
  */
 static unsigned long long pd_energy(const struct rp_env *e, int ci,
-				    const struct pd_util *d, uint32_t task_util,
-				    int dst_cpu, bool with_task)
+				    const struct pd_util *d,
+				    const struct rp_wakee *p, int dst_cpu)
 {
 	const struct ea_cluster *cl = &e->model->clusters[ci];
 	uint32_t cap = cl->caps[cl->ncaps - 1].cap;
@@ -73,17 +125,15 @@ static unsigned long long pd_energy(const struct rp_env *e, int ci,
 	uint64_t max_util = d->max;
 	int k;
 
-	if (dst_cpu >= 0) {
-		uint64_t u = (e->util[dst_cpu] < cap ? e->util[dst_cpu] : cap) +
-			     task_util;
+	if (p && dst_cpu >= 0) {
+		uint64_t u = cpu_util_with(e, dst_cpu, cap, p);
 
-		if (u > cap)
-			u = cap;
 		if (u > max_util)
 			max_util = u;
 	}
-	if (with_task)
-		busy = busy + task_util < d->pd_cap ? busy + task_util : d->pd_cap;
+	if (p)
+		busy = busy + task_util_est(p) < d->pd_cap ?
+			       busy + task_util_est(p) : d->pd_cap;
 	if (!busy)
 		return 0;
 	/* map_util_perf(): 25% headroom, then the lowest OPP that covers it */
@@ -93,6 +143,8 @@ static unsigned long long pd_energy(const struct rp_env *e, int ci,
 	for (k = 0; k < cl->ncaps - 1; k++)
 		if (cl->caps[k].cap >= max_util)
 			break;
+	if (!e->em_all_opps)
+		k = e->clc ? e->clc[ci].em_eff[k] : rp_em_efficient(cl, k);
 	return (unsigned long long)(e->clc ? e->clc[ci].em_pow[k] :
 				    rp_em_power_u(cl, k)) *
 	       busy / cl->caps[k].cap;
@@ -104,11 +156,44 @@ unsigned long long rp_feec_compute_energy(const struct rp_env *e, int ci,
 	const struct ea_cluster *cl = &e->model->clusters[ci];
 	bool in_pd = dst_cpu >= 0 && dst_cpu < e->ncpus &&
 		     e->model->cpu_cluster[dst_cpu] == ci;
+	struct rp_wakee p = { .util = task_util };
 	struct pd_util d;
 
 	pd_util(e, cl, &d);
-	return pd_energy(e, ci, &d, task_util, in_pd ? dst_cpu : -1,
-			 dst_cpu >= 0);
+	return pd_energy(e, ci, &d, dst_cpu >= 0 ? &p : NULL,
+			 in_pd ? dst_cpu : -1);
+}
+
+static bool idle_fits(const struct rp_env *e, int c, uint32_t tu)
+{
+	return rp_idle(e, c) && (!e->asymmetric || rp_fits(tu, rp_cap_orig(e, c)));
+}
+
+int rp_select_idle_sibling(const struct rp_env *e, const struct rp_wakee *p)
+{
+	int prev = p->prev_cpu, best = -1;
+	uint32_t tu = task_util_est(p), best_cap = 0;
+
+	if (idle_fits(e, prev, tu))
+		return prev;
+	for (int j = 1; j <= e->ncpus; j++) {
+		int c = (prev + j) % e->ncpus;
+
+		if (!rp_idle(e, c))
+			continue;
+		if (e->asymmetric) {
+			/* select_idle_capacity() over every CPU */
+			if (rp_fits(tu, rp_cap_orig(e, c)))
+				return c;
+			if (rp_cap_orig(e, c) > best_cap) {
+				best_cap = rp_cap_orig(e, c);
+				best = c;
+			}
+		} else if (e->model->cpu_cluster[c] == e->model->cpu_cluster[prev]) {
+			return c;	/* select_idle_cpu() in the LLC */
+		}
+	}
+	return best >= 0 ? best : prev;
 }
 
 static int select_feec(const struct rp_env *e, const struct rp_wakee *p)
@@ -117,8 +202,8 @@ static int select_feec(const struct rp_env *e, const struct rp_wakee *p)
 	int prev = p->prev_cpu, best_cpu = -1, prev_fits = -1, best_fits = -1;
 
 	if (e->overutilised || !e->asymmetric)
-		return rp_select_cfs(e, p);
-	if (!p->util)
+		return rp_select_idle_sibling(e, p);
+	if (!task_util_est(p))
 		return prev;
 	for (int ci = 0; ci < e->model->nclusters; ci++) {
 		const struct ea_cluster *cl = &e->model->clusters[ci];
@@ -129,14 +214,16 @@ static int select_feec(const struct rp_env *e, const struct rp_wakee *p)
 
 		for (int i = 0; i < cl->ncpus; i++) {
 			int c = cl->cpus[i];
-			uint32_t cap, util;
+			uint32_t cap;
+			uint64_t util;
 			long spare;
 
 			if (c >= e->ncpus)
 				continue;
 			cap = rp_cap_orig(e, c);
-			util = e->util[c] + p->util;
-			if (!rp_fits(util, cap))
+			util = cpu_util_with(e, c, cap, p);
+			/* util_fits_cpu(): below 80% of the capacity */
+			if (!rp_fits((uint32_t)util, cap))
 				continue;
 			spare = (long)cap - (long)util;
 			if (c == prev) {
@@ -151,18 +238,28 @@ static int select_feec(const struct rp_env *e, const struct rp_wakee *p)
 		if (max_cpu < 0 && prev_spare < 0)
 			continue;
 		pd_util(e, cl, &pd);
-		base = pd_energy(e, ci, &pd, p->util, -1, false);
+		base = pd_energy(e, ci, &pd, NULL, -1);
+		/*
+		 * Energy with the task below the energy without it (a higher
+		 * OPP more efficient than a lower one): mainline's "CPU
+		 * utilization has changed" check gives up and keeps prev_cpu,
+		 * rather than subtracting into a wrapped unsigned delta.
+		 */
 		if (prev_spare > -1) {
-			prev_delta = pd_energy(e, ci, &pd, p->util, prev, true) -
-				     base;
+			cur = pd_energy(e, ci, &pd, p, prev);
+			if (cur < base)
+				return prev;
+			prev_delta = cur - base;
 			if (prev_delta < best_delta)
 				best_delta = prev_delta;
 		}
 		if (max_cpu >= 0 && max_spare > prev_spare) {
 			if (max_fits < best_fits)
 				continue;
-			cur = pd_energy(e, ci, &pd, p->util, max_cpu, true) -
-			      base;
+			cur = pd_energy(e, ci, &pd, p, max_cpu);
+			if (cur < base)
+				return prev;
+			cur -= base;
 			if (max_fits > 0 && best_fits > 0 && cur >= best_delta)
 				continue;
 			best_delta = cur;
@@ -178,7 +275,7 @@ static int select_feec(const struct rp_env *e, const struct rp_wakee *p)
 
 const struct rp_policy rp_policy_feec = {
 	.name = "feec",
-	.summary = "mainline find_energy_efficient_cpu (em_cpu_energy, util_fits_cpu, overutilised fallback)",
+	.summary = "mainline find_energy_efficient_cpu (em_cpu_energy without inefficient OPPs, util_est, util_fits_cpu; overutilised: select_idle_sibling)",
 	.energy_aware = true,
 	.balance = { .over_gated = true, .sticky_over = true },
 	.select_cpu = select_feec,

@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * `pack`: a bound. The first CPU, smallest capacity first, on which the
- * task still fits (below 80% of its capacity); if none, the CPU with the
- * most spare capacity.
+ * `pack`: a heuristic, not a bound (it can cost more than `cfs`: tasks
+ * crowded on the smallest CPUs raise their OPP and keep them busy longer).
+ * The first CPU, smallest capacity first, on which the task still fits
+ * (below 80% of its capacity); if none, the CPU with the most spare
+ * capacity.
  */
 #include "replay/replay-internal.h"
 
@@ -28,6 +30,6 @@ static int select_pack(const struct rp_env *e, const struct rp_wakee *p)
 
 const struct rp_policy rp_policy_pack = {
 	.name = "pack",
-	.summary = "bound: fill the smallest CPUs first, up to 80% util",
+	.summary = "heuristic: fill the smallest CPUs first, up to 80% util",
 	.select_cpu = select_pack,
 };

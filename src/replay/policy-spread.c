@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * `spread`: a bound. The CPU with the fewest tasks, then the lowest util,
+ * `spread`: a heuristic, not a bound (nothing guarantees it costs the
+ * most or gives the shortest latency of any placement). The CPU with the fewest tasks, then the lowest util,
  * then the biggest capacity: every CPU gets work before any gets two.
  */
 #include "replay/replay-internal.h"
@@ -26,6 +27,6 @@ static int select_spread(const struct rp_env *e, const struct rp_wakee *p)
 
 const struct rp_policy rp_policy_spread = {
 	.name = "spread",
-	.summary = "bound: fewest tasks, then lowest util, then biggest CPU",
+	.summary = "heuristic: fewest tasks, then lowest util, then biggest CPU",
 	.select_cpu = select_spread,
 };

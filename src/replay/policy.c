@@ -63,7 +63,7 @@ struct rp_cl_cache *rp_cl_cache_new(const struct ea_model *m)
 	long *pow;
 	int64_t *em;
 	struct rp_div *div;
-	int *first;
+	int *first, *eff;
 
 	for (int ci = 0; ci < m->nclusters; ci++)
 		total += m->clusters[ci].ncaps;
@@ -71,7 +71,9 @@ struct rp_cl_cache *rp_cl_cache_new(const struct ea_model *m)
 	em = calloc(total ? total : 1, sizeof(*em));
 	div = calloc(total ? total : 1, sizeof(*div));
 	first = calloc(total ? total : 1, sizeof(*first));
-	if (!cc || !pow || !em || !div || !first) {
+	eff = calloc(total ? total : 1, sizeof(*eff));
+	if (!cc || !pow || !em || !div || !first || !eff) {
+		free(eff);
 		free(cc);
 		free(pow);
 		free(em);
@@ -84,6 +86,7 @@ struct rp_cl_cache *rp_cl_cache_new(const struct ea_model *m)
 	cc[0].em_pow = em;
 	cc[0].rfc.div = div;
 	cc[0].rfc.first = first;
+	cc[0].em_eff = eff;
 	for (int ci = 0; ci < m->nclusters; ci++) {
 		const struct ea_cluster *cl = &m->clusters[ci];
 		const struct ea_idle_state *idle = &cl->idles[cl->nidles - 1];
@@ -93,15 +96,15 @@ struct rp_cl_cache *rp_cl_cache_new(const struct ea_model *m)
 		int *f = first + at;
 
 		c->em_pow = em + at;
+		c->em_eff = eff + at;
 		at += cl->ncaps;
 		for (int k = 0; k < cl->ncaps; k++) {
 			core[k] = lround(cl->caps[k].core_power);
 			cluster[k] = lround(cl->caps[k].cluster_power);
 			c->em_pow[k] = rp_em_power_u(cl, k);
+			c->em_eff[k] = rp_em_efficient(cl, k);
 			rp_div_init(&d[k], cl->caps[k].cap ? cl->caps[k].cap : 1);
-			f[k] = k;
-			while (f[k] > 0 && cl->caps[f[k] - 1].cap >= cl->caps[k].cap)
-				f[k]--;
+			f[k] = rp_rfc_curr_idx(cl, k);
 		}
 		c->rfc = (struct rp_rfc_pow){
 			core, cluster, lround(idle->core_power),
@@ -119,6 +122,7 @@ void rp_cl_cache_free(struct rp_cl_cache *cc)
 		return;
 	free((void *)cc[0].rfc.core);
 	free(cc[0].em_pow);
+	free(cc[0].em_eff);
 	free((void *)cc[0].rfc.div);
 	free((void *)cc[0].rfc.first);
 	free(cc);
@@ -147,9 +151,13 @@ int rp_select_cfs(const struct rp_env *e, const struct rp_wakee *p)
 	for (int i = 0; i < e->ncpus; i++)
 		if (i != prev && same_cluster(e, i, prev) && rp_idle(e, i))
 			return i;
+	/* ties: the bigger CPU (as load / capacity would), then the lower
+	 * id: the same choice whatever the platform's numbering of clusters */
 	for (int i = 0; i < e->ncpus; i++)
 		if (best < 0 || e->nr[i] < e->nr[best] ||
-		    (e->nr[i] == e->nr[best] && e->util[i] < e->util[best]))
+		    (e->nr[i] == e->nr[best] && (e->util[i] < e->util[best] ||
+		     (e->util[i] == e->util[best] &&
+		      rp_cap_orig(e, i) > rp_cap_orig(e, best)))))
 			best = i;
 	return best;
 }

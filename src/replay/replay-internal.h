@@ -55,6 +55,7 @@ struct rp_task {
 				   prio: < 100 RT or deadline; 100..139 CFS,
 				   nice + 120); 120 if none did */
 	bool pin_auto;		/* pinned because it never left one CPU */
+	const struct ea_pin *upin;	/* --pin that matched it, NULL */
 	bool open;		/* acts[nacts - 1] still open (extraction) */
 	int32_t last_run_cpu;	/* extraction: CPU of its latest run */
 };
@@ -107,6 +108,17 @@ struct ea_workload {
 
 uint32_t rp_source_capacity(const struct ea_workload *w, int cpu, uint32_t khz);
 
+/* pin.c: the recorded CPU a per-CPU kthread's name binds it to, -1. */
+int rp_kthread_cpu(const char *comm);
+/* pin.c: t->pin, t->upin, t->pin_auto from cfg and t's comm, pid, CPUs. */
+void rp_pin_resolve(const struct ea_workload_config *cfg, struct rp_task *t);
+bool rp_pin_allows(const struct ea_pin *pin, int cpu);
+
+/* cpumap.c: recorded CPU (0..nsrc-1) -> CPU of dst (0..ndst-1), by
+ * capacity then id on each side (identity when same); malloc()ed. */
+int *rp_cpu_map_new(const struct ea_model *src, int nsrc,
+		    const struct ea_model *dst, int ndst, bool same);
+
 /* ---- policies (policy*.c) ---- */
 
 /*
@@ -125,6 +137,13 @@ struct rp_env {
 	bool asymmetric;	/* rp_asymmetric(model) */
 	/* rp_cl_cache_new(model), one per cluster; NULL: computed each time */
 	struct rp_cl_cache *clc;
+	/* feec: the energy model uses every OPP (no
+	 * EM_PERF_DOMAIN_SKIP_INEFFICIENCIES); default: inefficient ones
+	 * are skipped, as mainline's cpufreq-registered models do */
+	bool em_all_opps;
+	/* feec: each CPU's util_est (sum over its runnable tasks'), NULL:
+	 * none; cpu_util() is max(util, util_est) */
+	const uint32_t *util_est;
 };
 
 /*
@@ -159,8 +178,8 @@ static inline long rp_div(long n, const struct rp_div *q, long d)
 /*
  * eas-rfc's figures of a cluster: lround() of the busy powers per OPP, of
  * the deepest idle state's powers, that state's rp_rfc_wakeup_energy();
- * per OPP the reciprocal of its capacity and its energy_match_cap() index
- * (the lowest OPP of the same capacity). NULL arrays: from the model, at
+ * per OPP the reciprocal of its capacity and the RFC's current state at
+ * that OPP (rp_rfc_curr_idx()). NULL arrays: from the model, at
  * each use.
  */
 struct rp_rfc_pow {
@@ -179,6 +198,8 @@ struct rp_rfc_pow {
 struct rp_cl_cache {
 	struct rp_rfc_pow rfc;		/* eas-rfc */
 	int64_t *em_pow;		/* feec: em power per OPP */
+	int *em_eff;			/* feec: per OPP, the lowest efficient
+					   OPP at or above it (rp_em_efficient) */
 	/* eas-rfc, per decision: util summed over the cluster's CPUs, the
 	 * highest (0 at least), and the least loaded CPU (-1: none) */
 	long sum, max;
@@ -190,6 +211,8 @@ void rp_cl_cache_free(struct rp_cl_cache *c);
 
 struct rp_wakee {
 	uint32_t util;		/* task util_avg, decayed to now */
+	uint32_t util_est;	/* task_util_est() at its last dequeue
+				   (max(ewma, enqueued)); 0: none */
 	uint32_t wakeups;	/* RFC wakeup_avg_sum (1024 per wakeup, decayed) */
 	int prev_cpu;		/* last CPU, or the recorded one at first */
 	int rec_cpu;		/* the CPU the recording used (mapped) */
@@ -274,10 +297,26 @@ long rp_energy_diff_util(const struct rp_env *e, int cpu, long util,
 /* The RFC's wakeup energy (x1024 per window) from a model's per-wakeup
  * figure: w x 1024 x 1000 / 47742, rounded. */
 long rp_rfc_wakeup_energy(double per_wakeup);
+/* The RFC's current state of a CPU at OPP k: set_curr_capacity() stores
+ * freq x 1024 / the policy's max frequency, which energy_diff_util()
+ * matches against the cap states in the model's units (energy_match_cap(),
+ * the lowest state whose cap covers it; the top one if none does). */
+int rp_rfc_curr_idx(const struct ea_cluster *cl, int k);
 
 /* policy-feec.c: the energy model's power of a CPU of cl at OPP k, micro
  * power_unit: its core power plus an equal share of the cluster's. */
 int64_t rp_em_power_u(const struct ea_cluster *cl, int k);
+/* policy-feec.c: the lowest OPP at or above k that the energy model does
+ * not mark EM_PERF_STATE_INEFFICIENT: a state is inefficient when some
+ * higher one costs no more per unit of capacity (em_compute_costs(): cost
+ * = power x max_freq / freq, compared from the top down). */
+int rp_em_efficient(const struct ea_cluster *cl, int k);
+/* mainline select_idle_sibling() from prev_cpu, wake_affine() aside: prev
+ * if idle (and the task fits it on an asymmetric platform); else, on an
+ * asymmetric platform, select_idle_capacity() (the first idle CPU from
+ * prev, wrapping, where the task fits, else the idle CPU of highest
+ * capacity); else the first idle CPU of prev's cluster; else prev. */
+int rp_select_idle_sibling(const struct rp_env *e, const struct rp_wakee *p);
 /* policy-feec.c: mainline compute_energy() for a perf domain, with the
  * task on dst_cpu (-1: without it). */
 unsigned long long rp_feec_compute_energy(const struct rp_env *e, int cl,
@@ -286,13 +325,29 @@ unsigned long long rp_feec_compute_energy(const struct rp_env *e, int cl,
 /* ---- governors and idle selection (governor.c, idle.c) ---- */
 
 enum rp_gov { RP_GOV_RECORDED, RP_GOV_SCHEDUTIL, RP_GOV_PERFORMANCE,
-	      RP_GOV_POWERSAVE };
+	      RP_GOV_POWERSAVE, RP_GOV_FIXED };
+
+/* A --governor, parsed: "schedutil[:rate_limit_us=N]", "fixed:A15=KHZ,...". */
+struct rp_gov_spec {
+	enum rp_gov kind;
+	uint32_t rate_limit_us;	/* schedutil: between frequency changes */
+	int *fixed_k;		/* fixed: OPP index per cluster (malloc) */
+};
 enum rp_idle_sel { RP_IDLE_RECORDED, RP_IDLE_MENU, RP_IDLE_ORACLE };
 
+/* The kind of a --governor text, or -1 (syntax only). */
 int rp_gov_parse(const char *name);
+/* Parse text; with a model, check cluster names and OPPs too. 0, or -1
+ * with a one-line message in err (n bytes; NULL: none). */
+int rp_gov_spec_parse(struct rp_gov_spec *g, const char *text,
+		      const struct ea_model *m, char *err, size_t n);
+void rp_gov_spec_default(struct rp_gov_spec *g, enum rp_gov kind);
+void rp_gov_spec_free(struct rp_gov_spec *g);
 int rp_idle_parse(const char *name);
-/* OPP index for a domain whose busiest CPU has util (capacity units). */
-int rp_gov_cap_idx(enum rp_gov g, const struct ea_cluster *cl, uint32_t util);
+/* OPP index the governor wants for a domain of cluster ci (cl) whose
+ * busiest CPU has util (capacity units); schedutil's rate limit aside. */
+int rp_gov_cap_idx(const struct rp_gov_spec *g, int ci,
+		   const struct ea_cluster *cl, uint32_t util);
 
 #define RP_MENU_HIST 8
 /* menu-like prediction from the last idle durations (ns), 0: none. */

@@ -128,7 +128,9 @@ int ea_replay_run(const struct ea_workload *w, const struct ea_replay_config *cf
 		  struct ea_replay_result *r, struct ea_err *err)
 {
 	const struct rp_policy *pol = rp_policy_get(cfg->policy);
-	int gov = rp_gov_parse(cfg->governor), idle = rp_idle_parse(cfg->idle);
+	int idle = rp_idle_parse(cfg->idle);
+	struct rp_gov_spec gov;
+	char gerr[200];
 	struct ea_state_config scfg = cfg->state_cfg;
 	struct ea_acct_config acfg = cfg->acct_cfg;
 	struct feed f = { 0 };
@@ -136,19 +138,24 @@ int ea_replay_run(const struct ea_workload *w, const struct ea_replay_config *cf
 	int rc = -1;
 
 	memset(r, 0, sizeof(*r));
-	if (!pol || gov < 0 || idle < 0)
-		return ea_err_set(err, "replay: unknown policy, governor or idle selector");
+	if (!pol || idle < 0)
+		return ea_err_set(err, "replay: unknown policy or idle selector");
+	if (rp_gov_spec_parse(&gov, cfg->governor, cfg->model, gerr, sizeof(gerr)))
+		return ea_err_set(err, "replay: %s", gerr);
 	snprintf(r->policy, sizeof(r->policy), "%s", pol->name);
 	/* the results show CPU and cluster energy, never per-task figures */
 	acfg.no_tasks = true;
-	if (ea_acct_init(&r->acct, cfg->model, &acfg, err))
+	if (ea_acct_init(&r->acct, cfg->model, &acfg, err)) {
+		rp_gov_spec_free(&gov);
 		return -1;
-	if (sim_init(&s, w, cfg->model, pol, gov, idle, cfg->same_platform,
+	}
+	if (sim_init(&s, w, cfg->model, pol, gov.kind, idle, cfg->same_platform,
 		     cfg->acct_cfg.assumed_khz)) {
 		ea_err_set(err, "replay: %s", s.error);
 		goto out;
 	}
 	s.work = cfg->work;
+	s.gspec = gov;
 	if (idle == RP_IDLE_ORACLE) {
 		/* First pass: how long each idle period lasts (placement and
 		 * frequencies do not depend on the idle states chosen). */
@@ -210,6 +217,7 @@ int ea_replay_run(const struct ea_workload *w, const struct ea_replay_config *cf
 out:
 	ea_state_free(f.st);
 	sim_free(&s);
+	rp_gov_spec_free(&gov);
 	if (rc)
 		ea_replay_result_free(r);
 	return rc;

@@ -102,7 +102,7 @@ static bool measured(const struct sim *s, const struct rp_act *a)
 
 static int map_cpu(const struct sim *s, int cpu)
 {
-	return cpu < 0 ? -1 : cpu % s->ncpus;
+	return cpu < 0 ? -1 : cpu < s->nsrc ? s->cpu_map[cpu] : cpu % s->ncpus;
 }
 
 /* The CPUs of cpu's frequency domain: [*n] from the returned pointer. */
@@ -627,9 +627,10 @@ static int cap_idx_for_khz(const struct sim *s, const struct ea_cluster *cl,
  */
 static void governor(struct sim *s)
 {
-	if (s->gov == RP_GOV_RECORDED || !s->util_dirty)
+	if (s->gov == RP_GOV_RECORDED || (!s->util_dirty && !s->gov_pending))
 		return;
 	s->util_dirty = false;
+	s->gov_pending = false;
 	for (int d = 0; d < s->ndoms; d++) {
 		const int *cpus = &s->dom_cpu[s->dom_start[d]];
 		int n = s->dom_start[d + 1] - s->dom_start[d];
@@ -642,12 +643,23 @@ static void governor(struct sim *s)
 				util = s->cpus[cpus[j]].pelt.util_avg;
 		/* the OPP is a function of util: the last one's if it holds */
 		if (s->dom_k[d] < 0 || s->dom_util[d] != util) {
-			s->dom_k[d] = rp_gov_cap_idx(s->gov, cl, util);
+			s->dom_k[d] = rp_gov_cap_idx(&s->gspec,
+						     s->m->cpu_cluster[cpus[0]],
+						     cl, util);
 			s->dom_util[d] = util;
 		}
 		k = s->dom_k[d];
-		if (s->cpus[cpus[0]].khz != cl->caps[k].freq_khz)
-			set_freq(s, cpus[0], k, cl->caps[k].freq_khz, KEY_SIM);
+		if (s->cpus[cpus[0]].khz == cl->caps[k].freq_khz)
+			continue;
+		/* schedutil: sugov_should_update_freq()'s rate limit */
+		if (s->gov == RP_GOV_SCHEDUTIL && s->dom_last[d] != UINT64_MAX &&
+		    s->now - s->dom_last[d] <
+			    (uint64_t)s->gspec.rate_limit_us * 1000) {
+			s->gov_pending = true;
+			continue;
+		}
+		s->dom_last[d] = s->now;
+		set_freq(s, cpus[0], k, cl->caps[k].freq_khz, KEY_SIM);
 	}
 }
 
@@ -850,9 +862,13 @@ static int place(struct sim *s, int task)
 {
 	struct sim_task *t = &s->tasks[task];
 	const struct rp_act *a = cur_act(s, t);
-	struct rp_env env = { s->m, s->ncpus, s->env_util, s->env_cap, s->env_nr,
-			      over_seen(s), s->asymmetric, s->clc };
-	struct rp_wakee p;
+	struct rp_env env = { .model = s->m, .ncpus = s->ncpus,
+			      .util = s->env_util, .cap_idx = s->env_cap,
+			      .nr = s->env_nr,
+			      .overutilised = over_seen(s),
+			      .asymmetric = s->asymmetric, .clc = s->clc,
+			      .util_est = s->env_ue };
+	struct rp_wakee p = { 0 };
 	int cpu;
 
 	if (t->pin >= 0)
@@ -864,11 +880,17 @@ static int place(struct sim *s, int task)
 	}
 	/* util_avg is up to date: see advance() */
 	for (int i = 0; i < s->ncpus; i++) {
-		s->env_util[i] = s->cpus[i].pelt.util_avg;
-		s->env_cap[i] = s->cpus[i].cap_idx;
+		const struct sim_cpu *c = &s->cpus[i];
+
+		s->env_util[i] = c->pelt.util_avg;
+		s->env_cap[i] = c->cap_idx;
 		s->env_nr[i] = nr(s, i);
+		s->env_ue[i] = c->curr >= 0 ? s->tasks[c->curr].ue_ewma : 0;
+		for (int k = 0; k < c->nrq; k++)
+			s->env_ue[i] += s->tasks[c->rq[k]].ue_ewma;
 	}
 	p.util = task_util(s, t);
+	p.util_est = t->ue_ewma;
 	if (t->pelt_cpu >= 0)
 		s->env_util[t->pelt_cpu] = s->env_util[t->pelt_cpu] > p.util ?
 					   s->env_util[t->pelt_cpu] - p.util : 0;
@@ -879,6 +901,19 @@ static int place(struct sim *s, int task)
 	cpu = s->policy->select_cpu(&env, &p);
 	if (cpu < 0 || cpu >= s->ncpus)
 		cpu = p.prev_cpu;
+	if (t->upin && !rp_pin_allows(t->upin, cpu)) {
+		/* outside its --pin set: its allowed CPU with the fewest
+		 * tasks, then the lowest util */
+		int best = -1;
+
+		for (int i = 0; i < s->ncpus; i++)
+			if (rp_pin_allows(t->upin, i) &&
+			    (best < 0 || s->env_nr[i] < s->env_nr[best] ||
+			     (s->env_nr[i] == s->env_nr[best] &&
+			      s->env_util[i] < s->env_util[best])))
+				best = i;
+		cpu = best >= 0 ? best : cpu;
+	}
 	return cpu;
 }
 
@@ -964,6 +999,25 @@ static bool late(const struct sim *s, const struct rp_act *a)
 	return s->now > due + EA_REPLAY_LATE_NS;
 }
 
+/*
+ * util_est_update() at a sleep (mainline 6.9+, UTIL_EST_MARGIN 1024 / 100,
+ * weight 1/4): up at once to the util at dequeue, down by a quarter of the
+ * difference unless within the margin or above the CPU's capacity.
+ */
+static void util_est_sleep(struct sim *s, struct sim_task *t, int cpu)
+{
+	uint32_t dq = task_util(s, t), diff;
+
+	if (t->ue_ewma <= dq) {
+		t->ue_ewma = dq;
+		return;
+	}
+	diff = t->ue_ewma - dq;
+	if (diff < 1024 / 100 || dq > s->cpus[cpu].cap_orig)
+		return;
+	t->ue_ewma = ((t->ue_ewma << 2) - diff) >> 2;
+}
+
 static void complete(struct sim *s, int cpu)
 {
 	struct sim_cpu *c = &s->cpus[cpu];
@@ -1003,6 +1057,7 @@ static void complete(struct sim *s, int cpu)
 		return;
 	}
 	t->runnable = false;
+	util_est_sleep(s, t, cpu);
 	c->curr = -1;
 	set_pelt_b(s, c);
 	if (key > *kmax(s, c))
@@ -1037,14 +1092,25 @@ static bool balancing(const struct sim *s)
 	return !b->off && (!b->over_gated || over_seen(s));
 }
 
-/* The first waiting task of cpu that may move, its rq index, or -1. */
-static int movable(const struct sim *s, int cpu)
+/* Whether --pin lets task run on cpu. */
+static bool upin_allows(const struct sim *s, int task, int cpu)
+{
+	return !s->tasks[task].upin || rp_pin_allows(s->tasks[task].upin, cpu);
+}
+
+/* The first waiting task of cpu that may move to dst (any CPU: -1), its rq
+ * index, or -1. */
+static int movable(const struct sim *s, int cpu, int dst)
 {
 	const struct sim_cpu *c = &s->cpus[cpu];
 
-	for (int k = 0; k < c->nrq; k++)
-		if (s->tasks[c->rq[k]].pin < 0 && !s->tasks[c->rq[k]].rt)
+	for (int k = 0; k < c->nrq; k++) {
+		const struct sim_task *t = &s->tasks[c->rq[k]];
+
+		if (t->pin < 0 && !t->rt &&
+		    (dst < 0 || upin_allows(s, c->rq[k], dst)))
 			return k;
+	}
 	return -1;
 }
 
@@ -1082,7 +1148,8 @@ static bool misfit_pull(struct sim *s, int dst)
 		uint32_t u;
 
 		if (c->curr < 0 || c->cap_orig >= s->cpus[dst].cap_orig ||
-		    s->tasks[c->curr].pin >= 0 || s->tasks[c->curr].rt)
+		    s->tasks[c->curr].pin >= 0 || s->tasks[c->curr].rt ||
+		    !upin_allows(s, c->curr, dst))
 			continue;
 		sync_cpu(s, i);
 		u = s->tasks[c->curr].pelt.util_avg;
@@ -1103,8 +1170,9 @@ static bool active_pull(struct sim *s, int dst)
 	for (int i = 0; i < s->ncpus; i++) {
 		struct sim_cpu *c = &s->cpus[i];
 
-		if (i == dst || c->curr < 0 || !c->nrq || movable(s, i) >= 0 ||
-		    s->tasks[c->curr].pin >= 0 || s->tasks[c->curr].rt)
+		if (i == dst || c->curr < 0 || !c->nrq || movable(s, i, dst) >= 0 ||
+		    s->tasks[c->curr].pin >= 0 || s->tasks[c->curr].rt ||
+		    !upin_allows(s, c->curr, dst))
 			continue;
 		migrate_running(s, i, dst);
 		return true;
@@ -1148,7 +1216,7 @@ static int source(const struct sim *s, int dst, int min_nr)
 		/* a CPU not running anything picks its own queue */
 		if (i == dst || !s->cpus[i].nrq || nr(s, i) < min_nr ||
 		    (s->cpus[i].curr < 0 && !s->cpus[i].in_busy0) ||
-		    movable(s, i) < 0)
+		    movable(s, i, dst) < 0)
 			continue;
 		if (best >= 0 && (best_local && !local))
 			continue;
@@ -1169,7 +1237,7 @@ static void periodic_pull(struct sim *s, int dst)
 	int src = source(s, dst, nr(s, dst) + 2);
 
 	if (src >= 0)
-		enqueue(s, rq_take(s, src, movable(s, src)), dst);
+		enqueue(s, rq_take(s, src, movable(s, src, dst)), dst);
 }
 
 /* At the tick, before the CPUs pick: periodic, misfit, active balance. */
@@ -1200,7 +1268,7 @@ static bool pull(struct sim *s, int cpu)
 	src = source(s, cpu, 0);
 	if (src < 0)
 		return false;
-	enqueue(s, rq_take(s, src, movable(s, src)), cpu);
+	enqueue(s, rq_take(s, src, movable(s, src, cpu)), cpu);
 	return true;
 }
 
@@ -1778,6 +1846,14 @@ static void reset(struct sim *s)
 		/* staying on one CPU means nothing on another platform */
 		t->pin = t->w->pin_auto && !s->same_platform ? -1 :
 			 map_cpu(s, t->w->pin);
+		/* --pin: CPUs of this platform; one of them: a pin */
+		if (t->w->upin && ea_pin_first_cpu(t->w->upin) < s->ncpus) {
+			t->upin = t->w->upin;
+			t->pin = ea_pin_first_cpu(t->upin);
+			for (int j = t->pin + 1; j < s->ncpus; j++)
+				if (rp_pin_allows(t->upin, j))
+					t->pin = -1;
+		}
 		t->wake_last_ms = s->first_ts / 1000000;
 	}
 	for (int i = 0; i < s->ncpus; i++) {
@@ -1826,9 +1902,12 @@ static void reset(struct sim *s)
 		ea_pelt_update(&s->cpus[i].pelt, s->now, false, 0);
 		set_pelt_b(s, &s->cpus[i]);
 	}
-	for (int d = 0; d < s->ndoms; d++)
+	for (int d = 0; d < s->ndoms; d++) {
 		s->dom_k[d] = -1;	/* no OPP chosen yet */
+		s->dom_last[d] = UINT64_MAX;
+	}
 	s->util_dirty = true;
+	s->gov_pending = false;
 	if (s->heap) {
 		s->nheap = 0;
 		for (size_t i = 0; i < s->ntasks; i++)
@@ -1879,7 +1958,9 @@ static int init_domains(struct sim *s)
 	s->dom_cpu = calloc(s->ncpus ? s->ncpus : 1, sizeof(*s->dom_cpu));
 	s->dom_k = calloc(s->ncpus ? s->ncpus : 1, sizeof(*s->dom_k));
 	s->dom_util = calloc(s->ncpus ? s->ncpus : 1, sizeof(*s->dom_util));
-	if (!s->dom_start || !s->dom_cpu || !s->dom_k || !s->dom_util)
+	s->dom_last = calloc(s->ncpus ? s->ncpus : 1, sizeof(*s->dom_last));
+	if (!s->dom_start || !s->dom_cpu || !s->dom_k || !s->dom_util ||
+	    !s->dom_last)
 		return -1;
 	for (int i = 0; i < s->ncpus; i++) {
 		int cl = s->m->cpu_cluster[i];
@@ -1945,6 +2026,7 @@ int sim_init(struct sim *s, const struct ea_workload *w, const struct ea_model *
 	s->m = m;
 	s->policy = p;
 	s->gov = g;
+	rp_gov_spec_default(&s->gspec, g);
 	s->idle = idle;
 	s->same_platform = same_platform;
 	s->assumed_khz = assumed_khz;
@@ -1960,9 +2042,19 @@ int sim_init(struct sim *s, const struct ea_workload *w, const struct ea_model *
 			return -1;
 		}
 	s->ntasks = w->ntasks;
+	s->nsrc = w->counts.ncpus > w->ncpus ? w->counts.ncpus : w->ncpus;
+	s->cpu_map = rp_cpu_map_new(w->cfg.model, s->nsrc, m, s->ncpus,
+				    same_platform);
+	if (!s->cpu_map) {
+		fail(s, "out of memory");
+		return -1;
+	}
+	if (s->nsrc < 1)
+		s->nsrc = 1;
 	s->cpus = calloc(s->ncpus, sizeof(*s->cpus));
 	s->tasks = calloc(s->ntasks ? s->ntasks : 1, sizeof(*s->tasks));
 	s->env_util = calloc(s->ncpus, sizeof(*s->env_util));
+	s->env_ue = calloc(s->ncpus, sizeof(*s->env_ue));
 	s->env_cap = calloc(s->ncpus, sizeof(*s->env_cap));
 	s->env_nr = calloc(s->ncpus, sizeof(*s->env_nr));
 	s->done = calloc(s->ncpus, sizeof(*s->done));
@@ -1974,7 +2066,7 @@ int sim_init(struct sim *s, const struct ea_workload *w, const struct ea_model *
 	s->comms = calloc(s->ntasks ? s->ntasks : 1, sizeof(*s->comms));
 	s->swapper = calloc(s->ncpus, sizeof(*s->swapper));
 	s->clc = rp_cl_cache_new(m);
-	if (!s->cpus || !s->tasks || !s->env_util || !s->env_cap ||
+	if (!s->cpus || !s->tasks || !s->env_util || !s->env_ue || !s->env_cap ||
 	    !s->env_nr || !s->done || !s->nt || !s->nt_dirty || !s->pk_dirty ||
 	    !s->due ||
 	    !s->clc || !s->comms || !s->swapper || init_domains(s)) {
@@ -2039,6 +2131,8 @@ void sim_free(struct sim *s)
 	free(s->cpus);
 	free(s->tasks);
 	free(s->env_util);
+	free(s->cpu_map);
+	free(s->env_ue);
 	free(s->env_cap);
 	free(s->env_nr);
 	free(s->done);
@@ -2055,6 +2149,7 @@ void sim_free(struct sim *s)
 	free(s->dom_cpu);
 	free(s->dom_k);
 	free(s->dom_util);
+	free(s->dom_last);
 	free(s->moves);
 	free(s->out);
 	free(s->lat);

@@ -29,8 +29,10 @@ struct sim_task {
 	int cpu;		/* CPU queued/running on, else the last, -1 */
 	int pelt_cpu;		/* CPU whose signal holds its util, -1 */
 	int pin;		/* -1 */
+	const struct ea_pin *upin;	/* --pin to several CPUs, NULL */
 	uint64_t wait_from;	/* queued since */
 	uint64_t wake_sum, wake_last_ms;	/* RFC wakeup_avg_sum */
+	uint32_t ue_ewma;	/* util_est (mainline 6.9+), set at sleep */
 };
 
 /* A task moving to its next recorded segment's CPU. */
@@ -99,6 +101,12 @@ struct sim {
 	const struct ea_model *m;
 	const struct rp_policy *policy;
 	enum rp_gov gov;
+	/* the governor's parameters (sim_init: gov's defaults; the driver
+	 * may replace it before sim_run; fixed_k not owned) */
+	struct rp_gov_spec gspec;
+	uint64_t *dom_last;	/* schedutil: last frequency change, or
+				   UINT64_MAX: none yet */
+	bool gov_pending;	/* a change waits for the rate limit */
 	enum rp_idle_sel idle;
 	enum ea_replay_work work;	/* set after sim_init(); 0: auto */
 	bool same_platform;
@@ -107,6 +115,7 @@ struct sim {
 	bool rec_idle_tl;	/* idle states follow the recorded timeline */
 	uint32_t assumed_khz;
 	int ncpus;
+	int *cpu_map, nsrc;	/* recorded CPU -> CPU (cpumap.c) */
 	struct sim_cpu *cpus;
 	struct sim_task *tasks;
 	size_t ntasks;
@@ -150,6 +159,7 @@ struct sim {
 	uint64_t *due;		/* nt <= now: their time has come */
 	/* policy view, refreshed at each wakeup */
 	uint32_t *env_util;
+	uint32_t *env_ue;	/* each CPU's util_est: its runnable tasks' */
 	int *env_cap, *env_nr;
 	struct rp_cl_cache *clc;	/* the model, as the policies use it */
 	char (*comms)[EA_COMM_LEN];	/* each task's, as emitted */

@@ -18,14 +18,12 @@
  * idle entry and exit paths) with their recorded times, the recorded
  * frequencies and idle states, for the `recorded` governor and idle choice.
  */
-#include <fnmatch.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "replay/replay-internal.h"
 
-#define PIN_MIN_ACTS 10
 
 static size_t slot_of(int32_t pid, size_t n)
 {
@@ -403,27 +401,6 @@ void ea_workload_free(struct ea_workload *w)
 	free(w);
 }
 
-/* "ksoftirqd/3", "kworker/3:1", "migration/3", "cpuhp/3": bound to CPU 3. */
-static int comm_pin(const char *comm)
-{
-	static const char *const prefixes[] = { "ksoftirqd/", "kworker/",
-						"migration/", "cpuhp/" };
-
-	for (size_t i = 0; i < sizeof(prefixes) / sizeof(prefixes[0]); i++) {
-		size_t n = strlen(prefixes[i]);
-		const char *p = comm + n;
-		char *end;
-		long cpu;
-
-		if (strncmp(comm, prefixes[i], n) || *p < '0' || *p > '9')
-			continue;
-		cpu = strtol(p, &end, 10);
-		if (i == 1 ? *end == ':' : *end == '\0')
-			return cpu < EA_MAX_CPUS ? (int)cpu : -1;
-	}
-	return -1;
-}
-
 static int cmp_busy0(const void *a, const void *b)
 {
 	const struct rp_idle_busy *x = a, *y = b;
@@ -478,17 +455,8 @@ int ea_workload_done(struct ea_workload *w, const struct ea_state *s,
 			if (a->flags & RP_ACT_SPLIT)
 				c->split++;
 		}
-		for (int p = 0; p < w->cfg.npins && t->pin < 0; p++)
-			if (!fnmatch(w->cfg.pins[p].pattern, t->comm, 0))
-				t->pin = w->cfg.pins[p].cpu;
-		if (t->pin < 0)
-			t->pin = comm_pin(t->comm);
-		if (t->pin < 0 && t->only_cpu >= 0 && t->nacts >= PIN_MIN_ACTS &&
-		    !w->cfg.no_auto_pin) {
-			t->pin = t->only_cpu;
-			t->pin_auto = true;
-		}
-		if (t->pin >= 0)
+		rp_pin_resolve(&w->cfg, t);	/* pin.c */
+		if (t->pin >= 0 || t->upin)
 			c->pinned_tasks++;
 	}
 	c->tasks = w->ntasks;

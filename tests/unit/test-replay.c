@@ -9,6 +9,7 @@
  * wakeup): A7 core 0 cluster 6, A15 core 5 cluster 210.
  */
 #include <limits.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "harness.h"
@@ -25,8 +26,10 @@ struct scen {
 
 static struct rp_env *env(struct scen *s, bool over)
 {
-	s->env = (struct rp_env){ tc2, 5, s->util, s->cap, s->nr, over,
-				  rp_asymmetric(tc2), NULL };
+	s->env = (struct rp_env){ .model = tc2, .ncpus = 5, .util = s->util,
+				  .cap_idx = s->cap, .nr = s->nr,
+				  .overutilised = over,
+				  .asymmetric = rp_asymmetric(tc2) };
 	return &s->env;
 }
 
@@ -114,15 +117,28 @@ static void diff_wakeups(void **state)
 
 /*
  * feec, task util 50, nothing else running. em_cpu_energy: power per CPU is
- * core + cluster / CPUs: A7 187 + 2967 / 3 = 1176, A15 2021 + 7920 / 2 =
- * 5981 at their lowest OPPs (1.25 x 50 = 62 fits both). Placing the task
- * costs 1176 x 50 / 358 = 164 on an A7, 5981 x 50 / 840 = 356 on an A15.
+ * core + cluster / CPUs; 1.25 x 50 = 62 fits the lowest OPPs, but those are
+ * inefficient (EM_PERF_STATE_INEFFICIENT): cost per capacity, power x
+ * fmax / freq, from the top down:
+ *   A7:  1000 MHz (1024 + 4905 / 3) = 2659, cost 2659;
+ *        900: 761 + 1305.7 = 2066.7 x 10 / 9 = 2296 (< 2659, efficient);
+ *        800: 549 + 949 = 1498 x 10 / 8 = 1872 (efficient);
+ *        700: 447 + 973 = 1420 x 10 / 7 = 2029 >= 1872: inefficient, and
+ *        so are 600 (2242), 500 (2541), 400 (3014), 350 (3360);
+ *   A15: 1200 MHz 6997 + 7600 = 14597; 1100: 5177 + 5713 = 10890 x 12 / 11
+ *        = 11880; 1000: 3846 + 4223 = 8069 x 1.2 = 9683; 900: 3524 +
+ *        4132.5 = 7656.5 x 12 / 9 = 10209 >= 9683: inefficient, and so are
+ *        800 (10834), 700 (11729), 600 (12789), 500 (14354).
+ * So the A7s run at 800 MHz (cap 819), the A15s at 1000 MHz (cap 1679):
+ * the task costs 1498 x 50 / 819 = 91 on an A7, 8069 x 50 / 1679 = 240 on
+ * an A15.
  *  - prev on A7 CPU 2: the other A7s have no more spare capacity than
  *    prev, so only the A15 is a candidate, and it costs more: prev kept;
  *  - prev on A15 CPU 0: the A7 with the most spare capacity (CPU 2, the
- *    first of equals) saves 356 - 164: big-to-little move;
- *  - overutilised: feec is not used; the fallback takes an idle sibling of
- *    the busy prev CPU 0, CPU 1, although an A7 would be cheaper.
+ *    first of equals) saves 240 - 91: big-to-little move;
+ *  - overutilised: feec is not used; mainline's select_idle_sibling()
+ *    from the busy prev CPU 0: select_idle_capacity() takes the first idle
+ *    CPU after it where 50 fits, CPU 1, although an A7 would be cheaper.
  */
 static void feec_scenarios(void **state)
 {
@@ -130,13 +146,131 @@ static void feec_scenarios(void **state)
 	struct rp_wakee p = { .util = 50, .prev_cpu = 2, .rec_cpu = 2 };
 
 	load(state);
-	assert_int_equal(rp_feec_compute_energy(env(&s, false), 1, 50, 2) / 1000000, 164);
-	assert_int_equal(rp_feec_compute_energy(env(&s, false), 0, 50, 0) / 1000000, 356);
+	assert_int_equal(rp_em_efficient(&tc2->clusters[1], 0), 5);
+	assert_int_equal(rp_em_efficient(&tc2->clusters[1], 6), 6);
+	assert_int_equal(rp_em_efficient(&tc2->clusters[0], 0), 5);
+	assert_int_equal(rp_em_efficient(&tc2->clusters[0], 7), 7);
+	assert_int_equal(rp_feec_compute_energy(env(&s, false), 1, 50, 2) / 1000000, 91);
+	assert_int_equal(rp_feec_compute_energy(env(&s, false), 0, 50, 0) / 1000000, 240);
 	assert_int_equal(rp_policy_feec.select_cpu(env(&s, false), &p), 2);
 	p.prev_cpu = 0;
 	assert_int_equal(rp_policy_feec.select_cpu(env(&s, false), &p), 2);
 	s.nr[0] = 1;
 	assert_int_equal(rp_policy_feec.select_cpu(env(&s, true), &p), 1);
+}
+
+/*
+ * feec with an energy model using every OPP, where a higher OPP is cheaper
+ * per unit of capacity (tc2's A7: per-CPU
+ * power / cap = (187 + 2967 / 3) / 358 = 3.28 at OPP 0, (275 + 2792 / 3) /
+ * 410 = 2.94 at OPP 1). A7 CPU 2 (prev) at util 280, the task 20:
+ *  - without the task: 1.25 x 280 = 350 <= 358, OPP 0:
+ *    base = 1176 x 280 / 358 = 919.8;
+ *  - with it on prev: 1.25 x 300 = 375 > 358, OPP 1:
+ *    1205.7 x 300 / 410 = 882.2 < base.
+ * Mainline ("CPU utilization has changed") returns prev_cpu there. The
+ * unsigned prev delta wrapped instead, so the A7 CPU 3 (delta 1176 x 20 /
+ * 358 = 65.7, below the A15's 5981 x 20 / 840 = 142.4) won.
+ */
+static void feec_energy_drop_keeps_prev(void **state)
+{
+	struct scen s = { .util = { 0, 0, 280 } };
+	struct rp_wakee p = { .util = 20, .prev_cpu = 2, .rec_cpu = 2 };
+
+	load(state);
+	/* an energy model that uses every OPP (no skipping of inefficient
+	 * ones, as without EM_PERF_DOMAIN_SKIP_INEFFICIENCIES) */
+	env(&s, false)->em_all_opps = true;
+	assert_true(rp_feec_compute_energy(&s.env, 1, 20, 2) <
+		    rp_feec_compute_energy(&s.env, 1, 0, -1));
+	assert_int_equal(rp_policy_feec.select_cpu(&s.env, &p), 2);
+	/* skipping them, both OPPs are 800 MHz: no drop, prev (delta
+	 * 1498 x 20 / 819 = 36.6) and CPU 3 (the same) tie: prev kept */
+	env(&s, false);
+	assert_true(rp_feec_compute_energy(&s.env, 1, 20, 2) >
+		    rp_feec_compute_energy(&s.env, 1, 0, -1));
+	assert_int_equal(rp_policy_feec.select_cpu(&s.env, &p), 2);
+}
+
+/*
+ * feec reads util_est: a task whose util_avg decayed to 100 over a long
+ * sleep but whose util_est is 900 does not fit an A7 (900 x 1.25 = 1125 >
+ * 1024, util_fits_cpu()), so from prev A7 CPU 2 it goes to an A15 (the
+ * first of equals, CPU 0), where without util_est it stayed (a 100 task
+ * fits the A7s, and prev is no worse than the other A7s). CPUs' own
+ * util_est counts too: A7s at util_avg 0 but util_est 1000 leave no room.
+ */
+static void feec_util_est(void **state)
+{
+	struct scen s = { 0 };
+	uint32_t ue[5] = { 0 };
+	struct rp_wakee p = { .util = 100, .prev_cpu = 2, .rec_cpu = 2 };
+
+	load(state);
+	assert_int_equal(rp_policy_feec.select_cpu(env(&s, false), &p), 2);
+	p.util_est = 900;
+	assert_int_equal(rp_policy_feec.select_cpu(env(&s, false), &p), 0);
+	p.util_est = 0;
+	ue[2] = ue[3] = ue[4] = 1000;
+	env(&s, false)->util_est = ue;
+	assert_int_equal(rp_policy_feec.select_cpu(&s.env, &p), 0);
+}
+
+/* pack and spread are heuristics (issue 14): their summaries say so. */
+static void pack_spread_not_bounds(void **state)
+{
+	assert_null(strstr(rp_policy_pack.summary, "bound"));
+	assert_null(strstr(rp_policy_spread.summary, "bound"));
+	assert_non_null(strstr(rp_policy_pack.summary, "heuristic"));
+	assert_non_null(strstr(rp_policy_spread.summary, "heuristic"));
+}
+
+/*
+ * Governors on tc2 (cluster 0 A15: 500..1200 MHz, cap 840..2015; cluster 1
+ * A7: 350..1000 MHz, cap 358..1024).
+ *  - schedutil, A15 util 672: 672 + 672 / 4 = 840; get_next_freq():
+ *    1200000 x 840 / 2015 = 500248 kHz > 500000, so 600000 (index 1),
+ *    although the capacity 840 of 500 MHz equals 840;
+ *  - A15 util 671: 671 + 167 = 838, 1200000 x 838 / 2015 = 499057 kHz:
+ *    500000 (index 0);
+ *  - A7 util 300: 375, 1000000 x 375 / 1024 = 366210 kHz: 400000 (1);
+ *  - util above the capacity is capped: A7 util 5000 -> 1000000 (7);
+ *  - fixed:A15=600000,A7=1000000: indices 1 and 7 whatever the util.
+ */
+static void governors(void **state)
+{
+	struct rp_gov_spec g;
+	char msg[200];
+
+	load(state);
+	rp_gov_spec_default(&g, RP_GOV_SCHEDUTIL);
+	assert_int_equal(g.rate_limit_us, 1000);
+	assert_int_equal(rp_gov_cap_idx(&g, 0, &tc2->clusters[0], 672), 1);
+	assert_int_equal(rp_gov_cap_idx(&g, 0, &tc2->clusters[0], 671), 0);
+	assert_int_equal(rp_gov_cap_idx(&g, 1, &tc2->clusters[1], 300), 1);
+	assert_int_equal(rp_gov_cap_idx(&g, 1, &tc2->clusters[1], 5000), 7);
+	assert_int_equal(rp_gov_spec_parse(&g, "fixed:A15=600000,A7=1000000",
+					   tc2, msg, sizeof(msg)), 0);
+	assert_int_equal(g.kind, RP_GOV_FIXED);
+	assert_int_equal(rp_gov_cap_idx(&g, 0, &tc2->clusters[0], 0), 1);
+	assert_int_equal(rp_gov_cap_idx(&g, 1, &tc2->clusters[1], 1000), 7);
+	rp_gov_spec_free(&g);
+	assert_int_equal(rp_gov_spec_parse(&g, "schedutil:rate_limit_us=2500",
+					   tc2, msg, sizeof(msg)), 0);
+	assert_int_equal(g.rate_limit_us, 2500);
+	/* errors: unknown cluster, frequency not an OPP, cluster missing */
+	assert_int_equal(rp_gov_spec_parse(&g, "fixed:A57=600000,A7=1000000",
+					   tc2, msg, sizeof(msg)), -1);
+	assert_non_null(strstr(msg, "no cluster 'A57'"));
+	assert_int_equal(rp_gov_spec_parse(&g, "fixed:A15=650000,A7=1000000",
+					   tc2, msg, sizeof(msg)), -1);
+	assert_non_null(strstr(msg, "650000 kHz is not an OPP"));
+	assert_int_equal(rp_gov_spec_parse(&g, "fixed:A15=600000", tc2, msg,
+					   sizeof(msg)), -1);
+	assert_non_null(strstr(msg, "no frequency for cluster 'A7'"));
+	assert_int_equal(rp_gov_parse("fixed:A15=600000"), RP_GOV_FIXED);
+	assert_int_equal(rp_gov_parse("fixed"), -1);
+	assert_int_equal(rp_gov_parse("performance:x"), -1);
 }
 
 /* eas-rfc: a small task on an idle A15 goes to the A7 cluster. */
@@ -149,6 +283,128 @@ static void eas_rfc_big_to_little(void **state)
 	load(state);
 	cpu = rp_policy_eas_rfc.select_cpu(env(&s, false), &p);
 	assert_true(cpu >= 2 && cpu <= 4);
+}
+
+/*
+ * eas-rfc's wakeup takes 3.15's balance path only. A7 CPU 2 (prev) busy at
+ * util 200, CPUs 3 and 4 idle, task util 100, no wakeups:
+ *  - top level: the local A7 probe (least loaded, CPU 3) costs 877
+ *    (diff_idle_cpu); the A15 probe CPU 0 costs CPU 100 x 2021 / 840 = 240,
+ *    cluster -25 + 100 x 7920 / 840 (942) + 740 x 25 / 840 (22) = 939:
+ *    1179 > 877, no remote group;
+ *  - cluster level: prev costs 878 (diff_busy_cpu), CPUs 3 and 4 877 each:
+ *    the first, CPU 3.
+ * The energy-aware select_idle_sibling() after it would have gone on to
+ * the idle CPU 4 (877 <= 877); the balance path returns CPU 3.
+ */
+static void eas_rfc_balance_path(void **state)
+{
+	struct scen s = { .util = { 0, 0, 200 }, .nr = { 0, 0, 1 } };
+	struct rp_wakee p = { .util = 100, .prev_cpu = 2 };
+
+	load(state);
+	assert_int_equal(rp_energy_diff_util(env(&s, false), 0, 100, 0), 1179);
+	assert_int_equal(rp_policy_eas_rfc.select_cpu(env(&s, false), &p), 3);
+}
+
+/*
+ * The RFC's curr_capacity (seed 006): freq x 1024 / max freq, matched to
+ * the cap states: A15 at 600 MHz -> 512 -> 500 MHz state (cap 840, index
+ * 0); at 1 GHz -> 853 -> 1008 (index 1); A7 at 1 GHz -> 1024 -> index 7; at
+ * 350 MHz -> 358 -> index 0.
+ */
+static void rfc_curr_capacity(void **state)
+{
+	load(state);
+	assert_int_equal(rp_rfc_curr_idx(&tc2->clusters[0], 1), 0);
+	assert_int_equal(rp_rfc_curr_idx(&tc2->clusters[0], 5), 1);
+	assert_int_equal(rp_rfc_curr_idx(&tc2->clusters[1], 7), 7);
+	assert_int_equal(rp_rfc_curr_idx(&tc2->clusters[1], 0), 0);
+}
+
+/*
+ * Recorded CPUs onto tc2 by capacity rank. tc2 ranked by (top capacity,
+ * id): 2, 3, 4 (A7, 1024), 0, 1 (A15, 2015); the A7-first copy: 0, 1, 2,
+ * 3, 4. Two equal recorded CPUs (ranks 0, 1 of 2) go to target ranks
+ * floor(0 x 5 / 2) = 0 and floor(1 x 5 / 2) = 2: CPUs 2 and 4 on tc2,
+ * 0 and 2 on the copy (A7s both times). tc2 onto the copy: rank for rank,
+ * A7 2, 3, 4 -> 0, 1, 2 and A15 0, 1 -> 3, 4. On the recorded platform:
+ * the identity.
+ */
+static void cpu_map(void **state)
+{
+	struct ea_model *a7;
+	struct ea_err err;
+	int *m;
+
+	load(state);
+	if (ea_model_load(&a7, "tests/fixtures/models/tc2-a7-first.json", &err))
+		fail_msg("%s", err.msg);
+	m = rp_cpu_map_new(NULL, 2, tc2, 5, false);
+	assert_int_equal(m[0], 2);
+	assert_int_equal(m[1], 4);
+	free(m);
+	m = rp_cpu_map_new(NULL, 2, a7, 5, false);
+	assert_int_equal(m[0], 0);
+	assert_int_equal(m[1], 2);
+	free(m);
+	m = rp_cpu_map_new(tc2, 5, a7, 5, false);
+	assert_int_equal(m[0], 3);
+	assert_int_equal(m[1], 4);
+	assert_int_equal(m[2], 0);
+	assert_int_equal(m[3], 1);
+	assert_int_equal(m[4], 2);
+	free(m);
+	m = rp_cpu_map_new(tc2, 5, tc2, 5, true);
+	for (int i = 0; i < 5; i++)
+		assert_int_equal(m[i], i);
+	free(m);
+	ea_model_free(a7);
+}
+
+/*
+ * cfs's least loaded CPU when every CPU has one task at util 0 and prev's
+ * cluster has no idle CPU: ties go to the biggest CPU, then the lowest id,
+ * so an A15 on tc2 (CPU 0) and on the A7-first copy (CPU 3), not CPU 0
+ * whatever cluster it is.
+ */
+static void cfs_ties_by_capacity(void **state)
+{
+	struct scen s = { .nr = { 1, 1, 1, 1, 1 } };
+	struct rp_wakee p = { .util = 10, .prev_cpu = 4 };
+	struct ea_model *a7;
+	struct ea_err err;
+
+	load(state);
+	if (ea_model_load(&a7, "tests/fixtures/models/tc2-a7-first.json", &err))
+		fail_msg("%s", err.msg);
+	assert_int_equal(rp_policy_cfs.select_cpu(env(&s, false), &p), 0);
+	env(&s, false)->model = a7;
+	s.env.asymmetric = rp_asymmetric(a7);
+	p.prev_cpu = 2;
+	assert_int_equal(rp_policy_cfs.select_cpu(&s.env, &p), 3);
+	ea_model_free(a7);
+}
+
+/* Per-CPU kthreads by name; the unbound kworker pool is not bound. */
+static void kthread_pins(void **state)
+{
+	uint64_t mask[EA_PIN_WORDS];
+
+	assert_int_equal(rp_kthread_cpu("ksoftirqd/3"), 3);
+	assert_int_equal(rp_kthread_cpu("kworker/1:2H"), 1);
+	assert_int_equal(rp_kthread_cpu("kworker/u8:1"), -1);
+	assert_int_equal(rp_kthread_cpu("migration/12"), 12);
+	assert_int_equal(rp_kthread_cpu("cpuhp/0"), 0);
+	assert_int_equal(rp_kthread_cpu("rcuc/5"), 5);
+	assert_int_equal(rp_kthread_cpu("rcu_preempt"), -1);
+	assert_int_equal(rp_kthread_cpu("task1"), -1);
+	assert_int_equal(ea_cpulist_parse("0-2,4", mask, 8), 4);
+	assert_true(mask[0] == 0x17);
+	assert_int_equal(ea_cpulist_parse("2-1", mask, 8), -1);
+	assert_int_equal(ea_cpulist_parse("8", mask, 8), -1);
+	assert_int_equal(ea_cpulist_parse("1,", mask, 8), -1);
+	assert_int_equal(ea_cpulist_parse("", mask, 8), -1);
 }
 
 static void rfc_wakeup_energy(void **state)
@@ -352,6 +608,15 @@ int main(void)
 		cmocka_unit_test(diff_overutilised),
 		cmocka_unit_test(diff_wakeups),
 		cmocka_unit_test(feec_scenarios),
+		cmocka_unit_test(feec_energy_drop_keeps_prev),
+		cmocka_unit_test(pack_spread_not_bounds),
+		cmocka_unit_test(feec_util_est),
+		cmocka_unit_test(eas_rfc_balance_path),
+		cmocka_unit_test(rfc_curr_capacity),
+		cmocka_unit_test(cpu_map),
+		cmocka_unit_test(kthread_pins),
+		cmocka_unit_test(cfs_ties_by_capacity),
+		cmocka_unit_test(governors),
 		cmocka_unit_test(eas_rfc_big_to_little),
 		cmocka_unit_test(rfc_wakeup_energy),
 		cmocka_unit_test(cache_same_decisions),

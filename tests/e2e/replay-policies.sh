@@ -1,0 +1,97 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
+# `eatrace replay`: what the placement policies, governors and CPU mapping
+# claim (docs/replay.md "Policies").
+. "$(dirname "$0")/lib.sh"
+cd "$ROOT" || exit 1
+
+# energy TOTALS.json POLICY: that policy's energy total
+energy() { /usr/bin/python3 -c "
+import json,sys; d=json.load(open(sys.argv[1]))
+print([p for p in d['policies'] if p['name']==sys.argv[2]][0]['energy']['total'])" "$1" "$2"; }
+
+# 1. pack and spread are heuristics: nothing calls them bounds, and pack
+#    indeed costs more than eas-rfc on the seven short periodic tasks.
+"$EATRACE" replay --help >"$TMP/help"
+if grep -qi "bound:" "$TMP/help" || ! grep -q "heuristics, not bounds" "$TMP/help"; then
+	fail "replay --help calls pack/spread bounds"
+else ok "--help: pack and spread are heuristics"; fi
+if grep -n -i -E "(pack|spread)[^.]*\<bounds?\>" README.md docs/replay.md docs/eatrace.1 |
+	grep -v -i "not bounds\|not a bound"; then
+	fail "docs call pack/spread bounds"
+else ok "docs: pack and spread are heuristics"; fi
+"$EATRACE" replay traces/replay/seven-periodic.txt --source-capacity 1024 \
+	--target-model tc2 --policy eas-rfc,pack -f json >"$TMP/p.json" ||
+	fail "replay seven-periodic"
+if /usr/bin/python3 -c "import sys; sys.exit(not float(sys.argv[1]) > float(sys.argv[2]))" \
+	"$(energy "$TMP/p.json" pack)" "$(energy "$TMP/p.json" eas-rfc)"; then
+	ok "pack is no lower bound (costs more than eas-rfc)"
+else fail "pack cost no more than eas-rfc here"; fi
+
+# 2. governors: fixed (cluster names and OPPs from the target model) and
+#    schedutil's rate limit.
+five="traces/replay/five-busy.txt --source-capacity 1024 --target-model tc2"
+expect_fail "fixed: unknown cluster" 2 "has no cluster 'big'" -- \
+	"$EATRACE" replay $five --governor fixed:big=600000,A7=1000000
+expect_fail "fixed: not an OPP" 2 "650000 kHz is not an OPP of cluster 'A15'" -- \
+	"$EATRACE" replay $five --governor fixed:A15=650000,A7=1000000
+expect_fail "fixed: bad syntax" 2 "is not CLUSTER=KHZ" -- \
+	"$EATRACE" replay $five --governor fixed:A15
+# fixed: the emitted timeline holds only the two chosen frequencies
+"$EATRACE" replay $five --policy cfs --governor fixed:A15=600000,A7=1000000 \
+	--emit-trace "$TMP/fixed.txt" -q >"$TMP/out" || fail "fixed governor run"
+expect_eq "fixed: only the chosen frequencies" \
+	"$(grep -o 'cpu_frequency: state=[0-9]*' "$TMP/fixed.txt" | sort -u | tr '\n' ' ')" \
+	"cpu_frequency: state=1000000 cpu_frequency: state=600000 "
+# min_gap TRACE: smallest time between two frequency changes of one
+# domain of tc2 (CPUs 0-1, 2-4), in ms
+min_gap() { /usr/bin/python3 - "$1" <<'PY'
+import re, sys
+last, gap = {}, float('inf')
+for l in open(sys.argv[1]):
+    m = re.search(r'\s(\d+\.\d+): cpu_frequency: state=\d+ cpu_id=(\d+)', l)
+    if not m:
+        continue
+    t, d = float(m.group(1)), int(m.group(2)) >= 2
+    if d in last:
+        gap = min(gap, t - last[d])
+    last[d] = t
+print(int(gap * 1000))
+PY
+}
+for lim in 0 50000; do
+	"$EATRACE" replay $five --policy cfs --governor schedutil:rate_limit_us=$lim \
+		--emit-trace "$TMP/su$lim.txt" -q >"$TMP/out" || fail "schedutil rate_limit_us=$lim"
+done
+# CPU-bound tasks from idle: util climbs through the OPPs faster than one
+# change per 50 ms without a limit; with it, changes are >= 50 ms apart
+g0=$(min_gap "$TMP/su0.txt") g50=$(min_gap "$TMP/su50000.txt")
+if [ "$g0" -lt 50 ] && [ "$g50" -ge 50 ]; then ok "schedutil rate limit ($g0 ms -> $g50 ms)"
+else fail "schedutil rate limit: min gaps $g0 ms (no limit), $g50 ms (50 ms)"; fi
+
+# 3. pinning from evidence: no auto-pinning unless --auto-pin; --pin by comm
+#    or pid, CPU lists, CPUs of the platform replayed on.
+demo="traces/demo/tc2-seven-tasks.txt -m tc2 --policy eas-rfc -f json"
+# wl FIELD...: workload.pinned_tasks, policy migrations, busy CPUs (> 0 s)
+wl() { /usr/bin/python3 -c "
+import json,sys; d=json.load(open(sys.argv[1])); p=d['policies'][0]
+print(d['workload']['pinned_tasks'], p['migrations'] > 0,
+      ','.join(str(c['cpu']) for c in p['cpus'] if c['task_busy_s'] > 0))" "$1"; }
+"$EATRACE" replay $demo >"$TMP/d0.json" || fail "demo"
+"$EATRACE" replay $demo --auto-pin >"$TMP/d1.json" || fail "demo --auto-pin"
+"$EATRACE" replay $demo --pin 'task*=3' >"$TMP/d2.json" || fail "demo --pin"
+"$EATRACE" replay $demo --pin 1005=0-1 --pin 'task*=2-4' >"$TMP/d3.json" || fail "demo --pin pid"
+set -- $(wl "$TMP/d0.json")
+expect_eq "no auto-pinning by default: pinned, moved" "$1 $2" "0 True"
+set -- $(wl "$TMP/d1.json")
+expect_eq "--auto-pin: the seven tasks that never moved, no migration" "$1 $2" "7 False"
+set -- $(wl "$TMP/d2.json")
+expect_eq "--pin 'task*=3': all seven on CPU 3" "$1 $3" "7 3"
+set -- $(wl "$TMP/d3.json")
+expect_eq "--pin 1005=0-1 first, task* on 2-4: seven pinned" "$1" "7"
+expect_fail "--pin: CPU beyond the model" 2 "has no CPU 9" -- \
+	"$EATRACE" replay $demo --pin 'task1=9'
+expect_fail "--pin: not a CPU list" 2 "is not a CPU list" -- \
+	"$EATRACE" replay $demo --pin 'task1=2-1'
+
+finish
