@@ -52,6 +52,7 @@
 #include <event-parse.h>
 #include <trace-cmd.h>
 
+#include "input/dat-chunks.h"
 #include "input/dat-walk.h"
 #include "input/reader-dat.h"
 #include "input/reader.h"
@@ -181,9 +182,13 @@ struct dat {
 	bool fast;
 	int fd;
 	struct dw w;
+	bool zfast;			/* ... decompressed by dat-chunks.c */
+	struct dz z;
+	const char *bufname;		/* instance read, NULL the top level */
 	int adv;			/* CPU to advance before the next merge */
 	bool fast_pending;		/* its record follows the LOST just sent */
 	int fast_err_cpu;		/* >= 0: the walker found CPU data corrupt */
+	bool fast_fatal;		/* the file is cut short (fast_err) */
 	char fast_err[200];
 };
 
@@ -566,6 +571,8 @@ static void dat_free(struct dat *r)
 		dw_free(&r->w);
 		close(r->fd);
 	}
+	if (r->zfast)
+		dz_close(&r->z);
 	free(r->cursor0);
 	free(r->nrec);
 	free(r->span);
@@ -848,8 +855,6 @@ static const char *fast_setup(struct dat *r, bool compressed)
 	int cpu, ls, fls = 0, fd = -1;
 	struct stat st;
 
-	if (compressed)
-		return "compressed file";
 	if (!r->native)
 		return "byte order not the host's";
 	if (tep_is_local_bigendian(r->tep))
@@ -910,8 +915,19 @@ static const char *fast_setup(struct dat *r, bool compressed)
 			goto out;
 		}
 		size[cpu] = (unsigned long long)n;
-		if (size[cpu] % ps || start[cpu] > (unsigned long long)st.st_size ||
-		    size[cpu] > (unsigned long long)st.st_size - start[cpu]) {
+		if (compressed && size[cpu] % ps) {
+			/* the sum of its chunks' sizes: one is not whole pages */
+			r->fast_err_cpu = cpu;
+			snprintf(r->fast_err, sizeof(r->fast_err),
+				 "corrupt trace.dat: compressed chunks hold %llu bytes, not whole pages",
+				 size[cpu]);
+			why = r->fast_err;
+			goto out;
+		}
+		/* compressed: offsets in the decompressed data (dat-chunks.h) */
+		if (size[cpu] % ps || (!compressed &&
+		    (start[cpu] > (unsigned long long)st.st_size ||
+		     size[cpu] > (unsigned long long)st.st_size - start[cpu]))) {
 			why = "CPU data not whole pages inside the file";
 			goto out;
 		}
@@ -919,6 +935,19 @@ static const char *fast_setup(struct dat *r, bool compressed)
 	if (dw_init(&r->w, fd, (uint32_t)ps, ls, r->ncpus, start, size)) {
 		why = "out of memory";
 		goto out_w;
+	}
+	if (compressed) {
+		int rc = dz_open(&r->z, fd, r->bufname ? r->bufname : "",
+				 r->ncpus, start, r->fast_err, sizeof(r->fast_err));
+
+		if (rc) {
+			r->fast_fatal = rc == -2;
+			why = r->fast_err;
+			goto out_w;
+		}
+		r->zfast = true;
+		r->w.fill = dz_fill;
+		r->w.fill_priv = &r->z;
 	}
 	for (cpu = 0; cpu < r->ncpus; cpu++) {
 		struct tep_record *rec = tracecmd_peek_data(r->h, cpu);
@@ -948,6 +977,9 @@ static const char *fast_setup(struct dat *r, bool compressed)
 	return NULL;
 out_w:
 	dw_free(&r->w);
+	if (r->zfast)
+		dz_close(&r->z);
+	r->zfast = false;
 out:
 	close(fd);
 	free(start);
@@ -972,6 +1004,7 @@ static int dat_open(void **priv, const char *path, struct ea_input_info *info,
 	int t, len, e;
 
 	*priv = NULL;
+	dz_register_zlib();	/* Debian's libtracecmd reads zstd only */
 	tep_set_loglevel(TEP_LOG_NONE);
 	tracecmd_set_loglevel(TEP_LOG_NONE);
 	r = calloc(1, sizeof(*r));
@@ -1001,6 +1034,7 @@ static int dat_open(void **priv, const char *path, struct ea_input_info *info,
 				  res == OPEN_DATA ? "CPU data" :
 				  "instance buffer", why);
 	}
+	r->bufname = bufname;
 	r->tep = tracecmd_get_tep(r->h);
 	r->ncpus = tracecmd_cpus(r->h);
 	if (!r->tep || r->ncpus <= 0 || r->ncpus > EA_MAX_CPUS) {
@@ -1049,6 +1083,11 @@ static int dat_open(void **priv, const char *path, struct ea_input_info *info,
 			int c = r->fast_err_cpu;
 
 			ea_err_set(err, "%s:cpu %d record 1: %s", path, c, r->fast_err);
+			dat_free(r);
+			return -1;
+		}
+		if (why && r->fast_fatal) {
+			ea_err_set(err, "%s: truncated trace.dat: %s", path, r->fast_err);
 			dat_free(r);
 			return -1;
 		}
