@@ -24,8 +24,8 @@
  *
  * Quirks of libtracecmd 3.1.6 / libtraceevent 1.7 handled here:
  *  - they crash on some cut or corrupt files, and some of their error
- *    paths crash too: every open is rehearsed in a child process first
- *    (rehearse_open() lists the cases);
+ *    paths crash too: every open runs under a crash guard
+ *    (guarded_open(); rehearse_open() lists the cases);
  *  - they print to stdout and stderr whatever the log level: silenced
  *    while a file is opened (quiet_begin());
  *  - tracecmd_read_next_data() returns NULL both at the end of the data
@@ -40,6 +40,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
+#include <setjmp.h>
 #include <signal.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -53,6 +54,7 @@
 #include <trace-cmd.h>
 
 #include "input/dat-chunks.h"
+#include "input/dat-kallsyms.h"
 #include "input/dat-walk.h"
 #include "input/reader-dat.h"
 #include "input/reader.h"
@@ -635,11 +637,14 @@ enum open_result {
 
 /* The rehearsal child reports each step it starts on this pipe. */
 static int stage_fd = -1;
+/* The step open_buffers() is at, for the in-process guard. */
+static volatile sig_atomic_t stage_now = OPEN_HEAD;
 
 static void stage(enum open_result step)
 {
 	unsigned char c = step;
 
+	stage_now = step;
 	if (stage_fd >= 0 && write(stage_fd, &c, 1) != 1)
 		stage_fd = -1;
 }
@@ -735,6 +740,16 @@ static enum open_result open_buffers(const char *path, struct dat *r,
 #define REHEARSE_S 10
 #define REHEARSE_S_STR "10"
 
+/* AddressSanitizer builds keep the child (see guarded_open()). */
+#if defined(__SANITIZE_ADDRESS__)
+#define GUARD_CHILD 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define GUARD_CHILD 1
+#endif
+#endif
+
+#ifdef GUARD_CHILD
 static enum open_result rehearse_open(const char *path, const char **crashed)
 {
 	enum open_result last = OPEN_HEAD;
@@ -781,6 +796,70 @@ static enum open_result rehearse_open(const char *path, const char **crashed)
 		   " (libtracecmd crashed on it)";
 	return last;
 }
+#endif
+
+/*
+ * The same guard without a child (issue 19: the rehearsal parsed every
+ * file's headers and formats twice): open_buffers() runs here under
+ * handlers of the signals the known crashes raise and under the same
+ * alarm, on an alternate stack (a runaway recursion is a crash too). A
+ * crash or the alarm jumps back out, the handles are abandoned (never
+ * closed, as after a failed open) and the file rejected with the same
+ * message as the child's. Builds with AddressSanitizer keep the child:
+ * ASan ends the process on the heap overreads the child absorbs (and
+ * libFuzzer has its own handlers).
+ */
+#ifndef GUARD_CHILD
+static sigjmp_buf guard_jmp;
+static volatile sig_atomic_t guard_sig;
+
+static void guard_handler(int sig)
+{
+	guard_sig = sig;
+	siglongjmp(guard_jmp, 1);
+}
+
+static enum open_result guarded_open(const char *path, struct dat *r,
+				     const char **bufname, const char **crashed)
+{
+	static const int sigs[] = { SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT,
+				    SIGALRM };
+#define NSIGS (sizeof(sigs) / sizeof(sigs[0]))
+	static char altstack[1 << 16];
+	struct sigaction sa, old[NSIGS];
+	stack_t ss = { .ss_sp = altstack, .ss_size = sizeof(altstack) };
+	stack_t old_ss;
+	volatile enum open_result res;
+	unsigned int k;
+	bool have_ss;
+
+	*crashed = NULL;
+	have_ss = sigaltstack(&ss, &old_ss) == 0;
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = guard_handler;
+	sa.sa_flags = SA_ONSTACK | SA_NODEFER;
+	sigemptyset(&sa.sa_mask);
+	for (k = 0; k < NSIGS; k++)
+		sigaction(sigs[k], &sa, &old[k]);
+	stage_now = OPEN_HEAD;
+	if (sigsetjmp(guard_jmp, 1)) {
+		*crashed = guard_sig == SIGALRM ?
+			   " (libtracecmd looped on it: stopped after " REHEARSE_S_STR " s)" :
+			   " (libtracecmd crashed on it)";
+		res = (enum open_result)stage_now;
+	} else {
+		alarm(REHEARSE_S);	/* kbuffer can loop forever on a corrupt page */
+		res = open_buffers(path, r, bufname);
+	}
+	alarm(0);
+	for (k = 0; k < NSIGS; k++)
+		sigaction(sigs[k], &old[k], NULL);
+	if (have_ss)
+		sigaltstack(&old_ss, NULL);
+	return res;
+#undef NSIGS
+}
+#endif
 
 /*
  * Each CPU's data: its size from the header, its start from the read
@@ -1015,11 +1094,23 @@ static int dat_open(void **priv, const char *path, struct ea_input_info *info,
 	r->last_cpu = -1;
 	r->fast_err_cpu = -1;
 	quiet_begin(&q);
+	ea_dat_kallsyms_skip(true);	/* eatrace resolves no address */
+#ifdef GUARD_CHILD
 	res = rehearse_open(path, &crashed);
 	errno = 0;
 	if (res == OPEN_OK)
 		res = open_buffers(path, r, &bufname);
 	e = errno;
+#else
+	/*
+	 * errno as the child's path had it: a failed open's errno stayed in
+	 * the child (a corrupt header's huge sizes give ENOMEM: not "out of
+	 * memory" but a corrupt header, open_failure() says)
+	 */
+	res = guarded_open(path, r, &bufname, &crashed);
+	e = 0;
+#endif
+	ea_dat_kallsyms_skip(false);
 	quiet_end(&q);
 	if (res != OPEN_OK) {
 		const char *why = crashed ? crashed : "";
