@@ -18,6 +18,8 @@
  * what it describes before anything is allocated from it.
  */
 #include <errno.h>
+#include <pthread.h>
+#include <signal.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -414,6 +416,26 @@ out:
 
 void dz_close(struct dz *z)
 {
+	int c, k;
+
+	if (z->threaded) {
+		pthread_mutex_lock(&z->mu);
+		z->stop = true;
+		pthread_cond_broadcast(&z->space);
+		pthread_mutex_unlock(&z->mu);
+		pthread_join(z->th, NULL);
+		pthread_cond_destroy(&z->space);
+		pthread_cond_destroy(&z->ready);
+		pthread_mutex_destroy(&z->mu);
+		z->threaded = false;
+	}
+	if (z->ring) {
+		for (c = 0; c < z->ncpus; c++)
+			for (k = 0; k < DZ_RING; k++)
+				free(z->ring[c].slot[k].buf);
+		free(z->ring);
+		z->ring = NULL;
+	}
 	if (z->zctx)
 		ZSTD_freeDCtx(z->zctx);
 	free(z->cpu);
@@ -424,73 +446,73 @@ void dz_close(struct dz *z)
 	z->in_cap = 0;
 }
 
-static int chunk_err(struct dw *w, const struct dz_cpu *cp, const char *what,
-		     unsigned long long off)
+static int chunk_err(const struct dz_cpu *cp, const char *what,
+		     unsigned long long off, char *err, size_t n)
 {
-	snprintf(w->err, sizeof(w->err),
+	snprintf(err, n,
 		 "corrupt trace.dat: compressed chunk %u of %u at offset %llu: %s",
 		 cp->next + 1, cp->nchunks, off, what);
 	return -1;
 }
 
-int dz_fill(void *priv, struct dw *w, int c)
+/*
+ * Decompress CPU c's next chunk into *buf (*cap bytes, grown as needed):
+ * 1 with its virtual offset and length, 0 when the CPU has no chunk left,
+ * -1 with err. Uses z->in and z->zctx: one caller at a time.
+ */
+static int next_chunk(struct dz *z, int c, unsigned char **buf, size_t *cap,
+		      unsigned long long *voff, uint32_t *len, char *err,
+		      size_t n)
 {
-	struct dz *z = priv;
 	struct dz_cpu *cp = &z->cpu[c];
-	struct dw_cpu *wc = &w->cpu[c];
 	unsigned long long off = cp->zoff;
 	size_t want;
 	const char *why;
 	bool last;
 
-	if (!z->cpu || cp->next >= cp->nchunks) {
-		snprintf(w->err, sizeof(w->err),
-			 "corrupt trace.dat: CPU data ends after %u compressed chunks, %llu bytes before its end",
-			 cp->nchunks, wc->end - wc->next_page);
-		return -1;
-	}
-	if (wc->next_page != cp->voff)
-		return chunk_err(w, cp, "chunks not whole pages", off);
+	if (cp->next >= cp->nchunks)
+		return 0;
 	if (!cp->have_hdr) {
 		unsigned char h[8];
 
 		if (off > z->file_size || z->file_size - off < 8 ||
 		    pread_all(z->fd, h, 8, off))
-			return chunk_err(w, cp, "header cut by the end of the file", off);
+			return chunk_err(cp, "header cut by the end of the file", off, err, n);
 		cp->zsize = ld4(h);
 		cp->usize = ld4(h + 4);
 		cp->have_hdr = 1;
 	}
 	if (!cp->usize || cp->usize % z->page_size || cp->usize > MAX_CHUNK ||
 	    cp->zsize > MAX_CHUNK)
-		return chunk_err(w, cp, "size in its header not whole pages or too large", off);
+		return chunk_err(cp, "size in its header not whole pages or too large",
+				 off, err, n);
 	if (cp->zsize > z->file_size - off - 8)
-		return chunk_err(w, cp, "data cut by the end of the file", off);
+		return chunk_err(cp, "data cut by the end of the file", off, err, n);
 	/* the next chunk's header comes in the same read */
 	last = cp->next + 1 >= cp->nchunks ||
 	       z->file_size - off - 8 - cp->zsize < 8;
 	want = cp->zsize + (last ? 0 : 8);
 	if (in_room(z, want)) {
-		snprintf(w->err, sizeof(w->err), "out of memory");
+		snprintf(err, n, "out of memory");
 		return -1;
 	}
 	if (pread_all(z->fd, z->in, want, off + 8))
-		return chunk_err(w, cp, errno ? strerror(errno) :
-				 "data cut by the end of the file", off);
-	if (wc->buf_cap < cp->usize) {
-		unsigned char *b = realloc(wc->buf, cp->usize);
+		return chunk_err(cp, errno ? strerror(errno) :
+				 "data cut by the end of the file", off, err, n);
+	if (*cap < cp->usize) {
+		unsigned char *b = realloc(*buf, cp->usize);
 
 		if (!b) {
-			snprintf(w->err, sizeof(w->err), "out of memory");
+			snprintf(err, n, "out of memory");
 			return -1;
 		}
-		wc->buf = b;
-		wc->buf_cap = cp->usize;
+		*buf = b;
+		*cap = cp->usize;
 	}
-	if (inflate_block(z, z->in, cp->zsize, wc->buf, cp->usize, &why))
-		return chunk_err(w, cp, why, off);
-	wc->buf_off = cp->voff;
-	wc->buf_len = cp->usize;
+	if (inflate_block(z, z->in, cp->zsize, *buf, cp->usize, &why))
+		return chunk_err(cp, why, off, err, n);
+	*voff = cp->voff;
+	*len = cp->usize;
 	cp->voff += cp->usize;
 	cp->zoff = off + 8 + cp->zsize;
 	cp->next++;
@@ -499,6 +521,160 @@ int dz_fill(void *priv, struct dw *w, int c)
 		cp->zsize = ld4(z->in + want - 8);
 		cp->usize = ld4(z->in + want - 4);
 	}
+	return 1;
+}
+
+static int ended_early(struct dw *w, int c, uint32_t nchunks)
+{
+	snprintf(w->err, sizeof(w->err),
+		 "corrupt trace.dat: CPU data ends after %u compressed chunks, %llu bytes before its end",
+		 nchunks, w->cpu[c].end - w->cpu[c].next_page);
+	return -1;
+}
+
+static int not_next(struct dw *w, int c, unsigned long long voff)
+{
+	snprintf(w->err, sizeof(w->err),
+		 "corrupt trace.dat: compressed chunk at %llu of the CPU's data where page %llu was due",
+		 voff, w->cpu[c].next_page);
+	return -1;
+}
+
+/*
+ * The helper thread (dz_start()): it decompresses every CPU's chunks
+ * ahead of the walker into a ring of DZ_RING slots per CPU, the CPU with
+ * the fewest ready first; dz_fill() hands the walker the oldest ready
+ * slot's buffer and takes the walker's old one in exchange. Only where
+ * the decompression runs changes: the walker, its merge and the decoding
+ * stay on the calling thread, in the same order.
+ */
+static void *worker(void *arg)
+{
+	struct dz *z = arg;
+
+	pthread_mutex_lock(&z->mu);
+	for (;;) {
+		struct dz_ring *rg = NULL;
+		struct dz_slot *sl;
+		int c, best = -1, rc;
+
+		if (z->stop)
+			break;
+		for (c = 0; c < z->ncpus; c++) {
+			struct dz_ring *r = &z->ring[c];
+
+			if (!r->finished && r->count < DZ_RING &&
+			    (best < 0 || r->count < z->ring[best].count))
+				best = c;
+		}
+		if (best < 0) {
+			pthread_cond_wait(&z->space, &z->mu);
+			continue;
+		}
+		c = best;
+		rg = &z->ring[c];
+		sl = &rg->slot[(rg->head + rg->count) % DZ_RING];
+		pthread_mutex_unlock(&z->mu);
+		rc = next_chunk(z, c, &sl->buf, &sl->cap, &sl->voff, &sl->len,
+				sl->err, sizeof(sl->err));
+		pthread_mutex_lock(&z->mu);
+		sl->failed = rc < 0;
+		if (rc != 0)
+			rg->count++;
+		if (rc <= 0)
+			rg->finished = true;
+		pthread_cond_broadcast(&z->ready);
+	}
+	pthread_mutex_unlock(&z->mu);
+	return NULL;
+}
+
+int dz_fill(void *priv, struct dw *w, int c)
+{
+	struct dz *z = priv;
+	struct dw_cpu *wc = &w->cpu[c];
+	struct dz_ring *rg;
+	struct dz_slot *sl;
+	unsigned char *b;
+	size_t cap;
+	int rc;
+
+	if (!z->threaded) {
+		unsigned long long voff;
+		uint32_t len;
+
+		if (z->cpu[c].voff != wc->next_page &&
+		    z->cpu[c].next < z->cpu[c].nchunks)
+			return not_next(w, c, z->cpu[c].voff);
+		rc = next_chunk(z, c, &wc->buf, &wc->buf_cap, &voff, &len,
+				w->err, sizeof(w->err));
+		if (rc < 0)
+			return -1;
+		if (rc == 0)
+			return ended_early(w, c, z->cpu[c].nchunks);
+		wc->buf_off = voff;
+		wc->buf_len = len;
+		return 0;
+	}
+	rg = &z->ring[c];
+	pthread_mutex_lock(&z->mu);
+	while (!rg->count && !rg->finished)
+		pthread_cond_wait(&z->ready, &z->mu);
+	if (!rg->count) {
+		pthread_mutex_unlock(&z->mu);
+		return ended_early(w, c, z->cpu[c].nchunks);
+	}
+	sl = &rg->slot[rg->head];
+	if (sl->failed) {
+		snprintf(w->err, sizeof(w->err), "%s", sl->err);
+		pthread_mutex_unlock(&z->mu);
+		return -1;
+	}
+	if (sl->voff != wc->next_page) {
+		pthread_mutex_unlock(&z->mu);
+		return not_next(w, c, sl->voff);
+	}
+	/* swap: the walker is done with its old buffer */
+	b = wc->buf;
+	cap = wc->buf_cap;
+	wc->buf = sl->buf;
+	wc->buf_cap = sl->cap;
+	wc->buf_off = sl->voff;
+	wc->buf_len = sl->len;
+	sl->buf = b;
+	sl->cap = cap;
+	rg->head = (rg->head + 1) % DZ_RING;
+	rg->count--;
+	pthread_cond_signal(&z->space);
+	pthread_mutex_unlock(&z->mu);
+	return 0;
+}
+
+int dz_start(struct dz *z)
+{
+	sigset_t all, old;
+	int rc;
+
+	z->ring = calloc(z->ncpus, sizeof(*z->ring));
+	if (!z->ring)
+		return -1;
+	pthread_mutex_init(&z->mu, NULL);
+	pthread_cond_init(&z->ready, NULL);
+	pthread_cond_init(&z->space, NULL);
+	/* no signal for it: the open guard's alarm must reach the caller */
+	sigfillset(&all);
+	pthread_sigmask(SIG_SETMASK, &all, &old);
+	rc = pthread_create(&z->th, NULL, worker, z);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	if (rc) {
+		pthread_cond_destroy(&z->space);
+		pthread_cond_destroy(&z->ready);
+		pthread_mutex_destroy(&z->mu);
+		free(z->ring);
+		z->ring = NULL;
+		return -1;
+	}
+	z->threaded = true;
 	return 0;
 }
 

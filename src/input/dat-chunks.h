@@ -22,6 +22,8 @@
 #ifndef EATRACE_INPUT_DAT_CHUNKS_H
 #define EATRACE_INPUT_DAT_CHUNKS_H
 
+#include <pthread.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -37,6 +39,23 @@ struct dz_cpu {
 	int have_hdr;			/* zsize/usize hold the next header */
 };
 
+#define DZ_RING 4	/* chunks decompressed ahead per CPU (dz_start()) */
+
+struct dz_slot {
+	unsigned char *buf;
+	size_t cap;
+	unsigned long long voff;
+	uint32_t len;
+	bool failed;			/* err says why */
+	char err[200];
+};
+
+struct dz_ring {
+	struct dz_slot slot[DZ_RING];
+	int head, count;		/* oldest ready slot, ready slots */
+	bool finished;			/* no chunk left, or an error */
+};
+
 struct dz {
 	int fd;
 	enum dz_algo algo;
@@ -47,6 +66,12 @@ struct dz {
 	unsigned char *in;		/* compressed bytes of one chunk */
 	size_t in_cap;
 	void *zctx;			/* ZSTD_DCtx */
+	/* the helper thread (dz_start()); fields under mu */
+	bool threaded, stop;
+	pthread_t th;
+	pthread_mutex_t mu;
+	pthread_cond_t ready, space;
+	struct dz_ring *ring;		/* per CPU */
 };
 
 /*
@@ -66,6 +91,12 @@ int dz_open(struct dz *z, int fd, const char *bufname, int ncpus,
  * page. 0, or -1 with w->err set.
  */
 int dz_fill(void *priv, struct dw *w, int c);
+
+/*
+ * Decompress on a helper thread from now on, ahead of dz_fill(): 0, or -1
+ * (dz_fill() then decompresses on the calling thread, as without it).
+ */
+int dz_start(struct dz *z);
 
 void dz_close(struct dz *z);
 

@@ -53,6 +53,7 @@
 #include <event-parse.h>
 #include <trace-cmd.h>
 
+#include "eatrace/input.h"
 #include "input/dat-chunks.h"
 #include "input/dat-kallsyms.h"
 #include "input/dat-walk.h"
@@ -1027,6 +1028,8 @@ static const char *fast_setup(struct dat *r, bool compressed)
 		r->zfast = true;
 		r->w.fill = dz_fill;
 		r->w.fill_priv = &r->z;
+		if (ea_input_jobs() > 1)
+			dz_start(&r->z);	/* else (or failing) one thread */
 	}
 	for (cpu = 0; cpu < r->ncpus; cpu++) {
 		struct tep_record *rec = tracecmd_peek_data(r->h, cpu);

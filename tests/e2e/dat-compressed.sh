@@ -7,7 +7,8 @@
 #  - the own reader is used on both (EATRACE_DAT_READER=pages succeeds);
 #  - dump, stats json and report json are byte-identical to
 #    libtracecmd's (EATRACE_DAT_READER=libtracecmd), exit status and
-#    stderr included, and dump is identical to the uncompressed file's;
+#    stderr included, dump is identical to the uncompressed file's, and
+#    stats with one thread (-j 1) to stats with the helper thread (-j 2);
 # then (traces/ only) damaged compressed files: a chunk that does not
 # decompress is an error naming the CPU and the chunk; a file cut
 # anywhere is an error (libtracecmd reads some cuts without a word).
@@ -84,6 +85,10 @@ for f in "$@"; do
 		cmp -s "$TMP/b" "$TMP/orig.dump" && ok "$b $algo: dump as the original's" ||
 			fail "$b $algo: dump differs from the uncompressed file's"
 		same "$b $algo: stats json" "$EATRACE" stats --format json "$z"
+		# decompression on a helper thread (the default on 2 CPUs) or not
+		"$EATRACE" stats -j 1 --format json "$z" >"$TMP/j1" 2>&1
+		cmp -s "$TMP/j1" "$TMP/b" && ok "$b $algo: -j 1 as -j 2" ||
+			fail "$b $algo: stats -j 1 differs from -j 2"
 		same "$b $algo: report json" "$EATRACE" report -m "$MODEL" --format json "$z"
 		rm -f "$z"
 	done
@@ -131,9 +136,11 @@ c12=$3
 # The zstd frame's magic overwritten: libtracecmd drops the chunk's
 # records without a word; the own reader stops on it.
 cp "$Z" "$TMP/c.dat"; patch_bytes "$TMP/c.dat" $((c12 + 8)) 00000000
-expect_fail "chunk that does not decompress" 2 \
-	"cpu 1 record 332: corrupt trace.dat: compressed chunk 2 of 2 at offset $c12: Unknown frame descriptor" \
-	-- "$EATRACE" stats "$TMP/c.dat"
+for j in 1 2; do
+	expect_fail "chunk that does not decompress (-j $j)" 2 \
+		"cpu 1 record 332: corrupt trace.dat: compressed chunk 2 of 2 at offset $c12: Unknown frame descriptor" \
+		-- "$EATRACE" stats -j $j "$TMP/c.dat"
+done
 # Its header claims two pages where it holds one.
 cp "$Z" "$TMP/c.dat"; patch_bytes "$TMP/c.dat" $((c12 + 4)) 00200000
 expect_fail "chunk shorter than its header" 2 \
