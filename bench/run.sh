@@ -275,8 +275,13 @@ if [ "$BENCH_COMPRESSED" = 1 ]; then
 		lzt=$(ratio "$(median lzreport 1)" "$(median zstd_report 1)")
 		echo "long_zstd_report_wall_s: $(median lzreport 1 | awk '{ printf "%.2f\n", $1 / 1e6 }')"
 		echo "long_zstd_report_time_vs_zstd: $lzt"
+		# CPU time: one wall-clock run of the long trace under load
+		# varies far more than the medians of the short one
+		lzc=$(ratio "$(median lzreport 3)" "$(median zstd_report 3)")
+		echo "long_zstd_report_cpu_s: $(median lzreport 3)"
+		echo "long_zstd_report_cpu_vs_zstd: $lzc"
 		echo "long_zstd_rss_report_kb: $(median lzreport 2)"
-		ztargets="$ztargets long_zstd_time_vs_zstd=$lzt:<=:$(echo "$BENCH_LONG" | awk '{ print $1 * 1.1 }')"
+		ztargets="$ztargets long_zstd_cpu_vs_zstd=$lzc:<=:$(echo "$BENCH_LONG" | awk '{ print $1 * 1.1 }')"
 		ztargets="$ztargets long_zstd_rss_report_kb=$(median lzreport 2):<=:32768"
 	fi
 fi
