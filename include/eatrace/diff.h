@@ -71,7 +71,7 @@ int ea_diff_add_run(struct ea_diff_side *side, const char *trace,
 /*
  * Price base[] onto side 0 and news[] onto side 1, in that order, with up
  * to jobs child processes at once (src/diff/diff-par.c; 1: in this
- * process). The same runs and the same first error as ea_diff_add_run()
+ * process; 0: the CPU count, or 1 when the traces total under 16 MiB). The same runs and the same first error as ea_diff_add_run()
  * called on each in turn.
  */
 int ea_diff_price(struct ea_diff *d, char *const *base, int nbase,

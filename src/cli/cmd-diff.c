@@ -3,7 +3,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "cli/cmd.h"
 #include "eatrace/diff.h"
@@ -34,8 +33,8 @@ static const char usage_text[] =
 	"  -f, --format FMT       text, json, markdown or junit (default text)\n"
 	"  -o, --output FILE      write there (atomically) instead of stdout\n"
 	"      --html FILE        also write a self-contained HTML page, base against new\n"
-	"  -j, --jobs N           price up to N traces at once (default: the CPU count;\n"
-	"                         1: one after the other; same results)\n"
+	"  -j, --jobs N           price up to N traces at once (default: the CPU count,\n"
+	"                         one after the other under 16 MiB of traces; same results)\n"
 	"  -h, --help             this text\n"
 	"\n"
 	"Traces must come from machines with the same CPU count.\n"
@@ -50,7 +49,7 @@ struct diff_opts {
 	enum fmt fmt;
 	char **base, **new;
 	int nbase, nnew;
-	int jobs;		/* -j: pricing processes at once */
+	int jobs;		/* -j: pricing processes at once, 0 auto */
 };
 
 static int parse_double(const char *opt, const char *arg, double lo, double hi,
@@ -166,9 +165,6 @@ int cmd_diff(int argc, char **argv)
 	int rc = EXIT_ERROR;
 
 	memset(&d, 0, sizeof(d));
-	o.jobs = (int)sysconf(_SC_NPROCESSORS_ONLN);
-	if (o.jobs < 1 || o.jobs > 64)
-		o.jobs = 1;
 	if (parse(argc, argv, &o, &help))
 		goto out;
 	if (help) {

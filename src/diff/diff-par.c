@@ -18,6 +18,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -207,6 +208,30 @@ static int decode(struct ea_diff_run *r, const struct ea_model *m,
 	return 0;
 }
 
+/*
+ * jobs 0: the CPU count, unless the traces are small: starting a process
+ * costs more than pricing a few hundred KB (6 traces of 220 KB: 0.2 s
+ * one after the other, 0.45 s in two processes on a loaded 2-vCPU VM;
+ * 6 of 30 to 250 MB: 18.5 s against 8.9 s).
+ */
+#define AUTO_MIN_BYTES (16ull << 20)
+
+static int auto_jobs(char *const *base, int nbase, char *const *news,
+		     int nnew)
+{
+	unsigned long long total = 0;
+	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+	struct stat st;
+	int i;
+
+	for (i = 0; i < nbase + nnew; i++)
+		if (!stat(i < nbase ? base[i] : news[i - nbase], &st))
+			total += (unsigned long long)st.st_size;
+	if (total < AUTO_MIN_BYTES || cpus < 2)
+		return 1;
+	return cpus > 64 ? 64 : (int)cpus;
+}
+
 int ea_diff_price(struct ea_diff *d, char *const *base, int nbase,
 		  char *const *news, int nnew, enum ea_norm norm, int jobs,
 		  struct ea_err *err)
@@ -215,6 +240,8 @@ int ea_diff_price(struct ea_diff *d, char *const *base, int nbase,
 	struct buf b = { 0 };
 	struct job *j;
 
+	if (jobs <= 0)
+		jobs = auto_jobs(base, nbase, news, nnew);
 	if (jobs <= 1 || n <= 1) {
 		for (i = 0; i < n; i++)
 			if (ea_diff_add_run(&d->side[i < nbase ? 0 : 1],
