@@ -15,6 +15,7 @@
 #   BENCH_FRESH   1: record the traces again even if bench/out has them
 #   BENCH_MODEL   the model for `report` (default the two-CPU test model)
 #   REPLAY_MODEL  the 8-CPU model for `replay` (default bench/model-8cpu.json)
+#   BENCH_COMPRESSED  0 skips the compressed forms (default 1)
 set -eu
 
 EATRACE=${EATRACE:-./eatrace}
@@ -23,6 +24,7 @@ BENCH_LONG=${BENCH_LONG:-10}
 BENCH_REPS=${BENCH_REPS:-3}
 BENCH_FRESH=${BENCH_FRESH:-0}
 BENCH_MODEL=${BENCH_MODEL:-tests/fixtures/energy/two-cpu.json}
+BENCH_COMPRESSED=${BENCH_COMPRESSED:-1}
 CC=${CC:-cc}
 OUT=bench/out
 PKGS="libtracecmd libtraceevent"
@@ -57,6 +59,32 @@ if [ "$BENCH_FRESH" = 1 ] || [ ! -s "$DAT" ] || [ ! -s "$TXT" ] ||
 	sh bench/gen-trace.sh "$OUT" "$BENCH_EVENTS" "$BENCH_LONG"
 	echo "$stamp" >"$OUT/stamp"
 	echo "# traces recorded in $(($(date +%s) - t0)) s" >&2
+fi
+
+# ---- compressed forms (issue 19) ---------------------------------------------
+# trace-cmd convert writes compressed v7 (10 pages a chunk); Debian's
+# trace-cmd has zstd only, so zlib is registered into it with LD_PRELOAD
+# of tests/e2e/tc-zlib.c (eatrace registers the same itself). The bare
+# loop and `trace-cmd report` read the zlib file with it preloaded too.
+ZSTD=$OUT/trace-zstd.dat ZLIB=$OUT/trace-zlib.dat LZSTD=$OUT/trace-x$BENCH_LONG-zstd.dat
+PRELOAD_ZLIB="env LD_PRELOAD=$PWD/$OUT/tc-zlib.so"
+# compress IN OUT ALGO: once (the files stay in bench/out)
+compress() {
+	[ -s "$2" ] && [ "$2" -nt "$1" ] && return 0
+	t0=$(date +%s)
+	# shellcheck disable=SC2086
+	$([ "$3" = zlib ] && echo "$PRELOAD_ZLIB") trace-cmd convert --file-version 7 \
+		--compression "$3" -i "$1" -o "$2" >"$OUT/conv.log" 2>&1 ||
+		{ cat "$OUT/conv.log" >&2; rm -f "$2"; return 1; }
+	echo "# $2 written in $(($(date +%s) - t0)) s" >&2
+}
+if [ "$BENCH_COMPRESSED" = 1 ]; then
+	# shellcheck disable=SC2046
+	$CC -shared -fPIC -O2 -o "$OUT/tc-zlib.so" tests/e2e/tc-zlib.c \
+		$(pkg-config --cflags --libs libtracecmd zlib)
+	compress "$DAT" "$ZSTD" zstd
+	compress "$DAT" "$ZLIB" zlib
+	[ "$BENCH_LONG" -le 1 ] || compress "$LONG" "$LZSTD" zstd
 fi
 
 # ---- measuring ---------------------------------------------------------------
@@ -204,6 +232,60 @@ else
 	long_over=n/a
 fi
 
+# ---- compressed (issue 19) ---------------------------------------------------------
+# The same recording zstd- and zlib-compressed: the bare loop, `trace-cmd
+# report` and `eatrace report` on each; the long trace zstd-compressed
+# once, for time linear in length and peak RSS.
+ztargets=
+if [ "$BENCH_COMPRESSED" = 1 ]; then
+	for algo in zstd zlib; do
+		z=$OUT/trace-$algo.dat pre=
+		[ "$algo" = zlib ] && pre=$PRELOAD_ZLIB
+		cat "$z" >/dev/null
+		echo "${algo}_bytes: $(wc -c <"$z")"
+		# shellcheck disable=SC2086
+		reps "${algo}_bare" $pre "$OUT/bare-loop" "$z"
+		# shellcheck disable=SC2086
+		reps "${algo}_tcreport" $pre trace-cmd report -i "$z"
+		reps "${algo}_report" "$EATRACE" report -m "$BENCH_MODEL" "$z"
+		zb=$(rate "$events" "${algo}_bare")
+		zt=$(rate "$events" "${algo}_tcreport")
+		zr=$(rate "$events" "${algo}_report")
+		echo "${algo}_bare_dat_events_per_s: $zb"
+		echo "${algo}_tracecmd_report_events_per_s: $zt"
+		echo "${algo}_report_dat_events_per_s: $zr"
+		echo "${algo}_ratio_report_vs_bare: $(ratio "$zr" "$zb")"
+		echo "${algo}_ratio_report_vs_tracecmd_report: $(ratio "$zr" "$zt")"
+		echo "${algo}_cpu_s_bare: $(median "${algo}_bare" 3)"
+		echo "${algo}_cpu_s_tracecmd_report: $(median "${algo}_tcreport" 3)"
+		echo "${algo}_cpu_s_report: $(median "${algo}_report" 3)"
+		echo "${algo}_ratio_report_vs_bare_cpu: $(ratio "$(median "${algo}_bare" 3)" "$(median "${algo}_report" 3)")"
+		echo "${algo}_ratio_report_vs_tracecmd_report_cpu: $(ratio "$(median "${algo}_tcreport" 3)" "$(median "${algo}_report" 3)")"
+		echo "${algo}_rss_bare_kb: $(median "${algo}_bare" 2)"
+		echo "${algo}_rss_tracecmd_report_kb: $(median "${algo}_tcreport" 2)"
+		echo "${algo}_rss_report_kb: $(median "${algo}_report" 2)"
+		ztargets="$ztargets ${algo}_report_vs_bare=$(ratio "$zr" "$zb"):>=:4"
+		ztargets="$ztargets ${algo}_report_vs_tracecmd_report=$(ratio "$zr" "$zt"):>=:15"
+		ztargets="$ztargets ${algo}_rss_report_kb=$(median "${algo}_report" 2):<=:32768"
+	done
+	if [ "$BENCH_LONG" -gt 1 ] && [ -s "$LZSTD" ]; then
+		cat "$LZSTD" >/dev/null
+		rm -f "$OUT/m.lzreport"
+		run lzreport "$EATRACE" report -m "$BENCH_MODEL" "$LZSTD" || true
+		lzt=$(ratio "$(median lzreport 1)" "$(median zstd_report 1)")
+		echo "long_zstd_report_wall_s: $(median lzreport 1 | awk '{ printf "%.2f\n", $1 / 1e6 }')"
+		echo "long_zstd_report_time_vs_zstd: $lzt"
+		# CPU time: one wall-clock run of the long trace under load
+		# varies far more than the medians of the short one
+		lzc=$(ratio "$(median lzreport 3)" "$(median zstd_report 3)")
+		echo "long_zstd_report_cpu_s: $(median lzreport 3)"
+		echo "long_zstd_report_cpu_vs_zstd: $lzc"
+		echo "long_zstd_rss_report_kb: $(median lzreport 2)"
+		ztargets="$ztargets long_zstd_cpu_vs_zstd=$lzc:<=:$(echo "$BENCH_LONG" | awk '{ print $1 * 1.1 }')"
+		ztargets="$ztargets long_zstd_rss_report_kb=$(median lzreport 2):<=:32768"
+	fi
+fi
+
 # ---- replay --------------------------------------------------------------------
 # Placement decisions per second per policy on an 8-CPU model
 # (bench/model-8cpu.json, what-if hardware: the VM has no model, so the
@@ -299,5 +381,10 @@ for pr in $replay_rates; do
 done
 for pr in $replay_prates; do
 	check "replay_$(echo "${pr%%=*}" | tr - _)_policy_decisions_per_s" "${pr#*=}" ">=" 1000000
+done
+# issue 19: NAME=VALUE:OP:LIMIT
+for zt in $ztargets; do
+	v=${zt#*=}
+	check "${zt%%=*}" "${v%%:*}" "$(echo "$v" | cut -d: -f2)" "${v##*:}"
 done
 rm -f "$OUT"/m.* "$OUT/rss.tmp" "$OUT/err.tmp"

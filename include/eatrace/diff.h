@@ -68,6 +68,15 @@ struct ea_diff {
 /* Price one trace; fills r. Returns 0 or -1 with err. */
 int ea_diff_add_run(struct ea_diff_side *side, const char *trace,
 		    enum ea_norm norm, struct ea_err *err);
+/*
+ * Price base[] onto side 0 and news[] onto side 1, in that order, with up
+ * to jobs child processes at once (src/diff/diff-par.c; 1: in this
+ * process; 0: the CPU count, or 1 when the traces total under 16 MiB). The same runs and the same first error as ea_diff_add_run()
+ * called on each in turn.
+ */
+int ea_diff_price(struct ea_diff *d, char *const *base, int nbase,
+		  char *const *news, int nnew, enum ea_norm norm, int jobs,
+		  struct ea_err *err);
 /* Compare the sides: statistics and verdict. Returns 0 or -1 with err for
  * inputs that cannot be compared (empty side, different CPU counts). */
 int ea_diff_compute(struct ea_diff *d, struct ea_err *err);

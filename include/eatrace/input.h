@@ -65,4 +65,13 @@ const char *ea_input_path(const struct ea_input *in);
 void ea_input_where(const struct ea_input *in, char *buf, size_t n);
 void ea_input_close(struct ea_input *in);
 
+/*
+ * Threads an input may use (-j): 1 reads on the calling thread only; 2 or
+ * more lets compressed trace.dat files be decompressed on a helper thread
+ * ahead of the reader (the events and their order are the same). Unset:
+ * 2 on a machine with two CPUs or more, else 1.
+ */
+void ea_input_set_jobs(int n);
+int ea_input_jobs(void);
+
 #endif

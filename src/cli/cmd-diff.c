@@ -33,6 +33,8 @@ static const char usage_text[] =
 	"  -f, --format FMT       text, json, markdown or junit (default text)\n"
 	"  -o, --output FILE      write there (atomically) instead of stdout\n"
 	"      --html FILE        also write a self-contained HTML page, base against new\n"
+	"  -j, --jobs N           price up to N traces at once (default: the CPU count,\n"
+	"                         one after the other under 16 MiB of traces; same results)\n"
 	"  -h, --help             this text\n"
 	"\n"
 	"Traces must come from machines with the same CPU count.\n"
@@ -47,6 +49,7 @@ struct diff_opts {
 	enum fmt fmt;
 	char **base, **new;
 	int nbase, nnew;
+	int jobs;		/* -j: pricing processes at once, 0 auto */
 };
 
 static int parse_double(const char *opt, const char *arg, double lo, double hi,
@@ -123,6 +126,15 @@ static int parse(int argc, char **argv, struct diff_opts *o, bool *help)
 				return ea_die("--format: '%s' is not text, json, markdown or junit",
 					      v ? v : ""), -1;
 			i++;
+		} else if (!strcmp(a, "-j") || !strcmp(a, "--jobs")) {
+			char *e;
+			long n = v ? strtol(v, &e, 10) : 0;
+
+			if (!v || *e || e == v || n < 1 || n > 64)
+				return ea_die("%s: '%s' is not a count of processes (1 to 64)",
+					      a, v ? v : ""), -1;
+			o->jobs = (int)n;
+			i++;
 		} else if (!strcmp(a, "--html")) {
 			if (!v)
 				return ea_die("%s needs a file", a), -1;
@@ -187,16 +199,11 @@ int cmd_diff(int argc, char **argv)
 	d.models_mode = o.model_a != NULL;
 	d.side[0] = (struct ea_diff_side){ .name = "base", .model = ma };
 	d.side[1] = (struct ea_diff_side){ .name = "new", .model = mb ? mb : ma };
-	for (int i = 0; i < o.nbase; i++)
-		if (ea_diff_add_run(&d.side[0], o.base[i], o.norm, &err)) {
-			ea_die("%s", err.msg);
-			goto out;
-		}
-	for (int i = 0; i < o.nnew; i++)
-		if (ea_diff_add_run(&d.side[1], o.new[i], o.norm, &err)) {
-			ea_die("%s", err.msg);
-			goto out;
-		}
+	if (ea_diff_price(&d, o.base, o.nbase, o.new, o.nnew, o.norm,
+			  o.jobs, &err)) {
+		ea_die("%s", err.msg);
+		goto out;
+	}
 	if (ea_diff_compute(&d, &err)) {
 		ea_die("%s", err.msg);
 		goto out;

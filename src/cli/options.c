@@ -7,6 +7,7 @@
 
 #include "cli/cmd.h"
 #include "cli/options.h"
+#include "eatrace/input.h"
 
 int ea_parse_time(const char *s, uint64_t *ns, bool *absolute)
 {
@@ -48,6 +49,7 @@ static const struct option common_long[] = {
 	{ "idle-state", required_argument, NULL, OPT_IDLE_STATE },
 	{ "quiet", no_argument, NULL, 'q' },
 	{ "verbose", no_argument, NULL, 'v' },
+	{ "jobs", required_argument, NULL, 'j' },
 	{ "help", no_argument, NULL, 'h' },
 };
 
@@ -71,7 +73,7 @@ int ea_parse_common(int argc, char **argv, struct ea_common_opts *o,
 	*want_help = false;
 	optind = 1;
 	opterr = 0;
-	while (rc == 0 && (c = getopt_long(argc, argv, "f:o:m:qvh", lo, NULL)) != -1) {
+	while (rc == 0 && (c = getopt_long(argc, argv, "f:o:m:qvj:h", lo, NULL)) != -1) {
 		switch (c) {
 		case 'f':
 			if (!strcmp(optarg, "text"))
@@ -98,6 +100,16 @@ int ea_parse_common(int argc, char **argv, struct ea_common_opts *o,
 		case 'h':
 			*want_help = true;
 			break;
+		case 'j': {
+			char *e;
+			long n = strtol(optarg, &e, 10);
+
+			if (*e || e == optarg || n < 1 || n > 64)
+				rc = ea_die("--jobs: '%s' is not a count of threads (1 to 64)", optarg);
+			else
+				ea_input_set_jobs((int)n);
+			break;
+		}
 		case OPT_START:
 			if (ea_parse_time(optarg, &start, &abs_start))
 				rc = ea_die("--start: '%s' is not a time in seconds", optarg);

@@ -26,7 +26,9 @@ struct ea_common_opts {
 	"      --idle-state N idle state index assumed for CPUs without\n"    \
 	"                     cpu_idle events, while they run pid 0 (default 0)\n" \
 	"  -q, --quiet        no notes on stderr\n"                           \
-	"  -v, --verbose      more detail\n"
+	"  -v, --verbose      more detail\n"                                 \
+	"  -j, --jobs N       threads reading the trace (1: one; default 2\n" \
+	"                     on two CPUs or more)\n"
 
 /*
  * Parse argv; non-option arguments are returned in *args and *nargs

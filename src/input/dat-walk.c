@@ -113,12 +113,15 @@ static int refill(struct dw *w, int c)
 	unsigned long long left = cp->end - cp->next_page;
 	size_t want = left < w->chunk ? (size_t)left : w->chunk, got = 0;
 
+	if (w->fill)
+		return w->fill(w->fill_priv, w, c);
 	if (!cp->buf) {
 		cp->buf = malloc(w->chunk);
 		if (!cp->buf) {
 			snprintf(w->err, sizeof(w->err), "out of memory");
 			return -1;
 		}
+		cp->buf_cap = w->chunk;
 	}
 	while (got < want) {
 		ssize_t n = pread(w->fd, cp->buf + got, want - got,

@@ -31,6 +31,7 @@ struct dw_cpu {
 	unsigned char *buf;		/* a chunk of whole pages */
 	unsigned long long buf_off;	/* file offset of buf[0] */
 	size_t buf_len;
+	size_t buf_cap;			/* bytes allocated at buf */
 	unsigned long long next_page;	/* file offset of the next page */
 	unsigned long long end;		/* end of this CPU's data */
 	const unsigned char *pg;	/* page being walked, NULL before any */
@@ -61,6 +62,14 @@ struct dw {
 	int nheap;
 	bool linear;
 	char err[200];			/* "corrupt trace.dat: ..." (no CPU) */
+	/*
+	 * When set, a CPU's pages come from fill() instead of pread() of fd
+	 * (compressed files, dat-chunks.c): it loads the pages that start
+	 * at cpu[c].next_page into cpu[c].buf (growing it up to buf_cap and
+	 * beyond as needed), sets buf_off and buf_len; 0, or -1 with err.
+	 */
+	int (*fill)(void *priv, struct dw *w, int c);
+	void *fill_priv;
 };
 
 /*

@@ -24,8 +24,8 @@
  *
  * Quirks of libtracecmd 3.1.6 / libtraceevent 1.7 handled here:
  *  - they crash on some cut or corrupt files, and some of their error
- *    paths crash too: every open is rehearsed in a child process first
- *    (rehearse_open() lists the cases);
+ *    paths crash too: every open runs under a crash guard
+ *    (guarded_open(); rehearse_open() lists the cases);
  *  - they print to stdout and stderr whatever the log level: silenced
  *    while a file is opened (quiet_begin());
  *  - tracecmd_read_next_data() returns NULL both at the end of the data
@@ -40,6 +40,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
+#include <setjmp.h>
 #include <signal.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -52,6 +53,9 @@
 #include <event-parse.h>
 #include <trace-cmd.h>
 
+#include "eatrace/input.h"
+#include "input/dat-chunks.h"
+#include "input/dat-kallsyms.h"
 #include "input/dat-walk.h"
 #include "input/reader-dat.h"
 #include "input/reader.h"
@@ -181,9 +185,13 @@ struct dat {
 	bool fast;
 	int fd;
 	struct dw w;
+	bool zfast;			/* ... decompressed by dat-chunks.c */
+	struct dz z;
+	const char *bufname;		/* instance read, NULL the top level */
 	int adv;			/* CPU to advance before the next merge */
 	bool fast_pending;		/* its record follows the LOST just sent */
 	int fast_err_cpu;		/* >= 0: the walker found CPU data corrupt */
+	bool fast_fatal;		/* the file is cut short (fast_err) */
 	char fast_err[200];
 };
 
@@ -566,6 +574,8 @@ static void dat_free(struct dat *r)
 		dw_free(&r->w);
 		close(r->fd);
 	}
+	if (r->zfast)
+		dz_close(&r->z);
 	free(r->cursor0);
 	free(r->nrec);
 	free(r->span);
@@ -628,11 +638,14 @@ enum open_result {
 
 /* The rehearsal child reports each step it starts on this pipe. */
 static int stage_fd = -1;
+/* The step open_buffers() is at, for the in-process guard. */
+static volatile sig_atomic_t stage_now = OPEN_HEAD;
 
 static void stage(enum open_result step)
 {
 	unsigned char c = step;
 
+	stage_now = step;
 	if (stage_fd >= 0 && write(stage_fd, &c, 1) != 1)
 		stage_fd = -1;
 }
@@ -728,6 +741,16 @@ static enum open_result open_buffers(const char *path, struct dat *r,
 #define REHEARSE_S 10
 #define REHEARSE_S_STR "10"
 
+/* AddressSanitizer builds keep the child (see guarded_open()). */
+#if defined(__SANITIZE_ADDRESS__)
+#define GUARD_CHILD 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define GUARD_CHILD 1
+#endif
+#endif
+
+#ifdef GUARD_CHILD
 static enum open_result rehearse_open(const char *path, const char **crashed)
 {
 	enum open_result last = OPEN_HEAD;
@@ -774,6 +797,70 @@ static enum open_result rehearse_open(const char *path, const char **crashed)
 		   " (libtracecmd crashed on it)";
 	return last;
 }
+#endif
+
+/*
+ * The same guard without a child (issue 19: the rehearsal parsed every
+ * file's headers and formats twice): open_buffers() runs here under
+ * handlers of the signals the known crashes raise and under the same
+ * alarm, on an alternate stack (a runaway recursion is a crash too). A
+ * crash or the alarm jumps back out, the handles are abandoned (never
+ * closed, as after a failed open) and the file rejected with the same
+ * message as the child's. Builds with AddressSanitizer keep the child:
+ * ASan ends the process on the heap overreads the child absorbs (and
+ * libFuzzer has its own handlers).
+ */
+#ifndef GUARD_CHILD
+static sigjmp_buf guard_jmp;
+static volatile sig_atomic_t guard_sig;
+
+static void guard_handler(int sig)
+{
+	guard_sig = sig;
+	siglongjmp(guard_jmp, 1);
+}
+
+static enum open_result guarded_open(const char *path, struct dat *r,
+				     const char **bufname, const char **crashed)
+{
+	static const int sigs[] = { SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT,
+				    SIGALRM };
+#define NSIGS (sizeof(sigs) / sizeof(sigs[0]))
+	static char altstack[1 << 16];
+	struct sigaction sa, old[NSIGS];
+	stack_t ss = { .ss_sp = altstack, .ss_size = sizeof(altstack) };
+	stack_t old_ss;
+	volatile enum open_result res;
+	unsigned int k;
+	bool have_ss;
+
+	*crashed = NULL;
+	have_ss = sigaltstack(&ss, &old_ss) == 0;
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = guard_handler;
+	sa.sa_flags = SA_ONSTACK | SA_NODEFER;
+	sigemptyset(&sa.sa_mask);
+	for (k = 0; k < NSIGS; k++)
+		sigaction(sigs[k], &sa, &old[k]);
+	stage_now = OPEN_HEAD;
+	if (sigsetjmp(guard_jmp, 1)) {
+		*crashed = guard_sig == SIGALRM ?
+			   " (libtracecmd looped on it: stopped after " REHEARSE_S_STR " s)" :
+			   " (libtracecmd crashed on it)";
+		res = (enum open_result)stage_now;
+	} else {
+		alarm(REHEARSE_S);	/* kbuffer can loop forever on a corrupt page */
+		res = open_buffers(path, r, bufname);
+	}
+	alarm(0);
+	for (k = 0; k < NSIGS; k++)
+		sigaction(sigs[k], &old[k], NULL);
+	if (have_ss)
+		sigaltstack(&old_ss, NULL);
+	return res;
+#undef NSIGS
+}
+#endif
 
 /*
  * Each CPU's data: its size from the header, its start from the read
@@ -848,8 +935,6 @@ static const char *fast_setup(struct dat *r, bool compressed)
 	int cpu, ls, fls = 0, fd = -1;
 	struct stat st;
 
-	if (compressed)
-		return "compressed file";
 	if (!r->native)
 		return "byte order not the host's";
 	if (tep_is_local_bigendian(r->tep))
@@ -910,8 +995,19 @@ static const char *fast_setup(struct dat *r, bool compressed)
 			goto out;
 		}
 		size[cpu] = (unsigned long long)n;
-		if (size[cpu] % ps || start[cpu] > (unsigned long long)st.st_size ||
-		    size[cpu] > (unsigned long long)st.st_size - start[cpu]) {
+		if (compressed && size[cpu] % ps) {
+			/* the sum of its chunks' sizes: one is not whole pages */
+			r->fast_err_cpu = cpu;
+			snprintf(r->fast_err, sizeof(r->fast_err),
+				 "corrupt trace.dat: compressed chunks hold %llu bytes, not whole pages",
+				 size[cpu]);
+			why = r->fast_err;
+			goto out;
+		}
+		/* compressed: offsets in the decompressed data (dat-chunks.h) */
+		if (size[cpu] % ps || (!compressed &&
+		    (start[cpu] > (unsigned long long)st.st_size ||
+		     size[cpu] > (unsigned long long)st.st_size - start[cpu]))) {
 			why = "CPU data not whole pages inside the file";
 			goto out;
 		}
@@ -919,6 +1015,21 @@ static const char *fast_setup(struct dat *r, bool compressed)
 	if (dw_init(&r->w, fd, (uint32_t)ps, ls, r->ncpus, start, size)) {
 		why = "out of memory";
 		goto out_w;
+	}
+	if (compressed) {
+		int rc = dz_open(&r->z, fd, r->bufname ? r->bufname : "",
+				 r->ncpus, start, r->fast_err, sizeof(r->fast_err));
+
+		if (rc) {
+			r->fast_fatal = rc == -2;
+			why = r->fast_err;
+			goto out_w;
+		}
+		r->zfast = true;
+		r->w.fill = dz_fill;
+		r->w.fill_priv = &r->z;
+		if (ea_input_jobs() > 1)
+			dz_start(&r->z);	/* else (or failing) one thread */
 	}
 	for (cpu = 0; cpu < r->ncpus; cpu++) {
 		struct tep_record *rec = tracecmd_peek_data(r->h, cpu);
@@ -948,6 +1059,9 @@ static const char *fast_setup(struct dat *r, bool compressed)
 	return NULL;
 out_w:
 	dw_free(&r->w);
+	if (r->zfast)
+		dz_close(&r->z);
+	r->zfast = false;
 out:
 	close(fd);
 	free(start);
@@ -972,6 +1086,7 @@ static int dat_open(void **priv, const char *path, struct ea_input_info *info,
 	int t, len, e;
 
 	*priv = NULL;
+	dz_register_zlib();	/* Debian's libtracecmd reads zstd only */
 	tep_set_loglevel(TEP_LOG_NONE);
 	tracecmd_set_loglevel(TEP_LOG_NONE);
 	r = calloc(1, sizeof(*r));
@@ -982,11 +1097,23 @@ static int dat_open(void **priv, const char *path, struct ea_input_info *info,
 	r->last_cpu = -1;
 	r->fast_err_cpu = -1;
 	quiet_begin(&q);
+	ea_dat_kallsyms_skip(true);	/* eatrace resolves no address */
+#ifdef GUARD_CHILD
 	res = rehearse_open(path, &crashed);
 	errno = 0;
 	if (res == OPEN_OK)
 		res = open_buffers(path, r, &bufname);
 	e = errno;
+#else
+	/*
+	 * errno as the child's path had it: a failed open's errno stayed in
+	 * the child (a corrupt header's huge sizes give ENOMEM: not "out of
+	 * memory" but a corrupt header, open_failure() says)
+	 */
+	res = guarded_open(path, r, &bufname, &crashed);
+	e = 0;
+#endif
+	ea_dat_kallsyms_skip(false);
 	quiet_end(&q);
 	if (res != OPEN_OK) {
 		const char *why = crashed ? crashed : "";
@@ -1001,6 +1128,7 @@ static int dat_open(void **priv, const char *path, struct ea_input_info *info,
 				  res == OPEN_DATA ? "CPU data" :
 				  "instance buffer", why);
 	}
+	r->bufname = bufname;
 	r->tep = tracecmd_get_tep(r->h);
 	r->ncpus = tracecmd_cpus(r->h);
 	if (!r->tep || r->ncpus <= 0 || r->ncpus > EA_MAX_CPUS) {
@@ -1053,6 +1181,11 @@ static int dat_open(void **priv, const char *path, struct ea_input_info *info,
 			int c = r->fast_err_cpu;
 
 			ea_err_set(err, "%s:cpu %d record 1: %s", path, c, r->fast_err);
+			dat_free(r);
+			return -1;
+		}
+		if (why && r->fast_fatal) {
+			ea_err_set(err, "%s: truncated trace.dat: %s", path, r->fast_err);
 			dat_free(r);
 			return -1;
 		}

@@ -1,0 +1,101 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The cost of opening a trace.dat (issue 19): the file's kallsyms section
+ * is not parsed (dat-kallsyms.c), and its headers and formats are parsed
+ * once, in this process: no rehearsal child is forked (except in
+ * AddressSanitizer builds, which keep the child: reader-dat.c).
+ */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE
+#endif
+#include <pthread.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+
+#include <cmocka.h>
+#include <event-parse.h>
+
+#include "eatrace/input.h"
+#include "input/dat-kallsyms.h"
+
+#define UNUSED __attribute__((unused))
+
+#if defined(__SANITIZE_ADDRESS__)
+#define ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define ASAN 1
+#endif
+#endif
+
+static int forks;
+
+static void count_fork(void)
+{
+	forks++;
+}
+
+/* Skipped while asked, libtraceevent's own parse otherwise. */
+static void test_kallsyms_switch(void **state UNUSED)
+{
+	static const char syms[] = "ffffffff81000000 T ea_test_fn\n"
+				   "ffffffff81000100 T ea_test_next\n";
+	const unsigned long long addr = 0xffffffff81000010ull;
+	struct tep_handle *tep = tep_alloc();
+	unsigned long before = ea_dat_kallsyms_skipped();
+	const char *fn;
+
+	assert_non_null(tep);
+	ea_dat_kallsyms_skip(true);
+	assert_int_equal(tep_parse_kallsyms(tep, syms), 0);
+	ea_dat_kallsyms_skip(false);
+	assert_null(tep_find_function(tep, addr));
+	assert_int_equal(ea_dat_kallsyms_skipped(), before + 1);
+
+	/* a fresh handle: libtraceevent maps functions at the first lookup */
+	tep_free(tep);
+	tep = tep_alloc();
+	assert_non_null(tep);
+	assert_int_equal(tep_parse_kallsyms(tep, syms), 0);
+	fn = tep_find_function(tep, addr);
+	assert_non_null(fn);
+	assert_string_equal(fn, "ea_test_fn");
+	assert_int_equal(ea_dat_kallsyms_skipped(), before + 1);
+	tep_free(tep);
+}
+
+/*
+ * vm-v6.dat has a kallsyms section (162 bytes, `trace-cmd dump
+ * --kallsyms`): its one parse is skipped, and no child is forked.
+ */
+static void test_open_once(void **state UNUSED)
+{
+	unsigned long before = ea_dat_kallsyms_skipped();
+	struct ea_input *in = NULL;
+	struct ea_err err;
+
+	forks = 0;
+	if (ea_input_open(&in, "traces/vm/vm-v6.dat", &err))
+		fail_msg("%s", err.msg);
+	ea_input_close(in);
+	assert_int_equal(ea_dat_kallsyms_skipped(), before + 1);
+#ifndef ASAN
+	assert_int_equal(forks, 0);
+#else
+	assert_int_equal(forks, 1);	/* the rehearsal child */
+#endif
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_kallsyms_switch),
+		cmocka_unit_test(test_open_once),
+	};
+
+	pthread_atfork(count_fork, NULL, NULL);
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
