@@ -33,5 +33,6 @@ struct ea_reader_ops {
 extern const struct ea_reader_ops ea_reader_dat;	/* reader-dat.c */
 extern const struct ea_reader_ops ea_reader_systrace;	/* reader-systrace.c */
 extern const struct ea_reader_ops ea_reader_text;	/* reader-text.c */
+extern const struct ea_reader_ops ea_reader_perfetto;	/* reader-perfetto.c */
 
 #endif
