@@ -68,21 +68,29 @@ static inline int pb_varint(struct pb_buf *b, uint64_t *v)
  * end of the window, PB_ERR on a malformed field (b->p is then where it
  * starts).
  */
-static inline int pb_next(struct pb_buf *b, struct pb_field *f)
+static inline __attribute__((always_inline)) int
+pb_next(struct pb_buf *b, struct pb_field *f)
 {
 	struct pb_buf c = *b;
 	uint64_t tag, len;
 
 	if (c.p >= c.end)
 		return PB_END;
-	if (pb_varint(&c, &tag) != PB_OK || (tag >> 3) == 0 ||
-	    (tag >> 3) > 0x1fffffff)
+	if (*c.p < 0x80) {			/* fields 1 to 15: one byte */
+		tag = *c.p++;
+		if (!(tag >> 3))
+			return PB_ERR;
+	} else if (pb_varint(&c, &tag) != PB_OK || (tag >> 3) == 0 ||
+		   (tag >> 3) > 0x1fffffff) {
 		return PB_ERR;
+	}
 	f->num = (uint32_t)(tag >> 3);
 	f->wire = (uint8_t)(tag & 7);
 	switch (f->wire) {
 	case PB_VARINT:
-		if (pb_varint(&c, &f->v) != PB_OK)
+		if (c.p < c.end && *c.p < 0x80)
+			f->v = *c.p++;
+		else if (pb_varint(&c, &f->v) != PB_OK)
 			return PB_ERR;
 		break;
 	case PB_I64:
@@ -101,8 +109,11 @@ static inline int pb_next(struct pb_buf *b, struct pb_field *f)
 		c.p += 4;
 		break;
 	case PB_LEN:
-		if (pb_varint(&c, &len) != PB_OK ||
-		    len > (uint64_t)(c.end - c.p))
+		if (c.p < c.end && *c.p < 0x80)
+			len = *c.p++;
+		else if (pb_varint(&c, &len) != PB_OK)
+			return PB_ERR;
+		if (len > (uint64_t)(c.end - c.p))
 			return PB_ERR;
 		f->sub.p = c.p;
 		f->sub.end = c.p + len;

@@ -35,7 +35,7 @@
 /* Whether b holds well-formed fields up to its end (a cut last one is ok). */
 static bool fields_ok(struct pb_buf b, bool cut_ok)
 {
-	struct pb_field f;
+	struct pb_field f = { 0 };
 	int rc;
 
 	while ((rc = pb_next(&b, &f)) == PB_OK)
@@ -227,12 +227,20 @@ static int bad(struct walk *w, uint32_t comp, const uint8_t *at,
 	return ea_err_set(w->err, "%s:offset %td: %s", w->path, at - base, what);
 }
 
+/*
+ * Index one bundle: its CPU and, for a CPU's first bundle only (the crop
+ * needs no other), its previous_bundle_end_timestamp. Serialisers write
+ * fields in number order, cpu (1) first: a later bundle of a known CPU is
+ * not scanned past it. reader-perfetto.c checks the rest when it decodes
+ * the bundle.
+ */
 static int index_bundle(struct walk *w, struct pb_buf b, uint32_t comp,
 			const uint8_t *base)
 {
 	struct pf_index *ix = w->ix;
 	struct pf_bundle *e;
-	struct pb_field f;
+	struct pb_field f = { 0 };
+	bool have_cpu = false;
 	uint64_t cpu = 0;
 	int rc;
 
@@ -247,9 +255,7 @@ static int index_bundle(struct walk *w, struct pb_buf b, uint32_t comp,
 		switch (f.num) {
 		case 1:
 			cpu = f.v;
-			break;
-		case 3:
-			e->lost = f.v != 0;
+			have_cpu = true;
 			break;
 		case 9:
 			if (!e->has_prev_end)
@@ -263,6 +269,9 @@ static int index_bundle(struct walk *w, struct pb_buf b, uint32_t comp,
 		default:
 			break;
 		}
+		if (have_cpu && cpu < EA_MAX_CPUS && (int64_t)cpu <= ix->max_cpu &&
+		    ix->seen[cpu])
+			break;
 	}
 	if (rc == PB_ERR)
 		return bad(w, comp, b.p, base, "malformed ftrace bundle (protobuf field cut or invalid)");
@@ -276,6 +285,7 @@ static int index_bundle(struct walk *w, struct pb_buf b, uint32_t comp,
 	e->cpu = (int32_t)cpu;
 	if (e->cpu > ix->max_cpu)
 		ix->max_cpu = e->cpu;
+	ix->seen[cpu] = true;
 	ix->nb++;
 	return 0;
 }
@@ -338,7 +348,7 @@ static int inflate_packets(struct walk *w, struct pb_buf c, uint32_t comp,
 static int walk_packet(struct walk *w, struct pb_buf p, uint32_t comp,
 		       const uint8_t *base)
 {
-	struct pb_field f;
+	struct pb_field f = { 0 };
 	int rc;
 
 	w->ix->npackets++;
@@ -366,7 +376,7 @@ static int walk_packet(struct walk *w, struct pb_buf p, uint32_t comp,
 static int walk_trace(struct walk *w, struct pb_buf t, uint32_t comp,
 		      const uint8_t *base)
 {
-	struct pb_field f;
+	struct pb_field f = { 0 };
 	int rc;
 
 	while ((rc = pb_next(&t, &f)) == PB_OK) {

@@ -16,12 +16,12 @@
 #include <stdint.h>
 
 #include "eatrace/error.h"
+#include "eatrace/event.h"
 
 struct pf_bundle {
 	const uint8_t *p, *end;	/* the FtraceEventBundle's bytes */
 	uint32_t packet;	/* number of the TracePacket holding it, from 1 */
 	int32_t cpu;
-	bool lost;		/* lost_events: the ring buffer overran */
 	bool has_prev_end;
 	uint64_t prev_end;	/* previous_bundle_end_timestamp (or the legacy
 				   last_read_event_timestamp) */
@@ -39,6 +39,7 @@ struct pf_index {
 	size_t nb, capb;
 	uint32_t npackets;
 	int max_cpu;		/* -1 when there is no bundle */
+	bool seen[EA_MAX_CPUS];	/* CPUs with a bundle so far */
 };
 
 /* Whether the first n bytes of a file (gzip'd or not) look like a trace. */

@@ -44,7 +44,7 @@ enum {
 };
 
 /* FtraceEventBundle fields */
-enum { FB_EVENT = 2, FB_COMPACT = 4 };
+enum { FB_EVENT = 2, FB_LOST = 3, FB_COMPACT = 4 };
 
 /* CompactSched fields */
 enum {
@@ -65,13 +65,19 @@ struct evbuf {
 struct pcpu {
 	size_t *bi;		/* indexes into ix.b of this CPU's bundles */
 	size_t nb, capb, next;
-	struct evbuf out;	/* decoded events of the current bundle */
-	size_t pos;
+	/* the current bundle's events by source (SRC_*), each in time order */
+	struct evbuf src[3];
+	size_t idx[3];
+	struct ea_event *head;	/* the CPU's next event, NULL: to be found */
+	int head_src;		/* its source, -1 for lost_ev */
+	bool held;		/* src event at idx processed, kept: after lost_ev */
+	bool lost_pending;
+	bool done;
+	struct ea_event lost_ev;
 	size_t cur_bundle;	/* index into ix.b, for where() */
 	bool have_cur;		/* the task now running is known */
 	int32_t cur_pid, cur_prio;
 	char cur_comm[EA_COMM_LEN];
-	bool lost_pending;
 };
 
 struct pf {
@@ -82,7 +88,6 @@ struct pf {
 	int ncpu;
 	uint64_t crop;		/* events before it are dropped */
 	uint64_t cropped;
-	struct evbuf sw, wk, fe;	/* scratch: one bundle's three sources */
 	struct pb_buf *intern;
 	size_t nintern, capintern;
 	int last_cpu;
@@ -121,12 +126,13 @@ static int bundle_err(struct pf *r, const struct pf_bundle *b,
 
 /* ---- one FtraceEvent -------------------------------------------------- */
 
-static void task_fields(struct pb_buf b, char *comm, int32_t *pid,
-			int32_t *prio, int32_t *target)
+static int task_fields(struct pb_buf b, char *comm, int32_t *pid,
+		       int32_t *prio, int32_t *target)
 {
-	struct pb_field f;
+	struct pb_field f = { 0 };
+	int rc;
 
-	while (pb_next(&b, &f) == PB_OK) {
+	while ((rc = pb_next(&b, &f)) == PB_OK) {
 		switch (f.num) {
 		case 1:
 			if (f.wire == PB_LEN)
@@ -145,6 +151,7 @@ static void task_fields(struct pb_buf b, char *comm, int32_t *pid,
 			break;
 		}
 	}
+	return rc;
 }
 
 /*
@@ -153,20 +160,15 @@ static void task_fields(struct pb_buf b, char *comm, int32_t *pid,
  */
 static int payload(uint32_t num, struct pb_buf b, struct ea_event *ev)
 {
-	struct pb_buf c = b;
-	struct pb_field f;
-	int rc;
+	struct pb_field f = { 0 };
+	int rc = PB_END;
 
-	/* every payload must be well-formed before its fields are used */
-	while ((rc = pb_next(&c, &f)) == PB_OK)
-		;
-	if (rc == PB_ERR)
-		return -1;
+	/* a malformed payload is an error, whatever was read before it */
 	switch (num) {
 	case FE_SWITCH:
 		ev->type = EA_EV_SWITCH;
 		memset(&ev->sw, 0, sizeof(ev->sw));
-		while (pb_next(&b, &f) == PB_OK) {
+		while ((rc = pb_next(&b, &f)) == PB_OK) {
 			switch (f.num) {
 			case 1:
 				if (f.wire == PB_LEN)
@@ -186,7 +188,7 @@ static int payload(uint32_t num, struct pb_buf b, struct ea_event *ev)
 			default: break;
 			}
 		}
-		return 1;
+		return rc == PB_ERR ? -1 : 1;
 	case FE_WAKEUP:
 	case FE_WAKING:
 	case FE_WAKEUP_NEW:
@@ -196,9 +198,9 @@ static int payload(uint32_t num, struct pb_buf b, struct ea_event *ev)
 		ev->wake.pid = 0;
 		ev->wake.prio = -1;
 		ev->wake.target_cpu = -1;
-		task_fields(b, ev->wake.comm, &ev->wake.pid, &ev->wake.prio,
-			    &ev->wake.target_cpu);
-		return 1;
+		rc = task_fields(b, ev->wake.comm, &ev->wake.pid,
+				 &ev->wake.prio, &ev->wake.target_cpu);
+		return rc == PB_ERR ? -1 : 1;
 	case FE_MIGRATE: {
 		int32_t prio = -1, orig = 0;
 
@@ -207,8 +209,9 @@ static int payload(uint32_t num, struct pb_buf b, struct ea_event *ev)
 		ev->migrate.pid = 0;
 		ev->migrate.dest_cpu = 0;
 		/* comm 1, pid 2, prio 3, orig_cpu 4, dest_cpu 5 */
-		task_fields(b, ev->migrate.comm, &ev->migrate.pid, &prio,
-			    &ev->migrate.dest_cpu);
+		if (task_fields(b, ev->migrate.comm, &ev->migrate.pid, &prio,
+				&ev->migrate.dest_cpu) == PB_ERR)
+			return -1;
 		while (pb_next(&b, &f) == PB_OK)
 			if (f.num == 4)
 				orig = pb_i32(f.v);
@@ -220,12 +223,14 @@ static int payload(uint32_t num, struct pb_buf b, struct ea_event *ev)
 		uint32_t state = 0;
 		int32_t cpu = 0;
 
-		while (pb_next(&b, &f) == PB_OK) {
+		while ((rc = pb_next(&b, &f)) == PB_OK) {
 			if (f.num == 1)
 				state = (uint32_t)f.v;
 			else if (f.num == 2)
 				cpu = pb_i32(f.v);
 		}
+		if (rc == PB_ERR)
+			return -1;
 		if (num == FE_FREQ) {
 			ev->type = EA_EV_FREQ;
 			ev->freq.freq_khz = state;
@@ -243,9 +248,11 @@ static int payload(uint32_t num, struct pb_buf b, struct ea_event *ev)
 		size_t n;
 
 		t[0] = '\0';
-		while (pb_next(&b, &f) == PB_OK)
+		while ((rc = pb_next(&b, &f)) == PB_OK)
 			if (f.num == 2 && f.wire == PB_LEN)
 				pb_str(&f.sub, t, sizeof(ev->marker.text));
+		if (rc == PB_ERR)
+			return -1;
 		if (strncmp(t, "eatrace:", 8))
 			return 0;
 		/* as the other readers: trailing blanks and newline go */
@@ -261,12 +268,13 @@ static int payload(uint32_t num, struct pb_buf b, struct ea_event *ev)
 	}
 }
 
-static int one_event(struct pf *r, const struct pf_bundle *bd,
-		     struct pb_buf b, struct ea_err *err)
+static int one_event(struct pf *r, struct pcpu *c,
+		     const struct pf_bundle *bd, struct pb_buf b,
+		     struct ea_err *err)
 {
 	struct pb_buf pay = { NULL, NULL };
 	struct ea_event ev;
-	struct pb_field f;
+	struct pb_field f = { 0 };
 	uint32_t num = 0;
 	uint64_t ts = 0;
 	int32_t pid = -1;
@@ -294,9 +302,9 @@ static int one_event(struct pf *r, const struct pf_bundle *bd,
 	ev.ts = ts;
 	ev.cpu = bd->cpu;
 	ev.cur_pid = pid;
-	ev.flags = SRC_EVENT;	/* reset when emitted */
+	ev.flags = 0;
 	{
-		struct ea_event *e = push(&r->fe);
+		struct ea_event *e = push(&c->src[SRC_EVENT]);
 
 		if (!e)
 			return ea_err_set(err, "%s: out of memory", r->path);
@@ -309,14 +317,13 @@ static int one_event(struct pf *r, const struct pf_bundle *bd,
 
 struct packed {
 	struct pb_buf b;
-	size_t n;
 };
 
-static int compact(struct pf *r, const struct pf_bundle *bd, struct pb_buf b,
-		   struct ea_err *err)
+static int compact(struct pf *r, struct pcpu *c, const struct pf_bundle *bd,
+		   struct pb_buf b, struct ea_err *err)
 {
 	struct packed a[CS_WK_COMM + 1];
-	struct pb_field f;
+	struct pb_field f = { 0 };
 	uint64_t ts, v;
 	size_t n, i;
 	int rc;
@@ -326,33 +333,29 @@ static int compact(struct pf *r, const struct pf_bundle *bd, struct pb_buf b,
 	while ((rc = pb_next(&b, &f)) == PB_OK) {
 		if (f.num == CS_INTERN && f.wire == PB_LEN) {
 			if (r->nintern == r->capintern) {
-				size_t c = r->capintern ? r->capintern * 2 : 64;
-				struct pb_buf *q = realloc(r->intern, c * sizeof(*q));
+				size_t nc = r->capintern ? r->capintern * 2 : 64;
+				struct pb_buf *q = realloc(r->intern, nc * sizeof(*q));
 
 				if (!q)
 					return ea_err_set(err, "%s: out of memory", r->path);
 				r->intern = q;
-				r->capintern = c;
+				r->capintern = nc;
 			}
 			r->intern[r->nintern++] = f.sub;
 		} else if (f.num <= CS_WK_COMM && f.wire == PB_LEN) {
 			if (a[f.num].b.p)
 				return bundle_err(r, bd, err, "compact_sched array split in pieces (not supported)");
 			a[f.num].b = f.sub;
-			a[f.num].n = pb_packed_count(&f.sub);
 		}
 	}
 	if (rc == PB_ERR)
 		return bundle_err(r, bd, err, "malformed compact_sched (protobuf field cut or invalid)");
-	/* switches */
-	n = a[CS_SW_TS].n;
-	if (a[CS_SW_PREV_STATE].n != n || a[CS_SW_NEXT_PID].n != n ||
-	    a[CS_SW_NEXT_PRIO].n != n || a[CS_SW_NEXT_COMM].n != n)
-		return bundle_err(r, bd, err, "compact_sched switch arrays of different lengths");
-	if (grow_ev(&r->sw, n))
+	/* switches: as many as timestamps, and every array as long */
+	n = pb_packed_count(&a[CS_SW_TS].b);
+	if (grow_ev(&c->src[SRC_SWITCH], n))
 		return ea_err_set(err, "%s: out of memory", r->path);
 	for (i = 0, ts = 0; i < n; i++) {
-		struct ea_event *e = &r->sw.ev[i];
+		struct ea_event *e = &c->src[SRC_SWITCH].ev[i];
 		uint64_t st, pid, prio, ci;
 
 		if (pb_packed_next(&a[CS_SW_TS].b, &v) != PB_OK ||
@@ -360,29 +363,31 @@ static int compact(struct pf *r, const struct pf_bundle *bd, struct pb_buf b,
 		    pb_packed_next(&a[CS_SW_NEXT_PID].b, &pid) != PB_OK ||
 		    pb_packed_next(&a[CS_SW_NEXT_PRIO].b, &prio) != PB_OK ||
 		    pb_packed_next(&a[CS_SW_NEXT_COMM].b, &ci) != PB_OK)
-			return bundle_err(r, bd, err, "malformed compact_sched switch array");
+			return bundle_err(r, bd, err, "compact_sched switch arrays of different lengths (or malformed)");
 		ts += v;
 		if (ci >= r->nintern)
 			return bundle_err(r, bd, err, "compact_sched switch comm index beyond the intern table");
 		e->ts = ts;
 		e->cpu = bd->cpu;
 		e->type = EA_EV_SWITCH;
-		e->flags = SRC_SWITCH;
+		e->flags = 0;
 		e->sw.prev_state = (uint8_t)ea_tl_prev_state_number(st);
 		e->sw.next_pid = pb_i32(pid);
 		e->sw.next_prio = pb_i32(prio);
 		pb_str(&r->intern[ci], e->sw.next_comm, EA_COMM_LEN);
 	}
-	r->sw.n = n;
+	if (a[CS_SW_PREV_STATE].b.p != a[CS_SW_PREV_STATE].b.end ||
+	    a[CS_SW_NEXT_PID].b.p != a[CS_SW_NEXT_PID].b.end ||
+	    a[CS_SW_NEXT_PRIO].b.p != a[CS_SW_NEXT_PRIO].b.end ||
+	    a[CS_SW_NEXT_COMM].b.p != a[CS_SW_NEXT_COMM].b.end)
+		return bundle_err(r, bd, err, "compact_sched switch arrays of different lengths (or malformed)");
+	c->src[SRC_SWITCH].n = n;
 	/* wakings */
-	n = a[CS_WK_TS].n;
-	if (a[CS_WK_PID].n != n || a[CS_WK_TARGET].n != n ||
-	    a[CS_WK_PRIO].n != n || a[CS_WK_COMM].n != n)
-		return bundle_err(r, bd, err, "compact_sched waking arrays of different lengths");
-	if (grow_ev(&r->wk, n))
+	n = pb_packed_count(&a[CS_WK_TS].b);
+	if (grow_ev(&c->src[SRC_WAKING], n))
 		return ea_err_set(err, "%s: out of memory", r->path);
 	for (i = 0, ts = 0; i < n; i++) {
-		struct ea_event *e = &r->wk.ev[i];
+		struct ea_event *e = &c->src[SRC_WAKING].ev[i];
 		uint64_t pid, tgt, prio, ci;
 
 		if (pb_packed_next(&a[CS_WK_TS].b, &v) != PB_OK ||
@@ -390,33 +395,36 @@ static int compact(struct pf *r, const struct pf_bundle *bd, struct pb_buf b,
 		    pb_packed_next(&a[CS_WK_TARGET].b, &tgt) != PB_OK ||
 		    pb_packed_next(&a[CS_WK_PRIO].b, &prio) != PB_OK ||
 		    pb_packed_next(&a[CS_WK_COMM].b, &ci) != PB_OK)
-			return bundle_err(r, bd, err, "malformed compact_sched waking array");
+			return bundle_err(r, bd, err, "compact_sched waking arrays of different lengths (or malformed)");
 		ts += v;
 		if (ci >= r->nintern)
 			return bundle_err(r, bd, err, "compact_sched waking comm index beyond the intern table");
 		e->ts = ts;
 		e->cpu = bd->cpu;
 		e->type = EA_EV_WAKING;
-		e->flags = SRC_WAKING;
+		e->flags = 0;
 		e->wake.pid = pb_i32(pid);
 		e->wake.target_cpu = pb_i32(tgt);
 		e->wake.prio = pb_i32(prio);
 		pb_str(&r->intern[ci], e->wake.comm, EA_COMM_LEN);
 	}
-	r->wk.n = n;
+	if (a[CS_WK_PID].b.p != a[CS_WK_PID].b.end ||
+	    a[CS_WK_TARGET].b.p != a[CS_WK_TARGET].b.end ||
+	    a[CS_WK_PRIO].b.p != a[CS_WK_PRIO].b.end ||
+	    a[CS_WK_COMM].b.p != a[CS_WK_COMM].b.end)
+		return bundle_err(r, bd, err, "compact_sched waking arrays of different lengths (or malformed)");
+	c->src[SRC_WAKING].n = n;
 	return 0;
 }
 
 /* ---- one bundle ------------------------------------------------------- */
 
-/* Hand an event of the bundle on, in merged order: CPU state, crop, lost. */
-static int emit(struct pf *r, struct pcpu *c, struct ea_event *e,
-		struct ea_err *err)
+/*
+ * An event of the bundle, in merged order: the CPU's running task, the
+ * first compact switch, the crop. 1: kept, 0: dropped.
+ */
+static int process(struct pf *r, struct pcpu *c, int src, struct ea_event *e)
 {
-	struct ea_event *o;
-	uint8_t src = e->flags;
-
-	e->flags = 0;
 	if (src == SRC_SWITCH) {
 		bool known = c->have_cur;
 
@@ -442,70 +450,89 @@ static int emit(struct pf *r, struct pcpu *c, struct ea_event *e,
 		r->cropped++;
 		return 0;
 	}
-	if (c->lost_pending) {
-		c->lost_pending = false;
-		if (!(o = push(&c->out)))
-			goto oom;
-		memset(o, 0, sizeof(*o));
-		o->ts = e->ts;
-		o->cpu = e->cpu;
-		o->cur_pid = -1;
-		o->type = EA_EV_LOST;
-	}
-	if (!(o = push(&c->out)))
-		goto oom;
-	*o = *e;
-	return 0;
-oom:
-	return ea_err_set(err, "%s: out of memory", r->path);
+	return 1;
 }
 
+/* Decode c's next bundle into its three sources. */
 static int load_bundle(struct pf *r, struct pcpu *c, struct ea_err *err)
 {
 	const struct pf_bundle *bd = &r->ix.b[c->bi[c->next]];
 	struct pb_buf b = { bd->p, bd->end };
-	size_t i = 0, j = 0, k = 0;
-	struct pb_field f;
+	struct pb_field f = { 0 };
+	int rc;
 
 	c->cur_bundle = c->bi[c->next++];
-	c->out.n = 0;
-	c->pos = 0;
-	r->sw.n = r->wk.n = r->fe.n = 0;
-	if (bd->lost)
-		c->lost_pending = true;
-	while (pb_next(&b, &f) == PB_OK) {	/* checked by pf-index.c */
+	for (int i = 0; i < 3; i++)
+		c->src[i].n = c->idx[i] = 0;
+	while ((rc = pb_next(&b, &f)) == PB_OK) {
+		if (f.num == FB_LOST && f.wire == PB_VARINT && f.v)
+			c->lost_pending = true;
 		if (f.wire != PB_LEN)
 			continue;
 		if (f.num == FB_EVENT) {
-			if (one_event(r, bd, f.sub, err))
+			if (one_event(r, c, bd, f.sub, err))
 				return -1;
 		} else if (f.num == FB_COMPACT) {
-			if (compact(r, bd, f.sub, err))
+			if (compact(r, c, bd, f.sub, err))
 				return -1;
 		}
 	}
-	/* merge; on equal timestamps: switches, wakings, then events */
-	while (i < r->sw.n || j < r->wk.n || k < r->fe.n) {
-		struct ea_event *e;
-		int which = 0;
-		uint64_t ts = UINT64_MAX;
-
-		if (i < r->sw.n) {
-			which = 1;
-			ts = r->sw.ev[i].ts;
-		}
-		if (j < r->wk.n && (!which || r->wk.ev[j].ts < ts)) {
-			which = 2;
-			ts = r->wk.ev[j].ts;
-		}
-		if (k < r->fe.n && (!which || r->fe.ev[k].ts < ts))
-			which = 3;
-		e = which == 1 ? &r->sw.ev[i++] :
-		    which == 2 ? &r->wk.ev[j++] : &r->fe.ev[k++];
-		if (emit(r, c, e, err))
-			return -1;
-	}
+	if (rc == PB_ERR)
+		return bundle_err(r, bd, err, "malformed ftrace bundle (protobuf field cut or invalid)");
 	return 0;
+}
+
+/*
+ * Find c's next event (c->head): the three sources merged by timestamp,
+ * on equal timestamps switches, wakings, then events. 1, 0 at the end of
+ * c's data, -1 on error.
+ */
+static int find_head(struct pf *r, struct pcpu *c, struct ea_err *err)
+{
+	for (;;) {
+		struct ea_event *e;
+		uint64_t ts = UINT64_MAX;
+		int w = -1;
+
+		for (int s = 0; s < 3; s++) {
+			if (c->idx[s] < c->src[s].n &&
+			    (w < 0 || c->src[s].ev[c->idx[s]].ts < ts)) {
+				w = s;
+				ts = c->src[s].ev[c->idx[s]].ts;
+			}
+		}
+		if (w < 0) {
+			if (c->next == c->nb) {
+				c->done = true;
+				return 0;
+			}
+			if (load_bundle(r, c, err))
+				return -1;
+			continue;
+		}
+		e = &c->src[w].ev[c->idx[w]];
+		if (c->held) {
+			c->held = false;
+		} else if (!process(r, c, w, e)) {
+			c->idx[w]++;
+			continue;
+		} else if (c->lost_pending) {
+			/* the loss is reported before the event after it */
+			c->lost_pending = false;
+			c->held = true;
+			memset(&c->lost_ev, 0, sizeof(c->lost_ev));
+			c->lost_ev.ts = e->ts;
+			c->lost_ev.cpu = e->cpu;
+			c->lost_ev.cur_pid = -1;
+			c->lost_ev.type = EA_EV_LOST;
+			c->head = &c->lost_ev;
+			c->head_src = -1;
+			return 1;
+		}
+		c->head = e;
+		c->head_src = w;
+		return 1;
+	}
 }
 
 /* ---- the reader ------------------------------------------------------- */
@@ -521,12 +548,10 @@ static void pf_free(struct pf *r)
 		return;
 	for (int i = 0; i < r->ncpu; i++) {
 		free(r->cpu[i].bi);
-		free(r->cpu[i].out.ev);
+		for (int s = 0; s < 3; s++)
+			free(r->cpu[i].src[s].ev);
 	}
 	free(r->cpu);
-	free(r->sw.ev);
-	free(r->wk.ev);
-	free(r->fe.ev);
 	free(r->intern);
 	pf_index_free(&r->ix);
 	free(r->path);
@@ -590,34 +615,27 @@ static int pf_open(void **priv, const char *path, struct ea_input_info *info,
 	return 0;
 }
 
-/* Make c's next event available; 0 when c has no more. */
-static int fill(struct pf *r, struct pcpu *c, struct ea_err *err)
-{
-	while (c->pos == c->out.n) {
-		if (c->next == c->nb)
-			return 0;
-		if (load_bundle(r, c, err))
-			return -1;
-	}
-	return 1;
-}
-
 static int pf_next(void *priv, struct ea_event *ev, struct ea_err *err)
 {
 	struct pf *r = priv;
 	struct pcpu *best = NULL;
 	int bc = -1;
 
-	if (r->last_cpu >= 0)
-		r->cpu[r->last_cpu].pos++;
 	for (int i = 0; i < r->ncpu; i++) {
 		struct pcpu *c = &r->cpu[i];
-		int rc = fill(r, c, err);
 
-		if (rc < 0)
-			return -1;
-		if (rc && (!best || c->out.ev[c->pos].ts <
-					    best->out.ev[best->pos].ts)) {
+		if (!c->head) {
+			int rc;
+
+			if (c->done)
+				continue;
+			rc = find_head(r, c, err);
+			if (rc < 0)
+				return -1;
+			if (!rc)
+				continue;
+		}
+		if (!best || c->head->ts < best->head->ts) {
 			best = c;
 			bc = i;
 		}
@@ -625,7 +643,10 @@ static int pf_next(void *priv, struct ea_event *ev, struct ea_err *err)
 	r->last_cpu = bc;
 	if (!best)
 		return 0;
-	*ev = best->out.ev[best->pos];
+	*ev = *best->head;
+	if (best->head_src >= 0)
+		best->idx[best->head_src]++;
+	best->head = NULL;
 	return 1;
 }
 
