@@ -209,6 +209,21 @@ static int load(struct pf_index *ix, const char *path, struct ea_err *err)
 	return 0;
 }
 
+#define RELEASE_STEP ((size_t)8 << 20)
+
+void pf_release(struct pf_index *ix, const uint8_t *upto)
+{
+	size_t off, page = (size_t)sysconf(_SC_PAGESIZE);
+
+	if (!ix->mapped || upto < ix->data || upto > ix->data + ix->len)
+		return;
+	off = (size_t)(upto - ix->data) / page * page;
+	if (off < ix->dropped + RELEASE_STEP)
+		return;
+	(void)madvise(ix->data + ix->dropped, off - ix->dropped, MADV_DONTNEED);
+	ix->dropped = off;
+}
+
 /* ---- index ------------------------------------------------------------- */
 
 struct walk {
@@ -384,6 +399,8 @@ static int walk_trace(struct walk *w, struct pb_buf t, uint32_t comp,
 			return bad(w, comp, t.p, base, "not a Perfetto trace here (expected a TracePacket, field 1)");
 		if (walk_packet(w, f.sub, comp, base))
 			return -1;
+		if (!comp)
+			pf_release(w->ix, t.p);
 	}
 	if (rc == PB_ERR) {
 		/* the usual case: a file cut while it was written */
@@ -411,8 +428,14 @@ int pf_index_open(struct pf_index *ix, const char *path, struct ea_err *err)
 	ix->max_cpu = -1;
 	if (load(ix, path, err))
 		return -1;
-	return walk_trace(&w, (struct pb_buf){ ix->data, ix->data + ix->len },
-			  0, ix->data);
+	if (walk_trace(&w, (struct pb_buf){ ix->data, ix->data + ix->len },
+		       0, ix->data))
+		return -1;
+	/* the events are read again from the start */
+	if (ix->mapped && ix->dropped)
+		(void)madvise(ix->data, ix->len, MADV_DONTNEED);
+	ix->dropped = 0;
+	return 0;
 }
 
 void pf_index_free(struct pf_index *ix)

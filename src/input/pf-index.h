@@ -31,6 +31,7 @@ struct pf_index {
 	uint8_t *data;		/* the file, mapped or inflated */
 	size_t len;
 	bool mapped;
+	size_t dropped;		/* mapped bytes before it given back (pf_release) */
 	bool gzip;
 	uint8_t **bufs;		/* inflated compressed_packets */
 	size_t nbufs, capbufs;
@@ -48,5 +49,12 @@ int pf_probe(const unsigned char *head, size_t n);
 /* 0, or -1 with err "PATH:POSITION: cause". pf_index_free() in both cases. */
 int pf_index_open(struct pf_index *ix, const char *path, struct ea_err *err);
 void pf_index_free(struct pf_index *ix);
+
+/*
+ * The mapped file's bytes before upto will not be read again: give their
+ * pages back (in steps of several MB), so that peak memory does not grow
+ * with the file's size. Inflated data is kept.
+ */
+void pf_release(struct pf_index *ix, const uint8_t *upto);
 
 #endif

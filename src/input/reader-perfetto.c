@@ -88,7 +88,8 @@ struct pf {
 	int ncpu;
 	uint64_t crop;		/* events before it are dropped */
 	uint64_t cropped;
-	struct pb_buf *intern;
+	uint64_t loads;		/* bundles decoded */
+	char (*intern)[EA_COMM_LEN];	/* a bundle's comm table, NUL-padded */
 	size_t nintern, capintern;
 	int last_cpu;
 };
@@ -334,14 +335,15 @@ static int compact(struct pf *r, struct pcpu *c, const struct pf_bundle *bd,
 		if (f.num == CS_INTERN && f.wire == PB_LEN) {
 			if (r->nintern == r->capintern) {
 				size_t nc = r->capintern ? r->capintern * 2 : 64;
-				struct pb_buf *q = realloc(r->intern, nc * sizeof(*q));
+				char (*q)[EA_COMM_LEN] = realloc(r->intern, nc * sizeof(*q));
 
 				if (!q)
 					return ea_err_set(err, "%s: out of memory", r->path);
 				r->intern = q;
 				r->capintern = nc;
 			}
-			r->intern[r->nintern++] = f.sub;
+			memset(r->intern[r->nintern], 0, EA_COMM_LEN);
+			pb_str(&f.sub, r->intern[r->nintern++], EA_COMM_LEN);
 		} else if (f.num <= CS_WK_COMM && f.wire == PB_LEN) {
 			if (a[f.num].b.p)
 				return bundle_err(r, bd, err, "compact_sched array split in pieces (not supported)");
@@ -374,7 +376,7 @@ static int compact(struct pf *r, struct pcpu *c, const struct pf_bundle *bd,
 		e->sw.prev_state = (uint8_t)ea_tl_prev_state_number(st);
 		e->sw.next_pid = pb_i32(pid);
 		e->sw.next_prio = pb_i32(prio);
-		pb_str(&r->intern[ci], e->sw.next_comm, EA_COMM_LEN);
+		memcpy(e->sw.next_comm, r->intern[ci], EA_COMM_LEN);
 	}
 	if (a[CS_SW_PREV_STATE].b.p != a[CS_SW_PREV_STATE].b.end ||
 	    a[CS_SW_NEXT_PID].b.p != a[CS_SW_NEXT_PID].b.end ||
@@ -406,7 +408,7 @@ static int compact(struct pf *r, struct pcpu *c, const struct pf_bundle *bd,
 		e->wake.pid = pb_i32(pid);
 		e->wake.target_cpu = pb_i32(tgt);
 		e->wake.prio = pb_i32(prio);
-		pb_str(&r->intern[ci], e->wake.comm, EA_COMM_LEN);
+		memcpy(e->wake.comm, r->intern[ci], EA_COMM_LEN);
 	}
 	if (a[CS_WK_PID].b.p != a[CS_WK_PID].b.end ||
 	    a[CS_WK_TARGET].b.p != a[CS_WK_TARGET].b.end ||
@@ -453,6 +455,30 @@ static int process(struct pf *r, struct pcpu *c, int src, struct ea_event *e)
 	return 1;
 }
 
+/*
+ * Give back the mapped pages no CPU will read again: those before the
+ * earliest bundle a CPU still reads (pf_release() acts every few MB).
+ */
+static void release(struct pf *r)
+{
+	const uint8_t *low = NULL;
+
+	if (!r->ix.mapped || ++r->loads % 64)
+		return;
+	for (int i = 0; i < r->ncpu; i++) {
+		const struct pcpu *c = &r->cpu[i];
+		const uint8_t *p;
+
+		if (c->next == c->nb)
+			continue;	/* no bundle left to read */
+		p = r->ix.b[c->next ? c->bi[c->next - 1] : c->bi[0]].p;
+		if (!low || p < low)
+			low = p;
+	}
+	if (low)
+		pf_release(&r->ix, low);
+}
+
 /* Decode c's next bundle into its three sources. */
 static int load_bundle(struct pf *r, struct pcpu *c, struct ea_err *err)
 {
@@ -462,6 +488,7 @@ static int load_bundle(struct pf *r, struct pcpu *c, struct ea_err *err)
 	int rc;
 
 	c->cur_bundle = c->bi[c->next++];
+	release(r);
 	for (int i = 0; i < 3; i++)
 		c->src[i].n = c->idx[i] = 0;
 	while ((rc = pb_next(&b, &f)) == PB_OK) {
