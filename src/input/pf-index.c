@@ -6,7 +6,7 @@
  *   Trace:             1 packet (TracePacket)
  *   TracePacket:       1 ftrace_events (FtraceEventBundle),
  *                      50 compressed_packets (zlib-deflated Trace bytes),
- *                      133 zstd_compressed_packets (refused: not read)
+ *                      133 zstd_compressed_packets (zstd frames, the same)
  *   FtraceEventBundle: 1 cpu, 3 lost_events, 9 last_read_event_timestamp,
  *                      10 previous_bundle_end_timestamp
  */
@@ -20,6 +20,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include <zlib.h>
+#include <zstd.h>
 
 #include "eatrace/event.h"
 #include "input/pb-wire.h"
@@ -360,6 +361,59 @@ static int inflate_packets(struct walk *w, struct pb_buf c, uint32_t comp,
 	return walk_trace(w, (struct pb_buf){ out, out + len }, me, out);
 }
 
+static int unzstd_packets(struct walk *w, struct pb_buf c, uint32_t comp,
+			  const uint8_t *base)
+{
+	struct pf_index *ix = w->ix;
+	size_t cap = (size_t)(c.end - c.p) * 4 + 4096, rc = 1;
+	uint32_t me = ++ix->ncompressed;
+	ZSTD_inBuffer in = { c.p, (size_t)(c.end - c.p), 0 };
+	ZSTD_outBuffer out = { NULL, 0, 0 };
+	ZSTD_DStream *z;
+
+	if (comp)
+		return bad(w, comp, c.p, base, "zstd_compressed_packets inside compressed packets");
+	if (grow((void **)&ix->bufs, &ix->capbufs, ix->nbufs + 1, sizeof(*ix->bufs)))
+		return ea_err_set(w->err, "%s: out of memory", w->path);
+	z = ZSTD_createDStream();
+	if (!z)
+		return ea_err_set(w->err, "%s: out of memory", w->path);
+	/* until the frame ends (rc 0) and all input is used */
+	while (rc != 0 || in.pos < in.size) {
+		if (out.pos == out.size) {
+			void *q = cap > MAX_INFLATED ? NULL :
+				  realloc(out.dst, out.dst ? cap * 2 : cap);
+
+			if (!q) {
+				ZSTD_freeDStream(z);
+				free(out.dst);
+				return bad(w, comp, c.p, base, "zstd_compressed_packets too large (out of memory)");
+			}
+			if (out.dst)
+				cap *= 2;
+			out.dst = q;
+			out.size = cap;
+		}
+		rc = ZSTD_decompressStream(z, &out, &in);
+		if (ZSTD_isError(rc) ||
+		    (rc != 0 && in.pos == in.size && out.pos < out.size)) {
+			char m[128];
+
+			snprintf(m, sizeof(m), "corrupt zstd_compressed_packets (zstd: %s)",
+				 ZSTD_isError(rc) ? ZSTD_getErrorName(rc) : "data cut short");
+			ZSTD_freeDStream(z);
+			free(out.dst);
+			return bad(w, comp, c.p, base, m);
+		}
+	}
+	ZSTD_freeDStream(z);
+	if (!out.dst && !(out.dst = malloc(1)))
+		return ea_err_set(w->err, "%s: out of memory", w->path);
+	ix->bufs[ix->nbufs++] = out.dst;
+	return walk_trace(w, (struct pb_buf){ out.dst, (uint8_t *)out.dst + out.pos },
+			  me, out.dst);
+}
+
 static int walk_packet(struct walk *w, struct pb_buf p, uint32_t comp,
 		       const uint8_t *base)
 {
@@ -379,8 +433,8 @@ static int walk_packet(struct walk *w, struct pb_buf p, uint32_t comp,
 			if (inflate_packets(w, f.sub, comp, base))
 				return -1;
 		} else if (f.num == PKT_ZSTD) {
-			return bad(w, comp, f.sub.p, base,
-				   "zstd_compressed_packets are not supported (record with zlib compression or none)");
+			if (unzstd_packets(w, f.sub, comp, base))
+				return -1;
 		}
 	}
 	if (rc == PB_ERR)

@@ -85,7 +85,7 @@ open(d + '/huge.pb', 'wb').write(good + b'\x0a' + v(1 << 40) + b'\x08\x00')
 open(d + '/cpu.pb', 'wb').write(good + ld(1, ld(1, v(8) + v(5000))))
 # compressed_packets that are not zlib
 open(d + '/zlib.pb', 'wb').write(good + ld(1, ld(50, b'\x78\x9cnot deflate data')))
-# zstd_compressed_packets: not supported
+# zstd_compressed_packets: a zstd magic and nothing else
 open(d + '/zstd.pb', 'wb').write(good + ld(1, ld(133, b'\x28\xb5\x2f\xfd')))
 # compact_sched arrays of different lengths
 cs = ld(1, v(100) + v(5)) + ld(3, v(7)) + ld(2, v(0)) + ld(4, v(120)) + ld(5, b'x') + ld(6, v(0))
@@ -100,7 +100,7 @@ expect_fail "oversized length varint" 2 "varint-len.pb:offset 21: malformed trac
 expect_fail "length beyond the file" 2 "huge.pb:offset 21: truncated trace: packet of 1099511627776 bytes" -- "$EATRACE" stats "$TMP/huge.pb"
 expect_fail "CPU out of range" 2 "cpu.pb:offset 25: ftrace bundle for CPU 5000" -- "$EATRACE" stats "$TMP/cpu.pb"
 expect_fail "corrupt compressed_packets" 2 "zlib.pb:offset 26: corrupt compressed_packets" -- "$EATRACE" stats "$TMP/zlib.pb"
-expect_fail "zstd" 2 "zstd_compressed_packets are not supported" -- "$EATRACE" stats "$TMP/zstd.pb"
+expect_fail "corrupt zstd" 2 "zstd.pb:offset 26: corrupt zstd_compressed_packets (zstd: " -- "$EATRACE" stats "$TMP/zstd.pb"
 expect_fail "compact arrays" 2 "compact.pb:cpu 0 packet 2: compact_sched switch arrays of different lengths" -- "$EATRACE" stats "$TMP/compact.pb"
 expect_fail "intern index" 2 "intern.pb:cpu 0 packet 2: compact_sched switch comm index beyond the intern table" -- "$EATRACE" stats "$TMP/intern.pb"
 # gzip cut short

@@ -21,13 +21,16 @@ for dat in "$ROOT"/traces/vm/*.dat "$ROOT"/traces/diff/heavy-1.dat "$ROOT"/trace
 done
 # The containers: gzip'd file, compressed_packets, both; small bundles.
 dat=$ROOT/traces/vm/wl-pingpong.dat
-for opts in "--gzip" "--deflate" "--compact --deflate --gzip" "--compact --bundle 7"; do
+zstd=""
+command -v zstd >/dev/null && zstd="--compact --zstd"	# zstd_compressed_packets
+for opts in "--gzip" "--deflate" "--compact --deflate --gzip" "--compact --bundle 7" ${zstd:+"$zstd"}; do
 	# shellcheck disable=SC2086
 	to_pf "$dat" "$TMP/c.pftrace" $opts || fail "conversion $opts"
 	same_json "wl-pingpong $opts" "$dat" "$TMP/c.pftrace"
 done
 # The format line says what was read.
-"$EATRACE" stats "$TMP/c.pftrace" | head -1 | grep -q ": perfetto, 2 CPUs" && ok "format line" || fail "format line: $("$EATRACE" stats "$TMP/c.pftrace" | head -1)"
+to_pf "$dat" "$TMP/p.pftrace" --compact
+"$EATRACE" stats "$TMP/p.pftrace" | head -1 | grep -q ": perfetto, 2 CPUs" && ok "format line" || fail "format line: $("$EATRACE" stats "$TMP/p.pftrace" | head -1)"
 to_pf "$dat" "$TMP/g.pftrace" --gzip --deflate
 "$EATRACE" stats "$TMP/g.pftrace" | head -1 | grep -q ": perfetto (gzip) (compressed packets), 2 CPUs" && ok "format line gzip" || fail "format line gzip"
 # The compact encoding is used (the test would prove little otherwise):

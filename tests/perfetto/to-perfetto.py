@@ -4,7 +4,7 @@
 protobuf, wire format written by hand; field numbers from Perfetto's
 protos). For tests: docs/perfetto.md.
 
-usage: to-perfetto.py [--compact] [--gzip] [--deflate] [--bundle N] IN OUT
+usage: to-perfetto.py [--compact] [--gzip] [--deflate|--zstd] [--bundle N] IN OUT
 
 Each CPU's events go into FtraceEventBundles of at most N events; every
 few thousand events one bundle per CPU is written, as traced_probes does
@@ -19,10 +19,12 @@ conversion is exact. A bundle is also ended where the reader's order of
 equal timestamps (compact switches, compact wakings, then events) would
 differ from the recorded one.
 --gzip: the whole file gzip'd. --deflate: packets grouped into
-compressed_packets (zlib), as Perfetto's compress_packets option.
+compressed_packets (zlib), as Perfetto's compress_packets option;
+--zstd: the same in zstd_compressed_packets (through the zstd program).
 """
 import gzip
 import re
+import subprocess
 import sys
 import zlib
 
@@ -248,6 +250,7 @@ def main(argv):
     compact = '--compact' in argv
     gz = '--gzip' in argv
     deflate = '--deflate' in argv
+    zstd = '--zstd' in argv
     per_bundle = 500
     if '--bundle' in argv:
         per_bundle = int(argv[argv.index('--bundle') + 1])
@@ -255,11 +258,16 @@ def main(argv):
     src, dst = args
     with open(src, encoding='utf-8', errors='surrogateescape') as f:
         packets = convert(f, compact, per_bundle)
-    if deflate:
+    if deflate or zstd:
         out = b''
         for i in range(0, len(packets), 20):
             chunk = b''.join(f_bytes(1, p) for p in packets[i:i + 20])
-            out += f_bytes(1, f_bytes(50, zlib.compress(chunk, 9)))
+            if zstd:
+                z = subprocess.run(['zstd', '-q', '-c'], input=chunk, stdout=subprocess.PIPE,
+                                   check=True).stdout
+                out += f_bytes(1, f_bytes(133, z))
+            else:
+                out += f_bytes(1, f_bytes(50, zlib.compress(chunk, 9)))
     else:
         out = b''.join(f_bytes(1, p) for p in packets)
     if gz:
