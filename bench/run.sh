@@ -190,6 +190,22 @@ text=$(rate "$lines" stats_txt)
 echo "text_lines_per_s: $text"
 echo "dump_text_lines_per_s: $(rate "$lines" dump_txt)"
 
+# The same recording as a Perfetto trace, compact_sched (docs/perfetto.md;
+# converted once, reused): events per second of the recording, as above.
+PF=$OUT/trace.pftrace
+if [ ! -s "$PF" ] || [ "$PF" -ot "$DAT" ]; then
+	trace-cmd report -t -R "$DAT" >"$OUT/trace-raw.txt" 2>/dev/null &&
+		/usr/bin/python3 tests/perfetto/to-perfetto.py --compact "$OUT/trace-raw.txt" "$PF"
+	rm -f "$OUT/trace-raw.txt"
+fi
+reps stats_pf "$EATRACE" stats "$PF"
+pf=$(rate "$events" stats_pf)
+echo "perfetto_bytes: $(wc -c <"$PF")"
+echo "stats_perfetto_events_per_s: $pf"
+echo "ratio_stats_perfetto_vs_dat: $(ratio "$pf" "$st")"
+echo "rss_perfetto_stats_kb: $(median stats_pf 2)"
+check perfetto_rate_vs_dat "$(ratio "$pf" "$st")" ">=" 1
+
 rss_bare=$(median bare 2)
 rss_stats=$(median stats 2)
 rss_report=$(median report 2)

@@ -19,6 +19,7 @@
 /* Probed in order: the first that recognises the file reads it. */
 static const struct ea_reader_ops *const readers[] = {
 	&ea_reader_dat,
+	&ea_reader_perfetto,	/* before text: a binary protobuf */
 	&ea_reader_systrace,
 	&ea_reader_text,
 };
@@ -71,7 +72,7 @@ int ea_input_open(struct ea_input **inp, const char *path, struct ea_err *err)
 			break;
 	if (i == sizeof(readers) / sizeof(readers[0]))
 		return ea_err_set(err,
-				  "%s: not a trace.dat, ftrace text or systrace file",
+				  "%s: not a trace.dat, Perfetto trace, ftrace text or systrace file",
 				  path);
 	in = calloc(1, sizeof(*in));
 	if (!in || !(in->path = strdup(path))) {

@@ -551,9 +551,16 @@ static int open_failure(const char *path, int saved_errno, struct ea_err *err)
 		return ea_err_set(err, "%s: corrupt trace.dat header (no version)",
 				  path);
 	if (strcmp((char *)head + sizeof(dat_magic), "6") &&
-	    strcmp((char *)head + sizeof(dat_magic), "7"))
-		return ea_err_set(err, "%s: trace.dat version %.8s not supported (6 and 7 are)",
-				  path, (char *)head + sizeof(dat_magic));
+	    strcmp((char *)head + sizeof(dat_magic), "7")) {
+		const char *v = (char *)head + sizeof(dat_magic);
+
+		/* the version is shown only when printable: one line */
+		for (int i = 0; i < 8 && v[i]; i++)
+			if (v[i] < 0x20 || v[i] > 0x7e)
+				v = "(unprintable)";
+		return ea_err_set(err, "%s: trace.dat version %.16s not supported (6 and 7 are)",
+				  path, v);
+	}
 	if (saved_errno == ENOMEM)
 		return ea_err_set(err, "%s: out of memory", path);
 	return ea_err_set(err, "%s: truncated or corrupt trace.dat headers (%lld bytes)",

@@ -33,6 +33,7 @@ struct ea_reader_ops {
 extern const struct ea_reader_ops ea_reader_dat;	/* reader-dat.c */
 extern const struct ea_reader_ops ea_reader_systrace;	/* reader-systrace.c */
 extern const struct ea_reader_ops ea_reader_text;	/* reader-text.c */
+extern const struct ea_reader_ops ea_reader_perfetto;	/* reader-perfetto.c */
 
 /*
  * A trace.dat v7's sections, each ending inside the file (dat-sections.c):

@@ -46,7 +46,7 @@ text() { # text FILE LINE...: header, L1, the lines given, L3
 : >"$TMP/empty"
 stats_bad "empty file" "$TMP/empty: empty file" "$TMP/empty"
 printf '\027\010Dtrac' >"$TMP/magic5"
-stats_bad "5 bytes of the trace.dat magic" "$TMP/magic5: not a trace.dat, ftrace text or systrace file" "$TMP/magic5"
+stats_bad "5 bytes of the trace.dat magic" "$TMP/magic5: not a trace.dat, Perfetto trace, ftrace text or systrace file" "$TMP/magic5"
 
 # ---- trace.dat cut at several offsets ----
 # In the magic, the version string, the header page/event formats, the

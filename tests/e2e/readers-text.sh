@@ -185,7 +185,7 @@ expect_fail "bad: binary" 2 "bad-binary.txt:line 3: binary data in text trace" \
 	-- "$EATRACE" dump "$FIX/bad-binary.txt"
 expect_fail "bad: NUL" 2 "bad-nul.txt:line 3: NUL byte: binary data in text trace" \
 	-- "$EATRACE" dump "$FIX/bad-nul.txt"
-expect_fail "not a trace" 2 "energy_model_TC2: not a trace.dat, ftrace text or systrace file" \
+expect_fail "not a trace" 2 "energy_model_TC2: not a trace.dat, Perfetto trace, ftrace text or systrace file" \
 	-- "$EATRACE" dump "$SHARED/idlestat/energy_model_TC2"
 
 # An over-long line (> 64 KiB) in ftrace text.

@@ -794,7 +794,7 @@ static void test_edge_files(void **state UNUSED)
 		for (size_t i = 0; i < sizeof(bin); i++)
 			bin[i] = (unsigned char)(i * 7919 + 13);
 		path = write_tmp((const char *)bin, sizeof(bin));
-		snprintf(msg, sizeof(msg), "%s: not a trace.dat, ftrace text or systrace file", path);
+		snprintf(msg, sizeof(msg), "%s: not a trace.dat, Perfetto trace, ftrace text or systrace file", path);
 		check_error(path, msg);
 		unlink(path);
 		free(path);

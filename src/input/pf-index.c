@@ -1,0 +1,506 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Perfetto trace: loading, gzip and compressed_packets, the bundle index
+ * (pf-index.h). Field numbers from Perfetto's protos (trace.proto,
+ * trace_packet.proto, ftrace_event_bundle.proto):
+ *   Trace:             1 packet (TracePacket)
+ *   TracePacket:       1 ftrace_events (FtraceEventBundle),
+ *                      50 compressed_packets (zlib-deflated Trace bytes),
+ *                      133 zstd_compressed_packets (zstd frames, the same)
+ *   FtraceEventBundle: 1 cpu, 3 lost_events, 9 last_read_event_timestamp,
+ *                      10 previous_bundle_end_timestamp
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <zlib.h>
+#include <zstd.h>
+
+#include "eatrace/event.h"
+#include "input/pb-wire.h"
+#include "input/pf-index.h"
+
+#define PKT_FTRACE 1
+#define PKT_COMPRESSED 50
+#define PKT_ZSTD 133
+#define MAX_INFLATED ((size_t)1 << 34)	/* 16 GiB: larger is refused */
+
+/* ---- probe ------------------------------------------------------------- */
+
+/* Whether b holds well-formed fields up to its end (a cut last one is ok). */
+static bool fields_ok(struct pb_buf b, bool cut_ok)
+{
+	struct pb_field f = { 0 };
+	int rc;
+
+	while ((rc = pb_next(&b, &f)) == PB_OK)
+		;
+	if (rc == PB_END)
+		return true;
+	return cut_ok;
+}
+
+static int probe_raw(const unsigned char *head, size_t n)
+{
+	struct pb_buf b = { head, head + n };
+	bool binary = false;
+	int packets = 0;
+
+	for (size_t i = 0; i < n; i++)
+		if (head[i] < 0x09 || (head[i] > 0x0d && head[i] < 0x20) ||
+		    head[i] == 0x7f)
+			binary = true;
+	if (!binary)
+		return 0;	/* text: the text readers' */
+	while (b.p < b.end) {
+		struct pb_buf pkt;
+		uint64_t len;
+
+		if (*b.p != 0x0a)	/* field 1, length-delimited */
+			return 0;
+		b.p++;
+		if (pb_varint(&b, &len) != PB_OK)
+			return packets > 0;
+		pkt.p = b.p;
+		if (len > (uint64_t)(b.end - b.p)) {
+			pkt.end = b.end;
+			/* the head ends inside this packet */
+			if (pkt.p == pkt.end)
+				return packets > 0;
+			if (pkt.end - pkt.p < 8 && packets > 0)
+				return 1;
+			return fields_ok(pkt, true) && (packets > 0 ||
+							pkt.end - pkt.p >= 2);
+		}
+		pkt.end = b.p + len;
+		if (!fields_ok(pkt, false))
+			return 0;
+		packets++;
+		b.p = pkt.end;
+	}
+	return packets > 0;
+}
+
+int pf_probe(const unsigned char *head, size_t n)
+{
+	unsigned char out[4096];
+	z_stream z;
+	size_t got;
+
+	if (n < 2)
+		return 0;
+	if (head[0] != 0x1f || head[1] != 0x8b)
+		return probe_raw(head, n);
+	memset(&z, 0, sizeof(z));
+	if (inflateInit2(&z, 16 + MAX_WBITS) != Z_OK)
+		return 0;
+	z.next_in = (unsigned char *)head;
+	z.avail_in = (uInt)n;
+	z.next_out = out;
+	z.avail_out = sizeof(out);
+	(void)inflate(&z, Z_SYNC_FLUSH);
+	got = sizeof(out) - z.avail_out;
+	inflateEnd(&z);
+	return got > 0 && probe_raw(out, got);
+}
+
+/* ---- loading ----------------------------------------------------------- */
+
+static int grow(void **p, size_t *cap, size_t need, size_t elem)
+{
+	size_t n = *cap ? *cap : 16;
+	void *q;
+
+	if (need <= *cap)
+		return 0;
+	while (n < need)
+		n *= 2;
+	q = realloc(*p, n * elem);
+	if (!q)
+		return -1;
+	*p = q;
+	*cap = n;
+	return 0;
+}
+
+static int load_gzip(struct pf_index *ix, int fd, const char *path,
+		     struct ea_err *err)
+{
+	size_t cap = 1 << 20;
+	gzFile gz;
+	int n, e;
+
+	gz = gzdopen(fd, "rb");
+	if (!gz) {
+		close(fd);
+		return ea_err_set(err, "%s: out of memory", path);
+	}
+	ix->gzip = true;
+	ix->data = malloc(cap);
+	for (;;) {
+		if (!ix->data) {
+			gzclose(gz);
+			return ea_err_set(err, "%s: out of memory inflating gzip data", path);
+		}
+		if (ix->len == cap) {
+			uint8_t *q = cap >= MAX_INFLATED ? NULL :
+				     realloc(ix->data, cap * 2);
+
+			if (!q) {
+				gzclose(gz);
+				return ea_err_set(err, "%s:offset %zu: gzip data inflates to more than %zu bytes",
+						  path, ix->len, ix->len);
+			}
+			ix->data = q;
+			cap *= 2;
+		}
+		n = gzread(gz, ix->data + ix->len, (unsigned)(cap - ix->len > (1u << 30) ? (1u << 30) : cap - ix->len));
+		if (n <= 0)
+			break;
+		ix->len += (size_t)n;
+	}
+	if (n < 0 || (gzerror(gz, &e), e != Z_OK && e != Z_STREAM_END)) {
+		const char *m = gzerror(gz, &e);
+		char why[128];
+
+		snprintf(why, sizeof(why), "%s", m ? m : "error");
+		gzclose(gz);
+		return ea_err_set(err, "%s:offset %zu (inflated): corrupt gzip data: %s",
+				  path, ix->len, why);
+	}
+	gzclose(gz);
+	return 0;
+}
+
+static int load(struct pf_index *ix, const char *path, struct ea_err *err)
+{
+	unsigned char magic[2];
+	struct stat st;
+	int fd;
+
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return ea_err_set(err, "%s: %s", path, strerror(errno));
+	if (fstat(fd, &st) || pread(fd, magic, 2, 0) != 2) {
+		close(fd);
+		return ea_err_set(err, "%s: cannot read the file", path);
+	}
+	if (magic[0] == 0x1f && magic[1] == 0x8b)
+		return load_gzip(ix, fd, path, err);
+	if (st.st_size <= 0) {
+		close(fd);
+		return ea_err_set(err, "%s: empty file", path);
+	}
+	ix->len = (size_t)st.st_size;
+	ix->data = mmap(NULL, ix->len, PROT_READ, MAP_PRIVATE, fd, 0);
+	close(fd);
+	if (ix->data == MAP_FAILED) {
+		ix->data = NULL;
+		return ea_err_set(err, "%s: cannot map the file: %s", path,
+				  strerror(errno));
+	}
+	ix->mapped = true;
+	(void)madvise(ix->data, ix->len, MADV_SEQUENTIAL);
+	return 0;
+}
+
+#define RELEASE_STEP ((size_t)8 << 20)
+
+void pf_release(struct pf_index *ix, const uint8_t *upto)
+{
+	size_t off, page = (size_t)sysconf(_SC_PAGESIZE);
+
+	if (!ix->mapped || upto < ix->data || upto > ix->data + ix->len)
+		return;
+	off = (size_t)(upto - ix->data) / page * page;
+	if (off < ix->dropped + RELEASE_STEP)
+		return;
+	(void)madvise(ix->data + ix->dropped, off - ix->dropped, MADV_DONTNEED);
+	ix->dropped = off;
+}
+
+/* ---- index ------------------------------------------------------------- */
+
+struct walk {
+	struct pf_index *ix;
+	const char *path;
+	struct ea_err *err;
+};
+
+/* "offset N" in the file, or "compressed packet K offset N" inside one. */
+static int bad(struct walk *w, uint32_t comp, const uint8_t *at,
+	       const uint8_t *base, const char *what)
+{
+	if (comp)
+		return ea_err_set(w->err, "%s:compressed_packets %" PRIu32 " offset %td: %s",
+				  w->path, comp, at - base, what);
+	return ea_err_set(w->err, "%s:offset %td: %s", w->path, at - base, what);
+}
+
+/*
+ * Index one bundle: its CPU and, for a CPU's first bundle only (the crop
+ * needs no other), its previous_bundle_end_timestamp. Serialisers write
+ * fields in number order, cpu (1) first: a later bundle of a known CPU is
+ * not scanned past it. reader-perfetto.c checks the rest when it decodes
+ * the bundle.
+ */
+static int index_bundle(struct walk *w, struct pb_buf b, uint32_t comp,
+			const uint8_t *base)
+{
+	struct pf_index *ix = w->ix;
+	struct pf_bundle *e;
+	struct pb_field f = { 0 };
+	bool have_cpu = false;
+	uint64_t cpu = 0;
+	int rc;
+
+	if (grow((void **)&ix->b, &ix->capb, ix->nb + 1, sizeof(*ix->b)))
+		return ea_err_set(w->err, "%s: out of memory", w->path);
+	e = &ix->b[ix->nb];
+	memset(e, 0, sizeof(*e));
+	e->p = b.p;
+	e->end = b.end;
+	e->packet = ix->npackets;
+	while ((rc = pb_next(&b, &f)) == PB_OK) {
+		switch (f.num) {
+		case 1:
+			cpu = f.v;
+			have_cpu = true;
+			break;
+		case 9:
+			if (!e->has_prev_end)
+				e->prev_end = f.v;
+			e->has_prev_end = true;
+			break;
+		case 10:
+			e->prev_end = f.v;
+			e->has_prev_end = true;
+			break;
+		default:
+			break;
+		}
+		if (have_cpu && cpu < EA_MAX_CPUS && (int64_t)cpu <= ix->max_cpu &&
+		    ix->seen[cpu])
+			break;
+	}
+	if (rc == PB_ERR)
+		return bad(w, comp, b.p, base, "malformed ftrace bundle (protobuf field cut or invalid)");
+	if (cpu >= EA_MAX_CPUS) {
+		char m[96];
+
+		snprintf(m, sizeof(m), "ftrace bundle for CPU %" PRIu64 " (max %d)",
+			 cpu, EA_MAX_CPUS - 1);
+		return bad(w, comp, e->p, base, m);
+	}
+	e->cpu = (int32_t)cpu;
+	if (e->cpu > ix->max_cpu)
+		ix->max_cpu = e->cpu;
+	ix->seen[cpu] = true;
+	ix->nb++;
+	return 0;
+}
+
+static int walk_trace(struct walk *w, struct pb_buf t, uint32_t comp,
+		      const uint8_t *base);
+
+static int inflate_packets(struct walk *w, struct pb_buf c, uint32_t comp,
+			   const uint8_t *base)
+{
+	struct pf_index *ix = w->ix;
+	size_t cap = (size_t)(c.end - c.p) * 4 + 4096, len = 0;
+	uint32_t me = ++ix->ncompressed;
+	uint8_t *out = NULL;
+	z_stream z;
+	int rc;
+
+	if (comp)
+		return bad(w, comp, c.p, base, "compressed_packets inside compressed_packets");
+	if (grow((void **)&ix->bufs, &ix->capbufs, ix->nbufs + 1, sizeof(*ix->bufs)))
+		return ea_err_set(w->err, "%s: out of memory", w->path);
+	memset(&z, 0, sizeof(z));
+	if (inflateInit2(&z, 32 + MAX_WBITS) != Z_OK)
+		return ea_err_set(w->err, "%s: out of memory", w->path);
+	z.next_in = (unsigned char *)c.p;
+	z.avail_in = (uInt)(c.end - c.p);	/* < 4 GiB: checked by caller */
+	do {
+		if (len == cap || !out) {
+			uint8_t *q = cap > MAX_INFLATED ? NULL :
+				     realloc(out, out ? cap * 2 : cap);
+
+			if (!q) {
+				inflateEnd(&z);
+				free(out);
+				return bad(w, comp, c.p, base, "compressed_packets inflate too large (out of memory)");
+			}
+			if (out)
+				cap *= 2;
+			out = q;
+		}
+		z.next_out = out + len;
+		z.avail_out = (uInt)(cap - len > (1u << 30) ? (1u << 30) : cap - len);
+		rc = inflate(&z, Z_NO_FLUSH);
+		len = (size_t)(z.next_out - out);
+	} while (rc == Z_OK || (rc == Z_BUF_ERROR && z.avail_out == 0));
+	inflateEnd(&z);
+	if (rc != Z_STREAM_END) {
+		char m[128];
+
+		free(out);
+		snprintf(m, sizeof(m), "corrupt compressed_packets (zlib: %s)",
+			 rc == Z_BUF_ERROR ? "data cut short" :
+			 z.msg ? z.msg : "error");
+		return bad(w, comp, c.p, base, m);
+	}
+	ix->bufs[ix->nbufs++] = out;
+	return walk_trace(w, (struct pb_buf){ out, out + len }, me, out);
+}
+
+static int unzstd_packets(struct walk *w, struct pb_buf c, uint32_t comp,
+			  const uint8_t *base)
+{
+	struct pf_index *ix = w->ix;
+	size_t cap = (size_t)(c.end - c.p) * 4 + 4096, rc = 1;
+	uint32_t me = ++ix->ncompressed;
+	ZSTD_inBuffer in = { c.p, (size_t)(c.end - c.p), 0 };
+	ZSTD_outBuffer out = { NULL, 0, 0 };
+	ZSTD_DStream *z;
+
+	if (comp)
+		return bad(w, comp, c.p, base, "zstd_compressed_packets inside compressed packets");
+	if (grow((void **)&ix->bufs, &ix->capbufs, ix->nbufs + 1, sizeof(*ix->bufs)))
+		return ea_err_set(w->err, "%s: out of memory", w->path);
+	z = ZSTD_createDStream();
+	if (!z)
+		return ea_err_set(w->err, "%s: out of memory", w->path);
+	/* until the frame ends (rc 0) and all input is used */
+	while (rc != 0 || in.pos < in.size) {
+		if (out.pos == out.size) {
+			void *q = cap > MAX_INFLATED ? NULL :
+				  realloc(out.dst, out.dst ? cap * 2 : cap);
+
+			if (!q) {
+				ZSTD_freeDStream(z);
+				free(out.dst);
+				return bad(w, comp, c.p, base, "zstd_compressed_packets too large (out of memory)");
+			}
+			if (out.dst)
+				cap *= 2;
+			out.dst = q;
+			out.size = cap;
+		}
+		rc = ZSTD_decompressStream(z, &out, &in);
+		if (ZSTD_isError(rc) ||
+		    (rc != 0 && in.pos == in.size && out.pos < out.size)) {
+			char m[128];
+
+			snprintf(m, sizeof(m), "corrupt zstd_compressed_packets (zstd: %s)",
+				 ZSTD_isError(rc) ? ZSTD_getErrorName(rc) : "data cut short");
+			ZSTD_freeDStream(z);
+			free(out.dst);
+			return bad(w, comp, c.p, base, m);
+		}
+	}
+	ZSTD_freeDStream(z);
+	if (!out.dst && !(out.dst = malloc(1)))
+		return ea_err_set(w->err, "%s: out of memory", w->path);
+	ix->bufs[ix->nbufs++] = out.dst;
+	return walk_trace(w, (struct pb_buf){ out.dst, (uint8_t *)out.dst + out.pos },
+			  me, out.dst);
+}
+
+static int walk_packet(struct walk *w, struct pb_buf p, uint32_t comp,
+		       const uint8_t *base)
+{
+	struct pb_field f = { 0 };
+	int rc;
+
+	w->ix->npackets++;
+	while ((rc = pb_next(&p, &f)) == PB_OK) {
+		if (f.wire != PB_LEN)
+			continue;
+		if (f.num == PKT_FTRACE) {
+			if (index_bundle(w, f.sub, comp, base))
+				return -1;
+		} else if (f.num == PKT_COMPRESSED) {
+			if (f.sub.end - f.sub.p >= (1ll << 32))
+				return bad(w, comp, f.sub.p, base, "compressed_packets of 4 GiB or more");
+			if (inflate_packets(w, f.sub, comp, base))
+				return -1;
+		} else if (f.num == PKT_ZSTD) {
+			if (unzstd_packets(w, f.sub, comp, base))
+				return -1;
+		}
+	}
+	if (rc == PB_ERR)
+		return bad(w, comp, p.p, base, "malformed trace packet (protobuf field cut or invalid)");
+	return 0;
+}
+
+static int walk_trace(struct walk *w, struct pb_buf t, uint32_t comp,
+		      const uint8_t *base)
+{
+	struct pb_field f = { 0 };
+	int rc;
+
+	while ((rc = pb_next(&t, &f)) == PB_OK) {
+		if (f.num != 1 || f.wire != PB_LEN)
+			return bad(w, comp, t.p, base, "not a Perfetto trace here (expected a TracePacket, field 1)");
+		if (walk_packet(w, f.sub, comp, base))
+			return -1;
+		if (!comp)
+			pf_release(w->ix, t.p);
+	}
+	if (rc == PB_ERR) {
+		/* the usual case: a file cut while it was written */
+		struct pb_buf c = t;
+		uint64_t tag, len;
+
+		if (pb_varint(&c, &tag) == PB_OK && tag == 0x0a &&
+		    pb_varint(&c, &len) == PB_OK && len > (uint64_t)(c.end - c.p)) {
+			char m[128];
+
+			snprintf(m, sizeof(m), "truncated trace: packet of %" PRIu64 " bytes, %td left in the file",
+				 len, c.end - c.p);
+			return bad(w, comp, t.p, base, m);
+		}
+		return bad(w, comp, t.p, base, "malformed trace (protobuf field cut or invalid)");
+	}
+	return 0;
+}
+
+int pf_index_open(struct pf_index *ix, const char *path, struct ea_err *err)
+{
+	struct walk w = { ix, path, err };
+
+	memset(ix, 0, sizeof(*ix));
+	ix->max_cpu = -1;
+	if (load(ix, path, err))
+		return -1;
+	if (walk_trace(&w, (struct pb_buf){ ix->data, ix->data + ix->len },
+		       0, ix->data))
+		return -1;
+	/* the events are read again from the start */
+	if (ix->mapped && ix->dropped)
+		(void)madvise(ix->data, ix->len, MADV_DONTNEED);
+	ix->dropped = 0;
+	return 0;
+}
+
+void pf_index_free(struct pf_index *ix)
+{
+	if (ix->mapped)
+		munmap(ix->data, ix->len);
+	else
+		free(ix->data);
+	for (size_t i = 0; i < ix->nbufs; i++)
+		free(ix->bufs[i]);
+	free(ix->bufs);
+	free(ix->b);
+	memset(ix, 0, sizeof(*ix));
+}

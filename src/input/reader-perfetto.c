@@ -1,0 +1,704 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Perfetto traces (.perfetto-trace, .pftrace, .pb; gzip'd or not), read by
+ * eatrace's own protobuf wire-format decoder (pb-wire.h). How they are read
+ * and what is kept is in docs/perfetto.md; in short:
+ *
+ *  - pf-index.c indexes the FtraceEventBundles (inflating
+ *    compressed_packets); each CPU's bundles, in file order, are that CPU's
+ *    events in time order; the CPUs' streams are merged here, lowest
+ *    timestamp first and the lowest CPU on ties (as the trace.dat reader);
+ *  - a bundle is decoded when its CPU's previous one is used up: its
+ *    compact_sched switches and wakings and its per-event FtraceEvents are
+ *    merged by timestamp, in the order Perfetto's trace processor gives
+ *    equal timestamps (compact switches, compact wakings, then events);
+ *  - compact_sched: the prev task of a switch is the next task of the
+ *    CPU's previous switch; a CPU's first switch has none, and (as in
+ *    Perfetto) yields no event, only the knowledge of who runs next. The
+ *    waker (common pid) of a compact waking is the task running on the CPU;
+ *  - previous_bundle_end_timestamp (or the older last_read_event_timestamp)
+ *    of each CPU's first bundle says where that CPU's data may start to be
+ *    incomplete (ring buffer overwrite); before the latest of them some
+ *    CPU's events may be missing: those events are dropped (Perfetto's
+ *    crop rule), which the trace's format string reports;
+ *  - lost_events: an EA_EV_LOST (count unknown) before the bundle's first
+ *    event;
+ *  - events eatrace's model has no place for (suspend_resume, cpuhp,
+ *    process_tree...) are skipped.
+ */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "input/pb-wire.h"
+#include "input/pf-index.h"
+#include "input/reader.h"
+#include "input/text-line.h"
+
+/* FtraceEvent fields (ftrace_event.proto) */
+enum {
+	FE_TIMESTAMP = 1, FE_PID = 2, FE_PRINT = 3, FE_SWITCH = 4,
+	FE_FREQ = 11, FE_IDLE = 13, FE_WAKEUP = 17, FE_WAKING = 20,
+	FE_WAKEUP_NEW = 114, FE_MIGRATE = 491,
+};
+
+/* FtraceEventBundle fields */
+enum { FB_EVENT = 2, FB_LOST = 3, FB_COMPACT = 4 };
+
+/* CompactSched fields */
+enum {
+	CS_SW_TS = 1, CS_SW_PREV_STATE = 2, CS_SW_NEXT_PID = 3,
+	CS_SW_NEXT_PRIO = 4, CS_INTERN = 5, CS_SW_NEXT_COMM = 6,
+	CS_WK_TS = 7, CS_WK_PID = 8, CS_WK_TARGET = 9, CS_WK_PRIO = 10,
+	CS_WK_COMM = 11,
+};
+
+/* Where an event came from, for the tie order of one bundle's events. */
+enum { SRC_SWITCH, SRC_WAKING, SRC_EVENT };
+
+struct evbuf {
+	struct ea_event *ev;
+	size_t n, cap;
+};
+
+struct pcpu {
+	size_t *bi;		/* indexes into ix.b of this CPU's bundles */
+	size_t nb, capb, next;
+	/* the current bundle's events by source (SRC_*), each in time order */
+	struct evbuf src[3];
+	size_t idx[3];
+	struct ea_event *head;	/* the CPU's next event, NULL: to be found */
+	int head_src;		/* its source, -1 for lost_ev */
+	bool held;		/* src event at idx processed, kept: after lost_ev */
+	bool lost_pending;
+	bool done;
+	struct ea_event lost_ev;
+	size_t cur_bundle;	/* index into ix.b, for where() */
+	bool have_cur;		/* the task now running is known */
+	int32_t cur_pid, cur_prio;
+	char cur_comm[EA_COMM_LEN];
+};
+
+struct pf {
+	char *path;
+	char format[96];
+	struct pf_index ix;
+	struct pcpu *cpu;
+	int ncpu;
+	uint64_t crop;		/* events before it are dropped */
+	uint64_t cropped;
+	uint64_t loads;		/* bundles decoded */
+	char (*intern)[EA_COMM_LEN];	/* a bundle's comm table, NUL-padded */
+	size_t nintern, capintern;
+	int last_cpu;
+};
+
+static int grow_ev(struct evbuf *b, size_t need)
+{
+	size_t n = b->cap ? b->cap : 64;
+	struct ea_event *q;
+
+	if (need <= b->cap)
+		return 0;
+	while (n < need)
+		n *= 2;
+	q = realloc(b->ev, n * sizeof(*q));
+	if (!q)
+		return -1;
+	b->ev = q;
+	b->cap = n;
+	return 0;
+}
+
+static struct ea_event *push(struct evbuf *b)
+{
+	if (b->n == b->cap && grow_ev(b, b->n + 1))
+		return NULL;
+	return &b->ev[b->n++];
+}
+
+static int bundle_err(struct pf *r, const struct pf_bundle *b,
+		      struct ea_err *err, const char *what)
+{
+	return ea_err_set(err, "%s:cpu %d packet %" PRIu32 ": %s", r->path,
+			  b->cpu, b->packet, what);
+}
+
+/* ---- one FtraceEvent -------------------------------------------------- */
+
+static int task_fields(struct pb_buf b, char *comm, int32_t *pid,
+		       int32_t *prio, int32_t *target)
+{
+	struct pb_field f = { 0 };
+	int rc;
+
+	while ((rc = pb_next(&b, &f)) == PB_OK) {
+		switch (f.num) {
+		case 1:
+			if (f.wire == PB_LEN)
+				pb_str(&f.sub, comm, EA_COMM_LEN);
+			break;
+		case 2:
+			*pid = pb_i32(f.v);
+			break;
+		case 3:
+			*prio = pb_i32(f.v);
+			break;
+		case 5:
+			*target = pb_i32(f.v);
+			break;
+		default:
+			break;
+		}
+	}
+	return rc;
+}
+
+/*
+ * Decode payload num (its bytes in b) into ev. 1: an event eatrace uses,
+ * 0: skipped, -1: malformed.
+ */
+static int payload(uint32_t num, struct pb_buf b, struct ea_event *ev)
+{
+	struct pb_field f = { 0 };
+	int rc = PB_END;
+
+	/* a malformed payload is an error, whatever was read before it */
+	switch (num) {
+	case FE_SWITCH:
+		ev->type = EA_EV_SWITCH;
+		memset(&ev->sw, 0, sizeof(ev->sw));
+		while ((rc = pb_next(&b, &f)) == PB_OK) {
+			switch (f.num) {
+			case 1:
+				if (f.wire == PB_LEN)
+					pb_str(&f.sub, ev->sw.prev_comm, EA_COMM_LEN);
+				break;
+			case 2: ev->sw.prev_pid = pb_i32(f.v); break;
+			case 3: ev->sw.prev_prio = pb_i32(f.v); break;
+			case 4:
+				ev->sw.prev_state = (uint8_t)ea_tl_prev_state_number(f.v);
+				break;
+			case 5:
+				if (f.wire == PB_LEN)
+					pb_str(&f.sub, ev->sw.next_comm, EA_COMM_LEN);
+				break;
+			case 6: ev->sw.next_pid = pb_i32(f.v); break;
+			case 7: ev->sw.next_prio = pb_i32(f.v); break;
+			default: break;
+			}
+		}
+		return rc == PB_ERR ? -1 : 1;
+	case FE_WAKEUP:
+	case FE_WAKING:
+	case FE_WAKEUP_NEW:
+		ev->type = num == FE_WAKEUP ? EA_EV_WAKEUP :
+			   num == FE_WAKING ? EA_EV_WAKING : EA_EV_WAKEUP_NEW;
+		ev->wake.comm[0] = '\0';
+		ev->wake.pid = 0;
+		ev->wake.prio = -1;
+		ev->wake.target_cpu = -1;
+		rc = task_fields(b, ev->wake.comm, &ev->wake.pid,
+				 &ev->wake.prio, &ev->wake.target_cpu);
+		return rc == PB_ERR ? -1 : 1;
+	case FE_MIGRATE: {
+		int32_t prio = -1, orig = 0;
+
+		ev->type = EA_EV_MIGRATE;
+		ev->migrate.comm[0] = '\0';
+		ev->migrate.pid = 0;
+		ev->migrate.dest_cpu = 0;
+		/* comm 1, pid 2, prio 3, orig_cpu 4, dest_cpu 5 */
+		if (task_fields(b, ev->migrate.comm, &ev->migrate.pid, &prio,
+				&ev->migrate.dest_cpu) == PB_ERR)
+			return -1;
+		while (pb_next(&b, &f) == PB_OK)
+			if (f.num == 4)
+				orig = pb_i32(f.v);
+		ev->migrate.orig_cpu = orig;
+		return 1;
+	}
+	case FE_FREQ:
+	case FE_IDLE: {
+		uint32_t state = 0;
+		int32_t cpu = 0;
+
+		while ((rc = pb_next(&b, &f)) == PB_OK) {
+			if (f.num == 1)
+				state = (uint32_t)f.v;
+			else if (f.num == 2)
+				cpu = pb_i32(f.v);
+		}
+		if (rc == PB_ERR)
+			return -1;
+		if (num == FE_FREQ) {
+			ev->type = EA_EV_FREQ;
+			ev->freq.freq_khz = state;
+			ev->freq.cpu = cpu;
+		} else {
+			ev->type = EA_EV_IDLE;
+			/* 4294967295 (PWR_EVENT_EXIT) becomes EA_IDLE_EXIT */
+			ev->idle.state = (int32_t)state;
+			ev->idle.cpu = cpu;
+		}
+		return 1;
+	}
+	case FE_PRINT: {
+		char *t = ev->marker.text;
+		size_t n;
+
+		t[0] = '\0';
+		while ((rc = pb_next(&b, &f)) == PB_OK)
+			if (f.num == 2 && f.wire == PB_LEN)
+				pb_str(&f.sub, t, sizeof(ev->marker.text));
+		if (rc == PB_ERR)
+			return -1;
+		if (strncmp(t, "eatrace:", 8))
+			return 0;
+		/* as the other readers: trailing blanks and newline go */
+		n = strlen(t);
+		while (n && (t[n - 1] == '\n' || t[n - 1] == '\r' ||
+			     t[n - 1] == ' ' || t[n - 1] == '\t'))
+			t[--n] = '\0';
+		ev->type = EA_EV_MARKER;
+		return 1;
+	}
+	default:
+		return 0;
+	}
+}
+
+static int one_event(struct pf *r, struct pcpu *c,
+		     const struct pf_bundle *bd, struct pb_buf b,
+		     struct ea_err *err)
+{
+	struct pb_buf pay = { NULL, NULL };
+	struct ea_event ev;
+	struct pb_field f = { 0 };
+	uint32_t num = 0;
+	uint64_t ts = 0;
+	int32_t pid = -1;
+	int rc;
+
+	while ((rc = pb_next(&b, &f)) == PB_OK) {
+		if (f.num == FE_TIMESTAMP)
+			ts = f.v;
+		else if (f.num == FE_PID)
+			pid = pb_i32(f.v);
+		else if (f.wire == PB_LEN && f.num != 5) {
+			num = f.num;
+			pay = f.sub;
+		}
+	}
+	if (rc == PB_ERR)
+		return bundle_err(r, bd, err, "malformed ftrace event (protobuf field cut or invalid)");
+	if (!num)
+		return 0;
+	rc = payload(num, pay, &ev);
+	if (rc < 0)
+		return bundle_err(r, bd, err, "malformed ftrace event payload (protobuf field cut or invalid)");
+	if (!rc)
+		return 0;
+	ev.ts = ts;
+	ev.cpu = bd->cpu;
+	ev.cur_pid = pid;
+	ev.flags = 0;
+	{
+		struct ea_event *e = push(&c->src[SRC_EVENT]);
+
+		if (!e)
+			return ea_err_set(err, "%s: out of memory", r->path);
+		*e = ev;
+	}
+	return 0;
+}
+
+/* ---- compact_sched ---------------------------------------------------- */
+
+struct packed {
+	struct pb_buf b;
+};
+
+static int compact(struct pf *r, struct pcpu *c, const struct pf_bundle *bd,
+		   struct pb_buf b, struct ea_err *err)
+{
+	struct packed a[CS_WK_COMM + 1];
+	struct pb_field f = { 0 };
+	uint64_t ts, v;
+	size_t n, i;
+	int rc;
+
+	memset(a, 0, sizeof(a));
+	r->nintern = 0;
+	while ((rc = pb_next(&b, &f)) == PB_OK) {
+		if (f.num == CS_INTERN && f.wire == PB_LEN) {
+			if (r->nintern == r->capintern) {
+				size_t nc = r->capintern ? r->capintern * 2 : 64;
+				char (*q)[EA_COMM_LEN] = realloc(r->intern, nc * sizeof(*q));
+
+				if (!q)
+					return ea_err_set(err, "%s: out of memory", r->path);
+				r->intern = q;
+				r->capintern = nc;
+			}
+			memset(r->intern[r->nintern], 0, EA_COMM_LEN);
+			pb_str(&f.sub, r->intern[r->nintern++], EA_COMM_LEN);
+		} else if (f.num <= CS_WK_COMM && f.wire == PB_LEN) {
+			if (a[f.num].b.p)
+				return bundle_err(r, bd, err, "compact_sched array split in pieces (not supported)");
+			a[f.num].b = f.sub;
+		}
+	}
+	if (rc == PB_ERR)
+		return bundle_err(r, bd, err, "malformed compact_sched (protobuf field cut or invalid)");
+	/* switches: as many as timestamps, and every array as long */
+	n = pb_packed_count(&a[CS_SW_TS].b);
+	if (grow_ev(&c->src[SRC_SWITCH], n))
+		return ea_err_set(err, "%s: out of memory", r->path);
+	for (i = 0, ts = 0; i < n; i++) {
+		struct ea_event *e = &c->src[SRC_SWITCH].ev[i];
+		uint64_t st, pid, prio, ci;
+
+		if (pb_packed_next(&a[CS_SW_TS].b, &v) != PB_OK ||
+		    pb_packed_next(&a[CS_SW_PREV_STATE].b, &st) != PB_OK ||
+		    pb_packed_next(&a[CS_SW_NEXT_PID].b, &pid) != PB_OK ||
+		    pb_packed_next(&a[CS_SW_NEXT_PRIO].b, &prio) != PB_OK ||
+		    pb_packed_next(&a[CS_SW_NEXT_COMM].b, &ci) != PB_OK)
+			return bundle_err(r, bd, err, "compact_sched switch arrays of different lengths (or malformed)");
+		ts += v;
+		if (ci >= r->nintern)
+			return bundle_err(r, bd, err, "compact_sched switch comm index beyond the intern table");
+		e->ts = ts;
+		e->cpu = bd->cpu;
+		e->type = EA_EV_SWITCH;
+		e->flags = 0;
+		e->sw.prev_state = (uint8_t)ea_tl_prev_state_number(st);
+		e->sw.next_pid = pb_i32(pid);
+		e->sw.next_prio = pb_i32(prio);
+		memcpy(e->sw.next_comm, r->intern[ci], EA_COMM_LEN);
+	}
+	if (a[CS_SW_PREV_STATE].b.p != a[CS_SW_PREV_STATE].b.end ||
+	    a[CS_SW_NEXT_PID].b.p != a[CS_SW_NEXT_PID].b.end ||
+	    a[CS_SW_NEXT_PRIO].b.p != a[CS_SW_NEXT_PRIO].b.end ||
+	    a[CS_SW_NEXT_COMM].b.p != a[CS_SW_NEXT_COMM].b.end)
+		return bundle_err(r, bd, err, "compact_sched switch arrays of different lengths (or malformed)");
+	c->src[SRC_SWITCH].n = n;
+	/* wakings */
+	n = pb_packed_count(&a[CS_WK_TS].b);
+	if (grow_ev(&c->src[SRC_WAKING], n))
+		return ea_err_set(err, "%s: out of memory", r->path);
+	for (i = 0, ts = 0; i < n; i++) {
+		struct ea_event *e = &c->src[SRC_WAKING].ev[i];
+		uint64_t pid, tgt, prio, ci;
+
+		if (pb_packed_next(&a[CS_WK_TS].b, &v) != PB_OK ||
+		    pb_packed_next(&a[CS_WK_PID].b, &pid) != PB_OK ||
+		    pb_packed_next(&a[CS_WK_TARGET].b, &tgt) != PB_OK ||
+		    pb_packed_next(&a[CS_WK_PRIO].b, &prio) != PB_OK ||
+		    pb_packed_next(&a[CS_WK_COMM].b, &ci) != PB_OK)
+			return bundle_err(r, bd, err, "compact_sched waking arrays of different lengths (or malformed)");
+		ts += v;
+		if (ci >= r->nintern)
+			return bundle_err(r, bd, err, "compact_sched waking comm index beyond the intern table");
+		e->ts = ts;
+		e->cpu = bd->cpu;
+		e->type = EA_EV_WAKING;
+		e->flags = 0;
+		e->wake.pid = pb_i32(pid);
+		e->wake.target_cpu = pb_i32(tgt);
+		e->wake.prio = pb_i32(prio);
+		memcpy(e->wake.comm, r->intern[ci], EA_COMM_LEN);
+	}
+	if (a[CS_WK_PID].b.p != a[CS_WK_PID].b.end ||
+	    a[CS_WK_TARGET].b.p != a[CS_WK_TARGET].b.end ||
+	    a[CS_WK_PRIO].b.p != a[CS_WK_PRIO].b.end ||
+	    a[CS_WK_COMM].b.p != a[CS_WK_COMM].b.end)
+		return bundle_err(r, bd, err, "compact_sched waking arrays of different lengths (or malformed)");
+	c->src[SRC_WAKING].n = n;
+	return 0;
+}
+
+/* ---- one bundle ------------------------------------------------------- */
+
+/*
+ * An event of the bundle, in merged order: the CPU's running task, the
+ * first compact switch, the crop. 1: kept, 0: dropped.
+ */
+static int process(struct pf *r, struct pcpu *c, int src, struct ea_event *e)
+{
+	if (src == SRC_SWITCH) {
+		bool known = c->have_cur;
+
+		e->cur_pid = c->cur_pid;
+		e->sw.prev_pid = c->cur_pid;
+		e->sw.prev_prio = c->cur_prio;
+		memcpy(e->sw.prev_comm, c->cur_comm, EA_COMM_LEN);
+		c->have_cur = true;
+		c->cur_pid = e->sw.next_pid;
+		c->cur_prio = e->sw.next_prio;
+		memcpy(c->cur_comm, e->sw.next_comm, EA_COMM_LEN);
+		if (!known)
+			return 0;	/* the CPU's first switch: prev unknown */
+	} else if (src == SRC_WAKING) {
+		e->cur_pid = c->have_cur ? c->cur_pid : -1;
+	} else if (e->type == EA_EV_SWITCH) {
+		c->have_cur = true;
+		c->cur_pid = e->sw.next_pid;
+		c->cur_prio = e->sw.next_prio;
+		memcpy(c->cur_comm, e->sw.next_comm, EA_COMM_LEN);
+	}
+	if (e->ts < r->crop) {
+		r->cropped++;
+		return 0;
+	}
+	return 1;
+}
+
+/*
+ * Give back the mapped pages no CPU will read again: those before the
+ * earliest bundle a CPU still reads (pf_release() acts every few MB).
+ */
+static void release(struct pf *r)
+{
+	const uint8_t *low = NULL;
+
+	if (!r->ix.mapped || ++r->loads % 64)
+		return;
+	for (int i = 0; i < r->ncpu; i++) {
+		const struct pcpu *c = &r->cpu[i];
+		const uint8_t *p;
+
+		if (c->next == c->nb)
+			continue;	/* no bundle left to read */
+		p = r->ix.b[c->next ? c->bi[c->next - 1] : c->bi[0]].p;
+		if (!low || p < low)
+			low = p;
+	}
+	if (low)
+		pf_release(&r->ix, low);
+}
+
+/* Decode c's next bundle into its three sources. */
+static int load_bundle(struct pf *r, struct pcpu *c, struct ea_err *err)
+{
+	const struct pf_bundle *bd = &r->ix.b[c->bi[c->next]];
+	struct pb_buf b = { bd->p, bd->end };
+	struct pb_field f = { 0 };
+	int rc;
+
+	c->cur_bundle = c->bi[c->next++];
+	release(r);
+	for (int i = 0; i < 3; i++)
+		c->src[i].n = c->idx[i] = 0;
+	while ((rc = pb_next(&b, &f)) == PB_OK) {
+		if (f.num == FB_LOST && f.wire == PB_VARINT && f.v)
+			c->lost_pending = true;
+		if (f.wire != PB_LEN)
+			continue;
+		if (f.num == FB_EVENT) {
+			if (one_event(r, c, bd, f.sub, err))
+				return -1;
+		} else if (f.num == FB_COMPACT) {
+			if (compact(r, c, bd, f.sub, err))
+				return -1;
+		}
+	}
+	if (rc == PB_ERR)
+		return bundle_err(r, bd, err, "malformed ftrace bundle (protobuf field cut or invalid)");
+	return 0;
+}
+
+/*
+ * Find c's next event (c->head): the three sources merged by timestamp,
+ * on equal timestamps switches, wakings, then events. 1, 0 at the end of
+ * c's data, -1 on error.
+ */
+static int find_head(struct pf *r, struct pcpu *c, struct ea_err *err)
+{
+	for (;;) {
+		struct ea_event *e;
+		uint64_t ts = UINT64_MAX;
+		int w = -1;
+
+		for (int s = 0; s < 3; s++) {
+			if (c->idx[s] < c->src[s].n &&
+			    (w < 0 || c->src[s].ev[c->idx[s]].ts < ts)) {
+				w = s;
+				ts = c->src[s].ev[c->idx[s]].ts;
+			}
+		}
+		if (w < 0) {
+			if (c->next == c->nb) {
+				c->done = true;
+				return 0;
+			}
+			if (load_bundle(r, c, err))
+				return -1;
+			continue;
+		}
+		e = &c->src[w].ev[c->idx[w]];
+		if (c->held) {
+			c->held = false;
+		} else if (!process(r, c, w, e)) {
+			c->idx[w]++;
+			continue;
+		} else if (c->lost_pending) {
+			/* the loss is reported before the event after it */
+			c->lost_pending = false;
+			c->held = true;
+			memset(&c->lost_ev, 0, sizeof(c->lost_ev));
+			c->lost_ev.ts = e->ts;
+			c->lost_ev.cpu = e->cpu;
+			c->lost_ev.cur_pid = -1;
+			c->lost_ev.type = EA_EV_LOST;
+			c->head = &c->lost_ev;
+			c->head_src = -1;
+			return 1;
+		}
+		c->head = e;
+		c->head_src = w;
+		return 1;
+	}
+}
+
+/* ---- the reader ------------------------------------------------------- */
+
+static int pf_probe_op(const unsigned char *head, size_t n)
+{
+	return pf_probe(head, n);
+}
+
+static void pf_free(struct pf *r)
+{
+	if (!r)
+		return;
+	for (int i = 0; i < r->ncpu; i++) {
+		free(r->cpu[i].bi);
+		for (int s = 0; s < 3; s++)
+			free(r->cpu[i].src[s].ev);
+	}
+	free(r->cpu);
+	free(r->intern);
+	pf_index_free(&r->ix);
+	free(r->path);
+	free(r);
+}
+
+static int pf_open(void **priv, const char *path, struct ea_input_info *info,
+		   struct ea_err *err)
+{
+	struct pf *r = calloc(1, sizeof(*r));
+	int t, len;
+
+	if (!r || !(r->path = strdup(path))) {
+		free(r);
+		return ea_err_set(err, "%s: out of memory", path);
+	}
+	r->last_cpu = -1;
+	if (pf_index_open(&r->ix, path, err)) {
+		pf_free(r);
+		return -1;
+	}
+	r->ncpu = r->ix.max_cpu + 1;
+	r->cpu = calloc(r->ncpu > 0 ? (size_t)r->ncpu : 1, sizeof(*r->cpu));
+	if (!r->cpu) {
+		pf_free(r);
+		return ea_err_set(err, "%s: out of memory", path);
+	}
+	for (size_t i = 0; i < r->ix.nb; i++) {
+		const struct pf_bundle *b = &r->ix.b[i];
+		struct pcpu *c = &r->cpu[b->cpu];
+
+		if (c->nb == c->capb) {
+			size_t n = c->capb ? c->capb * 2 : 16;
+			size_t *q = realloc(c->bi, n * sizeof(*q));
+
+			if (!q) {
+				pf_free(r);
+				return ea_err_set(err, "%s: out of memory", path);
+			}
+			c->bi = q;
+			c->capb = n;
+		}
+		/* the crop: the latest end of knowledge of the first bundles */
+		if (!c->nb && b->has_prev_end && b->prev_end > r->crop)
+			r->crop = b->prev_end;
+		c->bi[c->nb++] = i;
+	}
+	for (t = 0; t < EA_EV_NR; t++)
+		info->may_have[t] = true;
+	info->may_have[EA_EV_UTIL_CFS] = false;	/* no such Perfetto event */
+	info->may_have[EA_EV_UTIL_SE] = false;
+	len = snprintf(r->format, sizeof(r->format), "perfetto%s%s",
+		       r->ix.gzip ? " (gzip)" : "",
+		       r->ix.ncompressed ? " (compressed packets)" : "");
+	if (r->crop)
+		snprintf(r->format + len, sizeof(r->format) - len,
+			 ", cropped before %" PRIu64 " ns", r->crop);
+	info->format = r->format;
+	info->ncpus = r->ncpu > 0 ? r->ncpu : -1;
+	*priv = r;
+	return 0;
+}
+
+static int pf_next(void *priv, struct ea_event *ev, struct ea_err *err)
+{
+	struct pf *r = priv;
+	struct pcpu *best = NULL;
+	int bc = -1;
+
+	for (int i = 0; i < r->ncpu; i++) {
+		struct pcpu *c = &r->cpu[i];
+
+		if (!c->head) {
+			int rc;
+
+			if (c->done)
+				continue;
+			rc = find_head(r, c, err);
+			if (rc < 0)
+				return -1;
+			if (!rc)
+				continue;
+		}
+		if (!best || c->head->ts < best->head->ts) {
+			best = c;
+			bc = i;
+		}
+	}
+	r->last_cpu = bc;
+	if (!best)
+		return 0;
+	*ev = *best->head;
+	if (best->head_src >= 0)
+		best->idx[best->head_src]++;
+	best->head = NULL;
+	return 1;
+}
+
+static void pf_where(void *priv, char *buf, size_t n)
+{
+	struct pf *r = priv;
+
+	if (r->last_cpu < 0) {
+		snprintf(buf, n, "end");
+		return;
+	}
+	snprintf(buf, n, "cpu %d packet %" PRIu32, r->last_cpu,
+		 r->ix.b[r->cpu[r->last_cpu].cur_bundle].packet);
+}
+
+static void pf_close(void *priv)
+{
+	pf_free(priv);
+}
+
+const struct ea_reader_ops ea_reader_perfetto = {
+	.name = "perfetto",
+	.probe = pf_probe_op,
+	.open = pf_open,
+	.next = pf_next,
+	.where = pf_where,
+	.close = pf_close,
+};

@@ -1,0 +1,43 @@
+# Helpers for the Perfetto reader's e2e tests (sourced after tests/e2e/lib.sh).
+# to_pf DAT OUT [to-perfetto.py options]: the trace.dat as a Perfetto trace,
+# through `trace-cmd report -t -R` and tests/perfetto/to-perfetto.py.
+to_pf() {
+	_dat=$1 _out=$2
+	shift 2
+	trace-cmd report -t -R "$_dat" >"$TMP/report.txt" 2>/dev/null &&
+		/usr/bin/python3 "$ROOT/tests/perfetto/to-perfetto.py" "$@" "$TMP/report.txt" "$_out"
+}
+
+# same_json NAME DAT PF: stats and report JSON of the Perfetto trace equal
+# the trace.dat's, byte for byte. A bundle says that events were lost, not
+# how many: the lost count (inferences.lost_events and the note quoting it)
+# is the one thing set aside, and only when the trace.dat has losses.
+same_json() {
+	_name=$1 _dat=$2 _pf=$3
+	for _cmd in "stats -f json" "report -f json -m juno-r0"; do
+		# shellcheck disable=SC2086
+		"$EATRACE" $_cmd "$_dat" >"$TMP/a.json" 2>"$TMP/a.err" || { fail "$_name: $_cmd of the .dat: $(cat "$TMP/a.err")"; continue; }
+		# shellcheck disable=SC2086
+		"$EATRACE" $_cmd "$_pf" >"$TMP/b.json" 2>"$TMP/b.err" || { fail "$_name: $_cmd: $(cat "$TMP/b.err")"; continue; }
+		if cmp -s "$TMP/a.json" "$TMP/b.json"; then
+			ok "$_name: ${_cmd%% *} JSON identical"
+		elif /usr/bin/python3 - "$TMP/a.json" "$TMP/b.json" <<'PY'
+import json, re, sys
+a, b = (json.load(open(p)) for p in sys.argv[1:])
+def unlost(j):
+    text = json.dumps(j)
+    if 'events lost' not in text:
+        return text
+    inf = j.get('inferences')
+    if inf:
+        inf['lost_events'] = 0
+    return re.sub(r'\(\d+ events counted\)', '(N events counted)', json.dumps(j))
+sys.exit(0 if unlost(a) == unlost(b) else 1)
+PY
+		then
+			ok "$_name: ${_cmd%% *} JSON identical but for the lost count"
+		else
+			fail "$_name: ${_cmd%% *} JSON differs: $(diff "$TMP/a.json" "$TMP/b.json" | head -6 | tr '\n' ' ')"
+		fi
+	done
+}
