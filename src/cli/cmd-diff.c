@@ -10,23 +10,29 @@
 #include "eatrace/output.h"
 
 static const char usage_text[] =
-	"usage: eatrace diff [OPTIONS] -m MODEL BASE... -- NEW...\n"
+	"usage: eatrace diff [OPTIONS] -m MODEL --base BASE... --new NEW...\n"
 	"       eatrace diff [OPTIONS] --models A B TRACE...\n"
 	"\n"
 	"Did energy go up by more than allowed, with confidence, and where from?\n"
 	"Each trace is priced like 'eatrace report'; each run's energy is\n"
 	"normalised, each side summarised (mean, sd), and the relative change of\n"
-	"the means given with a Welch t confidence interval. The gate fails when\n"
-	"the whole interval lies above --max-increase. With a single run on a\n"
-	"side there is no interval: the point estimate is compared instead.\n"
+	"the means given with a Welch t confidence interval. The gate passes when\n"
+	"the whole interval is at or below --max-increase, fails when it is all\n"
+	"above, and is inconclusive when it straddles it (the verdict then says\n"
+	"how many runs per side would resolve a change of that size). With a\n"
+	"single run on a side there is no interval: the point estimate decides.\n"
 	"With --models, the same traces are priced by model A (base) and model B\n"
 	"(new): for platform teams comparing table revisions.\n"
 	"\n"
-	"options (before --):\n"
+	"options:\n"
 	"  -m, --model MODEL      model file or bundled name\n"
+	"      --base TRACE...    the traces of the base runs (up to the next option)\n"
+	"      --new TRACE...     the traces of the new runs (up to the next option)\n"
 	"      --models A B       compare two models on the same traces\n"
 	"      --max-increase PCT allowed increase in percent (default 1)\n"
 	"      --confidence C     confidence level of the interval (default 0.95)\n"
+	"      --inconclusive V   count an inconclusive verdict as pass or fail\n"
+	"                         (default: its own exit status, 3)\n"
 	"      --normalize N      none (energy), time (energy / duration: mean\n"
 	"                         power) or work (energy / capacity-seconds of\n"
 	"                         work done); default none\n"
@@ -34,14 +40,24 @@ static const char usage_text[] =
 	"  -o, --output FILE      write there (atomically) instead of stdout\n"
 	"      --html FILE        also write a self-contained HTML page, base against new\n"
 	"  -h, --help             this text\n"
+	"  --                     end of options: what follows are traces (of the\n"
+	"                         side named last), even if they start with '-'\n"
 	"\n"
-	"Traces must come from machines with the same CPU count.\n"
-	"Exit status: 0 pass, 1 the increase exceeds the threshold, 2 error.\n";
+	"example:\n"
+	"  eatrace diff -m juno-r0 --max-increase 2 --base base*.dat --new new*.dat\n"
+	"\n"
+	"Traces must come from machines with the same CPU count. With -f junit, a\n"
+	"run that cannot read a trace or model still writes the JUnit file, with\n"
+	"one error case.\n"
+	"Exit status: 0 pass, 1 fail (the increase exceeds the threshold),\n"
+	"2 error, 3 inconclusive (run more iterations, or --inconclusive).\n";
 
 enum fmt { F_TEXT, F_JSON, F_MD, F_JUNIT };
 
 struct diff_opts {
 	const char *model, *model_a, *model_b, *output, *html;
+	const char *dashed;	/* an argument after '--' that looks like an option */
+	enum ea_verdict inconclusive_as;
 	double max_increase, confidence;
 	enum ea_norm norm;
 	enum fmt fmt;
@@ -62,9 +78,21 @@ static int parse_double(const char *opt, const char *arg, double lo, double hi,
 	return 0;
 }
 
-static int parse(int argc, char **argv, struct diff_opts *o, bool *help)
+/* A trace argument: to the side named last (--base, --new); before either,
+ * to the base list, which --models uses and which is an error otherwise. */
+static void add_trace(struct diff_opts *o, int side, char *path)
 {
-	int i, split = -1;
+	if (side == 1)
+		o->new[o->nnew++] = path;
+	else
+		o->base[o->nbase++] = path;
+}
+
+static int parse(int argc, char **argv, struct diff_opts *o, bool *help,
+		 bool *named)
+{
+	int i, side = -1;
+	bool opts_done = false;
 
 	o->base = calloc(argc, sizeof(char *));
 	o->new = calloc(argc, sizeof(char *));
@@ -73,12 +101,15 @@ static int parse(int argc, char **argv, struct diff_opts *o, bool *help)
 	for (i = 1; i < argc; i++) {
 		const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
 
-		if (split >= 0) {
-			o->new[o->nnew++] = argv[i];
-			continue;
-		}
-		if (!strcmp(a, "--")) {
-			split = i;
+		if (opts_done) {
+			if (a[0] == '-' && !o->dashed)
+				o->dashed = a;
+			add_trace(o, side, argv[i]);
+		} else if (!strcmp(a, "--")) {
+			opts_done = true;
+		} else if (!strcmp(a, "--base") || !strcmp(a, "--new")) {
+			side = a[2] == 'n';
+			*named = true;
 		} else if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
 			*help = true;
 		} else if (!strcmp(a, "-m") || !strcmp(a, "--model")) {
@@ -98,6 +129,15 @@ static int parse(int argc, char **argv, struct diff_opts *o, bool *help)
 		} else if (!strcmp(a, "--confidence")) {
 			if (parse_double(a, v, 0.5, 0.9999, &o->confidence))
 				return -1;
+			i++;
+		} else if (!strcmp(a, "--inconclusive")) {
+			if (v && !strcmp(v, "pass"))
+				o->inconclusive_as = EA_VERDICT_PASS;
+			else if (v && !strcmp(v, "fail"))
+				o->inconclusive_as = EA_VERDICT_FAIL;
+			else
+				return ea_die("--inconclusive: '%s' is not pass or fail",
+					      v ? v : ""), -1;
 			i++;
 		} else if (!strcmp(a, "--normalize")) {
 			if (v && !strcmp(v, "none"))
@@ -136,10 +176,30 @@ static int parse(int argc, char **argv, struct diff_opts *o, bool *help)
 		} else if (a[0] == '-' && a[1]) {
 			return ea_die("diff: unknown option '%s' (see --help)", a), -1;
 		} else {
-			o->base[o->nbase++] = argv[i];
+			add_trace(o, side, argv[i]);
 		}
 	}
 	return 0;
+}
+
+/* An error after the options were read: one line on stderr and, with
+ * -f junit, a JUnit file with one error case, so CI still shows it. */
+static int run_error(const struct diff_opts *o, const char *msg)
+{
+	struct ea_out out;
+	struct ea_err err;
+
+	ea_die("%s", msg);
+	if (o->fmt != F_JUNIT)
+		return EXIT_ERROR;
+	if (ea_out_open(&out, o->output, &err)) {
+		ea_die("%s", err.msg);
+		return EXIT_ERROR;
+	}
+	ea_diff_render_junit_error(out.f, msg);
+	if (ea_out_commit(&out, &err))
+		ea_die("%s", err.msg);
+	return EXIT_ERROR;
 }
 
 int cmd_diff(int argc, char **argv)
@@ -149,11 +209,11 @@ int cmd_diff(int argc, char **argv)
 	struct ea_diff d;
 	struct ea_out out;
 	struct ea_err err;
-	bool help = false;
+	bool help = false, named = false;
 	int rc = EXIT_ERROR;
 
 	memset(&d, 0, sizeof(d));
-	if (parse(argc, argv, &o, &help))
+	if (parse(argc, argv, &o, &help, &named))
 		goto out;
 	if (help) {
 		fputs(usage_text, stdout);
@@ -161,44 +221,53 @@ int cmd_diff(int argc, char **argv)
 		goto out;
 	}
 	if (o.model_a) {
-		if (o.model || o.nnew) {
-			ea_die("diff: --models takes TRACE... alone (no -m, no --)");
+		if (o.model || named) {
+			ea_die("diff: --models takes TRACE... alone (no -m, no --base/--new)");
 			goto out;
 		}
 		o.new = memcpy(o.new, o.base, o.nbase * sizeof(char *));
 		o.nnew = o.nbase;
 	} else if (!o.model) {
-		ea_die("diff: no model: give -m MODEL (or --models A B)");
+		if (o.dashed)
+			ea_die("diff: no model: give -m MODEL (or --models A B); '%s' after '--' is a trace, not an option",
+			       o.dashed);
+		else
+			ea_die("diff: no model: give -m MODEL (or --models A B)");
+		goto out;
+	} else if (!named) {
+		ea_die("diff: give the two sets of runs as --base BASE... --new NEW... "
+		       "('--' only ends the options)");
 		goto out;
 	}
 	if (!o.nbase || !o.nnew) {
-		ea_die("diff: the %s side has no traces (usage: BASE... -- NEW...)",
+		ea_die("diff: the %s side has no traces (usage: --base BASE... --new NEW...)",
 		       o.nbase ? "new" : "base");
 		goto out;
 	}
 	if (ea_model_load(&ma, o.model_a ? o.model_a : o.model, &err) ||
 	    (o.model_b && ea_model_load(&mb, o.model_b, &err))) {
-		ea_die("%s", err.msg);
+		rc = run_error(&o, err.msg);
 		goto out;
 	}
 	d.norm = o.norm;
 	d.max_increase_pct = o.max_increase;
 	d.confidence = o.confidence;
+	d.inconclusive_as = o.inconclusive_as;
 	d.models_mode = o.model_a != NULL;
 	d.side[0] = (struct ea_diff_side){ .name = "base", .model = ma };
 	d.side[1] = (struct ea_diff_side){ .name = "new", .model = mb ? mb : ma };
 	for (int i = 0; i < o.nbase; i++)
 		if (ea_diff_add_run(&d.side[0], o.base[i], o.norm, &err)) {
-			ea_die("%s", err.msg);
+			rc = run_error(&o, err.msg);
 			goto out;
 		}
 	for (int i = 0; i < o.nnew; i++)
 		if (ea_diff_add_run(&d.side[1], o.new[i], o.norm, &err)) {
-			ea_die("%s", err.msg);
+			rc = run_error(&o, err.msg);
 			goto out;
 		}
 	if (ea_diff_compute(&d, &err)) {
-		ea_die("%s", err.msg);
+		rc = run_error(&o, err.msg);
 		goto out;
 	}
 	if (ea_out_open(&out, o.output, &err)) {
@@ -228,7 +297,12 @@ int cmd_diff(int argc, char **argv)
 			goto out;
 		}
 	}
-	rc = d.fail ? EXIT_GATE : 0;
+	if (d.fail)
+		rc = EXIT_GATE;
+	else if (d.verdict == EA_VERDICT_INCONCLUSIVE && d.inconclusive_as == EA_VERDICT_INCONCLUSIVE)
+		rc = EXIT_INCONCLUSIVE;
+	else
+		rc = 0;
 out:
 	ea_diff_free(&d);
 	ea_model_free(ma);

@@ -51,7 +51,8 @@ static void usage(FILE *f)
 		fprintf(f, "  %-8s %s\n", cmds[i].name, cmds[i].summary);
 	fprintf(f, "\n'eatrace COMMAND --help' describes each command; "
 		   "see also eatrace(1).\n"
-		   "Exit status: 0 ok, 1 a gate failed, 2 usage or input error.\n"
+		   "Exit status: 0 ok, 1 a gate failed, 2 usage or input error,\n"
+		   "3 the diff gate is inconclusive.\n"
 		   "Environment: EATRACE_MODEL_PATH (model directories),\n"
 		   "EATRACE_DAT_READER=libtracecmd|pages (how trace.dat is read).\n");
 }

@@ -160,11 +160,25 @@ int ea_diff_compute(struct ea_diff *d, struct ea_err *err)
 		hi = (n->mean - b->mean) + d->t * se;
 		d->ci_low_pct = 100 * lo / b->mean;
 		d->ci_high_pct = 100 * hi / b->mean;
-		/* Fail only when the whole interval is above the threshold. */
-		d->fail = d->ci_low_pct > d->max_increase_pct;
+		/* Pass when the whole interval is at or below the threshold,
+		 * fail when it is all above, else inconclusive. */
+		if (d->ci_high_pct <= d->max_increase_pct)
+			d->verdict = EA_VERDICT_PASS;
+		else if (d->ci_low_pct > d->max_increase_pct)
+			d->verdict = EA_VERDICT_FAIL;
+		else
+			d->verdict = EA_VERDICT_INCONCLUSIVE;
 	} else {
-		d->fail = d->change_pct > d->max_increase_pct;
+		d->verdict = d->change_pct > d->max_increase_pct ? EA_VERDICT_FAIL
+								 : EA_VERDICT_PASS;
 	}
+	d->runs_needed = 0;
+	if (d->verdict == EA_VERDICT_INCONCLUSIVE)
+		d->runs_needed = ea_runs_needed(b->mean, b->sd, n->sd, d->change_pct,
+						d->max_increase_pct, d->confidence);
+	d->fail = d->verdict == EA_VERDICT_FAIL ||
+		  (d->verdict == EA_VERDICT_INCONCLUSIVE &&
+		   d->inconclusive_as == EA_VERDICT_FAIL);
 	return 0;
 }
 
