@@ -32,7 +32,8 @@ static const char usage_text[] =
 	"      --interval MS  also break energy down into windows of MS ms\n"
 	"      --assume-opp F frequency in kHz to charge while a CPU's frequency\n"
 	"                     is unknown (no cpu_frequency yet): its cluster's\n"
-	"                     OPP at or above F; default: the highest OPP\n"
+	"                     OPP at or above F; default: the highest OPP;\n"
+	"                     above every OPP of the model: refused\n"
 	"      --no-wakeups   price wakeups at zero\n"
 	"      --html FILE    also write a self-contained HTML report with plots\n"
 	"      --perfetto FILE  also write Chrome trace-event JSON (ui.perfetto.dev)\n"
@@ -40,6 +41,7 @@ static const char usage_text[] =
 	"  -h, --help         this text\n"
 	"\n"
 	"Energy is in the model's power_unit x seconds. JSON keys: docs/json.md.\n"
+	"A model that 'eatrace model check' rejects is used with a warning.\n"
 	"Exit status: 0 ok, 2 usage or input error.\n";
 
 enum { OPT_PER_TASK = 2000, OPT_INTERVAL, OPT_ASSUME, OPT_NO_WAKEUPS, OPT_HTML,
@@ -119,6 +121,41 @@ static int write_pictures(const struct report_opts *ro, const struct ea_report *
 	return 0;
 }
 
+struct check_ctx {
+	int errors;
+	char first[256];
+};
+
+static void on_finding(void *arg, enum ea_severity sev, const char *msg)
+{
+	struct check_ctx *c = arg;
+
+	if (sev == EA_SEV_ERROR && !c->errors++)
+		snprintf(c->first, sizeof(c->first), "%s", msg);
+}
+
+/* What the numbers rest on: a model 'model check' rejects is used with a
+ * warning; an --assume-opp above every OPP of the model is refused. */
+static int check_model(const struct ea_model *m, const struct report_opts *ro,
+		       const struct ea_common_opts *o)
+{
+	struct check_ctx c = { 0 };
+	uint32_t top = 0;
+
+	for (int i = 0; i < m->nclusters; i++)
+		for (int k = 0; k < m->clusters[i].ncaps; k++)
+			if (m->clusters[i].caps[k].freq_khz > top)
+				top = m->clusters[i].caps[k].freq_khz;
+	if (ro->assume_khz > top)
+		return ea_die("--assume-opp: %lu kHz is above every OPP of model %s (the highest is %u kHz)",
+			      ro->assume_khz, m->name, top), -1;
+	ea_model_check_cb(m, on_finding, &c);
+	if (c.errors && o->verbose >= 0)
+		fprintf(stderr, "eatrace: warning: model %s fails 'eatrace model check' (%d error%s, first: %s): the energies rest on it\n",
+			m->path ? m->path : m->name, c.errors, c.errors == 1 ? "" : "s", c.first);
+	return 0;
+}
+
 int cmd_report(int argc, char **argv)
 {
 	struct ea_common_opts o = { .format = EA_FMT_TEXT };
@@ -150,6 +187,8 @@ int cmd_report(int argc, char **argv)
 		return ea_die("report: no model: give -m MODEL (bundled: tc2, juno-r0)");
 	if (ea_model_load(&model, o.model, &err))
 		return ea_die("%s", err.msg);
+	if (check_model(model, &ro, &o))
+		goto out_model;
 	acfg.assumed_khz = (uint32_t)ro.assume_khz;
 	acfg.interval_ns = ro.interval_ns;
 	acfg.zero_wakeups = ro.no_wakeups;
@@ -180,6 +219,8 @@ int cmd_report(int argc, char **argv)
 		ea_die("%s: %s", args[0], err.msg);
 		goto out_run;
 	}
+	if (ea_check_window(&o, run.state, args[0]))
+		goto out_run;
 	if (ea_out_open(&out, o.output, &err)) {
 		ea_die("%s", err.msg);
 		goto out_run;
@@ -200,6 +241,7 @@ out:
 	ea_timeline_free(&tl);
 	ea_stats_free(&st);
 	ea_acct_free(&acct);
+out_model:
 	ea_model_free(model);
 	return rc;
 }

@@ -83,6 +83,11 @@ int cmd_stats(int argc, char **argv)
 		ea_stats_free(&st);
 		return ea_die("%s: %s", args[0], st.error);
 	}
+	if (ea_check_window(&o, run.state, args[0])) {
+		ea_run_free(&run);
+		ea_stats_free(&st);
+		return EXIT_ERROR;
+	}
 	if (ea_out_open(&out, o.output, &err)) {
 		ea_run_free(&run);
 		ea_stats_free(&st);

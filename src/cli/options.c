@@ -71,7 +71,7 @@ int ea_parse_common(int argc, char **argv, struct ea_common_opts *o,
 	*want_help = false;
 	optind = 1;
 	opterr = 0;
-	while (rc == 0 && (c = getopt_long(argc, argv, "f:o:m:qvh", lo, NULL)) != -1) {
+	while (rc == 0 && (c = getopt_long(argc, argv, ":f:o:m:qvh", lo, NULL)) != -1) {
 		switch (c) {
 		case 'f':
 			if (!strcmp(optarg, "text"))
@@ -116,6 +116,12 @@ int ea_parse_common(int argc, char **argv, struct ea_common_opts *o,
 			o->cfg.swapper_idle_state = (int)v;
 			break;
 		}
+		case ':':
+			if (optopt && optopt < 256)
+				rc = ea_die("%s: option -%c needs a value", argv[0], optopt);
+			else
+				rc = ea_die("%s: option %s needs a value", argv[0], argv[optind - 1]);
+			break;
 		case '?':
 			if (optopt && optopt < 256)
 				rc = ea_die("%s: unknown option '-%c' (see --help)", argv[0], optopt);
@@ -146,4 +152,18 @@ int ea_parse_common(int argc, char **argv, struct ea_common_opts *o,
 	*args = argv + optind;
 	*nargs = argc - optind;
 	return 0;
+}
+
+int ea_check_window(const struct ea_common_opts *o, const struct ea_state *s,
+		    const char *path)
+{
+	uint64_t first = ea_state_first_ts(s), last = ea_state_last_ts(s), ws, we;
+
+	if (!o->cfg.win_start && !o->cfg.win_end)
+		return 0;
+	ea_state_window(s, &ws, &we);
+	if (we > ws)
+		return 0;
+	return ea_die("%s: the window (--start/--end) is outside the trace, which spans %.6f s (@%.6f .. @%.6f): nothing to analyse",
+		      path, (last - first) / 1e9, first / 1e9, last / 1e9), -1;
 }

@@ -22,7 +22,8 @@ struct ea_common_opts {
 	"  -o, --output FILE  write there instead of stdout (atomically)\n"   \
 	"      --start T      analyse from T seconds after the first event;\n" \
 	"                     @T for an absolute trace timestamp\n"           \
-	"      --end T        ... up to T (same forms)\n"                     \
+	"      --end T        ... up to T (same forms); a window outside the\n" \
+	"                     trace is an error (exit 2)\n"                  \
 	"      --idle-state N idle state index assumed for CPUs without\n"    \
 	"                     cpu_idle events, while they run pid 0 (default 0)\n" \
 	"  -q, --quiet        no notes on stderr\n"                           \
@@ -38,6 +39,11 @@ int ea_parse_common(int argc, char **argv, struct ea_common_opts *o,
 		    const struct option *extra, int nextra,
 		    int (*cb)(int opt, const char *arg, void *ctx), void *ctx,
 		    bool *want_help, char ***args, int *nargs);
+
+/* After the run: an error (exit 2) when the window given with --start/--end
+ * does not overlap the trace. Returns 0 or -1 after printing it. */
+int ea_check_window(const struct ea_common_opts *o, const struct ea_state *s,
+		    const char *path);
 
 /* "1.25" -> 1250000000; "@2084.5" -> absolute. Returns 0 or -1. */
 int ea_parse_time(const char *s, uint64_t *ns, bool *absolute);
