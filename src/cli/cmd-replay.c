@@ -14,6 +14,7 @@
 #include "eatrace/model.h"
 #include "eatrace/perfetto.h"
 #include "eatrace/pipeline.h"
+#include "eatrace/progress.h"
 #include "eatrace/replay.h"
 
 static const char usage_text[] =
@@ -329,6 +330,7 @@ int cmd_replay(int argc, char **argv)
 	bool help, same, pictures, timing;
 	const char *gov, *idle;
 	struct stamp t0;
+	char step[256];
 
 	if (ea_parse_common(argc, argv, &o, extra, sizeof(extra) / sizeof(extra[0]),
 			    on_opt, &ro, &help, &args, &nargs))
@@ -448,11 +450,15 @@ int cmd_replay(int argc, char **argv)
 			cfg.sink = &shsink[i];
 		}
 		t0 = stamp_now();
+		snprintf(step, sizeof(step), "%s: replaying policy %s", args[0], names[i]);
+		ea_progress_step(step, i + 1, npol);
 		if (ea_replay_run(rr.wl, &cfg, &rr.res[i], &err)) {
+			ea_progress_end();
 			ea_die("%s: %s", args[0], err.msg);
 			goto out;
 		}
 		rr.nres++;
+		ea_progress_end();
 		if (timing)
 			timing_line("policy", names[i], t0, "decisions",
 				    rr.res[i].lat_n);

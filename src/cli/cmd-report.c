@@ -233,6 +233,8 @@ int cmd_report(int argc, char **argv)
 	else
 		ea_report_render_text(out.f, &rep);
 	rc = ea_out_commit(&out, &err) ? ea_die("%s", err.msg) : 0;
+	if (!rc)
+		ea_notes_to_stderr(&o, &st, &run.info, &rep, args[0]);
 	if (!rc && write_pictures(&ro, &rep, &tl, run.state))
 		rc = EXIT_ERROR;
 out_run:

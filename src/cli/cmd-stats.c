@@ -104,9 +104,13 @@ int cmd_stats(int argc, char **argv)
 		ea_stats_render_text(out.f, &st, &run.info, args[0]);
 		break;
 	}
+	if (ea_out_commit(&out, &err)) {
+		ea_stats_free(&st);
+		ea_run_free(&run);
+		return ea_die("%s", err.msg);
+	}
+	ea_notes_to_stderr(&o, &st, &run.info, NULL, args[0]);
 	ea_stats_free(&st);
 	ea_run_free(&run);
-	if (ea_out_commit(&out, &err))
-		return ea_die("%s", err.msg);
 	return 0;
 }

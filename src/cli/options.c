@@ -7,6 +7,9 @@
 
 #include "cli/cmd.h"
 #include "cli/options.h"
+#include "eatrace/progress.h"
+#include "eatrace/report.h"
+#include "eatrace/stats.h"
 
 int ea_parse_time(const char *s, uint64_t *ns, bool *absolute)
 {
@@ -91,6 +94,7 @@ int ea_parse_common(int argc, char **argv, struct ea_common_opts *o,
 			break;
 		case 'q':
 			o->verbose = -1;
+			ea_progress_enabled = 0;	/* no progress line either */
 			break;
 		case 'v':
 			o->verbose++;
@@ -166,4 +170,36 @@ int ea_check_window(const struct ea_common_opts *o, const struct ea_state *s,
 		return 0;
 	return ea_die("%s: the window (--start/--end) is outside the trace, which spans %.6f s (@%.6f .. @%.6f): nothing to analyse",
 		      path, (last - first) / 1e9, first / 1e9, last / 1e9), -1;
+}
+
+struct note_filter {
+	int verbose;
+	const char *path;
+};
+
+static void note_err(void *arg, const char *kind, const char *msg)
+{
+	const struct note_filter *nf = arg;
+
+	if (nf->verbose > 0 || !strcmp(kind, "warning"))
+		fprintf(stderr, "eatrace: %s: %s: %s\n", nf->path, kind, msg);
+}
+
+void ea_notes_to_stderr(const struct ea_common_opts *o, const struct ea_stats *st,
+			const struct ea_input_info *info, const struct ea_report *rep,
+			const char *path)
+{
+	struct note_filter nf = { o->verbose, path };
+
+	if (o->verbose < 0)
+		return;
+	if (o->verbose > 0)
+		fprintf(stderr, "eatrace: %s: %s, %d CPU(s), %llu events used\n", path,
+			info->format ? info->format : "?", st->ncpus,
+			(unsigned long long)st->counts.events);
+	if (o->format == EA_FMT_TEXT && !o->output)
+		return;		/* the report on the terminal has them */
+	ea_stats_foreach_note(st, info, note_err, &nf);
+	if (rep)
+		ea_report_foreach_energy_note(rep, note_err, &nf);
 }

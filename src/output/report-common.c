@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "eatrace/output.h"
 #include "eatrace/report.h"
 
 static int by_energy(const void *x, const void *y)
@@ -35,7 +36,7 @@ void ea_report_foreach_energy_note(const struct ea_report *r,
 	const struct ea_acct *a = r->acct;
 	const struct ea_model *m = a->model;
 	double total = ea_energy_to_double(ea_energy_total(&a->total));
-	char msg[400];
+	char msg[400], b1[32];
 
 	for (int i = 0; r->stats && i < a->trace_ncpus && i < a->ncpus &&
 			i < r->stats->ncpus; i++) {
@@ -55,5 +56,22 @@ void ea_report_foreach_energy_note(const struct ea_report *r,
 			 i, c->idle_ns / 1e9, k, m->clusters[cl].idles[k].name, e,
 			 m->power_unit, total > 0 ? 100 * e / total : 0);
 		fn(arg, "inference", msg);
+	}
+	for (int i = 0; i < a->trace_ncpus && i < a->ncpus; i++) {
+		if (a->cpus[i].assumed_freq_ns) {
+			snprintf(msg, sizeof(msg), "CPU %d: %s s busy with no frequency reported, priced at the assumed OPP",
+				 i, ea_fmt_s(b1, a->cpus[i].assumed_freq_ns));
+			fn(arg, "inference", msg);
+		}
+		if (a->cpus[i].unmodelled_freq_ns) {
+			snprintf(msg, sizeof(msg), "CPU %d: %s s at frequencies the model lacks, priced at the next higher OPP",
+				 i, ea_fmt_s(b1, a->cpus[i].unmodelled_freq_ns));
+			fn(arg, "warning", msg);
+		}
+	}
+	if (a->idle_clamped) {
+		snprintf(msg, sizeof(msg), "%s s in idle states deeper than the model has, priced as its deepest",
+			 ea_fmt_s(b1, a->idle_clamped));
+		fn(arg, "warning", msg);
 	}
 }

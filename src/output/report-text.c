@@ -49,7 +49,7 @@ void ea_report_render_text(FILE *f, const struct ea_report *r)
 	const struct ea_acct *a = r->acct;
 	const struct ea_model *m = a->model;
 	ea_energy_t total = ea_energy_total(&a->total);
-	char b1[32], b2[32], label[96], msg[160];
+	char b1[32], b2[32], label[96];
 	struct notes notes = { f, 0 };
 
 	fprintf(f, "%s: %s s from %s s, model %s, energy in %s x s\n\n", r->path,
@@ -149,23 +149,6 @@ void ea_report_render_text(FILE *f, const struct ea_report *r)
 	if (r->stats)
 		ea_stats_foreach_note(r->stats, r->info, note, &notes);
 	ea_report_foreach_energy_note(r, note, &notes);
-	for (int i = 0; i < a->trace_ncpus && i < a->ncpus; i++) {
-		if (a->cpus[i].assumed_freq_ns) {
-			snprintf(msg, sizeof(msg), "CPU %d: %s s busy with no frequency reported, priced at the assumed OPP",
-				 i, ea_fmt_s(b1, a->cpus[i].assumed_freq_ns));
-			note(&notes, "inference", msg);
-		}
-		if (a->cpus[i].unmodelled_freq_ns) {
-			snprintf(msg, sizeof(msg), "CPU %d: %s s at frequencies the model lacks, priced at the next higher OPP",
-				 i, ea_fmt_s(b1, a->cpus[i].unmodelled_freq_ns));
-			note(&notes, "warning", msg);
-		}
-	}
-	if (a->idle_clamped) {
-		snprintf(msg, sizeof(msg), "%s s in idle states deeper than the model has, priced as its deepest",
-			 ea_fmt_s(b1, a->idle_clamped));
-		note(&notes, "warning", msg);
-	}
 	if (!notes.n)
 		fprintf(f, "\nNotes: none\n");
 }
