@@ -232,7 +232,7 @@ int cmd_diff(int argc, char **argv)
 			ea_die("diff: no model: give -m MODEL (or --models A B); '%s' after '--' is a trace, not an option",
 			       o.dashed);
 		else
-			ea_die("diff: no model: give -m MODEL (or --models A B)");
+			ea_die_no_model("diff", " (or --models A B)");
 		goto out;
 	} else if (!named) {
 		ea_die("diff: give the two sets of runs as --base BASE... --new NEW... "

@@ -43,7 +43,8 @@ static const char usage_text[] =
 	"                        ('eatrace report' reads it; one policy only)\n"
 	"      --html FILE       also write a self-contained HTML page comparing the runs\n"
 	"      --perfetto FILE   also write Chrome trace-event JSON, one process per run\n"
-	EA_COMMON_OPTS_HELP
+	"  -f, --format FMT   text (default) or json\n"
+	EA_COMMON_OPTS_HELP_NOFMT
 	"      --no-auto-pin     do not pin tasks for never leaving one CPU over\n"
 	"                        10+ activations (kthread names and --pin still do)\n"
 	"      --timing          print to stderr (even with -q) the CPU and wall\n"
@@ -346,7 +347,7 @@ int cmd_replay(int argc, char **argv)
 	if (o.format == EA_FMT_CSV)
 		return ea_die("replay: --format csv is not supported (text or json)");
 	if (!o.model && !(ro.target && ro.source_capacity))
-		return ea_die("replay: no model: give -m MODEL (bundled: tc2, juno-r0)");
+		return ea_die_no_model("replay", " (or --target-model M with --source-capacity N)");
 	npol = parse_policies(ro.policy, names, polbuf, sizeof(polbuf));
 	if (npol < 0)
 		return EXIT_ERROR;

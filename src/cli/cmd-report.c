@@ -184,7 +184,7 @@ int cmd_report(int argc, char **argv)
 	if (nargs != 1)
 		return ea_die("report: expected one TRACE (see 'eatrace report --help')");
 	if (!o.model)
-		return ea_die("report: no model: give -m MODEL (bundled: tc2, juno-r0)");
+		return ea_die_no_model("report", NULL);
 	if (ea_model_load(&model, o.model, &err))
 		return ea_die("%s", err.msg);
 	if (check_model(model, &ro, &o))

@@ -382,7 +382,7 @@ int cmd_top(int argc, char **argv)
 	if (optind < argc)
 		return ea_die("top: unexpected argument '%s' (see --help)", argv[optind]);
 	if (!mpath)
-		return ea_die("top: no model: give -m MODEL");
+		return ea_die_no_model("top", NULL);
 	if (ea_model_load(&model, mpath, &err))
 		return ea_die("%s", err.msg);
 	if (ea_sysinfo_read(&si, NULL, &err)) {

@@ -20,6 +20,10 @@ int cmd_top(int argc, char **argv);	/* cmd-top.c */
 #define EXIT_ERROR 2
 #define EXIT_INCONCLUSIVE 3
 
+/* "CMD: no model: give -m MODEL[ALT] (bundled: every model found on the
+ * search path)"; returns EXIT_ERROR (src/cli/no-model.c). */
+int ea_die_no_model(const char *cmd, const char *alt);
+
 /* "eatrace: MSG" on stderr; returns EXIT_ERROR. */
 int ea_die(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 

@@ -19,6 +19,10 @@ struct ea_common_opts {
 
 #define EA_COMMON_OPTS_HELP                                                    \
 	"  -f, --format FMT   text (default), json or csv\n"                  \
+	EA_COMMON_OPTS_HELP_NOFMT
+
+/* The same without -f (for a command that has its own formats). */
+#define EA_COMMON_OPTS_HELP_NOFMT                                              \
 	"  -o, --output FILE  write there instead of stdout (atomically)\n"   \
 	"      --start T      analyse from T seconds after the first event;\n" \
 	"                     @T for an absolute trace timestamp\n"           \
