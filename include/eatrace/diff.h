@@ -58,6 +58,11 @@ struct ea_diff_run {
 struct ea_diff_side {
 	const char *name;	/* "base" or "new" */
 	const struct ea_model *model;
+	/* How each run is read and priced, as 'report' would (window, idle
+	 * state for CPUs without cpu_idle; assumed OPP, zero wakeups);
+	 * NULL: the defaults. */
+	const struct ea_state_config *state_cfg;
+	const struct ea_acct_config *acct_cfg;
 	struct ea_diff_run *runs;
 	int n;
 	double mean, sd;	/* of value */

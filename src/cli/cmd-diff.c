@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "cli/cmd.h"
+#include "cli/options.h"
 #include "eatrace/diff.h"
 #include "eatrace/html.h"
 #include "eatrace/output.h"
@@ -33,6 +34,13 @@ static const char usage_text[] =
 	"      --confidence C     confidence level of the interval (default 0.95)\n"
 	"      --inconclusive V   count an inconclusive verdict as pass or fail\n"
 	"                         (default: its own exit status, 3)\n"
+	"      --start T          price each run from T seconds after its first\n"
+	"                         event (@T: an absolute trace timestamp)\n"
+	"      --end T            ... up to T (same forms); a window outside a\n"
+	"                         run is an error\n"
+	"      --idle-state N     idle state for CPUs without cpu_idle (as report)\n"
+	"      --assume-opp F     kHz charged while a frequency is unknown (as report)\n"
+	"      --no-wakeups       price wakeups at zero\n"
 	"      --normalize N      none (energy), time (energy / duration: mean\n"
 	"                         power) or work (energy / capacity-seconds of\n"
 	"                         work done); default none\n"
@@ -63,6 +71,9 @@ struct diff_opts {
 	enum fmt fmt;
 	char **base, **new;
 	int nbase, nnew;
+	struct ea_state_config cfg;	/* window, idle state */
+	struct ea_acct_config acfg;	/* assumed OPP, wakeups */
+	bool abs_start, abs_end, have_start, have_end;
 };
 
 static int parse_double(const char *opt, const char *arg, double lo, double hi,
@@ -130,6 +141,41 @@ static int parse(int argc, char **argv, struct diff_opts *o, bool *help,
 			if (parse_double(a, v, 0.5, 0.9999, &o->confidence))
 				return -1;
 			i++;
+		} else if (!strcmp(a, "--start") || !strcmp(a, "--end")) {
+			bool end = a[2] == 'e';
+			uint64_t ns;
+			bool abs;
+
+			if (!v || ea_parse_time(v, &ns, &abs))
+				return ea_die("%s: '%s' is not a time in seconds", a, v ? v : ""), -1;
+			if (end) {
+				o->cfg.win_end = ns;
+				o->abs_end = abs;
+				o->have_end = true;
+			} else {
+				o->cfg.win_start = ns;
+				o->abs_start = abs;
+				o->have_start = true;
+			}
+			i++;
+		} else if (!strcmp(a, "--idle-state")) {
+			char *e;
+			long n = v ? strtol(v, &e, 10) : -1;
+
+			if (!v || *e || n < 0 || n > 63)
+				return ea_die("--idle-state: '%s' is not an idle state index (0-63)",
+					      v ? v : ""), -1;
+			o->cfg.swapper_idle_state = (int)n;
+			i++;
+		} else if (!strcmp(a, "--assume-opp")) {
+			double khz;
+
+			if (parse_double(a, v, 1, 4e9, &khz))
+				return -1;
+			o->acfg.assumed_khz = (uint32_t)khz;
+			i++;
+		} else if (!strcmp(a, "--no-wakeups")) {
+			o->acfg.zero_wakeups = true;
 		} else if (!strcmp(a, "--inconclusive")) {
 			if (v && !strcmp(v, "pass"))
 				o->inconclusive_as = EA_VERDICT_PASS;
@@ -182,6 +228,42 @@ static int parse(int argc, char **argv, struct diff_opts *o, bool *help,
 	return 0;
 }
 
+/* --models A B from different platforms: the per-cluster breakdown pairs
+ * A's cluster i with B's cluster i; say so when they do not correspond. */
+static void cpu_list(char *buf, size_t n, const struct ea_cluster *c)
+{
+	size_t len = 0;
+
+	buf[0] = 0;
+	for (int i = 0; i < c->ncpus && len < n; i++)
+		len += (size_t)snprintf(buf + len, n - len, "%s%d", i ? "," : "", c->cpus[i]);
+}
+
+static void warn_cluster_match(const struct ea_model *a, const struct ea_model *b)
+{
+	char ca[128], cb[128];
+	int c, n = a->nclusters < b->nclusters ? a->nclusters : b->nclusters;
+
+	for (c = 0; c < n; c++) {
+		const struct ea_cluster *x = &a->clusters[c], *y = &b->clusters[c];
+
+		if (strcmp(x->name, y->name) || x->ncpus != y->ncpus ||
+		    memcmp(x->cpus, y->cpus, (size_t)x->ncpus * sizeof(*x->cpus)))
+			break;
+	}
+	if (c == n && a->nclusters == b->nclusters)
+		return;
+	if (c == n) {
+		fprintf(stderr, "eatrace: warning: models %s and %s have %d and %d clusters: the per-cluster rows pair them by index\n",
+			a->name, b->name, a->nclusters, b->nclusters);
+		return;
+	}
+	cpu_list(ca, sizeof(ca), &a->clusters[c]);
+	cpu_list(cb, sizeof(cb), &b->clusters[c]);
+	fprintf(stderr, "eatrace: warning: models %s and %s differ: cluster %d is %s (CPUs %s) in one, %s (CPUs %s) in the other; the per-cluster rows pair clusters by index\n",
+		a->name, b->name, c, a->clusters[c].name, ca, b->clusters[c].name, cb);
+}
+
 /* An error after the options were read: one line on stderr and, with
  * -f junit, a JUnit file with one error case, so CI still shows it. */
 static int run_error(const struct diff_opts *o, const char *msg)
@@ -220,6 +302,15 @@ int cmd_diff(int argc, char **argv)
 		rc = 0;
 		goto out;
 	}
+	if (o.have_start && o.have_end && o.abs_start != o.abs_end) {
+		ea_die("--start and --end must both be relative or both absolute (@)");
+		goto out;
+	}
+	if (o.have_end && o.cfg.win_end <= o.cfg.win_start) {
+		ea_die("--end must be after --start");
+		goto out;
+	}
+	o.cfg.win_relative = !(o.abs_start || o.abs_end);
 	if (o.model_a) {
 		if (o.model || named) {
 			ea_die("diff: --models takes TRACE... alone (no -m, no --base/--new)");
@@ -254,8 +345,12 @@ int cmd_diff(int argc, char **argv)
 	d.confidence = o.confidence;
 	d.inconclusive_as = o.inconclusive_as;
 	d.models_mode = o.model_a != NULL;
-	d.side[0] = (struct ea_diff_side){ .name = "base", .model = ma };
-	d.side[1] = (struct ea_diff_side){ .name = "new", .model = mb ? mb : ma };
+	d.side[0] = (struct ea_diff_side){ .name = "base", .model = ma,
+					   .state_cfg = &o.cfg, .acct_cfg = &o.acfg };
+	d.side[1] = (struct ea_diff_side){ .name = "new", .model = mb ? mb : ma,
+					   .state_cfg = &o.cfg, .acct_cfg = &o.acfg };
+	if (mb)
+		warn_cluster_match(ma, mb);
 	for (int i = 0; i < o.nbase; i++)
 		if (ea_diff_add_run(&d.side[0], o.base[i], o.norm, &err)) {
 			rc = run_error(&o, err.msg);

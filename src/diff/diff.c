@@ -95,6 +95,12 @@ int ea_diff_add_run(struct ea_diff_side *side, const char *trace,
 	struct ea_run run;
 	int rc;
 
+	if (side->state_cfg) {
+		cfg = *side->state_cfg;
+		cfg.ncpus = -1;
+	}
+	if (side->acct_cfg)
+		acfg = *side->acct_cfg;
 	runs = realloc(side->runs, (side->n + 1) * sizeof(*runs));
 	if (!runs)
 		return ea_err_set(err, "out of memory");
@@ -111,8 +117,13 @@ int ea_diff_add_run(struct ea_diff_side *side, const char *trace,
 	rc = ea_run(&run, trace, &cfg, &cons, 1, err);
 	if (!rc) {
 		struct ea_err e2;
+		uint64_t ws, we;
 
-		if (ea_acct_done(&acct, run.state, &e2))
+		ea_state_window(run.state, &ws, &we);
+		if ((cfg.win_start || cfg.win_end) && we <= ws)
+			rc = ea_err_set(err, "%s: the window (--start/--end) is outside the trace: nothing to compare",
+					trace);
+		else if (ea_acct_done(&acct, run.state, &e2))
 			rc = ea_err_set(err, "%s: %s", trace, e2.msg);
 		else
 			rc = summarise(r, &acct, norm, err);

@@ -66,7 +66,7 @@ xmllint --noout --schema "$ROOT/tests/fixtures/diff/junit.xsd" "$TMP/p.xml" 2>/d
 	ok "junit pass has no failure" || fail "junit pass"
 
 # Two models on the same traces.
-"$EATRACE" diff --models tc2 tc2-idlestat -f json "$TMP"/light?.txt > "$TMP/m.json"
+"$EATRACE" diff --models tc2 tc2-idlestat -f json "$TMP"/light?.txt > "$TMP/m.json" 2>"$TMP/m.err"
 rc=$?
 [ $rc -le 1 ] && grep -q '"model": "ARM TC2 (idlestat numbering)"' "$TMP/m.json" && ok "--models" || fail "--models (exit $rc)"
 
@@ -157,6 +157,27 @@ expect_fail "the old BASE -- NEW form" 2 "give the two sets of runs as --base BA
 	"$EATRACE" diff -m tc2 "$TMP/light1.txt" -- "$TMP/heavy1.txt"
 expect_fail "the old form with -m last" 2 "no model: give -m MODEL (or --models A B); '-m' after '--' is a trace, not an option" -- \
 	"$EATRACE" diff "$TMP/light1.txt" -- "$TMP/heavy1.txt" -m tc2
+
+# The report options: a window (each run priced from 0.1 to 0.3 s after its
+# first event: 0.2 s), wakeups at zero (the JSON's energy then equals
+# busy + idle), --idle-state and --assume-opp accepted as in report.
+"$EATRACE" diff -m tc2 -f json --start 0.1 --end 0.3 --no-wakeups --idle-state 1 --assume-opp 1000000 \
+	--base "$TMP"/light?.txt --new "$TMP"/heavy?.txt >"$TMP/win.json"
+[ $? -le 3 ] && /usr/bin/python3 - "$TMP/win.json" <<'PY' && ok "diff --start/--end/--no-wakeups" || fail "diff window: $(head -c 400 "$TMP/win.json")"
+import json, sys
+d = json.load(open(sys.argv[1]))
+for r in d["base"]["runs"] + d["new"]["runs"]:
+    assert abs(r["duration_s"] - 0.2) < 1e-9, r
+    assert r["wakeup"] == 0 and abs(r["energy"] - r["busy"] - r["idle"]) < 1e-9 * r["energy"], r
+PY
+expect_fail "diff: window outside a run" 2 "light1.txt: the window (--start/--end) is outside the trace" \
+	-- "$EATRACE" diff -m tc2 --start 100 --base "$TMP/light1.txt" --new "$TMP/heavy1.txt"
+# --models across platforms: clusters paired by index, said on stderr.
+"$EATRACE" diff --models tc2 juno-r0 -f json "$TMP/light1.txt" >"$TMP/m2.json" 2>"$TMP/err"
+grep -q "warning: models ARM TC2 and .* differ: cluster 0 is A15 (CPUs 0,1) in one, A53 (CPUs 0,3,4,5) in the other; the per-cluster rows pair clusters by index" "$TMP/err" &&
+	ok "--models across platforms: warned" || fail "--models warning: $(cat "$TMP/err")"
+"$EATRACE" diff --models tc2 tc2 -f json "$TMP/light1.txt" >"$TMP/m2.json" 2>"$TMP/err"
+expect_eq "--models, same clusters: no warning" "$(wc -c <"$TMP/err")" 0
 
 # Refusals.
 expect_fail "empty new side" 2 "the new side has no traces" -- "$EATRACE" diff -m tc2 --base "$TMP/light1.txt" --new
