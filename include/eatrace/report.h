@@ -16,6 +16,7 @@ struct ea_report {
 	const struct ea_acct *acct;
 	const struct ea_stats *stats;	/* for notes */
 	bool per_task;			/* text: list tasks */
+	size_t top;			/* text: tasks listed; 0: 15, SIZE_MAX: all */
 };
 
 void ea_report_render_text(FILE *f, const struct ea_report *r);

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* eatrace report: the energy of a trace, priced with a model. */
 #include <getopt.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -29,6 +30,8 @@ static const char usage_text[] =
 	"  -m, --model MODEL  model file, or a bundled model's name (tc2, juno-r0;\n"
 	"                     'eatrace model show NAME' prints one)\n"
 	"      --per-task     list the tasks by energy (text; JSON always has them)\n"
+	"      --top N|all    ... the first N of them, or all (default 15;\n"
+	"                     implies --per-task)\n"
 	"      --interval MS  also break energy down into windows of MS ms\n"
 	"      --assume-opp F frequency in kHz to charge while a CPU's frequency\n"
 	"                     is unknown (no cpu_frequency yet): its cluster's\n"
@@ -44,11 +47,12 @@ static const char usage_text[] =
 	"A model that 'eatrace model check' rejects is used with a warning.\n"
 	"Exit status: 0 ok, 2 usage or input error.\n";
 
-enum { OPT_PER_TASK = 2000, OPT_INTERVAL, OPT_ASSUME, OPT_NO_WAKEUPS, OPT_HTML,
+enum { OPT_PER_TASK = 2000, OPT_TOP, OPT_INTERVAL, OPT_ASSUME, OPT_NO_WAKEUPS, OPT_HTML,
        OPT_PERFETTO };
 
 static const struct option extra[] = {
 	{ "per-task", no_argument, NULL, OPT_PER_TASK },
+	{ "top", required_argument, NULL, OPT_TOP },
 	{ "interval", required_argument, NULL, OPT_INTERVAL },
 	{ "assume-opp", required_argument, NULL, OPT_ASSUME },
 	{ "no-wakeups", no_argument, NULL, OPT_NO_WAKEUPS },
@@ -58,6 +62,7 @@ static const struct option extra[] = {
 
 struct report_opts {
 	bool per_task, no_wakeups;
+	size_t top;
 	uint64_t interval_ns;
 	unsigned long assume_khz;
 	const char *html, *perfetto;
@@ -72,6 +77,17 @@ static int on_opt(int opt, const char *arg, void *ctx)
 	switch (opt) {
 	case OPT_PER_TASK:
 		ro->per_task = true;
+		return 0;
+	case OPT_TOP:
+		ro->per_task = true;
+		if (!strcmp(arg, "all")) {
+			ro->top = SIZE_MAX;
+			return 0;
+		}
+		v = strtod(arg, &end);
+		if (*end || !(v >= 1) || v > 1e9 || v != (size_t)v)
+			return ea_die("--top: '%s' is not a number of tasks or 'all'", arg);
+		ro->top = (size_t)v;
 		return 0;
 	case OPT_NO_WAKEUPS:
 		ro->no_wakeups = true;
@@ -225,7 +241,7 @@ int cmd_report(int argc, char **argv)
 		ea_die("%s", err.msg);
 		goto out_run;
 	}
-	rep = (struct ea_report){ args[0], &run.info, &acct, &st, ro.per_task };
+	rep = (struct ea_report){ args[0], &run.info, &acct, &st, ro.per_task, ro.top };
 	if (o.format == EA_FMT_JSON)
 		ea_report_render_json(out.f, &rep);
 	else if (o.format == EA_FMT_CSV)

@@ -8,14 +8,12 @@
 #include <string.h>
 
 #include "cli/cmd.h"
+#include "eatrace/version.h"
 
 #ifndef EA_DOCDIR
 #define EA_DOCDIR "/usr/local/share/doc/eatrace"
 #endif
 
-#ifndef EA_VERSION
-#define EA_VERSION "0.1"
-#endif
 
 struct ea_cmd {
 	const char *name;

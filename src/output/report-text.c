@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* `eatrace report` for people. */
 #include <stdlib.h>
+#include <string.h>
 
 #include "eatrace/output.h"
 #include "eatrace/report.h"
@@ -27,10 +28,12 @@ static void note(void *arg, const char *kind, const char *msg)
 	fprintf(notes->f, "  %-9s %s\n", kind, msg);
 }
 
+static int w = 14;	/* the label column: the longest label, at least 14 */
+
 static void row(FILE *f, const char *label, const struct ea_energy *e,
 		ea_energy_t total)
 {
-	fprintf(f, "%-14s %14.6f %6.1f%% %14.6f %14.6f %12.6f\n", label,
+	fprintf(f, "%-*s %14.6f %6.1f%% %14.6f %14.6f %12.6f\n", w, label,
 		ea_energy_to_double(ea_energy_total(e)),
 		pct(ea_energy_total(e), total),
 		ea_energy_to_double(ea_energy_busy(e)),
@@ -40,7 +43,7 @@ static void row(FILE *f, const char *label, const struct ea_energy *e,
 
 static void header(FILE *f, const char *first)
 {
-	fprintf(f, "%-14s %14s %7s %14s %14s %12s\n", first, "energy", "share",
+	fprintf(f, "%-*s %14s %7s %14s %14s %12s\n", w, first, "energy", "share",
 		"busy", "idle", "wakeup");
 }
 
@@ -51,7 +54,20 @@ void ea_report_render_text(FILE *f, const struct ea_report *r)
 	ea_energy_t total = ea_energy_total(&a->total);
 	char b1[32], b2[32], label[96];
 	struct notes notes = { f, 0 };
+	size_t top = r->top ? r->top : TOP_TASKS;
+	int wc = 10;	/* the C-state column: the longest name, at least 10 */
 
+	/* columns stay in line with long cluster and C-state names */
+	w = 14;
+	for (int i = 0; i < m->nclusters; i++) {
+		int n = (int)strlen(m->clusters[i].name);
+
+		if (n + 6 > w)	/* "NN (name)" CPU labels */
+			w = n + 6;
+		for (int k = 0; k < m->clusters[i].nidles; k++)
+			if ((int)strlen(m->clusters[i].idles[k].name) > wc)
+				wc = (int)strlen(m->clusters[i].idles[k].name);
+	}
 	fprintf(f, "%s: %s s from %s s, model %s, energy in %s x s\n\n", r->path,
 		ea_fmt_s(b1, a->win_end - a->win_start), ea_fmt_s(b2, a->win_start),
 		m->name, m->power_unit);
@@ -79,7 +95,7 @@ void ea_report_render_text(FILE *f, const struct ea_report *r)
 		row(f, label, &a->cpus[i].e, total);
 	}
 
-	fprintf(f, "\n%-14s %10s %12s %14s %7s\n", "cluster", "freq_khz",
+	fprintf(f, "\n%-*s %10s %12s %14s %7s\n", w, "cluster", "freq_khz",
 		"busy_s", "energy", "share");
 	for (int i = 0; i < m->nclusters; i++) {
 		const struct ea_cluster *cl = &m->clusters[i];
@@ -92,13 +108,13 @@ void ea_report_render_text(FILE *f, const struct ea_report *r)
 					e += a->cpus[cl->cpus[c]].pstates[k].energy;
 			if (!e && !a->clusters[i].pstates[k].ns)
 				continue;
-			fprintf(f, "%-14s %10u %12s %14.6f %6.1f%%\n", cl->name,
+			fprintf(f, "%-*s %10u %12s %14.6f %6.1f%%\n", w, cl->name,
 				cl->caps[k].freq_khz,
 				ea_fmt_s(b1, a->clusters[i].pstates[k].ns),
 				ea_energy_to_double(e), pct(e, total));
 		}
 	}
-	fprintf(f, "\n%-14s %-10s %12s %14s %7s\n", "cluster", "cstate",
+	fprintf(f, "\n%-*s %-*s %12s %14s %7s\n", w, "cluster", wc, "cstate",
 		"all_idle_s", "energy", "share");
 	for (int i = 0; i < m->nclusters; i++) {
 		const struct ea_cluster *cl = &m->clusters[i];
@@ -109,8 +125,8 @@ void ea_report_render_text(FILE *f, const struct ea_report *r)
 			for (int c = 0; c < cl->ncpus; c++)
 				if (cl->cpus[c] < a->trace_ncpus)
 					e += a->cpus[cl->cpus[c]].cstates[k].energy;
-			fprintf(f, "%-14s %-10s %12s %14.6f %6.1f%%\n", cl->name,
-				cl->idles[k].name,
+			fprintf(f, "%-*s %-*s %12s %14.6f %6.1f%%\n", w, cl->name,
+				wc, cl->idles[k].name,
 				ea_fmt_s(b1, a->clusters[i].cstates[k].ns),
 				ea_energy_to_double(e), pct(e, total));
 		}
@@ -120,25 +136,25 @@ void ea_report_render_text(FILE *f, const struct ea_report *r)
 
 		fprintf(f, "\n%-8s %-16s %14s %7s %12s %7s\n", "PID", "COMM",
 			"energy", "share", "runtime_s", "wakeups");
-		for (size_t i = 0; t && i < a->ntasks && i < TOP_TASKS; i++)
+		for (size_t i = 0; t && i < a->ntasks && i < top; i++)
 			fprintf(f, "%-8d %-16s %14.6f %6.1f%% %12s %7llu\n",
 				t[i]->pid, t[i]->comm,
 				ea_energy_to_double(ea_energy_total(&t[i]->e)),
 				pct(ea_energy_total(&t[i]->e), total),
 				ea_fmt_s(b1, t[i]->runtime_ns),
 				(unsigned long long)t[i]->wakeups);
-		if (a->ntasks > TOP_TASKS)
-			fprintf(f, "(%zu more: --format json lists all)\n",
-				a->ntasks - TOP_TASKS);
+		if (a->ntasks > top)
+			fprintf(f, "(%zu more: --top N or --top all lists them)\n",
+				a->ntasks - top);
 		free(t);
 	}
 	if (a->cfg.interval_ns) {
-		fprintf(f, "\n%-14s %14s %14s %14s %12s\n", "window_start_s",
+		fprintf(f, "\n%-*s %14s %14s %14s %12s\n", w, "window_start_s",
 			"energy", "busy", "idle", "wakeup");
 		for (size_t i = 0; i < a->nwindows; i++) {
 			const struct ea_energy *e = &a->windows[i];
 
-			fprintf(f, "%-14s %14.6f %14.6f %14.6f %12.6f\n",
+			fprintf(f, "%-*s %14.6f %14.6f %14.6f %12.6f\n", w,
 				ea_fmt_s(b1, a->win_start + i * a->cfg.interval_ns),
 				ea_energy_to_double(ea_energy_total(e)),
 				ea_energy_to_double(ea_energy_busy(e)),
