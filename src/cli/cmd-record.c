@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "cli/cmd.h"
+#include "eatrace/input.h"
 #include "eatrace/output.h"
 #include "eatrace/record.h"
 
@@ -196,6 +197,24 @@ static void wait_loop(struct rec *r)
 		}
 		ea_sleep_ns(chunk);
 	}
+}
+
+/* Events eatrace reads from the trace just written (for the summary), or
+ * -1 when it cannot be read back. */
+static long long count_events(const char *path)
+{
+	struct ea_input *in;
+	struct ea_event ev;
+	struct ea_err err;
+	long long n = 0;
+	int rc;
+
+	if (ea_input_open(&in, path, &err))
+		return -1;
+	while ((rc = ea_input_next(in, &ev, &err)) > 0)
+		n++;
+	ea_input_close(in);
+	return rc < 0 ? -1 : n;
 }
 
 static int write_sidecar(const struct rec *r, const struct ea_session *s,
@@ -389,10 +408,10 @@ int cmd_record(int argc, char **argv)
 		goto out;
 	}
 	if (!r.quiet) {
-		fprintf(stderr, "eatrace: record: %s: %.3f s, %lld KB, stopped by %s",
+		fprintf(stderr, "eatrace: record: %s: %.3f s, %lld KB, %lld events, %llu lost to overruns, stopped by %s",
 			r.out, (double)(r.t1 - r.t0) / 1e9,
 			stat(r.out, &st) ? -1LL : (long long)(st.st_size / 1024),
-			r.stopped_by);
+			count_events(r.out), (unsigned long long)lost, r.stopped_by);
 		if (r.child_done && WIFEXITED(r.status) && WEXITSTATUS(r.status))
 			fprintf(stderr, " (command exit status %d)", WEXITSTATUS(r.status));
 		else if (r.child_done && WIFSIGNALED(r.status))
