@@ -43,6 +43,8 @@ static const char usage_text[] =
 	"                        ('eatrace report' reads it; one policy only)\n"
 	"      --html FILE       also write a self-contained HTML page comparing the runs\n"
 	"      --perfetto FILE   also write Chrome trace-event JSON, one process per run\n"
+	EA_PERFETTO_MAX_MB_HELP
+
 	"  -f, --format FMT   text (default) or json\n"
 	EA_COMMON_OPTS_HELP_NOFMT
 	"      --no-auto-pin     do not pin tasks for never leaving one CPU over\n"
@@ -60,7 +62,7 @@ static const char usage_text[] =
 
 enum { OPT_POLICY = 2000, OPT_GOVERNOR, OPT_IDLE, OPT_TARGET, OPT_SRC_CAP,
        OPT_PIN, OPT_EMIT, OPT_NO_AUTO_PIN, OPT_HTML, OPT_PERFETTO,
-       OPT_TIMING };
+       OPT_TIMING, OPT_PERFETTO_MAX };
 
 static const struct option extra[] = {
 	{ "policy", required_argument, NULL, OPT_POLICY },
@@ -73,6 +75,7 @@ static const struct option extra[] = {
 	{ "no-auto-pin", no_argument, NULL, OPT_NO_AUTO_PIN },
 	{ "html", required_argument, NULL, OPT_HTML },
 	{ "perfetto", required_argument, NULL, OPT_PERFETTO },
+	{ "perfetto-max-mb", required_argument, NULL, OPT_PERFETTO_MAX },
 	{ "timing", no_argument, NULL, OPT_TIMING },
 };
 
@@ -81,6 +84,7 @@ static const struct option extra[] = {
 
 struct replay_opts {
 	const char *policy, *governor, *idle, *target, *emit, *html, *perfetto;
+	double perfetto_max_mb;
 	unsigned long source_capacity;
 	bool no_auto_pin, timing;
 	struct ea_pin pins[MAX_PINS];
@@ -121,6 +125,8 @@ static int on_opt(int opt, const char *arg, void *ctx)
 	case OPT_HTML:
 		ro->html = arg;
 		return 0;
+	case OPT_PERFETTO_MAX:
+		return ea_cli_parse_max_mb(arg, &ro->perfetto_max_mb);
 	case OPT_PERFETTO:
 		ro->perfetto = arg;
 		return 0;
@@ -295,18 +301,19 @@ static int write_pictures(const struct replay_opts *ro, struct replay_run *rr,
 			return EXIT_ERROR;
 	}
 	if (ro->perfetto) {
-		if (ea_cli_perfetto_open(&out, ro->perfetto, &pf))
+		if (ea_cli_perfetto_open(&out, ro->perfetto, &pf, ro->perfetto_max_mb))
 			return EXIT_ERROR;
+		/* the trace's own times (0 origin), to line up with it */
 		if (tls[0])
 			ea_perfetto_process(pf, "actual (recorded trace)", tls[0],
-					    rr->run.state, t0);
+					    rr->run.state, 0);
 		for (int i = 0; i < rr->nsh; i++) {
 			char name[64];
 
 			snprintf(name, sizeof(name), "replay: %s", rr->res[i].policy);
-			ea_perfetto_process(pf, name, tls[i + 1], rr->sh[i].st, t0);
+			ea_perfetto_process(pf, name, tls[i + 1], rr->sh[i].st, 0);
 		}
-		if (ea_cli_perfetto_commit(&out, pf))
+		if (ea_cli_perfetto_commit(&out, pf, ro->perfetto_max_mb, ro->perfetto))
 			return EXIT_ERROR;
 	}
 	return 0;

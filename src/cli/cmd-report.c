@@ -40,6 +40,8 @@ static const char usage_text[] =
 	"      --no-wakeups   price wakeups at zero\n"
 	"      --html FILE    also write a self-contained HTML report with plots\n"
 	"      --perfetto FILE  also write Chrome trace-event JSON (ui.perfetto.dev)\n"
+	EA_PERFETTO_MAX_MB_HELP
+
 	EA_COMMON_OPTS_HELP
 	"  -h, --help         this text\n"
 	"\n"
@@ -48,7 +50,7 @@ static const char usage_text[] =
 	"Exit status: 0 ok, 2 usage or input error.\n";
 
 enum { OPT_PER_TASK = 2000, OPT_TOP, OPT_INTERVAL, OPT_ASSUME, OPT_NO_WAKEUPS, OPT_HTML,
-       OPT_PERFETTO };
+       OPT_PERFETTO, OPT_PERFETTO_MAX };
 
 static const struct option extra[] = {
 	{ "per-task", no_argument, NULL, OPT_PER_TASK },
@@ -58,6 +60,7 @@ static const struct option extra[] = {
 	{ "no-wakeups", no_argument, NULL, OPT_NO_WAKEUPS },
 	{ "html", required_argument, NULL, OPT_HTML },
 	{ "perfetto", required_argument, NULL, OPT_PERFETTO },
+	{ "perfetto-max-mb", required_argument, NULL, OPT_PERFETTO_MAX },
 };
 
 struct report_opts {
@@ -66,6 +69,7 @@ struct report_opts {
 	uint64_t interval_ns;
 	unsigned long assume_khz;
 	const char *html, *perfetto;
+	double perfetto_max_mb;
 };
 
 static int on_opt(int opt, const char *arg, void *ctx)
@@ -98,6 +102,8 @@ static int on_opt(int opt, const char *arg, void *ctx)
 	case OPT_PERFETTO:
 		ro->perfetto = arg;
 		return 0;
+	case OPT_PERFETTO_MAX:
+		return ea_cli_parse_max_mb(arg, &ro->perfetto_max_mb);
 	case OPT_INTERVAL:
 		v = strtod(arg, &end);
 		if (*end || !(v >= 0.001) || v > 1e9)
@@ -128,10 +134,10 @@ static int write_pictures(const struct report_opts *ro, const struct ea_report *
 			return EXIT_ERROR;
 	}
 	if (ro->perfetto) {
-		if (ea_cli_perfetto_open(&out, ro->perfetto, &pf))
+		if (ea_cli_perfetto_open(&out, ro->perfetto, &pf, ro->perfetto_max_mb))
 			return EXIT_ERROR;
-		ea_perfetto_process(pf, "actual (recorded trace)", tl, s, tl->start);
-		if (ea_cli_perfetto_commit(&out, pf))
+		ea_perfetto_process(pf, "actual (recorded trace)", tl, s, 0);
+		if (ea_cli_perfetto_commit(&out, pf, ro->perfetto_max_mb, ro->perfetto))
 			return EXIT_ERROR;
 	}
 	return 0;

@@ -53,8 +53,12 @@ for c in rep['cpus']:
     for t in ('power CPU %d (%s)' % (c['cpu'], rep['power_unit']), 'OPP CPU %d (kHz)' % c['cpu'], 'idle state CPU %d' % c['cpu']):
         assert t in names, (t, sorted(names))
 for cl in rep['clusters']:
+    # power (busy + idle) integrated over time, plus the wakeup energy
+    # drawn apart, bucket by bucket, is the cluster's energy
     v = tracks[(pid1, 'power %s (%s)' % (cl['name'], rep['power_unit']))]
+    w = tracks[(pid1, 'wakeup energy %s (%s x s)' % (cl['name'], rep['power_unit']))]
     e = sum(p * (b[0] - a[0]) / 1e6 for a, b in zip(v, v[1:]) for p in [a[1]])
+    e += sum(x[1] for x in w)
     ref = float(cl['energy']['total'])
     assert abs(e - ref) <= 1e-3 * max(ref, 1e-12), (cl['name'], e, ref)
 print(len(ev), 'events,', len(tracks), 'counter tracks,', sum(map(len, slices.values())), 'slices')
@@ -75,7 +79,7 @@ done
 
 # replay: actual + 2 policies = 3 processes on one time axis
 if "$EATRACE" replay -m tc2 --policy eas-rfc,cfs traces/demo/tc2-seven-tasks.txt \
-	-o /dev/null --perfetto "$TMP/rp.json" 2>"$TMP/err" &&
+	--perfetto "$TMP/rp.json" >"$TMP/rp.out" 2>"$TMP/err" &&
    "$EATRACE" report -m tc2 traces/demo/tc2-seven-tasks.txt -f json -o "$TMP/r.json" 2>>"$TMP/err"; then
 	check "replay, 2 policies" "$TMP/r.json" "$TMP/rp.json" 3
 	n=$(python3 -c "
