@@ -13,6 +13,7 @@ BINDIR  ?= $(PREFIX)/bin
 DATADIR ?= $(PREFIX)/share/eatrace
 MANDIR  ?= $(PREFIX)/share/man
 DOCDIR  ?= $(PREFIX)/share/doc/eatrace
+COMPLETIONDIR ?= $(PREFIX)/share/bash-completion/completions
 BUILD   ?= build
 BIN     ?= eatrace
 
@@ -117,18 +118,21 @@ demo: deps
 bench: $(BIN)
 	@EATRACE=$(abspath $(BIN)) sh bench/run.sh
 
-# The docs the help points to (docs/*.md) go to DOCDIR, with the README.
+# The docs the help points to (docs/*.md) go to DOCDIR, with the README;
+# bash completion to COMPLETIONDIR (Debian's bash-completion layout).
 install: $(BIN)
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(DATADIR)/models $(DESTDIR)$(MANDIR)/man1 \
-		$(DESTDIR)$(DOCDIR)
+		$(DESTDIR)$(DOCDIR) $(DESTDIR)$(COMPLETIONDIR)
 	install -m 755 eatrace $(DESTDIR)$(BINDIR)/eatrace
 	install -m 644 models/*.json $(DESTDIR)$(DATADIR)/models/
 	install -m 644 docs/eatrace.1 $(DESTDIR)$(MANDIR)/man1/eatrace.1
 	install -m 644 README.md docs/*.md $(DESTDIR)$(DOCDIR)/
+	install -m 644 contrib/eatrace.bash $(DESTDIR)$(COMPLETIONDIR)/eatrace
 
 uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/eatrace $(DESTDIR)$(MANDIR)/man1/eatrace.1
 	rm -rf $(DESTDIR)$(DATADIR) $(DESTDIR)$(DOCDIR)
+	rm -f $(DESTDIR)$(COMPLETIONDIR)/eatrace
 
 format:
 	clang-format -i $(LIB_SRC) $(CLI_SRC) include/eatrace/*.h src/*/*.h

@@ -73,6 +73,8 @@ if make --no-print-directory -C "$ROOT" -q eatrace 2>/dev/null; then
 		[ -f "$TMP/root/usr/share/doc/eatrace/${d#docs/}" ] && ok "installed: $d" || fail "not installed: $d"
 	done
 	[ -f "$TMP/root/usr/share/man/man1/eatrace.1" ] && ok "installed: man page" || fail "man page not installed"
+	[ -f "$TMP/root/usr/share/bash-completion/completions/eatrace" ] && ok "installed: bash completion" ||
+		fail "bash completion not installed"
 	"$EATRACE" --help | grep -q "installed in .*/share/doc/eatrace" &&
 		ok "--help says where the docs are" || fail "--help: no docs location"
 else
