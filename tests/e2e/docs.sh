@@ -59,6 +59,11 @@ for f in $("$EATRACE" replay --help | sed -n 's/^ *-f, --format FMT *//p' | tr -
 done
 "$EATRACE" replay --help | grep -q -- '-f, --format.*csv' && fail "replay --help offers csv" || ok "replay --help: no csv"
 
+# model show refuses model check's options instead of ignoring them.
+expect_fail "model show --trace" 2 "model show: --trace is an option of 'model check'" \
+	-- "$EATRACE" model show tc2 --trace "$DEMO"
+expect_fail "model list MODEL" 2 "model list: takes no arguments" -- "$EATRACE" model list tc2
+
 # The "no model" hint names every bundled model.
 expect_fail "no model: every bundled model listed" 2 \
 	"report: no model: give -m MODEL (bundled: $(ls "$ROOT"/models/*.json | sed 's,.*/,,; s,\.json$,,' | sort | paste -sd, | sed 's/,/, /g')" \

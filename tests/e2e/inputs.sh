@@ -15,8 +15,8 @@ export TMPDIR="$TMP/t"
 cat "$DEMO" | "$EATRACE" report -m tc2 -f json - >"$TMP/stdin.json" 2>"$TMP/err"
 expect_eq "stdin: exit" "$?" 0
 # the same figures; only the trace's name differs
-sed 's|"[^"]*tc2-seven-tasks.txt"|"TRACE"|; s|"<stdin>"|"TRACE"|' "$TMP/plain.json" >"$TMP/a"
-sed 's|"[^"]*tc2-seven-tasks.txt"|"TRACE"|; s|"<stdin>"|"TRACE"|' "$TMP/stdin.json" >"$TMP/b"
+sed 's|"[^"]*tc2-seven-tasks.txt"|"TRACE"|; s|"trace": "-"|"trace": "TRACE"|' "$TMP/plain.json" >"$TMP/a"
+sed 's|"[^"]*tc2-seven-tasks.txt"|"TRACE"|; s|"trace": "-"|"trace": "TRACE"|' "$TMP/stdin.json" >"$TMP/b"
 cmp -s "$TMP/a" "$TMP/b" && ok "stdin: same report as the file" || fail "stdin: $(diff "$TMP/a" "$TMP/b" | head -5)"
 "$EATRACE" dump "$DAT" >"$TMP/dat.plain"
 "$EATRACE" dump - <"$DAT" >"$TMP/dat.stdin"
@@ -41,6 +41,7 @@ expect_fail "gz: error names the .gz" 2 "bad.txt.gz:line 3: malformed sched_swit
 	-- "$EATRACE" dump "$TMP/bad.txt.gz"
 head -c 300 "$TMP/demo.txt.gz" >"$TMP/cut.gz"
 expect_fail "gz cut short" 2 "cut.gz: corrupt gzip data" -- "$EATRACE" dump "$TMP/cut.gz"
-expect_fail "empty stdin" 2 "<stdin>: empty file" -- sh -c '"$1" stats - </dev/null' sh "$EATRACE"
+: >"$TMP/empty"
+expect_fail "empty stdin" 2 "<stdin>: empty file" -- sh -c '"$1" stats - <"$2"' sh "$EATRACE" "$TMP/empty"
 expect_eq "no temporary file left" "$(ls "$TMP/t" | wc -l)" 0
 finish
