@@ -5,13 +5,15 @@
 #   make check      install missing Debian packages, build, run all tests
 #   make sanitize   the whole test suite under ASan + UBSan + LeakSanitizer
 #   make demo       report on a bundled trace with a bundled model
-#   make install    PREFIX=/usr/local DESTDIR=
+#   make install    PREFIX=/usr/local DESTDIR= (binary, models, man page, docs)
 #   make bench      benchmarks (bench/README.md)
 
 PREFIX  ?= /usr/local
 BINDIR  ?= $(PREFIX)/bin
 DATADIR ?= $(PREFIX)/share/eatrace
 MANDIR  ?= $(PREFIX)/share/man
+DOCDIR  ?= $(PREFIX)/share/doc/eatrace
+COMPLETIONDIR ?= $(PREFIX)/share/bash-completion/completions
 BUILD   ?= build
 BIN     ?= eatrace
 
@@ -24,7 +26,7 @@ CMOCKA_LIBS := $(shell pkg-config --libs cmocka 2>/dev/null)
 CFLAGS  ?= -O2 -g
 WARN    := -Wall -Wextra -Wshadow -Wformat=2 -Wno-unused-parameter
 override CFLAGS += -std=c11 -D_GNU_SOURCE $(WARN) -Iinclude -Isrc $(PKG_CFLAGS) \
-	-DEA_DATADIR='"$(DATADIR)"' -MMD -MP
+	-DEA_DATADIR='"$(DATADIR)"' -DEA_DOCDIR='"$(DOCDIR)"' -MMD -MP
 LDLIBS  += $(PKG_LIBS) -lm
 
 LIB_SRC := $(sort $(wildcard src/input/*.c src/model/*.c src/state/*.c \
@@ -116,15 +118,21 @@ demo: deps
 bench: $(BIN)
 	@EATRACE=$(abspath $(BIN)) sh bench/run.sh
 
+# The docs the help points to (docs/*.md) go to DOCDIR, with the README;
+# bash completion to COMPLETIONDIR (Debian's bash-completion layout).
 install: $(BIN)
-	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(DATADIR)/models $(DESTDIR)$(MANDIR)/man1
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(DATADIR)/models $(DESTDIR)$(MANDIR)/man1 \
+		$(DESTDIR)$(DOCDIR) $(DESTDIR)$(COMPLETIONDIR)
 	install -m 755 eatrace $(DESTDIR)$(BINDIR)/eatrace
 	install -m 644 models/*.json $(DESTDIR)$(DATADIR)/models/
 	install -m 644 docs/eatrace.1 $(DESTDIR)$(MANDIR)/man1/eatrace.1
+	install -m 644 README.md docs/*.md $(DESTDIR)$(DOCDIR)/
+	install -m 644 contrib/eatrace.bash $(DESTDIR)$(COMPLETIONDIR)/eatrace
 
 uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/eatrace $(DESTDIR)$(MANDIR)/man1/eatrace.1
-	rm -rf $(DESTDIR)$(DATADIR)
+	rm -rf $(DESTDIR)$(DATADIR) $(DESTDIR)$(DOCDIR)
+	rm -f $(DESTDIR)$(COMPLETIONDIR)/eatrace
 
 format:
 	clang-format -i $(LIB_SRC) $(CLI_SRC) include/eatrace/*.h src/*/*.h

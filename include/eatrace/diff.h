@@ -23,6 +23,16 @@ enum ea_norm {
 
 #define EA_DIFF_MAX_CLUSTERS 16
 
+/* The gate's outcome. With a confidence interval: pass when the whole
+ * interval is at or below the threshold, fail when it is all above,
+ * inconclusive when it straddles it. Without one (a single run on a
+ * side): the point estimate decides, pass or fail. */
+enum ea_verdict {
+	EA_VERDICT_INCONCLUSIVE,	/* 0: the default of inconclusive_as */
+	EA_VERDICT_PASS,
+	EA_VERDICT_FAIL,
+};
+
 struct ea_diff_task {
 	char comm[EA_COMM_LEN];
 	double energy;		/* normalised, summed over the side's runs */
@@ -48,6 +58,11 @@ struct ea_diff_run {
 struct ea_diff_side {
 	const char *name;	/* "base" or "new" */
 	const struct ea_model *model;
+	/* How each run is read and priced, as 'report' would (window, idle
+	 * state for CPUs without cpu_idle; assumed OPP, zero wakeups);
+	 * NULL: the defaults. */
+	const struct ea_state_config *state_cfg;
+	const struct ea_acct_config *acct_cfg;
 	struct ea_diff_run *runs;
 	int n;
 	double mean, sd;	/* of value */
@@ -61,7 +76,14 @@ struct ea_diff {
 	bool stats;		/* both sides have >= 2 runs */
 	double ci_low_pct, ci_high_pct;	/* two-sided, at confidence */
 	double df, t;		/* Welch degrees of freedom, t quantile */
-	bool fail;		/* the increase exceeds the threshold */
+	enum ea_verdict verdict;
+	/* What an inconclusive verdict counts as (--inconclusive): PASS,
+	 * FAIL, or INCONCLUSIVE (its own exit status, 3). */
+	enum ea_verdict inconclusive_as;
+	/* Inconclusive: runs per side that would resolve a change of this
+	 * size at the observed spread (0: none would, e.g. change = threshold). */
+	int runs_needed;
+	bool fail;		/* counts as failed: FAIL, or INCONCLUSIVE as FAIL */
 	bool models_mode;	/* same traces, two models */
 };
 
@@ -90,6 +112,14 @@ void ea_welch(double m1, double s1, int n1, double m2, double s2, int n2,
 /* Student t CDF and its inverse (quantile), df > 0. */
 double ea_t_cdf(double t, double df);
 double ea_t_quantile(double p, double df);
+/* Smallest n (runs per side, >= 2) at which the Welch interval of a change
+ * of change_pct, with sides of sd sd_base and sd_new around a base mean
+ * mean_base, no longer straddles thr_pct: its half-width
+ * 100 t(df) sqrt((sd_base^2 + sd_new^2) / n) / mean_base is below
+ * |change_pct - thr_pct|. 0 when no n up to 1e6 does. */
+int ea_runs_needed(double mean_base, double sd_base, double sd_new,
+		   double change_pct, double thr_pct, double confidence);
+const char *ea_verdict_name(enum ea_verdict v);	/* "pass", "fail", "inconclusive" */
 
 const char *ea_norm_name(enum ea_norm n);
 const char *ea_norm_unit(enum ea_norm n);	/* "x s", "", "x s per cap-s" */
@@ -99,6 +129,10 @@ void ea_diff_render_text(FILE *f, const struct ea_diff *d);
 void ea_diff_render_json(FILE *f, const struct ea_diff *d);
 void ea_diff_render_markdown(FILE *f, const struct ea_diff *d);
 void ea_diff_render_junit(FILE *f, const struct ea_diff *d);
+/* The JUnit file of a run that could not be priced: one error case. */
+void ea_diff_render_junit_error(FILE *f, const char *msg);
+/* The verdict line ("FAIL: energy +3.10% (95% CI ...") for the renderers. */
+const char *ea_diff_verdict_line(const struct ea_diff *d, char *buf, size_t n);
 
 /* Attribution helpers shared by the renderers (src/diff/diff.c). */
 double ea_diff_side_mean(const struct ea_diff_side *s, size_t offset);

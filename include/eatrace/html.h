@@ -40,11 +40,13 @@ struct ea_tl_change {
 struct ea_timeline {
 	const struct ea_acct *acct;
 	int ncpus, nclusters, ncols;	/* columns: CPUs, then clusters */
+	int stride;			/* ncols, or 2 x ncols with record_changes:
+					   then the wakeup energy of each column */
 	uint64_t width;			/* ns per bucket */
 	bool fixed;
 	size_t max_buckets;
 	size_t nbuckets;
-	ea_energy_t *e;			/* nbuckets x ncols */
+	ea_energy_t *e;			/* nbuckets x stride */
 	uint64_t start, end;		/* window, absolute ns */
 	bool started;
 	bool record_changes;
@@ -68,7 +70,13 @@ int ea_timeline_done(struct ea_timeline *t, const struct ea_state *s,
 static inline ea_energy_t ea_timeline_at(const struct ea_timeline *t, size_t b,
 					 int col)
 {
-	return t->e[b * t->ncols + col];
+	return t->e[b * t->stride + col];
+}
+/* The wakeup part of ea_timeline_at() (record_changes timelines only). */
+static inline ea_energy_t ea_timeline_wakeup_at(const struct ea_timeline *t,
+						size_t b, int col)
+{
+	return t->stride > t->ncols ? t->e[b * t->stride + t->ncols + col] : 0;
 }
 /* [*t0, *t1) of bucket b, absolute ns, the last clipped to the end. */
 void ea_timeline_bucket(const struct ea_timeline *t, size_t b, uint64_t *t0,

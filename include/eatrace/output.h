@@ -44,6 +44,9 @@ int ea_out_commit_all(struct ea_err *err);
 void ea_out_discard_all(void);
 /* The directory holding o's temporary (into buf), NULL when in place. */
 const char *ea_out_dir_of(const struct ea_out *o, char *buf, size_t size);
+/* The file holding o's bytes until the end of the run (its temporary), NULL
+ * when written in place (a device, a FIFO...) or to stdout. */
+const char *ea_out_pending_path(const struct ea_out *o);
 /*
  * Make file (written by another program, ideally in ea_out_dir_of()) the
  * content of o: renamed when possible, else copied (and removed).

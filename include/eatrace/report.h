@@ -16,6 +16,7 @@ struct ea_report {
 	const struct ea_acct *acct;
 	const struct ea_stats *stats;	/* for notes */
 	bool per_task;			/* text: list tasks */
+	size_t top;			/* text: tasks listed; 0: 15, SIZE_MAX: all */
 };
 
 void ea_report_render_text(FILE *f, const struct ea_report *r);
@@ -29,5 +30,11 @@ void ea_json_energy(struct ea_json *j, const char *key, const struct ea_energy *
 
 /* Tasks by energy, descending (ties: pid); caller frees. */
 const struct ea_task_acct **ea_report_tasks_sorted(const struct ea_acct *a);
+
+/* Notes on what the energy rests on, from the accountant: which idle state
+ * a CPU without cpu_idle is priced in, and what that cost. */
+void ea_report_foreach_energy_note(const struct ea_report *r,
+				   void (*fn)(void *arg, const char *kind, const char *msg),
+				   void *arg);
 
 #endif

@@ -17,6 +17,8 @@
 
 static const char usage_import[] =
 	"usage: eatrace model import [--from FORMAT] SRC [-o OUT.json] [OPTIONS]\n"
+	"       eatrace model import --from idlestat SRC --trace TRACE|--ncpus N,N,...|--cpus C=LIST...\n"
+	"                            [-o OUT.json] [OPTIONS]\n"
 	"       eatrace model convert [--from FORMAT] IN [-o OUT.json] [OPTIONS]\n"
 	"\n"
 	"Read an energy model in another format and write it as a native eatrace\n"

@@ -157,10 +157,16 @@ static int parse_opts(int argc, char **argv, bool check, const char *usage,
 			o->output = optarg;
 			break;
 		case 't':
-			o->traces[o->ntraces++] = optarg;
-			break;
 		case 'q':
-			o->quiet = true;
+			/* the long forms reach show too: refused, not ignored */
+			if (!check)
+				return ea_die("model show: %s is an option of 'model check' (try 'eatrace model check %s')",
+					      opt == 't' ? "--trace" : "--quiet",
+					      opt == 't' ? "MODEL --trace TRACE" : "-q MODEL");
+			if (opt == 't')
+				o->traces[o->ntraces++] = optarg;
+			else
+				o->quiet = true;
 			break;
 		case ':':
 			return ea_die("model %s: %s needs an argument (try 'eatrace model %s --help')",

@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "cli/cmd.h"
+#include "eatrace/input.h"
 #include "eatrace/output.h"
 #include "eatrace/record.h"
 
@@ -208,6 +209,24 @@ static void wait_loop(struct rec *r)
 		}
 		ea_sleep_ns(chunk);
 	}
+}
+
+/* Events eatrace reads from the trace just written (for the summary), or
+ * -1 when it cannot be read back. */
+static long long count_events(const char *path)
+{
+	struct ea_input *in;
+	struct ea_event ev;
+	struct ea_err err;
+	long long n = 0;
+	int rc;
+
+	if (ea_input_open(&in, path, &err))
+		return -1;
+	while ((rc = ea_input_next(in, &ev, &err)) > 0)
+		n++;
+	ea_input_close(in);
+	return rc < 0 ? -1 : n;
 }
 
 static int write_sidecar(const struct rec *r, const struct ea_session *s,
@@ -410,9 +429,18 @@ int cmd_record(int argc, char **argv)
 		goto out;
 	}
 	if (!r.quiet) {
-		fprintf(stderr, "eatrace: record: %s: %.3f s, %lld KB, stopped by %s",
-			r.out, (double)(r.t1 - r.t0) / 1e9, (long long)(bytes / 1024),
-			r.stopped_by);
+		/* the trace is renamed into place at the end of the run:
+		 * count what its temporary holds (nothing to read back when
+		 * written in place, to a FIFO or a device) */
+		const char *data = ea_out_pending_path(&tout);
+		long long nev = data ? count_events(data) : -1;
+
+		fprintf(stderr, "eatrace: record: %s: %.3f s, %lld KB, ",
+			r.out, (double)(r.t1 - r.t0) / 1e9, (long long)(bytes / 1024));
+		if (nev >= 0)
+			fprintf(stderr, "%lld events, ", nev);
+		fprintf(stderr, "%llu lost to overruns, stopped by %s",
+			(unsigned long long)lost, r.stopped_by);
 		if (r.child_done && WIFEXITED(r.status) && WEXITSTATUS(r.status))
 			fprintf(stderr, " (command exit status %d)", WEXITSTATUS(r.status));
 		else if (r.child_done && WIFSIGNALED(r.status))

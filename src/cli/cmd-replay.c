@@ -14,6 +14,7 @@
 #include "eatrace/model.h"
 #include "eatrace/perfetto.h"
 #include "eatrace/pipeline.h"
+#include "eatrace/progress.h"
 #include "eatrace/replay.h"
 
 static const char usage_text[] =
@@ -63,7 +64,10 @@ static const char usage_text[] =
 	"                        ('eatrace report' reads it; one policy only)\n"
 	"      --html FILE       also write a self-contained HTML page comparing the runs\n"
 	"      --perfetto FILE   also write Chrome trace-event JSON, one process per run\n"
-	EA_COMMON_OPTS_HELP
+	EA_PERFETTO_MAX_MB_HELP
+
+	"  -f, --format FMT   text (default) or json\n"
+	EA_COMMON_OPTS_HELP_NOFMT
 	"      --auto-pin        also pin tasks never seen off one CPU over 10+\n"
 	"                        activations (recorded platform only; default off:\n"
 	"                        --no-auto-pin is accepted and changes nothing)\n"
@@ -80,7 +84,7 @@ static const char usage_text[] =
 
 enum { OPT_POLICY = 2000, OPT_GOVERNOR, OPT_IDLE, OPT_TARGET, OPT_SRC_CAP,
        OPT_PIN, OPT_EMIT, OPT_NO_AUTO_PIN, OPT_HTML, OPT_PERFETTO,
-       OPT_TIMING, OPT_WORK, OPT_AUTO_PIN, OPT_SHADOW, OPT_DECISIONS };
+       OPT_TIMING, OPT_WORK, OPT_AUTO_PIN, OPT_SHADOW, OPT_DECISIONS, OPT_PERFETTO_MAX };
 
 static const struct option extra[] = {
 	{ "policy", required_argument, NULL, OPT_POLICY },
@@ -96,6 +100,7 @@ static const struct option extra[] = {
 	{ "emit-decisions", required_argument, NULL, OPT_DECISIONS },
 	{ "html", required_argument, NULL, OPT_HTML },
 	{ "perfetto", required_argument, NULL, OPT_PERFETTO },
+	{ "perfetto-max-mb", required_argument, NULL, OPT_PERFETTO_MAX },
 	{ "timing", no_argument, NULL, OPT_TIMING },
 	{ "work", required_argument, NULL, OPT_WORK },
 };
@@ -106,6 +111,7 @@ static const struct option extra[] = {
 struct replay_opts {
 	const char *policy, *governor, *idle, *target, *emit, *html, *perfetto;
 	const char *shadow, *decisions;
+	double perfetto_max_mb;
 	unsigned long source_capacity;
 	bool auto_pin, timing;
 	enum ea_replay_work work;
@@ -160,6 +166,8 @@ static int on_opt(int opt, const char *arg, void *ctx)
 	case OPT_HTML:
 		ro->html = arg;
 		return 0;
+	case OPT_PERFETTO_MAX:
+		return ea_cli_parse_max_mb(arg, &ro->perfetto_max_mb);
 	case OPT_PERFETTO:
 		ro->perfetto = arg;
 		return 0;
@@ -344,18 +352,19 @@ static int write_pictures(const struct replay_opts *ro, struct replay_run *rr,
 			return EXIT_ERROR;
 	}
 	if (ro->perfetto) {
-		if (ea_cli_perfetto_open(&out, ro->perfetto, &pf))
+		if (ea_cli_perfetto_open(&out, ro->perfetto, &pf, ro->perfetto_max_mb))
 			return EXIT_ERROR;
+		/* the trace's own times (0 origin), to line up with it */
 		if (tls[0])
 			ea_perfetto_process(pf, "actual (recorded trace)", tls[0],
-					    rr->run.state, t0);
+					    rr->run.state, 0);
 		for (int i = 0; i < rr->nsh; i++) {
 			char name[64];
 
 			snprintf(name, sizeof(name), "replay: %s", rr->res[i].policy);
-			ea_perfetto_process(pf, name, tls[i + 1], rr->sh[i].st, t0);
+			ea_perfetto_process(pf, name, tls[i + 1], rr->sh[i].st, 0);
 		}
-		if (ea_cli_perfetto_commit(&out, pf))
+		if (ea_cli_perfetto_commit(&out, pf, ro->perfetto_max_mb, ro->perfetto))
 			return EXIT_ERROR;
 	}
 	return 0;
@@ -445,6 +454,7 @@ int cmd_replay(int argc, char **argv)
 	bool help, same, pictures, timing;
 	const char *gov, *idle;
 	struct stamp t0;
+	char step[256];
 
 	if (ea_parse_common(argc, argv, &o, extra, sizeof(extra) / sizeof(extra[0]),
 			    on_opt, &ro, &help, &args, &nargs))
@@ -460,7 +470,7 @@ int cmd_replay(int argc, char **argv)
 	if (o.format == EA_FMT_CSV)
 		return ea_die("replay: --format csv is not supported (text or json)");
 	if (!o.model && !(ro.target && ro.source_capacity))
-		return ea_die("replay: no model: give -m MODEL (bundled: tc2, juno-r0)");
+		return ea_die_no_model("replay", " (or --target-model M with --source-capacity N)");
 	if (ro.decisions && !ro.shadow)
 		return ea_die("replay: --emit-decisions needs --shadow POLICY");
 	if (ro.shadow)
@@ -578,11 +588,15 @@ int cmd_replay(int argc, char **argv)
 			cfg.sink = &shsink[i];
 		}
 		t0 = stamp_now();
+		snprintf(step, sizeof(step), "%s: replaying policy %s", args[0], names[i]);
+		ea_progress_step(step, i + 1, npol);
 		if (ea_replay_run(rr.wl, &cfg, &rr.res[i], &err)) {
+			ea_progress_end();
 			ea_die("%s: %s", args[0], err.msg);
 			goto out;
 		}
 		rr.nres++;
+		ea_progress_end();
 		if (timing)
 			timing_line("policy", names[i], t0, "decisions",
 				    rr.res[i].lat_n);

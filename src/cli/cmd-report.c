@@ -2,6 +2,7 @@
 /* eatrace report: the energy of a trace, priced with a model. */
 #include <errno.h>
 #include <getopt.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -30,39 +31,49 @@ static const char usage_text[] =
 	"  -m, --model MODEL  model file, or a bundled model's name (tc2, juno-r0;\n"
 	"                     'eatrace model show NAME' prints one)\n"
 	"      --per-task     list the tasks by energy (text; JSON always has them)\n"
+	"      --top N|all    ... the first N of them, or all (default 15;\n"
+	"                     implies --per-task)\n"
 	"      --interval MS  also break energy down into windows of MS ms\n"
 	"      --assume-opp F frequency in kHz to charge while a CPU's frequency\n"
 	"                     is unknown (no cpu_frequency yet): its cluster's\n"
-	"                     OPP at or above F; default: the highest OPP\n"
+	"                     OPP at or above F; default: the highest OPP;\n"
+	"                     above every OPP of the model: refused\n"
 	"      --no-wakeups   price wakeups at zero\n"
 	"      --html FILE    also write a self-contained HTML report with plots\n"
 	"      --perfetto FILE  also write Chrome trace-event JSON (ui.perfetto.dev)\n"
+	EA_PERFETTO_MAX_MB_HELP
+
 	EA_COMMON_OPTS_HELP
 	"  -h, --help         this text\n"
 	"\n"
 	"Energy is in the model's power_unit x seconds. JSON keys: docs/json.md.\n"
+	"A model that 'eatrace model check' rejects is used with a warning.\n"
 	"Exit status: 0 ok, 2 usage or input error.\n";
 
 /* 100 GHz, the most a trace may say a CPU runs at (src/input/input.c) */
 #define EA_MAX_ASSUME_KHZ 100000000u
 
-enum { OPT_PER_TASK = 2000, OPT_INTERVAL, OPT_ASSUME, OPT_NO_WAKEUPS, OPT_HTML,
-       OPT_PERFETTO };
+enum { OPT_PER_TASK = 2000, OPT_TOP, OPT_INTERVAL, OPT_ASSUME, OPT_NO_WAKEUPS, OPT_HTML,
+       OPT_PERFETTO, OPT_PERFETTO_MAX };
 
 static const struct option extra[] = {
 	{ "per-task", no_argument, NULL, OPT_PER_TASK },
+	{ "top", required_argument, NULL, OPT_TOP },
 	{ "interval", required_argument, NULL, OPT_INTERVAL },
 	{ "assume-opp", required_argument, NULL, OPT_ASSUME },
 	{ "no-wakeups", no_argument, NULL, OPT_NO_WAKEUPS },
 	{ "html", required_argument, NULL, OPT_HTML },
 	{ "perfetto", required_argument, NULL, OPT_PERFETTO },
+	{ "perfetto-max-mb", required_argument, NULL, OPT_PERFETTO_MAX },
 };
 
 struct report_opts {
 	bool per_task, no_wakeups;
+	size_t top;
 	uint64_t interval_ns;
 	unsigned long assume_khz;
 	const char *html, *perfetto;
+	double perfetto_max_mb;
 };
 
 static int on_opt(int opt, const char *arg, void *ctx)
@@ -75,6 +86,17 @@ static int on_opt(int opt, const char *arg, void *ctx)
 	case OPT_PER_TASK:
 		ro->per_task = true;
 		return 0;
+	case OPT_TOP:
+		ro->per_task = true;
+		if (!strcmp(arg, "all")) {
+			ro->top = SIZE_MAX;
+			return 0;
+		}
+		v = strtod(arg, &end);
+		if (*end || !(v >= 1) || v > 1e9 || v != (size_t)v)
+			return ea_die("--top: '%s' is not a number of tasks or 'all'", arg);
+		ro->top = (size_t)v;
+		return 0;
 	case OPT_NO_WAKEUPS:
 		ro->no_wakeups = true;
 		return 0;
@@ -84,6 +106,8 @@ static int on_opt(int opt, const char *arg, void *ctx)
 	case OPT_PERFETTO:
 		ro->perfetto = arg;
 		return 0;
+	case OPT_PERFETTO_MAX:
+		return ea_cli_parse_max_mb(arg, &ro->perfetto_max_mb);
 	case OPT_INTERVAL:
 		v = strtod(arg, &end);
 		if (*end || !(v >= 0.001) || v > 1e9)
@@ -118,12 +142,47 @@ static int write_pictures(const struct report_opts *ro, const struct ea_report *
 			return EXIT_ERROR;
 	}
 	if (ro->perfetto) {
-		if (ea_cli_perfetto_open(&out, ro->perfetto, &pf))
+		if (ea_cli_perfetto_open(&out, ro->perfetto, &pf, ro->perfetto_max_mb))
 			return EXIT_ERROR;
-		ea_perfetto_process(pf, "actual (recorded trace)", tl, s, tl->start);
-		if (ea_cli_perfetto_commit(&out, pf))
+		ea_perfetto_process(pf, "actual (recorded trace)", tl, s, 0);
+		if (ea_cli_perfetto_commit(&out, pf, ro->perfetto_max_mb, ro->perfetto))
 			return EXIT_ERROR;
 	}
+	return 0;
+}
+
+struct check_ctx {
+	int errors;
+	char first[256];
+};
+
+static void on_finding(void *arg, enum ea_severity sev, const char *msg)
+{
+	struct check_ctx *c = arg;
+
+	if (sev == EA_SEV_ERROR && !c->errors++)
+		snprintf(c->first, sizeof(c->first), "%s", msg);
+}
+
+/* What the numbers rest on: a model 'model check' rejects is used with a
+ * warning; an --assume-opp above every OPP of the model is refused. */
+static int check_model(const struct ea_model *m, const struct report_opts *ro,
+		       const struct ea_common_opts *o)
+{
+	struct check_ctx c = { 0 };
+	uint32_t top = 0;
+
+	for (int i = 0; i < m->nclusters; i++)
+		for (int k = 0; k < m->clusters[i].ncaps; k++)
+			if (m->clusters[i].caps[k].freq_khz > top)
+				top = m->clusters[i].caps[k].freq_khz;
+	if (ro->assume_khz > top)
+		return ea_die("--assume-opp: %lu kHz is above every OPP of model %s (the highest is %u kHz)",
+			      ro->assume_khz, m->name, top), -1;
+	ea_model_check_cb(m, on_finding, &c);
+	if (c.errors && o->verbose >= 0)
+		fprintf(stderr, "eatrace: warning: model %s fails 'eatrace model check' (%d error%s, first: %s): the energies rest on it\n",
+			m->path ? m->path : m->name, c.errors, c.errors == 1 ? "" : "s", c.first);
 	return 0;
 }
 
@@ -155,9 +214,11 @@ int cmd_report(int argc, char **argv)
 	if (nargs != 1)
 		return ea_die("report: expected one TRACE (see 'eatrace report --help')");
 	if (!o.model)
-		return ea_die("report: no model: give -m MODEL (bundled: tc2, juno-r0)");
+		return ea_die_no_model("report", NULL);
 	if (ea_model_load(&model, o.model, &err))
 		return ea_die("%s", err.msg);
+	if (check_model(model, &ro, &o))
+		goto out_model;
 	acfg.assumed_khz = (uint32_t)ro.assume_khz;
 	acfg.interval_ns = ro.interval_ns;
 	acfg.zero_wakeups = ro.no_wakeups;
@@ -188,11 +249,13 @@ int cmd_report(int argc, char **argv)
 		ea_die("%s: %s", args[0], err.msg);
 		goto out_run;
 	}
+	if (ea_check_window(&o, run.state, args[0]))
+		goto out_run;
 	if (ea_out_open(&out, o.output, &err)) {
 		ea_die("%s", err.msg);
 		goto out_run;
 	}
-	rep = (struct ea_report){ args[0], &run.info, &acct, &st, ro.per_task };
+	rep = (struct ea_report){ args[0], &run.info, &acct, &st, ro.per_task, ro.top };
 	if (o.format == EA_FMT_JSON)
 		ea_report_render_json(out.f, &rep);
 	else if (o.format == EA_FMT_CSV)
@@ -200,6 +263,8 @@ int cmd_report(int argc, char **argv)
 	else
 		ea_report_render_text(out.f, &rep);
 	rc = ea_out_commit(&out, &err) ? ea_die("%s", err.msg) : 0;
+	if (!rc)
+		ea_notes_to_stderr(&o, &st, &run.info, &rep, args[0]);
 	if (!rc && write_pictures(&ro, &rep, &tl, run.state))
 		rc = EXIT_ERROR;
 out_run:
@@ -208,6 +273,7 @@ out:
 	ea_timeline_free(&tl);
 	ea_stats_free(&st);
 	ea_acct_free(&acct);
+out_model:
 	ea_model_free(model);
 	return rc;
 }

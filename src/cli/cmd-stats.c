@@ -84,6 +84,11 @@ int cmd_stats(int argc, char **argv)
 		ea_stats_free(&st);
 		return ea_die("%s: %s", args[0], st.error);
 	}
+	if (ea_check_window(&o, run.state, args[0])) {
+		ea_run_free(&run);
+		ea_stats_free(&st);
+		return EXIT_ERROR;
+	}
 	if (ea_out_open(&out, o.output, &err)) {
 		ea_run_free(&run);
 		ea_stats_free(&st);
@@ -100,9 +105,13 @@ int cmd_stats(int argc, char **argv)
 		ea_stats_render_text(out.f, &st, &run.info, args[0]);
 		break;
 	}
+	if (ea_out_commit(&out, &err)) {
+		ea_stats_free(&st);
+		ea_run_free(&run);
+		return ea_die("%s", err.msg);
+	}
+	ea_notes_to_stderr(&o, &st, &run.info, NULL, args[0]);
 	ea_stats_free(&st);
 	ea_run_free(&run);
-	if (ea_out_commit(&out, &err))
-		return ea_die("%s", err.msg);
 	return 0;
 }

@@ -27,13 +27,16 @@
 #include "eatrace/record.h"
 
 static const char usage_text[] =
-	"usage: eatrace top -m MODEL [--interval S] [--count N]\n"
+	"usage: eatrace top -m MODEL [--interval S] [--count N] [--format text|csv|json]\n"
 	"\n"
 	"Trace this machine live (a tracefs instance of its own) and show, for\n"
 	"every interval, the power of each CPU and cluster (the energy the\n"
 	"model prices for the interval divided by its length), the time at each\n"
 	"OPP and in each idle state. On a terminal the display refreshes in\n"
-	"place; piped, one block of lines is printed per interval.\n"
+	"place; piped, one block of lines is printed per interval. To log power\n"
+	"over time, -f csv prints one row per cluster, CPU and total per interval\n"
+	"(t_s,interval_s,scope,id,name,power,busy_pct; t_s from the start), -f json\n"
+	"one JSON object per interval per line.\n"
 	"\n"
 	"options:\n"
 	"  -m, --model MODEL  model file or bundled name; it must describe every\n"
@@ -41,6 +44,7 @@ static const char usage_text[] =
 	"  -i, --interval S   seconds per refresh (default 1, at least 0.05)\n"
 	"  -n, --count N      stop after N intervals (default: until Ctrl-C)\n"
 	"  -b, --buffer-kb N  per-CPU ring buffer in KB (default 4096)\n"
+	"  -f, --format FMT   text (default), csv or json (one object per line)\n"
 	"      --idle-state N idle state index assumed for CPUs without\n"
 	"                     cpu_idle events, while they run pid 0 (default 0)\n"
 	"  -h, --help         this text\n"
@@ -53,6 +57,7 @@ static const struct option longopts[] = {
 	{ "interval", required_argument, NULL, 'i' },
 	{ "count", required_argument, NULL, 'n' },
 	{ "buffer-kb", required_argument, NULL, 'b' },
+	{ "format", required_argument, NULL, 'f' },
 	{ "idle-state", required_argument, NULL, 's' },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
@@ -317,6 +322,69 @@ static void show(FILE *f, const struct top *t, struct ea_acct *a,
 	fflush(f);
 }
 
+enum top_fmt { TOP_TEXT, TOP_CSV, TOP_JSON };
+
+/* A CSV field, quoted (RFC 4180) */
+static void csv_name(FILE *f, const char *s)
+{
+	fputc('"', f);
+	for (; *s; s++) {
+		if (*s == '"')
+			fputc('"', f);
+		fputc(*s, f);
+	}
+	fputc('"', f);
+}
+
+/* -f csv|json: the same figures as show(), one line per row or interval,
+ * for logging power over time. */
+static void show_log(FILE *f, const struct top *t, const struct ea_acct *a,
+		     uint64_t t0, uint64_t start, uint64_t end, int nth,
+		     enum top_fmt fmt)
+{
+	const struct ea_model *m = t->m;
+	uint64_t dt = end - start;
+	double ts = (double)(end - t0) / 1e9, len = (double)dt / 1e9;
+	uint64_t busy = 0;
+
+	for (int c = 0; c < t->ncpus; c++)
+		busy += a->cpus[c].busy_ns;
+	if (fmt == TOP_CSV) {
+		if (nth == 1)
+			fputs("t_s,interval_s,scope,id,name,power,busy_pct\n", f);
+		fprintf(f, "%.6f,%.6f,total,,,%.6f,%.2f\n", ts, len,
+			watts(ea_energy_total(&a->total), dt),
+			t->ncpus ? pct(busy, dt) / t->ncpus : 0);
+		for (int ci = 0; ci < m->nclusters; ci++) {
+			fprintf(f, "%.6f,%.6f,cluster,%d,", ts, len, ci);
+			csv_name(f, m->clusters[ci].name);
+			fprintf(f, ",%.6f,%.2f\n", watts(ea_energy_total(&a->clusters[ci].e), dt),
+				pct(a->clusters[ci].busy_ns, dt));
+		}
+		for (int c = 0; c < t->ncpus; c++) {
+			fprintf(f, "%.6f,%.6f,cpu,%d,", ts, len, c);
+			csv_name(f, m->clusters[m->cpu_cluster[c]].name);
+			fprintf(f, ",%.6f,%.2f\n", watts(ea_energy_total(&a->cpus[c].e), dt),
+				pct(a->cpus[c].busy_ns, dt));
+		}
+	} else {
+		fprintf(f, "{\"interval\": %d, \"t_s\": %.6f, \"interval_s\": %.6f, \"power_unit\": \"%s\", \"power\": %.6f, \"clusters\": [",
+			nth, ts, len, m->power_unit, watts(ea_energy_total(&a->total), dt));
+		for (int ci = 0; ci < m->nclusters; ci++)
+			fprintf(f, "%s{\"cluster\": %d, \"power\": %.6f, \"busy_pct\": %.2f}",
+				ci ? ", " : "", ci,
+				watts(ea_energy_total(&a->clusters[ci].e), dt),
+				pct(a->clusters[ci].busy_ns, dt));
+		fputs("], \"cpus\": [", f);
+		for (int c = 0; c < t->ncpus; c++)
+			fprintf(f, "%s{\"cpu\": %d, \"power\": %.6f, \"busy_pct\": %.2f}",
+				c ? ", " : "", c, watts(ea_energy_total(&a->cpus[c].e), dt),
+				pct(a->cpus[c].busy_ns, dt));
+		fputs("]}\n", f);
+	}
+	fflush(f);
+}
+
 /* ---- the command ---- */
 
 static int check_model(const struct ea_model *m, int ncpus)
@@ -343,12 +411,13 @@ int cmd_top(int argc, char **argv)
 	long count = 0;
 	int c, nth = 0, rc = EXIT_ERROR;
 	bool tty = isatty(STDOUT_FILENO);
+	enum top_fmt fmt = TOP_TEXT;
 	char *end;
 	double v;
 
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "m:i:n:b:s:h", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "m:i:n:b:s:f:h", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'm':
 			mpath = optarg;
@@ -377,6 +446,16 @@ int cmd_top(int argc, char **argv)
 				return ea_die("--idle-state: '%s' is not an idle state index (0-63)",
 					      optarg);
 			break;
+		case 'f':
+			if (!strcmp(optarg, "text"))
+				fmt = TOP_TEXT;
+			else if (!strcmp(optarg, "csv"))
+				fmt = TOP_CSV;
+			else if (!strcmp(optarg, "json"))
+				fmt = TOP_JSON;
+			else
+				return ea_die("--format: '%s' is not text, csv or json", optarg);
+			break;
 		case 'h':
 			fputs(usage_text, stdout);
 			return 0;
@@ -391,7 +470,7 @@ int cmd_top(int argc, char **argv)
 	if (optind < argc)
 		return ea_die("top: unexpected argument '%s' (see --help)", argv[optind]);
 	if (!mpath)
-		return ea_die("top: no model: give -m MODEL");
+		return ea_die_no_model("top", NULL);
 	if (ea_model_load(&model, mpath, &err))
 		return ea_die("%s", err.msg);
 	if (ea_sysinfo_read(&si, NULL, &err)) {
@@ -475,7 +554,10 @@ int cmd_top(int argc, char **argv)
 			uint64_t ws, we;
 
 			ea_state_window(st, &ws, &we);
-			show(stdout, &t, &acct, t0, ws, we > ws ? we : stop, ++nth, tty);
+			if (fmt == TOP_TEXT)
+				show(stdout, &t, &acct, t0, ws, we > ws ? we : stop, ++nth, tty);
+			else
+				show_log(stdout, &t, &acct, t0, ws, we > ws ? we : stop, ++nth, fmt);
 		}
 		ea_state_free(st);
 		ea_acct_free(&acct);

@@ -3,7 +3,8 @@
 #ifndef EATRACE_CLI_CMD_H
 #define EATRACE_CLI_CMD_H
 
-/* Each returns the process exit status: 0 ok, 1 gate failed, 2 error. */
+/* Each returns the process exit status: 0 ok, 1 gate failed, 2 error,
+ * 3 the gate is inconclusive (diff). */
 int cmd_stats(int argc, char **argv);
 int cmd_report(int argc, char **argv);
 int cmd_replay(int argc, char **argv);	/* cmd-replay.c */
@@ -17,6 +18,11 @@ int cmd_top(int argc, char **argv);	/* cmd-top.c */
 
 #define EXIT_GATE 1
 #define EXIT_ERROR 2
+#define EXIT_INCONCLUSIVE 3
+
+/* "CMD: no model: give -m MODEL[ALT] (bundled: every model found on the
+ * search path)"; returns EXIT_ERROR (src/cli/no-model.c). */
+int ea_die_no_model(const char *cmd, const char *alt);
 
 /* "eatrace: MSG" on stderr; returns EXIT_ERROR. */
 int ea_die(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

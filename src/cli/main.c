@@ -9,10 +9,12 @@
 
 #include "cli/cmd.h"
 #include "eatrace/output.h"
+#include "eatrace/version.h"
 
-#ifndef EA_VERSION
-#define EA_VERSION "0.1"
+#ifndef EA_DOCDIR
+#define EA_DOCDIR "/usr/local/share/doc/eatrace"
 #endif
+
 
 struct ea_cmd {
 	const char *name;
@@ -50,11 +52,13 @@ static void usage(FILE *f)
 		   "trace-cmd trace.dat files and ftrace text.\n\ncommands:\n");
 	for (size_t i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++)
 		fprintf(f, "  %-8s %s\n", cmds[i].name, cmds[i].summary);
-	fprintf(f, "\n'eatrace COMMAND --help' describes each command; "
+	fprintf(f, "\n'eatrace COMMAND --help' (or 'eatrace help COMMAND') describes each command; "
 		   "see also eatrace(1).\n"
-		   "Exit status: 0 ok, 1 a gate failed, 2 usage or input error.\n"
+		   "Exit status: 0 ok, 1 a gate failed, 2 usage or input error,\n"
+		   "3 the diff gate is inconclusive.\n"
 		   "Environment: EATRACE_MODEL_PATH (model directories),\n"
-		   "EATRACE_DAT_READER=libtracecmd|pages (how trace.dat is read).\n");
+		   "EATRACE_DAT_READER=libtracecmd|pages (how trace.dat is read).\n"
+		   "The docs/*.md the help names are installed in %s.\n", EA_DOCDIR);
 }
 
 /*
@@ -78,6 +82,17 @@ int main(int argc, char **argv)
 {
 	if (argc < 2) {
 		usage(stderr);
+		return EXIT_ERROR;
+	}
+	if (!strcmp(argv[1], "help") && argc >= 3) {
+		/* eatrace help COMMAND [SUBCOMMAND]: its --help */
+		char *av[4] = { argv[2], argc >= 4 ? argv[3] : "--help",
+				argc >= 4 ? "--help" : NULL, NULL };
+
+		for (size_t i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++)
+			if (!strcmp(argv[2], cmds[i].name))
+				return cmds[i].fn(argc >= 4 ? 3 : 2, av);
+		ea_die("'%s' is not an eatrace command (try 'eatrace --help')", argv[2]);
 		return EXIT_ERROR;
 	}
 	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") ||

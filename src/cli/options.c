@@ -8,6 +8,9 @@
 #include "cli/cmd.h"
 #include "cli/options.h"
 #include "eatrace/input.h"
+#include "eatrace/progress.h"
+#include "eatrace/report.h"
+#include "eatrace/stats.h"
 
 int ea_parse_time(const char *s, uint64_t *ns, bool *absolute)
 {
@@ -73,7 +76,7 @@ int ea_parse_common(int argc, char **argv, struct ea_common_opts *o,
 	*want_help = false;
 	optind = 1;
 	opterr = 0;
-	while (rc == 0 && (c = getopt_long(argc, argv, "f:o:m:qvj:h", lo, NULL)) != -1) {
+	while (rc == 0 && (c = getopt_long(argc, argv, ":f:o:m:qvj:h", lo, NULL)) != -1) {
 		switch (c) {
 		case 'f':
 			if (!strcmp(optarg, "text"))
@@ -93,6 +96,7 @@ int ea_parse_common(int argc, char **argv, struct ea_common_opts *o,
 			break;
 		case 'q':
 			o->verbose = -1;
+			ea_progress_enabled = 0;	/* no progress line either */
 			break;
 		case 'v':
 			o->verbose++;
@@ -128,6 +132,12 @@ int ea_parse_common(int argc, char **argv, struct ea_common_opts *o,
 			o->cfg.swapper_idle_state = (int)v;
 			break;
 		}
+		case ':':
+			if (optopt && optopt < 256)
+				rc = ea_die("%s: option -%c needs a value", argv[0], optopt);
+			else
+				rc = ea_die("%s: option %s needs a value", argv[0], argv[optind - 1]);
+			break;
 		case '?':
 			if (optopt && optopt < 256)
 				rc = ea_die("%s: unknown option '-%c' (see --help)", argv[0], optopt);
@@ -158,4 +168,50 @@ int ea_parse_common(int argc, char **argv, struct ea_common_opts *o,
 	*args = argv + optind;
 	*nargs = argc - optind;
 	return 0;
+}
+
+int ea_check_window(const struct ea_common_opts *o, const struct ea_state *s,
+		    const char *path)
+{
+	uint64_t first = ea_state_first_ts(s), last = ea_state_last_ts(s), ws, we;
+
+	if (!o->cfg.win_start && !o->cfg.win_end)
+		return 0;
+	ea_state_window(s, &ws, &we);
+	if (we > ws)
+		return 0;
+	return ea_die("%s: the window (--start/--end) is outside the trace, which spans %.6f s (@%.6f .. @%.6f): nothing to analyse",
+		      path, (last - first) / 1e9, first / 1e9, last / 1e9), -1;
+}
+
+struct note_filter {
+	int verbose;
+	const char *path;
+};
+
+static void note_err(void *arg, const char *kind, const char *msg)
+{
+	const struct note_filter *nf = arg;
+
+	if (nf->verbose > 0 || !strcmp(kind, "warning"))
+		fprintf(stderr, "eatrace: %s: %s: %s\n", nf->path, kind, msg);
+}
+
+void ea_notes_to_stderr(const struct ea_common_opts *o, const struct ea_stats *st,
+			const struct ea_input_info *info, const struct ea_report *rep,
+			const char *path)
+{
+	struct note_filter nf = { o->verbose, path };
+
+	if (o->verbose < 0)
+		return;
+	if (o->verbose > 0)
+		fprintf(stderr, "eatrace: %s: %s, %d CPU(s), %llu events used\n", path,
+			info->format ? info->format : "?", st->ncpus,
+			(unsigned long long)st->counts.events);
+	if (o->format == EA_FMT_TEXT && !o->output)
+		return;		/* the report on the terminal has them */
+	ea_stats_foreach_note(st, info, note_err, &nf);
+	if (rep)
+		ea_report_foreach_energy_note(rep, note_err, &nf);
 }

@@ -19,14 +19,20 @@ struct ea_common_opts {
 
 #define EA_COMMON_OPTS_HELP                                                    \
 	"  -f, --format FMT   text (default), json or csv\n"                  \
+	EA_COMMON_OPTS_HELP_NOFMT
+
+/* The same without -f (for a command that has its own formats). */
+#define EA_COMMON_OPTS_HELP_NOFMT                                              \
 	"  -o, --output FILE  write there instead of stdout (atomically)\n"   \
 	"      --start T      analyse from T seconds after the first event;\n" \
 	"                     @T for an absolute trace timestamp\n"           \
-	"      --end T        ... up to T (same forms)\n"                     \
+	"      --end T        ... up to T (same forms); a window outside the\n" \
+	"                     trace is an error (exit 2)\n"                  \
 	"      --idle-state N idle state index assumed for CPUs without\n"    \
 	"                     cpu_idle events, while they run pid 0 (default 0)\n" \
-	"  -q, --quiet        no notes on stderr\n"                           \
-	"  -v, --verbose      more detail\n"                                 \
+	"  -q, --quiet        no notes, warnings or progress on stderr\n"    \
+	"  -v, --verbose      what was read, and (with -f json|csv or -o)\n" \
+	"                     every note on stderr, not only warnings\n"      \
 	"  -j, --jobs N       threads reading the trace (1: one; default 2\n" \
 	"                     on two CPUs or more)\n"
 
@@ -40,6 +46,24 @@ int ea_parse_common(int argc, char **argv, struct ea_common_opts *o,
 		    const struct option *extra, int nextra,
 		    int (*cb)(int opt, const char *arg, void *ctx), void *ctx,
 		    bool *want_help, char ***args, int *nargs);
+
+/*
+ * Notes on stderr, where the terminal shows them when the report itself
+ * does not (-f json|csv, or -o FILE): warnings, and with -v every note;
+ * nothing with -q. A text report on stdout holds them already, and -v
+ * adds a line on what was read. rep may be NULL (stats).
+ */
+struct ea_stats;
+struct ea_input_info;
+struct ea_report;
+void ea_notes_to_stderr(const struct ea_common_opts *o, const struct ea_stats *st,
+			const struct ea_input_info *info, const struct ea_report *rep,
+			const char *path);
+
+/* After the run: an error (exit 2) when the window given with --start/--end
+ * does not overlap the trace. Returns 0 or -1 after printing it. */
+int ea_check_window(const struct ea_common_opts *o, const struct ea_state *s,
+		    const char *path);
 
 /* "1.25" -> 1250000000; "@2084.5" -> absolute. Returns 0 or -1. */
 int ea_parse_time(const char *s, uint64_t *ns, bool *absolute);

@@ -14,9 +14,18 @@
 int ea_cli_pic_open(struct ea_out *out, const char *path);
 int ea_cli_pic_commit(struct ea_out *out);
 
-/* The same with a Perfetto writer begun on out->f (and ended by commit). */
+/* The same with a Perfetto writer begun on out->f (and ended by commit),
+ * capped near max_mb MB (0: no cap; commit warns when it was reached). */
 int ea_cli_perfetto_open(struct ea_out *out, const char *path,
-			 struct ea_perfetto **pf);
-int ea_cli_perfetto_commit(struct ea_out *out, struct ea_perfetto *pf);
+			 struct ea_perfetto **pf, double max_mb);
+int ea_cli_perfetto_commit(struct ea_out *out, struct ea_perfetto *pf,
+			   double max_mb, const char *path);
+/* --perfetto-max-mb MB: 0, or says why and returns EXIT_ERROR. */
+int ea_cli_parse_max_mb(const char *arg, double *mb);
+
+/* The help line of --perfetto-max-mb. */
+#define EA_PERFETTO_MAX_MB_HELP                                                \
+	"      --perfetto-max-mb MB  cap the --perfetto file near MB: task slices\n" \
+	"                     and OPP/idle counters stop where it is reached\n"
 
 #endif

@@ -63,7 +63,9 @@ static int nclusters(const struct ea_model *m)
 static void child(const struct ea_diff_side *side, const char *trace,
 		  enum ea_norm norm, int fd)
 {
-	struct ea_diff_side one = { .name = side->name, .model = side->model };
+	struct ea_diff_side one = { .name = side->name, .model = side->model,
+				     .state_cfg = side->state_cfg,
+				     .acct_cfg = side->acct_cfg };
 	const struct ea_model *m = side->model;
 	struct buf b = { 0 };
 	struct ea_err err;

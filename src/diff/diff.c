@@ -95,6 +95,12 @@ int ea_diff_add_run(struct ea_diff_side *side, const char *trace,
 	struct ea_run run;
 	int rc;
 
+	if (side->state_cfg) {
+		cfg = *side->state_cfg;
+		cfg.ncpus = -1;
+	}
+	if (side->acct_cfg)
+		acfg = *side->acct_cfg;
 	runs = realloc(side->runs, (side->n + 1) * sizeof(*runs));
 	if (!runs)
 		return ea_err_set(err, "out of memory");
@@ -111,8 +117,13 @@ int ea_diff_add_run(struct ea_diff_side *side, const char *trace,
 	rc = ea_run(&run, trace, &cfg, &cons, 1, err);
 	if (!rc) {
 		struct ea_err e2;
+		uint64_t ws, we;
 
-		if (ea_acct_done(&acct, run.state, &e2))
+		ea_state_window(run.state, &ws, &we);
+		if ((cfg.win_start || cfg.win_end) && we <= ws)
+			rc = ea_err_set(err, "%s: the window (--start/--end) is outside the trace: nothing to compare",
+					trace);
+		else if (ea_acct_done(&acct, run.state, &e2))
 			rc = ea_err_set(err, "%s: %s", trace, e2.msg);
 		else
 			rc = summarise(r, &acct, norm, err);
@@ -160,11 +171,25 @@ int ea_diff_compute(struct ea_diff *d, struct ea_err *err)
 		hi = (n->mean - b->mean) + d->t * se;
 		d->ci_low_pct = 100 * lo / b->mean;
 		d->ci_high_pct = 100 * hi / b->mean;
-		/* Fail only when the whole interval is above the threshold. */
-		d->fail = d->ci_low_pct > d->max_increase_pct;
+		/* Pass when the whole interval is at or below the threshold,
+		 * fail when it is all above, else inconclusive. */
+		if (d->ci_high_pct <= d->max_increase_pct)
+			d->verdict = EA_VERDICT_PASS;
+		else if (d->ci_low_pct > d->max_increase_pct)
+			d->verdict = EA_VERDICT_FAIL;
+		else
+			d->verdict = EA_VERDICT_INCONCLUSIVE;
 	} else {
-		d->fail = d->change_pct > d->max_increase_pct;
+		d->verdict = d->change_pct > d->max_increase_pct ? EA_VERDICT_FAIL
+								 : EA_VERDICT_PASS;
 	}
+	d->runs_needed = 0;
+	if (d->verdict == EA_VERDICT_INCONCLUSIVE)
+		d->runs_needed = ea_runs_needed(b->mean, b->sd, n->sd, d->change_pct,
+						d->max_increase_pct, d->confidence);
+	d->fail = d->verdict == EA_VERDICT_FAIL ||
+		  (d->verdict == EA_VERDICT_INCONCLUSIVE &&
+		   d->inconclusive_as == EA_VERDICT_FAIL);
 	return 0;
 }
 

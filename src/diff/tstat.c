@@ -119,3 +119,45 @@ double ea_t_quantile(double p, double df)
 	}
 	return (lo + hi) / 2;
 }
+
+/* Half-width (percent of mean_base) of the Welch interval with n runs a side. */
+static double half_width_pct(double mean_base, double vb, double vn, int n,
+			     double confidence)
+{
+	double se, df;
+
+	ea_welch(0, sqrt(vb), n, 0, sqrt(vn), n, &se, &df);
+	return 100 * ea_t_quantile(0.5 + confidence / 2, df) * se / mean_base;
+}
+
+int ea_runs_needed(double mean_base, double sd_base, double sd_new,
+		   double change_pct, double thr_pct, double confidence)
+{
+	double gap = fabs(change_pct - thr_pct), vb = sd_base * sd_base,
+	       vn = sd_new * sd_new;
+	int lo = 1, hi = 2;
+
+	if (!(mean_base > 0))
+		return 0;
+	/* the half-width shrinks as n grows: double, then bisect */
+	while (!(half_width_pct(mean_base, vb, vn, hi, confidence) < gap)) {
+		if (hi >= 1000000)
+			return 0;
+		lo = hi;
+		hi = hi * 2 > 1000000 ? 1000000 : hi * 2;
+	}
+	while (hi - lo > 1) {
+		int mid = lo + (hi - lo) / 2;
+
+		if (half_width_pct(mean_base, vb, vn, mid, confidence) < gap)
+			hi = mid;
+		else
+			lo = mid;
+	}
+	return hi;
+}
+
+const char *ea_verdict_name(enum ea_verdict v)
+{
+	return v == EA_VERDICT_FAIL ? "fail" : v == EA_VERDICT_INCONCLUSIVE ? "inconclusive" : "pass";
+}

@@ -15,6 +15,7 @@
 
 #include "eatrace/input.h"
 #include "input/reader.h"
+#include "input/spool.h"
 
 /* Probed in order: the first that recognises the file reads it. */
 static const struct ea_reader_ops *const readers[] = {
@@ -32,6 +33,7 @@ struct ea_input {
 	const struct ea_reader_ops *ops;
 	void *priv;
 	char *path;
+	char *tmp;		/* spooled copy of stdin or a .gz (spool.c), or NULL */
 	struct ea_input_info info;
 	uint64_t last_ts;
 	uint64_t nevents;
@@ -58,35 +60,75 @@ static int read_head(const char *path, unsigned char *buf, size_t *n,
 	return 0;
 }
 
+/* An error from a reader about the spooled copy names the original. */
+static void name_original(const char *tmp, const char *path, struct ea_err *err)
+{
+	char *at, buf[EA_ERR_MAX];
+
+	if (!tmp || !(at = strstr(err->msg, tmp)))
+		return;
+	snprintf(buf, sizeof(buf), "%.*s%s%s", (int)(at - err->msg), err->msg, path,
+		 at + strlen(tmp));
+	snprintf(err->msg, sizeof(err->msg), "%s", buf);
+}
+
 int ea_input_open(struct ea_input **inp, const char *path, struct ea_err *err)
 {
 	unsigned char head[PROBE_BYTES];
 	struct ea_input *in;
+	char *tmp = NULL;
+	const char *real = path;
 	size_t n = 0, i;
 
 	*inp = NULL;
-	if (read_head(path, head, &n, err))
-		return -1;
+	if (!strcmp(path, "-")) {
+		if (ea_spool_stdin(&tmp, err))
+			return -1;
+		path = EA_STDIN_NAME;
+		real = tmp;
+	}
+	if (read_head(real, head, &n, err))
+		goto fail;
+	if (ea_spool_is_gzip(head, n)) {
+		char *gz = NULL;
+		int rc = ea_spool_gunzip(real, &gz, err);
+
+		name_original(tmp, path, err);
+		if (tmp) {
+			unlink(tmp);
+			free(tmp);
+		}
+		tmp = gz;
+		if (rc)
+			return -1;
+		real = tmp;
+		if (read_head(real, head, &n, err))
+			goto fail;
+	}
 	for (i = 0; i < sizeof(readers) / sizeof(readers[0]); i++)
 		if (readers[i]->probe(head, n))
 			break;
-	if (i == sizeof(readers) / sizeof(readers[0]))
-		return ea_err_set(err,
-				  "%s: not a trace.dat, Perfetto trace, ftrace text or systrace file",
-				  path);
+	if (i == sizeof(readers) / sizeof(readers[0])) {
+		ea_err_set(err, "%s: not a trace.dat, Perfetto trace, ftrace text or systrace file",
+			   path);
+		goto fail;
+	}
 	in = calloc(1, sizeof(*in));
 	if (!in || !(in->path = strdup(path))) {
 		free(in);
-		return ea_err_set(err, "%s: out of memory", path);
+		ea_err_set(err, "%s: out of memory", path);
+		goto fail;
 	}
+	in->tmp = tmp;
 	in->ops = readers[i];
 	in->info.ncpus = -1;
 	for (int t = 0; t < EA_EV_NR; t++)
 		in->info.may_have[t] = true;
-	if (in->ops->open(&in->priv, path, &in->info, err)) {
+	if (in->ops->open(&in->priv, real, &in->info, err)) {
+		name_original(tmp, path, err);
 		free(in->path);
 		free(in);
-		return -1;
+		goto fail;
 	}
 	if (in->info.ncpus > EA_MAX_CPUS) {
 		int ncpus = in->info.ncpus;
@@ -97,6 +139,13 @@ int ea_input_open(struct ea_input **inp, const char *path, struct ea_err *err)
 	}
 	*inp = in;
 	return 0;
+fail:
+	if (tmp) {
+		name_original(tmp, path, err);
+		unlink(tmp);
+		free(tmp);
+	}
+	return -1;
 }
 
 __attribute__((format(printf, 3, 4)))
@@ -181,6 +230,8 @@ int ea_input_next(struct ea_input *in, struct ea_event *ev, struct ea_err *err)
 {
 	int rc = in->ops->next(in->priv, ev, err);
 
+	if (rc < 0)
+		name_original(in->tmp, in->path, err);
 	if (rc <= 0)
 		return rc;
 	if (check_event(in, ev, err))
@@ -210,6 +261,10 @@ void ea_input_close(struct ea_input *in)
 	if (!in)
 		return;
 	in->ops->close(in->priv);
+	if (in->tmp) {
+		unlink(in->tmp);
+		free(in->tmp);
+	}
 	free(in->path);
 	free(in);
 }

@@ -58,7 +58,11 @@ void ea_diff_render_json(FILE *f, const struct ea_diff *d)
 		ea_json_num(&j, "welch_df", d->df);
 		ea_json_num(&j, "t", d->t);
 	}
-	ea_json_str(&j, "verdict", d->fail ? "fail" : "pass");
+	ea_json_str(&j, "verdict", ea_verdict_name(d->verdict));
+	if (d->verdict == EA_VERDICT_INCONCLUSIVE) {
+		ea_json_int(&j, "runs_per_side_needed", d->runs_needed);
+		ea_json_str(&j, "counted_as", ea_verdict_name(d->inconclusive_as));
+	}
 
 	ea_json_obj(&j, "attribution");
 	ea_json_obj(&j, "energy");

@@ -1,9 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * `eatrace diff --format junit`: one test case, failed when the gate
- * fails, so CI dashboards show the energy gate like any other test.
+ * fails, skipped when it is inconclusive (unless --inconclusive pass|fail
+ * decides), an error when a trace or model could not be read, so CI
+ * dashboards show the energy gate like any other test.
  * Structure: tests/fixtures/diff/junit.xsd (JUnit as Jenkins reads it).
  */
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -28,30 +31,29 @@ static void xml_text(FILE *f, const char *s)
 
 void ea_diff_render_junit(FILE *f, const struct ea_diff *d)
 {
-	char msg[256], name[192];
+	char msg[512], name[192];
+	bool skipped = !d->fail && d->verdict == EA_VERDICT_INCONCLUSIVE &&
+		       d->inconclusive_as == EA_VERDICT_INCONCLUSIVE;
 
-	if (d->stats)
-		snprintf(msg, sizeof(msg), "energy %+.2f%% (%.0f%% CI %+.2f%% .. %+.2f%%), threshold +%.2f%%",
-			 d->change_pct, 100 * d->confidence, d->ci_low_pct,
-			 d->ci_high_pct, d->max_increase_pct);
-	else
-		snprintf(msg, sizeof(msg), "energy %+.2f%%, threshold +%.2f%% (no confidence interval: one run on a side)",
-			 d->change_pct, d->max_increase_pct);
+	ea_diff_verdict_line(d, msg, sizeof(msg));
 	snprintf(name, sizeof(name), "energy (%s, normalised by %s)",
 		 d->side[1].model->name, ea_norm_name(d->norm));
 	fputs("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n", f);
 	fprintf(f, "<testsuites tests=\"1\" failures=\"%d\" errors=\"0\">\n", d->fail);
-	fprintf(f, "  <testsuite name=\"eatrace diff\" tests=\"1\" failures=\"%d\" errors=\"0\" skipped=\"0\">\n",
-		d->fail);
+	fprintf(f, "  <testsuite name=\"eatrace diff\" tests=\"1\" failures=\"%d\" errors=\"0\" skipped=\"%d\">\n",
+		d->fail, skipped);
 	fputs("    <testcase classname=\"eatrace.energy\" name=\"", f);
 	xml_text(f, name);
 	fputs("\">\n", f);
-	if (d->fail) {
-		fputs("      <failure type=\"energy-increase\" message=\"", f);
+	if (d->fail || skipped) {
+		/* inconclusive: a skipped case (neither passed nor failed),
+		 * or a failure of its own type with --inconclusive fail */
+		fprintf(f, "      <%s type=\"%s\" message=\"", skipped ? "skipped" : "failure",
+			d->verdict == EA_VERDICT_INCONCLUSIVE ? "energy-inconclusive" : "energy-increase");
 		xml_text(f, msg);
 		fputs("\">", f);
 		xml_text(f, msg);
-		fputs("</failure>\n", f);
+		fprintf(f, "</%s>\n", skipped ? "skipped" : "failure");
 	}
 	fputs("      <system-out>", f);
 	xml_text(f, msg);
@@ -64,4 +66,17 @@ void ea_diff_render_junit(FILE *f, const struct ea_diff *d)
 			xml_text(f, line);
 		}
 	fputs("</system-out>\n    </testcase>\n  </testsuite>\n</testsuites>\n", f);
+}
+
+void ea_diff_render_junit_error(FILE *f, const char *msg)
+{
+	fputs("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n", f);
+	fputs("<testsuites tests=\"1\" failures=\"0\" errors=\"1\">\n", f);
+	fputs("  <testsuite name=\"eatrace diff\" tests=\"1\" failures=\"0\" errors=\"1\" skipped=\"0\">\n", f);
+	fputs("    <testcase classname=\"eatrace.energy\" name=\"energy\">\n", f);
+	fputs("      <error type=\"input\" message=\"", f);
+	xml_text(f, msg);
+	fputs("\">", f);
+	xml_text(f, msg);
+	fputs("</error>\n    </testcase>\n  </testsuite>\n</testsuites>\n", f);
 }

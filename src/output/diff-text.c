@@ -7,16 +7,36 @@
 #include "eatrace/diff.h"
 #include "eatrace/escape.h"
 
-static const char *verdict_line(const struct ea_diff *d, char *buf, size_t n)
+const char *ea_diff_verdict_line(const struct ea_diff *d, char *buf, size_t n)
 {
-	if (d->stats)
+	static const char *const word[] = {
+		[EA_VERDICT_PASS] = "PASS",
+		[EA_VERDICT_FAIL] = "FAIL",
+		[EA_VERDICT_INCONCLUSIVE] = "INCONCLUSIVE",
+	};
+	char counted[32] = "", more[128] = "";
+
+	if (d->verdict == EA_VERDICT_INCONCLUSIVE) {
+		if (d->inconclusive_as != EA_VERDICT_INCONCLUSIVE)
+			snprintf(counted, sizeof(counted), " (counted as %s)",
+				 ea_verdict_name(d->inconclusive_as));
+		if (d->runs_needed)
+			snprintf(more, sizeof(more), "; %d runs per side would resolve a change of this size",
+				 d->runs_needed);
+		else
+			snprintf(more, sizeof(more), "; the change is at the threshold: no number of runs would resolve it");
+		snprintf(buf, n, "INCONCLUSIVE%s: energy %+.2f%% (%.0f%% CI %+.2f%% .. %+.2f%%) straddles the threshold +%.2f%%: run more iterations%s",
+			 counted, d->change_pct, 100 * d->confidence, d->ci_low_pct,
+			 d->ci_high_pct, d->max_increase_pct, more);
+	} else if (d->stats) {
 		snprintf(buf, n, "%s: energy %+.2f%% (%.0f%% CI %+.2f%% .. %+.2f%%), threshold +%.2f%%",
-			 d->fail ? "FAIL" : "PASS", d->change_pct,
+			 word[d->verdict], d->change_pct,
 			 100 * d->confidence, d->ci_low_pct, d->ci_high_pct,
 			 d->max_increase_pct);
-	else
+	} else {
 		snprintf(buf, n, "%s: energy %+.2f%%, threshold +%.2f%% (one run on a side: no confidence interval)",
-			 d->fail ? "FAIL" : "PASS", d->change_pct, d->max_increase_pct);
+			 word[d->verdict], d->change_pct, d->max_increase_pct);
+	}
 	return buf;
 }
 
@@ -43,7 +63,7 @@ void ea_diff_render_text(FILE *f, const struct ea_diff *d)
 	char buf[256], e1[4 * 4096 + 1], e2[4 * EA_NAME_LEN + 1];
 	size_t nt;
 
-	fprintf(f, "%s\n\n", verdict_line(d, buf, sizeof(buf)));
+	fprintf(f, "%s\n\n", ea_diff_verdict_line(d, buf, sizeof(buf)));
 	fprintf(f, "normalised by %s: values in %s%s\n", ea_norm_name(d->norm),
 		unit, ea_norm_unit(d->norm));
 	for (int s = 0; s < 2; s++) {
@@ -113,7 +133,7 @@ void ea_diff_render_markdown(FILE *f, const struct ea_diff *d)
 	size_t nt;
 
 	fprintf(f, "### eatrace energy gate: %s\n\n", d->fail ? "FAIL" : "PASS");
-	fprintf(f, "%s\n\n", verdict_line(d, buf, sizeof(buf)));
+	fprintf(f, "%s\n\n", ea_diff_verdict_line(d, buf, sizeof(buf)));
 	fprintf(f, "| | runs | mean (%s%s, by %s) | sd | model |\n|---|---:|---:|---:|---|\n",
 		m->power_unit, ea_norm_unit(d->norm), ea_norm_name(d->norm));
 	for (int s = 0; s < 2; s++)

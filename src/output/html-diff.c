@@ -95,7 +95,7 @@ void ea_diff_render_html(FILE *f, const struct ea_diff *d)
 		fputs("<div class=\"card\"><b>n/a</b><span>confidence interval (needs 2+ runs "
 		      "a side)</span></div>\n", f);
 	fprintf(f, "<div class=\"card\"><b>%s</b><span>gate: max increase %s%%</span></div>\n",
-		d->fail ? "FAIL" : "pass", svg_num(b, d->max_increase_pct));
+		ea_verdict_name(d->verdict), svg_num(b, d->max_increase_pct));
 	fputs("</div>\n", f);
 
 	/* Normalised means, as the text report gives them. */

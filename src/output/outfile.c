@@ -276,6 +276,11 @@ int ea_out_open(struct ea_out *o, const char *path, struct ea_err *err)
 	return 0;
 }
 
+const char *ea_out_pending_path(const struct ea_out *o)
+{
+	return o->file ? o->file->tmp : NULL;
+}
+
 const char *ea_out_dir_of(const struct ea_out *o, char *buf, size_t size)
 {
 	const char *t = o->file ? o->file->tmp : NULL;

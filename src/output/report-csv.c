@@ -1,8 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * `eatrace report --format csv`: one row per breakdown entry,
- *   scope,id,name,freq_khz,time_s,total,busy,idle,wakeup
+ *   scope,id,name,freq_khz,time_s,total,busy,idle,wakeup,start_s
  * scope: total, cluster, cpu, cpu_pstate, cpu_cstate, task, window.
+ * time_s is always a duration, the time the row covers: the window's
+ * length (total, cluster, cpu, window), the residency (cpu_pstate,
+ * cpu_cstate), the runtime (task). start_s, on total and window rows
+ * only, is where that time starts (absolute trace time).
  * Energies are exact decimals (power_unit x s).
  */
 #include <stdlib.h>
@@ -18,7 +22,7 @@ static void energies(FILE *f, const struct ea_energy *e)
 	fprintf(f, ",%s", ea_energy_fmt(b, ea_energy_total(e)));
 	fprintf(f, ",%s", ea_energy_fmt(b, ea_energy_busy(e)));
 	fprintf(f, ",%s", ea_energy_fmt(b, ea_energy_idle(e)));
-	fprintf(f, ",%s\n", ea_energy_fmt(b, ea_energy_wakeup(e)));
+	fprintf(f, ",%s", ea_energy_fmt(b, ea_energy_wakeup(e)));
 }
 
 void ea_report_render_csv(FILE *f, const struct ea_report *r)
@@ -28,28 +32,31 @@ void ea_report_render_csv(FILE *f, const struct ea_report *r)
 	const struct ea_task_acct **t;
 	char b[64], b2[64];
 
-	fprintf(f, "scope,id,name,freq_khz,time_s,total,busy,idle,wakeup\n");
+	fprintf(f, "scope,id,name,freq_khz,time_s,total,busy,idle,wakeup,start_s\n");
 	fprintf(f, "total,,,,%s", ea_fmt_s(b, a->win_end - a->win_start));
 	energies(f, &a->total);
+	fprintf(f, ",%s\n", ea_fmt_s(b, a->win_start));
 	for (int i = 0; i < m->nclusters; i++) {
 		fprintf(f, "cluster,%d,", i);
 		ea_esc_csv(f, m->clusters[i].name);
 		fprintf(f, ",,%s", ea_fmt_s(b, a->clusters[i].busy_ns + a->clusters[i].idle_ns));
 		energies(f, &a->clusters[i].e);
+		fputs(",\n", f);
 	}
 	for (int i = 0; i < a->trace_ncpus && i < a->ncpus; i++) {
 		const struct ea_cluster *cl = &m->clusters[m->cpu_cluster[i]];
 
 		fprintf(f, "cpu,%d,,,%s", i, ea_fmt_s(b, a->cpus[i].busy_ns + a->cpus[i].idle_ns));
 		energies(f, &a->cpus[i].e);
+		fputs(",\n", f);
 		for (int k = 0; k < cl->ncaps; k++)
-			fprintf(f, "cpu_pstate,%d,,%u,%s,%s,,,\n", i, cl->caps[k].freq_khz,
+			fprintf(f, "cpu_pstate,%d,,%u,%s,%s,,,,\n", i, cl->caps[k].freq_khz,
 				ea_fmt_s(b, a->cpus[i].pstates[k].ns),
 				ea_energy_fmt(b2, a->cpus[i].pstates[k].energy));
 		for (int k = 0; k < cl->nidles; k++) {
 			fprintf(f, "cpu_cstate,%d,", i);
 			ea_esc_csv(f, cl->idles[k].name);
-			fprintf(f, ",,%s,%s,,,\n", ea_fmt_s(b, a->cpus[i].cstates[k].ns),
+			fprintf(f, ",,%s,%s,,,,\n", ea_fmt_s(b, a->cpus[i].cstates[k].ns),
 				ea_energy_fmt(b2, a->cpus[i].cstates[k].energy));
 		}
 	}
@@ -59,10 +66,16 @@ void ea_report_render_csv(FILE *f, const struct ea_report *r)
 		ea_esc_csv(f, t[i]->comm);
 		fprintf(f, ",,%s", ea_fmt_s(b, t[i]->runtime_ns));
 		energies(f, &t[i]->e);
+		fputs(",\n", f);
 	}
 	free(t);
 	for (size_t i = 0; i < a->nwindows && a->cfg.interval_ns; i++) {
-		fprintf(f, "window,%zu,,,%s", i, ea_fmt_s(b, a->win_start + i * a->cfg.interval_ns));
+		uint64_t t0 = a->win_start + i * a->cfg.interval_ns;
+		uint64_t t1 = t0 + a->cfg.interval_ns < a->win_end ? t0 + a->cfg.interval_ns
+								   : a->win_end;
+
+		fprintf(f, "window,%zu,,,%s", i, ea_fmt_s(b, t1 - t0));
 		energies(f, &a->windows[i]);
+		fprintf(f, ",%s\n", ea_fmt_s(b, t0));
 	}
 }

@@ -7,6 +7,7 @@
 
 #include "eatrace/output.h"
 #include "eatrace/report.h"
+#include "eatrace/version.h"
 
 static void states_json(struct ea_json *j, const struct ea_cluster *cl,
 			const struct ea_pstate_acct *ps,
@@ -48,6 +49,9 @@ void ea_report_render_json(FILE *f, const struct ea_report *r)
 	ea_json_begin(&j, f);
 	ea_json_obj(&j, NULL);
 	ea_json_int(&j, "eatrace_report", 1);
+	ea_json_str(&j, "eatrace_version", EA_VERSION);
+	ea_json_str(&j, "trace", r->path);
+	ea_json_str(&j, "format", r->info && r->info->format ? r->info->format : "");
 	ea_json_str(&j, "model", m->name);
 	ea_json_str(&j, "power_unit", m->power_unit);
 	ea_json_str(&j, "energy_unit", "power_unit x s");
@@ -127,6 +131,7 @@ void ea_report_render_json(FILE *f, const struct ea_report *r)
 	ea_json_arr(&j, "notes");
 	if (r->stats)
 		ea_stats_foreach_note(r->stats, r->info, ea_stats_note_json, &j);
+	ea_report_foreach_energy_note(r, ea_stats_note_json, &j);
 	ea_json_arr_end(&j);
 	ea_json_obj_end(&j);
 	ea_json_end(&j);

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* `eatrace report` for people. */
 #include <stdlib.h>
+#include <string.h>
 
 #include "eatrace/escape.h"
 #include "eatrace/output.h"
@@ -30,12 +31,14 @@ static void note(void *arg, const char *kind, const char *msg)
 	fprintf(notes->f, "  %-9s %s\n", kind, ea_esc_term_buf(m, sizeof(m), msg));
 }
 
+static int w = 14;	/* the label column: the longest label, at least 14 */
+
 static void row(FILE *f, const char *label, const struct ea_energy *e,
 		ea_energy_t total)
 {
 	char l[4 * 96 + 1];
 
-	fprintf(f, "%-14s %14.6f %6.1f%% %14.6f %14.6f %12.6f\n",
+	fprintf(f, "%-*s %14.6f %6.1f%% %14.6f %14.6f %12.6f\n", w,
 		ea_esc_term_buf(l, sizeof(l), label),
 		ea_energy_to_double(ea_energy_total(e)),
 		pct(ea_energy_total(e), total),
@@ -46,7 +49,7 @@ static void row(FILE *f, const char *label, const struct ea_energy *e,
 
 static void header(FILE *f, const char *first)
 {
-	fprintf(f, "%-14s %14s %7s %14s %14s %12s\n", first, "energy", "share",
+	fprintf(f, "%-*s %14s %7s %14s %14s %12s\n", w, first, "energy", "share",
 		"busy", "idle", "wakeup");
 }
 
@@ -55,10 +58,23 @@ void ea_report_render_text(FILE *f, const struct ea_report *r)
 	const struct ea_acct *a = r->acct;
 	const struct ea_model *m = a->model;
 	ea_energy_t total = ea_energy_total(&a->total);
-	char b1[32], b2[32], label[96], msg[160];
+	char b1[32], b2[32], label[96];
 	char t1[4 * 4096 + 1], t2[4 * EA_NAME_LEN + 1], t3[4 * EA_NAME_LEN + 1];
 	struct notes notes = { f, 0 };
+	size_t top = r->top ? r->top : TOP_TASKS;
+	int wc = 10;	/* the C-state column: the longest name, at least 10 */
 
+	/* columns stay in line with long cluster and C-state names */
+	w = 14;
+	for (int i = 0; i < m->nclusters; i++) {
+		int n = (int)strlen(m->clusters[i].name);
+
+		if (n + 6 > w)	/* "NN (name)" CPU labels */
+			w = n + 6;
+		for (int k = 0; k < m->clusters[i].nidles; k++)
+			if ((int)strlen(m->clusters[i].idles[k].name) > wc)
+				wc = (int)strlen(m->clusters[i].idles[k].name);
+	}
 	fprintf(f, "%s: %s s from %s s, model %s, energy in %s x s\n\n",
 		ea_esc_term_buf(t1, sizeof(t1), r->path),
 		ea_fmt_s(b1, a->win_end - a->win_start), ea_fmt_s(b2, a->win_start),
@@ -88,7 +104,7 @@ void ea_report_render_text(FILE *f, const struct ea_report *r)
 		row(f, label, &a->cpus[i].e, total);
 	}
 
-	fprintf(f, "\n%-14s %10s %12s %14s %7s\n", "cluster", "freq_khz",
+	fprintf(f, "\n%-*s %10s %12s %14s %7s\n", w, "cluster", "freq_khz",
 		"busy_s", "energy", "share");
 	for (int i = 0; i < m->nclusters; i++) {
 		const struct ea_cluster *cl = &m->clusters[i];
@@ -101,14 +117,14 @@ void ea_report_render_text(FILE *f, const struct ea_report *r)
 					e += a->cpus[cl->cpus[c]].pstates[k].energy;
 			if (!e && !a->clusters[i].pstates[k].ns)
 				continue;
-			fprintf(f, "%-14s %10u %12s %14.6f %6.1f%%\n",
+			fprintf(f, "%-*s %10u %12s %14.6f %6.1f%%\n", w,
 				ea_esc_term_buf(t2, sizeof(t2), cl->name),
 				cl->caps[k].freq_khz,
 				ea_fmt_s(b1, a->clusters[i].pstates[k].ns),
 				ea_energy_to_double(e), pct(e, total));
 		}
 	}
-	fprintf(f, "\n%-14s %-10s %12s %14s %7s\n", "cluster", "cstate",
+	fprintf(f, "\n%-*s %-*s %12s %14s %7s\n", w, "cluster", wc, "cstate",
 		"all_idle_s", "energy", "share");
 	for (int i = 0; i < m->nclusters; i++) {
 		const struct ea_cluster *cl = &m->clusters[i];
@@ -119,8 +135,8 @@ void ea_report_render_text(FILE *f, const struct ea_report *r)
 			for (int c = 0; c < cl->ncpus; c++)
 				if (cl->cpus[c] < a->trace_ncpus)
 					e += a->cpus[cl->cpus[c]].cstates[k].energy;
-			fprintf(f, "%-14s %-10s %12s %14.6f %6.1f%%\n",
-				ea_esc_term_buf(t2, sizeof(t2), cl->name),
+			fprintf(f, "%-*s %-*s %12s %14.6f %6.1f%%\n", w,
+				ea_esc_term_buf(t2, sizeof(t2), cl->name), wc,
 				ea_esc_term_buf(t3, sizeof(t3), cl->idles[k].name),
 				ea_fmt_s(b1, a->clusters[i].cstates[k].ns),
 				ea_energy_to_double(e), pct(e, total));
@@ -131,25 +147,25 @@ void ea_report_render_text(FILE *f, const struct ea_report *r)
 
 		fprintf(f, "\n%-8s %-16s %14s %7s %12s %7s\n", "PID", "COMM",
 			"energy", "share", "runtime_s", "wakeups");
-		for (size_t i = 0; t && i < a->ntasks && i < TOP_TASKS; i++)
+		for (size_t i = 0; t && i < a->ntasks && i < top; i++)
 			fprintf(f, "%-8d %-16s %14.6f %6.1f%% %12s %7llu\n",
 				t[i]->pid, ea_esc_term_buf(t2, sizeof(t2), t[i]->comm),
 				ea_energy_to_double(ea_energy_total(&t[i]->e)),
 				pct(ea_energy_total(&t[i]->e), total),
 				ea_fmt_s(b1, t[i]->runtime_ns),
 				(unsigned long long)t[i]->wakeups);
-		if (a->ntasks > TOP_TASKS)
-			fprintf(f, "(%zu more: --format json lists all)\n",
-				a->ntasks - TOP_TASKS);
+		if (a->ntasks > top)
+			fprintf(f, "(%zu more: --top N or --top all lists them)\n",
+				a->ntasks - top);
 		free(t);
 	}
 	if (a->cfg.interval_ns) {
-		fprintf(f, "\n%-14s %14s %14s %14s %12s\n", "window_start_s",
+		fprintf(f, "\n%-*s %14s %14s %14s %12s\n", w, "window_start_s",
 			"energy", "busy", "idle", "wakeup");
 		for (size_t i = 0; i < a->nwindows; i++) {
 			const struct ea_energy *e = &a->windows[i];
 
-			fprintf(f, "%-14s %14.6f %14.6f %14.6f %12.6f\n",
+			fprintf(f, "%-*s %14.6f %14.6f %14.6f %12.6f\n", w,
 				ea_fmt_s(b1, a->win_start + i * a->cfg.interval_ns),
 				ea_energy_to_double(ea_energy_total(e)),
 				ea_energy_to_double(ea_energy_busy(e)),
@@ -159,23 +175,7 @@ void ea_report_render_text(FILE *f, const struct ea_report *r)
 	}
 	if (r->stats)
 		ea_stats_foreach_note(r->stats, r->info, note, &notes);
-	for (int i = 0; i < a->trace_ncpus && i < a->ncpus; i++) {
-		if (a->cpus[i].assumed_freq_ns) {
-			snprintf(msg, sizeof(msg), "CPU %d: %s s busy with no frequency reported, priced at the assumed OPP",
-				 i, ea_fmt_s(b1, a->cpus[i].assumed_freq_ns));
-			note(&notes, "inference", msg);
-		}
-		if (a->cpus[i].unmodelled_freq_ns) {
-			snprintf(msg, sizeof(msg), "CPU %d: %s s at frequencies the model lacks, priced at the next higher OPP",
-				 i, ea_fmt_s(b1, a->cpus[i].unmodelled_freq_ns));
-			note(&notes, "warning", msg);
-		}
-	}
-	if (a->idle_clamped) {
-		snprintf(msg, sizeof(msg), "%s s in idle states deeper than the model has, priced as its deepest",
-			 ea_fmt_s(b1, a->idle_clamped));
-		note(&notes, "warning", msg);
-	}
+	ea_report_foreach_energy_note(r, note, &notes);
 	if (!notes.n)
 		fprintf(f, "\nNotes: none\n");
 }

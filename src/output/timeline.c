@@ -45,6 +45,9 @@ int ea_timeline_init(struct ea_timeline *t, const struct ea_acct *acct,
 	t->ncpus = m->ncpus;
 	t->nclusters = m->nclusters;
 	t->ncols = t->ncpus + t->nclusters;
+	/* with record_changes (Perfetto), wakeup energy again in columns of
+	 * its own after these, so power can be drawn without it */
+	t->stride = record_changes ? 2 * t->ncols : t->ncols;
 	t->fixed = width_ns != 0;
 	t->width = width_ns ? width_ns : AUTO_FIRST_WIDTH;
 	t->max_buckets = max_buckets < 2 ? 2 : max_buckets;
@@ -78,20 +81,20 @@ static void merge_pairs(struct ea_timeline *t)
 	size_t n = (t->nbuckets + 1) / 2;
 
 	for (size_t b = 0; b < n; b++) {
-		ea_energy_t *dst = &t->e[b * t->ncols];
-		const ea_energy_t *a = &t->e[2 * b * t->ncols];
+		ea_energy_t *dst = &t->e[b * t->stride];
+		const ea_energy_t *a = &t->e[2 * b * t->stride];
 
-		for (int c = 0; c < t->ncols; c++) {
+		for (int c = 0; c < t->stride; c++) {
 			ea_energy_t v = a[c];
 
 			if (2 * b + 1 < t->nbuckets)
-				v += a[t->ncols + c];
+				v += a[t->stride + c];
 			dst[c] = v;
 		}
 	}
 	if (t->e && t->nbuckets > n)
-		memset(&t->e[n * t->ncols], 0,
-		       (t->nbuckets - n) * t->ncols * sizeof(*t->e));
+		memset(&t->e[n * t->stride], 0,
+		       (t->nbuckets - n) * t->stride * sizeof(*t->e));
 	t->nbuckets = n;
 	t->width *= 2;
 }
@@ -103,7 +106,7 @@ static void merge_pairs(struct ea_timeline *t)
 static long long bucket_of(struct ea_timeline *t, uint64_t ts)
 {
 	uint64_t b = ts > t->start ? (ts - t->start) / t->width : 0;
-	size_t row = (size_t)(t->ncols ? t->ncols : 1) * sizeof(*t->e);
+	size_t row = (size_t)(t->stride ? t->stride : 1) * sizeof(*t->e);
 
 	while (!t->fixed && b >= t->max_buckets) {
 		merge_pairs(t);
@@ -123,8 +126,8 @@ static long long bucket_of(struct ea_timeline *t, uint64_t ts)
 			e = realloc(t->e, cap * row);
 			if (!e)
 				return -1;
-			memset(e + t->nbuckets * t->ncols, 0,
-			       (cap - t->nbuckets) * t->ncols * sizeof(*e));
+			memset(e + t->nbuckets * t->stride, 0,
+			       (cap - t->nbuckets) * t->stride * sizeof(*e));
 			t->e = e;
 		}
 		t->nbuckets = b + 1;
@@ -142,7 +145,7 @@ static void put_at(struct ea_timeline *t, int col, ea_energy_t v, uint64_t ts)
 	b = bucket_of(t, ts);
 	if (b < 0)
 		return oom(t);
-	t->e[b * t->ncols + col] += v;
+	t->e[b * t->stride + col] += v;
 }
 
 /*
@@ -177,7 +180,7 @@ static void spread(struct ea_timeline *t, int col, ea_energy_t v,
 		e = bend < t1 ? bend : t1;
 		ov = (ea_energy_t)(e - a);
 		piece = e == t1 ? v - done : q * ov + r * ov / len;
-		t->e[b * t->ncols + col] += piece;
+		t->e[b * t->stride + col] += piece;
 		done += piece;
 		a = e;
 	}
@@ -263,6 +266,7 @@ static void on_change(void *ctx, const struct ea_state *s, int cpu,
 	const struct ea_model *m = a->model;
 	const struct ea_cluster *cl;
 	uint64_t c0, c1;
+	ea_energy_t wake;
 	int ci, ccol;
 
 	if (t->error[0] || a->error[0] || cpu >= m->ncpus || m->cpu_cluster[cpu] < 0)
@@ -300,9 +304,14 @@ static void on_change(void *ctx, const struct ea_state *s, int cpu,
 	       c0, c1);
 
 	/* Wakeups at now. */
-	put_at(t, cpu, grown(t, cpu, &a->cpus[cpu].e, part_wake, mark_wake), now);
-	put_at(t, ccol, grown(t, ccol, &a->clusters[ci].e, part_wake, mark_wake),
-	       now);
+	wake = grown(t, cpu, &a->cpus[cpu].e, part_wake, mark_wake);
+	put_at(t, cpu, wake, now);
+	if (t->stride > t->ncols)
+		put_at(t, t->ncols + cpu, wake, now);
+	wake = grown(t, ccol, &a->clusters[ci].e, part_wake, mark_wake);
+	put_at(t, ccol, wake, now);
+	if (t->stride > t->ncols)
+		put_at(t, t->ncols + ccol, wake, now);
 	if (t->record_changes)
 		record(t, s, cpu, since, now, old);
 }
@@ -320,7 +329,7 @@ int ea_timeline_done(struct ea_timeline *t, const struct ea_state *s,
 		return ea_err_set(err, "%s", t->error);
 	ea_state_window(s, &t->start, &t->end);
 	if (!t->e) {
-		t->e = calloc(t->ncols ? t->ncols : 1, sizeof(*t->e));
+		t->e = calloc(t->stride ? t->stride : 1, sizeof(*t->e));
 		if (!t->e)
 			return ea_err_set(err, "out of memory");
 		t->nbuckets = 1;
@@ -338,9 +347,9 @@ int ea_timeline_done(struct ea_timeline *t, const struct ea_state *s,
 	while (t->nbuckets > need) {
 		size_t b = t->nbuckets - 1;
 
-		for (int c = 0; c < t->ncols; c++) {
-			t->e[(b - 1) * t->ncols + c] += t->e[b * t->ncols + c];
-			t->e[b * t->ncols + c] = 0;
+		for (int c = 0; c < t->stride; c++) {
+			t->e[(b - 1) * t->stride + c] += t->e[b * t->stride + c];
+			t->e[b * t->stride + c] = 0;
 		}
 		t->nbuckets--;
 	}

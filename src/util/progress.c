@@ -27,6 +27,7 @@ static struct {
 	long long size;
 	uint64_t t0, last;
 	int fd;			/* the reader's descriptor of the file, -1 */
+	int pct;		/* highest percentage shown, -1: none yet */
 	char name[64];
 } p;
 
@@ -45,6 +46,7 @@ void ea_progress_start(const char *path)
 
 	memset(&p, 0, sizeof(p));
 	p.fd = -1;
+	p.pct = -1;
 	if (!ea_progress_enabled || !isatty(STDERR_FILENO) || stat(path, &st) ||
 	    !S_ISREG(st.st_mode) || st.st_size <= 0)
 		return;
@@ -102,9 +104,14 @@ void ea_progress_poll(void)
 	pos = offset();
 	if (pos > p.size)
 		pos = p.size;
-	if (pos > 0)
-		fprintf(stderr, "\r%s: %3d%% read (%.0f s)\033[K", p.name,
-			(int)(100 * pos / p.size), (double)(t - p.t0) / 1e9);
+	/* One counter, never going back: readers hold several descriptors
+	 * on the file (and libtracecmd seeks between CPUs' buffers), so the
+	 * largest offset seen at one poll can be below an earlier one. */
+	if (pos > 0 && (int)(100 * pos / p.size) > p.pct)
+		p.pct = (int)(100 * pos / p.size);
+	if (p.pct >= 0)
+		fprintf(stderr, "\r%s: %3d%% read (%.0f s)\033[K", p.name, p.pct,
+			(double)(t - p.t0) / 1e9);
 	else	/* mapped, not read (trace.dat): no offset to show */
 		fprintf(stderr, "\r%s: %.1fM events read (%.0f s)\033[K", p.name,
 			p.count / 1e6, (double)(t - p.t0) / 1e9);
@@ -116,4 +123,12 @@ void ea_progress_end(void)
 	if (p.drawn)
 		fputs("\r\033[K", stderr);
 	p.on = p.drawn = false;
+}
+
+void ea_progress_step(const char *what, int i, int n)
+{
+	if (!ea_progress_enabled || !isatty(STDERR_FILENO))
+		return;
+	fprintf(stderr, "\r%s (%d/%d)\033[K", what, i, n);
+	p.drawn = true;
 }

@@ -110,7 +110,7 @@ fi
 
 # diff: well-formed, the change shown is the JSON's
 "$EATRACE" diff -m tc2 --html "$TMP/d.html" -f json -o "$TMP/d.json" \
-	traces/demo/tc2-seven-tasks.txt -- traces/replay/seven-periodic.txt 2>"$TMP/err"
+	--base traces/demo/tc2-seven-tasks.txt --new traces/replay/seven-periodic.txt 2>"$TMP/err"
 if [ $? -le 1 ] && xmllint --noout "$TMP/d.html" 2>>"$TMP/err"; then
 	got=$(python3 -c "
 import json,re,sys

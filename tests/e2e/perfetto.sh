@@ -53,8 +53,12 @@ for c in rep['cpus']:
     for t in ('power CPU %d (%s)' % (c['cpu'], rep['power_unit']), 'OPP CPU %d (kHz)' % c['cpu'], 'idle state CPU %d' % c['cpu']):
         assert t in names, (t, sorted(names))
 for cl in rep['clusters']:
+    # power (busy + idle) integrated over time, plus the wakeup energy
+    # drawn apart, bucket by bucket, is the cluster's energy
     v = tracks[(pid1, 'power %s (%s)' % (cl['name'], rep['power_unit']))]
+    w = tracks[(pid1, 'wakeup energy %s (%s x s)' % (cl['name'], rep['power_unit']))]
     e = sum(p * (b[0] - a[0]) / 1e6 for a, b in zip(v, v[1:]) for p in [a[1]])
+    e += sum(x[1] for x in w)
     ref = float(cl['energy']['total'])
     assert abs(e - ref) <= 1e-3 * max(ref, 1e-12), (cl['name'], e, ref)
 print(len(ev), 'events,', len(tracks), 'counter tracks,', sum(map(len, slices.values())), 'slices')

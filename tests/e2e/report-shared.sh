@@ -12,10 +12,7 @@
 #     times add up to the duration.
 . "$(dirname "$0")/lib.sh"
 
-if [ ! -d "$SHARED/lisa" ] || [ ! -d "$SHARED/idlestat" ] || [ ! -d "$SHARED/trappy" ]; then
-	fail "shared traces not found under $SHARED (set SHARED)"
-	finish
-fi
+need_shared
 
 # ---------------------------------------------------------------------------
 # 1. Juno r0: busy energy per cluster = sum over OPPs of busy time x power.

@@ -19,10 +19,7 @@
 # own util_avg): its sample counts, and the figures printed for the record.
 . "$(dirname "$0")/lib.sh"
 
-if [ ! -d "$SHARED/lisa" ] || [ ! -d "$SHARED/idlestat" ] || [ ! -d "$SHARED/trappy" ]; then
-	fail "shared traces not found under $SHARED (set SHARED)"
-	finish
-fi
+need_shared
 
 KEYS="sched_switch sched_wakeup sched_waking sched_wakeup_new sched_migrate_task cpu_frequency cpu_idle lost_events sched_load_cfs_rq sched_load_se"
 

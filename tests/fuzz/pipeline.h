@@ -122,7 +122,7 @@ static inline void fuzz_pipeline(const char *path, unsigned variant)
 		if (!ea_acct_done(&acct, run.state, &err) &&
 		    !ea_stats_done(&st, run.state)) {
 			rep = (struct ea_report){ path, &run.info, &acct, &st,
-						  true };
+						  true, 0 };
 			switch (variant % 3) {
 			case 0:
 				ea_report_render_json(fuzz_devnull(), &rep);

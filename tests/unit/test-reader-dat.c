@@ -25,7 +25,18 @@
 #include "eatrace/input.h"
 #include "input/reader-dat.h"
 
-#define SHARED "../shared/traces/"	/* relative to the repository */
+/* A shared reference trace: under $SHARED when set, else ../shared/traces
+ * (relative to the repository, where the tests run). */
+static const char *sh(const char *name)
+{
+	static char buf[4][1024];
+	static int i;
+	const char *dir = getenv("SHARED");
+
+	i = (i + 1) % 4;
+	snprintf(buf[i], sizeof(buf[i]), "%s/%s", dir && *dir ? dir : "../shared/traces", name);
+	return buf[i];
+}
 #define UNUSED __attribute__((unused))
 
 /* ---- evaluator ---------------------------------------------------------- */
@@ -325,7 +336,7 @@ static bool have(const char *path)
 
 static void test_trappy_idle(void **state UNUSED)
 {
-	const char *path = SHARED "trappy/tests__trace_idle.dat";
+	const char *path = sh("trappy/tests__trace_idle.dat");
 	struct ea_err err;
 	struct counts c;
 
@@ -358,7 +369,7 @@ static void test_trappy_idle(void **state UNUSED)
 
 static void test_lisa_sched_load(void **state UNUSED)
 {
-	const char *path = SHARED "lisa/tests__assets__sched_load__trace.dat";
+	const char *path = sh("lisa/tests__assets__sched_load__trace.dat");
 	struct ea_err err;
 	struct counts c;
 
@@ -390,7 +401,7 @@ static void test_lisa_sched_load(void **state UNUSED)
 
 static void test_lisa_rtapp(void **state UNUSED)
 {
-	const char *path = SHARED "lisa/ipynb__deprecated__tutorial__example_rtapp__trace.dat";
+	const char *path = sh("lisa/ipynb__deprecated__tutorial__example_rtapp__trace.dat");
 	struct ea_err err;
 	struct counts c;
 
@@ -518,7 +529,7 @@ static void save(char *tmpl, const char *buf, size_t n)
  */
 static void test_lost_events(void **state UNUSED)
 {
-	const char *path = SHARED "trappy/tests__trace_idle.dat";
+	const char *path = sh("trappy/tests__trace_idle.dat");
 	char tmp[] = "/tmp/eatrace-test-lost-XXXXXX";
 	const size_t page = 3280896, commit = 0x348;
 	const struct ea_input_info *info;
@@ -574,7 +585,7 @@ static void test_lost_events(void **state UNUSED)
 /* Cut copies: a one-line error naming the file, never a crash. */
 static void test_truncated(void **state UNUSED)
 {
-	const char *path = SHARED "trappy/tests__trace_idle.dat";
+	const char *path = sh("trappy/tests__trace_idle.dat");
 	static const long cuts[] = { 12, 100, 5000, 1000000, 3280000, 3281000,
 				     3297280, 3301375 };
 	struct ea_err err;

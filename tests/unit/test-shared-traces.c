@@ -695,16 +695,22 @@ static int find_traces(void **unused)
 	snprintf(trace_dir, sizeof(trace_dir), "%s", env && *env ? env : "../shared/traces");
 	snprintf(probe, sizeof(probe), "%s/idlestat/Experiments__test01.dat", trace_dir);
 	fp = fopen(probe, "r");
-	if (!fp) {
-		print_error("shared traces not found: %s (set SHARED)\n", probe);
+	if (!fp)
 		return -1;
-	}
 	fclose(fp);
 	return 0;
 }
 
 int main(void)
 {
+	/* Every test here reads the shared traces: without them the whole
+	 * binary is skipped (exit 77, counted apart by tests/run.sh). */
+	if (find_traces(NULL)) {
+		printf("SKIP: needs the shared reference traces (%s is absent; set SHARED)\n",
+		       trace_dir);
+		return 77;
+	}
+
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_idlestat_test01),
 		cmocka_unit_test(test_idlestat_test02),
@@ -714,5 +720,5 @@ int main(void)
 		cmocka_unit_test(test_juno_pelt),
 	};
 
-	return cmocka_run_group_tests(tests, find_traces, NULL);
+	return cmocka_run_group_tests(tests, NULL, NULL);
 }

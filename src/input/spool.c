@@ -1,0 +1,126 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Inputs the readers cannot open by name: "-" (standard input, e.g.
+ * `trace-cmd report | eatrace stats -`) and gzip-compressed files (.gz,
+ * recognised by content). Both are copied, decompressed, to a temporary
+ * file that the readers then open like any other; input.c removes it when
+ * the input is closed, and names the original in every error.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <zlib.h>
+
+#include "input/spool.h"
+
+static int tmp_open(char **tmp, const char *name, struct ea_err *err)
+{
+	const char *dir = getenv("TMPDIR");
+	char buf[4096];
+	int fd;
+
+	snprintf(buf, sizeof(buf), "%s/eatrace-XXXXXX", dir && *dir ? dir : "/tmp");
+	fd = mkstemp(buf);
+	if (fd < 0)
+		return ea_err_set(err, "%s: cannot make a temporary file in %s: %s", name,
+				  dir && *dir ? dir : "/tmp", strerror(errno));
+	*tmp = strdup(buf);
+	if (!*tmp) {
+		close(fd);
+		unlink(buf);
+		return ea_err_set(err, "%s: out of memory", name);
+	}
+	return fd;
+}
+
+static int write_all(int fd, const char *p, size_t n)
+{
+	while (n) {
+		ssize_t w = write(fd, p, n);
+
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0)
+			return -1;
+		p += w;
+		n -= (size_t)w;
+	}
+	return 0;
+}
+
+/* Drop the temporary file after an error; the caller sets err. */
+static void drop(int fd, char **tmp)
+{
+	int e = errno;
+
+	close(fd);
+	unlink(*tmp);
+	free(*tmp);
+	*tmp = NULL;
+	errno = e;
+}
+
+int ea_spool_stdin(char **tmp, struct ea_err *err)
+{
+	char buf[65536];
+	ssize_t got;
+	int fd = tmp_open(tmp, EA_STDIN_NAME, err);
+
+	if (fd < 0)
+		return -1;
+	while ((got = read(STDIN_FILENO, buf, sizeof(buf))) != 0) {
+		if (got < 0 && errno == EINTR)
+			continue;
+		if (got < 0 || write_all(fd, buf, (size_t)got)) {
+			drop(fd, tmp);
+			return ea_err_set(err, "%s: %s%s", EA_STDIN_NAME,
+					  got < 0 ? "" : "writing a temporary copy: ",
+					  strerror(errno));
+		}
+	}
+	close(fd);
+	return 0;
+}
+
+bool ea_spool_is_gzip(const unsigned char *head, size_t n)
+{
+	return n >= 2 && head[0] == 0x1f && head[1] == 0x8b;
+}
+
+int ea_spool_gunzip(const char *path, char **tmp, struct ea_err *err)
+{
+	char buf[65536];
+	int fd = tmp_open(tmp, path, err), got, e;
+	gzFile gz;
+
+	if (fd < 0)
+		return -1;
+	gz = gzopen(path, "rb");
+	if (!gz) {
+		drop(fd, tmp);
+		return ea_err_set(err, "%s: %s", path, strerror(errno));
+	}
+	while ((got = gzread(gz, buf, sizeof(buf))) > 0)
+		if (write_all(fd, buf, (size_t)got)) {
+			gzclose(gz);
+			drop(fd, tmp);
+			return ea_err_set(err, "%s: writing a decompressed copy: %s",
+					  path, strerror(errno));
+		}
+	gzerror(gz, &e);
+	if (got < 0 || e != Z_OK) {
+		const char *why = gzerror(gz, &e), *p = strrchr(why, ':');
+
+		/* zlib's message starts with the path: keep the cause */
+		ea_err_set(err, "%s: corrupt gzip data: %s", path, p ? p + 2 : why);
+		gzclose(gz);
+		drop(fd, tmp);
+		return -1;
+	}
+	gzclose(gz);
+	close(fd);
+	return 0;
+}

@@ -1,0 +1,73 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
+# What a report's numbers rest on is said, not hidden (issue 17):
+#  - a CPU without cpu_idle: which idle state its pid-0 time is priced in,
+#    and what that cost (worked out by hand below);
+#  - a model that 'model check' rejects is used with a warning (not with -q);
+#  - a --start/--end window outside the trace is an error (exit 2, no file);
+#  - --assume-opp above every OPP of the model is refused;
+#  - an option missing its value says so.
+. "$(dirname "$0")/lib.sh"
+FIX=$ROOT/tests/fixtures
+SW=$FIX/state/swapper-idle.txt
+TWO=$FIX/energy/two-cpu.json
+DEMO=$ROOT/traces/demo/tc2-seven-tasks.txt
+
+# swapper-idle.txt on two-cpu.json (no cpu_idle: idle = pid 0; the fixture's
+# header has the timeline): CPU0 idle [300,1000] us, CPU1 idle [0,400] us,
+# both idle in [300,400] (cluster idle, its power split between the two).
+# WFI (state 0): core 10 mW, cluster 20 mW:
+#   CPU0: 10 x 700 us + 20 x 100 us / 2 = 7000 + 1000 mW us = 0.008 mW s
+#   CPU1: 10 x 400 us + 20 x 100 us / 2 = 4000 + 1000 mW us = 0.005 mW s
+# The total: core busy 300 x (300 + 600) us = 0.27, core idle 0.011,
+# cluster busy 80 x 900 us = 0.072, cluster idle 20 x 100 us = 0.002,
+# wakeups 2 x (0.5 + 2) = 5 (tests/unit/test-energy.c): 5.355 mW s;
+# 0.008 / 5.355 = 0.15%, 0.005 / 5.355 = 0.09%.
+"$EATRACE" report -m "$TWO" "$SW" >"$TMP/sw.txt" 2>"$TMP/err"
+expect_eq "no cpu_idle: CPU0 priced in WFI, and its cost" \
+	"$(grep -c "CPU 0: no cpu_idle events: its idle time (0.000700 s running pid 0) is priced in idle state 0 'WFI' (--idle-state N for another): 0.008000 mW x s, 0.15% of the total" "$TMP/sw.txt")" 1
+expect_eq "no cpu_idle: CPU1 priced in WFI, and its cost" \
+	"$(grep -c "CPU 1: no cpu_idle events: its idle time (0.000400 s running pid 0) is priced in idle state 0 'WFI' (--idle-state N for another): 0.005000 mW x s, 0.09% of the total" "$TMP/sw.txt")" 1
+# OFF (state 1): core 0, cluster 5 mW: 5 x 100 us / 2 = 250 mW us each.
+"$EATRACE" report -m "$TWO" --idle-state 1 -f json "$SW" >"$TMP/sw.json"
+expect_eq "no cpu_idle, --idle-state 1: in the JSON notes, priced in OFF" \
+	"$(grep -c "priced in idle state 1 'OFF' (--idle-state N for another): 0.000250 mW x s" "$TMP/sw.json")" 2
+# A trace with cpu_idle everywhere has no such note.
+"$EATRACE" report -m "$TWO" "$FIX/state/cpuidle-freq.txt" >"$TMP/ci.txt"
+expect_eq "cpu_idle present: no pricing note" "$(grep -c 'is priced in idle state' "$TMP/ci.txt")" 0
+
+# A model that 'model check' rejects (a deeper idle state drawing more).
+BAD=$FIX/models/check-idle-order.json
+"$EATRACE" report -m "$BAD" "$SW" >"$TMP/out" 2>"$TMP/err"
+expect_eq "model failing check: still priced" "$?" 0
+expect_eq "model failing check: one warning line" "$(wc -l <"$TMP/err")" 1
+grep -q "warning: model .*check-idle-order.json fails 'eatrace model check' (1 error, first: cluster 'little': idle state 1 'off' draws more core power" "$TMP/err" &&
+	ok "model failing check: warning names the first error" || fail "model warning: $(cat "$TMP/err")"
+"$EATRACE" report -q -m "$BAD" "$SW" >"$TMP/out" 2>"$TMP/err"
+expect_eq "model failing check, -q: no warning" "$(wc -c <"$TMP/err")" 0
+"$EATRACE" report -m "$TWO" "$SW" >"$TMP/out" 2>"$TMP/err"
+expect_eq "model passing check: no warning" "$(wc -c <"$TMP/err")" 0
+
+# Windows outside the trace (it spans 100.000000 .. 100.996488 s).
+for cmd in "report -m tc2" stats; do
+	expect_fail "$cmd: --start after the end" 2 \
+		"tc2-seven-tasks.txt: the window (--start/--end) is outside the trace, which spans 0.996488 s (@100.000000 .. @100.996488): nothing to analyse" \
+		-- "$EATRACE" $cmd --start 10 -o "$TMP/win.out" "$DEMO"
+	[ -e "$TMP/win.out" ] && fail "$cmd: output file written" || ok "$cmd: no output file"
+	expect_fail "$cmd: absolute window before the start" 2 "is outside the trace" \
+		-- "$EATRACE" $cmd --start @1 --end @50 "$DEMO"
+	"$EATRACE" $cmd --start 0.5 --end 10 "$DEMO" >/dev/null 2>"$TMP/err"
+	expect_eq "$cmd: a window overlapping the end is fine" "$?" 0
+done
+
+# --assume-opp: tc2's highest OPP is 1200000 kHz (A15).
+expect_fail "--assume-opp above every OPP" 2 \
+	"--assume-opp: 1200001 kHz is above every OPP of model ARM TC2 (the highest is 1200000 kHz)" \
+	-- "$EATRACE" report -m tc2 --assume-opp 1200001 "$DEMO"
+"$EATRACE" report -m tc2 --assume-opp 1200000 "$DEMO" >/dev/null
+expect_eq "--assume-opp at the highest OPP" "$?" 0
+
+# An option without its value.
+expect_fail "report -m without a value" 2 "report: option -m needs a value" -- "$EATRACE" report "$DEMO" -m
+expect_fail "stats --end without a value" 2 "stats: option --end needs a value" -- "$EATRACE" stats "$DEMO" --end
+finish
