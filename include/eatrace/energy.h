@@ -51,7 +51,10 @@ struct ea_cstate_acct {
 
 struct ea_cpu_acct {
 	struct ea_energy e;
+	/* busy + idle + unknown = the window (unknown: EA_INF_UNKNOWN) */
 	uint64_t busy_ns, idle_ns, inferred_ns;
+	uint64_t unknown_ns, unknown_idle_ns;	/* ... of which priced idle */
+	ea_energy_t unknown_energy;	/* core and cluster share of it */
 	uint64_t wakeups;		/* idle exits in the window */
 	uint64_t assumed_freq_ns;	/* busy with no frequency reported */
 	uint64_t unmodelled_freq_ns;	/* busy at a frequency the model lacks */
@@ -108,6 +111,9 @@ struct ea_acct {
 	const struct ea_model *model;
 	struct ea_acct_config cfg;
 	struct ea_energy total;	/* set by ea_acct_done() */
+	uint64_t unknown_ns;		/* sum over CPUs, by ea_acct_done() */
+	ea_energy_t unknown_energy;	/* ... */
+	int unknown_idle_state;		/* the state's cfg.unknown_idle_state */
 	int ncpus;		/* model CPUs */
 	struct ea_cpu_acct *cpus;
 	struct ea_cluster_acct *clusters;

@@ -52,4 +52,21 @@ const char *ea_input_path(const struct ea_input *in);
 void ea_input_where(const struct ea_input *in, char *buf, size_t n);
 void ea_input_close(struct ea_input *in);
 
+/*
+ * The first event the trace holds for CPU cpu (the first whose ev->cpu is
+ * cpu), wherever it is in the file, without disturbing ea_input_next():
+ * what the state before that CPU's first record was (docs/inference.md,
+ * "Start and end"). Returns 1 with *ev set and *lost_before telling
+ * whether a lost-events marker on that CPU came first; 0 when the trace
+ * has no event for cpu; -1 with err set.
+ *
+ * A reader that knows each CPU's first record cheaply (a trace.dat's
+ * per-CPU streams) provides it (ea_reader_ops.first_event); for the others
+ * a second reader of the same file reads ahead, once, as far as needed,
+ * remembering each CPU's first event: memory stays flat (one event per
+ * CPU), and nothing is read unless asked.
+ */
+int ea_input_first_event(struct ea_input *in, int cpu, struct ea_event *ev,
+			 bool *lost_before, struct ea_err *err);
+
 #endif

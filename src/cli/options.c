@@ -37,7 +37,7 @@ int ea_parse_time(const char *s, uint64_t *ns, bool *absolute)
 	return 0;
 }
 
-enum { OPT_START = 1000, OPT_END, OPT_IDLE_STATE };
+enum { OPT_START = 1000, OPT_END, OPT_IDLE_STATE, OPT_UNKNOWN_IDLE_STATE };
 
 static const struct option common_long[] = {
 	{ "format", required_argument, NULL, 'f' },
@@ -46,6 +46,7 @@ static const struct option common_long[] = {
 	{ "start", required_argument, NULL, OPT_START },
 	{ "end", required_argument, NULL, OPT_END },
 	{ "idle-state", required_argument, NULL, OPT_IDLE_STATE },
+	{ "unknown-idle-state", required_argument, NULL, OPT_UNKNOWN_IDLE_STATE },
 	{ "quiet", no_argument, NULL, 'q' },
 	{ "verbose", no_argument, NULL, 'v' },
 	{ "help", no_argument, NULL, 'h' },
@@ -114,6 +115,15 @@ int ea_parse_common(int argc, char **argv, struct ea_common_opts *o,
 			if (*e || v < 0 || v > 63)
 				rc = ea_die("--idle-state: '%s' is not an idle state index (0-63)", optarg);
 			o->cfg.swapper_idle_state = (int)v;
+			break;
+		}
+		case OPT_UNKNOWN_IDLE_STATE: {
+			char *e;
+			long v = strtol(optarg, &e, 10);
+
+			if (*e || v < 0 || v > 63)
+				rc = ea_die("--unknown-idle-state: '%s' is not an idle state index (0-63)", optarg);
+			o->cfg.unknown_idle_state = (int)v;
 			break;
 		}
 		case '?':

@@ -281,7 +281,10 @@ static void charge_core(struct ea_acct *a, int cpu, int ci,
 		power = cp->cap_core[k];
 		part = CORE_BUSY;
 		e = (ea_energy_t)power * len;
-		ca->busy_ns += len;
+		if (st->inferred & EA_INF_UNKNOWN)
+			ca->unknown_ns += len;
+		else
+			ca->busy_ns += len;
 		ca->work += len * cl->caps[k].cap;
 		ca->pstates[k].ns += len;
 		ca->pstates[k].energy += e;
@@ -291,10 +294,17 @@ static void charge_core(struct ea_acct *a, int cpu, int ci,
 		power = cp->idle_core[k];
 		part = CORE_IDLE;
 		e = (ea_energy_t)power * len;
-		ca->idle_ns += len;
+		if (st->inferred & EA_INF_UNKNOWN) {
+			ca->unknown_ns += len;
+			ca->unknown_idle_ns += len;
+		} else {
+			ca->idle_ns += len;
+		}
 		ca->cstates[k].ns += len;
 		ca->cstates[k].energy += e;
 	}
+	if (st->inferred & EA_INF_UNKNOWN)
+		ca->unknown_energy += e;
 	add(&ca->e, part, e);
 	add(&a->clusters[ci].e, part, e);
 	if (!a->cfg.no_tasks)
@@ -450,6 +460,8 @@ static void integrate_cluster(struct ea_acct *a, int ci,
 		ea_energy_t mine = share + (i < rem ? 1 : 0);
 
 		add(&cpa->e, part, mine);
+		if (cpa->st.inferred & EA_INF_UNKNOWN)
+			cpa->unknown_energy += mine;
 		if (nbusy)
 			cpa->pstates[cap].energy += mine;
 		else
@@ -686,6 +698,13 @@ int ea_acct_done(struct ea_acct *a, const struct ea_state *s, struct ea_err *err
 		ea_energy_add(&a->total, &a->clusters[i].e);
 	ea_state_window(s, &a->win_start, &a->win_end);
 	a->trace_ncpus = ea_state_ncpus(s);
+	a->unknown_ns = 0;
+	a->unknown_energy = 0;
+	for (int i = 0; i < a->ncpus; i++) {
+		a->unknown_ns += a->cpus[i].unknown_ns;
+		a->unknown_energy += a->cpus[i].unknown_energy;
+	}
+	a->unknown_idle_state = ea_state_config(s)->unknown_idle_state;
 	if (a->cfg.interval_ns) {
 		size_t need = (a->win_end - a->win_start + a->cfg.interval_ns - 1) /
 			      a->cfg.interval_ns;

@@ -14,19 +14,52 @@ static void cpu_init_one(struct ea_state *s, int i)
 	struct ea_cpu *c = &s->cpus[i];
 	const struct la_cpu *la = la_cpu(&s->la, i);
 
+	struct la_cpu far;
+	struct ea_event ev;
+	bool lost = false;
+
 	memset(c, 0, sizeof(*c));
 	c->since = s->first_ts;
 	c->flags = EA_INF_START;
 	c->cpuidle_state = (int16_t)s->cfg.swapper_idle_state;
+	if (!(la && la->seen) && s->cfg.first_event &&
+	    s->cfg.first_event(s->cfg.first_ctx, i, &ev, &lost) > 0) {
+		/* Its first record comes after the look-ahead: read ahead. */
+		memset(&far, 0, sizeof(far));
+		la_first_sight(&far, &ev, ev.type == EA_EV_SWITCH ?
+					   ev.sw.prev_pid : ev.cur_pid);
+		far.has_cpuidle = ev.type == EA_EV_IDLE;
+		far.lost_first = lost;
+		la = &far;
+		s->counts.start_far++;
+	}
 	if (la && la->seen) {
 		c->curr = la->init_pid;
 		c->has_cpuidle = la->has_cpuidle;
 		c->in_cpuidle = !la->init_busy;
+		if (la->init_unknown || la->tentative) {
+			c->flags |= EA_INF_UNKNOWN;
+			c->cpuidle_state = (int16_t)s->cfg.unknown_idle_state;
+		}
+		if (la->lost_first)
+			c->flags |= EA_INF_UNKNOWN | EA_INF_LOST;
+		if (c->curr > 0 && s->track_tasks) {
+			/* it ran from the start: its runtime counts from there */
+			struct ea_task *t = task_get(s, c->curr, NULL);
+
+			if (t && t->run == EA_TASK_UNKNOWN) {
+				t->run = EA_TASK_RUNNING;
+				t->cpu = i;
+				t->since = s->first_ts;
+			}
+		}
 	} else {
-		/* Nothing within the look-ahead: assume the idle task. */
+		/* No event at all: unknown, priced idle in the unknown state. */
 		c->curr = 0;
-		c->has_cpuidle = la && la->has_cpuidle;
-		c->in_cpuidle = c->has_cpuidle;
+		c->has_cpuidle = true;
+		c->in_cpuidle = true;
+		c->cpuidle_state = (int16_t)s->cfg.unknown_idle_state;
+		c->flags |= EA_INF_UNKNOWN;
 		s->counts.start_guessed++;
 	}
 }
@@ -244,7 +277,7 @@ static void apply_idle(struct ea_state *s, const struct ea_event *ev)
 	struct ea_cpu *c = &s->cpus[cpu];
 
 	cpu_touch(s, cpu, ev);
-	c->flags &= ~EA_INF_LOST;
+	c->flags &= ~(EA_INF_LOST | EA_INF_UNKNOWN);
 	if (!c->has_cpuidle) {
 		/* First cpu_idle for a CPU so far idle by pid 0: switch rule. */
 		c->has_cpuidle = true;
@@ -272,8 +305,11 @@ void cpu_apply(struct ea_state *s, const struct ea_event *ev)
 	case EA_EV_SWITCH:
 		cpu_touch(s, ev->cpu, ev);
 		c->curr = ev->sw.next_pid;
-		c->flags &= ~(EA_INF_LOST | EA_INF_RESYNC);
-		if (ev->flags & EA_EVF_SYNTH)
+		if (!(ev->flags & EA_EVF_SYNTH))
+			c->flags &= ~(EA_INF_LOST | EA_INF_RESYNC | EA_INF_UNKNOWN);
+		else if (ev->flags & EA_EVF_UNKNOWN)	/* a task shown gone */
+			c->flags |= EA_INF_RESYNC | EA_INF_UNKNOWN;
+		else
 			c->flags |= EA_INF_RESYNC;
 		cpu_update(s, ev->cpu, ev->ts);
 		if (ev->sw.prev_state == EA_PREV_DEAD)
@@ -288,7 +324,9 @@ void cpu_apply(struct ea_state *s, const struct ea_event *ev)
 		return;
 	case EA_EV_LOST:
 		cpu_touch(s, ev->cpu, ev);
-		c->flags |= EA_INF_LOST;
+		/* a synthetic one marks unknown time (a lost switch-out) */
+		c->flags |= ev->flags & EA_EVF_SYNTH ? EA_INF_UNKNOWN :
+			    EA_INF_LOST | EA_INF_UNKNOWN;
 		cpu_update(s, ev->cpu, ev->ts);
 		return;
 	default:

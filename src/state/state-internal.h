@@ -106,10 +106,19 @@ static inline void cpu_apply_other(struct ea_state *s,
 	uint8_t flags = c->flags;
 
 	cpu_touch(s, ev->cpu, ev);
-	/* The look-ahead has already made curr agree with cur_pid. */
-	if (ev->cur_pid >= 0 && c->curr < 0)
+	/* The look-ahead has already made curr agree with cur_pid, except
+	 * after lost events or a task shown gone (curr -1). */
+	if (ev->cur_pid >= 0 && c->curr != ev->cur_pid) {
 		c->curr = ev->cur_pid;
-	else if (c->flags == flags)
+		c->flags &= ~EA_INF_LOST;
+	}
+	/* A task's record proves the state; the idle task's only where
+	 * pid 0 is idle (no cpu_idle: on such a CPU an interrupt runs in
+	 * the idle task whether or not it was in a cpuidle state). */
+	if ((c->flags & EA_INF_UNKNOWN) &&
+	    (ev->cur_pid > 0 || (ev->cur_pid == 0 && !c->has_cpuidle)))
+		c->flags &= ~(EA_INF_UNKNOWN | EA_INF_LOST);
+	if (c->flags == flags && c->st.pid == c->curr)
 		return;
 	cpu_update(s, ev->cpu, ev->ts);
 }

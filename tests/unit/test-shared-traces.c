@@ -490,10 +490,12 @@ static void test_idlestat_trace_test(void **unused)
 	cpu_times(st, 2, 20, 480, 3);
 	idle_state(st, 2, 0, 290, 2, 2, 90, 145, 200);
 	idle_state(st, 2, 1, 190, 1, 1, 190, 190, 190);
+	/* CPUs 0, 3, 4 have no event at all: what they did is unknown,
+	 * all 500 us, priced idle in state 0 (--unknown-idle-state). */
 	for (int c = 0; c < 5; c += c == 0 ? 3 : 1) {	/* 0, 3, 4 */
-		cpu_times(st, c, 0, 500, 0);
-		idle_state(st, c, 0, 500, 0, 0, 0, 0, 0);
-		assert_int_equal(st->cpus[c].inferred_swapper_ns, 500 * US);
+		cpu_times(st, c, 0, 0, 0);
+		assert_int_equal(st->cpus[c].unknown_ns, 500 * US);
+		assert_int_equal(st->cpus[c].unknown_idle_ns, 500 * US);
 	}
 	assert_int_equal(st->counts.by_type[EA_EV_IDLE], 12);
 	assert_int_equal(st->counts.start_guessed, 3);
@@ -551,9 +553,11 @@ static void test_idlestat_trace_test2(void **unused)
 	cpu_times(st, 2, 200, 600, 6);
 	idle_state(st, 2, 0, 300, 3, 3, 100, 100, 100);
 	idle_state(st, 2, 1, 300, 3, 3, 100, 100, 100);
+	/* CPUs 0, 3, 4: no event, unknown all 800 us (priced idle). */
 	for (int c = 0; c < 5; c += c == 0 ? 3 : 1) {	/* 0, 3, 4 */
-		cpu_times(st, c, 0, 800, 0);
-		idle_state(st, c, 0, 800, 0, 0, 0, 0, 0);
+		cpu_times(st, c, 0, 0, 0);
+		assert_int_equal(st->cpus[c].unknown_ns, 800 * US);
+		assert_int_equal(st->cpus[c].unknown_idle_ns, 800 * US);
 	}
 	assert_int_equal(st->counts.by_type[EA_EV_IDLE], 16);
 	fixture_free(&f);
