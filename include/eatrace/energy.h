@@ -93,7 +93,10 @@ struct ea_task_acct {
 	int32_t pid;
 	char comm[EA_COMM_LEN];
 	struct ea_energy e;
-	uint64_t runtime_ns, wakeups;	/* copied from the state at the end */
+	/* runtime_ns: the busy time charged to it, the intervals its busy
+	 * energy covers (for [idle], its time busy outside cpuidle states;
+	 * [unknown], busy time with no known task) */
+	uint64_t runtime_ns, wakeups;	/* wakeups: from the state at the end */
 };
 
 struct ea_acct_config {

@@ -307,8 +307,13 @@ static void charge_core(struct ea_acct *a, int cpu, int ci,
 		ca->unknown_energy += e;
 	add(&ca->e, part, e);
 	add(&a->clusters[ci].e, part, e);
-	if (!a->cfg.no_tasks)
+	if (!a->cfg.no_tasks) {
 		charge_task(a, cpu, payer(st), part, e);
+		/* the payer's runtime: the same intervals as its energy */
+		if (part == CORE_BUSY && ca->last_task && ca->last_pid ==
+		    (payer(st) < -1 ? -1 : payer(st)))
+			a->tasks[ca->last_task - 1].runtime_ns += len;
+	}
 	charge_windows(a, part, power, t0, t1);
 }
 
@@ -718,7 +723,6 @@ int ea_acct_done(struct ea_acct *a, const struct ea_state *s, struct ea_err *err
 
 		if (st) {
 			memcpy(t->comm, st->comm, EA_COMM_LEN);
-			t->runtime_ns = st->runtime_ns;
 			t->wakeups = st->wakeups + st->wakeups_inferred;
 		} else {
 			snprintf(t->comm, EA_COMM_LEN, "%s",
