@@ -10,21 +10,26 @@
  *
  * Memory does not grow with the trace: a bounded look-ahead window of events
  * (EA_LOOKAHEAD) is kept to infer each CPU's state before its first event and
- * to resynchronise a CPU whose switch-in was lost (see SPEC "Inputs").
+ * to resynchronise a CPU whose switch-in was lost (see SPEC "Inputs"); a CPU
+ * whose first record comes later is asked of the input (cfg.first_event).
  *
  * Inference rules (documented in docs/inference.md):
  *  - a CPU with cpu_idle events is idle between cpu_idle enter and exit;
  *    a CPU without them is idle while it runs pid 0, in cfg.swapper_idle_state;
  *  - before a CPU's first event its state is what that event implies;
  *    after its last event the state holds until the trace's end; both
- *    stretches are counted as inferred;
+ *    stretches are counted as inferred; where the first event does not
+ *    prove it, the time is unknown (EA_INF_UNKNOWN);
  *  - a CPU whose frequency was never reported has freq_khz 0 (unknown): the
  *    accountant substitutes its assumed OPP;
  *  - cpu_frequency for one CPU applies to its whole frequency domain when a
  *    domain map is given;
  *  - a task switched in without a wakeup is woken at its switch-in;
- *  - after lost events a CPU keeps its last state, flagged, until an event
- *    fixes it;
+ *  - after lost events a CPU keeps its last state, flagged unknown, until a
+ *    record proves it;
+ *  - a task seen switched in or woken for another CPU while the scanner
+ *    believes it runs on c has left c: c runs an unknown task (pid -1,
+ *    unknown time) from there to the next record on c;
  *  - an event on CPU c whose current task (common_pid, or sched_switch's
  *    prev_pid) is not the task c was seen running is a contradiction: a
  *    switch to that task is inserted at its latest wakeup on c after the
