@@ -114,6 +114,11 @@ struct ea_task {
 	uint64_t preemptions;
 	int32_t prio;		/* last seen; < 100 is RT */
 	struct ea_pelt pelt;	/* reconstructed util (state/pelt.c) */
+	int32_t pelt_cpu;	/* CPU whose util holds the task's, -1 none */
+	int32_t fork_parent;	/* task current where it first appeared, when
+				   its pid was the highest yet (0: none) */
+	bool pelt_new;		/* sched_wakeup_new: a new task */
+	bool pelt_seeded;	/* its first switch-in has been seen */
 	void *user;		/* for consumers (e.g. the accountant) */
 };
 

@@ -53,6 +53,8 @@ struct ea_state {
 	bool track_tasks;	/* not cfg.no_tasks (with cfg.no_util) */
 	struct ea_task *woken;	/* the task last woken (sched_waking is
 				   followed by sched_wakeup of the same) */
+	const struct ea_event *applying;	/* the event apply() is at */
+	int32_t pid_hwm;	/* highest pid of a task met so far */
 	struct ea_state_counts counts;
 };
 
@@ -123,6 +125,8 @@ static inline void cpu_apply_other(struct ea_state *s,
 	cpu_update(s, ev->cpu, ev->ts);
 }
 void cpu_finish(struct ea_state *s);
+/* sched_migrate_task: the task's util moves (kernel: detach/attach). */
+void cpu_migrate(struct ea_state *s, const struct ea_event *ev);
 uint32_t cpu_util_at(const struct ea_state *s, int cpu, uint64_t now);
 
 /* task.c */

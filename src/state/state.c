@@ -113,6 +113,7 @@ static int apply(struct ea_state *s, const struct ea_event *ev,
 		s->counts.events++;
 		s->counts.by_type[ev->type]++;
 	}
+	s->applying = ev;
 	switch (ev->type) {
 	case EA_EV_WAKEUP:
 	case EA_EV_WAKING:

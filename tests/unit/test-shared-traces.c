@@ -624,6 +624,15 @@ struct pelt_win {
 
 static struct pelt_win pelt_wins[2];
 
+/* Every sample of the whole trace, for the figures over all of it. */
+#define PELT_MAX_SAMPLES 4096
+static struct pelt_all {
+	uint64_t ts;
+	int cpu;
+	double err;
+} pelt_all[PELT_MAX_SAMPLES];
+static size_t pelt_nall;
+
 static void pelt_sample(void *ctx, const struct ea_state *s,
 			const struct ea_event *ev)
 {
@@ -635,6 +644,8 @@ static void pelt_sample(void *ctx, const struct ea_state *s,
 	      (double)ev->util.util;
 	if (err < 0)
 		err = -err;
+	if (pelt_nall < PELT_MAX_SAMPLES)
+		pelt_all[pelt_nall++] = (struct pelt_all){ ev->ts, ev->util.cpu, err };
 	for (int i = 0; i < 2; i++) {
 		struct pelt_win *w = &pelt_wins[i];
 
@@ -659,6 +670,49 @@ static const struct ea_state_ops pelt_ops = {
 	.event = pelt_sample,
 };
 
+/*
+ * The whole trace (issue 15; the figures are kept in docs/inference.md):
+ *  - all 191 root-rq samples: 87.9 mean, 694 max before forked tasks were
+ *    seeded (post_init_entity_util_avg()) and sched_migrate_task moved
+ *    util; now 31.2, 478;
+ *  - "settled" samples, leaving out a sample followed within 50 us by
+ *    another of the same CPU (the kernel's intermediate values inside one
+ *    operation: a migration's detach before its attach, a dequeue/enqueue
+ *    pair, which no event separates): 164 samples, mean 19.2; the max (478)
+ *    is a forked child's util the kernel attached at wake_up_new_task,
+ *    240 us before any record names the child (no sched_wakeup_new in this
+ *    trace). The five such samples apart, the rest are within 35.
+ */
+static void juno_pelt_whole(void)
+{
+	double sum = 0, max = 0, ssum = 0, smax = 0;
+	size_t sn = 0;
+
+	for (size_t i = 0; i < pelt_nall; i++) {
+		bool settled = true;
+
+		sum += pelt_all[i].err;
+		if (pelt_all[i].err > max)
+			max = pelt_all[i].err;
+		for (size_t j = i + 1; j < pelt_nall &&
+		     pelt_all[j].ts - pelt_all[i].ts < 50000; j++)
+			if (pelt_all[j].cpu == pelt_all[i].cpu)
+				settled = false;
+		if (!settled)
+			continue;
+		sn++;
+		ssum += pelt_all[i].err;
+		if (pelt_all[i].err > smax)
+			smax = pelt_all[i].err;
+	}
+	print_message("  whole trace: %zu samples, mean |err| %.2f, max %.0f; settled: %zu samples, mean %.2f, max %.0f\n",
+		      pelt_nall, sum / (double)pelt_nall, max, sn,
+		      ssum / (double)sn, smax);
+	assert_int_equal(pelt_nall, 191);
+	assert_true(sum <= 32.0 * 191);
+	assert_true(ssum <= 20.0 * (double)sn);
+}
+
 static void test_juno_pelt(void **unused)
 {
 	const uint64_t first = 2084021442860ull;
@@ -666,6 +720,7 @@ static void test_juno_pelt(void **unused)
 	struct fixture_run f;
 
 	memset(pelt_wins, 0, sizeof(pelt_wins));
+	pelt_nall = 0;
 	pelt_wins[0].from = first + 100000000ull;
 	pelt_wins[0].to = 2084214874900ull;
 	pelt_wins[1].from = 2084242181760ull;
@@ -688,6 +743,7 @@ static void test_juno_pelt(void **unused)
 	assert_true(pelt_wins[1].sum <= 8.0 * 47);
 	assert_true(pelt_wins[1].max <= 24);
 	fixture_free(&f);
+	juno_pelt_whole();
 }
 
 static int find_traces(void **unused)

@@ -530,12 +530,34 @@ static void test_resync_one_event_lookahead(void **unused)
 	assert_int_equal(resync_at(1), wake + 1000);
 }
 
+/* A forked task's initial util and its move at sched_migrate_task
+ * (fixture fork-migrate.txt works the values out). */
+static void test_fork_migrate_pelt(void **unused)
+{
+	struct fixture_run f;
+	uint32_t u0, u1;
+
+	fixture_run(&f, FIX "fork-migrate.txt", NULL, NULL);
+	assert_int_equal(task(&f, 50)->pelt.util_avg, 512);
+	assert_int_equal(task(&f, 50)->pelt_cpu, 1);
+	u0 = ea_state_cpu_util(f.run.state, 0);
+	u1 = ea_state_cpu_util(f.run.state, 1);
+	/* CPU 0 keeps only sh's 100 us of running (< 3); CPU 1 has the
+	 * child's sum: 512 x LOAD_AVG_MAX plus its 100 us of running, 97
+	 * PELT "us" (1024 ns) x capacity 1024, over a divider of at least
+	 * 47742 - 1024: (512 x 47742 + 97 x 1024) / 46718 = 525.3. */
+	assert_true(u0 <= 3);
+	assert_true(u1 >= 512 && u1 <= 525);
+	fixture_free(&f);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_swapper_idle),
 		cmocka_unit_test(test_cpuidle_residency),
 		cmocka_unit_test(test_resync_and_missing_wakeup),
+		cmocka_unit_test(test_fork_migrate_pelt),
 		cmocka_unit_test(test_pelt),
 		cmocka_unit_test(test_sorted_early_pop),
 		cmocka_unit_test(test_short_lookahead_consistent),
