@@ -161,4 +161,13 @@ void ea_energy_add(struct ea_energy *dst, const struct ea_energy *src);
 const char *ea_energy_fmt(char *buf, ea_energy_t e);
 double ea_energy_to_double(ea_energy_t e);
 
+/*
+ * Whether the topology the trace states (ea_input_info.topo_*, idlestat's
+ * header) groups CPUs as the model's clusters do: 1 yes, 0 no, -1 it states
+ * none; msg (n bytes) says it in words for the notes.
+ */
+struct ea_input_info;
+int ea_topology_check(const struct ea_model *m, const struct ea_input_info *info,
+		      char *msg, size_t n);
+
 #endif

@@ -32,6 +32,16 @@ struct ea_input_info {
 	uint64_t skipped_lines;	/* text lines that were not events (headers, comments) */
 	uint64_t cut_last_line;	/* line number of a malformed last line that
 				   was ignored (a capture cut mid-write), 0 */
+	/*
+	 * A topology the file states (idlestat's "clusterA: / coreN / cpuN"
+	 * header): topo_cluster[cpu] = cluster number + 1 in the order the
+	 * file lists them, 0 for a CPU it does not list; topo_ncpus = 0 when
+	 * the file states none. Reported, and checked against the model.
+	 */
+#define EA_TOPO_MAX_CPUS 64
+	uint8_t topo_cluster[EA_TOPO_MAX_CPUS];
+	int topo_ncpus;		/* highest CPU listed + 1 */
+	int topo_nclusters;
 };
 
 /*

@@ -148,6 +148,13 @@ void ea_report_render_json(FILE *f, const struct ea_report *r)
 	ea_json_arr(&j, "notes");
 	if (r->stats)
 		ea_stats_foreach_note(r->stats, r->info, ea_stats_note_json, &j);
+	if (r->info) {
+		char msg[256];
+		int agree = ea_topology_check(m, r->info, msg, sizeof(msg));
+
+		if (agree >= 0)
+			ea_stats_note_json(&j, agree ? "check" : "warning", msg);
+	}
 	ea_json_arr_end(&j);
 	ea_json_obj_end(&j);
 	ea_json_end(&j);

@@ -171,6 +171,12 @@ void ea_report_render_text(FILE *f, const struct ea_report *r)
 	}
 	if (r->stats)
 		ea_stats_foreach_note(r->stats, r->info, note, &notes);
+	if (r->info) {
+		int agree = ea_topology_check(a->model, r->info, msg, sizeof(msg));
+
+		if (agree >= 0)
+			note(&notes, agree ? "check" : "warning", msg);
+	}
 	for (int i = 0; i < a->trace_ncpus && i < a->ncpus; i++) {
 		if (a->cpus[i].assumed_freq_ns) {
 			snprintf(msg, sizeof(msg), "CPU %d: %s s busy with no frequency reported, priced at the assumed OPP",

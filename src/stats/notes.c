@@ -69,6 +69,18 @@ void ea_stats_foreach_note(const struct ea_stats *st,
 		NOTE("warning",
 		     "%llu cpu_idle enter(s) while already idle (state updated)",
 		     (unsigned long long)c->idle_enter_nested);
+	if (info && info->topo_ncpus) {
+		int len = snprintf(msg, sizeof(msg), "the trace states a topology (idlestat header):");
+
+		for (int k = 1; k <= info->topo_nclusters && len < (int)sizeof(msg); k++) {
+			len += snprintf(msg + len, sizeof(msg) - len, "%s cluster %d = CPUs",
+					k > 1 ? ";" : "", k);
+			for (int i = 0; i < info->topo_ncpus && len < (int)sizeof(msg); i++)
+				if (info->topo_cluster[i] == k)
+					len += snprintf(msg + len, sizeof(msg) - len, " %d", i);
+		}
+		fn(arg, "inference", msg);
+	}
 	if (info && info->reordered)
 		NOTE("warning",
 		     "%llu event(s) were out of timestamp order in the file and were sorted",

@@ -10,7 +10,8 @@
 #     charged for time it did not run (on two CPUs at once, after it left a
 #     CPU) would exceed it; busy energy without runtime fails too. This
 #     holds for [idle] (its busy time outside cpuidle states) and
-#     [unknown] as well.
+#     [unknown] as well;
+#  3. idlestat's topology header is reported and checked against the model.
 . "$(dirname "$0")/lib.sh"
 
 # An 8-CPU model with two clusters of different powers and nonzero
@@ -93,6 +94,25 @@ if [ -d "$SHARED" ]; then
 		sh "$REPRO/gen-lookahead.sh" 40000 >"$TMP/la.txt"
 		check "$TMP/la.txt"
 	fi
+	# idlestat's topology header, checked against the model. trace_test's
+	# header: clusterA = cpu1, cpu2; clusterB = cpu0, cpu3, cpu4.
+	# models/tc2.json: A15 = CPUs 0, 1, A7 = 2, 3, 4, so CPUs 0 and 1
+	# disagree; tc2-idlestat.json (A15 = 1, 2, A7 = 0, 3, 4) agrees.
+	# test03's header: clusterA = cpu0, cpu1 (TC2's own numbering):
+	# against tc2-idlestat, CPUs 0 and 1 disagree.
+	I=$SHARED/idlestat
+	topo() {	# topo TRACE MODEL EXPECTED-SUBSTRING
+		"$EATRACE" report -q -f json -m "$2" "$1" >"$TMP/t.json" 2>"$TMP/err"
+		if grep -qF -- "$3" "$TMP/t.json"; then
+			ok "topology: $(basename "$1") with $2"
+		else
+			fail "topology: $(basename "$1") with $2: no '$3' in the notes: $(grep -i topology "$TMP/t.json")"
+		fi
+	}
+	topo "$I/Experiments__trace_test.dat" tc2 "puts CPUs 0 and 1 in different clusters, model 'ARM TC2' in one"
+	topo "$I/Experiments__trace_test.dat" tc2-idlestat "groups its CPUs as model"
+	topo "$I/Experiments__trace_test.dat" tc2-idlestat "cluster 1 = CPUs 1 2; cluster 2 = CPUs 0 3 4"
+	topo "$I/Experiments__test03.dat" tc2-idlestat "puts CPUs 0 and 1 in one cluster"
 else
 	echo "note: $SHARED absent: only the project's own traces checked"
 fi
