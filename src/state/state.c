@@ -113,7 +113,7 @@ static int apply(struct ea_state *s, const struct ea_event *ev,
 		s->counts.events++;
 		s->counts.by_type[ev->type]++;
 	}
-	s->applying = ev;
+	s->applying = ev;	/* until the end of this apply(): see below */
 	switch (ev->type) {
 	case EA_EV_WAKEUP:
 	case EA_EV_WAKING:
@@ -131,6 +131,7 @@ static int apply(struct ea_state *s, const struct ea_event *ev,
 	if (s->event_types >> ev->type & 1 &&
 	    !(ev->type == EA_EV_LOST && ev->flags & EA_EVF_SYNTH))
 		s->ops->event(s->ctx, s, ev);
+	s->applying = NULL;	/* ev may not outlive the call */
 	return 0;
 }
 
