@@ -116,6 +116,7 @@ void ea_stats_render_json(FILE *f, const struct ea_stats *st,
 	ea_json_uint(&j, "start_guessed_cpus", c->start_guessed);
 	ea_json_uint(&j, "start_read_ahead_cpus", c->start_far);
 	ea_json_uint(&j, "tasks_shown_gone", c->tasks_left);
+	ea_json_ns_as_s(&j, "unknown_unplaced_s", c->unknown_unplaced_ns);
 	ea_json_int(&j, "unknown_idle_state", st->unknown_idle_state);
 	ea_json_uint(&j, "idle_exit_unmatched", c->idle_exit_unmatched);
 	ea_json_uint(&j, "idle_enter_nested", c->idle_enter_nested);
