@@ -51,7 +51,10 @@ struct ea_cstate_acct {
 
 struct ea_cpu_acct {
 	struct ea_energy e;
+	/* busy + idle + unknown = the window (unknown: EA_INF_UNKNOWN) */
 	uint64_t busy_ns, idle_ns, inferred_ns;
+	uint64_t unknown_ns, unknown_idle_ns;	/* ... of which priced idle */
+	ea_energy_t unknown_energy;	/* core and cluster share of it */
 	uint64_t wakeups;		/* idle exits in the window */
 	uint64_t assumed_freq_ns;	/* busy with no frequency reported */
 	uint64_t unmodelled_freq_ns;	/* busy at a frequency the model lacks */
@@ -90,7 +93,10 @@ struct ea_task_acct {
 	int32_t pid;
 	char comm[EA_COMM_LEN];
 	struct ea_energy e;
-	uint64_t runtime_ns, wakeups;	/* copied from the state at the end */
+	/* runtime_ns: the busy time charged to it, the intervals its busy
+	 * energy covers (for [idle], its time busy outside cpuidle states;
+	 * [unknown], busy time with no known task) */
+	uint64_t runtime_ns, wakeups;	/* wakeups: from the state at the end */
 };
 
 struct ea_acct_config {
@@ -108,6 +114,9 @@ struct ea_acct {
 	const struct ea_model *model;
 	struct ea_acct_config cfg;
 	struct ea_energy total;	/* set by ea_acct_done() */
+	uint64_t unknown_ns;		/* sum over CPUs, by ea_acct_done() */
+	ea_energy_t unknown_energy;	/* ... */
+	int unknown_idle_state;		/* the state's cfg.unknown_idle_state */
 	int ncpus;		/* model CPUs */
 	struct ea_cpu_acct *cpus;
 	struct ea_cluster_acct *clusters;
@@ -151,5 +160,14 @@ void ea_energy_add(struct ea_energy *dst, const struct ea_energy *src);
 /* Exact decimal in power_unit x s, trailing zeros trimmed; buf >= 64. */
 const char *ea_energy_fmt(char *buf, ea_energy_t e);
 double ea_energy_to_double(ea_energy_t e);
+
+/*
+ * Whether the topology the trace states (ea_input_info.topo_*, idlestat's
+ * header) groups CPUs as the model's clusters do: 1 yes, 0 no, -1 it states
+ * none; msg (n bytes) says it in words for the notes.
+ */
+struct ea_input_info;
+int ea_topology_check(const struct ea_model *m, const struct ea_input_info *info,
+		      char *msg, size_t n);
 
 #endif

@@ -44,6 +44,9 @@ enum ea_prev_state {
 
 /* Not in the trace: inserted by the state stage to resynchronise a CPU. */
 #define EA_EVF_SYNTH 0x1
+/* Synthetic, with EA_EVF_SYNTH: the CPU's state is unknown from this event
+ * until a record proves it (a lost switch-out; see docs/inference.md). */
+#define EA_EVF_UNKNOWN 0x2
 
 struct ea_event {
 	uint64_t ts;		/* ns */

@@ -32,6 +32,16 @@ struct ea_input_info {
 	uint64_t skipped_lines;	/* text lines that were not events (headers, comments) */
 	uint64_t cut_last_line;	/* line number of a malformed last line that
 				   was ignored (a capture cut mid-write), 0 */
+	/*
+	 * A topology the file states (idlestat's "clusterA: / coreN / cpuN"
+	 * header): topo_cluster[cpu] = cluster number + 1 in the order the
+	 * file lists them, 0 for a CPU it does not list; topo_ncpus = 0 when
+	 * the file states none. Reported, and checked against the model.
+	 */
+#define EA_TOPO_MAX_CPUS 64
+	uint8_t topo_cluster[EA_TOPO_MAX_CPUS];
+	int topo_ncpus;		/* highest CPU listed + 1 */
+	int topo_nclusters;
 };
 
 /*
@@ -73,5 +83,22 @@ void ea_input_close(struct ea_input *in);
  */
 void ea_input_set_jobs(int n);
 int ea_input_jobs(void);
+
+/*
+ * The first event the trace holds for CPU cpu (the first whose ev->cpu is
+ * cpu), wherever it is in the file, without disturbing ea_input_next():
+ * what the state before that CPU's first record was (docs/inference.md,
+ * "Start and end"). Returns 1 with *ev set and *lost_before telling
+ * whether a lost-events marker on that CPU came first; 0 when the trace
+ * has no event for cpu; -1 with err set.
+ *
+ * A reader that knows each CPU's first record cheaply (a trace.dat's
+ * per-CPU streams) provides it (ea_reader_ops.first_event); for the others
+ * a second reader of the same file reads ahead, once, as far as needed,
+ * remembering each CPU's first event: memory stays flat (one event per
+ * CPU), and nothing is read unless asked.
+ */
+int ea_input_first_event(struct ea_input *in, int cpu, struct ea_event *ev,
+			 bool *lost_before, struct ea_err *err);
 
 #endif

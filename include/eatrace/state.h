@@ -10,21 +10,26 @@
  *
  * Memory does not grow with the trace: a bounded look-ahead window of events
  * (EA_LOOKAHEAD) is kept to infer each CPU's state before its first event and
- * to resynchronise a CPU whose switch-in was lost (see SPEC "Inputs").
+ * to resynchronise a CPU whose switch-in was lost (see SPEC "Inputs"); a CPU
+ * whose first record comes later is asked of the input (cfg.first_event).
  *
  * Inference rules (documented in docs/inference.md):
  *  - a CPU with cpu_idle events is idle between cpu_idle enter and exit;
  *    a CPU without them is idle while it runs pid 0, in cfg.swapper_idle_state;
  *  - before a CPU's first event its state is what that event implies;
  *    after its last event the state holds until the trace's end; both
- *    stretches are counted as inferred;
+ *    stretches are counted as inferred; where the first event does not
+ *    prove it, the time is unknown (EA_INF_UNKNOWN);
  *  - a CPU whose frequency was never reported has freq_khz 0 (unknown): the
  *    accountant substitutes its assumed OPP;
  *  - cpu_frequency for one CPU applies to its whole frequency domain when a
  *    domain map is given;
  *  - a task switched in without a wakeup is woken at its switch-in;
- *  - after lost events a CPU keeps its last state, flagged, until an event
- *    fixes it;
+ *  - after lost events a CPU keeps its last state, flagged unknown, until a
+ *    record proves it;
+ *  - a task seen switched in or woken for another CPU while the scanner
+ *    believes it runs on c has left c: c runs an unknown task (pid -1,
+ *    unknown time) from there to the next record on c;
  *  - an event on CPU c whose current task (common_pid, or sched_switch's
  *    prev_pid) is not the task c was seen running is a contradiction: a
  *    switch to that task is inserted at its latest wakeup on c after the
@@ -54,6 +59,15 @@ enum ea_inferred {
 	EA_INF_SWAPPER = 1 << 1,	/* idle taken from pid 0 time: no cpu_idle */
 	EA_INF_LOST = 1 << 2,	/* after lost events, until an event fixes it */
 	EA_INF_RESYNC = 1 << 3,	/* after a contradiction, until the next switch */
+	/*
+	 * Unknown time: what the CPU did is not known, only priced by a rule
+	 * (docs/inference.md "Unknown time"): before a first record that
+	 * does not prove the state before it, an idle state before a first
+	 * cpu_idle exit, after lost events until a record proves the state,
+	 * from the last sign of a task whose switch-out was lost to the next
+	 * evidence. Stats and report count it apart from busy and idle.
+	 */
+	EA_INF_UNKNOWN = 1 << 4,
 };
 
 struct ea_cpu_state {
@@ -100,6 +114,11 @@ struct ea_task {
 	uint64_t preemptions;
 	int32_t prio;		/* last seen; < 100 is RT */
 	struct ea_pelt pelt;	/* reconstructed util (state/pelt.c) */
+	int32_t pelt_cpu;	/* CPU whose util holds the task's, -1 none */
+	int32_t fork_parent;	/* task current where it first appeared, when
+				   its pid was the highest yet (0: none) */
+	bool pelt_new;		/* sched_wakeup_new: a new task */
+	bool pelt_seeded;	/* its first switch-in has been seen */
 	void *user;		/* for consumers (e.g. the accountant) */
 };
 
@@ -128,6 +147,18 @@ struct ea_state_config {
 	uint64_t win_start, win_end;	/* ns, absolute trace time; 0,0 = all */
 	bool win_relative;		/* window given relative to trace start */
 	int swapper_idle_state;		/* idle state for pid-0 time, default 0 */
+	/* Idle state priced for idle time whose state is unknown (before a
+	 * CPU's first cpu_idle exit, a CPU with no record): default 0. */
+	int unknown_idle_state;
+	/*
+	 * The first event of a CPU the look-ahead did not see, wherever it
+	 * is in the trace (ea_input_first_event()): 1 with *ev, 0 none,
+	 * -1 error (then treated as none). NULL: such a CPU's state before
+	 * its first event is unknown.
+	 */
+	int (*first_event)(void *ctx, int cpu, struct ea_event *ev,
+			   bool *lost_before);
+	void *first_ctx;
 	int ncpus;			/* -1: from the trace */
 	/* Frequency domains: domain[cpu] = id, CPUs sharing an id share
 	 * frequency. NULL: every CPU alone. */
@@ -178,8 +209,16 @@ struct ea_state_counts {
 	uint64_t lost_events;		/* sum of lost counts (0: unknown) */
 	uint64_t lost_markers;		/* lost-events records */
 	uint64_t wakeups_inferred;	/* switch-ins with no wakeup */
-	uint64_t start_guessed;		/* CPUs whose initial state came from
-					   no event within the look-ahead */
+	uint64_t start_guessed;		/* CPUs with no event at all: their
+					   state is unknown throughout */
+	uint64_t start_far;		/* CPUs whose first event came after
+					   the look-ahead (read ahead for) */
+	uint64_t tasks_left;		/* a task shown to have left a CPU
+					   whose switch-out was lost */
+	uint64_t unknown_unplaced_ns;	/* time from tasks' last records to
+					   the proof their switch-out was
+					   lost, past the start: priced as
+					   theirs, not counted unknown */
 	uint64_t idle_exit_unmatched;	/* cpu_idle exit while not idle */
 	uint64_t idle_enter_nested;	/* cpu_idle enter while already idle */
 	uint64_t freq_propagated;	/* domain CPUs set by another's event */
@@ -226,6 +265,8 @@ static inline uint64_t ea_clip_to(uint64_t start, uint64_t end, uint64_t *t0,
 
 bool ea_state_in_window(const struct ea_state *s, uint64_t t);
 const struct ea_state_counts *ea_state_counts(const struct ea_state *s);
+/* The configuration the state runs with. */
+const struct ea_state_config *ea_state_config(const struct ea_state *s);
 
 /* Tasks seen, in pid order of first appearance; NULL past the end. */
 struct ea_task *ea_state_task_at(const struct ea_state *s, size_t i);

@@ -27,7 +27,10 @@ struct ea_idle_stat {
 };
 
 struct ea_cpu_stats {
+	/* busy + idle + unknown = the window, each ns in one of them */
 	uint64_t busy_ns, idle_ns;
+	uint64_t unknown_ns;	/* state not known (EA_INF_UNKNOWN) ... */
+	uint64_t unknown_idle_ns;	/* ... of which priced as idle */
 	uint64_t inferred_ns;	/* time with any inference (union) */
 	uint64_t inferred_start_ns, inferred_end_ns, inferred_swapper_ns;
 	uint64_t inferred_lost_ns, inferred_resync_ns;
@@ -58,6 +61,7 @@ struct ea_stats {
 	uint64_t win_start, win_end;	/* analysis window */
 	struct ea_state_counts counts;
 	struct ea_pelt_check pelt;
+	int unknown_idle_state;		/* cfg.unknown_idle_state */
 	const struct ea_state *state;	/* for tasks, valid until freed */
 	char error[256];		/* allocation failure inside a callback */
 	/* private: ea_state_clip_bounds(), once clip_known */

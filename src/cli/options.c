@@ -41,7 +41,7 @@ int ea_parse_time(const char *s, uint64_t *ns, bool *absolute)
 	return 0;
 }
 
-enum { OPT_START = 1000, OPT_END, OPT_IDLE_STATE };
+enum { OPT_START = 1000, OPT_END, OPT_IDLE_STATE, OPT_UNKNOWN_IDLE_STATE };
 
 static const struct option common_long[] = {
 	{ "format", required_argument, NULL, 'f' },
@@ -50,6 +50,7 @@ static const struct option common_long[] = {
 	{ "start", required_argument, NULL, OPT_START },
 	{ "end", required_argument, NULL, OPT_END },
 	{ "idle-state", required_argument, NULL, OPT_IDLE_STATE },
+	{ "unknown-idle-state", required_argument, NULL, OPT_UNKNOWN_IDLE_STATE },
 	{ "quiet", no_argument, NULL, 'q' },
 	{ "verbose", no_argument, NULL, 'v' },
 	{ "jobs", required_argument, NULL, 'j' },
@@ -138,6 +139,15 @@ int ea_parse_common(int argc, char **argv, struct ea_common_opts *o,
 			else
 				rc = ea_die("%s: option %s needs a value", argv[0], argv[optind - 1]);
 			break;
+		case OPT_UNKNOWN_IDLE_STATE: {
+			char *e;
+			long v = strtol(optarg, &e, 10);
+
+			if (*e || v < 0 || v > 63)
+				rc = ea_die("--unknown-idle-state: '%s' is not an idle state index (0-63)", optarg);
+			o->cfg.unknown_idle_state = (int)v;
+			break;
+		}
 		case '?':
 			if (optopt && optopt < 256)
 				rc = ea_die("%s: unknown option '-%c' (see --help)", argv[0], optopt);

@@ -30,6 +30,10 @@ struct ea_common_opts {
 	"                     trace is an error (exit 2)\n"                  \
 	"      --idle-state N idle state index assumed for CPUs without\n"    \
 	"                     cpu_idle events, while they run pid 0 (default 0)\n" \
+	"      --unknown-idle-state N  idle state index priced for idle time\n" \
+	"                     whose state the trace does not show (before a\n" \
+	"                     CPU's first cpu_idle exit, a CPU with no event;\n" \
+	"                     default 0); reported as unknown time\n" \
 	"  -q, --quiet        no notes, warnings or progress on stderr\n"    \
 	"  -v, --verbose      what was read, and (with -f json|csv or -o)\n" \
 	"                     every note on stderr, not only warnings\n"      \

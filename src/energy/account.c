@@ -281,7 +281,10 @@ static void charge_core(struct ea_acct *a, int cpu, int ci,
 		power = cp->cap_core[k];
 		part = CORE_BUSY;
 		e = (ea_energy_t)power * len;
-		ca->busy_ns += len;
+		if (st->inferred & EA_INF_UNKNOWN)
+			ca->unknown_ns += len;
+		else
+			ca->busy_ns += len;
 		ca->work += len * cl->caps[k].cap;
 		ca->pstates[k].ns += len;
 		ca->pstates[k].energy += e;
@@ -291,14 +294,26 @@ static void charge_core(struct ea_acct *a, int cpu, int ci,
 		power = cp->idle_core[k];
 		part = CORE_IDLE;
 		e = (ea_energy_t)power * len;
-		ca->idle_ns += len;
+		if (st->inferred & EA_INF_UNKNOWN) {
+			ca->unknown_ns += len;
+			ca->unknown_idle_ns += len;
+		} else {
+			ca->idle_ns += len;
+		}
 		ca->cstates[k].ns += len;
 		ca->cstates[k].energy += e;
 	}
+	if (st->inferred & EA_INF_UNKNOWN)
+		ca->unknown_energy += e;
 	add(&ca->e, part, e);
 	add(&a->clusters[ci].e, part, e);
-	if (!a->cfg.no_tasks)
+	if (!a->cfg.no_tasks) {
 		charge_task(a, cpu, payer(st), part, e);
+		/* the payer's runtime: the same intervals as its energy */
+		if (part == CORE_BUSY && ca->last_task && ca->last_pid ==
+		    (payer(st) < -1 ? -1 : payer(st)))
+			a->tasks[ca->last_task - 1].runtime_ns += len;
+	}
 	charge_windows(a, part, power, t0, t1);
 }
 
@@ -450,6 +465,8 @@ static void integrate_cluster(struct ea_acct *a, int ci,
 		ea_energy_t mine = share + (i < rem ? 1 : 0);
 
 		add(&cpa->e, part, mine);
+		if (cpa->st.inferred & EA_INF_UNKNOWN)
+			cpa->unknown_energy += mine;
 		if (nbusy)
 			cpa->pstates[cap].energy += mine;
 		else
@@ -686,6 +703,13 @@ int ea_acct_done(struct ea_acct *a, const struct ea_state *s, struct ea_err *err
 		ea_energy_add(&a->total, &a->clusters[i].e);
 	ea_state_window(s, &a->win_start, &a->win_end);
 	a->trace_ncpus = ea_state_ncpus(s);
+	a->unknown_ns = 0;
+	a->unknown_energy = 0;
+	for (int i = 0; i < a->ncpus; i++) {
+		a->unknown_ns += a->cpus[i].unknown_ns;
+		a->unknown_energy += a->cpus[i].unknown_energy;
+	}
+	a->unknown_idle_state = ea_state_config(s)->unknown_idle_state;
 	if (a->cfg.interval_ns) {
 		size_t need = (a->win_end - a->win_start + a->cfg.interval_ns - 1) /
 			      a->cfg.interval_ns;
@@ -699,7 +723,6 @@ int ea_acct_done(struct ea_acct *a, const struct ea_state *s, struct ea_err *err
 
 		if (st) {
 			memcpy(t->comm, st->comm, EA_COMM_LEN);
-			t->runtime_ns = st->runtime_ns;
 			t->wakeups = st->wakeups + st->wakeups_inferred;
 		} else {
 			snprintf(t->comm, EA_COMM_LEN, "%s",

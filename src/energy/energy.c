@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "eatrace/energy.h"
+#include "eatrace/input.h"
 
 ea_energy_t ea_energy_busy(const struct ea_energy *e)
 {
@@ -65,4 +66,39 @@ const char *ea_energy_fmt(char *buf, ea_energy_t e)
 double ea_energy_to_double(ea_energy_t e)
 {
 	return (double)e / (double)EA_ENERGY_PER_UNIT;
+}
+
+int ea_topology_check(const struct ea_model *m, const struct ea_input_info *info,
+		      char *msg, size_t n)
+{
+	const uint8_t *t = info->topo_cluster;
+
+	if (!info->topo_ncpus)
+		return -1;
+	for (int i = 0; i < info->topo_ncpus; i++) {
+		if (!t[i])
+			continue;
+		if (i >= m->ncpus || m->cpu_cluster[i] < 0) {
+			snprintf(msg, n, "the trace's topology header lists CPU %d, which model '%s' does not describe",
+				 i, m->name);
+			return 0;
+		}
+		for (int j = i + 1; j < info->topo_ncpus; j++) {
+			bool same_t, same_m;
+
+			if (!t[j] || j >= m->ncpus || m->cpu_cluster[j] < 0)
+				continue;
+			same_t = t[i] == t[j];
+			same_m = m->cpu_cluster[i] == m->cpu_cluster[j];
+			if (same_t != same_m) {
+				snprintf(msg, n, "the trace's topology header puts CPUs %d and %d in %s, model '%s' in %s: the model's clusters are used",
+					 i, j, same_t ? "one cluster" : "different clusters",
+					 m->name, same_m ? "one" : "different ones");
+				return 0;
+			}
+		}
+	}
+	snprintf(msg, n, "the trace's topology header (%d clusters) groups its CPUs as model '%s' does",
+		 info->topo_nclusters, m->name);
+	return 1;
 }

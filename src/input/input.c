@@ -29,6 +29,18 @@ static const struct ea_reader_ops *const readers[] = {
 #define MAX_FREQ_KHZ 100000000u	/* 100 GHz: anything above is corrupt */
 #define MAX_IDLE_STATE 63
 
+/* What the read ahead of ea_input_first_event() found so far. */
+struct first_scan {
+	struct ea_input *ahead;	/* second reader of the file, NULL at end */
+	bool done;		/* read to the end */
+	int n;			/* CPUs below n in first[] */
+	struct first_of {
+		uint8_t state;	/* 0 none yet, 1 lost seen, 2 found */
+		bool lost_before;
+		struct ea_event ev;
+	} *first;
+};
+
 struct ea_input {
 	const struct ea_reader_ops *ops;
 	void *priv;
@@ -37,6 +49,7 @@ struct ea_input {
 	struct ea_input_info info;
 	uint64_t last_ts;
 	uint64_t nevents;
+	struct first_scan *fs;
 };
 
 static int read_head(const char *path, unsigned char *buf, size_t *n,
@@ -256,10 +269,92 @@ const struct ea_input_info *ea_input_info(const struct ea_input *in)
 	return &in->info;
 }
 
+static int first_grow(struct first_scan *fs, int cpu)
+{
+	int n = fs->n ? fs->n : 8;
+	struct first_of *p;
+
+	while (n <= cpu)
+		n *= 2;
+	p = realloc(fs->first, n * sizeof(*p));
+	if (!p)
+		return -1;
+	memset(p + fs->n, 0, (n - fs->n) * sizeof(*p));
+	fs->first = p;
+	fs->n = n;
+	return 0;
+}
+
+/* Read ahead until CPU cpu's first event is known or the trace ends. */
+static int first_read_ahead(struct ea_input *in, int cpu, struct ea_err *err)
+{
+	struct first_scan *fs = in->fs;
+	struct ea_event ev;
+	int rc;
+
+	if (!fs->ahead && !fs->done && ea_input_open(&fs->ahead, in->path, err))
+		return -1;
+	while (!fs->done && (cpu >= fs->n || fs->first[cpu].state != 2)) {
+		struct first_of *f;
+
+		rc = ea_input_next(fs->ahead, &ev, err);
+		if (rc < 0)
+			return -1;
+		if (rc == 0) {
+			fs->done = true;
+			break;
+		}
+		if (ev.cpu >= fs->n && first_grow(fs, ev.cpu))
+			return ea_err_set(err, "%s: out of memory", in->path);
+		f = &fs->first[ev.cpu];
+		if (f->state == 2)
+			continue;
+		if (ev.type == EA_EV_LOST) {
+			f->state = 1;
+			f->lost_before = true;
+			continue;
+		}
+		f->state = 2;
+		f->ev = ev;
+	}
+	if (fs->done && fs->ahead) {
+		ea_input_close(fs->ahead);
+		fs->ahead = NULL;
+	}
+	return 0;
+}
+
+int ea_input_first_event(struct ea_input *in, int cpu, struct ea_event *ev,
+			 bool *lost_before, struct ea_err *err)
+{
+	struct first_scan *fs;
+
+	*lost_before = false;
+	if (cpu < 0 || cpu >= EA_MAX_CPUS)
+		return 0;
+	if (in->ops->first_event)
+		return in->ops->first_event(in->priv, cpu, ev, lost_before, err);
+	if (!in->fs && !(in->fs = calloc(1, sizeof(*in->fs))))
+		return ea_err_set(err, "%s: out of memory", in->path);
+	fs = in->fs;
+	if (first_read_ahead(in, cpu, err))
+		return -1;
+	if (cpu >= fs->n || fs->first[cpu].state != 2)
+		return 0;
+	*ev = fs->first[cpu].ev;
+	*lost_before = fs->first[cpu].lost_before;
+	return 1;
+}
+
 void ea_input_close(struct ea_input *in)
 {
 	if (!in)
 		return;
+	if (in->fs) {
+		ea_input_close(in->fs->ahead);
+		free(in->fs->first);
+		free(in->fs);
+	}
 	in->ops->close(in->priv);
 	if (in->tmp) {
 		unlink(in->tmp);

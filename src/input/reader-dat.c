@@ -193,6 +193,7 @@ struct dat {
 	int fast_err_cpu;		/* >= 0: the walker found CPU data corrupt */
 	bool fast_fatal;		/* the file is cut short (fast_err) */
 	char fast_err[200];
+	struct dat *ahead;		/* second reader for dat_first_event() */
 };
 
 /* ------------------------------------------------------------------ */
@@ -571,6 +572,7 @@ static void dat_free(struct dat *r)
 {
 	if (!r)
 		return;
+	dat_free(r->ahead);
 	if (r->pending)
 		tracecmd_free_record(r->pending);
 	if (r->h && r->h != r->top)
@@ -1544,7 +1546,45 @@ static void dat_close(void *priv)
 	dat_free(priv);
 }
 
+/*
+ * A CPU's first event from its own stream (ea_input_first_event()): a
+ * second reader of the file, whose per-CPU cursor reads that CPU alone,
+ * so the cost is that CPU's records up to its first one eatrace uses.
+ */
+static int dat_first_event(void *priv, int cpu, struct ea_event *ev,
+			   bool *lost_before, struct ea_err *err)
+{
+	struct dat *r = priv, *a;
+	struct ea_input_info info;
+	struct tep_record *rec;
+	int rc;
+
+	if (cpu >= r->ncpus)
+		return 0;
+	if (!r->ahead) {
+		void *p;
+
+		memset(&info, 0, sizeof(info));
+		if (dat_open(&p, r->path, &info, err))
+			return -1;
+		r->ahead = p;
+	}
+	a = r->ahead;
+	for (;;) {
+		rec = tracecmd_read_data(a->h, cpu);
+		if (!rec)
+			return 0;
+		if (rec->missed_events)
+			*lost_before = true;
+		rc = decode_rec(a, rec, cpu, ev, err);
+		tracecmd_free_record(rec);
+		if (rc)
+			return rc;
+	}
+}
+
 const struct ea_reader_ops ea_reader_dat = {
+	.first_event = dat_first_event,
 	.name = "dat",
 	.probe = dat_probe,
 	.open = dat_open,

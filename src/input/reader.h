@@ -6,6 +6,7 @@
 #ifndef EATRACE_INPUT_READER_H
 #define EATRACE_INPUT_READER_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "eatrace/input.h"
@@ -28,6 +29,13 @@ struct ea_reader_ops {
 	 */
 	void (*where)(void *priv, char *buf, size_t n);
 	void (*close)(void *priv);
+	/*
+	 * Optional: the first event of CPU cpu, as ea_input_first_event()
+	 * (1, 0 none, -1 error). Readers without it get the generic read
+	 * ahead of input.c.
+	 */
+	int (*first_event)(void *priv, int cpu, struct ea_event *ev,
+			   bool *lost_before, struct ea_err *err);
 };
 
 extern const struct ea_reader_ops ea_reader_dat;	/* reader-dat.c */

@@ -974,6 +974,30 @@ static bool starts_nocase(const unsigned char *p, const unsigned char *e,
 	return true;
 }
 
+/* One line of idlestat's topology header: "clusterA:", "\t\tcpuN". */
+static void topo_line(struct ea_text_probe *p, const char *l, size_t len)
+{
+	size_t i = 0;
+	int32_t c;
+
+	if (len > 8 && !memcmp(l, "cluster", 7) && l[len - 1] == ':') {
+		p->idlestat = true;
+		if (p->topo_nclusters < 255)
+			p->topo_nclusters++;
+		return;
+	}
+	if (!p->topo_nclusters || !len || (l[0] != '\t' && l[0] != ' '))
+		return;
+	while (i < len && (l[i] == '\t' || l[i] == ' '))
+		i++;
+	if (len - i > 3 && !memcmp(l + i, "cpu", 3) &&
+	    num_i32(l + i + 3, l + len, &c) && c >= 0 && c < EA_TOPO_MAX_CPUS) {
+		p->topo[c] = (uint8_t)p->topo_nclusters;
+		if (c + 1 > p->topo_ncpus)
+			p->topo_ncpus = c + 1;
+	}
+}
+
 void ea_text_probe(const unsigned char *head, size_t n, struct ea_text_probe *p)
 {
 	const unsigned char *s = head, *e = head + n, *nul;
@@ -1020,8 +1044,14 @@ void ea_text_probe(const unsigned char *head, size_t n, struct ea_text_probe *p)
 		}
 		if (len >= 10 && !memcmp(l, "version = ", 10))
 			p->report = true;
-		if (len > 8 && !memcmp(l, "cluster", 7) && l[len - 1] == ':')
-			p->idlestat = true;
+		/* idlestat's topology header, also commented out ("# ") */
+		if (before_events && len > 2 && l[0] == '#') {
+			const char *h = l[1] == ' ' ? l + 2 : l + 1;
+
+			topo_line(p, h, len - (size_t)(h - l));
+		} else if (before_events) {
+			topo_line(p, l, len);
+		}
 		k = ea_tl_parse(l, len, &r);
 		if (k == EA_TL_EVENT || k == EA_TL_OTHER || k == EA_TL_LOST) {
 			p->events = true;
@@ -1532,6 +1562,11 @@ int ea_text_open(void **priv, const char *path, struct ea_input_info *info,
 		info->format = "ftrace text";
 	if (p.ncpus > 0)
 		info->ncpus = p.ncpus;
+	if (p.topo_ncpus) {
+		memcpy(info->topo_cluster, p.topo, sizeof(p.topo));
+		info->topo_ncpus = p.topo_ncpus;
+		info->topo_nclusters = p.topo_nclusters;
+	}
 	*priv = s;
 	return 0;
 }

@@ -68,6 +68,9 @@ struct ea_text_probe {
 	bool report;		/* trace-cmd report header: "version = " / "cpus=" */
 	bool idlestat;		/* idlestat topology header ("clusterA:") */
 	int ncpus;		/* from a "cpus=N" header line, -1 when absent */
+	/* the idlestat header's clusters: cluster number + 1 per CPU */
+	uint8_t topo[EA_TOPO_MAX_CPUS];
+	int topo_ncpus, topo_nclusters;
 };
 
 void ea_text_probe(const unsigned char *head, size_t n,

@@ -59,6 +59,19 @@ void ea_report_render_json(FILE *f, const struct ea_report *r)
 	ea_json_ns_as_s(&j, "end_s", a->win_end);
 	ea_json_ns_as_s(&j, "duration_s", a->win_end - a->win_start);
 	ea_json_energy(&j, "energy", &a->total);
+	/* Time whose state the trace does not show (docs/inference.md) */
+	{
+		char b[64];
+		ea_energy_t tot = ea_energy_total(&a->total);
+
+		ea_json_obj(&j, "unknown");
+		ea_json_ns_as_s(&j, "time_s", a->unknown_ns);
+		ea_json_raw(&j, "energy", ea_energy_fmt(b, a->unknown_energy));
+		ea_json_num(&j, "share", tot > 0 ? ea_energy_to_double(a->unknown_energy) /
+					 ea_energy_to_double(tot) : 0);
+		ea_json_int(&j, "idle_state", a->unknown_idle_state);
+		ea_json_obj_end(&j);
+	}
 
 	ea_json_arr(&j, "cpus");
 	for (int i = 0; i < a->trace_ncpus && i < a->ncpus; i++) {
@@ -71,6 +84,14 @@ void ea_report_render_json(FILE *f, const struct ea_report *r)
 		ea_json_energy(&j, "energy", &c->e);
 		ea_json_ns_as_s(&j, "busy_s", c->busy_ns);
 		ea_json_ns_as_s(&j, "idle_s", c->idle_ns);
+		ea_json_ns_as_s(&j, "unknown_s", c->unknown_ns);
+		ea_json_ns_as_s(&j, "unknown_priced_idle_s", c->unknown_idle_ns);
+		{
+			char b[64];
+
+			ea_json_raw(&j, "unknown_energy",
+				    ea_energy_fmt(b, c->unknown_energy));
+		}
 		ea_json_ns_as_s(&j, "inferred_s", c->inferred_ns);
 		ea_json_ns_as_s(&j, "assumed_freq_s", c->assumed_freq_ns);
 		ea_json_ns_as_s(&j, "unmodelled_freq_s", c->unmodelled_freq_ns);
@@ -132,6 +153,13 @@ void ea_report_render_json(FILE *f, const struct ea_report *r)
 	if (r->stats)
 		ea_stats_foreach_note(r->stats, r->info, ea_stats_note_json, &j);
 	ea_report_foreach_energy_note(r, ea_stats_note_json, &j);
+	if (r->info) {
+		char msg[256];
+		int agree = ea_topology_check(m, r->info, msg, sizeof(msg));
+
+		if (agree >= 0)
+			ea_stats_note_json(&j, agree ? "check" : "warning", msg);
+	}
 	ea_json_arr_end(&j);
 	ea_json_obj_end(&j);
 	ea_json_end(&j);

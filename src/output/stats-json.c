@@ -25,6 +25,8 @@ static void cpu_json(struct ea_json *j, const struct ea_stats *st, int i)
 	ea_json_int(j, "cpu", i);
 	ea_json_ns_as_s(j, "busy_s", c->busy_ns);
 	ea_json_ns_as_s(j, "idle_s", c->idle_ns);
+	ea_json_ns_as_s(j, "unknown_s", c->unknown_ns);
+	ea_json_ns_as_s(j, "unknown_priced_idle_s", c->unknown_idle_ns);
 	ea_json_ns_as_s(j, "inferred_s", c->inferred_ns);
 	ea_json_obj(j, "inferred");
 	ea_json_ns_as_s(j, "start_s", c->inferred_start_ns);
@@ -112,6 +114,10 @@ void ea_stats_render_json(FILE *f, const struct ea_stats *st,
 	ea_json_uint(&j, "lost_markers", c->lost_markers);
 	ea_json_uint(&j, "lost_events", c->lost_events);
 	ea_json_uint(&j, "start_guessed_cpus", c->start_guessed);
+	ea_json_uint(&j, "start_read_ahead_cpus", c->start_far);
+	ea_json_uint(&j, "tasks_shown_gone", c->tasks_left);
+	ea_json_ns_as_s(&j, "unknown_unplaced_s", c->unknown_unplaced_ns);
+	ea_json_int(&j, "unknown_idle_state", st->unknown_idle_state);
 	ea_json_uint(&j, "idle_exit_unmatched", c->idle_exit_unmatched);
 	ea_json_uint(&j, "idle_enter_nested", c->idle_enter_nested);
 	ea_json_uint(&j, "freq_propagated", c->freq_propagated);

@@ -14,19 +14,52 @@ static void cpu_init_one(struct ea_state *s, int i)
 	struct ea_cpu *c = &s->cpus[i];
 	const struct la_cpu *la = la_cpu(&s->la, i);
 
+	struct la_cpu far;
+	struct ea_event ev;
+	bool lost = false;
+
 	memset(c, 0, sizeof(*c));
 	c->since = s->first_ts;
 	c->flags = EA_INF_START;
 	c->cpuidle_state = (int16_t)s->cfg.swapper_idle_state;
+	if (!(la && la->seen) && s->cfg.first_event &&
+	    s->cfg.first_event(s->cfg.first_ctx, i, &ev, &lost) > 0) {
+		/* Its first record comes after the look-ahead: read ahead. */
+		memset(&far, 0, sizeof(far));
+		la_first_sight(&far, &ev, ev.type == EA_EV_SWITCH ?
+					   ev.sw.prev_pid : ev.cur_pid);
+		far.has_cpuidle = ev.type == EA_EV_IDLE;
+		far.lost_first = lost;
+		la = &far;
+		s->counts.start_far++;
+	}
 	if (la && la->seen) {
 		c->curr = la->init_pid;
 		c->has_cpuidle = la->has_cpuidle;
 		c->in_cpuidle = !la->init_busy;
+		if (la->init_unknown || la->tentative) {
+			c->flags |= EA_INF_UNKNOWN;
+			c->cpuidle_state = (int16_t)s->cfg.unknown_idle_state;
+		}
+		if (la->lost_first)
+			c->flags |= EA_INF_UNKNOWN | EA_INF_LOST;
+		if (c->curr > 0 && s->track_tasks) {
+			/* it ran from the start: its runtime counts from there */
+			struct ea_task *t = task_get(s, c->curr, NULL);
+
+			if (t && t->run == EA_TASK_UNKNOWN) {
+				t->run = EA_TASK_RUNNING;
+				t->cpu = i;
+				t->since = s->first_ts;
+			}
+		}
 	} else {
-		/* Nothing within the look-ahead: assume the idle task. */
+		/* No event at all: unknown, priced idle in the unknown state. */
 		c->curr = 0;
-		c->has_cpuidle = la && la->has_cpuidle;
-		c->in_cpuidle = c->has_cpuidle;
+		c->has_cpuidle = true;
+		c->in_cpuidle = true;
+		c->cpuidle_state = (int16_t)s->cfg.unknown_idle_state;
+		c->flags |= EA_INF_UNKNOWN;
 		s->counts.start_guessed++;
 	}
 }
@@ -142,24 +175,107 @@ static void pelt_advance(struct ea_state *s, int cpu, uint64_t now)
 		c->util_max = c->pelt.util_avg;
 }
 
+/*
+ * Whether t, at its first switch-in (ev, when it is that switch), is a task
+ * forked during the trace: sched_wakeup_new said so, or its pid was the
+ * highest yet when it first appeared, in a record of a task whose comm it
+ * has (a child inherits its parent's comm until it execs).
+ */
+static bool forked(const struct ea_state *s, const struct ea_task *t,
+		   const struct ea_event *ev)
+{
+	const struct ea_task *parent;
+	const char *comm = t->comm, *pcomm;
+
+	if (t->pelt_new)
+		return true;
+	if (t->fork_parent <= 0)
+		return false;
+	parent = task_find(s, t->fork_parent);
+	if (!parent)
+		return false;
+	pcomm = parent->comm;
+	/* the switch being applied names both with their comms of now */
+	if (ev && ev->type == EA_EV_SWITCH && ev->sw.next_pid == t->pid) {
+		comm = ev->sw.next_comm;
+		if (ev->sw.prev_pid == parent->pid)
+			pcomm = ev->sw.prev_comm;
+	}
+	return comm[0] && !strncmp(pcomm, comm, EA_COMM_LEN);
+}
+
+/*
+ * A new task's util, as post_init_entity_util_avg() (4.19) gives it: half
+ * the CPU's spare capacity (its share by load weight is larger for a CPU
+ * whose load is mostly its util), its sum as util x LOAD_AVG_MAX.
+ */
+static void pelt_seed(const struct ea_state *s, int cpu, struct ea_task *t,
+		      uint64_t now)
+{
+	long cap = ((long)1024 - (long)s->cpus[cpu].pelt.util_avg) / 2;
+
+	memset(&t->pelt, 0, sizeof(t->pelt));
+	t->pelt.started = true;
+	t->pelt.last_ns = now;
+	if (cap > 0) {
+		t->pelt.util_avg = (uint32_t)cap;
+		t->pelt.util_sum = (uint64_t)cap * EA_PELT_LOAD_AVG_MAX;
+	}
+}
+
+/* Move t's util from the CPU that holds it to cpu (kernel: detach and
+ * attach_entity_load_avg()). */
+static void pelt_move(struct ea_state *s, struct ea_task *t, int cpu,
+		      uint64_t now)
+{
+	int from = t->pelt_cpu >= 0 ? t->pelt_cpu : t->cpu;
+
+	if (from == cpu && t->pelt_cpu == cpu)
+		return;
+	if (from >= 0 && from != cpu && from < s->ncpus) {
+		pelt_advance(s, from, now);
+		ea_pelt_detach(&s->cpus[from].pelt, &t->pelt);
+	}
+	if (from != cpu || t->pelt_cpu < 0)
+		ea_pelt_attach(&s->cpus[cpu].pelt, &t->pelt);
+	t->pelt_cpu = cpu;
+}
+
 /* A task starts running on cpu: decay its sleep, move its util here. */
 static void pelt_task_in(struct ea_state *s, int cpu, int32_t pid, uint64_t now)
 {
 	struct ea_task *t;
-	int from;
 
 	if (s->cfg.no_util)
 		return;
 	t = task_get_on(s, cpu, pid, NULL);
 	if (!t)
 		return;
-	ea_pelt_update(&t->pelt, now, false, 0);
-	from = t->cpu;
-	if (from >= 0 && from != cpu && from < s->ncpus) {
-		pelt_advance(s, from, now);
-		ea_pelt_detach(&s->cpus[from].pelt, &t->pelt);
-		ea_pelt_attach(&s->cpus[cpu].pelt, &t->pelt);
+	if (!t->pelt_seeded) {
+		t->pelt_seeded = true;
+		if (forked(s, t, s->applying)) {
+			pelt_seed(s, cpu, t, now);
+			pelt_move(s, t, cpu, now);
+			return;
+		}
 	}
+	ea_pelt_update(&t->pelt, now, false, 0);
+	pelt_move(s, t, cpu, now);
+}
+
+void cpu_migrate(struct ea_state *s, const struct ea_event *ev)
+{
+	struct ea_task *t;
+	int dest = ev->migrate.dest_cpu;
+
+	if (s->cfg.no_util || dest < 0 || dest >= s->ncpus)
+		return;
+	t = task_find(s, ev->migrate.pid);
+	if (!t || t->run == EA_TASK_RUNNING || !t->pelt_seeded)
+		return;
+	ea_pelt_update(&t->pelt, ev->ts, false, 0);
+	pelt_advance(s, dest, ev->ts);
+	pelt_move(s, t, dest, ev->ts);
 }
 
 /* An exiting task takes its util with it (kernel: task_dead_fair()). */
@@ -169,8 +285,10 @@ static void pelt_task_dead(struct ea_state *s, int cpu, int32_t pid)
 
 	if (!t)
 		return;
-	ea_pelt_detach(&s->cpus[cpu].pelt, &t->pelt);
+	ea_pelt_detach(&s->cpus[t->pelt_cpu >= 0 ? t->pelt_cpu : cpu].pelt,
+		       &t->pelt);
 	memset(&t->pelt, 0, sizeof(t->pelt));
+	t->pelt_cpu = -1;
 }
 
 /* cpu enters *st at now: tell the consumers */
@@ -244,7 +362,7 @@ static void apply_idle(struct ea_state *s, const struct ea_event *ev)
 	struct ea_cpu *c = &s->cpus[cpu];
 
 	cpu_touch(s, cpu, ev);
-	c->flags &= ~EA_INF_LOST;
+	c->flags &= ~(EA_INF_LOST | EA_INF_UNKNOWN);
 	if (!c->has_cpuidle) {
 		/* First cpu_idle for a CPU so far idle by pid 0: switch rule. */
 		c->has_cpuidle = true;
@@ -272,8 +390,11 @@ void cpu_apply(struct ea_state *s, const struct ea_event *ev)
 	case EA_EV_SWITCH:
 		cpu_touch(s, ev->cpu, ev);
 		c->curr = ev->sw.next_pid;
-		c->flags &= ~(EA_INF_LOST | EA_INF_RESYNC);
-		if (ev->flags & EA_EVF_SYNTH)
+		if (!(ev->flags & EA_EVF_SYNTH))
+			c->flags &= ~(EA_INF_LOST | EA_INF_RESYNC | EA_INF_UNKNOWN);
+		else if (ev->flags & EA_EVF_UNKNOWN)	/* a task shown gone */
+			c->flags |= EA_INF_RESYNC | EA_INF_UNKNOWN;
+		else
 			c->flags |= EA_INF_RESYNC;
 		cpu_update(s, ev->cpu, ev->ts);
 		if (ev->sw.prev_state == EA_PREV_DEAD)
@@ -286,9 +407,15 @@ void cpu_apply(struct ea_state *s, const struct ea_event *ev)
 		cpu_touch(s, ev->freq.cpu, ev);
 		apply_freq(s, ev);
 		return;
+	case EA_EV_MIGRATE:
+		cpu_apply_other(s, ev);
+		cpu_migrate(s, ev);
+		return;
 	case EA_EV_LOST:
 		cpu_touch(s, ev->cpu, ev);
-		c->flags |= EA_INF_LOST;
+		/* a synthetic one marks unknown time (a lost switch-out) */
+		c->flags |= ev->flags & EA_EVF_SYNTH ? EA_INF_UNKNOWN :
+			    EA_INF_LOST | EA_INF_UNKNOWN;
 		cpu_update(s, ev->cpu, ev->ts);
 		return;
 	default:

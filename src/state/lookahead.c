@@ -25,6 +25,7 @@ int la_init(struct lookahead *la, size_t cap)
 		return -1;
 	}
 	la->pend_min = UINT64_MAX;
+	la->retro = true;
 	la->cap = cap;
 	la->mask = slots - 1;
 	la->max_cpu = -1;
@@ -138,15 +139,19 @@ static bool before(uint64_t ts_a, uint64_t seq_a, uint64_t ts_b, uint64_t seq_b)
 	return ts_a < ts_b || (ts_a == ts_b && seq_a < seq_b);
 }
 
+/* On equal keys, the one pushed first: the order does not depend on
+ * the heap's layout (which depends on when events were let go). */
 static bool synth_before(const struct la_synth *a, const struct la_synth *b)
 {
-	return before(a->ev.ts, a->seq, b->ev.ts, b->seq);
+	if (a->ev.ts != b->ev.ts || a->seq != b->seq)
+		return before(a->ev.ts, a->seq, b->ev.ts, b->seq);
+	return a->nth < b->nth;
 }
 
 static int synth_push(struct lookahead *la, const struct ea_event *ev,
 		      uint64_t seq)
 {
-	struct la_synth item = { *ev, seq };
+	struct la_synth item = { *ev, seq, la->synth_pushed++ };
 	size_t i;
 
 	if (la->nsynth == la->synth_cap) {
@@ -202,16 +207,33 @@ static int32_t current_of(const struct ea_event *ev)
 	return ev->cur_pid;
 }
 
-static void first_sight(struct la_cpu *c, const struct ea_event *ev, int32_t cur)
+void la_first_sight(struct la_cpu *c, const struct ea_event *ev, int32_t cur)
 {
 	c->seen = true;
 	c->init_pid = cur;
-	/* A CPU first seen leaving a cpuidle state was in one before. */
+	/* A CPU first seen leaving a cpuidle state was in one before, which
+	 * one is unknown. */
 	c->init_busy = !(ev->type == EA_EV_IDLE && ev->idle.state == EA_IDLE_EXIT);
+	c->init_unknown = !c->init_busy;
+	/* A record of the idle task that is neither a switch nor a cpu_idle
+	 * event (an interrupt's wakeup, say) does not tell whether the CPU
+	 * was in a cpuidle state: its first cpu_idle event will. */
+	c->tentative = cur == 0 && ev->type != EA_EV_SWITCH &&
+		       ev->type != EA_EV_IDLE;
 	c->curr = cur;
 	c->curr_since = ev->ts;
 	if (ev->type == EA_EV_SWITCH)
 		memcpy(c->curr_comm, ev->sw.prev_comm, EA_COMM_LEN);
+}
+
+/* The first cpu_idle event of a CPU first seen in an idle-task record. */
+static void settle_tentative(struct la_cpu *c, const struct ea_event *ev)
+{
+	c->tentative = false;
+	if (ev->idle.state == EA_IDLE_EXIT) {
+		c->init_busy = false;	/* it was in a cpuidle state ... */
+		c->init_unknown = true;	/* ... which one is unknown */
+	}
 }
 
 /*
@@ -239,6 +261,100 @@ static uint64_t not_before(const struct lookahead *la,
 	return la->ring_ts[k & la->mask];
 }
 
+/* The key of the oldest event held back. */
+static inline uint64_t head_seq(const struct lookahead *la)
+{
+	return 2 * (la->pushed - la->len) + 2;
+}
+
+/*
+ * CPU c's state is unknown from the last record that showed its current
+ * task (c->ev_ts), which ev has just shown wrong: a synthetic marker there
+ * while nothing has been let go (the start), else just before ev (the
+ * time between is counted, la->unplaced_ns). Not for the idle task: a
+ * lost switch out of idle is placed at the wakeup, idle until then.
+ */
+static int unknown_from(struct lookahead *la, struct la_cpu *c, int cpu,
+			const struct ea_event *ev, uint64_t sw_ts,
+			uint64_t sw_seq)
+{
+	struct ea_event m;
+	uint64_t ts = ev->ts, seq = la->next_seq - 1;
+
+	if (c->curr == 0 || !c->ev_seq)
+		return 0;
+	if (la->retro && la->len) {
+		ts = la->ring[la->head].ts;
+		seq = head_seq(la) - 1;
+	}
+	if (before(ts, seq, c->ev_ts, c->ev_seq + 1)) {
+		ts = c->ev_ts;
+		seq = c->ev_seq + 1;
+	} else if (c->ev_ts < ts) {
+		la->unplaced_ns += ts - c->ev_ts;
+	}
+	/* the synthetic switch it precedes marks it from there itself */
+	if (!before(ts, seq, sw_ts, sw_seq))
+		return 0;
+	memset(&m, 0, sizeof(m));
+	m.ts = ts;
+	m.cpu = cpu;
+	m.cur_pid = -1;
+	m.type = EA_EV_LOST;
+	m.flags = EA_EVF_SYNTH | EA_EVF_UNKNOWN;
+	return synth_push(la, &m, seq);
+}
+
+/* A CPU other than `except` the scanner believes runs pid, or -1. */
+static inline int running_elsewhere(const struct lookahead *la, int32_t pid,
+				    int except)
+{
+	if (pid <= 0)
+		return -1;
+	for (int i = 0; i <= la->max_cpu; i++)
+		if (la->cpus[i].curr == pid && i != except)
+			return i;
+	return -1;
+}
+
+/*
+ * ev shows pid elsewhere than on the CPUs the scanner believes run it (a
+ * switch-in on another CPU, a wakeup naming another CPU: a running task's
+ * wakeup names its own): its switch-out there was lost. From ev on, those
+ * CPUs run an unknown task; their state is unknown since their last record
+ * showing pid.
+ */
+static int leave_others(struct lookahead *la, int32_t pid, int except,
+			const struct ea_event *ev)
+{
+	int cpu;
+
+	while ((cpu = running_elsewhere(la, pid, except)) >= 0) {
+		struct la_cpu *c = &la->cpus[cpu];
+		struct ea_event sw;
+
+		if (unknown_from(la, c, cpu, ev, ev->ts, la->next_seq - 1))
+			return -1;
+		memset(&sw, 0, sizeof(sw));
+		sw.ts = ev->ts;
+		sw.cpu = cpu;
+		sw.cur_pid = pid;
+		sw.type = EA_EV_SWITCH;
+		sw.flags = EA_EVF_SYNTH | EA_EVF_UNKNOWN;
+		sw.sw.prev_pid = pid;
+		sw.sw.next_pid = -1;
+		sw.sw.prev_prio = sw.sw.next_prio = -1;
+		sw.sw.prev_state = EA_PREV_BLOCKED;
+		memcpy(sw.sw.prev_comm, c->curr_comm, EA_COMM_LEN);
+		la->tasks_left++;
+		c->curr = -1;
+		c->ev_seq = 0;
+		if (synth_push(la, &sw, la->next_seq - 1))
+			return -1;
+	}
+	return 0;
+}
+
 static int resync(struct lookahead *la, struct la_cpu *c, int cpu,
 		  const struct ea_event *ev, int32_t cur)
 {
@@ -252,12 +368,15 @@ static int resync(struct lookahead *la, struct la_cpu *c, int cpu,
 		seq = w->seq + 1;	/* just after the wakeup */
 		la->resync_from_wakeup++;
 	}
+	if (unknown_from(la, c, cpu, ev, t_in, seq))
+		return -1;
 	memset(&sw, 0, sizeof(sw));
 	sw.ts = t_in;
 	sw.cpu = cpu;
 	sw.cur_pid = c->curr;
 	sw.type = EA_EV_SWITCH;
-	sw.flags = EA_EVF_SYNTH;
+	/* unknown until ev proves it */
+	sw.flags = EA_EVF_SYNTH | EA_EVF_UNKNOWN;
 	sw.sw.prev_pid = c->curr;
 	sw.sw.prev_prio = sw.sw.next_prio = -1;
 	sw.sw.prev_state = EA_PREV_BLOCKED;
@@ -278,6 +397,9 @@ static inline void switch_in(struct lookahead *la, struct la_cpu *c,
 {
 	c->curr = ev->sw.next_pid;
 	c->curr_since = ev->ts;
+	c->ev_ts = ev->ts;
+	c->ev_seq = la->next_seq;
+	c->tentative = false;	/* in the idle loop, busy, before it */
 	memcpy(c->curr_comm, ev->sw.next_comm, EA_COMM_LEN);
 	/* Wakeups before now can no longer place a resync on c. */
 	if (c->pend_seq && c->pend_last_ts < ev->ts) {
@@ -329,18 +451,25 @@ static int scan(struct lookahead *la, const struct ea_event *ev)
 		if (grow_cpus(la, target))
 			return -1;
 		if (ev->type == EA_EV_IDLE) {
-			la->cpus[target].has_cpuidle = true;
-			if (!la->cpus[target].seen)
-				first_sight(&la->cpus[target], ev, ev->cur_pid);
+			struct la_cpu *t = &la->cpus[target];
+
+			t->has_cpuidle = true;
+			if (!t->seen)
+				la_first_sight(t, ev, target == cpu ? ev->cur_pid : -1);
+			else if (t->tentative)
+				settle_tentative(t, ev);
 		}
 	}
 	c = &la->cpus[cpu];
 	if (ev->type == EA_EV_LOST) {
+		if (!c->seen)
+			c->lost_first = true;
 		c->curr = -1;	/* unknown until an event tells */
+		c->ev_seq = 0;
 		return 0;
 	}
 	if (!c->seen) {
-		first_sight(c, ev, cur);
+		la_first_sight(c, ev, cur);
 	} else if (cur >= 0 && c->curr < 0) {
 		c->curr = cur;	/* after lost events or from an unknown start */
 		c->curr_since = ev->ts;
@@ -348,13 +477,22 @@ static int scan(struct lookahead *la, const struct ea_event *ev)
 		if (resync(la, c, cpu, ev, cur))
 			return -1;
 	}
+	if (cur >= 0 && cur == c->curr) {
+		c->ev_ts = ev->ts;
+		c->ev_seq = la->next_seq;
+	}
 	switch (ev->type) {
 	case EA_EV_SWITCH:
+		if (leave_others(la, ev->sw.next_pid, cpu, ev))
+			return -1;
 		switch_in(la, c, ev);
 		break;
 	case EA_EV_WAKEUP:
 	case EA_EV_WAKING:
 	case EA_EV_WAKEUP_NEW:
+		if (ev->wake.target_cpu >= 0 &&
+		    leave_others(la, ev->wake.pid, ev->wake.target_cpu, ev))
+			return -1;
 		if (la->sorted && ev->wake.pid > 0 && ev->wake.target_cpu >= 0 &&
 		    pend(la, ev))
 			return -1;
@@ -419,29 +557,41 @@ static inline bool scan_common(struct lookahead *la, const struct ea_event *ev)
 		return false;
 	switch (ev->type) {
 	case EA_EV_SWITCH:
-		if (ev->sw.prev_pid >= 0 && ev->sw.prev_pid != c->curr)
+		if ((ev->sw.prev_pid >= 0 && ev->sw.prev_pid != c->curr) ||
+		    running_elsewhere(la, ev->sw.next_pid, cpu) >= 0)
 			return false;
 		switch_in(la, c, ev);
 		return true;
 	case EA_EV_WAKEUP:
 	case EA_EV_WAKING:
 	case EA_EV_WAKEUP_NEW:
-		if (ev->cur_pid >= 0 && ev->cur_pid != c->curr)
+		if ((ev->cur_pid >= 0 && ev->cur_pid != c->curr) ||
+		    (ev->wake.target_cpu >= 0 &&
+		     running_elsewhere(la, ev->wake.pid, ev->wake.target_cpu) >= 0))
 			return false;
-		return scan_wake(la, ev);
+		if (!scan_wake(la, ev))
+			return false;
+		break;
 	case EA_EV_FREQ:
-		if (!known_cpu(la, ev->freq.cpu))
+		if (!known_cpu(la, ev->freq.cpu) ||
+		    (ev->cur_pid >= 0 && ev->cur_pid != c->curr))
 			return false;
-		return ev->cur_pid < 0 || ev->cur_pid == c->curr;
+		break;
 	case EA_EV_IDLE:
 		if (!known_cpu(la, ev->idle.cpu) || !la->cpus[ev->idle.cpu].seen ||
+		    la->cpus[ev->idle.cpu].tentative ||
 		    (ev->cur_pid >= 0 && ev->cur_pid != c->curr))
 			return false;
 		la->cpus[ev->idle.cpu].has_cpuidle = true;
-		return true;
+		break;
 	default:
 		return false;
 	}
+	if (ev->cur_pid >= 0) {	/* it shows curr current on its CPU */
+		c->ev_ts = ev->ts;
+		c->ev_seq = la->next_seq;
+	}
+	return true;
 }
 
 int la_scan(struct lookahead *la, const struct ea_event *ev)
@@ -463,12 +613,6 @@ int la_push(struct lookahead *la, const struct ea_event *ev)
 		return -1;
 	la_store(la, ev);
 	return 0;
-}
-
-/* The key of the oldest event held back. */
-static inline uint64_t head_seq(const struct lookahead *la)
-{
-	return 2 * (la->pushed - la->len) + 2;
 }
 
 const struct ea_event *la_pop(struct lookahead *la)

@@ -20,9 +20,17 @@ struct la_cpu {
 	bool has_cpuidle;	/* scanner has seen cpu_idle for this CPU */
 	bool init_busy;		/* state before the first event ... */
 	int32_t init_pid;	/* ... and the task then (-1 unknown) */
+	bool init_unknown;	/* ... which the first events do not prove */
+	bool lost_first;	/* events were lost before the first record */
+	bool tentative;		/* first seen in a record of the idle task
+				   (an interrupt?): its first cpu_idle event
+				   or switch decides init_busy */
 	int32_t curr;		/* task the scanner believes runs (-1 unknown) */
 	uint64_t curr_since;
 	char curr_comm[EA_COMM_LEN];
+	/* The last record showing curr current here (its key; 0: none):
+	 * unknown time starts there when curr's switch-out proves lost. */
+	uint64_t ev_ts, ev_seq;
 	/* Wakeups onto this CPU a resync might still be placed at: the
 	 * first one's seq (0: none) and the latest one's ts. */
 	uint64_t pend_seq, pend_last_ts;
@@ -43,6 +51,7 @@ struct la_wake {
 struct la_synth {
 	struct ea_event ev;
 	uint64_t seq;
+	uint64_t nth;		/* pushed so many synthetic events before */
 };
 
 struct lookahead {
@@ -64,6 +73,7 @@ struct lookahead {
 	uint64_t next_seq;
 	struct la_synth *synth;	/* min-heap of synthetic events by key */
 	size_t nsynth, synth_cap;
+	uint64_t synth_pushed;
 	struct la_cpu *cpus;
 	int ncpus;		/* allocated */
 	int max_cpu;		/* highest CPU id seen */
@@ -72,6 +82,13 @@ struct lookahead {
 	struct la_wake *last_wake;	/* the entry set last (the table grows
 					   only just before one is set) */
 	uint64_t resyncs, resync_from_wakeup;
+	uint64_t tasks_left;	/* switch-outs found lost (leave_others()) */
+	/* Until the state starts nothing is let go: unknown time may start
+	 * at a task's last record. After, it starts at the record showing
+	 * the switch-out lost, and the time between is counted here (the
+	 * same whether or not events are let go early). */
+	bool retro;
+	uint64_t unplaced_ns;
 };
 
 int la_init(struct lookahead *la, size_t cap);
@@ -128,5 +145,8 @@ la_pop_synth_before(struct lookahead *la, const struct ea_event *ev)
 	return la->nsynth ? la_pop_synth_before_slow(la, ev) : NULL;
 }
 const struct la_cpu *la_cpu(const struct lookahead *la, int cpu);
+/* What the scanner learns from the first event of CPU c (with cur the task
+ * it shows current), also for a first event found beyond the look-ahead. */
+void la_first_sight(struct la_cpu *c, const struct ea_event *ev, int32_t cur);
 
 #endif

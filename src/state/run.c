@@ -102,6 +102,16 @@ static void fan_init(struct fanout *f, const struct ea_consumer *c, int n)
 		f->ops.event = f->nev == 1 ? fan_event_one : fan_event;
 }
 
+/* cfg.first_event through the input (an error counts as no event: the
+ * main pass meets it and says so). */
+static int first_event_cb(void *ctx, int cpu, struct ea_event *ev,
+			  bool *lost_before)
+{
+	struct ea_err e;
+
+	return ea_input_first_event(ctx, cpu, ev, lost_before, &e);
+}
+
 int ea_run(struct ea_run *run, const char *path, struct ea_state_config *cfg,
 	   const struct ea_consumer *consumers, int nconsumers,
 	   struct ea_err *err)
@@ -120,6 +130,10 @@ int ea_run(struct ea_run *run, const char *path, struct ea_state_config *cfg,
 		return -1;
 	if (cfg->ncpus <= 0)
 		cfg->ncpus = ea_input_info(in)->ncpus;
+	if (!cfg->first_event) {
+		cfg->first_event = first_event_cb;
+		cfg->first_ctx = in;
+	}
 	/* A single consumer needs no fan-out: the state calls it directly
 	 * (it filters event() by the same types). */
 	if (nconsumers == 1 ?
@@ -146,10 +160,15 @@ int ea_run(struct ea_run *run, const char *path, struct ea_state_config *cfg,
 	snprintf(run->format, sizeof(run->format), "%s",
 		 run->info.format ? run->info.format : "?");
 	run->info.format = run->format;
-	ea_input_close(in);
+	/* The input stays open: the start may still read ahead. */
 	if (rc == 0 && ea_state_finish(run->state, &e2)) {
 		ea_err_set(err, "%s: %s", path, e2.msg);
 		rc = -1;
+	}
+	ea_input_close(in);
+	if (cfg->first_ctx == in) {
+		cfg->first_event = NULL;
+		cfg->first_ctx = NULL;
 	}
 	if (rc < 0) {
 		ea_state_free(run->state);

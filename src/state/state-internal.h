@@ -53,6 +53,8 @@ struct ea_state {
 	bool track_tasks;	/* not cfg.no_tasks (with cfg.no_util) */
 	struct ea_task *woken;	/* the task last woken (sched_waking is
 				   followed by sched_wakeup of the same) */
+	const struct ea_event *applying;	/* the event apply() is at */
+	int32_t pid_hwm;	/* highest pid of a task met so far */
 	struct ea_state_counts counts;
 };
 
@@ -106,14 +108,25 @@ static inline void cpu_apply_other(struct ea_state *s,
 	uint8_t flags = c->flags;
 
 	cpu_touch(s, ev->cpu, ev);
-	/* The look-ahead has already made curr agree with cur_pid. */
-	if (ev->cur_pid >= 0 && c->curr < 0)
+	/* The look-ahead has already made curr agree with cur_pid, except
+	 * after lost events or a task shown gone (curr -1). */
+	if (ev->cur_pid >= 0 && c->curr != ev->cur_pid) {
 		c->curr = ev->cur_pid;
-	else if (c->flags == flags)
+		c->flags &= ~EA_INF_LOST;
+	}
+	/* A task's record proves the state; the idle task's only where
+	 * pid 0 is idle (no cpu_idle: on such a CPU an interrupt runs in
+	 * the idle task whether or not it was in a cpuidle state). */
+	if ((c->flags & EA_INF_UNKNOWN) &&
+	    (ev->cur_pid > 0 || (ev->cur_pid == 0 && !c->has_cpuidle)))
+		c->flags &= ~(EA_INF_UNKNOWN | EA_INF_LOST);
+	if (c->flags == flags && c->st.pid == c->curr)
 		return;
 	cpu_update(s, ev->cpu, ev->ts);
 }
 void cpu_finish(struct ea_state *s);
+/* sched_migrate_task: the task's util moves (kernel: detach/attach). */
+void cpu_migrate(struct ea_state *s, const struct ea_event *ev);
 uint32_t cpu_util_at(const struct ea_state *s, int cpu, uint64_t now);
 
 /* task.c */

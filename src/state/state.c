@@ -63,6 +63,7 @@ static int start(struct ea_state *s, uint64_t first_ts)
 	if (!ncpus)
 		ncpus = 1;
 	s->started = true;
+	s->la.retro = false;
 	/* The start is inferred: from now on hold back what the caller asked. */
 	if (s->cfg.lookahead && s->cfg.lookahead < s->la.cap)
 		s->la.cap = s->cfg.lookahead;
@@ -93,7 +94,7 @@ static int apply_rare(struct ea_state *s, const struct ea_event *ev,
 		return ea_err_set(err, "out of memory");
 	if (need >= s->ncpus && cpu_grow(s, need + 1))
 		return ea_err_set(err, "out of memory");
-	if (ev->type == EA_EV_LOST) {
+	if (ev->type == EA_EV_LOST && !(ev->flags & EA_EVF_SYNTH)) {
 		s->counts.lost_markers++;
 		s->counts.lost_events += ev->lost.count;
 	}
@@ -112,6 +113,7 @@ static int apply(struct ea_state *s, const struct ea_event *ev,
 		s->counts.events++;
 		s->counts.by_type[ev->type]++;
 	}
+	s->applying = ev;	/* until the end of this apply(): see below */
 	switch (ev->type) {
 	case EA_EV_WAKEUP:
 	case EA_EV_WAKING:
@@ -126,8 +128,10 @@ static int apply(struct ea_state *s, const struct ea_event *ev,
 			task_apply(s, ev);
 		break;
 	}
-	if (s->event_types >> ev->type & 1)
+	if (s->event_types >> ev->type & 1 &&
+	    !(ev->type == EA_EV_LOST && ev->flags & EA_EVF_SYNTH))
 		s->ops->event(s->ctx, s, ev);
+	s->applying = NULL;	/* ev may not outlive the call */
 	return 0;
 }
 
@@ -214,6 +218,8 @@ int ea_state_finish(struct ea_state *s, struct ea_err *err)
 		return ea_err_set(err, "no events the analysis can use");
 	s->counts.resyncs = s->la.resyncs;
 	s->counts.resync_from_wakeup = s->la.resync_from_wakeup;
+	s->counts.tasks_left = s->la.tasks_left;
+	s->counts.unknown_unplaced_ns = s->la.unplaced_ns;
 	cpu_finish(s);
 	task_finish(s);
 	s->finished = true;
@@ -284,6 +290,11 @@ bool ea_state_in_window(const struct ea_state *s, uint64_t t)
 const struct ea_state_counts *ea_state_counts(const struct ea_state *s)
 {
 	return &s->counts;
+}
+
+const struct ea_state_config *ea_state_config(const struct ea_state *s)
+{
+	return &s->cfg;
 }
 
 struct ea_task *ea_state_task_at(const struct ea_state *s, size_t i)

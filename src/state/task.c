@@ -82,8 +82,23 @@ struct ea_task *task_get(struct ea_state *s, int32_t pid, const char *comm)
 		return NULL;
 	task->pid = pid;
 	task->cpu = -1;
+	task->pelt_cpu = -1;
 	task->woken_cpu = -1;
 	task->prio = -1;
+	/*
+	 * A pid higher than any met so far, first met in a record of another
+	 * task: perhaps forked by it (state/cpu.c, pelt_task_in() decides at
+	 * its first switch-in, from the comm a child inherits).
+	 */
+	if (pid > s->pid_hwm) {
+		const struct ea_event *ev = s->applying;
+		int32_t cur = !ev ? -1 : ev->type == EA_EV_SWITCH ?
+			      ev->sw.prev_pid : ev->cur_pid;
+
+		if (s->pid_hwm > 0 && cur > 0 && cur != pid)
+			task->fork_parent = cur;
+		s->pid_hwm = pid;
+	}
 	if (comm)
 		memcpy(task->comm, comm, EA_COMM_LEN);
 	t->by_order[t->n] = task;
@@ -220,6 +235,8 @@ void task_wakeup(struct ea_state *s, const struct ea_event *ev)
 	}
 	if (ev->wake.prio >= 0)
 		t->prio = ev->wake.prio;
+	if (ev->type == EA_EV_WAKEUP_NEW && !t->pelt_seeded)
+		t->pelt_new = true;
 	/* sched_waking then sched_wakeup: one wakeup, timed at the first. */
 	if (t->run == EA_TASK_RUNNING ||
 	    (t->run == EA_TASK_RUNNABLE && t->woken_at))

@@ -119,11 +119,17 @@ static void on_change(void *ctx, const struct ea_state *s, int cpu,
 		st->clip_known = true;
 	}
 	len = clip(st, &t0, &t1);
-	if (old->mode == EA_CPU_IDLE)
+	if (old->inferred & EA_INF_UNKNOWN) {
+		c->unknown_ns += len;
+		if (old->mode == EA_CPU_IDLE)
+			c->unknown_idle_ns += len;
+	} else if (old->mode == EA_CPU_IDLE) {
 		c->idle_ns += len;
-	else
+	} else {
 		c->busy_ns += len;
-	if (old->mode == EA_CPU_IDLE && old->idle_state >= 0 &&
+	}
+	if (old->mode == EA_CPU_IDLE && !(old->inferred & EA_INF_UNKNOWN) &&
+	    old->idle_state >= 0 &&
 	    old->idle_state < EA_STATS_MAX_IDLE) {
 		c->idle[old->idle_state].ns += len;
 		if (old->idle_state >= c->nidle)
@@ -220,6 +226,7 @@ int ea_stats_done(struct ea_stats *st, const struct ea_state *s)
 	st->last_ts = ea_state_last_ts(s);
 	ea_state_window(s, &st->win_start, &st->win_end);
 	st->counts = *ea_state_counts(s);
+	st->unknown_idle_state = ea_state_config(s)->unknown_idle_state;
 	for (int i = 0; i < st->ncpus; i++) {
 		struct ea_cpu_stats *c = &st->cpus[i];
 

@@ -28,6 +28,11 @@ void ea_stats_foreach_note(const struct ea_stats *st,
 			NOTE("inference",
 			     "CPU %d: no cpu_idle events; idle is the time it ran pid 0 (%.6f s), in the assumed idle state",
 			     i, cs->inferred_swapper_ns / 1e9);
+		if (cs->unknown_ns)
+			NOTE("inference",
+			     "CPU %d: %.6f s of unknown time (state not shown by the trace; %.6f s of it priced idle in state %d, the rest busy as last known or [unknown])",
+			     i, cs->unknown_ns / 1e9, cs->unknown_idle_ns / 1e9,
+			     st->unknown_idle_state);
 		if (cs->nfreqs && cs->freqs[0].freq_khz == 0)
 			no_freq++;
 	}
@@ -51,8 +56,12 @@ void ea_stats_foreach_note(const struct ea_stats *st,
 		     (unsigned long long)c->lost_events);
 	if (c->start_guessed)
 		NOTE("warning",
-		     "%llu CPU(s) had no event within the look-ahead at the start (or none at all): assumed idle from the start",
+		     "%llu CPU(s) have no record at all: unknown time throughout, priced idle",
 		     (unsigned long long)c->start_guessed);
+	if (c->tasks_left)
+		NOTE("warning",
+		     "%llu task(s) shown gone from a CPU whose switch-out was lost (a switch-in elsewhere or a wakeup for another CPU): unknown time from their last record there",
+		     (unsigned long long)c->tasks_left);
 	if (c->idle_exit_unmatched)
 		NOTE("warning", "%llu cpu_idle exit(s) while not idle (ignored)",
 		     (unsigned long long)c->idle_exit_unmatched);
@@ -60,6 +69,18 @@ void ea_stats_foreach_note(const struct ea_stats *st,
 		NOTE("warning",
 		     "%llu cpu_idle enter(s) while already idle (state updated)",
 		     (unsigned long long)c->idle_enter_nested);
+	if (info && info->topo_ncpus) {
+		int len = snprintf(msg, sizeof(msg), "the trace states a topology (idlestat header):");
+
+		for (int k = 1; k <= info->topo_nclusters && len < (int)sizeof(msg); k++) {
+			len += snprintf(msg + len, sizeof(msg) - len, "%s cluster %d = CPUs",
+					k > 1 ? ";" : "", k);
+			for (int i = 0; i < info->topo_ncpus && len < (int)sizeof(msg); i++)
+				if (info->topo_cluster[i] == k)
+					len += snprintf(msg + len, sizeof(msg) - len, " %d", i);
+		}
+		fn(arg, "inference", msg);
+	}
 	if (info && info->reordered)
 		NOTE("warning",
 		     "%llu event(s) were out of timestamp order in the file and were sorted",

@@ -264,12 +264,15 @@ for c in d["cpus"]:
     states += s
     if s != D(c["energy"]["total"]):
         errs.append("cpu %d: pstates + cstates = %s, total %s" % (c["cpu"], s, c["energy"]["total"]))
-    if D(c["busy_s"]) + D(c["idle_s"]) != dur:
-        errs.append("cpu %d: busy_s + idle_s != duration_s" % c["cpu"])
-    if sum(D(p["time_s"]) for p in c["pstates"]) != D(c["busy_s"]):
-        errs.append("cpu %d: pstate times != busy_s" % c["cpu"])
-    if sum(D(k["time_s"]) for k in c["cstates"]) != D(c["idle_s"]):
-        errs.append("cpu %d: cstate times != idle_s" % c["cpu"])
+    # unknown time (docs/inference.md) is priced busy or idle: P-states
+    # hold the busy and the unknown priced busy, C-states the rest
+    unk, unk_idle = D(c["unknown_s"]), D(c["unknown_priced_idle_s"])
+    if D(c["busy_s"]) + D(c["idle_s"]) + unk != dur:
+        errs.append("cpu %d: busy_s + idle_s + unknown_s != duration_s" % c["cpu"])
+    if sum(D(p["time_s"]) for p in c["pstates"]) != D(c["busy_s"]) + unk - unk_idle:
+        errs.append("cpu %d: pstate times != busy_s + unknown priced busy" % c["cpu"])
+    if sum(D(k["time_s"]) for k in c["cstates"]) != D(c["idle_s"]) + unk_idle:
+        errs.append("cpu %d: cstate times != idle_s + unknown priced idle" % c["cpu"])
 if states != D(total["total"]):
     errs.append("all P-states + C-states = %s, total %s" % (states, total["total"]))
 

@@ -490,10 +490,12 @@ static void test_idlestat_trace_test(void **unused)
 	cpu_times(st, 2, 20, 480, 3);
 	idle_state(st, 2, 0, 290, 2, 2, 90, 145, 200);
 	idle_state(st, 2, 1, 190, 1, 1, 190, 190, 190);
+	/* CPUs 0, 3, 4 have no event at all: what they did is unknown,
+	 * all 500 us, priced idle in state 0 (--unknown-idle-state). */
 	for (int c = 0; c < 5; c += c == 0 ? 3 : 1) {	/* 0, 3, 4 */
-		cpu_times(st, c, 0, 500, 0);
-		idle_state(st, c, 0, 500, 0, 0, 0, 0, 0);
-		assert_int_equal(st->cpus[c].inferred_swapper_ns, 500 * US);
+		cpu_times(st, c, 0, 0, 0);
+		assert_int_equal(st->cpus[c].unknown_ns, 500 * US);
+		assert_int_equal(st->cpus[c].unknown_idle_ns, 500 * US);
 	}
 	assert_int_equal(st->counts.by_type[EA_EV_IDLE], 12);
 	assert_int_equal(st->counts.start_guessed, 3);
@@ -551,9 +553,11 @@ static void test_idlestat_trace_test2(void **unused)
 	cpu_times(st, 2, 200, 600, 6);
 	idle_state(st, 2, 0, 300, 3, 3, 100, 100, 100);
 	idle_state(st, 2, 1, 300, 3, 3, 100, 100, 100);
+	/* CPUs 0, 3, 4: no event, unknown all 800 us (priced idle). */
 	for (int c = 0; c < 5; c += c == 0 ? 3 : 1) {	/* 0, 3, 4 */
-		cpu_times(st, c, 0, 800, 0);
-		idle_state(st, c, 0, 800, 0, 0, 0, 0, 0);
+		cpu_times(st, c, 0, 0, 0);
+		assert_int_equal(st->cpus[c].unknown_ns, 800 * US);
+		assert_int_equal(st->cpus[c].unknown_idle_ns, 800 * US);
 	}
 	assert_int_equal(st->counts.by_type[EA_EV_IDLE], 16);
 	fixture_free(&f);
@@ -620,6 +624,15 @@ struct pelt_win {
 
 static struct pelt_win pelt_wins[2];
 
+/* Every sample of the whole trace, for the figures over all of it. */
+#define PELT_MAX_SAMPLES 4096
+static struct pelt_all {
+	uint64_t ts;
+	int cpu;
+	double err;
+} pelt_all[PELT_MAX_SAMPLES];
+static size_t pelt_nall;
+
 static void pelt_sample(void *ctx, const struct ea_state *s,
 			const struct ea_event *ev)
 {
@@ -631,6 +644,8 @@ static void pelt_sample(void *ctx, const struct ea_state *s,
 	      (double)ev->util.util;
 	if (err < 0)
 		err = -err;
+	if (pelt_nall < PELT_MAX_SAMPLES)
+		pelt_all[pelt_nall++] = (struct pelt_all){ ev->ts, ev->util.cpu, err };
 	for (int i = 0; i < 2; i++) {
 		struct pelt_win *w = &pelt_wins[i];
 
@@ -655,6 +670,49 @@ static const struct ea_state_ops pelt_ops = {
 	.event = pelt_sample,
 };
 
+/*
+ * The whole trace (issue 15; the figures are kept in docs/inference.md):
+ *  - all 191 root-rq samples: 87.9 mean, 694 max before forked tasks were
+ *    seeded (post_init_entity_util_avg()) and sched_migrate_task moved
+ *    util; now 31.2, 478;
+ *  - "settled" samples, leaving out a sample followed within 50 us by
+ *    another of the same CPU (the kernel's intermediate values inside one
+ *    operation: a migration's detach before its attach, a dequeue/enqueue
+ *    pair, which no event separates): 164 samples, mean 19.2; the max (478)
+ *    is a forked child's util the kernel attached at wake_up_new_task,
+ *    240 us before any record names the child (no sched_wakeup_new in this
+ *    trace). The five such samples apart, the rest are within 35.
+ */
+static void juno_pelt_whole(void)
+{
+	double sum = 0, max = 0, ssum = 0, smax = 0;
+	size_t sn = 0;
+
+	for (size_t i = 0; i < pelt_nall; i++) {
+		bool settled = true;
+
+		sum += pelt_all[i].err;
+		if (pelt_all[i].err > max)
+			max = pelt_all[i].err;
+		for (size_t j = i + 1; j < pelt_nall &&
+		     pelt_all[j].ts - pelt_all[i].ts < 50000; j++)
+			if (pelt_all[j].cpu == pelt_all[i].cpu)
+				settled = false;
+		if (!settled)
+			continue;
+		sn++;
+		ssum += pelt_all[i].err;
+		if (pelt_all[i].err > smax)
+			smax = pelt_all[i].err;
+	}
+	print_message("  whole trace: %zu samples, mean |err| %.2f, max %.0f; settled: %zu samples, mean %.2f, max %.0f\n",
+		      pelt_nall, sum / (double)pelt_nall, max, sn,
+		      ssum / (double)sn, smax);
+	assert_int_equal(pelt_nall, 191);
+	assert_true(sum <= 32.0 * 191);
+	assert_true(ssum <= 20.0 * (double)sn);
+}
+
 static void test_juno_pelt(void **unused)
 {
 	const uint64_t first = 2084021442860ull;
@@ -662,6 +720,7 @@ static void test_juno_pelt(void **unused)
 	struct fixture_run f;
 
 	memset(pelt_wins, 0, sizeof(pelt_wins));
+	pelt_nall = 0;
 	pelt_wins[0].from = first + 100000000ull;
 	pelt_wins[0].to = 2084214874900ull;
 	pelt_wins[1].from = 2084242181760ull;
@@ -684,6 +743,7 @@ static void test_juno_pelt(void **unused)
 	assert_true(pelt_wins[1].sum <= 8.0 * 47);
 	assert_true(pelt_wins[1].max <= 24);
 	fixture_free(&f);
+	juno_pelt_whole();
 }
 
 static int find_traces(void **unused)

@@ -91,8 +91,12 @@ static void test_resync_and_missing_wakeup(void **unused)
 	assert_int_equal(f.st.counts.resyncs, 1);
 	assert_int_equal(f.st.counts.resync_from_wakeup, 1);
 	/* a [0,100] + b [400,600] + a [800,900]; treating CPU1 as idle until
-	 * b's switch-out would give 200 us, busy since 100 us 700 us. */
-	assert_int_equal(c1->busy_ns, 400 * US);
+	 * b's switch-out would give 200 us, busy since 100 us 700 us. b's
+	 * [400,600] is an estimate (its switch-in is lost): unknown time,
+	 * from the resync to b's first record at 600 us. */
+	assert_int_equal(c1->busy_ns, 200 * US);
+	assert_int_equal(c1->unknown_ns, 200 * US);
+	assert_int_equal(c1->unknown_idle_ns, 0);
 	assert_int_equal(c1->idle_ns, 600 * US);
 	assert_int_equal(c1->inferred_resync_ns, 200 * US);
 	assert_int_equal(task(&f, 20)->runtime_ns, 200 * US);
@@ -344,6 +348,11 @@ static void make_consistent(uint64_t *x, uint64_t *ts, int32_t *run,
 		ev->wake.pid = (int32_t)(1 + rnd(x) % 12);
 		ev->wake.prio = 120;
 		ev->wake.target_cpu = (int32_t)(rnd(x) % 4);
+		/* a running task's wakeup names the CPU it runs on (else
+		 * the stream would show its switch-out lost) */
+		for (int c = 0; c < 4; c++)
+			if (run[c] == ev->wake.pid)
+				ev->wake.target_cpu = c;
 	} else if (k < 95) {
 		ev->type = EA_EV_IDLE;
 		ev->idle.cpu = cpu;
@@ -521,12 +530,34 @@ static void test_resync_one_event_lookahead(void **unused)
 	assert_int_equal(resync_at(1), wake + 1000);
 }
 
+/* A forked task's initial util and its move at sched_migrate_task
+ * (fixture fork-migrate.txt works the values out). */
+static void test_fork_migrate_pelt(void **unused)
+{
+	struct fixture_run f;
+	uint32_t u0, u1;
+
+	fixture_run(&f, FIX "fork-migrate.txt", NULL, NULL);
+	assert_int_equal(task(&f, 50)->pelt.util_avg, 512);
+	assert_int_equal(task(&f, 50)->pelt_cpu, 1);
+	u0 = ea_state_cpu_util(f.run.state, 0);
+	u1 = ea_state_cpu_util(f.run.state, 1);
+	/* CPU 0 keeps only sh's 100 us of running (< 3); CPU 1 has the
+	 * child's sum: 512 x LOAD_AVG_MAX plus its 100 us of running, 97
+	 * PELT "us" (1024 ns) x capacity 1024, over a divider of at least
+	 * 47742 - 1024: (512 x 47742 + 97 x 1024) / 46718 = 525.3. */
+	assert_true(u0 <= 3);
+	assert_true(u1 >= 512 && u1 <= 525);
+	fixture_free(&f);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_swapper_idle),
 		cmocka_unit_test(test_cpuidle_residency),
 		cmocka_unit_test(test_resync_and_missing_wakeup),
+		cmocka_unit_test(test_fork_migrate_pelt),
 		cmocka_unit_test(test_pelt),
 		cmocka_unit_test(test_sorted_early_pop),
 		cmocka_unit_test(test_short_lookahead_consistent),
