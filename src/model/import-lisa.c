@@ -26,11 +26,15 @@
 
 #include "model/import.h"
 
-#define LISA_MAX_FILE (16u << 20)
+/* plat_info files are kilobytes; libyaml keeps ~100 bytes per node */
+#define LISA_MAX_FILE (1u << 20)
+#define LISA_MAX_PAIRS 4096	/* entries of one omap */
 
 struct lisa {
 	struct ea_imp b;
 	yaml_document_t doc;
+	yaml_node_t *cpu[EA_MODEL_MAX_CPUS];	/* CPU id -> its cpu_nodes entry */
+	int ncpus;			/* CPUs of the domains so far */
 	char loc[4096];
 };
 
@@ -117,6 +121,12 @@ static int pairs(struct lisa *l, const yaml_node_t *n, const char *what,
 	*out = NULL;
 	if (is_null(n))
 		return 0;
+	if ((n->type == YAML_MAPPING_NODE &&
+	     n->data.mapping.pairs.top - n->data.mapping.pairs.start > LISA_MAX_PAIRS) ||
+	    (n->type == YAML_SEQUENCE_NODE &&
+	     n->data.sequence.items.top - n->data.sequence.items.start > LISA_MAX_PAIRS))
+		return ea_imp_fail(&l->b, at(l, n), "%s: more than %d entries", what,
+				   LISA_MAX_PAIRS);
 	if (n->type == YAML_MAPPING_NODE) {
 		size_t np = (size_t)(n->data.mapping.pairs.top - n->data.mapping.pairs.start);
 
@@ -226,8 +236,8 @@ static bool same_states(struct lisa *l, const yaml_node_t *a, const yaml_node_t 
 	return true;
 }
 
-/* The CPU node of cpu, or NULL. */
-static yaml_node_t *cpu_node(struct lisa *l, const yaml_node_t *nodes, int cpu)
+/* l->cpu[]: each CPU's first entry in cpu_nodes (cpu: N, or cpus: [N]). */
+static void index_cpus(struct lisa *l, const yaml_node_t *nodes)
 {
 	for (yaml_node_item_t *i = nodes->data.sequence.items.start;
 	     i < nodes->data.sequence.items.top; i++) {
@@ -242,10 +252,9 @@ static yaml_node_t *cpu_node(struct lisa *l, const yaml_node_t *nodes, int cpu)
 				continue;
 			c = nd(l, cs->data.sequence.items.start[0]);
 		}
-		if (!cpu_id(l, c, &id) && id == cpu)
-			return n;
+		if (!cpu_id(l, c, &id) && !l->cpu[id])
+			l->cpu[id] = n;
 	}
-	return NULL;
 }
 
 /* Cluster power at freq from the parent's active states (0 without). */
@@ -278,8 +287,8 @@ fail:
 	return -1;
 }
 
-static int domain(struct lisa *l, const yaml_node_t *nodes, const yaml_node_t *fd,
-		  int index, bool *cluster_power)
+static int domain(struct lisa *l, const yaml_node_t *fd, int index,
+		  bool *cluster_power)
 {
 	yaml_node_t *ref = NULL, *parent, *pact, *pidle;
 	struct pair *act = NULL, *idle = NULL;
@@ -300,7 +309,10 @@ static int domain(struct lisa *l, const yaml_node_t *nodes, const yaml_node_t *f
 
 		if (cpu_id(l, c, &cpu) || ea_imp_cpu(&l->b, ci, cpu, at(l, c)))
 			return -1;
-		n = cpu_node(l, nodes, cpu);
+		if (++l->ncpus > EA_MODEL_MAX_CPUS)
+			return ea_imp_fail(&l->b, at(l, c), "more than %d CPUs in freq_domains",
+					   EA_MODEL_MAX_CPUS);
+		n = l->cpu[cpu];
 		if (!n)
 			return ea_imp_fail(&l->b, at(l, c), "CPU %d has no entry in nrg-model cpu_nodes",
 					   cpu);
@@ -388,6 +400,7 @@ static int walk(struct lisa *l, struct ea_model **out)
 	yaml_node_t *root = yaml_document_get_root_node(&l->doc), *conf, *em,
 		    *nodes, *fds, *name;
 	yaml_node_t *order[EA_MODEL_MAX_CPUS];
+	int lowest[EA_MODEL_MAX_CPUS];
 	bool cluster_power = false;
 	int nfd = 0;
 
@@ -413,24 +426,27 @@ static int walk(struct lisa *l, struct ea_model **out)
 	for (yaml_node_item_t *i = fds->data.sequence.items.start;
 	     i < fds->data.sequence.items.top; i++) {
 		yaml_node_t *fd = nd(l, *i);
-		int j = nfd;
+		int j = nfd, lo = lowest_cpu(l, fd);
 
 		if (nfd >= EA_MODEL_MAX_CPUS)
 			return ea_imp_fail(&l->b, at(l, fd), "more than %d frequency domains",
 					   EA_MODEL_MAX_CPUS);
-		while (j > 0 && lowest_cpu(l, order[j - 1]) > lowest_cpu(l, fd)) {
+		while (j > 0 && lowest[j - 1] > lo) {
 			order[j] = order[j - 1];
+			lowest[j] = lowest[j - 1];
 			j--;
 		}
 		order[j] = fd;
+		lowest[j] = lo;
 		nfd++;
 	}
 	name = get(l, conf, "name");
 	if (name && name->type == YAML_SCALAR_NODE && !is_null(name))
 		snprintf(l->b.m->name, sizeof(l->b.m->name), "%.*s",
 			 EA_NAME_LEN - 1, (const char *)name->data.scalar.value);
+	index_cpus(l, nodes);
 	for (int i = 0; i < nfd; i++)
-		if (domain(l, nodes, order[i], i, &cluster_power))
+		if (domain(l, order[i], i, &cluster_power))
 			return -1;
 	if (cluster_power) {
 		ea_imp_note(&l->b, "LISA legacy cluster/core energy model (cluster nodes carry power); power_unit bogo.");

@@ -214,8 +214,8 @@ static int open_comment_line(const char *text);
 
 /*
  * The first error libxml2 reports. "--" inside a comment is let through
- * (parsed in recovery mode): Android's own parser accepts it and real
- * profiles (and our fixtures: "--voltage") have it.
+ * (parsed in recovery mode), as the reader before libxml2 did: profiles
+ * have it (our fixtures: "--voltage").
  */
 struct xerr {
 	bool set;

@@ -74,6 +74,18 @@ expect_fail "lisa: CPUs of one domain differ" 2 "CPU 1: its states differ from t
 sed 's/- 511.7$/- lots/' "$FX/lisa-plat_info.yml" >"$TMP/nan.yml"
 expect_fail "lisa: capacity not a number" 2 "nan.yml:60: capacity: 'lots' is not a number" -- \
 	"$EATRACE" model import --from lisa "$TMP/nan.yml"
+# more than 1 MiB: refused before libyaml builds a node per value
+{
+	echo 'nrg-model:'
+	echo '    freq_domains:'
+	i=0
+	while [ $i -lt 20000 ]; do
+		echo '    - [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16]'
+		i=$((i + 1))
+	done
+} >"$TMP/big.yml"
+expect_fail "lisa: size limit" 2 "big.yml: larger than 1048576 bytes" -- \
+	"$EATRACE" model import --from lisa "$TMP/big.yml"
 printf '\377\376garbage: [\n' >"$TMP/bin.yml"
 expect_fail "lisa: not UTF-8" 2 "bin.yml:" -- \
 	"$EATRACE" model import --from lisa "$TMP/bin.yml"
