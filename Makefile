@@ -18,7 +18,7 @@ BUILD   ?= build
 BIN     ?= eatrace
 
 CC      ?= cc
-PKGS    := libtracecmd libtraceevent libtracefs json-c zlib libzstd
+PKGS    := libtracecmd libtraceevent libtracefs json-c zlib libzstd yaml-0.1 libxml-2.0
 PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 PKG_LIBS   := $(shell pkg-config --libs $(PKGS) 2>/dev/null)
 CMOCKA_LIBS := $(shell pkg-config --libs cmocka 2>/dev/null)

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * eatrace model import / convert: turn idlestat model files, kernel
- * debugfs energy_model trees, sched-energy-costs device trees and Android
- * power_profile.xml files (and native models, for convert) into the native
- * JSON model format. The importers live in src/model/import-*.c.
+ * debugfs energy_model trees, sched-energy-costs device trees, Android
+ * power_profile.xml files and LISA plat_info.yml (and native models, for
+ * convert) into the native JSON model format. The importers live in src/model/import-*.c.
  */
 #include <getopt.h>
 #include <stdio.h>
@@ -76,7 +76,16 @@ static const char usage_import[] =
 	"                 the old cpu.speeds[.clusterN] / cpu.active[.clusterN].\n"
 	"                 power_unit mA (--voltage V gives mW). cpu.active,\n"
 	"                 cpu.idle and cpu.suspend are device-level and left out.\n"
-	"                 No idle states. Capacities: see CAPACITIES.\n"
+	"                 No idle states. Capacities: see CAPACITIES. Read with\n"
+	"                 libxml2: well-formed XML only, no DOCTYPE.\n"
+	"  lisa           LISA plat_info.yml (read with libyaml): the nrg-model of\n"
+	"                 platform-info: conf:, one cluster per freq_domains entry\n"
+	"                 (else conf freq-domains), its CPUs' cpu_nodes giving\n"
+	"                 active_states FREQ: [capacity, power] (capacity rounded)\n"
+	"                 and idle_states NAME: power; the legacy cluster/core form\n"
+	"                 adds the parent cluster node's powers as cluster_power\n"
+	"                 (power_unit bogo), else cluster_power 0 and mW (the\n"
+	"                 kernel EM as LISA read it). Target residencies 0.\n"
 	"  json           (convert only) a native eatrace model\n"
 	"\n"
 	"CAPACITIES: a source without capacities gets cap = round(1024 x freq /\n"
@@ -87,7 +96,7 @@ static const char usage_import[] =
 	"  that would round to the same value are raised by one.\n"
 	"\n"
 	"options:\n"
-	"      --from FORMAT      idlestat, debugfs, dt, power-profile (or json)\n"
+	"      --from FORMAT      idlestat, debugfs, dt, power-profile, lisa (or json)\n"
 	"  -o, --output FILE      write there, atomically (default stdout)\n"
 	"      --name NAME        the model's name\n"
 	"      --trace TRACE      CPUs of each cluster from the idlestat topology\n"
@@ -300,7 +309,7 @@ static int run(int argc, char **argv, bool convert)
 	if (from) {
 		im = ea_importer_find(from);
 		if (!im) {
-			ea_die("--from: '%s' is not idlestat, debugfs, dt, power-profile%s",
+			ea_die("--from: '%s' is not idlestat, debugfs, dt, power-profile, lisa%s",
 			       from, convert ? " or json" : "");
 			goto out;
 		}

@@ -29,6 +29,7 @@ const struct ea_importer ea_importers[] = {
 	{ "dt", "Android sched-energy-costs device-tree binding (dts text or dtb)",
 	  ea_import_dt },
 	{ "power-profile", "Android power_profile.xml (mA)", ea_import_power_profile },
+	{ "lisa", "LISA plat_info.yml nrg-model (libyaml)", ea_import_lisa },
 	{ "json", "eatrace native model JSON", ea_import_json },
 	{ NULL, NULL, NULL },
 };
@@ -39,6 +40,8 @@ const struct ea_importer *ea_importer_find(const char *name)
 		name = "power-profile";
 	else if (!strcmp(name, "dtb") || !strcmp(name, "dts"))
 		name = "dt";
+	else if (!strcmp(name, "plat_info") || !strcmp(name, "yaml"))
+		name = "lisa";
 	else if (!strcmp(name, "native"))
 		name = "json";
 	for (const struct ea_importer *im = ea_importers; im->name; im++)
@@ -1239,10 +1242,13 @@ static const struct ea_importer *detect(const char *src, struct ea_err *err)
 	if (strstr(text, "/dts-v1/") || strstr(text, "sched-energy-costs") ||
 	    strstr(text, "busy-cost-data"))
 		return ea_importer_find("dt");
+	if (has_line_prefix(text, "platform-info:") ||
+	    has_line_prefix(text, "nrg-model:"))
+		return ea_importer_find("lisa");
 	if (has_line_prefix(text, "clusters ") || has_line_prefix(text, "clusterA:") ||
 	    has_line_prefix(text, "P-states:"))
 		return ea_importer_find("idlestat");
-	ea_err_set(err, "%s: cannot tell its format (not a native model, idlestat model, dts/dtb, power_profile.xml or energy_model directory): pass --from",
+	ea_err_set(err, "%s: cannot tell its format (not a native model, idlestat model, dts/dtb, power_profile.xml, LISA plat_info.yml or energy_model directory): pass --from",
 		   src);
 	return NULL;
 }

@@ -17,11 +17,16 @@
  *
  * The cluster form wins when several are present, then the policy form.
  * Values are currents in mA: power_unit "mA", or mW with --voltage.
+ * The XML is read by libxml2 (parser limits in parse_xml()).
  */
 #include <ctype.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include <libxml/parser.h>
+#include <libxml/tree.h>
 
 #include "model/import.h"
 
@@ -41,8 +46,7 @@ struct pent {
 struct pp {
 	const char *file;
 	const char *text;
-	size_t len, pos;
-	int line;
+	size_t len;
 	struct pent *e;
 	int ne;
 	struct ea_imp *b;
@@ -66,177 +70,7 @@ static void free_entries(struct pp *p)
 	free(p->e);
 }
 
-/* ---- a small XML reader: enough for power_profile.xml ---- */
-
-static void advance(struct pp *p, size_t n)
-{
-	for (size_t i = 0; i < n && p->pos < p->len; i++)
-		if (p->text[p->pos++] == '\n')
-			p->line++;
-}
-
-static bool at(struct pp *p, const char *s)
-{
-	size_t n = strlen(s);
-
-	return p->pos + n <= p->len && !memcmp(p->text + p->pos, s, n);
-}
-
-static int skip_past(struct pp *p, const char *end, const char *what)
-{
-	int line = p->line;
-	const char *q;
-
-	q = strstr(p->text + p->pos, end);
-	if (!q)
-		return ea_imp_fail(p->b, ploc(p, line), "unterminated %s", what);
-	advance(p, (size_t)(q - (p->text + p->pos)) + strlen(end));
-	return 0;
-}
-
-/* Decode the five predefined entities and numeric references in place. */
-static void unescape(char *s)
-{
-	static const struct { const char *e; char c; } ents[] = {
-		{ "&amp;", '&' }, { "&lt;", '<' }, { "&gt;", '>' },
-		{ "&quot;", '"' }, { "&apos;", '\'' },
-	};
-	char *w = s;
-
-	while (*s) {
-		bool done = false;
-
-		if (*s == '&') {
-			for (size_t i = 0; i < sizeof(ents) / sizeof(ents[0]); i++)
-				if (!strncmp(s, ents[i].e, strlen(ents[i].e))) {
-					*w++ = ents[i].c;
-					s += strlen(ents[i].e);
-					done = true;
-					break;
-				}
-			if (!done && s[1] == '#') {
-				char *e;
-				long c = s[2] == 'x' ? strtol(s + 3, &e, 16) :
-					 strtol(s + 2, &e, 10);
-
-				if (*e == ';' && c > 0 && c < 128) {
-					*w++ = (char)c;
-					s = e + 1;
-					done = true;
-				}
-			}
-		}
-		if (!done)
-			*w++ = *s++;
-	}
-	*w = '\0';
-}
-
-static char *trim_dup(const char *s, size_t n)
-{
-	char *d;
-
-	while (n && isspace((unsigned char)*s)) {
-		s++;
-		n--;
-	}
-	while (n && isspace((unsigned char)s[n - 1]))
-		n--;
-	d = malloc(n + 1);
-	if (!d)
-		return NULL;
-	memcpy(d, s, n);
-	d[n] = '\0';
-	unescape(d);
-	return d;
-}
-
-struct tag {
-	char name[64];
-	char attr_name[256];	/* the name="..." attribute */
-	bool has_name, closing, empty;
-	int line;
-};
-
-static int read_tag(struct pp *p, struct tag *t)
-{
-	const char *s = p->text;
-	size_t i;
-
-	memset(t, 0, sizeof(*t));
-	t->line = p->line;
-	advance(p, 1);	/* '<' */
-	if (p->pos < p->len && s[p->pos] == '/') {
-		t->closing = true;
-		advance(p, 1);
-	}
-	i = 0;
-	while (p->pos < p->len && (isalnum((unsigned char)s[p->pos]) ||
-				   strchr("_-.:", s[p->pos]))) {
-		if (i + 1 < sizeof(t->name))
-			t->name[i++] = s[p->pos];
-		advance(p, 1);
-	}
-	if (!i)
-		return ea_imp_fail(p->b, ploc(p, t->line), "malformed tag");
-	for (;;) {
-		char an[64], q;
-		size_t start;
-
-		while (p->pos < p->len && isspace((unsigned char)s[p->pos]))
-			advance(p, 1);
-		if (p->pos >= p->len)
-			return ea_imp_fail(p->b, ploc(p, t->line), "unterminated <%s> tag",
-					   t->name);
-		if (s[p->pos] == '>') {
-			advance(p, 1);
-			return 0;
-		}
-		if (s[p->pos] == '/' && p->pos + 1 < p->len && s[p->pos + 1] == '>') {
-			t->empty = true;
-			advance(p, 2);
-			return 0;
-		}
-		i = 0;
-		while (p->pos < p->len && (isalnum((unsigned char)s[p->pos]) ||
-					   strchr("_-.:", s[p->pos]))) {
-			if (i + 1 < sizeof(an))
-				an[i++] = s[p->pos];
-			advance(p, 1);
-		}
-		an[i] = '\0';
-		while (p->pos < p->len && isspace((unsigned char)s[p->pos]))
-			advance(p, 1);
-		if (!i || p->pos >= p->len || s[p->pos] != '=')
-			return ea_imp_fail(p->b, ploc(p, p->line), "malformed attribute in <%s>",
-					   t->name);
-		advance(p, 1);
-		while (p->pos < p->len && isspace((unsigned char)s[p->pos]))
-			advance(p, 1);
-		if (p->pos >= p->len || (s[p->pos] != '"' && s[p->pos] != '\''))
-			return ea_imp_fail(p->b, ploc(p, p->line), "attribute %s of <%s>: expected a quoted value",
-					   an, t->name);
-		q = s[p->pos];
-		advance(p, 1);
-		start = p->pos;
-		while (p->pos < p->len && s[p->pos] != q && s[p->pos] != '<')
-			advance(p, 1);
-		if (p->pos >= p->len || s[p->pos] != q)
-			return ea_imp_fail(p->b, ploc(p, t->line), "unterminated attribute value in <%s>",
-					   t->name);
-		if (!strcmp(an, "name")) {
-			size_t n = p->pos - start;
-
-			if (n >= sizeof(t->attr_name))
-				return ea_imp_fail(p->b, ploc(p, t->line), "name attribute too long");
-			memcpy(t->attr_name, s + start, n);
-			t->attr_name[n] = '\0';
-			unescape(t->attr_name);
-			t->has_name = true;
-		}
-		advance(p, 1);
-	}
-}
+/* ---- the XML, read by libxml2 ---- */
 
 static struct pent *new_entry(struct pp *p, const char *name, bool array,
 			      int line)
@@ -258,137 +92,270 @@ static struct pent *new_entry(struct pp *p, const char *name, bool array,
 	return e;
 }
 
-static int add_value(struct pp *p, struct pent *e, const char *s, size_t n,
-		     int line)
+static int line_of(const xmlNode *n)
 {
-	struct pval *nv;
+	long l = xmlGetLineNo(n);
 
-	if (e->nv >= 100000)
-		return ea_imp_fail(p->b, ploc(p, line), "%s: too many values", e->name);
+	return l > 0 && l < INT_MAX ? (int)l : 0;
+}
+
+/*
+ * The text of <item> or <value>, trimmed; libxml2 has decoded the
+ * predefined entities and character references. An element inside is an
+ * error (PowerProfile reads text only).
+ */
+static int add_value(struct pp *p, struct pent *e, const xmlNode *el)
+{
+	struct ea_strbuf sb = { 0 };
+	struct pval *nv;
+	const char *s;
+	size_t n;
+
+	for (const xmlNode *c = el->children; c; c = c->next) {
+		if (c->type == XML_TEXT_NODE || c->type == XML_CDATA_SECTION_NODE) {
+			ea_sb_add(&sb, "%s", c->content ? (const char *)c->content : "");
+		} else if (c->type == XML_ELEMENT_NODE) {
+			free(sb.s);
+			return ea_imp_fail(p->b, ploc(p, line_of(c)), "<%s> inside <%s> (line %d): expected text",
+					   (const char *)c->name, (const char *)el->name,
+					   line_of(el));
+		}
+	}
+	if (sb.oom || e->nv >= 100000) {
+		free(sb.s);
+		return ea_imp_fail(p->b, ploc(p, line_of(el)), sb.oom ? "out of memory" :
+				   "%s: too many values", e->name);
+	}
 	nv = realloc(e->v, (size_t)(e->nv + 1) * sizeof(*nv));
-	if (!nv)
-		return ea_imp_fail(p->b, ploc(p, line), "out of memory");
+	if (!nv) {
+		free(sb.s);
+		return ea_imp_fail(p->b, ploc(p, line_of(el)), "out of memory");
+	}
 	e->v = nv;
-	nv[e->nv].text = trim_dup(s, n);
-	nv[e->nv].line = line;
+	s = sb.s ? sb.s : "";
+	n = strlen(s);
+	while (n && isspace((unsigned char)*s)) {
+		s++;
+		n--;
+	}
+	while (n && isspace((unsigned char)s[n - 1]))
+		n--;
+	nv[e->nv].text = strndup(s, n);
+	nv[e->nv].line = line_of(el);
+	free(sb.s);
 	if (!nv[e->nv].text)
-		return ea_imp_fail(p->b, ploc(p, line), "out of memory");
+		return ea_imp_fail(p->b, ploc(p, line_of(el)), "out of memory");
 	e->nv++;
 	return 0;
 }
 
-/* Text up to the next '<', for <item> and <value>. */
-static int element_text(struct pp *p, struct tag *t, const char **s,
-			size_t *n, int *line)
+static int name_attr(struct pp *p, const xmlNode *el, char *buf, size_t size)
 {
-	struct tag end;
-	size_t start;
+	xmlChar *v = xmlGetProp(el, (const xmlChar *)"name");
+	int rc = 0;
 
-	*line = p->line;
-	start = p->pos;
-	while (p->pos < p->len && p->text[p->pos] != '<')
-		advance(p, 1);
-	*s = p->text + start;
-	*n = p->pos - start;
-	if (p->pos >= p->len)
-		return ea_imp_fail(p->b, ploc(p, t->line), "unterminated <%s>", t->name);
-	if (at(p, "<![CDATA["))
-		return ea_imp_fail(p->b, ploc(p, p->line), "CDATA in <%s> is not supported",
-				   t->name);
-	if (read_tag(p, &end))
-		return -1;
-	if (!end.closing || strcmp(end.name, t->name))
-		return ea_imp_fail(p->b, ploc(p, end.line), "<%s%s> inside <%s> (line %d): expected </%s>",
-				   end.closing ? "/" : "", end.name, t->name,
-				   t->line, t->name);
+	if (!v)
+		return ea_imp_fail(p->b, ploc(p, line_of(el)), "<%s> without a name attribute",
+				   (const char *)el->name);
+	if (strlen((const char *)v) >= size)
+		rc = ea_imp_fail(p->b, ploc(p, line_of(el)), "name attribute too long");
+	else
+		strcpy(buf, (const char *)v);
+	xmlFree(v);
+	return rc;
+}
+
+/*
+ * Every <item> and <array> under <device>, in document order, as
+ * PowerProfile reads them: an array's values are the <value> elements that
+ * follow its start tag up to any other element or its end tag.
+ */
+static int walk(struct pp *p, const xmlNode *el, struct pent **arr)
+{
+	char name[256];
+
+	for (; el; el = el->next) {
+		const char *tag = (const char *)el->name;
+
+		if (el->type != XML_ELEMENT_NODE)
+			continue;
+		if (*arr && strcmp(tag, "value"))
+			*arr = NULL;	/* as PowerProfile: any other element ends it */
+		if (!strcmp(tag, "array")) {
+			if (name_attr(p, el, name, sizeof(name)))
+				return -1;
+			*arr = new_entry(p, name, true, line_of(el));
+			if (!*arr)
+				return ea_imp_fail(p->b, ploc(p, line_of(el)), "out of memory");
+			if (walk(p, el->children, arr))
+				return -1;
+			*arr = NULL;
+		} else if (!strcmp(tag, "item")) {
+			struct pent *e;
+
+			if (name_attr(p, el, name, sizeof(name)))
+				return -1;
+			e = new_entry(p, name, false, line_of(el));
+			if (!e)
+				return ea_imp_fail(p->b, ploc(p, line_of(el)), "out of memory");
+			if (el->children && add_value(p, e, el))
+				return -1;
+		} else if (!strcmp(tag, "value") && *arr) {
+			if (el->children && add_value(p, *arr, el))
+				return -1;
+		} else if (walk(p, el->children, arr)) {
+			return -1;
+		}
+	}
 	return 0;
 }
 
+static int open_comment_line(const char *text);
+
+/*
+ * The first error libxml2 reports. "--" inside a comment is let through
+ * (parsed in recovery mode), as the reader before libxml2 did: profiles
+ * have it (our fixtures: "--voltage").
+ */
+struct xerr {
+	bool set;
+	int code, line, int2;
+	char str1[64], str2[64], msg[200];
+};
+
+#if LIBXML_VERSION >= 21200
+typedef const xmlError *xml_err_t;
+#else
+typedef xmlErrorPtr xml_err_t;
+#endif
+
+static void on_xml_error(void *ctx, xml_err_t e)
+{
+	struct xerr *x = ctx;
+	size_t n;
+
+	if (x->set || e->level == XML_ERR_WARNING ||
+	    e->code == XML_ERR_HYPHEN_IN_COMMENT)
+		return;
+	x->set = true;
+	x->code = e->code;
+	x->line = e->line;
+	x->int2 = e->int2;
+	snprintf(x->str1, sizeof(x->str1), "%s", e->str1 ? e->str1 : "?");
+	snprintf(x->str2, sizeof(x->str2), "%s", e->str2 ? e->str2 : "?");
+	snprintf(x->msg, sizeof(x->msg), "%s", e->message ? e->message : "error");
+	n = strlen(x->msg);
+	while (n && (x->msg[n - 1] == '\n' || x->msg[n - 1] == ' '))
+		x->msg[--n] = '\0';
+}
+
+/* A DOCTYPE: refused before any of its declarations is read. */
+static void on_doctype(void *ctxp, const xmlChar *name, const xmlChar *eid,
+		       const xmlChar *sid)
+{
+	xmlParserCtxtPtr ctx = ctxp;
+	struct xerr *x = ctx->_private;
+
+	if (!x->set) {
+		x->set = true;
+		x->code = -1;
+		x->line = ctx->input ? ctx->input->line : 0;
+		snprintf(x->msg, sizeof(x->msg), "a DOCTYPE (DTD) is not accepted in power_profile.xml");
+	}
+	xmlStopParser(ctx);
+}
+
+/* The error as one line, in this file's words where they exist. */
+static int xml_fail(struct pp *p, const struct xerr *x)
+{
+	switch (x->code) {
+	case XML_ERR_TAG_NOT_FINISHED:
+		return ea_imp_fail(p->b, ploc(p, x->int2 > 0 ? x->int2 : x->line),
+				   "unterminated <%s>", x->str1);
+	case XML_ERR_TAG_NAME_MISMATCH:
+		return ea_imp_fail(p->b, ploc(p, x->line), "</%s> closes <%s> (line %d): expected </%s>",
+				   x->str2, x->str1, x->int2, x->str1);
+	case -1:
+		return ea_imp_fail(p->b, ploc(p, x->line), "%s", x->msg);
+	case XML_ERR_COMMENT_NOT_FINISHED:
+		return ea_imp_fail(p->b, ploc(p, open_comment_line(p->text)),
+				   "unterminated comment");
+	default:
+		return ea_imp_fail(p->b, ploc(p, x->line), "XML: %s", x->msg);
+	}
+}
+
+/* Where the last "<!--" without "-->" after it starts (for messages). */
+static int open_comment_line(const char *text)
+{
+	const char *c = NULL, *q = text;
+	int line = 1;
+
+	while ((q = strstr(q, "<!--"))) {
+		const char *e = strstr(q + 4, "-->");
+
+		if (!e) {
+			c = q;
+			break;
+		}
+		q = e + 3;
+	}
+	for (const char *s = text; c && s < c; s++)
+		line += *s == '\n';
+	return line;
+}
+
+/*
+ * Parser limits for hostile files: no network, no DTD loaded, no entity
+ * substituted (a document with a DOCTYPE is refused as the parser meets
+ * it, before its declarations), and
+ * libxml2's default depth (256) and text-node size limits (no
+ * XML_PARSE_HUGE); the input is already capped at EA_MODEL_MAX_FILE.
+ */
 static int parse_xml(struct pp *p)
 {
+	const int opts = XML_PARSE_NONET | XML_PARSE_NOERROR |
+			 XML_PARSE_NOWARNING | XML_PARSE_BIG_LINES |
+			 XML_PARSE_NOCDATA | XML_PARSE_RECOVER;
+	struct xerr x = { 0 };
+	xmlParserCtxtPtr ctx;
 	struct pent *arr = NULL;
-	bool root = false;
-	struct tag t;
+	xmlNode *root;
+	xmlDoc *doc;
+	int rc = -1;
 
-	while (p->pos < p->len) {
-		const char *s;
-		size_t n;
-		int line;
-
-		if (p->text[p->pos] != '<') {
-			if (!isspace((unsigned char)p->text[p->pos]) && !root)
-				return ea_imp_fail(p->b, ploc(p, p->line), "text before the <device> element: not XML");
-			advance(p, 1);
-			continue;
-		}
-		if (at(p, "<!--")) {
-			if (skip_past(p, "-->", "comment"))
-				return -1;
-			continue;
-		}
-		if (at(p, "<?")) {
-			if (skip_past(p, "?>", "<? ... ?>"))
-				return -1;
-			continue;
-		}
-		if (at(p, "<![CDATA[")) {
-			if (skip_past(p, "]]>", "CDATA section"))
-				return -1;
-			continue;
-		}
-		if (at(p, "<!")) {
-			if (skip_past(p, ">", "<! ... >"))
-				return -1;
-			continue;
-		}
-		if (read_tag(p, &t))
-			return -1;
-		if (!root) {
-			if (t.closing || strcmp(t.name, "device"))
-				return ea_imp_fail(p->b, ploc(p, t.line), "the root element is <%s>, not <device>: not a power_profile.xml",
-						   t.name);
-			root = true;
-			continue;
-		}
-		if (t.closing) {
-			if (!strcmp(t.name, "array"))
-				arr = NULL;
-			continue;
-		}
-		if (arr && strcmp(t.name, "value"))
-			arr = NULL;	/* as PowerProfile: any other element ends it */
-		if (!strcmp(t.name, "array")) {
-			if (!t.has_name)
-				return ea_imp_fail(p->b, ploc(p, t.line), "<array> without a name attribute");
-			arr = new_entry(p, t.attr_name, true, t.line);
-			if (!arr)
-				return ea_imp_fail(p->b, ploc(p, t.line), "out of memory");
-			if (t.empty)
-				arr = NULL;
-		} else if (!strcmp(t.name, "item")) {
-			struct pent *e;
-
-			if (!t.has_name)
-				return ea_imp_fail(p->b, ploc(p, t.line), "<item> without a name attribute");
-			e = new_entry(p, t.attr_name, false, t.line);
-			if (!e)
-				return ea_imp_fail(p->b, ploc(p, t.line), "out of memory");
-			if (t.empty)
-				continue;
-			if (element_text(p, &t, &s, &n, &line) ||
-			    add_value(p, e, s, n, line))
-				return -1;
-		} else if (!strcmp(t.name, "value") && arr) {
-			if (t.empty)
-				continue;
-			if (element_text(p, &t, &s, &n, &line) ||
-			    add_value(p, arr, s, n, line))
-				return -1;
-		}
+	if (p->len > INT_MAX)
+		return ea_imp_fail(p->b, p->file, "too large");
+	ctx = xmlNewParserCtxt();
+	if (!ctx)
+		return ea_imp_fail(p->b, p->file, "out of memory");
+	ctx->_private = &x;
+	ctx->sax->internalSubset = on_doctype;
+	xmlSetStructuredErrorFunc(&x, on_xml_error);
+	doc = xmlCtxtReadMemory(ctx, p->text, (int)p->len, p->file, NULL, opts);
+	xmlSetStructuredErrorFunc(NULL, NULL);
+	if (x.set || !doc) {
+		if (!x.set)
+			snprintf(x.msg, sizeof(x.msg), "not well-formed");
+		xml_fail(p, &x);
+		goto out;
 	}
-	if (!root)
-		return ea_imp_fail(p->b, p->file, "no <device> element: not a power_profile.xml");
-	return 0;
+	if (doc->intSubset || doc->extSubset) {	/* on_doctype() stops first */
+		ea_imp_fail(p->b, p->file, "a DOCTYPE (DTD) is not accepted in power_profile.xml");
+		goto out;
+	}
+	root = xmlDocGetRootElement(doc);
+	if (!root || strcmp((const char *)root->name, "device")) {
+		ea_imp_fail(p->b, ploc(p, root ? line_of(root) : 1),
+			    "the root element is <%s>, not <device>: not a power_profile.xml",
+			    root ? (const char *)root->name : "");
+		goto out;
+	}
+	rc = walk(p, root->children, &arr);
+out:
+	xmlFreeDoc(doc);
+	xmlFreeParserCtxt(ctx);
+	return rc;
 }
 
 /* ---- lookups ---- */
@@ -737,7 +704,6 @@ static int import_power_profile(struct ea_model **out, const char *src,
 	p.file = src;
 	p.text = text;
 	p.len = len;
-	p.line = 1;
 	p.b = &b;
 	if (parse_xml(&p))
 		goto out;

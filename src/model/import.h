@@ -3,7 +3,8 @@
  * Model importers (internal to src/model/ and the 'model import' command):
  * idlestat model files, kernel debugfs energy_model/ trees, the Android
  * sched-energy-costs device-tree binding (dts text or dtb) and Android
- * power_profile.xml, plus the native JSON format for 'model convert'.
+ * power_profile.xml and LISA plat_info.yml (libyaml), plus the native
+ * JSON format for 'model convert'.
  *
  * Each importer reads SRC into a struct ea_model with malloc()ed arrays,
  * applies the generic options below, validates it and calls
@@ -62,6 +63,8 @@ int ea_import_dt(struct ea_model **out, const char *src,
 int ea_import_power_profile(struct ea_model **out, const char *src,
 			    const struct ea_import_opts *opts,
 			    struct ea_err *err);
+int ea_import_lisa(struct ea_model **out, const char *src,
+		   const struct ea_import_opts *opts, struct ea_err *err);
 int ea_import_json(struct ea_model **out, const char *src,
 		   const struct ea_import_opts *opts, struct ea_err *err);
 
@@ -72,7 +75,8 @@ const struct ea_importer *ea_importer_find(const char *name);
  * Guess SRC's format from its content: a directory is a debugfs tree; a
  * file starting with the FDT magic a dtb; "/dts-v1/" or a sched-energy-costs
  * property dts text; "<?xml" or "<device" power_profile.xml; a JSON object
- * the native format; "clusters N" or "clusterA:" an idlestat model. A bare
+ * the native format; a "platform-info:" or "nrg-model:" line a LISA
+ * plat_info.yml; "clusters N" or "clusterA:" an idlestat model. A bare
  * name that is not a file is taken as a bundled model's name (native JSON).
  * Returns the importer, or NULL with err set.
  */

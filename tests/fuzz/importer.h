@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * The body shared by the file-based importer fuzz targets (dt, idlestat,
+ * The body shared by the file-based importer fuzz targets (dt, idlestat, lisa,
  * power-profile): the importer on a file holding the input bytes, first
  * with no options, then, when that fails, with --ncpus 2,3 and with
  * --ncpus 4 (sources often do not say which CPUs a cluster has). A model it
