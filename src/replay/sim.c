@@ -1292,6 +1292,23 @@ static uint64_t slice(const struct sim *s, int cpu)
 	return sl < MIN_SLICE_NS ? MIN_SLICE_NS : sl;
 }
 
+/*
+ * The first of cpu's queue starts running. Its signal is brought up to now
+ * first, as not running: run_cpu() updates it as running from its last
+ * update on, and the time it waited in the queue is not running time (a
+ * task sharing a CPU with three others, running a quarter of the time,
+ * has a util_avg towards a quarter of the capacity, not all of it).
+ */
+static void run_next(struct sim *s, int cpu)
+{
+	struct sim_cpu *c = &s->cpus[cpu];
+
+	c->curr = rq_take(s, cpu, 0);
+	c->curr_step = s->nstep;
+	if (c->curr >= 0)
+		pelt_update(&s->tasks[c->curr].pelt, s->now, false, 0);
+}
+
 static void pick(struct sim *s, int cpu, bool tick)
 {
 	struct sim_cpu *c = &s->cpus[cpu];
@@ -1320,8 +1337,7 @@ static void pick(struct sim *s, int cpu, bool tick)
 		return;
 	}
 	sync_cpu(s, cpu);
-	c->curr = rq_take(s, cpu, 0);
-	c->curr_step = s->nstep;
+	run_next(s, cpu);
 	while (c->curr >= 0 && s->tasks[c->curr].until <= s->now) {
 		/* Its demand ended while it waited: over, without the CPU. */
 		struct sim_task *t = &s->tasks[c->curr];
@@ -1331,10 +1347,8 @@ static void pick(struct sim *s, int cpu, bool tick)
 			record_latency(s, t);
 		}
 		complete(s, cpu);
-		if (c->curr < 0 && c->nrq) {
-			c->curr = rq_take(s, cpu, 0);
-			c->curr_step = s->nstep;
-		}
+		if (c->curr < 0 && c->nrq)
+			run_next(s, cpu);
 	}
 	if (c->curr < 0) {
 		if (!c->e_idle)

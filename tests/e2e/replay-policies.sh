@@ -11,7 +11,18 @@ import json,sys; d=json.load(open(sys.argv[1]))
 print([p for p in d['policies'] if p['name']==sys.argv[2]][0]['energy']['total'])" "$1" "$2"; }
 
 # 1. pack and spread are heuristics: nothing calls them bounds, and pack
-#    indeed costs more than eas-rfc on the seven short periodic tasks.
+#    indeed costs more than feec on the seven short periodic tasks. Why:
+#    pack sends every wakeup that fits to the first smallest CPU (A7 CPU 2,
+#    ties broken by id), so whenever wakeups collide the others queue
+#    there and CFS idle balance pulls them to the other A7s and, while the
+#    A7 cluster runs more tasks than its 3 CPUs, to an A15, waking a
+#    cluster whose lowest OPP alone costs (2021 + 7920) / 840 = 11.8 bogo
+#    per unit of capacity x s, against (1024 + 4905) / 1024 = 5.8 at the
+#    A7's top OPP; feec places each wakeup by the energy model on an idle
+#    or the cheapest A7 and, never overutilised on this light load (total
+#    util about 0.52 of 1024: 2/16 + 1.5/20 + 3/33 + 4/50 + 0.5/8 + 6/100
+#    + 1/40), never balances. (eas-rfc is no longer the comparison: it
+#    balances as the RFC left 3.15's CFS, pulling to the A15s too.)
 "$EATRACE" replay --help >"$TMP/help"
 if grep -qi "bound:" "$TMP/help" || ! grep -q "heuristics, not bounds" "$TMP/help"; then
 	fail "replay --help calls pack/spread bounds"
@@ -21,12 +32,12 @@ if grep -n -i -E "(pack|spread)[^.]*\<bounds?\>" README.md docs/replay.md docs/e
 	fail "docs call pack/spread bounds"
 else ok "docs: pack and spread are heuristics"; fi
 "$EATRACE" replay traces/replay/seven-periodic.txt --source-capacity 1024 \
-	--target-model tc2 --policy eas-rfc,pack -f json >"$TMP/p.json" ||
+	--target-model tc2 --policy feec,pack -f json >"$TMP/p.json" ||
 	fail "replay seven-periodic"
 if /usr/bin/python3 -c "import sys; sys.exit(not float(sys.argv[1]) > float(sys.argv[2]))" \
-	"$(energy "$TMP/p.json" pack)" "$(energy "$TMP/p.json" eas-rfc)"; then
-	ok "pack is no lower bound (costs more than eas-rfc)"
-else fail "pack cost no more than eas-rfc here"; fi
+	"$(energy "$TMP/p.json" pack)" "$(energy "$TMP/p.json" feec)"; then
+	ok "pack is no lower bound (costs more than feec)"
+else fail "pack cost no more than feec here"; fi
 
 # 2. governors: fixed (cluster names and OPPs from the target model) and
 #    schedutil's rate limit.
