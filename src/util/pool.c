@@ -82,8 +82,8 @@ int ea_pool_run(size_t njobs, int nworkers, ea_pool_job_fn job,
 {
 	struct worker *w;
 	struct pollfd *pfd;
-	size_t next = 0;
-	int nrun = 0, rc = 0, status;
+	size_t next = 0, nrun = 0;
+	int rc = 0, status;
 
 	if (nworkers < 1)
 		nworkers = ea_pool_ncpus();
@@ -98,7 +98,7 @@ int ea_pool_run(size_t njobs, int nworkers, ea_pool_job_fn job,
 		return -1;
 	}
 	while ((next < njobs && !rc) || nrun) {
-		while (!rc && next < njobs && nrun < nworkers) {
+		while (!rc && next < njobs && nrun < (size_t)nworkers) {
 			if (spawn(&w[nrun], next, job, ctx))
 				rc = -1;
 			else {
@@ -108,7 +108,7 @@ int ea_pool_run(size_t njobs, int nworkers, ea_pool_job_fn job,
 		}
 		if (!nrun)
 			break;
-		for (int k = 0; k < nrun; k++)
+		for (size_t k = 0; k < nrun; k++)
 			pfd[k] = (struct pollfd){ .fd = w[k].fd, .events = POLLIN };
 		if (poll(pfd, (nfds_t)nrun, -1) < 0) {
 			if (errno == EINTR)
@@ -116,7 +116,7 @@ int ea_pool_run(size_t njobs, int nworkers, ea_pool_job_fn job,
 			rc = -1;
 			break;
 		}
-		for (int k = nrun - 1; k >= 0; k--) {
+		for (size_t k = nrun; k-- > 0;) {
 			int d;
 
 			if (!pfd[k].revents)
