@@ -136,11 +136,13 @@ clean:
 # build/libeatrace.so.0 (soname libeatrace.so.0) from the same objects as
 # libeatrace.a: every object is built with -fPIC; the stamp file rebuilds
 # objects compiled before that. `make install` adds the library, the
-# headers (include/eatrace/) and eatrace.pc under LIBDIR, INCLUDEDIR, PCDIR.
+# headers (include/eatrace/) and eatrace.pc under LIBDIR, INCLUDEDIR, PCDIR,
+# and the Python package (python/eatrace, ctypes over the library) in PYDIR.
 VERSION    ?= 0.1
 LIBDIR     ?= $(PREFIX)/lib
 INCLUDEDIR ?= $(PREFIX)/include
 PCDIR      ?= $(LIBDIR)/pkgconfig
+PYDIR      ?= $(PREFIX)/lib/python3/dist-packages
 SONAME     := libeatrace.so.0
 SHLIB      := $(BUILD)/$(SONAME)
 override CFLAGS += -fPIC
@@ -172,11 +174,13 @@ install-lib: $(SHLIB)
 		'Version: $(VERSION)' 'Requires.private: $(PKGS)' \
 		'Libs: -L$${libdir} -leatrace' 'Cflags: -I$${includedir}' \
 		> $(DESTDIR)$(PCDIR)/eatrace.pc
+	install -d $(DESTDIR)$(PYDIR)/eatrace
+	install -m 644 python/eatrace/*.py $(DESTDIR)$(PYDIR)/eatrace/
 
 uninstall-lib:
 	rm -f $(DESTDIR)$(LIBDIR)/$(SONAME) $(DESTDIR)$(LIBDIR)/libeatrace.so \
 		$(DESTDIR)$(PCDIR)/eatrace.pc
-	rm -rf $(DESTDIR)$(INCLUDEDIR)/eatrace
+	rm -rf $(DESTDIR)$(INCLUDEDIR)/eatrace $(DESTDIR)$(PYDIR)/eatrace
 # ---- end of libeatrace shared library ----
 
 -include $(LIB_OBJ:.o=.d) $(CLI_OBJ:.o=.d)

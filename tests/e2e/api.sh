@@ -65,4 +65,13 @@ cmp -s "$TMP/api2.json" "$TMP/cli2.json" && ok "report JSON = the CLI's" ||
 LD_LIBRARY_PATH="$R/usr/lib" "$TMP/prog" "$TMP/nosuch.dat" "$ROOT/models/tc2.json" > /dev/null 2>"$TMP/err"
 expect_eq "error exit" "$?" 2
 grep -q "^error: .*nosuch.dat: " "$TMP/err" && ok "error message" || fail "error: $(cat "$TMP/err")"
+# The Python package as installed, over the installed library (not under
+# the sanitizers: python cannot load an instrumented library).
+if [ -z "$SAN" ]; then
+	got=$(PYTHONDONTWRITEBYTECODE=1 PYTHONPATH="$R/usr/lib/python3/dist-packages" \
+		EATRACE_LIB="$R/usr/lib/libeatrace.so.0" /usr/bin/python3 -c \
+		'import eatrace, sys; print(eatrace.__file__.startswith(sys.argv[1]), eatrace.report(sys.argv[2], sys.argv[3])["energy"]["total"])' \
+		"$R" "$ROOT/traces/replay/five-busy.txt" "$ROOT/models/juno-r0.json")
+	expect_eq "installed python package, total by hand" "$got" "True 1523"
+fi
 finish
