@@ -1,6 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* eatrace batch: many traces x models -> one table (docs/batch.md). */
-#define _XOPEN_SOURCE 700
 #include <errno.h>
 #include <ftw.h>
 #include <getopt.h>
