@@ -5,6 +5,7 @@
 . "$(dirname "$0")/lib.sh"
 command -v pkg-config >/dev/null || skip "no pkg-config"
 R=$TMP/root
+lsan_dat
 # Under `make sanitize` the library carries the sanitizers (MAKEFLAGS holds
 # its CFLAGS); the program links their runtime too.
 SAN=
