@@ -31,8 +31,9 @@ static int spawn(struct worker *w, size_t i, ea_pool_job_fn job, void *ctx)
 
 	if (pipe(p))
 		return -1;
-	fflush(stdout);
-	fflush(stderr);
+	/* nothing buffered in the parent may be written twice: a child that
+	 * exit()s (a library calling exit) would flush its copy too */
+	fflush(NULL);
 	w->pid = fork();
 	if (w->pid < 0) {
 		close(p[0]);
