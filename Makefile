@@ -123,7 +123,7 @@ bench: $(BIN)
 install: $(BIN)
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(DATADIR)/models $(DESTDIR)$(MANDIR)/man1 \
 		$(DESTDIR)$(DOCDIR) $(DESTDIR)$(COMPLETIONDIR)
-	install -m 755 eatrace $(DESTDIR)$(BINDIR)/eatrace
+	install -m 755 $(BIN) $(DESTDIR)$(BINDIR)/eatrace
 	install -m 644 models/*.json $(DESTDIR)$(DATADIR)/models/
 	install -m 644 docs/eatrace.1 $(DESTDIR)$(MANDIR)/man1/eatrace.1
 	install -m 644 README.md docs/*.md $(DESTDIR)$(DOCDIR)/
@@ -139,5 +139,56 @@ format:
 
 clean:
 	rm -rf build build-san eatrace
+
+# ---- libeatrace as a shared library, with a pkg-config file (issue 20) ----
+# build/libeatrace.so.0 (soname libeatrace.so.0) from the same objects as
+# libeatrace.a: every object is built with -fPIC; the stamp file rebuilds
+# objects compiled before that. `make install` adds the library, the
+# headers (include/eatrace/) and eatrace.pc under LIBDIR, INCLUDEDIR, PCDIR,
+# and the Python package (python/eatrace, ctypes over the library) in PYDIR.
+VERSION    ?= 0.1
+LIBDIR     ?= $(PREFIX)/lib
+INCLUDEDIR ?= $(PREFIX)/include
+PCDIR      ?= $(LIBDIR)/pkgconfig
+PYDIR      ?= $(PREFIX)/lib/python3/dist-packages
+SONAME     := libeatrace.so.0
+SHLIB      := $(BUILD)/$(SONAME)
+override CFLAGS += -fPIC
+
+.PHONY: install-lib uninstall-lib
+all: $(SHLIB) $(BUILD)/libeatrace.so
+test: $(SHLIB)
+install: install-lib
+uninstall: uninstall-lib
+
+$(LIB_OBJ) $(CLI_OBJ): $(BUILD)/.fpic
+$(BUILD)/.fpic:
+	@mkdir -p $(dir $@) && touch $@
+
+$(SHLIB): $(LIB_OBJ)
+	$(CC) $(CFLAGS) $(LDFLAGS) -shared -Wl,-soname,$(SONAME) -o $@ $(LIB_OBJ) $(LDLIBS)
+
+$(BUILD)/libeatrace.so: $(SHLIB)
+	ln -sf $(SONAME) $@
+
+install-lib: $(SHLIB)
+	install -d $(DESTDIR)$(LIBDIR) $(DESTDIR)$(INCLUDEDIR)/eatrace $(DESTDIR)$(PCDIR)
+	install -m 755 $(SHLIB) $(DESTDIR)$(LIBDIR)/$(SONAME)
+	ln -sf $(SONAME) $(DESTDIR)$(LIBDIR)/libeatrace.so
+	install -m 644 include/eatrace/*.h $(DESTDIR)$(INCLUDEDIR)/eatrace/
+	printf '%s\n' 'prefix=$(PREFIX)' 'libdir=$(LIBDIR)' 'includedir=$(INCLUDEDIR)' '' \
+		'Name: eatrace' \
+		'Description: CPU energy of Linux scheduling from trace recordings' \
+		'Version: $(VERSION)' 'Requires.private: $(PKGS)' \
+		'Libs: -L$${libdir} -leatrace' 'Cflags: -I$${includedir}' \
+		> $(DESTDIR)$(PCDIR)/eatrace.pc
+	install -d $(DESTDIR)$(PYDIR)/eatrace
+	install -m 644 python/eatrace/*.py $(DESTDIR)$(PYDIR)/eatrace/
+
+uninstall-lib:
+	rm -f $(DESTDIR)$(LIBDIR)/$(SONAME) $(DESTDIR)$(LIBDIR)/libeatrace.so \
+		$(DESTDIR)$(PCDIR)/eatrace.pc
+	rm -rf $(DESTDIR)$(INCLUDEDIR)/eatrace $(DESTDIR)$(PYDIR)/eatrace
+# ---- end of libeatrace shared library ----
 
 -include $(LIB_OBJ:.o=.d) $(CLI_OBJ:.o=.d)

@@ -386,6 +386,33 @@ else
 	echo "replay_decisions_per_s: n/a"
 fi
 
+# ---- batch (issue 20) ---------------------------------------------------------
+# 100 small traces (the bundled traces/diff runs, copied round-robin), priced
+# by `eatrace batch -j 1` and `-j 2`, and by 100 lone `eatrace report`s.
+BD=$OUT/batch-traces
+rm -rf "$BD" && mkdir -p "$BD"
+i=0
+for f in $(i=0; while [ $i -lt 12 ]; do ls traces/diff/*.dat; i=$((i + 1)); done | head -n 100); do
+	i=$((i + 1))
+	cp "$f" "$BD/$(printf %03d $i).dat"
+done
+reps batch_j1 "$EATRACE" batch -q -j 1 -m tc2 "$BD"
+reps batch_j2 "$EATRACE" batch -q -j 2 -m tc2 "$BD"
+reps report_loop sh -c 'for f in "$1"/*.dat; do "$2" report -f json -m tc2 "$f" >/dev/null || exit 1; done' \
+	sh "$BD" "$EATRACE"
+batch_j2=$(ratio "$(median batch_j1 1)" "$(median batch_j2 1)")
+# overhead in CPU time (the workers' included): wall time on a shared
+# machine is mostly waiting
+batch_over=$(ratio "$(median batch_j1 3)" "$(median report_loop 3)")
+echo "batch_100_j1_wall_us: $(median batch_j1 1)"
+echo "batch_100_j2_wall_us: $(median batch_j2 1)"
+echo "report_100_lone_wall_us: $(median report_loop 1)"
+echo "cpu_s_batch_100_j1: $(median batch_j1 3)"
+echo "cpu_s_report_100_lone: $(median report_loop 3)"
+echo "ratio_batch_j2_vs_j1: $batch_j2"
+echo "ratio_batch_j1_vs_lone_reports_cpu: $batch_over"
+rm -rf "$BD"
+
 # ---- targets (issue 8) -----------------------------------------------------------
 check report_vs_bare "$(ratio "$rp" "$bare")" ">=" 0.8
 check report_vs_tracecmd_report "$(ratio "$rp" "$tcr")" ">=" 6
@@ -403,4 +430,6 @@ for zt in $ztargets; do
 	v=${zt#*=}
 	check "${zt%%=*}" "${v%%:*}" "$(echo "$v" | cut -d: -f2)" "${v##*:}"
 done
+check batch_j2_vs_j1 "$batch_j2" ">=" 1.8
+check batch_j1_vs_lone_reports "$batch_over" "<=" 1.05
 rm -f "$OUT"/m.* "$OUT/rss.tmp" "$OUT/err.tmp"

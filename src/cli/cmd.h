@@ -15,6 +15,7 @@ int cmd_dump(int argc, char **argv);
 int cmd_diff(int argc, char **argv);	/* cmd-diff.c */
 int cmd_record(int argc, char **argv);	/* cmd-record.c */
 int cmd_top(int argc, char **argv);	/* cmd-top.c */
+int cmd_batch(int argc, char **argv);	/* cmd-batch.c */
 
 #define EXIT_GATE 1
 #define EXIT_ERROR 2

@@ -26,6 +26,7 @@ static const struct ea_cmd cmds[] = {
 	{ "stats", cmd_stats, "what each CPU and task did (no model needed)" },
 	{ "report", cmd_report, "energy of a trace, priced with a model" },
 	{ "replay", cmd_replay, "the recorded workload under other placement policies" },
+	{ "batch", cmd_batch, "many traces x models -> one CSV or JSON-lines table, in parallel" },
 	{ "diff", cmd_diff, "gate a change: energy of two sets of runs, with confidence" },
 	{ "model", cmd_model, "show, check, import and convert energy models" },
 	{ "dump", cmd_dump, "print the normalised events a trace yields" },

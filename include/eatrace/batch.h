@@ -1,0 +1,58 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * Batches of traces (`eatrace batch`, docs/batch.md): one row per trace x
+ * model with the trace's content hash, its duration and its energy totals,
+ * rendered as CSV or JSON lines; a row that failed carries its one-line
+ * error instead of figures.
+ */
+#ifndef EATRACE_BATCH_H
+#define EATRACE_BATCH_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "eatrace/energy.h"
+#include "eatrace/error.h"
+#include "eatrace/model.h"
+
+#define EA_HASH_LEN 17		/* 16 hex digits + NUL */
+
+struct ea_batch_row {
+	const char *path;
+	const char *model;	/* as the user named it (-m) */
+	char hash[EA_HASH_LEN];	/* "" when the file could not be read */
+	char power_unit[16];
+	uint64_t duration_ns;
+	ea_energy_t total, busy, idle, wakeup;
+	bool failed;
+	char error[EA_ERR_MAX];	/* when failed */
+};
+
+enum ea_batch_fmt { EA_BATCH_CSV, EA_BATCH_JSONL };
+
+/* Content hash of a file: FNV-1a 64 of its bytes, 16 lower-case hex digits
+ * into hash (not cryptographic: it keys --resume). 0, or -1 with err. */
+int ea_hash_file(const char *path, char hash[EA_HASH_LEN], struct ea_err *err);
+
+/*
+ * Price one trace with a loaded model as `eatrace report` does (whole
+ * trace, default options) and fill row->duration_ns and the energies; on
+ * failure row->failed and row->error. row->path, model, hash are the
+ * caller's. Returns 0 or -1.
+ */
+int ea_batch_price(struct ea_batch_row *row, const struct ea_model *m);
+
+/* The CSV header line (with its newline); nothing for JSON lines. */
+void ea_batch_header(FILE *f, enum ea_batch_fmt fmt);
+/* One row, one line, newline-terminated. */
+void ea_batch_row_write(FILE *f, enum ea_batch_fmt fmt, const struct ea_batch_row *r);
+/*
+ * The --resume key of a line this module wrote: its hash and model, and
+ * whether it is an error row. Returns 0, or -1 if the line is not a row
+ * (the CSV header, garbage). model: at least EA_ERR_MAX bytes.
+ */
+int ea_batch_row_key(const char *line, enum ea_batch_fmt fmt,
+		     char hash[EA_HASH_LEN], char *model, bool *failed);
+
+#endif

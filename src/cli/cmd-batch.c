@@ -1,0 +1,470 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* eatrace batch: many traces x models -> one table (docs/batch.md). */
+#include <errno.h>
+#include <ftw.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cli/cmd.h"
+#include "eatrace/batch.h"
+#include "eatrace/model.h"
+#include "eatrace/output.h"
+#include "eatrace/pool.h"
+#include "eatrace/progress.h"
+
+static const char usage_text[] =
+	"usage: eatrace batch [OPTIONS] -m MODEL [-m MODEL ...] TRACE|DIR ...\n"
+	"\n"
+	"Price many traces with one or more models: one row per trace x model\n"
+	"(trace path, model, content hash, duration, total/busy/idle/wakeup\n"
+	"energy, mean power, error), in input order. A directory is walked\n"
+	"recursively for *.dat, *.txt, *.trace and *.ftrace files (sorted).\n"
+	"A trace that fails is a row with its one-line error.\n"
+	"\n"
+	"options:\n"
+	"  -m, --model MODEL  model file or bundled name; repeat for more\n"
+	"      --list FILE    also read trace paths from FILE, one per line\n"
+	"                     ('-': stdin; blank lines and # comments skipped)\n"
+	"  -f, --format FMT   csv (default) or jsonl (one JSON object a line)\n"
+	"  -o, --output FILE  write there instead of stdout (atomically)\n"
+	"  -j, --jobs N       worker processes (default: the CPU count)\n"
+	"      --resume       keep the rows already in -o FILE and skip their\n"
+	"                     traces (same content hash and model); error rows\n"
+	"                     are run again\n"
+	"  -q, --quiet        no progress line on stderr\n"
+	"  -h, --help         this text\n"
+	"\n"
+	"Columns: docs/batch.md. Exit status: 0 every row ok, 1 some rows are\n"
+	"errors, 2 usage error or the output could not be written.\n";
+
+enum { OPT_LIST = 2000, OPT_RESUME };
+
+static const struct option longopts[] = {
+	{ "model", required_argument, NULL, 'm' },
+	{ "format", required_argument, NULL, 'f' },
+	{ "output", required_argument, NULL, 'o' },
+	{ "jobs", required_argument, NULL, 'j' },
+	{ "list", required_argument, NULL, OPT_LIST },
+	{ "resume", no_argument, NULL, OPT_RESUME },
+	{ "quiet", no_argument, NULL, 'q' },
+	{ "help", no_argument, NULL, 'h' },
+	{ NULL, 0, NULL, 0 },
+};
+
+struct strv {
+	char **v;
+	size_t n, cap;
+};
+
+static int strv_add(struct strv *s, const char *str)
+{
+	if (s->n == s->cap) {
+		size_t cap = s->cap ? s->cap * 2 : 16;
+		char **v = realloc(s->v, cap * sizeof(*v));
+
+		if (!v)
+			return -1;
+		s->v = v;
+		s->cap = cap;
+	}
+	if (!(s->v[s->n] = strdup(str)))
+		return -1;
+	s->n++;
+	return 0;
+}
+
+static void strv_free(struct strv *s)
+{
+	for (size_t i = 0; i < s->n; i++)
+		free(s->v[i]);
+	free(s->v);
+	memset(s, 0, sizeof(*s));
+}
+
+struct batch {
+	struct strv paths;
+	const char *model_names[64];
+	struct ea_model *models[64];
+	int nmodels;
+	enum ea_batch_fmt fmt;
+	bool quiet;
+	/* --resume: "hash\tmodel" of rows kept; kept lines */
+	struct strv keys, kept;
+	/* per trace: hash computed by the parent (resume), models to run */
+	char (*hash)[EA_HASH_LEN];
+	unsigned char *need;		/* [trace * nmodels + model] */
+	size_t *jobs, njobs;		/* traces with something to run */
+	char **res;			/* per job: rows, once done */
+	size_t emitted, ndone, nerr;
+	FILE *out;
+	struct timespec t0;
+	bool drawn;
+};
+
+static struct strv *walk_into;
+
+static int walk_cb(const char *path, const struct stat *st, int type, struct FTW *ftw)
+{
+	static const char *const ext[] = { ".dat", ".txt", ".trace", ".ftrace" };
+	size_t n = strlen(path);
+
+	if (type != FTW_F || !S_ISREG(st->st_mode))
+		return 0;
+	for (size_t i = 0; i < sizeof(ext) / sizeof(ext[0]); i++) {
+		size_t e = strlen(ext[i]);
+
+		if (n > e && !strcmp(path + n - e, ext[i]))
+			return strv_add(walk_into, path) ? -1 : 0;
+	}
+	return 0;
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* A TRACE argument: a directory is walked (sorted), anything else taken as is. */
+static int add_input(struct batch *b, const char *arg)
+{
+	struct stat st;
+	size_t first = b->paths.n;
+
+	if (stat(arg, &st) || !S_ISDIR(st.st_mode))
+		return strv_add(&b->paths, arg) ? ea_die("out of memory") : 0;
+	walk_into = &b->paths;
+	if (nftw(arg, walk_cb, 32, 0))
+		return ea_die("%s: cannot walk the directory: %s", arg, strerror(errno));
+	qsort(b->paths.v + first, b->paths.n - first, sizeof(char *), cmp_str);
+	return 0;
+}
+
+static int add_list(struct batch *b, const char *file)
+{
+	FILE *f = strcmp(file, "-") ? fopen(file, "r") : stdin;
+	char *line = NULL;
+	size_t cap = 0;
+	ssize_t n;
+	int rc = 0;
+
+	if (!f)
+		return ea_die("%s: cannot open: %s", file, strerror(errno));
+	while (!rc && (n = getline(&line, &cap, f)) >= 0) {
+		while (n > 0 && (line[n - 1] == '\n' || line[n - 1] == '\r'))
+			line[--n] = 0;
+		if (n && line[0] != '#')
+			rc = add_input(b, line);
+	}
+	free(line);
+	if (f != stdin)
+		fclose(f);
+	return rc;
+}
+
+/* --resume: keep the ok rows of the existing output, note their keys. */
+static int read_previous(struct batch *b, const char *file)
+{
+	FILE *f = fopen(file, "r");
+	char *line = NULL, model[EA_ERR_MAX], hash[EA_HASH_LEN], *key;
+	size_t cap = 0;
+	bool failed;
+	int rc = 0;
+
+	if (!f)
+		return errno == ENOENT ? 0 : ea_die("%s: cannot read: %s", file, strerror(errno));
+	while (!rc && getline(&line, &cap, f) >= 0) {
+		if (ea_batch_row_key(line, b->fmt, hash, model, &failed) || failed)
+			continue;
+		if (asprintf(&key, "%s\t%s", hash, model) < 0)
+			rc = ea_die("out of memory");
+		else if (strv_add(&b->keys, key) || strv_add(&b->kept, line))
+			rc = ea_die("out of memory");
+		free(key);
+	}
+	free(line);
+	fclose(f);
+	return rc;
+}
+
+static bool have_key(const struct batch *b, const char *hash, const char *model)
+{
+	size_t hl = strlen(hash);
+
+	for (size_t i = 0; i < b->keys.n; i++)
+		if (!strncmp(b->keys.v[i], hash, hl) && b->keys.v[i][hl] == '\t' &&
+		    !strcmp(b->keys.v[i] + hl + 1, model))
+			return true;
+	return false;
+}
+
+/* In a worker: the rows of one trace, each line prefixed '+' (ok) or '!'. */
+static void run_trace(size_t job, FILE *out, void *ctx)
+{
+	struct batch *b = ctx;
+	size_t t = b->jobs[job];
+	struct ea_batch_row row = { .path = b->paths.v[t] };
+	struct ea_err err;
+	int rc = 0;
+
+	if (b->hash[t][0])
+		memcpy(row.hash, b->hash[t], EA_HASH_LEN);
+	else
+		rc = ea_hash_file(row.path, row.hash, &err);
+	for (int m = 0; m < b->nmodels; m++) {
+		if (!b->need[t * (size_t)b->nmodels + (size_t)m])
+			continue;
+		row.model = b->model_names[m];
+		row.failed = false;
+		if (rc) {
+			row.failed = true;
+			snprintf(row.error, sizeof(row.error), "%s", err.msg);
+		} else {
+			ea_batch_price(&row, b->models[m]);
+		}
+		fputc(row.failed ? '!' : '+', out);
+		ea_batch_row_write(out, b->fmt, &row);
+	}
+}
+
+static double elapsed(const struct batch *b)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)(ts.tv_sec - b->t0.tv_sec) + (ts.tv_nsec - b->t0.tv_nsec) / 1e9;
+}
+
+static void progress(struct batch *b)
+{
+	double t = elapsed(b), eta;
+
+	if (b->quiet || !isatty(STDERR_FILENO))
+		return;
+	eta = b->ndone ? t / (double)b->ndone * (double)(b->njobs - b->ndone) : 0;
+	fprintf(stderr, "\rbatch: %zu/%zu traces, %zu error rows, %.0fs elapsed, ETA %.0fs\033[K",
+		b->ndone, b->njobs, b->nerr, t, eta);
+	b->drawn = true;
+}
+
+/* In the parent: job's rows arrive; write every finished job in order. */
+static void trace_done(size_t job, const char *buf, size_t len, int wstatus, void *ctx)
+{
+	struct batch *b = ctx;
+	size_t t = b->jobs[job], k = 0;
+	char *text = malloc(len + 1), *p;
+
+	if (!text) {
+		ea_die("out of memory");
+		exit(EXIT_ERROR);
+	}
+	if (WIFEXITED(wstatus) && !WEXITSTATUS(wstatus)) {
+		/* strip the '+'/'!' marks, count errors */
+		for (const char *s = buf; s < buf + len; s++) {
+			if (s == buf || s[-1] == '\n') {
+				b->nerr += *s == '!';
+				continue;
+			}
+			text[k++] = *s;
+		}
+		text[k] = 0;
+	} else {
+		/* the worker died: every row it owed is an error row */
+		struct ea_batch_row row = { .path = b->paths.v[t], .failed = true };
+		FILE *f;
+
+		memcpy(row.hash, b->hash[t], EA_HASH_LEN);
+		if (WIFSIGNALED(wstatus))
+			snprintf(row.error, sizeof(row.error), "%s: worker died (signal %d)",
+				 row.path, WTERMSIG(wstatus));
+		else
+			snprintf(row.error, sizeof(row.error), "%s: worker failed (exit %d)",
+				 row.path, WEXITSTATUS(wstatus));
+		free(text);
+		text = NULL;
+		f = open_memstream(&text, &k);
+		for (int m = 0; f && m < b->nmodels; m++) {
+			if (!b->need[t * (size_t)b->nmodels + (size_t)m])
+				continue;
+			row.model = b->model_names[m];
+			ea_batch_row_write(f, b->fmt, &row);
+			b->nerr++;
+		}
+		if (!f || fclose(f)) {
+			ea_die("out of memory");
+			exit(EXIT_ERROR);
+		}
+	}
+	b->res[job] = text;
+	b->ndone++;
+	while (b->emitted < b->njobs && (p = b->res[b->emitted])) {
+		fputs(p, b->out);
+		free(p);
+		b->res[b->emitted++] = NULL;
+	}
+	progress(b);
+}
+
+static int parse_args(struct batch *b, int argc, char **argv, const char **output,
+		      const char **list, int *jobs, bool *resume, bool *help)
+{
+	char *end;
+	int c;
+
+	optind = 1;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":m:f:o:j:qh", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'm':
+			if (b->nmodels == 64)
+				return ea_die("batch: at most 64 models");
+			b->model_names[b->nmodels++] = optarg;
+			break;
+		case 'f':
+			if (!strcmp(optarg, "csv"))
+				b->fmt = EA_BATCH_CSV;
+			else if (!strcmp(optarg, "jsonl"))
+				b->fmt = EA_BATCH_JSONL;
+			else
+				return ea_die("batch: -f: '%s' is not csv or jsonl", optarg);
+			break;
+		case 'o':
+			*output = optarg;
+			break;
+		case 'j':
+			*jobs = (int)strtol(optarg, &end, 10);
+			if (*end || *jobs < 1 || *jobs > 1024)
+				return ea_die("batch: -j: '%s' is not a worker count (1-1024)", optarg);
+			break;
+		case OPT_LIST:
+			*list = optarg;
+			break;
+		case OPT_RESUME:
+			*resume = true;
+			break;
+		case 'q':
+			b->quiet = true;
+			break;
+		case 'h':
+			*help = true;
+			return 0;
+		case ':':
+			return ea_die("batch: %s needs a value", argv[optind - 1]);
+		default:
+			return ea_die("batch: unknown option '%s' (see 'eatrace batch --help')",
+				      argv[optind - 1]);
+		}
+	}
+	return 0;
+}
+
+static void batch_free(struct batch *b)
+{
+	for (int m = 0; m < b->nmodels; m++)
+		ea_model_free(b->models[m]);
+	if (b->res)
+		for (size_t i = 0; i < b->njobs; i++)
+			free(b->res[i]);
+	free(b->res);
+	free(b->jobs);
+	free(b->need);
+	free(b->hash);
+	strv_free(&b->paths);
+	strv_free(&b->keys);
+	strv_free(&b->kept);
+}
+
+/* Which trace x model rows to run; with --resume, the parent hashes. */
+static int plan(struct batch *b, bool resume)
+{
+	size_t nm = (size_t)b->nmodels, n = b->paths.n;
+	struct ea_err err;
+
+	b->hash = calloc(n ? n : 1, sizeof(*b->hash));
+	b->need = calloc(n * nm + 1, 1);
+	b->jobs = calloc(n + 1, sizeof(*b->jobs));
+	b->res = calloc(n + 1, sizeof(*b->res));
+	if (!b->hash || !b->need || !b->jobs || !b->res)
+		return ea_die("out of memory");
+	for (size_t t = 0; t < n; t++) {
+		bool any = false;
+
+		if (resume)
+			ea_hash_file(b->paths.v[t], b->hash[t], &err);
+		for (size_t m = 0; m < nm; m++) {
+			b->need[t * nm + m] = !b->hash[t][0] ||
+				!have_key(b, b->hash[t], b->model_names[m]);
+			any |= b->need[t * nm + m];
+		}
+		if (any)
+			b->jobs[b->njobs++] = t;
+	}
+	return 0;
+}
+
+int cmd_batch(int argc, char **argv)
+{
+	struct batch b = { .fmt = EA_BATCH_CSV };
+	const char *output = NULL, *list = NULL;
+	int jobs = 0, rc = EXIT_ERROR;
+	bool resume = false, help = false;
+	struct ea_err err;
+	struct ea_out out;
+
+	if (parse_args(&b, argc, argv, &output, &list, &jobs, &resume, &help))
+		return EXIT_ERROR;
+	if (help) {
+		fputs(usage_text, stdout);
+		return 0;
+	}
+	if (!b.nmodels)
+		return ea_die("batch: no model: give -m MODEL (bundled: tc2, juno-r0)");
+	if (resume && (!output || !strcmp(output, "-")))
+		return ea_die("batch: --resume needs -o FILE (the table to resume)");
+	for (int i = optind; i < argc; i++)
+		if (add_input(&b, argv[i]))
+			goto out;
+	if (list && add_list(&b, list))
+		goto out;
+	if (!b.paths.n) {
+		ea_die("batch: no traces: give TRACE or DIR arguments or --list FILE");
+		goto out;
+	}
+	for (int m = 0; m < b.nmodels; m++)
+		if (ea_model_load(&b.models[m], b.model_names[m], &err)) {
+			ea_die("%s", err.msg);
+			goto out;
+		}
+	if ((resume && read_previous(&b, output)) || plan(&b, resume))
+		goto out;
+	if (ea_out_open(&out, output, &err)) {
+		ea_die("%s", err.msg);
+		goto out;
+	}
+	b.out = out.f;
+	ea_batch_header(b.out, b.fmt);
+	for (size_t i = 0; i < b.kept.n; i++)
+		fputs(b.kept.v[i], b.out);
+	ea_progress_enabled = 0;	/* the workers' own per-file progress */
+	clock_gettime(CLOCK_MONOTONIC, &b.t0);
+	if (ea_pool_run(b.njobs, jobs, run_trace, trace_done, &b)) {
+		ea_die("batch: cannot start workers: %s", strerror(errno));
+		ea_out_abort(&out);
+		goto out;
+	}
+	if (b.drawn)
+		fputs("\r\033[K", stderr);
+	if (ea_out_commit(&out, &err)) {
+		ea_die("%s", err.msg);
+		goto out;
+	}
+	rc = b.nerr ? 1 : 0;
+out:
+	batch_free(&b);
+	return rc;
+}

@@ -1,0 +1,137 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* One-call library entry points (include/eatrace/eatrace.h). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "eatrace/eatrace.h"
+#include "eatrace/progress.h"
+
+void ea_free(void *p)
+{
+	free(p);
+}
+
+static int fail(char **err, const char *msg)
+{
+	if (err)
+		*err = strdup(msg);
+	return -1;
+}
+
+/* Render into a new string; 0 with *json, or -1. */
+static int render(char **json, void (*fn)(FILE *f, const void *ctx), const void *ctx)
+{
+	size_t len;
+	char *buf = NULL;
+	FILE *f = open_memstream(&buf, &len);
+
+	if (!f)
+		return -1;
+	fn(f, ctx);
+	if (fclose(f)) {
+		free(buf);
+		return -1;
+	}
+	if (json)
+		*json = buf;
+	else
+		free(buf);
+	return 0;
+}
+
+static void report_fn(FILE *f, const void *ctx)
+{
+	ea_report_render_json(f, ctx);
+}
+
+int ea_report_json(const char *path, const char *model, char **json, char **err)
+{
+	struct ea_acct_config acfg = { 0 };
+	struct ea_state_config cfg = { .ncpus = -1 };
+	struct ea_model *m = NULL;
+	struct ea_consumer cons[2];
+	struct ea_report rep;
+	struct ea_stats st;
+	struct ea_acct acct;
+	struct ea_run run;
+	struct ea_err e;
+	int rc = -1;
+
+	ea_progress_enabled = 0;
+	if (ea_model_load(&m, model, &e))
+		return fail(err, e.msg);
+	if (ea_acct_init(&acct, m, &acfg, &e)) {
+		ea_model_free(m);
+		return fail(err, e.msg);
+	}
+	ea_stats_init(&st);
+	ea_acct_state_config(&acct, &cfg);
+	cfg.ncpus = -1;
+	cons[0] = (struct ea_consumer){ &ea_stats_ops, &st };
+	cons[1] = (struct ea_consumer){ &ea_acct_ops, &acct };
+	if (ea_run(&run, path, &cfg, cons, 2, &e)) {
+		fail(err, e.msg);
+		goto out;
+	}
+	if (ea_acct_done(&acct, run.state, &e) || ea_stats_done(&st, run.state)) {
+		char msg[EA_ERR_MAX + 64];
+
+		snprintf(msg, sizeof(msg), "%s: %s", path, e.msg);
+		fail(err, msg);
+		goto out_run;
+	}
+	rep = (struct ea_report){ .path = path, .info = &run.info, .acct = &acct,
+				 .stats = &st };
+	rc = render(json, report_fn, &rep) ? fail(err, "out of memory") : 0;
+out_run:
+	ea_run_free(&run);
+out:
+	ea_stats_free(&st);
+	ea_acct_free(&acct);
+	ea_model_free(m);
+	return rc;
+}
+
+struct stats_ctx {
+	const struct ea_stats *st;
+	const struct ea_input_info *info;
+};
+
+static void stats_fn(FILE *f, const void *ctx)
+{
+	const struct stats_ctx *c = ctx;
+
+	ea_stats_render_json(f, c->st, c->info);
+}
+
+int ea_stats_json(const char *path, char **json, char **err)
+{
+	struct ea_state_config cfg = { .ncpus = -1 };
+	struct ea_consumer cons;
+	struct stats_ctx c;
+	struct ea_stats st;
+	struct ea_run run;
+	struct ea_err e;
+	int rc;
+
+	ea_progress_enabled = 0;
+	ea_stats_init(&st);
+	cons = (struct ea_consumer){ &ea_stats_ops, &st };
+	if (ea_run(&run, path, &cfg, &cons, 1, &e)) {
+		ea_stats_free(&st);
+		return fail(err, e.msg);
+	}
+	if (ea_stats_done(&st, run.state)) {
+		char msg[EA_ERR_MAX + 64];
+
+		snprintf(msg, sizeof(msg), "%s: %s", path, st.error);
+		rc = fail(err, msg);
+	} else {
+		c = (struct stats_ctx){ &st, &run.info };
+		rc = render(json, stats_fn, &c) ? fail(err, "out of memory") : 0;
+	}
+	ea_run_free(&run);
+	ea_stats_free(&st);
+	return rc;
+}

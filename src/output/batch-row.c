@@ -1,0 +1,159 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Batch rows as CSV (RFC 4180 quoting) or JSON lines, and reading back the
+ * --resume key of a row (include/eatrace/batch.h, docs/batch.md).
+ */
+#include <json-c/json.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "eatrace/batch.h"
+#include "eatrace/output.h"
+
+static const char header[] = "path,model,hash,duration_s,total_energy,"
+			     "busy_energy,idle_energy,wakeup_energy,mean_power,"
+			     "power_unit,error\n";
+
+void ea_batch_header(FILE *f, enum ea_batch_fmt fmt)
+{
+	if (fmt == EA_BATCH_CSV)
+		fputs(header, f);
+}
+
+static void csv_field(FILE *f, const char *s, bool last)
+{
+	if (strpbrk(s, ",\"\r\n")) {
+		fputc('"', f);
+		for (; *s; s++) {
+			if (*s == '"')
+				fputc('"', f);
+			fputc(*s == '\n' || *s == '\r' ? ' ' : *s, f);
+		}
+		fputc('"', f);
+	} else {
+		fputs(s, f);
+	}
+	fputc(last ? '\n' : ',', f);
+}
+
+static void json_str(FILE *f, const char *key, const char *s)
+{
+	fprintf(f, "\"%s\":\"", key);
+	for (; *s; s++) {
+		unsigned char c = (unsigned char)*s;
+
+		if (c == '"' || c == '\\')
+			fprintf(f, "\\%c", c);
+		else if (c < 0x20)
+			fprintf(f, "\\u%04x", c);
+		else
+			fputc(c, f);
+	}
+	fputc('"', f);
+}
+
+void ea_batch_row_write(FILE *f, enum ea_batch_fmt fmt, const struct ea_batch_row *r)
+{
+	char num[7][64] = { "", "", "", "", "", "", "" };
+	static const char *const keys[] = { "duration_s", "total_energy",
+		"busy_energy", "idle_energy", "wakeup_energy", "mean_power" };
+
+	if (!r->failed) {
+		ea_fmt_s(num[0], r->duration_ns);
+		ea_energy_fmt(num[1], r->total);
+		ea_energy_fmt(num[2], r->busy);
+		ea_energy_fmt(num[3], r->idle);
+		ea_energy_fmt(num[4], r->wakeup);
+		/* power_unit x s / s; no mean over an empty window */
+		if (r->duration_ns)
+			ea_fmt_num(num[5], ea_energy_to_double(r->total) /
+					   ((double)r->duration_ns / 1e9));
+	}
+	if (fmt == EA_BATCH_CSV) {
+		csv_field(f, r->path, false);
+		csv_field(f, r->model, false);
+		csv_field(f, r->hash, false);
+		for (int i = 0; i < 6; i++)
+			csv_field(f, num[i], false);
+		csv_field(f, r->failed ? "" : r->power_unit, false);
+		csv_field(f, r->failed ? r->error : "", true);
+		return;
+	}
+	fputc('{', f);
+	json_str(f, "path", r->path);
+	fputc(',', f);
+	json_str(f, "model", r->model);
+	fputc(',', f);
+	json_str(f, "hash", r->hash);
+	for (int i = 0; i < 6; i++)
+		fprintf(f, ",\"%s\":%s", keys[i], num[i][0] ? num[i] : "null");
+	if (r->failed) {
+		fputs(",\"power_unit\":null,", f);
+		json_str(f, "error", r->error);
+	} else {
+		fputc(',', f);
+		json_str(f, "power_unit", r->power_unit);
+		fputs(",\"error\":null", f);
+	}
+	fputs("}\n", f);
+}
+
+/* The n-th (0-based) CSV field of line into out (size outsz). */
+static int csv_nth(const char *line, int n, char *out, size_t outsz)
+{
+	size_t k = 0;
+	int field = 0;
+	bool q = false;
+
+	for (const char *p = line; *p && *p != '\n'; p++) {
+		if (q) {
+			if (*p == '"' && p[1] == '"')
+				p++;
+			else if (*p == '"') {
+				q = false;
+				continue;
+			}
+		} else if (*p == '"') {
+			q = true;
+			continue;
+		} else if (*p == ',') {
+			if (field++ == n)
+				break;
+			continue;
+		}
+		if (field == n && k + 1 < outsz)
+			out[k++] = *p;
+	}
+	out[k] = 0;
+	return field >= n ? 0 : -1;
+}
+
+int ea_batch_row_key(const char *line, enum ea_batch_fmt fmt,
+		     char hash[EA_HASH_LEN], char *model, bool *failed)
+{
+	char err[8];
+
+	if (fmt == EA_BATCH_CSV) {
+		if (!strncmp(line, "path,model,", 11) || csv_nth(line, 10, err, sizeof(err)) ||
+		    csv_nth(line, 1, model, EA_ERR_MAX) || csv_nth(line, 2, hash, EA_HASH_LEN))
+			return -1;
+		*failed = err[0] != 0;
+		return 0;
+	}
+	struct json_object *o = json_tokener_parse(line), *v;
+	int rc = -1;
+
+	if (o && json_object_is_type(o, json_type_object) &&
+	    json_object_object_get_ex(o, "hash", &v) && json_object_is_type(v, json_type_string)) {
+		snprintf(hash, EA_HASH_LEN, "%s", json_object_get_string(v));
+		if (json_object_object_get_ex(o, "model", &v) &&
+		    json_object_is_type(v, json_type_string)) {
+			snprintf(model, EA_ERR_MAX, "%s", json_object_get_string(v));
+			*failed = json_object_object_get_ex(o, "error", &v) &&
+				  !json_object_is_type(v, json_type_null);
+			rc = 0;
+		}
+	}
+	json_object_put(o);
+	return rc;
+}

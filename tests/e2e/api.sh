@@ -1,0 +1,78 @@
+#!/bin/sh
+# libeatrace: `make install` into a scratch root, then a small program built
+# against the installed copy with pkg-config prices a bundled trace; its
+# figure must be the CLI's.
+. "$(dirname "$0")/lib.sh"
+command -v pkg-config >/dev/null || skip "no pkg-config"
+R=$TMP/root
+lsan_dat
+# Under `make sanitize` the library carries the sanitizers (MAKEFLAGS holds
+# its CFLAGS); the program links their runtime too.
+SAN=
+case "${MAKEFLAGS:-}" in *fsanitize*) SAN="-fsanitize=address,undefined" ;; esac
+make --no-print-directory -s -C "$ROOT" install DESTDIR="$R" PREFIX=/usr >"$TMP/install.log" 2>&1
+expect_eq "make install exit" "$?" 0 || cat "$TMP/install.log"
+expect_eq "soname" "$(readelf -d "$R/usr/lib/libeatrace.so.0" | sed -n 's/.*SONAME.*\[\(.*\)\]/\1/p')" libeatrace.so.0
+[ -f "$R/usr/include/eatrace/eatrace.h" ] && ok "headers installed" || fail "no eatrace.h"
+
+export PKG_CONFIG_PATH="$R/usr/lib/pkgconfig" PKG_CONFIG_SYSROOT_DIR="$R"
+expect_eq "pkg-config --libs" "$(echo $(pkg-config --libs eatrace))" "-L$R/usr/lib -leatrace"
+
+cat > "$TMP/prog.c" <<'C'
+#include <stdio.h>
+#include <stdlib.h>
+#include <eatrace/eatrace.h>
+
+int main(int argc, char **argv)
+{
+	char *json = NULL, *err = NULL;
+
+	if (ea_report_json(argv[1], argv[2], &json, &err)) {
+		fprintf(stderr, "error: %s\n", err);
+		ea_free(err);
+		return 2;
+	}
+	fputs(json, stdout);
+	ea_free(json);
+	if (argc > 3 && ea_stats_json(argv[3], &json, &err) == 0) {
+		fputs(json, stdout);
+		ea_free(json);
+	} else if (argc > 3) {
+		printf("stats error: %s\n", err);
+		ea_free(err);
+	}
+	return 0;
+}
+C
+${CC:-cc} $SAN -Wall -Wextra -o "$TMP/prog" "$TMP/prog.c" $(pkg-config --cflags --libs eatrace) 2>"$TMP/cc.log"
+expect_eq "program builds against the installed copy" "$?" 0 || cat "$TMP/cc.log"
+expect_eq "links the installed soname" \
+	"$(readelf -d "$TMP/prog" | sed -n 's/.*NEEDED.*\[\(libeatrace[^]]*\)\]/\1/p')" libeatrace.so.0
+
+# five-busy.txt on juno-r0: 3 A53s x 119 mW + 2 A57s x 583 mW for 1 s =
+# 1523 (tests/e2e/batch.sh has the derivation).
+LD_LIBRARY_PATH="$R/usr/lib" "$TMP/prog" "$ROOT/traces/replay/five-busy.txt" \
+	"$ROOT/models/juno-r0.json" > "$TMP/api.json"
+expect_eq "program runs" "$?" 0
+total() { /usr/bin/python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["energy"]["total"])' "$1"; }
+expect_eq "API total, by hand" "$(total "$TMP/api.json")" 1523
+# A trace.dat: byte for byte the CLI's JSON.
+T=$ROOT/traces/diff/light-1.dat
+LD_LIBRARY_PATH="$R/usr/lib" "$TMP/prog" "$T" "$ROOT/models/tc2.json" > "$TMP/api2.json"
+"$EATRACE" report -f json -m "$ROOT/models/tc2.json" "$T" > "$TMP/cli2.json"
+cmp -s "$TMP/api2.json" "$TMP/cli2.json" && ok "report JSON = the CLI's" ||
+	fail "report JSON differs: $(diff "$TMP/api2.json" "$TMP/cli2.json" | head -5)"
+# Errors come back as the one-line message, nothing on stderr from the library.
+LD_LIBRARY_PATH="$R/usr/lib" "$TMP/prog" "$TMP/nosuch.dat" "$ROOT/models/tc2.json" > /dev/null 2>"$TMP/err"
+expect_eq "error exit" "$?" 2
+grep -q "^error: .*nosuch.dat: " "$TMP/err" && ok "error message" || fail "error: $(cat "$TMP/err")"
+# The Python package as installed, over the installed library (not under
+# the sanitizers: python cannot load an instrumented library).
+if [ -z "$SAN" ]; then
+	got=$(PYTHONDONTWRITEBYTECODE=1 PYTHONPATH="$R/usr/lib/python3/dist-packages" \
+		EATRACE_LIB="$R/usr/lib/libeatrace.so.0" /usr/bin/python3 -c \
+		'import eatrace, sys; print(eatrace.__file__.startswith(sys.argv[1]), eatrace.report(sys.argv[2], sys.argv[3])["energy"]["total"])' \
+		"$R" "$ROOT/traces/replay/five-busy.txt" "$ROOT/models/juno-r0.json")
+	expect_eq "installed python package, total by hand" "$got" "True 1523"
+fi
+finish

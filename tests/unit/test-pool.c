@@ -1,0 +1,133 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The worker pool (src/util/pool.c): every job reported once with what its
+ * child wrote, a child that dies reported by its signal, results bigger
+ * than a pipe's buffer, and the batch row writer's --resume key read back.
+ */
+#include <setjmp.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <cmocka.h>
+
+#include "eatrace/batch.h"
+#include "eatrace/pool.h"
+
+#define UNUSED __attribute__((unused))
+#define NJOBS 9
+#define BIG (200 * 1000)	/* > the 64 KiB of a pipe */
+
+struct seen {
+	int count[NJOBS];
+	char text[NJOBS][32];
+	int wstatus[NJOBS];
+	size_t len[NJOBS];
+};
+
+static void job(size_t i, FILE *out, void *ctx)
+{
+	if (i == 4)
+		raise(SIGKILL);	/* dies before writing */
+	if (i == 7) {
+		for (int k = 0; k < BIG; k++)
+			fputc('x', out);
+		return;
+	}
+	fprintf(out, "job %zu", i);
+}
+
+static void done(size_t i, const char *buf, size_t len, int wstatus, void *ctx)
+{
+	struct seen *s = ctx;
+
+	s->count[i]++;
+	s->wstatus[i] = wstatus;
+	s->len[i] = len;
+	snprintf(s->text[i], sizeof(s->text[i]), "%s", buf);
+}
+
+static void every_job_once(int workers)
+{
+	struct seen s = { 0 };
+	char want[32];
+
+	assert_int_equal(ea_pool_run(NJOBS, workers, job, done, &s), 0);
+	for (int i = 0; i < NJOBS; i++) {
+		assert_int_equal(s.count[i], 1);
+		if (i == 4) {
+			assert_true(WIFSIGNALED(s.wstatus[i]));
+			assert_int_equal(WTERMSIG(s.wstatus[i]), SIGKILL);
+			assert_int_equal(s.len[i], 0);
+		} else if (i == 7) {
+			assert_true(WIFEXITED(s.wstatus[i]) && !WEXITSTATUS(s.wstatus[i]));
+			assert_int_equal(s.len[i], BIG);
+		} else {
+			assert_true(WIFEXITED(s.wstatus[i]) && !WEXITSTATUS(s.wstatus[i]));
+			snprintf(want, sizeof(want), "job %d", i);
+			assert_string_equal(s.text[i], want);
+		}
+	}
+}
+
+static void test_one_worker(void **state UNUSED)
+{
+	every_job_once(1);
+}
+
+static void test_three_workers(void **state UNUSED)
+{
+	every_job_once(3);
+}
+
+static void test_no_jobs(void **state UNUSED)
+{
+	struct seen s = { 0 };
+
+	assert_int_equal(ea_pool_run(0, 2, job, done, &s), 0);
+}
+
+/* A row with a comma and a quote in its path reads back to its key. */
+static void test_row_key(void **state UNUSED)
+{
+	struct ea_batch_row r = { .path = "a,\"b\".dat", .model = "m,1",
+				  .hash = "0123456789abcdef", .power_unit = "mW",
+				  .duration_ns = 2000000000, .total = 3 * EA_ENERGY_PER_UNIT };
+	char *buf = NULL, model[EA_ERR_MAX], hash[EA_HASH_LEN];
+	size_t len;
+	bool failed = true;
+
+	for (int fmt = EA_BATCH_CSV; fmt <= EA_BATCH_JSONL; fmt++) {
+		FILE *f = open_memstream(&buf, &len);
+
+		ea_batch_row_write(f, fmt, &r);
+		fclose(f);
+		assert_int_equal(ea_batch_row_key(buf, fmt, hash, model, &failed), 0);
+		assert_string_equal(hash, "0123456789abcdef");
+		assert_string_equal(model, "m,1");
+		assert_false(failed);
+		/* 3 power_unit x s over 2 s: mean power 1.5 */
+		assert_non_null(strstr(buf, "1.5"));
+		free(buf);
+	}
+	assert_int_equal(ea_batch_row_key("path,model,hash,duration_s,x,x,x,x,x,x,error\n",
+					  EA_BATCH_CSV, hash, model, &failed), -1);
+	assert_int_equal(ea_batch_row_key("not json\n", EA_BATCH_JSONL, hash, model,
+					  &failed), -1);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_one_worker),
+		cmocka_unit_test(test_three_workers),
+		cmocka_unit_test(test_no_jobs),
+		cmocka_unit_test(test_row_key),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
