@@ -32,6 +32,8 @@ struct ea_input_info {
 	uint64_t skipped_lines;	/* text lines that were not events (headers, comments) */
 	uint64_t cut_last_line;	/* line number of a malformed last line that
 				   was ignored (a capture cut mid-write), 0 */
+	bool gzip;		/* set before open: the reader reads a gunzipped
+				   copy (src/input/spool.c) of a .gz */
 };
 
 /*
