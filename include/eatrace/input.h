@@ -42,6 +42,8 @@ struct ea_input_info {
 	uint8_t topo_cluster[EA_TOPO_MAX_CPUS];
 	int topo_ncpus;		/* highest CPU listed + 1 */
 	int topo_nclusters;
+	bool gzip;		/* set before open: the reader reads a gunzipped
+				   copy (src/input/spool.c) of a .gz */
 };
 
 /*

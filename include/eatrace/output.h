@@ -22,7 +22,9 @@ enum ea_format { EA_FMT_TEXT, EA_FMT_JSON, EA_FMT_CSV };
  * replaced only when the whole run succeeded: ea_out_commit() finishes the
  * file, ea_out_commit_all() (main(), at the end of a run that did not fail)
  * renames every finished file over its target; on failure (or exit without
- * it) ea_out_discard_all() removes them, so a failed run replaces nothing.
+ * it) ea_out_discard_all() removes them, so a failed run replaces nothing
+ * (one exception: diff -f junit commits its error file itself, see
+ * run_error() in src/cli/cmd-diff.c).
  * A symlink is followed and its target replaced. Anything else (device,
  * FIFO, socket, /dev/stdout, /dev/fd/N) is written in place, never
  * replaced. A file noted as an input of the run is refused as output.

@@ -276,8 +276,14 @@ static void warn_cluster_match(const struct ea_model *a, const struct ea_model *
 		a->name, b->name, c, a->clusters[c].name, ca, b->clusters[c].name, cb);
 }
 
-/* An error after the options were read: one line on stderr and, with
- * -f junit, a JUnit file with one error case, so CI still shows it. */
+/*
+ * An error after the options were read: one line on stderr and, with
+ * -f junit, a JUnit file with one error case, so CI still shows it. That
+ * file is the one output a run exiting 2 replaces (docs/robustness.md,
+ * "Output files"): it is committed and renamed here, as main() discards
+ * every pending output of a failed run. No other output is open yet (the
+ * report and --html are written only after pricing succeeded).
+ */
 static int run_error(const struct diff_opts *o, const char *msg)
 {
 	struct ea_out out;
@@ -291,7 +297,7 @@ static int run_error(const struct diff_opts *o, const char *msg)
 		return EXIT_ERROR;
 	}
 	ea_diff_render_junit_error(out.f, msg);
-	if (ea_out_commit(&out, &err))
+	if (ea_out_commit(&out, &err) || ea_out_commit_all(&err))
 		ea_die("%s", err.msg);
 	return EXIT_ERROR;
 }

@@ -335,7 +335,7 @@ int cmd_record(int argc, char **argv)
 	struct ea_session s;
 	struct ea_sysinfo si;
 	struct ea_out tout = { 0 }, jout = { 0 };
-	char dirbuf[4096], *jpath = NULL;
+	char dirbuf[4096], pending[4096] = "", *jpath = NULL;
 	struct ea_err err;
 	uint64_t *overrun = NULL, lost = 0, bytes = 0;
 	char line[EA_REC_MARKER_MAX + 1];
@@ -420,7 +420,16 @@ int cmd_record(int argc, char **argv)
 		fprintf(stderr, "eatrace: record: warning: %llu events were lost "
 			"(a ring buffer filled between reads; the trace marks where); "
 			"use a larger --buffer-kb\n", (unsigned long long)lost);
-	if (ea_raw_finish(r.raw, &tout, &bytes, &err) || ea_out_commit(&tout, &err)) {
+	if (ea_raw_finish(r.raw, &tout, &bytes, &err)) {
+		ea_die("record: %s", err.msg);
+		goto out;
+	}
+	/* the trace is renamed into place at the end of the run: the summary
+	 * counts what its temporary holds (nothing to read back when written
+	 * in place, to a FIFO or a device); ea_out_commit() forgets the name */
+	if (ea_out_pending_path(&tout))
+		snprintf(pending, sizeof(pending), "%s", ea_out_pending_path(&tout));
+	if (ea_out_commit(&tout, &err)) {
 		ea_die("record: %s", err.msg);
 		goto out;
 	}
@@ -429,11 +438,7 @@ int cmd_record(int argc, char **argv)
 		goto out;
 	}
 	if (!r.quiet) {
-		/* the trace is renamed into place at the end of the run:
-		 * count what its temporary holds (nothing to read back when
-		 * written in place, to a FIFO or a device) */
-		const char *data = ea_out_pending_path(&tout);
-		long long nev = data ? count_events(data) : -1;
+		long long nev = *pending ? count_events(pending) : -1;
 
 		fprintf(stderr, "eatrace: record: %s: %.3f s, %lld KB, ",
 			r.out, (double)(r.t1 - r.t0) / 1e9, (long long)(bytes / 1024));

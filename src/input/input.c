@@ -91,6 +91,7 @@ int ea_input_open(struct ea_input **inp, const char *path, struct ea_err *err)
 	struct ea_input *in;
 	char *tmp = NULL;
 	const char *real = path;
+	bool gzipped = false;
 	size_t n = 0, i;
 
 	*inp = NULL;
@@ -115,6 +116,7 @@ int ea_input_open(struct ea_input **inp, const char *path, struct ea_err *err)
 		if (rc)
 			return -1;
 		real = tmp;
+		gzipped = true;
 		if (read_head(real, head, &n, err))
 			goto fail;
 	}
@@ -135,6 +137,7 @@ int ea_input_open(struct ea_input **inp, const char *path, struct ea_err *err)
 	in->tmp = tmp;
 	in->ops = readers[i];
 	in->info.ncpus = -1;
+	in->info.gzip = gzipped;
 	for (int t = 0; t < EA_EV_NR; t++)
 		in->info.may_have[t] = true;
 	if (in->ops->open(&in->priv, real, &in->info, err)) {

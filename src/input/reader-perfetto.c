@@ -631,7 +631,7 @@ static int pf_open(void **priv, const char *path, struct ea_input_info *info,
 	info->may_have[EA_EV_UTIL_CFS] = false;	/* no such Perfetto event */
 	info->may_have[EA_EV_UTIL_SE] = false;
 	len = snprintf(r->format, sizeof(r->format), "perfetto%s%s",
-		       r->ix.gzip ? " (gzip)" : "",
+		       r->ix.gzip || info->gzip ? " (gzip)" : "",
 		       r->ix.ncompressed ? " (compressed packets)" : "");
 	if (r->crop)
 		snprintf(r->format + len, sizeof(r->format) - len,

@@ -90,37 +90,114 @@ bool ea_spool_is_gzip(const unsigned char *head, size_t n)
 	return n >= 2 && head[0] == 0x1f && head[1] == 0x8b;
 }
 
+/* Read up to size bytes of fd; 0 at its end, -1 (errno) on error. */
+static ssize_t read_some(int fd, unsigned char *buf, size_t size)
+{
+	ssize_t got;
+
+	do
+		got = read(fd, buf, size);
+	while (got < 0 && errno == EINTR);
+	return got;
+}
+
+/*
+ * Inflated by hand rather than with gzread() so that an error names the
+ * compressed offset where it was found: the bytes of the file inflate()
+ * had consumed then (for a file cut short: its end). Members are
+ * inflated one after the other (gzip -c a >f; gzip -c b >>f); anything
+ * after the last member that is not a gzip header is ignored, as gzip(1)
+ * and gzread() do.
+ */
 int ea_spool_gunzip(const char *path, char **tmp, struct ea_err *err)
 {
-	char buf[65536];
-	int fd = tmp_open(tmp, path, err), got, e;
-	gzFile gz;
+	unsigned char in[65536], out[65536];
+	unsigned long long read_total = 0;
+	bool in_member = true;
+	z_stream z;
+	int src, fd, zrc = Z_OK;
+	ssize_t got;
 
-	if (fd < 0)
-		return -1;
-	gz = gzopen(path, "rb");
-	if (!gz) {
-		drop(fd, tmp);
+	src = open(path, O_RDONLY | O_CLOEXEC);
+	if (src < 0)
 		return ea_err_set(err, "%s: %s", path, strerror(errno));
-	}
-	while ((got = gzread(gz, buf, sizeof(buf))) > 0)
-		if (write_all(fd, buf, (size_t)got)) {
-			gzclose(gz);
-			drop(fd, tmp);
-			return ea_err_set(err, "%s: writing a decompressed copy: %s",
-					  path, strerror(errno));
-		}
-	gzerror(gz, &e);
-	if (got < 0 || e != Z_OK) {
-		const char *why = gzerror(gz, &e), *p = strrchr(why, ':');
-
-		/* zlib's message starts with the path: keep the cause */
-		ea_err_set(err, "%s: corrupt gzip data: %s", path, p ? p + 2 : why);
-		gzclose(gz);
-		drop(fd, tmp);
+	fd = tmp_open(tmp, path, err);
+	if (fd < 0) {
+		close(src);
 		return -1;
 	}
-	gzclose(gz);
-	close(fd);
+	memset(&z, 0, sizeof(z));
+	if (inflateInit2(&z, 16 + MAX_WBITS) != Z_OK) {
+		close(src);
+		drop(fd, tmp);
+		return ea_err_set(err, "%s: out of memory inflating gzip data", path);
+	}
+	for (;;) {
+		if (!z.avail_in) {
+			got = read_some(src, in, sizeof(in));
+			if (got < 0) {
+				ea_err_set(err, "%s: %s", path, strerror(errno));
+				goto fail;
+			}
+			if (!got)
+				break;
+			read_total += (unsigned long long)got;
+			z.next_in = in;
+			z.avail_in = (uInt)got;
+		}
+		if (!in_member) {
+			/* after a member: another one, or trailing bytes */
+			if (z.next_in[0] != 0x1f)
+				break;
+			inflateReset(&z);
+			in_member = true;
+		}
+		for (;;) {
+			size_t n;
+
+			z.next_out = out;
+			z.avail_out = sizeof(out);
+			zrc = inflate(&z, Z_NO_FLUSH);
+			if (zrc != Z_OK && zrc != Z_STREAM_END && zrc != Z_BUF_ERROR) {
+				ea_err_set(err, "%s:offset %llu: corrupt gzip data: %s", path,
+					   read_total - z.avail_in,
+					   zrc == Z_MEM_ERROR ? "out of memory" :
+					   z.msg ? z.msg : "invalid data");
+				goto fail;
+			}
+			n = sizeof(out) - z.avail_out;
+			if (n && write_all(fd, (const char *)out, n)) {
+				ea_err_set(err, "%s: writing a decompressed copy: %s", path,
+					   strerror(errno));
+				goto fail;
+			}
+			if (zrc == Z_STREAM_END) {
+				in_member = false;
+				break;
+			}
+			/* all input taken and no output pending: read more */
+			if ((z.avail_out && !z.avail_in) || zrc == Z_BUF_ERROR)
+				break;
+		}
+	}
+	if (in_member) {
+		ea_err_set(err, "%s:offset %llu: corrupt gzip data: unexpected end of file",
+			   path, read_total);
+		goto fail;
+	}
+	inflateEnd(&z);
+	close(src);
+	if (close(fd)) {
+		ea_err_set(err, "%s: writing a decompressed copy: %s", path, strerror(errno));
+		unlink(*tmp);
+		free(*tmp);
+		*tmp = NULL;
+		return -1;
+	}
 	return 0;
+fail:
+	inflateEnd(&z);
+	close(src);
+	drop(fd, tmp);
+	return -1;
 }

@@ -7,8 +7,8 @@
 . "$(dirname "$0")/lib.sh"
 M=$ROOT/tests/fixtures/energy/two-cpu.json
 D=$ROOT/traces/diff
-set -- "$D"/light-1.dat "$D"/light-2.dat "$D"/light-3.dat -- \
-	"$D"/heavy-1.dat "$D"/heavy-2.dat "$D"/heavy-3.dat
+set -- --base "$D"/light-1.dat "$D"/light-2.dat "$D"/light-3.dat \
+	--new "$D"/heavy-1.dat "$D"/heavy-2.dat "$D"/heavy-3.dat
 
 for fmt in text json junit; do
 	"$EATRACE" diff -j 1 -f $fmt -m "$M" "$@" >"$TMP/j1" 2>&1
@@ -32,11 +32,12 @@ cmp -s "$TMP/j1" "$TMP/jn" && ok "--models: -j 2 as -j 1" || fail "--models: -j 
 head -c 5000 "$D"/light-2.dat >"$TMP/cut.dat"
 for j in 1 4; do
 	expect_fail "missing trace (-j $j)" 2 "$TMP/missing.dat: No such file or directory" -- \
-		"$EATRACE" diff -j $j -m "$M" "$D"/light-1.dat "$TMP/missing.dat" -- \
-		"$TMP/cut.dat" "$D"/heavy-1.dat
+		"$EATRACE" diff -j $j -m "$M" --base "$D"/light-1.dat "$TMP/missing.dat" \
+		--new "$TMP/cut.dat" "$D"/heavy-1.dat
 	expect_fail "cut trace (-j $j)" 2 "$TMP/cut.dat: truncated or corrupt trace.dat" -- \
-		"$EATRACE" diff -j $j -m "$M" "$D"/light-1.dat -- "$D"/heavy-1.dat "$TMP/cut.dat"
+		"$EATRACE" diff -j $j -m "$M" --base "$D"/light-1.dat \
+		--new "$D"/heavy-1.dat "$TMP/cut.dat"
 done
 expect_fail "bad -j" 2 "-j: '0' is not a count of processes" -- \
-	"$EATRACE" diff -j 0 -m "$M" "$D"/light-1.dat -- "$D"/heavy-1.dat
+	"$EATRACE" diff -j 0 -m "$M" --base "$D"/light-1.dat --new "$D"/heavy-1.dat
 finish

@@ -40,7 +40,22 @@ gzip -c "$FIX/bad-truncated.txt" >"$TMP/bad.txt.gz"
 expect_fail "gz: error names the .gz" 2 "bad.txt.gz:line 3: malformed sched_switch event" \
 	-- "$EATRACE" dump "$TMP/bad.txt.gz"
 head -c 300 "$TMP/demo.txt.gz" >"$TMP/cut.gz"
-expect_fail "gz cut short" 2 "cut.gz: corrupt gzip data" -- "$EATRACE" dump "$TMP/cut.gz"
+# the position is the compressed offset: a file cut at 300 bytes ends there
+expect_fail "gz cut short" 2 "cut.gz:offset 300: corrupt gzip data: unexpected end of file" \
+	-- "$EATRACE" dump "$TMP/cut.gz"
+# bytes overwritten at offset 1000: found there or later, not past the end
+cp "$TMP/demo.txt.gz" "$TMP/flip.gz"
+printf 'UUUUUUUU' | dd of="$TMP/flip.gz" bs=1 seek=1000 conv=notrunc 2>/dev/null
+"$EATRACE" dump "$TMP/flip.gz" >"$TMP/out" 2>"$TMP/err"
+expect_eq "gz corrupt: exit" "$?" 2
+pos=$(sed -n 's/^eatrace: .*flip\.gz:offset \([0-9]*\): corrupt gzip data: .*/\1/p' "$TMP/err")
+[ -n "$pos" ] && [ "$pos" -ge 1000 ] && [ "$pos" -le "$(wc -c <"$TMP/flip.gz")" ] &&
+	ok "gz corrupt: offset $pos" || fail "gz corrupt: $(cat "$TMP/err")"
+# two members (gzip -c a; gzip -c b), then trailing bytes gzip(1) ignores
+{ head -c 20000 "$DEMO" | gzip -c; tail -c +20001 "$DEMO" | gzip -c; echo trailing; } >"$TMP/two.gz"
+"$EATRACE" dump "$DEMO" >"$TMP/d1"
+"$EATRACE" dump "$TMP/two.gz" >"$TMP/d2"
+cmp -s "$TMP/d1" "$TMP/d2" && ok "gz: two members as one file" || fail "gz: two members differ"
 : >"$TMP/empty"
 expect_fail "empty stdin" 2 "<stdin>: empty file" -- sh -c '"$1" stats - <"$2"' sh "$EATRACE" "$TMP/empty"
 expect_eq "no temporary file left" "$(ls "$TMP/t" | wc -l)" 0

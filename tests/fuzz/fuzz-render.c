@@ -76,8 +76,9 @@ static void render(const char *path, unsigned variant)
 		if (!ea_acct_done(&acct, run.state, &err) &&
 		    !ea_stats_done(&st, run.state) &&
 		    !ea_timeline_done(&tl, run.state, &err)) {
-			rep = (struct ea_report){ path, &run.info, &acct, &st,
-						  (variant & 16) != 0 };
+			rep = (struct ea_report){ .path = path, .info = &run.info,
+						  .acct = &acct, .stats = &st,
+						  .per_task = (variant & 16) != 0 };
 			ea_report_render_html(out, &rep, &tl);
 			if (ea_perfetto_begin(&pf, out))
 				abort();

@@ -9,9 +9,11 @@ to_pf() {
 }
 
 # same_json NAME DAT PF: stats and report JSON of the Perfetto trace equal
-# the trace.dat's, byte for byte. A bundle says that events were lost, not
-# how many: the lost count (inferences.lost_events and the note quoting it)
-# is the one thing set aside, and only when the trace.dat has losses.
+# the trace.dat's, but for the keys describing the input: "trace" (its
+# name, which must be DAT and PF) and "format" (which must say trace.dat
+# and perfetto). A bundle says that events were lost, not how many: the
+# lost count (inferences.lost_events and the note quoting it) is set
+# aside too, and only when the trace.dat has losses.
 same_json() {
 	_name=$1 _dat=$2 _pf=$3
 	for _cmd in "stats -f json" "report -f json -m juno-r0"; do
@@ -21,9 +23,16 @@ same_json() {
 		"$EATRACE" $_cmd "$_pf" >"$TMP/b.json" 2>"$TMP/b.err" || { fail "$_name: $_cmd: $(cat "$TMP/b.err")"; continue; }
 		if cmp -s "$TMP/a.json" "$TMP/b.json"; then
 			ok "$_name: ${_cmd%% *} JSON identical"
-		elif /usr/bin/python3 - "$TMP/a.json" "$TMP/b.json" <<'PY'
+		elif /usr/bin/python3 - "$TMP/a.json" "$TMP/b.json" "$_dat" "$_pf" <<'PY'
 import json, re, sys
-a, b = (json.load(open(p)) for p in sys.argv[1:])
+a, b = (json.load(open(p)) for p in sys.argv[1:3])
+# the input-describing keys: present in both or neither, naming each input
+assert ('trace' in a) == ('trace' in b) and ('format' in a) == ('format' in b)
+if 'trace' in a:
+    assert (a.pop('trace'), b.pop('trace')) == tuple(sys.argv[3:5]), 'trace'
+if 'format' in a:
+    fa, fb = a.pop('format'), b.pop('format')
+    assert fa.startswith('trace.dat') and fb.startswith('perfetto'), (fa, fb)
 def unlost(j):
     text = json.dumps(j)
     if 'events lost' not in text:
@@ -35,7 +44,7 @@ def unlost(j):
 sys.exit(0 if unlost(a) == unlost(b) else 1)
 PY
 		then
-			ok "$_name: ${_cmd%% *} JSON identical but for the lost count"
+			ok "$_name: ${_cmd%% *} JSON identical but for the input's name and format (and lost count)"
 		else
 			fail "$_name: ${_cmd%% *} JSON differs: $(diff "$TMP/a.json" "$TMP/b.json" | head -6 | tr '\n' ' ')"
 		fi
