@@ -31,13 +31,20 @@ sed -n 2p bad.csv | cut -d, -f11- | grep -q '^"*empty.txt' && ok "error names th
 
 # five-busy.txt with tc2, all at 1 GHz for 1 s: A15s (CPUs 0,1) 2 x 3846 +
 # cluster 8446 = 16138; A7s (CPUs 2-4) 3 x 1024 + cluster 4905 = 7977;
-# 16138 + 7977 = 24115.
+# 16138 + 7977 = 24115 busy. Each CPU's first event is a cpu_idle exit at
+# the trace's first instant: a wakeup from the state that unknown idle time
+# is priced in (--unknown-idle-state, default 0: WFI; docs/inference.md).
+# tc2's WFI wakeups: A15 core 0.233115234375, cluster 9.79083984375; A7 core
+# 0, cluster 0.27973828125. Five core exits and one exit per cluster:
+# 2 x 0.233115234375 + 9.79083984375 + 3 x 0 + 0.27973828125
+# = 10.53680859375; total 24125.53680859375 (printed to 9 decimals,
+# truncated: 24125.536808593).
 # A failing trace does not end the batch: rows after it are there, in order.
 "$EATRACE" batch -q -j 2 -m tc2 a.txt "$T/replay/five-busy.txt" missing.dat > mix.csv
 expect_eq "mixed: exit 1" "$?" 1
 expect_eq "mixed: rows in input order" "$(tail -n +2 mix.csv | cut -d, -f1 | tr '\n' ' ')" \
 	"a.txt $T/replay/five-busy.txt missing.dat "
-expect_eq "mixed: good row priced" "$(sed -n 3p mix.csv | cut -d, -f5,11)" "24115,"
+expect_eq "mixed: good row priced" "$(sed -n 3p mix.csv | cut -d, -f5,11)" "24125.536808593,"
 sed -n 4p mix.csv | grep -q 'missing.dat: cannot open' && ok "missing file: error row" ||
 	fail "missing file row: $(sed -n 4p mix.csv)"
 
@@ -99,7 +106,7 @@ cp r1.txt r4.txt
 sed -i 's/,1523,1523,0,0,1523,/,42,1523,0,0,1523,/' res2.csv
 "$EATRACE" batch -q -m juno-r0 -m tc2 -o res2.csv --resume r4.txt
 expect_eq "resume: keyed by content, per model" \
-	"$(tail -n +2 res2.csv | cut -d, -f1,2,5 | tr '\n' ' ')" "r1.txt,juno-r0,42 r4.txt,tc2,24115 "
+	"$(tail -n +2 res2.csv | cut -d, -f1,2,5 | tr '\n' ' ')" "r1.txt,juno-r0,42 r4.txt,tc2,24125.536808593 "
 
 # Refusals: exit 2, one line, no output file.
 expect_fail "no model" 2 "no model" -- "$EATRACE" batch a.txt

@@ -13,6 +13,7 @@ ln -s "$EATRACE" "$TMP/ex/bin/eatrace"
 ln -s "$ROOT/traces" "$TMP/ex/traces"
 cp "$ROOT/traces/vm/vm-v7.dat" "$TMP/ex/trace.dat"
 cp "$ROOT/models/juno-r0.json" "$TMP/ex/my-soc.json"
+printf '%s\n' trace.dat traces/replay/five-busy.txt >"$TMP/ex/paths.txt"
 for i in 1 2 3; do
 	cp "$ROOT/traces/diff/light-$i.dat" "$TMP/ex/base$i.dat"
 	cp "$ROOT/traces/diff/heavy-$i.dat" "$TMP/ex/new$i.dat"
@@ -53,7 +54,7 @@ run_all() {	# SOURCE FILE
 run_all README "$ROOT/README.md"
 expect_eq "README: examples found" "$([ "$(examples "$ROOT/README.md" | wc -l)" -ge 10 ] && echo yes)" yes
 for cmd in stats report replay diff dump record top "model show" "model check" "model list" \
-	"model import" "model convert"; do
+	"model import" "model convert" batch; do
 	"$EATRACE" $cmd --help | sed -n '/^examples\{0,1\}:/,/^$/p' >"$TMP/help"
 	run_all "$cmd --help" "$TMP/help"
 done
