@@ -32,6 +32,7 @@
 
 #include "input/dat-chunks.h"
 #include "input/dat-walk.h"
+#include "input/load-le.h"
 
 #define SEC_OPTIONS 0
 #define SEC_FL_COMPRESS 1
@@ -42,30 +43,6 @@
 #define MAX_CHUNK (16u << 20)	/* one chunk, either side */
 
 static const unsigned char magic[10] = "\x17\x08\x44tracing";
-
-static inline uint16_t ld2(const unsigned char *p)
-{
-	uint16_t v;
-
-	memcpy(&v, p, 2);
-	return v;
-}
-
-static inline uint32_t ld4(const unsigned char *p)
-{
-	uint32_t v;
-
-	memcpy(&v, p, 4);
-	return v;
-}
-
-static inline uint64_t ld8(const unsigned char *p)
-{
-	uint64_t v;
-
-	memcpy(&v, p, 8);
-	return v;
-}
 
 /* All n bytes at off, or -1 (short: errno 0). */
 static int pread_all(int fd, void *buf, size_t n, unsigned long long off)

@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "input/dat-walk.h"
+#include "input/load-le.h"
 
 #define COMMIT_MASK ((1u << 27) - 1)
 #define MISSED_EVENTS (1ull << 31)
@@ -28,22 +29,6 @@
 
 #define CHUNK_MAX (1u << 18)	/* bytes read at a time per CPU */
 #define CHUNKS_TOTAL (16u << 20)	/* cap on all CPUs' chunks together */
-
-static inline uint32_t ld4(const unsigned char *p)
-{
-	uint32_t v;
-
-	memcpy(&v, p, 4);
-	return v;
-}
-
-static inline uint64_t ld8(const unsigned char *p)
-{
-	uint64_t v;
-
-	memcpy(&v, p, 8);
-	return v;
-}
 
 static inline uint64_t ld_long(const struct dw *w, const unsigned char *p)
 {

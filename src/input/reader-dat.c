@@ -1359,17 +1359,11 @@ static int decode(struct dat *r, const struct raw *rec, int cpu,
 		break;
 	case EA_EV_MARKER: {
 		char *t = ev->marker.text;
-		size_t n;
 
 		if (rd_str(r, rec, &f[MK_BUF], t, sizeof(ev->marker.text)))
 			goto bad_str;
-		if (strncmp(t, "eatrace:", 8))
+		if (!ea_marker_keep(t))
 			return 0;
-		/* as the text readers do: trailing blanks and newline go */
-		n = strlen(t);
-		while (n && (t[n - 1] == '\n' || t[n - 1] == '\r' ||
-			     t[n - 1] == ' ' || t[n - 1] == '\t'))
-			t[--n] = '\0';
 		break;
 	}
 	default:

@@ -246,7 +246,6 @@ static int payload(uint32_t num, struct pb_buf b, struct ea_event *ev)
 	}
 	case FE_PRINT: {
 		char *t = ev->marker.text;
-		size_t n;
 
 		t[0] = '\0';
 		while ((rc = pb_next(&b, &f)) == PB_OK)
@@ -254,13 +253,8 @@ static int payload(uint32_t num, struct pb_buf b, struct ea_event *ev)
 				pb_str(&f.sub, t, sizeof(ev->marker.text));
 		if (rc == PB_ERR)
 			return -1;
-		if (strncmp(t, "eatrace:", 8))
+		if (!ea_marker_keep(t))
 			return 0;
-		/* as the other readers: trailing blanks and newline go */
-		n = strlen(t);
-		while (n && (t[n - 1] == '\n' || t[n - 1] == '\r' ||
-			     t[n - 1] == ' ' || t[n - 1] == '\t'))
-			t[--n] = '\0';
 		ev->type = EA_EV_MARKER;
 		return 1;
 	}

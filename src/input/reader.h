@@ -8,6 +8,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <string.h>
 
 #include "eatrace/input.h"
 
@@ -49,5 +50,23 @@ extern const struct ea_reader_ops ea_reader_perfetto;	/* reader-perfetto.c */
  * other versions and layouts it does not know), or -1 with err.
  */
 int ea_dat_check_sections(const char *path, struct ea_err *err);
+
+/*
+ * A marker (print / tracing_mark_write) text the readers keep: only
+ * eatrace's own ("eatrace: ..."), its trailing blanks and newline cut, as
+ * the text readers do. False: not ours, the event is skipped.
+ */
+static inline bool ea_marker_keep(char *t)
+{
+	size_t n;
+
+	if (strncmp(t, "eatrace:", 8))
+		return false;
+	n = strlen(t);
+	while (n && (t[n - 1] == '\n' || t[n - 1] == '\r' ||
+		     t[n - 1] == ' ' || t[n - 1] == '\t'))
+		t[--n] = '\0';
+	return true;
+}
 
 #endif
