@@ -364,7 +364,6 @@ static int select_eas_rfc(const struct rp_env *e, const struct rp_wakee *p)
 const struct rp_policy rp_policy_eas_rfc = {
 	.name = "eas-rfc",
 	.summary = "the 2014 RFC: energy_diff through find_target_group/cpu (3.15 balance path, wake_affine disabled)",
-	.energy_aware = true,
 	/* "No modifications to periodic or idle balance yet" (cover
 	 * letter): 3.15's CFS balancing, which had no misfit */
 	.balance = { .no_misfit = true },

@@ -276,7 +276,6 @@ static int select_feec(const struct rp_env *e, const struct rp_wakee *p)
 const struct rp_policy rp_policy_feec = {
 	.name = "feec",
 	.summary = "mainline find_energy_efficient_cpu (em_cpu_energy without inefficient OPPs, util_est, util_fits_cpu; overutilised: select_idle_sibling)",
-	.energy_aware = true,
 	.balance = { .over_gated = true, .sticky_over = true },
 	.select_cpu = select_feec,
 };

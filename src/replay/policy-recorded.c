@@ -10,7 +10,6 @@ static int select_recorded(const struct rp_env *e, const struct rp_wakee *p)
 const struct rp_policy rp_policy_recorded = {
 	.name = "recorded",
 	.summary = "the CPU the trace used",
-	.no_balance = true,
 	.balance = { .off = true },
 	.follow_segments = true,
 	.select_cpu = select_recorded,

@@ -241,9 +241,6 @@ struct rp_balance {
 struct rp_policy {
 	const char *name;
 	const char *summary;
-	/* Superseded by balance (the simulator reads only balance). */
-	bool energy_aware;
-	bool no_balance;
 	struct rp_balance balance;
 	bool follow_segments;	/* move as the recording did (`recorded`) */
 	int (*select_cpu)(const struct rp_env *e, const struct rp_wakee *p);
