@@ -11,21 +11,23 @@ skip=0
 failed=""
 log=$(mktemp)
 for t in "$@"; do
+	t0=$(date +%s)
 	case "$t" in
 	*.sh) sh "$t" >"$log" 2>&1 ;;
 	*) "$t" >"$log" 2>&1 ;;
 	esac
 	rc=$?
+	dt=$(($(date +%s) - t0))
 	if [ $rc -eq 0 ]; then
 		pass=$((pass + 1))
-		echo "PASS $t"
+		echo "PASS $t (${dt}s)"
 	elif [ $rc -eq 77 ]; then
 		skip=$((skip + 1))
 		echo "SKIP $t ($(grep -i 'skip' "$log" | tail -n 1 | cut -c1-200))"
 	else
 		fail=$((fail + 1))
 		failed="$failed $t"
-		echo "FAIL $t (exit $rc)"
+		echo "FAIL $t (exit $rc, ${dt}s)"
 		sed 's/^/    /' "$log" | tail -n 40
 	fi
 done
