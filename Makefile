@@ -78,7 +78,7 @@ check: deps
 
 # Unit tests (cmocka) and end-to-end scripts; one closing summary line.
 test: $(UNIT_BIN) $(BIN) $(FUZZ_REPLAY)
-	@EATRACE=$(abspath $(BIN)) FUZZ_BIN=$(abspath $(BUILD)/fuzz) sh tests/run.sh $(UNIT_BIN) $(E2E) tests/fuzz/replay.sh
+	@EATRACE=$(abspath $(BIN)) FUZZ_BIN=$(abspath $(BUILD)/fuzz) bash tests/run.sh $(UNIT_BIN) $(E2E) tests/fuzz/replay.sh
 
 # The whole suite again under AddressSanitizer, UBSan and LeakSanitizer,
 # in its own build directory so the normal build stays untouched.

@@ -1,37 +1,97 @@
-#!/bin/sh
+#!/bin/bash
 # Run unit test binaries and end-to-end scripts; print one summary line.
 # Usage: EATRACE=/path/to/eatrace tests/run.sh BIN_OR_SCRIPT...
 # Every test must pass; the exit status is non-zero when any fails.
 # A test that exits 77 (the Automake convention) was skipped: its last
 # output line says why (e.g. "SKIP: no ../shared/traces"), and it is
 # counted apart, never as a pass.
+#
+# Tests run TEST_JOBS at a time (default: the CPU count; TEST_JOBS=1 runs
+# them one after the other, in the order given). A script whose first 30
+# lines hold the line "# run.sh: exclusive" runs with nothing else beside
+# it: those that use tracefs, time themselves, or run `make install`.
+# Results are printed as tests finish, each with its wall time.
+jobs=${TEST_JOBS:-$(nproc 2>/dev/null || echo 1)}
+[ "$jobs" -ge 1 ] 2>/dev/null || jobs=1
 pass=0
 fail=0
 skip=0
 failed=""
-log=$(mktemp)
-for t in "$@"; do
-	t0=$(date +%s)
-	case "$t" in
-	*.sh) sh "$t" >"$log" 2>&1 ;;
-	*) "$t" >"$log" 2>&1 ;;
+logs=$(mktemp -d)
+trap 'rm -rf "$logs"' EXIT
+
+exclusive() {
+	case "$1" in
+	*.sh) head -n 30 "$1" 2>/dev/null | grep -qx '# run.sh: exclusive' ;;
+	*) return 1 ;;
 	esac
-	rc=$?
-	dt=$(($(date +%s) - t0))
-	if [ $rc -eq 0 ]; then
+}
+
+# launch I: run test I in the background; its exit status and wall time
+# land in $logs/I.rc and $logs/I.dt, its output in $logs/I.log.
+launch() {
+	local t=${tests[$1]}
+	(
+		t0=$(date +%s)
+		case "$t" in
+		*.sh) sh "$t" >"$logs/$1.log" 2>&1 ;;
+		*) "$t" >"$logs/$1.log" 2>&1 ;;
+		esac
+		rc=$?
+		echo $(($(date +%s) - t0)) >"$logs/$1.dt"
+		echo $rc >"$logs/$1.rc"
+	) &
+	running[$!]=$1
+}
+
+# report I: count and print the result of finished test I.
+report() {
+	local t=${tests[$1]} rc dt
+	rc=$(cat "$logs/$1.rc")
+	dt=$(cat "$logs/$1.dt")
+	if [ "$rc" -eq 0 ]; then
 		pass=$((pass + 1))
 		echo "PASS $t (${dt}s)"
-	elif [ $rc -eq 77 ]; then
+	elif [ "$rc" -eq 77 ]; then
 		skip=$((skip + 1))
-		echo "SKIP $t ($(grep -i 'skip' "$log" | tail -n 1 | cut -c1-200))"
+		echo "SKIP $t ($(grep -i 'skip' "$logs/$1.log" | tail -n 1 | cut -c1-200))"
 	else
 		fail=$((fail + 1))
 		failed="$failed $t"
 		echo "FAIL $t (exit $rc, ${dt}s)"
-		sed 's/^/    /' "$log" | tail -n 40
+		sed 's/^/    /' "$logs/$1.log" | tail -n 40
 	fi
+}
+
+# reap: wait for at least one running test to end, report those ended.
+reap() {
+	local pid
+	wait -n 2>/dev/null
+	for pid in "${!running[@]}"; do
+		if [ -f "$logs/${running[$pid]}.rc" ]; then
+			wait "$pid" 2>/dev/null
+			report "${running[$pid]}"
+			unset "running[$pid]"
+		fi
+	done
+}
+
+tests=("$@")
+declare -A running=()
+i=0
+while [ $i -lt ${#tests[@]} ]; do
+	if exclusive "${tests[$i]}"; then
+		while [ ${#running[@]} -gt 0 ]; do reap; done
+		launch $i
+		while [ ${#running[@]} -gt 0 ]; do reap; done
+	else
+		while [ ${#running[@]} -ge "$jobs" ]; do reap; done
+		launch $i
+	fi
+	i=$((i + 1))
 done
-rm -f "$log"
+while [ ${#running[@]} -gt 0 ]; do reap; done
+
 # No test may write to a system path: after the run, /dev/null must still
 # be a character device and /dev/stdout a symlink (issue 16: an atomic
 # rename once turned /dev/null into a regular file for the whole machine).

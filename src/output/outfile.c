@@ -10,7 +10,10 @@
  *  - a symlink is followed, its target replaced (a dangling one created);
  *  - anything else (device, FIFO, socket, /dev/stdout, /dev/fd/N of a
  *    process substitution) is written in place, never replaced;
- *  - a file the run reads (ea_out_note_input()) is never written.
+ *  - a file the run reads (ea_out_note_input()) is never written;
+ *  - one regular file named as two outputs of a run (by two names, links
+ *    or symlinks) is refused at the second: the later rename would
+ *    silently drop the first output.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -27,6 +30,10 @@ struct ea_outfile {
 	char *path;		/* as given, for messages */
 	char *target;		/* symlinks resolved; NULL: written in place */
 	char *tmp;		/* the temporary beside target */
+	char *canon;		/* target's directory resolved + its name */
+	bool existed;		/* target existed at open: dev and ino are its */
+	dev_t dev;
+	ino_t ino;
 	bool committed;		/* written completely, waiting for the end */
 	struct ea_outfile *next;
 };
@@ -159,8 +166,39 @@ static int make_tmp(struct ea_outfile *of)
 	return fd;
 }
 
+/* target with its directory resolved: one name per regular output file. */
+static char *canonical(const char *target)
+{
+	const char *slash = strrchr(target, '/');
+	char *dir, *real, *out = NULL;
+
+	if (!slash)
+		dir = strdup(".");
+	else if (slash == target)
+		dir = strdup("/");
+	else
+		dir = strndup(target, (size_t)(slash - target));
+	real = dir ? realpath(dir, NULL) : NULL;
+	if (real && asprintf(&out, "%s/%s", real, slash ? slash + 1 : target) < 0)
+		out = NULL;
+	free(real);
+	free(dir);
+	return out;
+}
+
+/* Whether another output of this run is the same regular file. */
+static const struct ea_outfile *named_before(const struct ea_outfile *of)
+{
+	for (const struct ea_outfile *o = files; o; o = o->next)
+		if ((o->canon && of->canon && !strcmp(o->canon, of->canon)) ||
+		    (o->existed && of->existed && o->dev == of->dev && o->ino == of->ino))
+			return o;
+	return NULL;
+}
+
 static void outfile_free(struct ea_outfile *of)
 {
+	free(of->canon);
 	free(of->path);
 	free(of->target);
 	free(of->tmp);
@@ -198,6 +236,7 @@ static int open_in_place(struct ea_outfile *of, int fdnum, struct ea_err *err)
 static int open_replaced(struct ea_outfile *of, struct ea_err *err)
 {
 	struct stat st;
+	const struct ea_outfile *twice;
 	mode_t mode, mask;
 	bool exists;
 	int fd, unused;
@@ -205,6 +244,16 @@ static int open_replaced(struct ea_outfile *of, struct ea_err *err)
 	exists = !stat(of->target, &st);
 	if (exists && is_input(&st))
 		return refuse_input(of->path, err);
+	of->canon = canonical(of->target);
+	of->existed = exists;
+	of->dev = exists ? st.st_dev : 0;
+	of->ino = exists ? st.st_ino : 0;
+	twice = named_before(of);
+	if (twice && !strcmp(twice->path, of->path))
+		return ea_err_set(err, "%s: named twice as an output of this run", of->path);
+	if (twice)
+		return ea_err_set(err, "%s: is already an output of this run (as %s)",
+				  of->path, twice->path);
 	fd = make_tmp(of);
 	if (fd < 0)
 		return ea_err_set(err, "%s: cannot write: %s", of->path, strerror(errno));

@@ -1,5 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-only
+# run.sh: exclusive
 # The summary 'eatrace record -- COMMAND' prints (issue 17) counts the events
 # written and those lost to ring-buffer overruns. Needs root and tracefs
 # (CI runs as root); skipped otherwise.

@@ -1,4 +1,5 @@
 #!/bin/sh
+# run.sh: exclusive
 # eatrace record on this machine (needs root and tracefs; CI runs as root):
 # a known workload recorded, read back by eatrace and trace-cmd, markers,
 # sidecar, signals, errors; after every run no instance of ours remains and

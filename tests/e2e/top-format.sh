@@ -1,5 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-only
+# run.sh: exclusive
 # eatrace top -f csv|json, to log power over time (issue 17): one header,
 # one row per total, cluster and CPU per interval (csv); one JSON object per
 # interval (json). The total power is the sum of the CPUs' (each CPU carries

@@ -1,4 +1,5 @@
 #!/bin/sh
+# run.sh: exclusive
 # eatrace top in its piped mode (needs root and tracefs; CI runs as root):
 # blocks per interval, per-CPU lines that add up to the clusters, the model
 # CPU-count check, SIGINT; no instance of ours left, top-level untouched.

@@ -141,6 +141,32 @@ static void test_input_refused(void **unused)
 	assert_int_equal(entries(), 2);
 }
 
+/*
+ * One file named as two outputs (by a second spelling, a symlink or a hard
+ * link) is refused at the second open: the second rename would drop the
+ * first output without a word. The first output is still written.
+ */
+static void test_output_twice(void **unused)
+{
+	struct ea_out a, b;
+	struct ea_err err;
+	char twice[600];
+
+	put("old", "old\n", 0644);
+	assert_int_equal(link(at("old"), at("hard")), 0);
+	assert_int_equal(symlink("new", at("sym")), 0);
+	assert_int_equal(ea_out_open(&a, at("new"), &err), 0);
+	snprintf(twice, sizeof(twice), "%s/./new", dir);
+	assert_int_equal(ea_out_open(&b, twice, &err), -1);
+	assert_non_null(strstr(err.msg, "/./new: is already an output of this run (as "));
+	assert_int_equal(ea_out_open(&b, at("sym"), &err), -1);
+	assert_non_null(strstr(err.msg, "sym: is already an output of this run"));
+	assert_int_equal(ea_out_open(&b, at("old"), &err), 0);
+	assert_int_equal(ea_out_open(&a, at("hard"), &err), -1);
+	assert_non_null(strstr(err.msg, "hard: is already an output of this run"));
+	ea_out_discard_all();
+}
+
 /* A FIFO as input: refused at once (O_NONBLOCK open), not waited on. */
 static void test_fifo_input(void **unused)
 {
@@ -156,6 +182,8 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_commit_together, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_discard, setup, teardown),
+		/* before any input is noted: a deleted input's inode is reused */
+		cmocka_unit_test_setup_teardown(test_output_twice, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_input_refused, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_fifo_input, setup, teardown),
 	};
