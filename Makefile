@@ -72,9 +72,14 @@ $(BUILD)/tests/%: tests/unit/%.c $(LIB)
 deps:
 	@sh .ci/deps.sh
 
+# check and sanitize build on every CPU (JOBS=-j1 to keep to one);
+# tests/run.sh runs the tests TEST_JOBS at a time (default: the CPU count).
+NPROC := $(shell nproc 2>/dev/null || echo 1)
+JOBS  ?= -j$(NPROC)
+
 check: deps
-	@$(MAKE) --no-print-directory all
-	@$(MAKE) --no-print-directory test
+	@$(MAKE) --no-print-directory $(JOBS) all
+	@$(MAKE) --no-print-directory $(JOBS) test
 
 # Unit tests (cmocka) and end-to-end scripts; one closing summary line.
 test: $(UNIT_BIN) $(BIN) $(FUZZ_REPLAY)
@@ -84,7 +89,7 @@ test: $(UNIT_BIN) $(BIN) $(FUZZ_REPLAY)
 # in its own build directory so the normal build stays untouched.
 sanitize: deps
 	@LSAN_OPTIONS=suppressions=$(abspath tests/fuzz/lsan.supp):print_suppressions=0 \
-	$(MAKE) --no-print-directory BUILD=build-san \
+	EA_SANITIZE=1 $(MAKE) --no-print-directory $(JOBS) BUILD=build-san \
 		CFLAGS="-O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer" \
 		LDFLAGS="-fsanitize=address,undefined" BIN=build-san/eatrace test
 

@@ -78,7 +78,7 @@ EOF
 	fi
 }
 
-for f in "$ROOT"/traces/*/*.txt "$ROOT"/traces/*/*.dat; do
+for f in $(sampled "$ROOT"/traces/*/*.txt "$ROOT"/traces/*/*.dat); do
 	check "$f"
 done
 if [ -d "$SHARED" ]; then

@@ -9,7 +9,7 @@
 command -v trace-cmd >/dev/null || skip "needs trace-cmd"
 /usr/bin/python3 -c 'import zlib, gzip' 2>/dev/null || skip "needs /usr/bin/python3"
 
-for dat in "$ROOT"/traces/vm/*.dat "$ROOT"/traces/diff/heavy-1.dat "$ROOT"/traces/diff/light-2.dat; do
+for dat in $(sampled "$ROOT"/traces/vm/*.dat "$ROOT"/traces/diff/heavy-1.dat "$ROOT"/traces/diff/light-2.dat); do
 	b=$(basename "$dat" .dat)
 	for enc in "" "--compact"; do
 		if to_pf "$dat" "$TMP/$b.pftrace" $enc; then
