@@ -266,13 +266,13 @@ static void warn_cluster_match(const struct ea_model *a, const struct ea_model *
 	if (c == n && a->nclusters == b->nclusters)
 		return;
 	if (c == n) {
-		fprintf(stderr, "eatrace: warning: models %s and %s have %d and %d clusters: the per-cluster rows pair them by index\n",
+		ea_msg("warning: models %s and %s have %d and %d clusters: the per-cluster rows pair them by index",
 			a->name, b->name, a->nclusters, b->nclusters);
 		return;
 	}
 	cpu_list(ca, sizeof(ca), &a->clusters[c]);
 	cpu_list(cb, sizeof(cb), &b->clusters[c]);
-	fprintf(stderr, "eatrace: warning: models %s and %s differ: cluster %d is %s (CPUs %s) in one, %s (CPUs %s) in the other; the per-cluster rows pair clusters by index\n",
+	ea_msg("warning: models %s and %s differ: cluster %d is %s (CPUs %s) in one, %s (CPUs %s) in the other; the per-cluster rows pair clusters by index",
 		a->name, b->name, c, a->clusters[c].name, ca, b->clusters[c].name, cb);
 }
 

@@ -179,7 +179,7 @@ static void count_finding(void *ctx, enum ea_severity sev, const char *msg)
 	else
 		f->warnings++;
 	if (f->verbose)
-		fprintf(stderr, "eatrace: %s: %s: %s\n", f->who,
+		ea_msg("%s: %s: %s", f->who,
 			sev == EA_SEV_ERROR ? "error" : "warning", msg);
 }
 
@@ -336,7 +336,7 @@ static int run(int argc, char **argv, bool convert)
 
 		ea_model_check_cb(m, count_finding, &f);
 		if ((f.errors || f.warnings) && !verbose)
-			fprintf(stderr, "eatrace: %s: note: 'eatrace model check' finds %d error%s and %d warning%s in the imported model (-v lists them)\n",
+			ea_msg("%s: note: 'eatrace model check' finds %d error%s and %d warning%s in the imported model (-v lists them)",
 				f.who, f.errors, f.errors == 1 ? "" : "s",
 				f.warnings, f.warnings == 1 ? "" : "s");
 	}

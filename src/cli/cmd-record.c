@@ -454,7 +454,7 @@ int cmd_record(int argc, char **argv)
 	}
 	rc = command_failed(&r) ? EXIT_GATE : 0;
 	if (rc)
-		fprintf(stderr, "eatrace: record: the command failed; %s is kept, exit status 1\n",
+		ea_msg("record: the command failed; %s is kept, exit status 1",
 			r.out);
 out:
 	if (rc && r.child > 0 && !r.child_done)

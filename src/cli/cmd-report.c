@@ -181,7 +181,7 @@ static int check_model(const struct ea_model *m, const struct report_opts *ro,
 			      ro->assume_khz, m->name, top), -1;
 	ea_model_check_cb(m, on_finding, &c);
 	if (c.errors && o->verbose >= 0)
-		fprintf(stderr, "eatrace: warning: model %s fails 'eatrace model check' (%d error%s, first: %s): the energies rest on it\n",
+		ea_msg("warning: model %s fails 'eatrace model check' (%d error%s, first: %s): the energies rest on it",
 			m->path ? m->path : m->name, c.errors, c.errors == 1 ? "" : "s", c.first);
 	return 0;
 }

@@ -25,7 +25,12 @@ int cmd_batch(int argc, char **argv);	/* cmd-batch.c */
  * search path)"; returns EXIT_ERROR (src/cli/no-model.c). */
 int ea_die_no_model(const char *cmd, const char *alt);
 
-/* "eatrace: MSG" on stderr; returns EXIT_ERROR. */
+/*
+ * "eatrace: MSG" on one line of stderr, MSG escaped for the terminal
+ * (control characters and invalid UTF-8 in names shown as \xNN).
+ */
+void ea_msg(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* ea_msg(), then returns EXIT_ERROR. */
 int ea_die(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 #endif

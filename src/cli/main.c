@@ -5,9 +5,11 @@
  */
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cli/cmd.h"
+#include "eatrace/escape.h"
 #include "eatrace/output.h"
 #include "eatrace/version.h"
 
@@ -34,15 +36,41 @@ static const struct ea_cmd cmds[] = {
 	{ "top", cmd_top, "live power per CPU and cluster, priced with a model (root)" },
 };
 
+/*
+ * The message is escaped for the terminal (escape.h): a file or task name
+ * with control characters or invalid UTF-8 in it must not drive the
+ * user's terminal, nor split the one-line error into several.
+ */
+static void vmsg(const char *fmt, va_list ap)
+{
+	char *msg;
+
+	fputs("eatrace: ", stderr);
+	if (vasprintf(&msg, fmt, ap) < 0) {
+		fputs("out of memory", stderr);
+	} else {
+		ea_esc_term(stderr, msg);
+		free(msg);
+	}
+	fputc('\n', stderr);
+}
+
+void ea_msg(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vmsg(fmt, ap);
+	va_end(ap);
+}
+
 int ea_die(const char *fmt, ...)
 {
 	va_list ap;
 
-	fputs("eatrace: ", stderr);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	vmsg(fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
 	return EXIT_ERROR;
 }
 

@@ -204,7 +204,7 @@ static void note_err(void *arg, const char *kind, const char *msg)
 	const struct note_filter *nf = arg;
 
 	if (nf->verbose > 0 || !strcmp(kind, "warning"))
-		fprintf(stderr, "eatrace: %s: %s: %s\n", nf->path, kind, msg);
+		ea_msg("%s: %s: %s", nf->path, kind, msg);
 }
 
 void ea_notes_to_stderr(const struct ea_common_opts *o, const struct ea_stats *st,
@@ -216,7 +216,7 @@ void ea_notes_to_stderr(const struct ea_common_opts *o, const struct ea_stats *s
 	if (o->verbose < 0)
 		return;
 	if (o->verbose > 0)
-		fprintf(stderr, "eatrace: %s: %s, %d CPU(s), %llu events used\n", path,
+		ea_msg("%s: %s, %d CPU(s), %llu events used", path,
 			info->format ? info->format : "?", st->ncpus,
 			(unsigned long long)st->counts.events);
 	if (o->format == EA_FMT_TEXT && !o->output)

@@ -44,7 +44,7 @@ int ea_cli_perfetto_commit(struct ea_out *out, struct ea_perfetto *pf,
 	uint64_t at;
 
 	if (ea_perfetto_truncated(pf, &at))
-		fprintf(stderr, "eatrace: warning: %s reached --perfetto-max-mb %g at %.6f s: task slices and OPP and idle-state counters stop there (power counters cover the window; --start/--end show another part)\n",
+		ea_msg("warning: %s reached --perfetto-max-mb %g at %.6f s: task slices and OPP and idle-state counters stop there (power counters cover the window; --start/--end show another part)",
 			path, max_mb, at / 1e9);
 	ea_perfetto_end(pf);
 	return ea_cli_pic_commit(out);

@@ -11,6 +11,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "eatrace/escape.h"
 #include "eatrace/progress.h"
 
 #define POLL_EVERY 4096		/* events between clock reads */
@@ -55,7 +56,8 @@ void ea_progress_start(const char *path)
 	p.ino = st.st_ino;
 	p.size = st.st_size;
 	p.t0 = now_ns();
-	snprintf(p.name, sizeof(p.name), "%s", base ? base + 1 : path);
+	/* escaped: the line is drawn on the user's terminal */
+	ea_esc_term_buf(p.name, sizeof(p.name), base ? base + 1 : path);
 }
 
 /* The descriptor open on our file with the largest offset (readers may hold

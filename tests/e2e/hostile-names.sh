@@ -222,6 +222,29 @@ expect_eq "dump: invalid bytes escaped" \
 # (two tasks of that name: pids 106 and 200)
 expect_eq "stats: b\\u00fc\\u00df kept as UTF-8" "$(grep -c "$C6" "$O/stats.txt")" 2
 
+# Error messages name files as given: a name with ESC and a newline stays
+# one line, its control bytes shown as \xNN (a name must not drive the
+# terminal), for an input, a model and an output.
+BAD=$(printf '%s/in\033]0;pwn\007\nx' "$TMP")
+# err_line NAME WANT CMD...: exit 2, one stderr line holding WANT
+err_line() {
+	name=$1 want=$2
+	shift 2
+	"$@" >"$TMP/e.out" 2>"$TMP/e.err"
+	rc=$?
+	if [ $rc -ne 2 ] || [ "$(wc -l <"$TMP/e.err")" -ne 1 ] || ! grep -qF -- "$want" "$TMP/e.err"; then
+		fail "$name: exit $rc, stderr: $(od -c "$TMP/e.err" | head -n 4)"
+	else
+		ok "$name"
+	fi
+}
+err_line "error naming a hostile input" 'in\x1b]0;pwn\x07\x0ax: ' \
+	"$EATRACE" stats "$BAD"
+err_line "error naming a hostile model" 'in\x1b]0;pwn\x07\x0ax' \
+	"$EATRACE" report -m "$BAD" "$ROOT/traces/demo/tc2-seven-tasks.txt"
+err_line "error naming a hostile output" 'in\x1b]0;pwn\x07\x0ax/o: cannot write' \
+	"$EATRACE" report -m tc2 "$ROOT/traces/demo/tc2-seven-tasks.txt" -o "$BAD/o"
+
 # HTML: well-formed, and libxml2's HTML parser finds nothing but the SVG
 # tag names it does not know (HTML 4).
 for h in report replay; do
