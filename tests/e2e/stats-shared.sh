@@ -84,8 +84,8 @@ assert len(d["cpus"]) == d["ncpus"], "cpus[] has %d entries" % len(d["cpus"])
 ' "$1" "$KEYS"
 }
 
-for f in "$SHARED"/lisa/*.dat "$SHARED"/lisa/*.txt "$SHARED"/trappy/*.dat \
-	"$SHARED"/trappy/*.txt "$SHARED"/trappy/*.html "$SHARED"/idlestat/*.dat; do
+for f in $(sampled "$SHARED"/lisa/*.dat "$SHARED"/lisa/*.txt "$SHARED"/trappy/*.dat \
+	"$SHARED"/trappy/*.txt "$SHARED"/trappy/*.html "$SHARED"/idlestat/*.dat); do
 	case $(basename "$f") in LICENSE*) continue ;; esac
 	name="$(basename "$(dirname "$f")")/$(basename "$f")"
 	"$EATRACE" stats "$f" >"$TMP/out.txt" 2>"$TMP/err"
