@@ -1,7 +1,8 @@
 #!/bin/sh
 # Replay every fuzz corpus and crash file through its target, built as a
 # plain program (tests/fuzz/replay.c) in $FUZZ_BIN. Any crash, sanitizer
-# report or hang (timeout) fails the test.
+# report or hang (timeout: 300 s for a whole corpus, generous for a loaded
+# machine under ASan) fails the test.
 set -u
 cd "$(dirname "$0")"
 : "${FUZZ_BIN:?FUZZ_BIN: directory of the replay-TARGET programs}"
@@ -26,7 +27,7 @@ for src in fuzz-*.c; do
 		rc=1
 		continue
 	fi
-	if ! timeout 60 "$bin" "$@" 2>"$FUZZ_BIN/replay-$t.log"; then
+	if ! timeout 300 "$bin" "$@" 2>"$FUZZ_BIN/replay-$t.log"; then
 		echo "FAIL: $t"
 		tail -n 30 "$FUZZ_BIN/replay-$t.log"
 		rc=1
