@@ -17,6 +17,8 @@
  *  - Terminal text: controls (C0, DEL, C1) and each invalid byte as \xNN,
  *    a backslash as \\, so that what is printed is what the bytes were and
  *    nothing reaches the terminal as a control sequence.
+ *  - Messages (stderr): as terminal text, but a backslash stays one, so
+ *    that a message may quote an escape ("\u0000 in a string").
  */
 #ifndef EATRACE_ESCAPE_H
 #define EATRACE_ESCAPE_H
@@ -33,6 +35,7 @@ void ea_esc_json(FILE *f, const char *s);
 void ea_esc_html(FILE *f, const char *s);
 void ea_esc_csv(FILE *f, const char *s);
 void ea_esc_term(FILE *f, const char *s);
+void ea_esc_msg(FILE *f, const char *s);
 
 /*
  * The same into buf (n bytes, always NUL-terminated, cut only between

@@ -49,7 +49,7 @@ static void vmsg(const char *fmt, va_list ap)
 	if (vasprintf(&msg, fmt, ap) < 0) {
 		fputs("out of memory", stderr);
 	} else {
-		ea_esc_term(stderr, msg);
+		ea_esc_msg(stderr, msg);
 		free(msg);
 	}
 	fputc('\n', stderr);

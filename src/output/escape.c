@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* Names escaped for JSON, HTML, CSV and terminals (eatrace/escape.h). */
+#include <stdbool.h>
 #include <string.h>
 
 #include "eatrace/escape.h"
@@ -197,7 +198,7 @@ static void csv(struct sink *k, const char *s)
 
 /* ---- terminal ---- */
 
-static void term(struct sink *k, const char *s)
+static void term_common(struct sink *k, const char *s, bool backslash)
 {
 	while (*s) {
 		uint32_t cp;
@@ -207,7 +208,7 @@ static void term(struct sink *k, const char *s)
 			put_hex(k, (unsigned char)*s++);
 			continue;
 		}
-		if (cp == '\\')
+		if (cp == '\\' && backslash)
 			put(k, "\\\\", 2);
 		else if (is_control(cp))
 			put_control(k, s, len);
@@ -215,6 +216,16 @@ static void term(struct sink *k, const char *s)
 			put(k, s, (size_t)len);
 		s += len;
 	}
+}
+
+static void term(struct sink *k, const char *s)
+{
+	term_common(k, s, true);
+}
+
+static void msg(struct sink *k, const char *s)
+{
+	term_common(k, s, false);
 }
 
 /* ---- entry points ---- */
@@ -230,6 +241,7 @@ TO_FILE(ea_esc_json, json)
 TO_FILE(ea_esc_html, html)
 TO_FILE(ea_esc_csv, csv)
 TO_FILE(ea_esc_term, term)
+TO_FILE(ea_esc_msg, msg)
 
 static const char *to_buf(char *buf, size_t n, const char *s,
 			  void (*fn)(struct sink *, const char *))

@@ -102,6 +102,15 @@ static void test_csv(void **state)
 	EXPECT(ea_esc_csv, "b\xc3\xbc\xc3\x9f\xff", "\"b\xc3\xbc\xc3\x9f\xef\xbf\xbd\"");
 }
 
+/* Messages: as terminal text, but a message may quote an escape. */
+static void test_msg(void **state)
+{
+	(void)state;
+	EXPECT(ea_esc_msg, "f\x1b[2J.json:28: \\u0000 in a string",
+	       "f\\x1b[2J.json:28: \\u0000 in a string");
+	EXPECT(ea_esc_msg, "a\nb\xff", "a\\x0ab\\xff");
+}
+
 static void test_term(void **state)
 {
 	char buf[16];
@@ -129,6 +138,7 @@ int main(void)
 		cmocka_unit_test(test_html),
 		cmocka_unit_test(test_csv),
 		cmocka_unit_test(test_term),
+		cmocka_unit_test(test_msg),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
