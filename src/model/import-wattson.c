@@ -566,6 +566,29 @@ static char *join(const char *dir, const char *name)
 	return p;
 }
 
+/* DIR/NAME, with a leading "../" of NAME taken off DIR when it can be. */
+static char *up(const char *dir, const char *name)
+{
+	const char *slash = strrchr(dir, '/'), *last = slash ? slash + 1 : dir;
+
+	if (strncmp(name, "../", 3) || !*last || !strcmp(last, ".") ||
+	    !strcmp(last, ".."))
+		return join(dir, name);
+	if (!slash)
+		return strdup(name + 3);
+	if (slash == dir)
+		return join("", name + 3);
+	{
+		char *parent = strndup(dir, (size_t)(slash - dir)), *p;
+
+		if (!parent)
+			return NULL;
+		p = join(parent, name + 3);
+		free(parent);
+		return p;
+	}
+}
+
 static int add_file(struct wctx *w, char *path)
 {
 	if (!path)
@@ -639,7 +662,7 @@ static int locate(struct wctx *w)
 			rc = ea_imp_fail(&w->b, w->src, "out of memory");
 	}
 	for (size_t i = 0; !rc && !w->infos && i < sizeof(infos) / sizeof(infos[0]); i++) {
-		p = join(dir, infos[i]);
+		p = up(dir, infos[i]);
 		if (!p)
 			rc = ea_imp_fail(&w->b, w->src, "out of memory");
 		else if (regular(p, &st2))
