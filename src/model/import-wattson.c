@@ -860,8 +860,8 @@ static int reduce_2d(struct wctx *w, int pol, const struct wrow *r, int n,
 		    ref->dep_policy == 255 ? "dep_policy " : "policy ",
 		    ref->dep_policy, (unsigned long long)ref->dep_freq, lo, hi);
 	if (nsub)
-		ea_imp_note(&w->b, "policy%d: %d OPP%s lack a row at that dependency frequency: the lowest dependency frequency of the same policy there is used instead.",
-			    pol, nsub, nsub == 1 ? "" : "s");
+		ea_imp_note(&w->b, "policy%d: %d OPP%s no row at that dependency frequency: the lowest dependency frequency of the same policy there is used instead.",
+			    pol, nsub, nsub == 1 ? " has" : "s have");
 	return 0;
 }
 
@@ -957,11 +957,12 @@ static int build(struct wctx *w)
 
 	if (!o)
 		return ea_imp_fail(&w->b, w->src, "out of memory");
-	for (int c = 0; c < EA_MODEL_MAX_CPUS && !rc; c++) {
-		if (w->policy[c] < 0 || w->policy[c] == last)
-			continue;
-		last = w->policy[c];
-	}
+	for (int c = 0; c < EA_MODEL_MAX_CPUS; c++)
+		if (w->policy[c] >= 0)
+			last = w->policy[c];
+	if (last < 0)
+		rc = ea_imp_fail(&w->b, w->infos, "no CPU-to-policy map for device '%s' in _cpu_to_policy_map (a device this copy of Wattson does not know?)",
+				 w->dev);
 	/* rows naming a policy the device does not have */
 	for (int k = 0; k < w->nrows && !rc; k++) {
 		bool known = false;
@@ -975,9 +976,6 @@ static int build(struct wctx *w)
 		if (w->rows[k].ic > 0)
 			any_ic = true;
 	}
-	if (!rc && last < 0)
-		rc = ea_imp_fail(&w->b, w->infos, "no CPU-to-policy map for device '%s' in _cpu_to_policy_map (a device this copy of Wattson does not know?)",
-				 w->dev);
 	/* one cluster per policy, in policy order */
 	for (int pol = 0; pol < EA_MODEL_MAX_CPUS && !rc; pol++) {
 		int n1 = 0, n2 = 0, j;
