@@ -939,37 +939,38 @@ static int build_cluster(struct wctx *w, int pol, const struct opp *o, int n)
 			return -1;
 	}
 	cpus_text(w, pol, cpus, sizeof(cpus));
-	ea_imp_note(b, "policy%d (CPUs %s): idle powers at %u kHz (Wattson's idle0 spans %g..%g mW over the OPPs%s); deep-idle exit offset %lld ns%s%s.",
-		    pol, cpus, o[r].freq, lo0, hi0,
-		    hi1 > 0 ? ", idle1 spans more than 0" : ", idle1 is 0 at every OPP",
-		    (long long)off,
+	if (hi1 > 0)
+		snprintf(sname, sizeof(sname), ", idle1 %g..%g mW", lo1, hi1);
+	else
+		snprintf(sname, sizeof(sname), ", idle1 0 at every OPP");
+	ea_imp_note(b, "policy%d (CPUs %s): idle powers at %u kHz (over the OPPs Wattson's idle0 spans %g..%g mW%s); deep-idle exit offset %lld ns%s%s.",
+		    pol, cpus, o[r].freq, lo0, hi0, sname, (long long)off,
 		    differ ? " (the largest of its CPUs': they differ)" : "",
 		    nmissing ? " (some CPUs have none in device_infos.sql: 0)" : "");
-	(void)lo1;
 	return 0;
 }
 
 static int build(struct wctx *w)
 {
 	struct opp *o = malloc((size_t)(w->nrows ? w->nrows : 1) * sizeof(*o));
-	bool any_ic = false, any_2d = false;
-	int i = 0, rc = 0, last = -1;
+	bool *has = calloc(EA_MODEL_MAX_CPUS, sizeof(*has));
+	bool any_ic = false, any = false;
+	int i = 0, rc = 0;
 
-	if (!o)
+	if (!o || !has) {
+		free(o);
+		free(has);
 		return ea_imp_fail(&w->b, w->src, "out of memory");
+	}
 	for (int c = 0; c < EA_MODEL_MAX_CPUS; c++)
 		if (w->policy[c] >= 0)
-			last = w->policy[c];
-	if (last < 0)
+			any = has[w->policy[c]] = true;
+	if (!any)
 		rc = ea_imp_fail(&w->b, w->infos, "no CPU-to-policy map for device '%s' in _cpu_to_policy_map (a device this copy of Wattson does not know?)",
 				 w->dev);
 	/* rows naming a policy the device does not have */
 	for (int k = 0; k < w->nrows && !rc; k++) {
-		bool known = false;
-
-		for (int c = 0; c < EA_MODEL_MAX_CPUS && !known; c++)
-			known = w->policy[c] == w->rows[k].policy;
-		if (!known)
+		if (!has[w->rows[k].policy])
 			rc = FAIL(w, w->rows[k].file, w->rows[k].line,
 				  "policy %d is not a cpufreq policy of '%s' in %s",
 				  w->rows[k].policy, w->dev, w->infos);
@@ -979,11 +980,8 @@ static int build(struct wctx *w)
 	/* one cluster per policy, in policy order */
 	for (int pol = 0; pol < EA_MODEL_MAX_CPUS && !rc; pol++) {
 		int n1 = 0, n2 = 0, j;
-		bool has = false;
 
-		for (int c = 0; c < EA_MODEL_MAX_CPUS && !has; c++)
-			has = w->policy[c] == pol;
-		if (!has)
+		if (!has[pol])
 			continue;
 		while (i < w->nrows && w->rows[i].policy < pol)
 			i++;
@@ -1000,7 +998,6 @@ static int build(struct wctx *w)
 		} else if (n2) {
 			int no;
 
-			any_2d = true;
 			rc = reduce_2d(w, pol, &w->rows[i], n2, o, &no);
 			if (!rc)
 				rc = build_cluster(w, pol, o, no);
@@ -1014,9 +1011,9 @@ static int build(struct wctx *w)
 		i = j;
 	}
 	free(o);
+	free(has);
 	if (rc)
 		return rc;
-	(void)any_2d;
 	if (any_ic)
 		ea_imp_note(&w->b, "Not imported: cpu_2d.csv's interconnect column, which Wattson adds to its DSU/SCU estimate (keyed on policy 0's OPP and dependency, paid whenever not suspended): eatrace prices CPUs and clusters only.");
 	return 0;

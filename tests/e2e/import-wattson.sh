@@ -42,7 +42,7 @@ has "$M" '{ "name": "idle0", "core_power": 3, "cluster_power": 0, "core_wakeup":
 # what the model cannot say is in its source text
 for s in "is only in cpu_2d.csv: its power depends on the frequency of policy 2" \
 	"active power spans 70..90 mW over the dependency" "1 OPP has no row at that dependency frequency" \
-	"Wattson's idle0 spans 10..40 mW" "Apache License 2.0" "L3 hit/miss"; do
+	"Wattson's idle0 spans 10..40 mW, idle1 0 at every OPP" "Apache License 2.0" "L3 hit/miss"; do
 	has "$M" "$s" "toy: source says '$s'"
 done
 
