@@ -98,7 +98,8 @@ static const char usage_import[] =
 	"                 idle states idle0/idle1 (at the median OPP: the model has\n"
 	"                 one idle power per state), cpuidle state 1's wakeup =\n"
 	"                 offset x power. Policies only in cpu_2d.csv are reduced\n"
-	"                 to Wattson's default vote (lowest dependency frequency).\n"
+	"                 to Wattson's default vote (lowest dependency frequency)\n"
+	"                 or to --dep-freq.\n"
 	"                 power_unit mW. The source text lists what the model\n"
 	"                 cannot express (docs/model-format.md).\n"
 	"  json           (convert only) a native eatrace model\n"
@@ -132,6 +133,9 @@ static const char usage_import[] =
 	"      --device NAME      wattson: the CSV's device (needed when the files\n"
 	"                         hold several; '_' matches ' ', case ignored)\n"
 	"      --device-infos F   wattson: Wattson's device_infos.sql\n"
+	"      --dep-freq P=[D:]F wattson: reduce 2-D policy P at dependency policy D\n"
+	"                         (255: the DSU) frequency F instead of Wattson's\n"
+	"                         default vote (its lowest dep_freq); repeatable\n"
 	"  -q, --quiet            no note about the model's check findings\n"
 	"  -v, --verbose          list the findings\n"
 	"  -h, --help             this text\n"
@@ -146,6 +150,7 @@ static const char usage_import[] =
 enum {
 	OPT_FROM = 1000, OPT_NAME, OPT_TRACE, OPT_NCPUS, OPT_CPUS, OPT_CAPACITY,
 	OPT_FREQS, OPT_VOLTAGE, OPT_POWER_UNIT, OPT_DEVICE, OPT_DEVICE_INFOS,
+	OPT_DEP_FREQ,
 };
 
 static const struct option long_opts[] = {
@@ -161,6 +166,7 @@ static const struct option long_opts[] = {
 	{ "power-unit", required_argument, NULL, OPT_POWER_UNIT },
 	{ "device", required_argument, NULL, OPT_DEVICE },
 	{ "device-infos", required_argument, NULL, OPT_DEVICE_INFOS },
+	{ "dep-freq", required_argument, NULL, OPT_DEP_FREQ },
 	{ "quiet", no_argument, NULL, 'q' },
 	{ "verbose", no_argument, NULL, 'v' },
 	{ "help", no_argument, NULL, 'h' },
@@ -309,6 +315,10 @@ static int run(int argc, char **argv, bool convert)
 		case OPT_DEVICE_INFOS:
 			o.device_infos = optarg;
 			break;
+		case OPT_DEP_FREQ:
+			if (add_kv(&o.dep_freqs, &o.ndep_freqs_kv, "dep-freq", optarg))
+				goto out;
+			break;
 		case 'q':
 			verbose = -1;
 			break;
@@ -347,8 +357,8 @@ static int run(int argc, char **argv, bool convert)
 			goto out;
 		}
 	}
-	if ((o.device || o.device_infos) && strcmp(im->name, "wattson")) {
-		ea_die("%s: --device and --device-infos are for --from wattson only",
+	if ((o.device || o.device_infos || o.ndep_freqs_kv) && strcmp(im->name, "wattson")) {
+		ea_die("%s: --device, --device-infos and --dep-freq are for --from wattson only",
 		       cmd);
 		goto out;
 	}
@@ -377,6 +387,7 @@ out:
 	free(o.cpus);
 	free(o.caps);
 	free(o.freqs);
+	free(o.dep_freqs);
 	return rc;
 }
 

@@ -67,6 +67,7 @@ struct wctx {
 	int idle_map[EA_MODEL_MAX_IDLE_STATES];	/* -2: none */
 	int idle_line[EA_MODEL_MAX_IDLE_STATES];
 	bool have_idle_map;
+	bool *dep_used;		/* per --dep-freq option */
 	char loc[600];
 };
 
@@ -807,6 +808,37 @@ static int reduce_2d(struct wctx *w, int pol, const struct wrow *r, int n,
 	char cpus[200], deptext[120] = "";
 	size_t dl = 0;
 
+	const struct ea_import_kv *kv = NULL;
+	long long want_dp = -1, want_df = -1;
+
+	for (int k = 0; k < w->o->ndep_freqs_kv; k++) {
+		const char *key = w->o->dep_freqs[k].key;
+		char *e;
+		long v;
+
+		if (!strncmp(key, "policy", 6))
+			key += 6;
+		v = strtol(key, &e, 10);
+		if (e != key && !*e && v == pol) {
+			kv = &w->o->dep_freqs[k];
+			w->dep_used[k] = true;
+		}
+	}
+	if (kv) {
+		const char *colon = strchr(kv->val, ':');
+		char *e;
+
+		if (colon) {
+			want_dp = strtoll(kv->val, &e, 10);
+			if (e != colon || e == kv->val || want_dp < 0)
+				return ea_imp_fail(&w->b, w->src, "--dep-freq %s=%s: not POLICY=[DEP_POLICY:]FREQ",
+						   kv->key, kv->val);
+		}
+		want_df = strtoll(colon ? colon + 1 : kv->val, &e, 10);
+		if (*e || e == (colon ? colon + 1 : kv->val) || want_df <= 0)
+			return ea_imp_fail(&w->b, w->src, "--dep-freq %s=%s: not POLICY=[DEP_POLICY:]FREQ",
+					   kv->key, kv->val);
+	}
 	for (int i = 0; i < n; i++) {
 		bool seen = false;
 
@@ -819,6 +851,19 @@ static int reduce_2d(struct wctx *w, int pol, const struct wrow *r, int n,
 		if (!seen && ndep < 8)
 			deps[ndep++] = r[i].dep_policy;
 	}
+	if (kv) {
+		const struct wrow *hit = NULL;
+
+		if (want_dp < 0)
+			want_dp = ref->dep_policy;
+		for (int i = 0; i < n && !hit; i++)
+			if (r[i].dep_policy == want_dp && r[i].dep_freq == (uint64_t)want_df)
+				hit = &r[i];
+		if (!hit)
+			return ea_imp_fail(&w->b, w->src, "--dep-freq %s=%s: no cpu_2d.csv row of policy %d depends on policy %lld at %lld",
+					   kv->key, kv->val, pol, want_dp, want_df);
+		ref = hit;
+	}
 	*no = 0;
 	for (int i = 0; i < n;) {
 		int j = i;
@@ -829,9 +874,22 @@ static int reduce_2d(struct wctx *w, int pol, const struct wrow *r, int n,
 		for (int k = i; k < j && !pick; k++)
 			if (r[k].dep_policy == ref->dep_policy && r[k].dep_freq == ref->dep_freq)
 				pick = &r[k];
-		for (int k = i; k < j && !pick; k++)
-			if (r[k].dep_policy == ref->dep_policy)
-				pick = &r[k];	/* its lowest dep_freq */
+		if (!pick) {
+			/* the nearest dep_freq of the same dependency, the
+			 * lower one on a tie (rows are by dep_freq) */
+			uint64_t best = UINT64_MAX;
+
+			for (int q = i; q < j; q++) {
+				uint64_t d = r[q].dep_freq > ref->dep_freq ?
+						     r[q].dep_freq - ref->dep_freq :
+						     ref->dep_freq - r[q].dep_freq;
+
+				if (r[q].dep_policy == ref->dep_policy && d < best) {
+					best = d;
+					pick = &r[q];
+				}
+			}
+		}
 		if (!pick)
 			pick = &r[i];
 		if (pick->dep_policy != ref->dep_policy || pick->dep_freq != ref->dep_freq)
@@ -854,13 +912,20 @@ static int reduce_2d(struct wctx *w, int pol, const struct wrow *r, int n,
 		if (deps[k] == 255 && dl + 2 < sizeof(deptext))
 			dl += (size_t)snprintf(deptext + dl, sizeof(deptext) - dl, ")");
 	cpus_text(w, pol, cpus, sizeof(cpus));
-	ea_imp_note(&w->b, "policy%d (CPUs %s) is only in cpu_2d.csv: its power depends on the frequency of %s%s. Reduced to Wattson's default vote, the lowest dependency frequency (%s%d at %llu), which Wattson itself uses while no CPU of the policies it depends on is active: exact then, an underestimate when they run faster (at the top OPP, active power spans %g..%g mW over the dependency's frequencies).",
-		    pol, cpus, deptext,
-		    strstr(deptext, "DSU") ? "; the DSU's frequency comes from devfreq, which eatrace does not read" : "",
-		    ref->dep_policy == 255 ? "dep_policy " : "policy ",
-		    ref->dep_policy, (unsigned long long)ref->dep_freq, lo, hi);
+	if (kv)
+		ea_imp_note(&w->b, "policy%d (CPUs %s) is only in cpu_2d.csv: its power depends on the frequency of %s%s. Reduced at --dep-freq %s=%s (%s%d at %llu): exact while that is the dependency Wattson votes for (at the top OPP, active power spans %g..%g mW over the dependency's frequencies).",
+			    pol, cpus, deptext,
+			    strstr(deptext, "DSU") ? "; the DSU's frequency comes from devfreq, which eatrace does not read" : "",
+			    kv->key, kv->val, ref->dep_policy == 255 ? "dep_policy " : "policy ",
+			    ref->dep_policy, (unsigned long long)ref->dep_freq, lo, hi);
+	else
+		ea_imp_note(&w->b, "policy%d (CPUs %s) is only in cpu_2d.csv: its power depends on the frequency of %s%s. Reduced to Wattson's default vote, the lowest dependency frequency (%s%d at %llu), which Wattson itself uses while no CPU of the policies it depends on is active: exact then, an underestimate when they run faster (at the top OPP, active power spans %g..%g mW over the dependency's frequencies; --dep-freq picks another).",
+			    pol, cpus, deptext,
+			    strstr(deptext, "DSU") ? "; the DSU's frequency comes from devfreq, which eatrace does not read" : "",
+			    ref->dep_policy == 255 ? "dep_policy " : "policy ",
+			    ref->dep_policy, (unsigned long long)ref->dep_freq, lo, hi);
 	if (nsub)
-		ea_imp_note(&w->b, "policy%d: %d OPP%s no row at that dependency frequency: the lowest dependency frequency of the same policy there is used instead.",
+		ea_imp_note(&w->b, "policy%d: %d OPP%s no row at that dependency frequency: the nearest dependency frequency of the same policy there is used instead.",
 			    pol, nsub, nsub == 1 ? " has" : "s have");
 	return 0;
 }
@@ -996,7 +1061,7 @@ static int build(struct wctx *w)
 				ea_imp_note(&w->b, "policy%d: cpu_1d.csv has it; its cpu_2d.csv rows are not used.", pol);
 			rc = build_cluster(w, pol, o, n1);
 		} else if (n2) {
-			int no;
+			int no = 0;
 
 			rc = reduce_2d(w, pol, &w->rows[i], n2, o, &no);
 			if (!rc)
@@ -1012,6 +1077,11 @@ static int build(struct wctx *w)
 	}
 	free(o);
 	free(has);
+	for (int k = 0; !rc && k < w->o->ndep_freqs_kv; k++)
+		if (!w->dep_used[k])
+			rc = ea_imp_fail(&w->b, w->src, "--dep-freq %s=%s: '%s' is not a policy of '%s' that only cpu_2d.csv has",
+					 w->o->dep_freqs[k].key, w->o->dep_freqs[k].val,
+					 w->o->dep_freqs[k].key, w->dev);
 	if (rc)
 		return rc;
 	if (any_ic)
@@ -1053,7 +1123,8 @@ int ea_import_wattson(struct ea_model **out, const char *src,
 	w->policy = malloc(EA_MODEL_MAX_CPUS * sizeof(int));
 	w->pol_line = calloc(EA_MODEL_MAX_CPUS, sizeof(int));
 	w->offset = malloc(EA_MODEL_MAX_CPUS * sizeof(int64_t));
-	if (!w->policy || !w->pol_line || !w->offset) {
+	w->dep_used = calloc((size_t)w->o->ndep_freqs_kv + 1, sizeof(bool));
+	if (!w->policy || !w->pol_line || !w->offset || !w->dep_used) {
 		ea_imp_fail(&w->b, src, "out of memory");
 		goto free_all;
 	}
@@ -1085,6 +1156,7 @@ free_all:
 	free(w->policy);
 	free(w->pol_line);
 	free(w->offset);
+	free(w->dep_used);
 free_w:
 	free(w);
 scrub:

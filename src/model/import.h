@@ -42,6 +42,8 @@ struct ea_import_opts {
 	int nfreqs_kv;
 	const char *device;	/* --device NAME: wattson's CSV device */
 	const char *device_infos;	/* --device-infos FILE: wattson */
+	struct ea_import_kv *dep_freqs;	/* --dep-freq POLICY=[DEP:]FREQ */
+	int ndep_freqs_kv;
 };
 
 typedef int (*ea_import_fn)(struct ea_model **out, const char *src,

@@ -33,7 +33,7 @@ has "$M" '{ "name": "state2-idle1", "core_power": 0, "cluster_power": 0, "core_w
 # policy 0 exists only in cpu_2d.csv (depends on policy 2): Wattson's
 # default vote, the lowest dep_freq of its rows (500000, policy 2). At
 # 300000 kHz that row is "1,30,3"; 600000 kHz has no 500000 row, so the
-# lowest dep_freq there (1000000: "3,70,6") is used. Capacities 204.8 ->
+# nearest dep_freq there (1000000: "3,70,6") is used. Capacities 204.8 ->
 # 205, 409.6 -> 410. Median OPP index (2-1)/2 = 0: idle0 = 3. Offsets 0.
 has "$M" '"cpus": [0, 1],' "toy: policy0's CPUs"
 has "$M" '{ "freq_khz": 300000, "cap": 205, "core_power": 30, "cluster_power": 1 },' "toy: 2-D policy0 at the default vote"
@@ -41,10 +41,28 @@ has "$M" '{ "freq_khz": 600000, "cap": 410, "core_power": 70, "cluster_power": 3
 has "$M" '{ "name": "idle0", "core_power": 3, "cluster_power": 0, "core_wakeup": 0, "cluster_wakeup": 0, "target_residency_us": 0 },' "toy: policy0 idle0"
 # what the model cannot say is in its source text
 for s in "is only in cpu_2d.csv: its power depends on the frequency of policy 2" \
-	"active power spans 70..90 mW over the dependency" "1 OPP has no row at that dependency frequency" \
+	"active power spans 70..90 mW over the dependency" "1 OPP has no row at that dependency frequency: the nearest" \
 	"Wattson's idle0 spans 10..40 mW, idle1 0 at every OPP" "Apache License 2.0" "L3 hit/miss"; do
 	has "$M" "$s" "toy: source says '$s'"
 done
+
+# --dep-freq: policy 0 at its dependency's (policy 2) 1500000 kHz rows
+# instead: 300000 kHz "2,45,4", 600000 kHz "4,90,7"
+"$EATRACE" model import "$FX/toy" --dep-freq policy0=2:1500000 -o "$TMP/dep.json" -q 2>"$TMP/err" ||
+	fail "--dep-freq: $(cat "$TMP/err")"
+has "$TMP/dep.json" '{ "freq_khz": 300000, "cap": 205, "core_power": 45, "cluster_power": 2 },' "--dep-freq: 300000 kHz at the dependency's 1500000"
+has "$TMP/dep.json" '{ "freq_khz": 600000, "cap": 410, "core_power": 90, "cluster_power": 4 }' "--dep-freq: 600000 kHz at the dependency's 1500000"
+has "$TMP/dep.json" '"name": "idle0", "core_power": 4,' "--dep-freq: idle0 of the median OPP's row"
+has "$TMP/dep.json" "Reduced at --dep-freq policy0=2:1500000" "--dep-freq: said in the source"
+"$EATRACE" model import "$FX/toy" --dep-freq 0=1500000 -q >"$TMP/dep2.json" 2>"$TMP/err"
+cmp -s "$TMP/dep.json" "$TMP/dep2.json" && fail "--dep-freq 0=F: the source should name the option as given" ||
+	has "$TMP/dep2.json" '{ "freq_khz": 600000, "cap": 410, "core_power": 90, "cluster_power": 4 }' "--dep-freq 0=F: the default vote's dependency policy"
+expect_fail "--dep-freq: no such row" 2 "--dep-freq 0=2:700000: no cpu_2d.csv row of policy 0 depends on policy 2 at 700000" -- \
+	"$EATRACE" model import --from wattson "$FX/toy" --dep-freq 0=2:700000
+expect_fail "--dep-freq: a 1-D policy" 2 "--dep-freq policy2=500000: 'policy2' is not a policy of 'toy' that only cpu_2d.csv has" -- \
+	"$EATRACE" model import --from wattson "$FX/toy" --dep-freq policy2=500000
+expect_fail "--dep-freq: malformed" 2 "--dep-freq 0=2:x: not POLICY=[DEP_POLICY:]FREQ" -- \
+	"$EATRACE" model import --from wattson "$FX/toy" --dep-freq 0=2:x
 
 # the format is detected: a directory holding cpu_1d.csv, a file by its header
 "$EATRACE" model import "$FX/toy" -q >"$TMP/a.json" 2>"$TMP/err"
@@ -59,7 +77,7 @@ grep -q '"name": "policy0"' "$TMP/b.json" && ok "toy: cpu_1d.csv given, cpu_2d.c
 cmp -s "$TMP/c.json" "$M" && ok "toy: --device TOY" || fail "toy: --device TOY: $(cat "$TMP/err")"
 expect_fail "--device absent" 2 "--device 'nope': no curves for it (the first row is for 'toy')" -- \
 	"$EATRACE" model import --from wattson "$FX/toy" --device nope
-expect_fail "--device for another format" 2 "--device and --device-infos are for --from wattson only" -- \
+expect_fail "--device for another format" 2 "--device, --device-infos and --dep-freq are for --from wattson only" -- \
 	"$EATRACE" model import --from lisa "$FX/toy" --device toy
 
 # --- bad input: one line naming FILE:LINE, exit 2, no output file ---
