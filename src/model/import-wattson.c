@@ -918,11 +918,15 @@ static int reduce_2d(struct wctx *w, int pol, const struct wrow *r, int n,
 			    strstr(deptext, "DSU") ? "; the DSU's frequency comes from devfreq, which eatrace does not read" : "",
 			    kv->key, kv->val, ref->dep_policy == 255 ? "dep_policy " : "policy ",
 			    ref->dep_policy, (unsigned long long)ref->dep_freq, lo, hi);
+	else if (ref->dep_policy == 255)
+		ea_imp_note(&w->b, "policy%d (CPUs %s) is only in cpu_2d.csv: its power depends on the frequency of %s%s. Reduced at the lowest DSU frequency of its rows (%llu): exact while the DSU runs there, an underestimate when it runs faster (Wattson reads the DSU's frequency from devfreq events; at the top OPP, active power spans %g..%g mW over the DSU's frequencies; --dep-freq picks another).",
+			    pol, cpus, deptext,
+			    "; the DSU's frequency comes from devfreq, which eatrace does not read",
+			    (unsigned long long)ref->dep_freq, lo, hi);
 	else
-		ea_imp_note(&w->b, "policy%d (CPUs %s) is only in cpu_2d.csv: its power depends on the frequency of %s%s. Reduced to Wattson's default vote, the lowest dependency frequency (%s%d at %llu), which Wattson itself uses while no CPU of the policies it depends on is active: exact then, an underestimate when they run faster (at the top OPP, active power spans %g..%g mW over the dependency's frequencies; --dep-freq picks another).",
+		ea_imp_note(&w->b, "policy%d (CPUs %s) is only in cpu_2d.csv: its power depends on the frequency of %s%s. Reduced to Wattson's default vote, the lowest dependency frequency (policy %d at %llu), which Wattson itself uses while no CPU of the policies it depends on is active: exact then, an underestimate when they run faster (at the top OPP, active power spans %g..%g mW over the dependency's frequencies; --dep-freq picks another).",
 			    pol, cpus, deptext,
 			    strstr(deptext, "DSU") ? "; the DSU's frequency comes from devfreq, which eatrace does not read" : "",
-			    ref->dep_policy == 255 ? "dep_policy " : "policy ",
 			    ref->dep_policy, (unsigned long long)ref->dep_freq, lo, hi);
 	if (nsub)
 		ea_imp_note(&w->b, "policy%d: %d OPP%s no row at that dependency frequency: the nearest dependency frequency of the same policy there is used instead.",
@@ -1100,7 +1104,7 @@ static void notes(struct wctx *w)
 	ea_imp_note(&w->b, "Units: the curves are in mW, kept as is (power_unit mW); wakeup energies in mW x s (mJ): deep-idle exit offset (ns) x 1e-9 x power (mW).");
 	ea_imp_note(&w->b, "Mapping: one cluster per cpufreq policy; core_power = active, cluster_power = static (Wattson charges it while any CPU of the policy is active); idle state k = cpuidle index k, priced as Wattson's idle0 or idle1 (its device map), cluster idle power 0. cpuidle state 1's wakeup: core = offset x (active - idle) and cluster = offset x static, because Wattson counts a CPU leaving state 1 as active for that long before the event.");
 	ea_imp_note(&w->b, "Reductions (the model has one idle power per state, Wattson one per OPP): idle powers and wakeup energies are Wattson's at the policy's median OPP (the lower one of an even count), exact when the policy runs there; Wattson shortens the exit offset when the idle period was shorter, eatrace does not; a cluster wakeup is charged when the whole cluster was idle in state 1 (Wattson also when another CPU sat in idle0).");
-	ea_imp_note(&w->b, "Not expressed: Wattson's L3 hit/miss energy, DSU/devfreq and GPU/TPU curves; suspended and offline time (Wattson: 0 mW); frequencies not in the table (Wattson: no estimate; eatrace: the nearest OPP at or above). Capacities are derived from frequency (no capacities in Wattson): give --capacity for real ones. Target residencies 0.");
+	ea_imp_note(&w->b, "Not expressed: Wattson's L3 hit/miss energy, DSU/devfreq and GPU/TPU curves; suspended and offline time (Wattson: 0 mW); frequencies not in the table (Wattson finds no curve row and counts nothing; eatrace: the nearest OPP at or above). Capacities are derived from frequency (no capacities in Wattson): give --capacity for real ones. Target residencies 0.");
 }
 
 int ea_import_wattson(struct ea_model **out, const char *src,
