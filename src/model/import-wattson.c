@@ -63,7 +63,6 @@ struct wctx {
 	/* from device_infos.sql, for dev; index = CPU */
 	int *policy, *pol_line;	/* -1: not mapped */
 	int64_t *offset;	/* -1: none given */
-	int ncpus_map;		/* EA_MODEL_MAX_CPUS */
 	int idle_map[EA_MODEL_MAX_IDLE_STATES];	/* -2: none */
 	int idle_line[EA_MODEL_MAX_IDLE_STATES];
 	bool have_idle_map;
