@@ -129,7 +129,7 @@ install: $(BIN)
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(DATADIR)/models $(DESTDIR)$(MANDIR)/man1 \
 		$(DESTDIR)$(DOCDIR) $(DESTDIR)$(COMPLETIONDIR)
 	install -m 755 $(BIN) $(DESTDIR)$(BINDIR)/eatrace
-	install -m 644 models/*.json $(DESTDIR)$(DATADIR)/models/
+	install -m 644 models/*.json models/README.md models/LICENSE.Apache-2.0 $(DESTDIR)$(DATADIR)/models/
 	install -m 644 docs/eatrace.1 $(DESTDIR)$(MANDIR)/man1/eatrace.1
 	install -m 644 README.md docs/*.md $(DESTDIR)$(DOCDIR)/
 	install -m 644 contrib/eatrace.bash $(DESTDIR)$(COMPLETIONDIR)/eatrace

@@ -85,21 +85,21 @@ _eatrace()
 		return
 		;;
 	--from)
-		COMPREPLY=($(compgen -W "idlestat debugfs dt power-profile json" -- "$cur"))
+		COMPREPLY=($(compgen -W "idlestat debugfs dt power-profile lisa wattson json" -- "$cur"))
 		return
 		;;
 	--top)
 		COMPREPLY=($(compgen -W "all" -- "$cur"))
 		return
 		;;
-	-o | --output | --html | --perfetto | --emit-trace | -t | --trace)
+	-o | --output | --html | --perfetto | --emit-trace | -t | --trace | --device-infos)
 		_eatrace_files
 		return
 		;;
 	--start | --end | --interval | -i | --count | -n | --duration | -d | \
 	--buffer-kb | -b | --idle-state | --assume-opp | --max-increase | \
 	--confidence | --source-capacity | --pin | --name | --ncpus | --cpus | \
-	--capacity | --freqs | --voltage | --power-unit | --perfetto-max-mb)
+	--capacity | --freqs | --voltage | --power-unit | --perfetto-max-mb | --device)
 		return
 		;;
 	esac

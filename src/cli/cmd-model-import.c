@@ -2,7 +2,8 @@
 /*
  * eatrace model import / convert: turn idlestat model files, kernel
  * debugfs energy_model trees, sched-energy-costs device trees, Android
- * power_profile.xml files and LISA plat_info.yml (and native models, for
+ * power_profile.xml files, LISA plat_info.yml and Perfetto Wattson curves
+ * (and native models, for
  * convert) into the native JSON model format. The importers live in src/model/import-*.c.
  */
 #include <getopt.h>
@@ -86,6 +87,21 @@ static const char usage_import[] =
 	"                 adds the parent cluster node's powers as cluster_power\n"
 	"                 (power_unit bogo), else cluster_power 0 and mW (the\n"
 	"                 kernel EM as LISA read it). Target residencies 0.\n"
+	"  wattson        Perfetto's Wattson CPU curves: a directory holding\n"
+	"                 cpu_1d.csv (device,policy,freq_khz,static,active,idle0,\n"
+	"                 idle1) and/or cpu_2d.csv (with dep_policy,dep_freq), or\n"
+	"                 one of them (the other is read too when beside it), and\n"
+	"                 Wattson's device_infos.sql (beside them, in sql/, ../sql/\n"
+	"                 or .., or --device-infos) for CPU numbering, deep-idle\n"
+	"                 exit offsets and the cpuidle state map. One cluster per\n"
+	"                 policy: core_power = active, cluster_power = static,\n"
+	"                 idle states idle0/idle1 (at the median OPP: the model has\n"
+	"                 one idle power per state), cpuidle state 1's wakeup =\n"
+	"                 offset x power. Policies only in cpu_2d.csv are reduced\n"
+	"                 to Wattson's default vote (lowest dependency frequency)\n"
+	"                 or to --dep-freq.\n"
+	"                 power_unit mW. The source text lists what the model\n"
+	"                 cannot express (docs/model-format.md).\n"
 	"  json           (convert only) a native eatrace model\n"
 	"\n"
 	"CAPACITIES: a source without capacities gets cap = round(1024 x freq /\n"
@@ -96,7 +112,8 @@ static const char usage_import[] =
 	"  that would round to the same value are raised by one.\n"
 	"\n"
 	"options:\n"
-	"      --from FORMAT      idlestat, debugfs, dt, power-profile, lisa (or json)\n"
+	"      --from FORMAT      idlestat, debugfs, dt, power-profile, lisa, wattson\n"
+	"                         (or json)\n"
 	"  -o, --output FILE      write there, atomically (default stdout)\n"
 	"      --name NAME        the model's name\n"
 	"      --trace TRACE      CPUs of each cluster from the idlestat topology\n"
@@ -113,6 +130,12 @@ static const char usage_import[] =
 	"                         ascending; repeatable\n"
 	"      --voltage V        convert mA to mW (power-profile)\n"
 	"      --power-unit U     relabel the power unit (no conversion)\n"
+	"      --device NAME      wattson: the CSV's device (needed when the files\n"
+	"                         hold several; '_' matches ' ', case ignored)\n"
+	"      --device-infos F   wattson: Wattson's device_infos.sql\n"
+	"      --dep-freq P=[D:]F wattson: reduce 2-D policy P at dependency policy D\n"
+	"                         (255: the DSU) frequency F instead of Wattson's\n"
+	"                         default vote (its lowest dep_freq); repeatable\n"
 	"  -q, --quiet            no note about the model's check findings\n"
 	"  -v, --verbose          list the findings\n"
 	"  -h, --help             this text\n"
@@ -126,7 +149,8 @@ static const char usage_import[] =
 
 enum {
 	OPT_FROM = 1000, OPT_NAME, OPT_TRACE, OPT_NCPUS, OPT_CPUS, OPT_CAPACITY,
-	OPT_FREQS, OPT_VOLTAGE, OPT_POWER_UNIT,
+	OPT_FREQS, OPT_VOLTAGE, OPT_POWER_UNIT, OPT_DEVICE, OPT_DEVICE_INFOS,
+	OPT_DEP_FREQ,
 };
 
 static const struct option long_opts[] = {
@@ -140,6 +164,9 @@ static const struct option long_opts[] = {
 	{ "freqs", required_argument, NULL, OPT_FREQS },
 	{ "voltage", required_argument, NULL, OPT_VOLTAGE },
 	{ "power-unit", required_argument, NULL, OPT_POWER_UNIT },
+	{ "device", required_argument, NULL, OPT_DEVICE },
+	{ "device-infos", required_argument, NULL, OPT_DEVICE_INFOS },
+	{ "dep-freq", required_argument, NULL, OPT_DEP_FREQ },
 	{ "quiet", no_argument, NULL, 'q' },
 	{ "verbose", no_argument, NULL, 'v' },
 	{ "help", no_argument, NULL, 'h' },
@@ -282,6 +309,16 @@ static int run(int argc, char **argv, bool convert)
 		case OPT_POWER_UNIT:
 			o.power_unit = optarg;
 			break;
+		case OPT_DEVICE:
+			o.device = optarg;
+			break;
+		case OPT_DEVICE_INFOS:
+			o.device_infos = optarg;
+			break;
+		case OPT_DEP_FREQ:
+			if (add_kv(&o.dep_freqs, &o.ndep_freqs_kv, "dep-freq", optarg))
+				goto out;
+			break;
 		case 'q':
 			verbose = -1;
 			break;
@@ -309,7 +346,7 @@ static int run(int argc, char **argv, bool convert)
 	if (from) {
 		im = ea_importer_find(from);
 		if (!im) {
-			ea_die("--from: '%s' is not idlestat, debugfs, dt, power-profile, lisa%s",
+			ea_die("--from: '%s' is not idlestat, debugfs, dt, power-profile, lisa, wattson%s",
 			       from, convert ? " or json" : "");
 			goto out;
 		}
@@ -319,6 +356,11 @@ static int run(int argc, char **argv, bool convert)
 			ea_die("%s", err.msg);
 			goto out;
 		}
+	}
+	if ((o.device || o.device_infos || o.ndep_freqs_kv) && strcmp(im->name, "wattson")) {
+		ea_die("%s: --device, --device-infos and --dep-freq are for --from wattson only",
+		       cmd);
+		goto out;
 	}
 	if (!convert && !strcmp(im->name, "json")) {
 		ea_die("%s: already a native eatrace model: use 'eatrace model convert'",
@@ -345,6 +387,7 @@ out:
 	free(o.cpus);
 	free(o.caps);
 	free(o.freqs);
+	free(o.dep_freqs);
 	return rc;
 }
 

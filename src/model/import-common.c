@@ -30,6 +30,8 @@ const struct ea_importer ea_importers[] = {
 	  ea_import_dt },
 	{ "power-profile", "Android power_profile.xml (mA)", ea_import_power_profile },
 	{ "lisa", "LISA plat_info.yml nrg-model (libyaml)", ea_import_lisa },
+	{ "wattson", "Perfetto Wattson CPU curves (cpu_1d.csv, cpu_2d.csv; mW)",
+	  ea_import_wattson },
 	{ "json", "eatrace native model JSON", ea_import_json },
 	{ NULL, NULL, NULL },
 };
@@ -1213,8 +1215,16 @@ static const struct ea_importer *detect(const char *src, struct ea_err *err)
 		ea_err_set(err, "%s: %s", src, strerror(e));
 		return NULL;
 	}
-	if (S_ISDIR(st.st_mode))
+	if (S_ISDIR(st.st_mode)) {
+		char p[4096];
+
+		for (int i = 0; i < 2; i++) {
+			snprintf(p, sizeof(p), "%s/cpu_%dd.csv", src, i + 1);
+			if (!access(p, F_OK))
+				return ea_importer_find("wattson");
+		}
 		return ea_importer_find("debugfs");
+	}
 	if (ea_input_check(src, err))
 		return NULL;
 	f = fopen(src, "rb");
@@ -1245,10 +1255,13 @@ static const struct ea_importer *detect(const char *src, struct ea_err *err)
 	if (has_line_prefix(text, "platform-info:") ||
 	    has_line_prefix(text, "nrg-model:"))
 		return ea_importer_find("lisa");
+	if (!strncmp(text + (n >= 3 && !memcmp(text, "\xef\xbb\xbf", 3) ? 3 : 0),
+		     "device,policy,freq_khz", 22))
+		return ea_importer_find("wattson");
 	if (has_line_prefix(text, "clusters ") || has_line_prefix(text, "clusterA:") ||
 	    has_line_prefix(text, "P-states:"))
 		return ea_importer_find("idlestat");
-	ea_err_set(err, "%s: cannot tell its format (not a native model, idlestat model, dts/dtb, power_profile.xml, LISA plat_info.yml or energy_model directory): pass --from",
+	ea_err_set(err, "%s: cannot tell its format (not a native model, idlestat model, dts/dtb, power_profile.xml, LISA plat_info.yml, Wattson curve or energy_model directory): pass --from",
 		   src);
 	return NULL;
 }

@@ -3,7 +3,8 @@
  * Model importers (internal to src/model/ and the 'model import' command):
  * idlestat model files, kernel debugfs energy_model/ trees, the Android
  * sched-energy-costs device-tree binding (dts text or dtb) and Android
- * power_profile.xml and LISA plat_info.yml (libyaml), plus the native
+ * power_profile.xml, LISA plat_info.yml (libyaml) and Perfetto Wattson
+ * CPU curves (cpu_1d.csv, cpu_2d.csv, device_infos.sql), plus the native
  * JSON format for 'model convert'.
  *
  * Each importer reads SRC into a struct ea_model with malloc()ed arrays,
@@ -39,6 +40,10 @@ struct ea_import_opts {
 	int ncaps_kv;
 	struct ea_import_kv *freqs;	/* --freqs CLUSTER=KHZ,KHZ,... */
 	int nfreqs_kv;
+	const char *device;	/* --device NAME: wattson's CSV device */
+	const char *device_infos;	/* --device-infos FILE: wattson */
+	struct ea_import_kv *dep_freqs;	/* --dep-freq POLICY=[DEP:]FREQ */
+	int ndep_freqs_kv;
 };
 
 typedef int (*ea_import_fn)(struct ea_model **out, const char *src,
@@ -65,6 +70,8 @@ int ea_import_power_profile(struct ea_model **out, const char *src,
 			    struct ea_err *err);
 int ea_import_lisa(struct ea_model **out, const char *src,
 		   const struct ea_import_opts *opts, struct ea_err *err);
+int ea_import_wattson(struct ea_model **out, const char *src,
+		      const struct ea_import_opts *opts, struct ea_err *err);
 int ea_import_json(struct ea_model **out, const char *src,
 		   const struct ea_import_opts *opts, struct ea_err *err);
 
@@ -76,7 +83,9 @@ const struct ea_importer *ea_importer_find(const char *name);
  * file starting with the FDT magic a dtb; "/dts-v1/" or a sched-energy-costs
  * property dts text; "<?xml" or "<device" power_profile.xml; a JSON object
  * the native format; a "platform-info:" or "nrg-model:" line a LISA
- * plat_info.yml; "clusters N" or "clusterA:" an idlestat model. A bare
+ * plat_info.yml; "clusters N" or "clusterA:" an idlestat model; a
+ * directory holding cpu_1d.csv or cpu_2d.csv, or a file whose first line
+ * starts "device,policy,freq_khz", Wattson curves. A bare
  * name that is not a file is taken as a bundled model's name (native JSON).
  * Returns the importer, or NULL with err set.
  */

@@ -883,6 +883,9 @@ static void test_detect(void **state)
 		{ "juno-sched-energy.dtb", "dt" },
 		{ "power_profile.xml", "power-profile" },
 		{ "power_profile-policy.xml", "power-profile" },
+		{ "wattson/toy", "wattson" },
+		{ "wattson/toy/cpu_1d.csv", "wattson" },
+		{ "wattson/toy/cpu_2d.csv", "wattson" },
 	};
 	const struct ea_importer *im;
 	struct ea_err err;
