@@ -119,6 +119,27 @@ for f in suspend hotplug; do
 	done
 done
 
+# --- the replay never places work on an offline CPU. hotplug-work.txt is
+# hotplug.txt with a task w woken twice on CPU 0 while CPU 1 is offline
+# (101.5 and 102.0, 0.1 s each, sh preempted): CPU 0 stays busy
+# throughout, so the energy is hotplug.txt's, 624.09. spread puts a
+# waking task on an idle CPU: CPU 1 looks idle, but it is offline then.
+"$EATRACE" replay -q -m "$M" --policy spread --emit-trace "$TMP/spread.txt" \
+	"$F/hotplug-work.txt" >"$TMP/r.txt" || fail "replay spread"
+n=$(awk '$3 == "[001]" && /next_comm=w / { split($5, a, ":"); t = a[1] + 0;
+	if (t >= 101 && t < 103) n++ } END { print n + 0 }' "$TMP/spread.txt")
+expect_eq "replay spread: no task on offline CPU 1" "$n" 0
+expect_eq "replay spread: w still runs (on CPU 0)" \
+	"$(grep -c '\[000\].*next_comm=w ' "$TMP/spread.txt" | awk '{ print ($1 > 0) }')" 1
+"$EATRACE" report -q -f json -m "$M" "$TMP/spread.txt" >"$TMP/rs.json" || fail "report of the replayed trace"
+expect_eq "replayed trace: CPU 1 offline 2 s" "$(field "$TMP/rs.json" '[c["offline_s"] for c in d["cpus"]]')" "[0.0, 2.0]"
+"$EATRACE" replay -q -m "$M" --policy recorded "$F/hotplug-work.txt" >"$TMP/r.txt"
+grep -q '^recorded  *624\.090000  *+0\.00' "$TMP/r.txt" && ok "replay recorded: the actual energy" ||
+	fail "replay recorded: $(grep '^recorded' "$TMP/r.txt")"
+"$EATRACE" replay -q -m "$M" --policy recorded --emit-trace "$TMP/rsus.txt" "$F/suspend.txt" >"$TMP/r.txt"
+grep -q '^recorded  *212\.000000  *+0\.00' "$TMP/r.txt" && ok "replay recorded suspend: the actual energy" ||
+	fail "replay recorded suspend: $(grep '^recorded' "$TMP/r.txt")"
+
 # --- bad input: one line naming the place, exit 2
 printf '          sh-1     [000]   1.000000: cpu_idle: state=0 cpu_id=0\n          sh-1     [000]   1.000000: suspend_resume: machine_suspend[x] begin\n' >"$TMP/bad1.txt"
 expect_fail "malformed suspend_resume" 2 "bad1.txt:line 2: malformed suspend_resume" -- "$EATRACE" stats "$TMP/bad1.txt"
