@@ -62,6 +62,13 @@ grep -q "^  suspended 2.000000000 s: 12.000000 " "$TMP/s.txt" &&
 	ok "suspend: its own line in the text report" ||
 	fail "suspend: no suspended line: $(cat "$TMP/s.txt")"
 
+# ... and in the CSV and HTML reports
+"$EATRACE" report -q -f csv -m "$M" "$F/suspend.txt" >"$TMP/s.csv"
+expect_eq "suspend: CSV row" "$(grep '^suspended,' "$TMP/s.csv")" "suspended,,,,2.000000000,12,,,,"
+"$EATRACE" report -q -m "$M" --html "$TMP/s.html" "$F/suspend.txt" >"$TMP/out" 2>&1
+grep -q '<p class="note" id="suspended">Suspended 2.000000000 s ' "$TMP/s.html" &&
+	ok "suspend: HTML line" || fail "suspend: no suspended line in the HTML report"
+
 # --- hotplug.txt: 100.0 .. 104.0 s. sh runs on CPU 0 throughout. CPU 1
 # idle to 100.999, then its hotplug thread and idle task (busy, outside
 # cpuidle) to 101.0, where the take-down's first step on CPU 0 after one
@@ -80,6 +87,8 @@ expect_eq "hotplug: total" "$(field "$TMP/h.json" 'd["energy"]["total"]')" 624.0
 expect_eq "hotplug: offline energy" "$(field "$TMP/h.json" 'd["energy"]["offline"]')" 4
 expect_eq "hotplug: CPU energies" "$(field "$TMP/h.json" '[c["energy"]["total"] for c in d["cpus"]]')" "[599.975, 24.115]"
 expect_eq "hotplug: CPU offline_s" "$(field "$TMP/h.json" '[c["offline_s"] for c in d["cpus"]]')" "[0.0, 2.0]"
+expect_eq "hotplug: CSV row" "$("$EATRACE" report -q -f csv -m "$M" "$F/hotplug.txt" | grep '^offline,')" \
+	"offline,,,,2.000000000,4,,,,"
 expect_eq "hotplug: CPU 1 busy_s" "$(field "$TMP/h.json" 'd["cpus"][1]["busy_s"]')" 0.001
 expect_eq "hotplug: span" "$(span "$TMP/h.json")" ""
 "$EATRACE" stats -q -f json "$F/hotplug.txt" >"$TMP/hs.json" || fail "stats hotplug.txt"
@@ -117,6 +126,17 @@ for f in suspend hotplug; do
 		cmp -s "$TMP/a" "$TMP/b" && ok "perfetto $f $mode: same report" ||
 			fail "perfetto $f $mode: report differs: $(diff "$TMP/a" "$TMP/b" | head -5)"
 	done
+done
+
+# --- systrace (HTML): the same lines in a trace-data script block, the
+# same report
+for f in suspend hotplug; do
+	{ printf '<!DOCTYPE html>\n<html>\n<body>\n  <script class="trace-data" type="application/text">\n'
+	  cat "$F/$f.txt"; printf '  </script>\n<!-- END TRACE -->\n</body>\n</html>\n'; } >"$TMP/$f.html"
+	"$EATRACE" report -q -f json --per-task -m "$M" "$F/$f.txt" | grep -v '"trace"\|"format"' >"$TMP/a"
+	"$EATRACE" report -q -f json --per-task -m "$M" "$TMP/$f.html" | grep -v '"trace"\|"format"' >"$TMP/b"
+	cmp -s "$TMP/a" "$TMP/b" && ok "systrace $f: same report" ||
+		fail "systrace $f: report differs: $(diff "$TMP/a" "$TMP/b" | head -5)"
 done
 
 # --- the replay never places work on an offline CPU. hotplug-work.txt is
