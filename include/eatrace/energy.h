@@ -15,7 +15,9 @@
  * CPUs of the cluster; the first task to run on a CPU after it leaves idle
  * pays that wakeup (core, and cluster if the cluster was idle); a CPU that
  * goes back to idle without running a task charges it to the idle task. Idle energy, core and cluster, goes to the
- * idle task (pid 0, "[idle]"); busy time with no known task to pid -1.
+ * idle task (pid 0, "[idle]"); busy time with no known task to pid -1;
+ * suspended energy to "[suspended]" (pid -2), offline energy to
+ * "[offline]" (pid -3).
  */
 #ifndef EATRACE_ENERGY_H
 #define EATRACE_ENERGY_H
@@ -35,6 +37,9 @@ struct ea_energy {
 	ea_energy_t core_busy, cluster_busy;
 	ea_energy_t core_idle, cluster_idle;
 	ea_energy_t core_wakeup, cluster_wakeup;
+	/* the model's suspend_power while the system is suspended (shared
+	 * equally by the CPUs), its CPUs' offline_power while offline */
+	ea_energy_t suspended, offline;
 };
 
 struct ea_pstate_acct {
@@ -51,8 +56,10 @@ struct ea_cstate_acct {
 
 struct ea_cpu_acct {
 	struct ea_energy e;
-	/* busy + idle + unknown = the window (unknown: EA_INF_UNKNOWN) */
+	/* busy + idle + unknown + suspended + offline = the window
+	 * (unknown: EA_INF_UNKNOWN) */
 	uint64_t busy_ns, idle_ns, inferred_ns;
+	uint64_t suspended_ns, offline_ns;	/* EA_CPU_SUSPENDED, _OFFLINE */
 	uint64_t unknown_ns, unknown_idle_ns;	/* ... of which priced idle */
 	ea_energy_t unknown_energy;	/* core and cluster share of it */
 	uint64_t wakeups;		/* idle exits in the window */
@@ -117,6 +124,8 @@ struct ea_acct {
 	uint64_t unknown_ns;		/* sum over CPUs, by ea_acct_done() */
 	ea_energy_t unknown_energy;	/* ... */
 	int unknown_idle_state;		/* the state's cfg.unknown_idle_state */
+	uint64_t suspended_ns;	/* the system suspended, by ea_acct_done() */
+	uint64_t offline_ns;	/* CPUs offline, summed over CPUs, ditto */
 	int ncpus;		/* model CPUs */
 	struct ea_cpu_acct *cpus;
 	struct ea_cluster_acct *clusters;
@@ -156,6 +165,10 @@ ea_energy_t ea_energy_total(const struct ea_energy *e);
 ea_energy_t ea_energy_busy(const struct ea_energy *e);
 ea_energy_t ea_energy_idle(const struct ea_energy *e);
 ea_energy_t ea_energy_wakeup(const struct ea_energy *e);
+/* Pseudo-tasks that pay suspended and offline energy (with [idle], pid 0,
+ * and [unknown], pid -1). */
+#define EA_PID_SUSPENDED (-2)
+#define EA_PID_OFFLINE (-3)
 void ea_energy_add(struct ea_energy *dst, const struct ea_energy *src);
 /* Exact decimal in power_unit x s, trailing zeros trimmed; buf >= 64. */
 const char *ea_energy_fmt(char *buf, ea_energy_t e);

@@ -10,6 +10,7 @@
 #define EATRACE_EVENT_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #define EA_COMM_LEN 16	/* TASK_COMM_LEN, including the NUL */
@@ -28,6 +29,8 @@ enum ea_event_type {
 	EA_EV_UTIL_CFS,		/* sched_load_cfs_rq (root rq only): kernel util */
 	EA_EV_UTIL_SE,		/* sched_load_se (tasks only): kernel task util */
 	EA_EV_MARKER,		/* trace_marker print: eatrace metadata lines */
+	EA_EV_SUSPEND,		/* suspend_resume machine_suspend begin/end */
+	EA_EV_HOTPLUG,		/* cpuhp_enter, cpuhp_multi_enter, cpuhp_exit */
 	EA_EV_NR
 };
 
@@ -92,9 +95,30 @@ struct ea_event {
 		struct {
 			char text[64];	/* truncated marker text */
 		} marker;
+		/*
+		 * suspend_resume: readers keep only the kernel's
+		 * "machine_suspend" action (the window in which the machine
+		 * is suspended, kernel/power/suspend.c suspend_enter()),
+		 * ea_suspend_action_keep().
+		 */
+		struct {
+			int32_t val;	/* the suspend state (3: mem) */
+			uint8_t begin;	/* 1: begin, 0: end */
+		} suspend;
+		/* cpuhp_enter/_multi_enter (enter 1) and cpuhp_exit (enter 0):
+		 * one step of CPU cpu's hotplug state machine, recorded on
+		 * ev.cpu (the CPU itself, or the one that drives it). */
+		struct {
+			int32_t cpu;	/* the CPU brought up or taken down */
+			int32_t target;	/* enter: target state; exit: -1 */
+			int32_t step;	/* the step's state (idx) */
+			uint8_t enter;
+		} hotplug;
 	};
 };
 
 const char *ea_event_type_name(enum ea_event_type type);
+/* Whether a suspend_resume action (n bytes) is the one readers keep. */
+bool ea_suspend_action_keep(const char *action, size_t n);
 
 #endif

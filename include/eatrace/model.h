@@ -72,6 +72,10 @@ struct ea_cluster {
 	 * zero powers and wakeups, so that every CPU has a state to be idle in.
 	 */
 	bool idle_implicit;
+	/* Power of one CPU of the cluster while offline (CPU hotplug),
+	 * "offline_power", default 0. An all-offline cluster draws nothing
+	 * beyond its CPUs' offline power. */
+	double offline_power;
 };
 
 struct ea_model {
@@ -83,6 +87,10 @@ struct ea_model {
 	int nclusters;
 	int ncpus;		/* highest CPU id + 1 */
 	int *cpu_cluster;	/* cpu -> cluster index, -1 if absent */
+	/* Power of all the model's CPUs and clusters together while the
+	 * system is suspended (suspend_resume machine_suspend),
+	 * "suspend_power", default 0: shared equally by the CPUs. */
+	double suspend_power;
 };
 
 /*

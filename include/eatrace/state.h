@@ -30,6 +30,12 @@
  *  - a task seen switched in or woken for another CPU while the scanner
  *    believes it runs on c has left c: c runs an unknown task (pid -1,
  *    unknown time) from there to the next record on c;
+ *  - the machine is suspended from suspend_resume machine_suspend begin to
+ *    its end: every CPU is EA_CPU_SUSPENDED meanwhile;
+ *  - a CPU is offline (EA_CPU_OFFLINE) from the first cpuhp event of its
+ *    take-down recorded on another CPU after one recorded on itself, to
+ *    the first cpuhp event of its bring-up recorded on itself (Wattson's
+ *    rule, docs/inference.md "Suspend and CPU hotplug");
  *  - an event on CPU c whose current task (common_pid, or sched_switch's
  *    prev_pid) is not the task c was seen running is a contradiction: a
  *    switch to that task is inserted at its latest wakeup on c after the
@@ -51,6 +57,14 @@
 enum ea_cpu_mode {
 	EA_CPU_BUSY = 0,
 	EA_CPU_IDLE = 1,
+	/* The machine is suspended (suspend_resume machine_suspend begin to
+	 * end): every CPU, whatever it was doing, priced at the model's
+	 * suspend power; pid 0, no frequency, no idle state. */
+	EA_CPU_SUSPENDED = 2,
+	/* Taken offline by CPU hotplug (cpuhp events), or absent from the
+	 * whole trace with cfg.absent_offline: priced at its cluster's
+	 * offline power; pid 0, no frequency, no idle state. */
+	EA_CPU_OFFLINE = 3,
 };
 
 /* Why a stretch of CPU time is inferred rather than recorded (bit mask). */
@@ -198,6 +212,9 @@ struct ea_state_config {
 	 * no_util.
 	 */
 	bool no_tasks;
+	/* A CPU with no event at all in the whole trace is offline
+	 * (EA_CPU_OFFLINE) rather than unknown idle (--absent-offline). */
+	bool absent_offline;
 };
 
 /* Counters of everything the state stage inferred or corrected. */
@@ -222,6 +239,13 @@ struct ea_state_counts {
 	uint64_t idle_exit_unmatched;	/* cpu_idle exit while not idle */
 	uint64_t idle_enter_nested;	/* cpu_idle enter while already idle */
 	uint64_t freq_propagated;	/* domain CPUs set by another's event */
+	uint64_t suspends;		/* machine_suspend begins */
+	uint64_t suspend_unmatched;	/* a begin while suspended, an end
+					   while not */
+	uint64_t cpus_offlined;		/* CPUs taken offline (cpuhp) */
+	uint64_t cpus_onlined;		/* CPUs brought back online */
+	uint64_t absent_offline;	/* CPUs with no event priced offline
+					   (cfg.absent_offline) */
 };
 
 int ea_state_new(struct ea_state **s, const struct ea_state_config *cfg,

@@ -27,8 +27,10 @@ struct ea_idle_stat {
 };
 
 struct ea_cpu_stats {
-	/* busy + idle + unknown = the window, each ns in one of them */
+	/* busy + idle + unknown + suspended + offline = the window, each ns
+	 * in one of them */
 	uint64_t busy_ns, idle_ns;
+	uint64_t suspended_ns, offline_ns;	/* EA_CPU_SUSPENDED, _OFFLINE */
 	uint64_t unknown_ns;	/* state not known (EA_INF_UNKNOWN) ... */
 	uint64_t unknown_idle_ns;	/* ... of which priced as idle */
 	uint64_t inferred_ns;	/* time with any inference (union) */

@@ -70,6 +70,15 @@ void ea_event_print(FILE *f, const struct ea_event *ev)
 		fputs(" text=", f);
 		ea_esc_term(f, ev->marker.text);
 		break;
+	case EA_EV_SUSPEND:
+		fprintf(f, " action=machine_suspend val=%d %s", ev->suspend.val,
+			ev->suspend.begin ? "begin" : "end");
+		break;
+	case EA_EV_HOTPLUG:
+		fprintf(f, " %s cpu=%d target=%d step=%d",
+			ev->hotplug.enter ? "enter" : "exit", ev->hotplug.cpu,
+			ev->hotplug.target, ev->hotplug.step);
+		break;
 	}
 	fputc('\n', f);
 }

@@ -238,6 +238,12 @@ static void show_text(FILE *f, const struct ea_model *m)
 		m->power_unit);
 	fprintf(f, "CPUs: %d, in %d cluster%s\n", m->ncpus, m->nclusters,
 		m->nclusters == 1 ? "" : "s");
+	if (m->suspend_power) {
+		char a[32];
+
+		fprintf(f, "suspended system: %s %s\n", num(m->suspend_power, a),
+			m->power_unit);
+	}
 	for (int ci = 0; ci < m->nclusters; ci++) {
 		const struct ea_cluster *cl = &m->clusters[ci];
 		bool *ic = calloc((size_t)cl->ncaps + 1, sizeof(bool));
@@ -253,6 +259,9 @@ static void show_text(FILE *f, const struct ea_model *m)
 			cl->ncpus == 1 ? "" : "s", cpus,
 			cl->freq_domain ? "one frequency domain" :
 			"a frequency per CPU");
+		if (cl->offline_power)
+			fprintf(f, "  offline CPU: %s %s\n", num(cl->offline_power, a),
+				m->power_unit);
 		fprintf(f, "  cap states (core/cap = core_power / cap; shared/cap = (core_power + cluster_power / %d) / cap):\n",
 			cl->ncpus);
 		fprintf(f, "  %10s %5s %12s %14s %10s %11s  %s\n", "freq_khz",
@@ -303,6 +312,7 @@ static void show_json(FILE *f, const struct ea_model *m)
 	ea_json_str(&j, "source", m->source ? m->source : "");
 	ea_json_str(&j, "power_unit", m->power_unit);
 	ea_json_int(&j, "ncpus", m->ncpus);
+	ea_json_num(&j, "suspend_power", m->suspend_power);
 	ea_json_arr(&j, "clusters");
 	for (int ci = 0; ci < m->nclusters; ci++) {
 		const struct ea_cluster *cl = &m->clusters[ci];
@@ -321,6 +331,7 @@ static void show_json(FILE *f, const struct ea_model *m)
 		ea_json_arr_end(&j);
 		ea_json_bool(&j, "freq_domain", cl->freq_domain);
 		ea_json_bool(&j, "idle_implicit", cl->idle_implicit);
+		ea_json_num(&j, "offline_power", cl->offline_power);
 		ea_json_arr(&j, "cap_states");
 		for (int i = 0; i < cl->ncaps; i++) {
 			const struct ea_cap_state *cs = &cl->caps[i];

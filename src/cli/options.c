@@ -41,7 +41,8 @@ int ea_parse_time(const char *s, uint64_t *ns, bool *absolute)
 	return 0;
 }
 
-enum { OPT_START = 1000, OPT_END, OPT_IDLE_STATE, OPT_UNKNOWN_IDLE_STATE };
+enum { OPT_START = 1000, OPT_END, OPT_IDLE_STATE, OPT_UNKNOWN_IDLE_STATE,
+       OPT_ABSENT_OFFLINE };
 
 static const struct option common_long[] = {
 	{ "format", required_argument, NULL, 'f' },
@@ -51,6 +52,7 @@ static const struct option common_long[] = {
 	{ "end", required_argument, NULL, OPT_END },
 	{ "idle-state", required_argument, NULL, OPT_IDLE_STATE },
 	{ "unknown-idle-state", required_argument, NULL, OPT_UNKNOWN_IDLE_STATE },
+	{ "absent-offline", no_argument, NULL, OPT_ABSENT_OFFLINE },
 	{ "quiet", no_argument, NULL, 'q' },
 	{ "verbose", no_argument, NULL, 'v' },
 	{ "jobs", required_argument, NULL, 'j' },
@@ -148,6 +150,9 @@ int ea_parse_common(int argc, char **argv, struct ea_common_opts *o,
 			o->cfg.unknown_idle_state = (int)v;
 			break;
 		}
+		case OPT_ABSENT_OFFLINE:
+			o->cfg.absent_offline = true;
+			break;
 		case '?':
 			if (optopt && optopt < 256)
 				rc = ea_die("%s: unknown option '-%c' (see --help)", argv[0], optopt);

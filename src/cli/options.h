@@ -34,6 +34,9 @@ struct ea_common_opts {
 	"                     whose state the trace does not show (before a\n" \
 	"                     CPU's first cpu_idle exit, a CPU with no event;\n" \
 	"                     default 0); reported as unknown time\n" \
+	"      --absent-offline  a CPU with no event at all in the trace is\n" \
+	"                     offline (its cluster's offline_power), not\n" \
+	"                     unknown idle time\n" \
 	"  -q, --quiet        no notes, warnings or progress on stderr\n"    \
 	"  -v, --verbose      what was read, and (with -f json|csv or -o)\n" \
 	"                     every note on stderr, not only warnings\n"      \

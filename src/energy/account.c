@@ -21,6 +21,8 @@ enum part {
 	CLUSTER_IDLE = offsetof(struct ea_energy, cluster_idle),
 	CORE_WAKEUP = offsetof(struct ea_energy, core_wakeup),
 	CLUSTER_WAKEUP = offsetof(struct ea_energy, cluster_wakeup),
+	SUSPENDED = offsetof(struct ea_energy, suspended),
+	OFFLINE = offsetof(struct ea_energy, offline),
 };
 
 static void add(struct ea_energy *e, enum part part, ea_energy_t v)
@@ -118,7 +120,7 @@ static inline void charge_task(struct ea_acct *a, int cpu, int32_t pid,
 {
 	struct ea_cpu_acct *ca = &a->cpus[cpu];
 
-	if (pid < -1)
+	if (pid < -1 && pid != EA_PID_SUSPENDED && pid != EA_PID_OFFLINE)
 		pid = -1;
 	if (ca->last_task && ca->last_pid == pid)
 		add(&a->tasks[ca->last_task - 1].e, part, v);
@@ -129,7 +131,16 @@ static inline void charge_task(struct ea_acct *a, int cpu, int32_t pid,
 /* The task a CPU's interval is charged to: idle time to pid 0. */
 static int32_t payer(const struct ea_cpu_state *st)
 {
-	return st->mode == EA_CPU_IDLE ? 0 : st->pid;
+	switch (st->mode) {
+	case EA_CPU_IDLE:
+		return 0;
+	case EA_CPU_SUSPENDED:
+		return EA_PID_SUSPENDED;
+	case EA_CPU_OFFLINE:
+		return EA_PID_OFFLINE;
+	default:
+		return st->pid;
+	}
 }
 
 /* ---- time windows ---- */
@@ -260,6 +271,48 @@ static int idle_index(struct ea_acct *a, const struct ea_cluster *cl, int k,
 
 /* ---- the core of one CPU over [t0, t1) ---- */
 
+/*
+ * A suspended or offline CPU over [t0, t1) (len ns, clipped). Offline: its
+ * cluster's offline power. Suspended: the model's suspend power is the
+ * whole system's, shared by the CPUs the trace has (a->st_known, within
+ * the model) in integers, remainders to the lowest ids; every CPU is
+ * suspended over the same intervals, so the shares add up to it exactly,
+ * and the time windows take it whole from CPU 0's intervals.
+ */
+static void charge_absent(struct ea_acct *a, int cpu, int ci,
+			  const struct cluster_price *cp,
+			  const struct ea_cpu_state *st, uint64_t t0,
+			  uint64_t t1, uint64_t len)
+{
+	struct ea_cpu_acct *ca = &a->cpus[cpu];
+	enum part part;
+	ea_energy_t e;
+
+	if (st->inferred)
+		ca->inferred_ns += len;
+	if (st->mode == EA_CPU_OFFLINE) {
+		part = OFFLINE;
+		e = (ea_energy_t)cp->offline * len;
+		ca->offline_ns += len;
+		charge_windows(a, part, cp->offline, t0, t1);
+	} else {
+		ea_energy_t all = (ea_energy_t)prices(a)->suspend * len;
+		int n = a->st_known < a->ncpus ? a->st_known : a->ncpus;
+
+		if (n < 1)
+			n = 1;
+		part = SUSPENDED;
+		e = all / n + (cpu < (int)(all % n) ? 1 : 0);
+		ca->suspended_ns += len;
+		if (cpu == 0)
+			charge_windows(a, part, prices(a)->suspend, t0, t1);
+	}
+	add(&ca->e, part, e);
+	add(&a->clusters[ci].e, part, e);
+	if (!a->cfg.no_tasks)
+		charge_task(a, cpu, payer(st), part, e);
+}
+
 static void charge_core(struct ea_acct *a, int cpu, int ci,
 			const struct ea_cluster *cl,
 			const struct cluster_price *cp,
@@ -273,6 +326,10 @@ static void charge_core(struct ea_acct *a, int cpu, int ci,
 
 	if (!len)
 		return;
+	if (st->mode == EA_CPU_SUSPENDED || st->mode == EA_CPU_OFFLINE) {
+		charge_absent(a, cpu, ci, cp, st, t0, t1, len);
+		return;
+	}
 	if (st->inferred)
 		ca->inferred_ns += len;
 	if (st->mode == EA_CPU_BUSY) {
@@ -319,10 +376,11 @@ static void charge_core(struct ea_acct *a, int cpu, int ci,
 
 /* ---- a cluster over [last, now) ---- */
 
-/* In the trace: a->cpus[cpu].st is its state. */
+/* In the trace (a->cpus[cpu].st is its state), and powered: neither
+ * suspended (the suspend power covers the clusters) nor offline. */
 static bool present(const struct ea_acct *a, int cpu)
 {
-	return cpu < a->st_known;
+	return cpu < a->st_known && a->cpus[cpu].st.mode <= EA_CPU_IDLE;
 }
 
 /* Nearest cap index of the frequency a busy CPU runs at, memoised per CPU. */
@@ -710,6 +768,14 @@ int ea_acct_done(struct ea_acct *a, const struct ea_state *s, struct ea_err *err
 		a->unknown_energy += a->cpus[i].unknown_energy;
 	}
 	a->unknown_idle_state = ea_state_config(s)->unknown_idle_state;
+	a->suspended_ns = 0;
+	a->offline_ns = 0;
+	for (int i = 0; i < a->ncpus; i++) {
+		/* every CPU is suspended at once: the longest is the system's */
+		if (a->cpus[i].suspended_ns > a->suspended_ns)
+			a->suspended_ns = a->cpus[i].suspended_ns;
+		a->offline_ns += a->cpus[i].offline_ns;
+	}
 	if (a->cfg.interval_ns) {
 		size_t need = (a->win_end - a->win_start + a->cfg.interval_ns - 1) /
 			      a->cfg.interval_ns;
@@ -726,7 +792,10 @@ int ea_acct_done(struct ea_acct *a, const struct ea_state *s, struct ea_err *err
 			t->wakeups = st->wakeups + st->wakeups_inferred;
 		} else {
 			snprintf(t->comm, EA_COMM_LEN, "%s",
-				 t->pid == 0 ? "[idle]" : "[unknown]");
+				 t->pid == 0 ? "[idle]" :
+				 t->pid == EA_PID_SUSPENDED ? "[suspended]" :
+				 t->pid == EA_PID_OFFLINE ? "[offline]" :
+				 "[unknown]");
 		}
 	}
 	return 0;

@@ -23,7 +23,8 @@ ea_energy_t ea_energy_wakeup(const struct ea_energy *e)
 
 ea_energy_t ea_energy_total(const struct ea_energy *e)
 {
-	return ea_energy_busy(e) + ea_energy_idle(e) + ea_energy_wakeup(e);
+	return ea_energy_busy(e) + ea_energy_idle(e) + ea_energy_wakeup(e) +
+	       e->suspended + e->offline;
 }
 
 void ea_energy_add(struct ea_energy *d, const struct ea_energy *s)
@@ -34,6 +35,8 @@ void ea_energy_add(struct ea_energy *d, const struct ea_energy *s)
 	d->cluster_idle += s->cluster_idle;
 	d->core_wakeup += s->core_wakeup;
 	d->cluster_wakeup += s->cluster_wakeup;
+	d->suspended += s->suspended;
+	d->offline += s->offline;
 }
 
 /* 1e-18 units -> "123.000000000000000456" with trailing zeros trimmed. */

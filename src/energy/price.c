@@ -18,6 +18,7 @@ int ea_prices_new(struct ea_prices **pp, const struct ea_model *m, bool zero_wak
 	if (!p || !(p->cl = calloc(m->nclusters ? m->nclusters : 1, sizeof(*p->cl))))
 		return -1;
 	p->ncl = m->nclusters;
+	p->suspend = q(m->suspend_power);
 	for (int i = 0; i < m->nclusters; i++) {
 		const struct ea_cluster *c = &m->clusters[i];
 		struct cluster_price *cp = &p->cl[i];
@@ -32,6 +33,7 @@ int ea_prices_new(struct ea_prices **pp, const struct ea_model *m, bool zero_wak
 		if (!cp->cap_core || !cp->cap_cluster || !cp->idle_core ||
 		    !cp->idle_cluster || !cp->wake_core || !cp->wake_cluster)
 			return -1;
+		cp->offline = q(c->offline_power);
 		for (int k = 0; k < c->ncaps; k++) {
 			cp->cap_core[k] = q(c->caps[k].core_power);
 			cp->cap_cluster[k] = q(c->caps[k].cluster_power);

@@ -9,11 +9,13 @@ struct cluster_price {
 	int64_t *cap_core, *cap_cluster;	/* 1e-9 power_unit */
 	int64_t *idle_core, *idle_cluster;	/* 1e-9 power_unit */
 	ea_energy_t *wake_core, *wake_cluster;	/* 1e-18 power_unit x s */
+	int64_t offline;	/* one offline CPU, 1e-9 power_unit */
 };
 
 struct ea_prices {
 	struct cluster_price *cl;
 	int ncl;
+	int64_t suspend;	/* the whole system suspended, 1e-9 power_unit */
 };
 
 int ea_prices_new(struct ea_prices **p, const struct ea_model *m, bool zero_wakeups);

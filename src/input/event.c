@@ -1,4 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
+#include <string.h>
+
 #include "eatrace/event.h"
 
 static const char *const type_names[EA_EV_NR] = {
@@ -13,6 +15,8 @@ static const char *const type_names[EA_EV_NR] = {
 	[EA_EV_UTIL_CFS] = "sched_load_cfs_rq",
 	[EA_EV_UTIL_SE] = "sched_load_se",
 	[EA_EV_MARKER] = "print",
+	[EA_EV_SUSPEND] = "suspend_resume",
+	[EA_EV_HOTPLUG] = "cpuhp",
 };
 
 const char *ea_event_type_name(enum ea_event_type type)
@@ -20,4 +24,9 @@ const char *ea_event_type_name(enum ea_event_type type)
 	if ((unsigned)type < EA_EV_NR)
 		return type_names[type];
 	return "?";
+}
+
+bool ea_suspend_action_keep(const char *action, size_t n)
+{
+	return n == 15 && !memcmp(action, "machine_suspend", 15);
 }

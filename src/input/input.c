@@ -229,6 +229,10 @@ static int check_event(struct ea_input *in, const struct ea_event *ev,
 		if (!cpu_ok(in, ev->migrate.dest_cpu))
 			return BAD_CPU(ev->migrate.dest_cpu);
 		break;
+	case EA_EV_HOTPLUG:
+		if (!cpu_ok(in, ev->hotplug.cpu))
+			return BAD_CPU(ev->hotplug.cpu);
+		break;
 	case EA_EV_SWITCH:
 		if (ev->sw.prev_pid < 0 || ev->sw.next_pid < 0)
 			return bad_event(in, err,

@@ -100,6 +100,8 @@ enum { MG_COMM, MG_PID, MG_ORIG, MG_DEST };
 enum { PW_STATE, PW_CPU };
 enum { UT_CPU, UT_UTIL, UT_PATH_OR_PID };
 enum { MK_BUF };
+enum { SR_ACTION, SR_VAL, SR_START };
+enum { HP_CPU, HP_TARGET_OR_STATE, HP_IDX };
 
 #define WAKE_FIELDS { "$comm", "pid", "?prio", "?target_cpu" }
 
@@ -119,6 +121,16 @@ static const struct spec specs[] = {
 	{ "sched", "sched_load_se", EA_EV_UTIL_SE, false,
 	  { "cpu", "util", "pid" } },
 	{ "ftrace", "print", EA_EV_MARKER, false, { "$buf" } },
+	/* action is a const char * to a tracepoint string: its text comes
+	 * from the file's printk formats (decode_suspend()) */
+	{ "power", "suspend_resume", EA_EV_SUSPEND, false,
+	  { "action", "val", "start" } },
+	{ "cpuhp", "cpuhp_enter", EA_EV_HOTPLUG, false,
+	  { "cpu", "target", "idx" } },
+	{ "cpuhp", "cpuhp_multi_enter", EA_EV_HOTPLUG, false,
+	  { "cpu", "target", "idx" } },
+	{ "cpuhp", "cpuhp_exit", EA_EV_HOTPLUG, false,
+	  { "cpu", "state", "idx" } },
 };
 
 #define NSPECS (sizeof(specs) / sizeof(specs[0]))
@@ -1245,6 +1257,37 @@ static uint32_t clamp_u32(uint64_t v)
 }
 
 /*
+ * suspend_resume: its action is a pointer to a tracepoint string, which
+ * only libtraceevent's printing resolves (from the file's printk formats):
+ * the event's text, "machine_suspend[3] begin", gives it. 1 kept, 0 not.
+ */
+static int decode_suspend(struct dat *r, const struct raw *rec, int cpu,
+			  const struct fld *f, struct ea_event *ev)
+{
+	struct tep_record tr;
+	struct trace_seq s;
+	const char *b;
+	bool keep;
+
+	memset(&tr, 0, sizeof(tr));
+	tr.ts = rec->ts;
+	tr.cpu = cpu;
+	tr.size = (int)rec->size;
+	tr.data = (void *)rec->data;
+	trace_seq_init(&s);
+	tep_print_event(r->tep, &s, &tr, "%s", TEP_PRINT_INFO);
+	trace_seq_terminate(&s);
+	b = s.buffer ? strchr(s.buffer, '[') : NULL;
+	keep = b && ea_suspend_action_keep(s.buffer, (size_t)(b - s.buffer));
+	trace_seq_destroy(&s);
+	if (!keep)
+		return 0;
+	ev->suspend.val = rd_i32(r, rec, &f[SR_VAL]);
+	ev->suspend.begin = rd_u(r, rec, &f[SR_START]) != 0;
+	return 1;
+}
+
+/*
  * 1: ev filled, 0: record not used, -1: corrupt record.
  * ev is not cleared first: the header and every field of the union member
  * of its type are set (strings NUL-padded to their array's end); the rest
@@ -1356,6 +1399,15 @@ static int decode(struct dat *r, const struct raw *rec, int cpu,
 			return 0;	/* group entity */
 		ev->util.cpu = rd_i32(r, rec, &f[UT_CPU]);
 		ev->util.util = clamp_u32(rd_u(r, rec, &f[UT_UTIL]));
+		break;
+	case EA_EV_SUSPEND:
+		return decode_suspend(r, rec, cpu, f, ev);
+	case EA_EV_HOTPLUG:
+		ev->hotplug.cpu = rd_i32(r, rec, &f[HP_CPU]);
+		ev->hotplug.enter = strcmp(d->name, "cpuhp_exit") != 0;
+		ev->hotplug.target = ev->hotplug.enter ?
+				     rd_i32(r, rec, &f[HP_TARGET_OR_STATE]) : -1;
+		ev->hotplug.step = rd_i32(r, rec, &f[HP_IDX]);
 		break;
 	case EA_EV_MARKER: {
 		char *t = ev->marker.text;

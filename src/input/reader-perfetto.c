@@ -23,8 +23,10 @@
  *    crop rule), which the trace's format string reports;
  *  - lost_events: an EA_EV_LOST (count unknown) before the bundle's first
  *    event;
- *  - events eatrace's model has no place for (suspend_resume, cpuhp,
- *    process_tree...) are skipped.
+ *  - suspend_resume (its machine_suspend action only) and cpuhp_enter,
+ *    cpuhp_multi_enter and cpuhp_exit become EA_EV_SUSPEND and
+ *    EA_EV_HOTPLUG;
+ *  - events eatrace's model has no place for (process_tree...) are skipped.
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -41,6 +43,8 @@ enum {
 	FE_TIMESTAMP = 1, FE_PID = 2, FE_PRINT = 3, FE_SWITCH = 4,
 	FE_FREQ = 11, FE_IDLE = 13, FE_WAKEUP = 17, FE_WAKING = 20,
 	FE_WAKEUP_NEW = 114, FE_MIGRATE = 491,
+	FE_SUSPEND = 113, FE_CPUHP_EXIT = 343, FE_CPUHP_MULTI_ENTER = 344,
+	FE_CPUHP_ENTER = 345,
 };
 
 /* FtraceEventBundle fields */
@@ -244,6 +248,44 @@ static int payload(uint32_t num, struct pb_buf b, struct ea_event *ev)
 		}
 		return 1;
 	}
+	case FE_SUSPEND: {
+		/* action 1, val 2, start 3 (power.proto) */
+		bool keep = false;
+
+		ev->suspend.val = 0;
+		ev->suspend.begin = 0;
+		while ((rc = pb_next(&b, &f)) == PB_OK) {
+			if (f.num == 1 && f.wire == PB_LEN)
+				keep = ea_suspend_action_keep((const char *)f.sub.p,
+						(size_t)(f.sub.end - f.sub.p));
+			else if (f.num == 2)
+				ev->suspend.val = pb_i32(f.v);
+			else if (f.num == 3)
+				ev->suspend.begin = f.v != 0;
+		}
+		if (rc == PB_ERR)
+			return -1;
+		ev->type = EA_EV_SUSPEND;
+		return keep;
+	}
+	case FE_CPUHP_ENTER:
+	case FE_CPUHP_MULTI_ENTER:
+	case FE_CPUHP_EXIT:
+		/* cpu 1 and idx (the step) 2 or 3, target 4 (cpuhp.proto) */
+		ev->type = EA_EV_HOTPLUG;
+		ev->hotplug.cpu = 0;
+		ev->hotplug.step = 0;
+		ev->hotplug.enter = num != FE_CPUHP_EXIT;
+		ev->hotplug.target = -1;
+		while ((rc = pb_next(&b, &f)) == PB_OK) {
+			if (f.num == 1)
+				ev->hotplug.cpu = pb_i32(f.v);
+			else if (f.num == (num == FE_CPUHP_EXIT ? 2u : 3u))
+				ev->hotplug.step = pb_i32(f.v);
+			else if (f.num == 4 && num != FE_CPUHP_EXIT)
+				ev->hotplug.target = pb_i32(f.v);
+		}
+		return rc == PB_ERR ? -1 : 1;
 	case FE_PRINT: {
 		char *t = ev->marker.text;
 

@@ -533,6 +533,85 @@ static int se_kv(const char *p, const char *e, struct ea_event *ev)
 }
 
 /*
+ * "machine_suspend[3] begin" (power.h: "%s[%u] %s"). Returns 1 kept, 0 an
+ * action eatrace does not use, -1 malformed.
+ */
+static int suspend_kv(const char *p, const char *e, struct ea_event *ev)
+{
+	const char *b = memchr(p, '[', (size_t)(e - p));
+	uint32_t val;
+
+	if (!b)
+		return -1;
+	if (!ea_suspend_action_keep(p, (size_t)(b - p)))
+		return 0;
+	p = num_u32(b + 1, e, &val);
+	p = skip_lit(p, e, LIT("] "));
+	if (!p || val > INT32_MAX)
+		return -1;
+	ev->suspend.val = (int32_t)val;
+	if (skip_lit(p, e, LIT("begin")) && p + 5 == e)
+		ev->suspend.begin = 1;
+	else if (!(skip_lit(p, e, LIT("end")) && p + 3 == e))
+		return -1;
+	return 1;
+}
+
+/* A CPU number of a cpuhp event: "0001", 0..EA_MAX_CPUS - 1. */
+static const char *hp_cpu(const char *p, const char *e, int32_t *cpu)
+{
+	p = num_i32(p, e, cpu);
+	return p && *cpu >= 0 && *cpu < EA_MAX_CPUS ? p : NULL;
+}
+
+/* skip_spaces() in a chain: NULL stays NULL */
+static const char *sp(const char *p, const char *e)
+{
+	return p ? skip_spaces(p, e) : NULL;
+}
+
+/*
+ * cpuhp.h: enter " cpu: %04u target: %3d step: %3d (%ps)", exit
+ * " cpu: %04u  state: %3d step: %3d ret: %d".
+ */
+static bool hotplug_kv(const char *p, const char *e, bool enter,
+		       struct ea_event *ev)
+{
+	if (skip_lit(p, e, LIT("cpu="))) {
+		/* raw (trace-cmd report -R): "cpu=1 target=0 idx=230 fun=0x..",
+		 * "cpu=1 state=229 idx=230 ret=0" */
+		p = hp_cpu(p + 4, e, &ev->hotplug.cpu);
+		ev->hotplug.enter = enter;
+		ev->hotplug.target = -1;
+		if (enter)
+			p = num_i32(skip_lit(p, e, LIT(" target=")), e,
+				    &ev->hotplug.target);
+		else
+			p = find_lit(p, e, LIT(" idx="));
+		p = find_lit(p, e, LIT(" idx="));
+		return field_end(num_i32(p ? p + 5 : NULL, e, &ev->hotplug.step), e);
+	}
+	p = skip_lit(p, e, LIT("cpu: "));
+	p = hp_cpu(p, e, &ev->hotplug.cpu);
+	p = sp(p, e);
+	ev->hotplug.enter = enter;
+	ev->hotplug.target = -1;
+	if (enter) {
+		p = skip_lit(p, e, LIT("target:"));
+		p = num_i32(sp(p, e), e, &ev->hotplug.target);
+	} else {
+		int32_t state;
+
+		p = skip_lit(p, e, LIT("state:"));
+		p = num_i32(sp(p, e), e, &state);
+	}
+	p = sp(p, e);
+	p = skip_lit(p, e, LIT("step:"));
+	p = num_i32(sp(p, e), e, &ev->hotplug.step);
+	return p && (p == e || is_space(*p));
+}
+
+/*
  * Marker text: "tracing_mark_write: TEXT" (trace-cmd print plugin, -N),
  * "ip=tracing_mark_write buf=TEXT" (-R) for `print`, the text itself for
  * ftrace's "tracing_mark_write:" lines. Kept when it starts "eatrace:".
@@ -572,7 +651,8 @@ static bool marker(const char *p, const char *e, bool is_print,
 
 enum name_id {
 	N_OTHER, N_SWITCH, N_WAKEUP, N_WAKING, N_WAKEUP_NEW, N_MIGRATE,
-	N_FREQ, N_IDLE, N_CFS_RQ, N_SE, N_PRINT, N_MARK,
+	N_FREQ, N_IDLE, N_CFS_RQ, N_SE, N_PRINT, N_MARK, N_SUSPEND,
+	N_HP_ENTER, N_HP_EXIT,
 };
 
 static enum name_id lookup_name(const char *s, size_t n)
@@ -583,6 +663,12 @@ static enum name_id lookup_name(const char *s, size_t n)
 		return IS("print") ? N_PRINT : N_OTHER;
 	case 8:
 		return IS("cpu_idle") ? N_IDLE : N_OTHER;
+	case 10:
+		return IS("cpuhp_exit") ? N_HP_EXIT : N_OTHER;
+	case 11:
+		return IS("cpuhp_enter") ? N_HP_ENTER : N_OTHER;
+	case 14:
+		return IS("suspend_resume") ? N_SUSPEND : N_OTHER;
 	case 12:
 		if (memcmp(s, "sched_", 6))
 			return N_OTHER;
@@ -600,6 +686,8 @@ static enum name_id lookup_name(const char *s, size_t n)
 	case 16:
 		return IS("sched_wakeup_new") ? N_WAKEUP_NEW : N_OTHER;
 	case 17:
+		if (IS("cpuhp_multi_enter"))
+			return N_HP_ENTER;
 		return IS("sched_load_cfs_rq") ? N_CFS_RQ : N_OTHER;
 	case 18:
 		if (IS("sched_migrate_task"))
@@ -945,6 +1033,19 @@ enum ea_tl_kind ea_tl_parse(const char *s, size_t n, struct ea_tl *r)
 		if (rc < 0)
 			return malformed(r, "sched_load_se", p, e);
 		return rc ? EA_TL_EVENT : EA_TL_OTHER;
+	case N_SUSPEND:
+		ev->type = EA_EV_SUSPEND;
+		rc = suspend_kv(p, e, ev);
+		if (rc < 0)
+			return malformed(r, "suspend_resume", p, e);
+		return rc ? EA_TL_EVENT : EA_TL_OTHER;
+	case N_HP_ENTER:
+	case N_HP_EXIT:
+		ev->type = EA_EV_HOTPLUG;
+		if (!hotplug_kv(p, e, id == N_HP_ENTER, ev))
+			return malformed(r, id == N_HP_ENTER ? "cpuhp_enter" :
+						"cpuhp_exit", p, e);
+		return EA_TL_EVENT;
 	case N_PRINT:
 	case N_MARK:
 		ev->type = EA_EV_MARKER;

@@ -571,10 +571,12 @@ static int get_num(struct loader *ld, json_object *obj, const char *path,
 /* ---- JSON to struct ---- */
 
 static const char *const top_keys[] = {
-	"eatrace_model", "name", "source", "power_unit", "clusters", NULL
+	"eatrace_model", "name", "source", "power_unit", "clusters",
+	"suspend_power", NULL
 };
 static const char *const cluster_keys[] = {
-	"name", "cpus", "freq_domain", "cap_states", "idle_states", NULL
+	"name", "cpus", "freq_domain", "cap_states", "idle_states",
+	"offline_power", NULL
 };
 static const char *const cap_keys[] = {
 	"freq_khz", "cap", "core_power", "cluster_power", NULL
@@ -648,7 +650,8 @@ static int load_cluster(struct loader *ld, json_object *o, const char *path,
 	if (!json_object_is_type(o, json_type_object))
 		return lfail(ld, path, "expected an object, got %s", type_desc(o));
 	if (check_members(ld, o, path, cluster_keys) ||
-	    get_string(ld, o, path, "name", true, cl->name, sizeof(cl->name)))
+	    get_string(ld, o, path, "name", true, cl->name, sizeof(cl->name)) ||
+	    get_num(ld, o, path, "offline_power", false, &cl->offline_power))
 		return -1;
 
 	if (get(ld, o, path, "cpus", json_type_array, true, &a))
@@ -739,7 +742,8 @@ static int load_model(struct loader *ld, json_object *root, struct ea_model *m)
 	if (check_members(ld, root, "", top_keys) ||
 	    get_string(ld, root, "", "name", true, m->name, sizeof(m->name)) ||
 	    get_string(ld, root, "", "power_unit", true, m->power_unit,
-		       sizeof(m->power_unit)))
+		       sizeof(m->power_unit)) ||
+	    get_num(ld, root, "", "suspend_power", false, &m->suspend_power))
 		return -1;
 	if (get(ld, root, "", "source", json_type_string, false, &v))
 		return -1;
@@ -849,6 +853,8 @@ static int validate_cluster(struct vctx *v, const struct ea_model *m, int ci,
 		owner[cpu] = ci;
 	}
 
+	if (check_power(v, cpath, "offline_power", cl->offline_power))
+		return -1;
 	join(path, cpath, "cap_states");
 	if (cl->ncaps < 1)
 		return vfail(v, path, "a cluster needs at least one cap state");
@@ -927,6 +933,8 @@ int ea_model_validate(const struct ea_model *m, ea_model_fail_fn fail,
 		return vfail(&v, "power_unit", "control character in power unit");
 	if (m->nclusters < 1)
 		return vfail(&v, "clusters", "a model needs at least one cluster");
+	if (check_power(&v, "", "suspend_power", m->suspend_power))
+		return -1;
 	owner = malloc(EA_MODEL_MAX_CPUS * sizeof(*owner));
 	if (!owner)
 		return vfail(&v, "", "out of memory");

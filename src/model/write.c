@@ -73,8 +73,13 @@ static void put_cluster(FILE *f, const struct ea_cluster *cl, bool last)
 	fputs(",\n      \"cpus\": [", f);
 	for (int i = 0; i < cl->ncpus; i++)
 		fprintf(f, "%s%d", i ? ", " : "", cl->cpus[i]);
-	fprintf(f, "],\n      \"freq_domain\": %s,\n      \"cap_states\": [\n",
-		cl->freq_domain ? "true" : "false");
+	fprintf(f, "],\n      \"freq_domain\": %s,\n", cl->freq_domain ? "true" : "false");
+	if (cl->offline_power) {
+		fputs("      \"offline_power\": ", f);
+		put_num(f, cl->offline_power);
+		fputs(",\n", f);
+	}
+	fputs("      \"cap_states\": [\n", f);
 	for (int i = 0; i < cl->ncaps; i++) {
 		const struct ea_cap_state *cs = &cl->caps[i];
 
@@ -119,6 +124,10 @@ int ea_model_write_json(const struct ea_model *m, FILE *f)
 	put_string(f, m->source ? m->source : "");
 	fputs(",\n  \"power_unit\": ", f);
 	put_string(f, m->power_unit);
+	if (m->suspend_power) {
+		fputs(",\n  \"suspend_power\": ", f);
+		put_num(f, m->suspend_power);
+	}
 	fputs(",\n  \"clusters\": [\n", f);
 	for (int i = 0; i < m->nclusters; i++)
 		put_cluster(f, &m->clusters[i], i + 1 == m->nclusters);

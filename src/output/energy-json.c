@@ -18,5 +18,7 @@ void ea_json_energy(struct ea_json *j, const char *key, const struct ea_energy *
 	ea_json_raw(j, "cluster_idle", ea_energy_fmt(b, e->cluster_idle));
 	ea_json_raw(j, "core_wakeup", ea_energy_fmt(b, e->core_wakeup));
 	ea_json_raw(j, "cluster_wakeup", ea_energy_fmt(b, e->cluster_wakeup));
+	ea_json_raw(j, "suspended", ea_energy_fmt(b, e->suspended));
+	ea_json_raw(j, "offline", ea_energy_fmt(b, e->offline));
 	ea_json_obj_end(j);
 }

@@ -74,6 +74,25 @@ void ea_report_render_html(FILE *f, const struct ea_report *r,
 	fprintf(f, "<div data-total-energy=\"%s\"></div>\n",
 		html_e(exact, ea_energy_total(&a->total)));
 	html_summary_cards(f, a);
+	/* suspended and offline time: neither busy nor idle (docs/inference.md) */
+	if (a->suspended_ns || a->total.suspended) {
+		char eu[32], v[64];
+
+		html_energy_unit(eu, sizeof(eu), m->power_unit);
+		fprintf(f, "<p class=\"note\" id=\"suspended\">Suspended %s s "
+			"(machine_suspend), priced at the model's suspend_power: %s %s.</p>\n",
+			ea_fmt_s(b1, a->suspended_ns),
+			svg_num(v, ea_energy_to_double(a->total.suspended)), eu);
+	}
+	if (a->offline_ns || a->total.offline) {
+		char eu[32], v[64];
+
+		html_energy_unit(eu, sizeof(eu), m->power_unit);
+		fprintf(f, "<p class=\"note\" id=\"offline\">CPUs offline (CPU hotplug) "
+			"for %s CPU s in all, priced at their clusters' offline_power: %s %s.</p>\n",
+			ea_fmt_s(b1, a->offline_ns),
+			svg_num(v, ea_energy_to_double(a->total.offline)), eu);
+	}
 
 	if (tl) {
 		fputs("<h2>Power over time</h2>\n", f);

@@ -61,6 +61,20 @@ int ea_trace_writer_event(void *ctx, const struct ea_event *ev, const char *comm
 	case EA_EV_MARKER:
 		fprintf(f, "tracing_mark_write: %s\n", ev->marker.text);
 		break;
+	case EA_EV_SUSPEND:
+		fprintf(f, "suspend_resume: machine_suspend[%d] %s\n",
+			(int)ev->suspend.val, ev->suspend.begin ? "begin" : "end");
+		break;
+	case EA_EV_HOTPLUG:
+		if (ev->hotplug.enter)
+			fprintf(f, "cpuhp_enter: cpu: %04d target: %3d step: %3d (replay)\n",
+				(int)ev->hotplug.cpu, (int)ev->hotplug.target,
+				(int)ev->hotplug.step);
+		else
+			fprintf(f, "cpuhp_exit:  cpu: %04d  state: %3d step: %3d ret: 0\n",
+				(int)ev->hotplug.cpu, (int)ev->hotplug.step,
+				(int)ev->hotplug.step);
+		break;
 	default:
 		break;
 	}

@@ -36,6 +36,13 @@ void ea_report_render_csv(FILE *f, const struct ea_report *r)
 	fprintf(f, "total,,,,%s", ea_fmt_s(b, a->win_end - a->win_start));
 	energies(f, &a->total);
 	fprintf(f, ",%s\n", ea_fmt_s(b, a->win_start));
+	/* suspended (system time) and offline (CPU time): only when some */
+	if (a->suspended_ns || a->total.suspended)
+		fprintf(f, "suspended,,,,%s,%s,,,,\n", ea_fmt_s(b, a->suspended_ns),
+			ea_energy_fmt(b2, a->total.suspended));
+	if (a->offline_ns || a->total.offline)
+		fprintf(f, "offline,,,,%s,%s,,,,\n", ea_fmt_s(b, a->offline_ns),
+			ea_energy_fmt(b2, a->total.offline));
 	for (int i = 0; i < m->nclusters; i++) {
 		fprintf(f, "cluster,%d,", i);
 		ea_esc_csv(f, m->clusters[i].name);

@@ -71,6 +71,20 @@ void ea_report_render_json(FILE *f, const struct ea_report *r)
 					 ea_energy_to_double(tot) : 0);
 		ea_json_int(&j, "idle_state", a->unknown_idle_state);
 		ea_json_obj_end(&j);
+		/* Suspended system and offline CPUs (docs/inference.md) */
+		ea_json_obj(&j, "suspended");
+		ea_json_ns_as_s(&j, "time_s", a->suspended_ns);
+		ea_json_raw(&j, "energy", ea_energy_fmt(b, a->total.suspended));
+		ea_json_num(&j, "share", tot > 0 ? ea_energy_to_double(a->total.suspended) /
+					 ea_energy_to_double(tot) : 0);
+		ea_json_num(&j, "power", m->suspend_power);
+		ea_json_obj_end(&j);
+		ea_json_obj(&j, "offline");
+		ea_json_ns_as_s(&j, "cpu_time_s", a->offline_ns);
+		ea_json_raw(&j, "energy", ea_energy_fmt(b, a->total.offline));
+		ea_json_num(&j, "share", tot > 0 ? ea_energy_to_double(a->total.offline) /
+					 ea_energy_to_double(tot) : 0);
+		ea_json_obj_end(&j);
 	}
 
 	ea_json_arr(&j, "cpus");
@@ -86,6 +100,8 @@ void ea_report_render_json(FILE *f, const struct ea_report *r)
 		ea_json_ns_as_s(&j, "idle_s", c->idle_ns);
 		ea_json_ns_as_s(&j, "unknown_s", c->unknown_ns);
 		ea_json_ns_as_s(&j, "unknown_priced_idle_s", c->unknown_idle_ns);
+		ea_json_ns_as_s(&j, "suspended_s", c->suspended_ns);
+		ea_json_ns_as_s(&j, "offline_s", c->offline_ns);
 		{
 			char b[64];
 

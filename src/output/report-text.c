@@ -90,6 +90,22 @@ void ea_report_render_text(FILE *f, const struct ea_report *r)
 		ea_energy_to_double(a->total.cluster_idle),
 		ea_energy_to_double(a->total.core_wakeup),
 		ea_energy_to_double(a->total.cluster_wakeup));
+	/* its own lines, when the trace has such time (docs/inference.md) */
+	if (a->suspended_ns || a->total.suspended)
+		fprintf(f, "  suspended %s s: %.6f (%.1f%%) at suspend_power %g\n",
+			ea_fmt_s(b1, a->suspended_ns),
+			ea_energy_to_double(a->total.suspended),
+			pct(a->total.suspended, total), m->suspend_power);
+	if (a->offline_ns || a->total.offline) {
+		fprintf(f, "  offline %s CPU s: %.6f (%.1f%%);", ea_fmt_s(b1, a->offline_ns),
+			ea_energy_to_double(a->total.offline),
+			pct(a->total.offline, total));
+		for (int i = 0; i < a->trace_ncpus && i < a->ncpus; i++)
+			if (a->cpus[i].offline_ns)
+				fprintf(f, " cpu%d %s s", i,
+					ea_fmt_s(b1, a->cpus[i].offline_ns));
+		fputc('\n', f);
+	}
 
 	fputc('\n', f);
 	header(f, "cluster");

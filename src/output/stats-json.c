@@ -27,6 +27,8 @@ static void cpu_json(struct ea_json *j, const struct ea_stats *st, int i)
 	ea_json_ns_as_s(j, "idle_s", c->idle_ns);
 	ea_json_ns_as_s(j, "unknown_s", c->unknown_ns);
 	ea_json_ns_as_s(j, "unknown_priced_idle_s", c->unknown_idle_ns);
+	ea_json_ns_as_s(j, "suspended_s", c->suspended_ns);
+	ea_json_ns_as_s(j, "offline_s", c->offline_ns);
 	ea_json_ns_as_s(j, "inferred_s", c->inferred_ns);
 	ea_json_obj(j, "inferred");
 	ea_json_ns_as_s(j, "start_s", c->inferred_start_ns);
@@ -121,6 +123,11 @@ void ea_stats_render_json(FILE *f, const struct ea_stats *st,
 	ea_json_uint(&j, "idle_exit_unmatched", c->idle_exit_unmatched);
 	ea_json_uint(&j, "idle_enter_nested", c->idle_enter_nested);
 	ea_json_uint(&j, "freq_propagated", c->freq_propagated);
+	ea_json_uint(&j, "suspends", c->suspends);
+	ea_json_uint(&j, "suspend_unmatched", c->suspend_unmatched);
+	ea_json_uint(&j, "cpus_offlined", c->cpus_offlined);
+	ea_json_uint(&j, "cpus_onlined", c->cpus_onlined);
+	ea_json_uint(&j, "absent_offline_cpus", c->absent_offline);
 	ea_json_uint(&j, "reordered_events", info ? info->reordered : 0);
 	ea_json_obj_end(&j);
 	ea_json_arr(&j, "cpus");

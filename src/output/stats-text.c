@@ -60,6 +60,17 @@ void ea_stats_render_text(FILE *f, const struct ea_stats *st,
 			(unsigned long long)c->idle_exits,
 			c->has_cpuidle ? "cpu_idle" : "pid 0");
 	}
+	/* suspended and offline time: their own table, when there is some */
+	for (int i = 0; i < st->ncpus; i++) {
+		if (!st->cpus[i].suspended_ns && !st->cpus[i].offline_ns)
+			continue;
+		fprintf(f, "\n%-4s %12s %12s\n", "CPU", "suspended_s", "offline_s");
+		for (int k = 0; k < st->ncpus; k++)
+			fprintf(f, "%-4d %12s %12s\n", k,
+				ea_fmt_s(b1, st->cpus[k].suspended_ns),
+				ea_fmt_s(b2, st->cpus[k].offline_ns));
+		break;
+	}
 
 	fprintf(f, "\n%-4s %12s %12s %6s\n", "CPU", "freq_khz", "time_s", "%");
 	for (int i = 0; i < st->ncpus; i++)

@@ -191,9 +191,10 @@ static ea_energy_t part_cluster(const struct ea_energy *e)
 	return e->cluster_busy + e->cluster_idle;
 }
 
+/* the core's part holds its suspended and offline energy too */
 static ea_energy_t part_core(const struct ea_energy *e)
 {
-	return e->core_busy + e->core_idle;
+	return e->core_busy + e->core_idle + e->suspended + e->offline;
 }
 
 static ea_energy_t part_wake(const struct ea_energy *e)
@@ -222,6 +223,8 @@ static void mark_core(struct ea_energy *s, const struct ea_energy *n)
 {
 	s->core_busy = n->core_busy;
 	s->core_idle = n->core_idle;
+	s->suspended = n->suspended;
+	s->offline = n->offline;
 }
 
 static void mark_wake(struct ea_energy *s, const struct ea_energy *n)

@@ -79,6 +79,15 @@ struct rp_idle {
 	int16_t state;
 };
 
+/* A stretch in which a recorded CPU was offline (CPU hotplug) or the
+ * system suspended (docs/inference.md "Suspend and CPU hotplug"). */
+struct rp_off {
+	uint64_t start, end, seq;	/* seq: of the event starting it */
+	uint64_t end_seq;		/* ... and of the one ending it */
+	int32_t cpu;
+	bool suspended;
+};
+
 struct rp_cpu_timeline {
 	struct rp_idle *idles;
 	size_t nidles, cap;
@@ -99,6 +108,8 @@ struct ea_workload {
 	size_t nbusy0, busy0_cap;
 	struct rp_freq *freqs;	/* time order */
 	size_t nfreqs, freq_cap;
+	struct rp_off *offs;	/* order of their ends (the state's changes) */
+	size_t noffs, off_cap;
 	struct rp_cpu_timeline *cpus;
 	int ncpus;
 	uint64_t seq;		/* events seen */

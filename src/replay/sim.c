@@ -858,7 +858,43 @@ static bool over_seen(const struct sim *s)
 	return s->policy->balance.sticky_over ? s->over_sticky : s->overutilised;
 }
 
-static int place(struct sim *s, int task)
+/* ---- offline CPUs: the recording's hotplug and suspension ---- */
+
+/* Whether cpu is offline now (the recording's, on the same platform). */
+static bool is_off(const struct sim *s, int cpu)
+{
+	return s->off_until && s->now < s->off_until[cpu];
+}
+
+/* Whether an online i is a better home than best for task (-1: any):
+ * its --pin allows it, then fewer tasks, lower util, lower id. */
+static bool better_home(const struct sim *s, int task, int i, int best)
+{
+	const struct ea_pin *u = task >= 0 ? s->tasks[task].upin : NULL;
+	bool ok_i = !u || rp_pin_allows(u, i), ok_b;
+
+	if (best < 0)
+		return true;
+	ok_b = !u || rp_pin_allows(u, best);
+	if (ok_i != ok_b)
+		return ok_i;
+	if (nr(s, i) != nr(s, best))
+		return nr(s, i) < nr(s, best);
+	return s->cpus[i].pelt.util_avg < s->cpus[best].pelt.util_avg;
+}
+
+/* An online CPU for task instead of the offline cpu (cpu if none is). */
+static int online_cpu(const struct sim *s, int task, int cpu)
+{
+	int best = -1;
+
+	for (int i = 0; i < s->ncpus; i++)
+		if (!is_off(s, i) && better_home(s, task, i, best))
+			best = i;
+	return best >= 0 ? best : cpu;
+}
+
+static int place_policy(struct sim *s, int task)
 {
 	struct sim_task *t = &s->tasks[task];
 	const struct rp_act *a = cur_act(s, t);
@@ -917,6 +953,14 @@ static int place(struct sim *s, int task)
 	return cpu;
 }
 
+/* Where the task goes: the policy's choice, never an offline CPU (the
+ * kernel breaks a pinned task's affinity too). */
+static int place(struct sim *s, int task)
+{
+	int cpu = place_policy(s, task);
+
+	return is_off(s, cpu) ? online_cpu(s, task, cpu) : cpu;
+}
 
 static void arrive(struct sim *s, const struct sim_arrival *ar)
 {
@@ -1249,7 +1293,7 @@ static void balance_tick(struct sim *s)
 	if (!balancing(s))
 		return;
 	for (int i = 0; i < s->ncpus; i++) {
-		if (s->cpus[i].in_busy0)
+		if (s->cpus[i].in_busy0 || is_off(s, i))
 			continue;
 		if (!idle_cpu(s, i))
 			periodic_pull(s, i);
@@ -1263,7 +1307,7 @@ static bool pull(struct sim *s, int cpu)
 {
 	int src;
 
-	if (!balancing(s))
+	if (!balancing(s) || is_off(s, cpu))
 		return false;
 	src = source(s, cpu, 0);
 	if (src < 0)
@@ -1309,6 +1353,91 @@ static void run_next(struct sim *s, int cpu)
 		pelt_update(&s->tasks[c->curr].pelt, s->now, false, 0);
 }
 
+/* An offline CPU's tasks, waiting and running, move to online CPUs. */
+static void evacuate(struct sim *s, int cpu)
+{
+	struct sim_cpu *c = &s->cpus[cpu];
+
+	for (int k = c->nrq; k-- > 0;) {
+		int task = rq_take(s, cpu, k);
+
+		enqueue(s, task, online_cpu(s, task, cpu));
+	}
+	if (c->curr >= 0) {
+		int dst = online_cpu(s, c->curr, cpu);
+
+		if (dst != cpu) {
+			migrate_running(s, cpu, dst);
+		} else {
+			/* none online (suspended): it waits, runnable */
+			sync_cpu(s, cpu);
+			if (rq_push(s, cpu, c->curr))
+				return;
+			c->curr = -1;
+			c->slice_end = UINT64_MAX;
+			set_pelt_b(s, c);
+			touch(s, cpu);
+		}
+	}
+}
+
+/* A hotplug step of cpu for the output trace, recorded on on_cpu: the
+ * state stage's rule (docs/inference.md) takes it down with a step on
+ * itself then one on another CPU, up with the reverse. */
+static void emit_hotplug(struct sim *s, int on_cpu, int cpu, bool enter,
+			 int target, int step, uint64_t key)
+{
+	struct ea_event *ev = emit(s, on_cpu, EA_EV_HOTPLUG, key,
+				   e_task(s, on_cpu));
+
+	if (ev) {
+		ev->hotplug.cpu = cpu;
+		ev->hotplug.enter = enter;
+		ev->hotplug.target = target;
+		ev->hotplug.step = step;
+	}
+}
+
+static void off_start(struct sim *s, const struct rp_off *o)
+{
+	int cpu = o->cpu, other = o->cpu ? 0 : 1;
+	struct ea_event *ev;
+
+	if (o->end > s->off_until[cpu])
+		s->off_until[cpu] = o->end;
+	s->off_end[cpu] = o;
+	evacuate(s, cpu);
+	touch(s, cpu);
+	if (o->suspended) {
+		if (cpu == 0 && (ev = emit(s, 0, EA_EV_SUSPEND, o->seq, e_task(s, 0)))) {
+			ev->suspend.begin = 1;
+			ev->suspend.val = 3;
+		}
+	} else if (other < s->ncpus) {
+		emit_hotplug(s, cpu, cpu, true, 0, 1, o->seq);
+		emit_hotplug(s, other, cpu, false, -1, 1, o->seq);
+	}
+}
+
+static void off_end(struct sim *s, int cpu)
+{
+	const struct rp_off *o = s->off_end[cpu];
+	int other = cpu ? 0 : 1;
+	struct ea_event *ev;
+
+	s->off_end[cpu] = NULL;
+	touch(s, cpu);
+	if (o->suspended) {
+		if (cpu == 0 && (ev = emit(s, 0, EA_EV_SUSPEND, o->end_seq, e_task(s, 0)))) {
+			ev->suspend.begin = 0;
+			ev->suspend.val = 3;
+		}
+	} else if (other < s->ncpus) {
+		emit_hotplug(s, other, cpu, true, 1, 0, o->end_seq);
+		emit_hotplug(s, cpu, cpu, true, 1, 1, o->end_seq);
+	}
+}
+
 static void pick(struct sim *s, int cpu, bool tick)
 {
 	struct sim_cpu *c = &s->cpus[cpu];
@@ -1316,6 +1445,12 @@ static void pick(struct sim *s, int cpu, bool tick)
 
 	if (c->in_busy0)
 		return;
+	if (is_off(s, cpu)) {
+		evacuate(s, cpu);
+		if (!c->e_idle && c->curr < 0)
+			go_idle(s, cpu, *kmax(s, c));
+		return;
+	}
 	if (c->curr >= 0) {
 		if (!c->nrq || s->now < c->slice_end) {
 			if (!c->nrq)
@@ -1607,6 +1742,11 @@ static uint64_t next_time(struct sim *s)
 		t = umin(t, s->w->busy0[s->bi].start);
 	if (s->gov == RP_GOV_RECORDED && s->fi < s->w->nfreqs)
 		t = umin(t, s->w->freqs[s->fi].ts);
+	if (s->oi < s->noffs)
+		t = umin(t, s->offs[s->oi].start);
+	for (int i = 0; s->noffs && i < s->ncpus; i++)
+		if (s->off_end[i])
+			t = umin(t, s->off_end[i]->end);
 	s->t_rec = t;
 	/* again for the CPUs touched, or whose time came (due) */
 	for (int w = 0; w < s->nw; w++) {
@@ -1630,7 +1770,7 @@ static uint64_t next_time(struct sim *s)
 }
 
 enum due { DUE_NONE, DUE_FREQ, DUE_BUSY0_START, DUE_BUSY0_END, DUE_ARRIVAL,
-	   DUE_MOVE, DUE_IDLE };
+	   DUE_MOVE, DUE_IDLE, DUE_OFF_START, DUE_OFF_END };
 
 /* The recorded idle interval of cpu starting exactly now, while idle. */
 static bool idle_change_due(struct sim *s, int cpu, uint64_t *seq)
@@ -1677,6 +1817,18 @@ static void process_due(struct sim *s, uint64_t t)
 		    s->w->busy0[s->bi].seq_start < best) {
 			best = s->w->busy0[s->bi].seq_start;
 			kind = DUE_BUSY0_START;
+		}
+		for (int i = 0; s->noffs && i < s->ncpus; i++)
+			if (s->off_end[i] && s->off_end[i]->end <= t &&
+			    s->off_end[i]->end_seq <= best) {
+				best = s->off_end[i]->end_seq;
+				kind = DUE_OFF_END;
+				arg = i;
+			}
+		if (s->oi < s->noffs && s->offs[s->oi].start <= t &&
+		    s->offs[s->oi].seq < best) {
+			best = s->offs[s->oi].seq;
+			kind = DUE_OFF_START;
 		}
 		ar = arr_peek(s);
 		if (ar && ar->t <= t && ar->seq < best) {
@@ -1729,6 +1881,12 @@ static void process_due(struct sim *s, uint64_t t)
 			break;
 		case DUE_IDLE:
 			recorded_idle_change(s, arg);
+			break;
+		case DUE_OFF_START:
+			off_start(s, &s->offs[s->oi++]);
+			break;
+		case DUE_OFF_END:
+			off_end(s, arg);
 			break;
 		}
 	}
@@ -1838,7 +1996,11 @@ static void reset(struct sim *s)
 	s->win1 = w->counts.win_end;
 	s->next_tick = s->first_ts + TICK_NS;
 	s->t_rec = 0;
-	s->ai = s->bi = s->fi = 0;
+	s->ai = s->bi = s->fi = s->oi = 0;
+	for (int i = 0; s->off_until && i < s->ncpus; i++) {
+		s->off_until[i] = 0;
+		s->off_end[i] = NULL;
+	}
 	s->nmoves = 0;
 	s->nout = s->bucket0 = 0;
 	s->order = 0;
@@ -2029,6 +2191,41 @@ static int sort_arrivals(struct sim *s)
 	return 0;
 }
 
+static int cmp_off(const void *a, const void *b)
+{
+	const struct rp_off *x = a, *y = b;
+
+	if (x->start != y->start)
+		return x->start < y->start ? -1 : 1;
+	if (x->seq != y->seq)
+		return x->seq < y->seq ? -1 : 1;
+	return x->cpu - y->cpu;
+}
+
+/* The recording's offline stretches, sorted, on the same platform (the
+ * recorded CPUs are the replayed ones); elsewhere none. */
+static int init_offs(struct sim *s)
+{
+	const struct ea_workload *w = s->w;
+	size_t n = 0;
+
+	if (!s->same_platform || !w->noffs)
+		return 0;
+	s->offs = malloc(w->noffs * sizeof(*s->offs));
+	s->off_until = calloc(s->ncpus, sizeof(*s->off_until));
+	s->off_end = calloc(s->ncpus, sizeof(*s->off_end));
+	if (!s->offs || !s->off_until || !s->off_end) {
+		fail(s, "out of memory");
+		return -1;
+	}
+	for (size_t i = 0; i < w->noffs; i++)
+		if (w->offs[i].cpu < s->ncpus)
+			s->offs[n++] = w->offs[i];
+	qsort(s->offs, n, sizeof(*s->offs), cmp_off);
+	s->noffs = n;
+	return 0;
+}
+
 int sim_init(struct sim *s, const struct ea_workload *w, const struct ea_model *m,
 	     const struct rp_policy *p, enum rp_gov g, enum rp_idle_sel idle,
 	     bool same_platform, uint32_t assumed_khz)
@@ -2097,6 +2294,8 @@ int sim_init(struct sim *s, const struct ea_workload *w, const struct ea_model *
 	for (size_t i = 0; i < s->ntasks; i++)
 		memcpy(s->comms[i], w->tasks[i].comm,
 		       strnlen(w->tasks[i].comm, EA_COMM_LEN - 1));
+	if (init_offs(s))
+		return -1;
 	if (arrivals_in_order(w, &n)) {
 		s->heap = calloc(s->ntasks ? s->ntasks : 1, sizeof(*s->heap));
 		if (!s->heap) {
@@ -2165,6 +2364,9 @@ void sim_free(struct sim *s)
 	free(s->dom_util);
 	free(s->dom_last);
 	free(s->moves);
+	free(s->offs);
+	free(s->off_until);
+	free(s->off_end);
 	free(s->out);
 	free(s->lat);
 	memset(s, 0, sizeof(*s));

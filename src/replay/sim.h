@@ -137,6 +137,13 @@ struct sim {
 	int *dom_k;		/* governor: the OPP it chose last, -1 */
 	uint32_t *dom_util;	/* ... for this util */
 	size_t bi, fi;		/* cursors: idle-task stretches, frequencies */
+	/* The recording's offline and suspended stretches (same platform
+	 * only), by (start, seq), and the cursor; per CPU, offline until
+	 * off_until, its end still to tell the output trace (off_end). */
+	struct rp_off *offs;
+	size_t noffs, oi;
+	uint64_t *off_until;
+	const struct rp_off **off_end;
 	struct sim_move *moves;
 	size_t nmoves, moves_cap;
 	uint64_t now, first_ts, last_ts, next_tick;

@@ -213,7 +213,22 @@ static void on_change(void *ctx, const struct ea_state *s, int cpu,
 		tl->init_idle = old->mode == EA_CPU_IDLE;
 		tl->init_state = old->idle_state;
 	}
-	if (old->mode == EA_CPU_BUSY && old->pid > 0) {
+	if (old->mode == EA_CPU_OFFLINE || old->mode == EA_CPU_SUSPENDED) {
+		/* no task runs there: the replay keeps work off it */
+		struct rp_off *o;
+
+		if (now > since) {
+			if (!GROW(w, w->offs, w->noffs, w->off_cap))
+				return;
+			o = &w->offs[w->noffs++];
+			o->start = since;
+			o->end = now;
+			o->seq = tl->busy0_seq;
+			o->end_seq = seq;
+			o->cpu = cpu;
+			o->suspended = old->mode == EA_CPU_SUSPENDED;
+		}
+	} else if (old->mode == EA_CPU_BUSY && old->pid > 0) {
 		struct rp_task *t = task_get(w, old->pid, NULL);
 		struct rp_act *a;
 
@@ -285,7 +300,8 @@ static void on_change(void *ctx, const struct ea_state *s, int cpu,
 	/* busy0_seq: when the next stretch (whatever it is) began */
 	tl->busy0_seq = seq;
 	tl->busy0_from_task = old->mode == EA_CPU_BUSY && old->pid > 0;
-	if (new->freq_khz != old->freq_khz) {
+	/* an offline or suspended CPU has no frequency: no change to it */
+	if (new->freq_khz != old->freq_khz && new->mode <= EA_CPU_IDLE) {
 		struct rp_freq *f;
 
 		if (!GROW(w, w->freqs, w->nfreqs, w->freq_cap))
@@ -397,6 +413,7 @@ void ea_workload_free(struct ea_workload *w)
 	free(w->slots);
 	free(w->busy0);
 	free(w->freqs);
+	free(w->offs);
 	free(w->cpus);
 	free(w);
 }

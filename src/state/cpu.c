@@ -54,13 +54,19 @@ static void cpu_init_one(struct ea_state *s, int i)
 			}
 		}
 	} else {
-		/* No event at all: unknown, priced idle in the unknown state. */
+		/* No event at all: unknown, priced idle in the unknown state;
+		 * or offline, if the caller says so. */
 		c->curr = 0;
 		c->has_cpuidle = true;
 		c->in_cpuidle = true;
 		c->cpuidle_state = (int16_t)s->cfg.unknown_idle_state;
-		c->flags |= EA_INF_UNKNOWN;
 		s->counts.start_guessed++;
+		if (s->cfg.absent_offline) {
+			c->offline = true;
+			s->counts.absent_offline++;
+		} else {
+			c->flags |= EA_INF_UNKNOWN;
+		}
 	}
 }
 
@@ -68,6 +74,14 @@ static struct ea_cpu_state derive(const struct ea_state *s, const struct ea_cpu 
 {
 	struct ea_cpu_state st;
 
+	if (s->suspended || c->offline) {
+		st.mode = s->suspended ? EA_CPU_SUSPENDED : EA_CPU_OFFLINE;
+		st.freq_khz = 0;
+		st.inferred = c->flags & EA_INF_START;
+		st.pid = 0;
+		st.idle_state = EA_IDLE_NONE;
+		return st;
+	}
 	st.mode = EA_CPU_BUSY;
 	st.freq_khz = c->freq;
 	st.inferred = c->flags;
@@ -382,6 +396,71 @@ static void apply_idle(struct ea_state *s, const struct ea_event *ev)
 	cpu_update(s, cpu, ev->ts);
 }
 
+/* suspend_resume machine_suspend: every CPU enters or leaves suspension. */
+static void apply_suspend(struct ea_state *s, const struct ea_event *ev)
+{
+	bool on = ev->suspend.begin;
+
+	if (on == s->suspended) {
+		s->counts.suspend_unmatched++;
+		return;
+	}
+	s->suspended = on;
+	if (on)
+		s->counts.suspends++;
+	for (int i = 0; i < s->ncpus; i++)
+		cpu_update(s, i, ev->ts);
+}
+
+enum { HP_NONE, HP_DOWN, HP_UP };
+
+/*
+ * A cpuhp step of CPU hp.cpu, recorded on ev->cpu. The steps of a walk
+ * run partly on the CPU itself (its hotplug thread, its STARTING steps)
+ * and partly on the CPU driving it; a take-down ends on the driver, a
+ * bring-up's CPU comes alive when a step runs on it. So (as Wattson's
+ * hotplug.sql): offline at the first step of a take-down recorded
+ * elsewhere after one recorded on the CPU (the driver's first step,
+ * kicking the CPU's thread, comes before); online at the first step of a
+ * bring-up recorded on the CPU. The walk's direction comes from an enter:
+ * target below the step is a take-down.
+ */
+static void apply_hotplug(struct ea_state *s, const struct ea_event *ev)
+{
+	int cpu = ev->hotplug.cpu;
+	struct ea_cpu *c = &s->cpus[cpu];
+	bool self = ev->cpu == cpu;
+
+	if (ev->hotplug.enter) {
+		uint8_t dir = ev->hotplug.step > ev->hotplug.target ? HP_DOWN :
+								      HP_UP;
+
+		if (dir != c->hp_dir) {
+			c->hp_dir = dir;
+			c->hp_self = false;
+		}
+	}
+	if (c->hp_dir == HP_DOWN && !self && c->hp_self && !c->offline) {
+		c->offline = true;
+		s->counts.cpus_offlined++;
+		/* its tasks have left; it comes back in its idle task */
+		c->curr = 0;
+		c->in_cpuidle = false;
+		c->flags &= ~(EA_INF_LOST | EA_INF_UNKNOWN | EA_INF_RESYNC);
+		cpu_update(s, cpu, ev->ts);
+	} else if (c->hp_dir == HP_UP && self && c->offline) {
+		c->offline = false;
+		s->counts.cpus_onlined++;
+		c->curr = 0;
+		c->in_cpuidle = false;
+		c->flags &= ~(EA_INF_LOST | EA_INF_UNKNOWN | EA_INF_RESYNC |
+			      EA_INF_START);
+		cpu_update(s, cpu, ev->ts);
+	}
+	if (self)
+		c->hp_self = true;
+}
+
 void cpu_apply(struct ea_state *s, const struct ea_event *ev)
 {
 	struct ea_cpu *c = &s->cpus[ev->cpu];
@@ -410,6 +489,14 @@ void cpu_apply(struct ea_state *s, const struct ea_event *ev)
 	case EA_EV_MIGRATE:
 		cpu_apply_other(s, ev);
 		cpu_migrate(s, ev);
+		return;
+	case EA_EV_SUSPEND:
+		cpu_apply_other(s, ev);
+		apply_suspend(s, ev);
+		return;
+	case EA_EV_HOTPLUG:
+		cpu_apply_other(s, ev);
+		apply_hotplug(s, ev);
 		return;
 	case EA_EV_LOST:
 		cpu_touch(s, ev->cpu, ev);

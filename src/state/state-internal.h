@@ -26,6 +26,9 @@ struct ea_cpu {
 	struct ea_task *recent[2];	/* tasks last looked up for this CPU */
 	uint32_t cap_freq, cap;	/* cfg.capacity(cpu, cap_freq) is cap ... */
 	bool cap_known;		/* ... once asked */
+	bool offline;		/* taken offline by CPU hotplug */
+	uint8_t hp_dir;		/* its last cpuhp walk: 0 none, 1 down, 2 up */
+	bool hp_self;		/* a cpuhp event of that walk ran on itself */
 };
 
 struct task_table {
@@ -55,6 +58,7 @@ struct ea_state {
 				   followed by sched_wakeup of the same) */
 	const struct ea_event *applying;	/* the event apply() is at */
 	int32_t pid_hwm;	/* highest pid of a task met so far */
+	bool suspended;		/* between machine_suspend begin and end */
 	struct ea_state_counts counts;
 };
 

@@ -79,6 +79,8 @@ static inline int top_cpu(const struct ea_event *ev)
 		need = ev->idle.cpu;
 	if (ev->type == EA_EV_FREQ && ev->freq.cpu > need)
 		need = ev->freq.cpu;
+	if (ev->type == EA_EV_HOTPLUG && ev->hotplug.cpu > need)
+		need = ev->hotplug.cpu;
 	return need;
 }
 

@@ -119,7 +119,11 @@ static void on_change(void *ctx, const struct ea_state *s, int cpu,
 		st->clip_known = true;
 	}
 	len = clip(st, &t0, &t1);
-	if (old->inferred & EA_INF_UNKNOWN) {
+	if (old->mode == EA_CPU_SUSPENDED) {
+		c->suspended_ns += len;
+	} else if (old->mode == EA_CPU_OFFLINE) {
+		c->offline_ns += len;
+	} else if (old->inferred & EA_INF_UNKNOWN) {
 		c->unknown_ns += len;
 		if (old->mode == EA_CPU_IDLE)
 			c->unknown_idle_ns += len;
@@ -154,7 +158,9 @@ static void on_change(void *ctx, const struct ea_state *s, int cpu,
 		c->inferred_lost_ns += len;
 	if (old->inferred & EA_INF_RESYNC)
 		c->inferred_resync_ns += len;
-	if (len && add_freq_time(c, old->freq_khz, len))
+	/* frequency residency: of the powered time only */
+	if (len && old->mode <= EA_CPU_IDLE &&
+	    add_freq_time(c, old->freq_khz, len))
 		snprintf(st->error, sizeof(st->error), "out of memory");
 
 	/* Idle periods: one per stay in one idle state. */

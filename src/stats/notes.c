@@ -54,10 +54,24 @@ void ea_stats_foreach_note(const struct ea_stats *st,
 		     "events lost %llu time(s) (%llu events counted): state unknown until the next event fixes it",
 		     (unsigned long long)c->lost_markers,
 		     (unsigned long long)c->lost_events);
-	if (c->start_guessed)
+	if (c->start_guessed > c->absent_offline)
 		NOTE("warning",
 		     "%llu CPU(s) have no record at all: unknown time throughout, priced idle",
-		     (unsigned long long)c->start_guessed);
+		     (unsigned long long)(c->start_guessed - c->absent_offline));
+	if (c->absent_offline)
+		NOTE("inference",
+		     "%llu CPU(s) have no record at all: offline throughout (--absent-offline)",
+		     (unsigned long long)c->absent_offline);
+	if (c->suspends || c->suspend_unmatched)
+		NOTE("inference",
+		     "the system was suspended %llu time(s) (machine_suspend): every CPU priced at the model's suspend_power meanwhile%s",
+		     (unsigned long long)c->suspends,
+		     c->suspend_unmatched ? "; unmatched machine_suspend begin/end ignored" : "");
+	if (c->cpus_offlined)
+		NOTE("inference",
+		     "CPU hotplug: %llu time(s) a CPU was taken offline, %llu brought back (cpuhp events): offline time priced at the cluster's offline_power",
+		     (unsigned long long)c->cpus_offlined,
+		     (unsigned long long)c->cpus_onlined);
 	if (c->tasks_left)
 		NOTE("warning",
 		     "%llu task(s) shown gone from a CPU whose switch-out was lost (a switch-in elsewhere or a wakeup for another CPU): unknown time from their last record there",

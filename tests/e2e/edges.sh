@@ -2,8 +2,9 @@
 # SPDX-License-Identifier: GPL-2.0-only
 # Invariants at the edges of what a trace shows (issue 15), on every trace
 # of traces/, ../shared/traces and ../shared/repro (those two when present):
-#  1. stats and report: per CPU, busy_s + idle_s + unknown_s = duration_s,
-#     exactly (decimal text of the JSON);
+#  1. stats and report: per CPU, busy_s + idle_s + unknown_s +
+#     suspended_s + offline_s = duration_s, exactly (decimal text of the
+#     JSON); also on tests/fixtures/suspend's traces;
 #  2. report: every task's busy energy (core and cluster busy) is at most
 #     the model's highest busy power (core + cluster, max over clusters and
 #     OPPs, read here from the model file) times its runtime_s: a task
@@ -53,9 +54,10 @@ maxpow = max(D(c["core_power"]) + D(c["cluster_power"])
 errs = []
 for what, d in (("stats", s), ("report", r)):
     for c in d["cpus"]:
-        tot = D(c["busy_s"]) + D(c["idle_s"]) + D(c.get("unknown_s", "missing"))
+        tot = (D(c["busy_s"]) + D(c["idle_s"]) + D(c.get("unknown_s", "missing")) +
+               D(c.get("suspended_s", "missing")) + D(c.get("offline_s", "missing")))
         if tot != D(d["duration_s"]):
-            errs.append("%s cpu %d: busy + idle + unknown = %s, span %s"
+            errs.append("%s cpu %d: busy + idle + unknown + suspended + offline = %s, span %s"
                         % (what, c["cpu"], tot, d["duration_s"]))
 for t in r["tasks"]:
     busy = D(t["energy"]["busy"])
@@ -74,11 +76,11 @@ EOF
 	if [ -s "$TMP/out" ]; then
 		fail "$1: $(cat "$TMP/out")"
 	else
-		ok "$1: busy + idle + unknown = span; task busy power within the model's"
+		ok "$1: busy + idle + unknown + suspended + offline = span; task busy power within the model's"
 	fi
 }
 
-for f in $(sampled "$ROOT"/traces/*/*.txt "$ROOT"/traces/*/*.dat); do
+for f in $(sampled "$ROOT"/traces/*/*.txt "$ROOT"/traces/*/*.dat "$ROOT"/tests/fixtures/suspend/*.txt); do
 	check "$f"
 done
 if [ -d "$SHARED" ]; then

@@ -67,7 +67,11 @@ PY
 	else fail "$1: $(tail -c 500 "$TMP/py")"; fi
 }
 
-for t in traces/demo/tc2-seven-tasks.txt:tc2 "$SHARED/lisa/tests__assets__sched_load__trace.dat:juno-r0"; do
+# the suspend and hotplug fixtures: their suspended and offline energy is
+# in the CPUs' power tracks too
+for t in traces/demo/tc2-seven-tasks.txt:tc2 "$SHARED/lisa/tests__assets__sched_load__trace.dat:juno-r0" \
+	tests/fixtures/suspend/suspend.txt:tests/fixtures/suspend/model.json \
+	tests/fixtures/suspend/hotplug.txt:tests/fixtures/suspend/model.json; do
 	tr=${t%%:*} m=${t#*:}
 	[ -f "$tr" ] || { echo "skip: $tr"; continue; }
 	if "$EATRACE" report -m "$m" "$tr" -f json -o "$TMP/r.json" --perfetto "$TMP/p.json" 2>"$TMP/err"; then

@@ -65,6 +65,12 @@ MG = re.compile(r'comm=(.*) pid=(-?\d+) prio=(-?\d+) orig_cpu=(\d+) dest_cpu=(\d
 PW = re.compile(r'state=(\d+) cpu_id=(\d+)$')
 PR = re.compile(r'ip=\S+ buf=(.*)$')
 WAKE_IDS = {'sched_wakeup': 17, 'sched_waking': 20, 'sched_wakeup_new': 114}
+# suspend_resume and cpuhp in their printed forms (ftrace text): the raw
+# form of suspend_resume has only a pointer for its action
+SR = re.compile(r'(\w+)\[(\d+)\] (begin|end)$')
+HP_ENTER = re.compile(r'cpu(?:: |=)0*(\d+) target(?:: *|=)(-?\d+) (?:step: *|idx=)(-?\d+)')
+HP_EXIT = re.compile(r'cpu(?:: |=)0*(\d+)\s+state(?:: *|=)(-?\d+) (?:step: *|idx=)(-?\d+)')
+HP_IDS = {'cpuhp_enter': 345, 'cpuhp_multi_enter': 344, 'cpuhp_exit': 343}
 
 
 def parse(lines):
@@ -104,6 +110,14 @@ def parse(lines):
             s = PR.match(body)
             if s:
                 yield ('ev', int(cpu), ts, int(pid), name, s.groups())
+        elif name == 'suspend_resume':
+            s = SR.match(body)
+            if s:
+                yield ('ev', int(cpu), ts, int(pid), name, s.groups())
+        elif name in HP_IDS:
+            s = (HP_EXIT if name == 'cpuhp_exit' else HP_ENTER).match(body)
+            if s:
+                yield ('ev', int(cpu), ts, int(pid), name, s.groups())
 
 
 def full_event(ts, pid, name, g):
@@ -124,6 +138,18 @@ def full_event(ts, pid, name, g):
     elif name in ('cpu_frequency', 'cpu_idle'):
         pay = f_varint(1, int(g[0])) + f_varint(2, int(g[1]))
         num = 11 if name == 'cpu_frequency' else 13
+    elif name == 'suspend_resume':
+        # SuspendResumeFtraceEvent: action 1, val 2, start 3
+        pay = f_bytes(1, g[0]) + f_varint(2, int(g[1])) + f_varint(3, g[2] == 'begin')
+        num = 113
+    elif name in HP_IDS:
+        # cpuhp.proto: enter/multi_enter cpu 1, idx 3, target 4;
+        # exit cpu 1, idx 2, state 4
+        num = HP_IDS[name]
+        if name == 'cpuhp_exit':
+            pay = f_varint(1, int(g[0])) + f_varint(2, int(g[2])) + f_varint(4, int(g[1]))
+        else:
+            pay = f_varint(1, int(g[0])) + f_varint(3, int(g[2])) + f_varint(4, int(g[1]))
     else:
         pay = f_varint(1, 0) + f_bytes(2, g[0] + '\n')
         num = 3

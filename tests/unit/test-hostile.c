@@ -121,7 +121,7 @@ static void test_model_newline_in_key(void **state)
 					      "m.json", &err), -1);
 	assert_null(strchr(err.msg, '\n'));
 	assert_string_equal(err.msg,
-			    "m.json:1: na?me: unknown member (expected one of: eatrace_model, name, source, power_unit, clusters)");
+			    "m.json:1: na?me: unknown member (expected one of: eatrace_model, name, source, power_unit, clusters, suspend_power)");
 }
 
 /* Far larger than any real model (16 MiB): refused before parsing. */
