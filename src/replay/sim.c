@@ -133,8 +133,8 @@ static inline int first_of(int w, uint64_t m)
 /* What next_time() and pick() know of cpu may have changed: look again. */
 static inline void touch(struct sim *s, int cpu)
 {
-	set_bit(s->nt_dirty, cpu);
-	set_bit(s->pk_dirty, cpu);
+	set_bit(s->nt_dirty, s->cpos[cpu]);
+	set_bit(s->pk_dirty, s->cpos[cpu]);
 }
 
 /* cpu's emission key floor in the current bucket. */
@@ -564,7 +564,7 @@ static void advance(struct sim *s, uint64_t t)
 	s->now = t;
 	for (int w = 0; w < s->nw; w++) {
 		for (uint64_t m = s->due[w]; m; m &= m - 1) {
-			int i = first_of(w, m);
+			int i = s->corder[first_of(w, m)];
 			struct sim_cpu *c = &s->cpus[i];
 
 			if (c->curr < 0)
@@ -602,7 +602,7 @@ static void set_freq(struct sim *s, int cpu, int k, uint32_t khz, uint64_t key)
 		c->cap_idx = k;
 		c->rate = cl->caps[k].cap;
 		/* its finish time moves; nothing pick() reads changed */
-		set_bit(s->nt_dirty, cpus[i]);
+		set_bit(s->nt_dirty, s->cpos[cpus[i]]);
 	}
 	ev = emit(s, cpu, EA_EV_FREQ, key, e_task(s, cpu));
 	if (ev) {
@@ -906,12 +906,15 @@ static int place(struct sim *s, int task)
 		 * tasks, then the lowest util */
 		int best = -1;
 
-		for (int i = 0; i < s->ncpus; i++)
+		for (int q = 0; q < s->ncpus; q++) {
+			int i = s->corder[q];
+
 			if (rp_pin_allows(t->upin, i) &&
 			    (best < 0 || s->env_nr[i] < s->env_nr[best] ||
 			     (s->env_nr[i] == s->env_nr[best] &&
 			      s->env_util[i] < s->env_util[best])))
 				best = i;
+		}
 		cpu = best >= 0 ? best : cpu;
 	}
 	return cpu;
@@ -1143,7 +1146,8 @@ static bool misfit_pull(struct sim *s, int dst)
 
 	if (!s->asymmetric || s->policy->balance.no_misfit)
 		return false;
-	for (int i = 0; i < s->ncpus; i++) {
+	for (int p = 0; p < s->ncpus; p++) {
+		int i = s->corder[p];
 		struct sim_cpu *c = &s->cpus[i];
 		uint32_t u;
 
@@ -1167,7 +1171,8 @@ static bool misfit_pull(struct sim *s, int dst)
 /* Active balance: a running task whose CPU's waiting tasks cannot move. */
 static bool active_pull(struct sim *s, int dst)
 {
-	for (int i = 0; i < s->ncpus; i++) {
+	for (int p = 0; p < s->ncpus; p++) {
+		int i = s->corder[p];
 		struct sim_cpu *c = &s->cpus[i];
 
 		if (i == dst || c->curr < 0 || !c->nrq || movable(s, i, dst) >= 0 ||
@@ -1203,14 +1208,15 @@ static bool may_pull(const struct sim *s, int src, int dst)
 /*
  * The CPU dst pulls a waiting task from: one with a task that may move,
  * at least min_nr tasks, that dst may pull from; its own cluster's first,
- * then the most waiting, then the lowest. -1: none.
+ * then the most waiting, then the first in sim.corder. -1: none.
  */
 static int source(const struct sim *s, int dst, int min_nr)
 {
 	int best = -1;
 	bool best_local = false;
 
-	for (int i = 0; i < s->ncpus; i++) {
+	for (int p = 0; p < s->ncpus; p++) {
+		int i = s->corder[p];
 		bool local = s->cpus[i].cluster == s->cpus[dst].cluster;
 
 		/* a CPU not running anything picks its own queue */
@@ -1248,7 +1254,9 @@ static void balance_tick(struct sim *s)
 		s->over_sticky = false;
 	if (!balancing(s))
 		return;
-	for (int i = 0; i < s->ncpus; i++) {
+	for (int p = 0; p < s->ncpus; p++) {
+		int i = s->corder[p];
+
 		if (s->cpus[i].in_busy0)
 			continue;
 		if (!idle_cpu(s, i))
@@ -1611,7 +1619,7 @@ static uint64_t next_time(struct sim *s)
 	/* again for the CPUs touched, or whose time came (due) */
 	for (int w = 0; w < s->nw; w++) {
 		for (uint64_t b = s->nt_dirty[w] | s->due[w]; b; b &= b - 1) {
-			int i = first_of(w, b);
+			int i = s->corder[first_of(w, b)];
 
 			s->nt[i] = cpu_next_time(s, i);
 		}
@@ -1625,7 +1633,7 @@ static uint64_t next_time(struct sim *s)
 		t = s->now;
 	for (int i = 0; m <= t && i < s->ncpus; i++)
 		if (s->nt[i] <= t)
-			set_bit(s->due, i);
+			set_bit(s->due, s->cpos[i]);
 	return t;
 }
 
@@ -1767,7 +1775,7 @@ static void step(struct sim *s, uint64_t t)
 	 * than its next event time. It leaves the CPU settled: what it does
 	 * there itself calls for no second look.
 	 */
-	for (int i = 0; i < s->ncpus; i++) {
+	for (int i = 0; i < s->ncpus; i++) {	/* i: a position in corder */
 		int w = i >> 6;
 		uint64_t m;
 
@@ -1780,7 +1788,7 @@ static void step(struct sim *s, uint64_t t)
 			}
 			i = first_of(w, m);
 		}
-		pick(s, i, tick);
+		pick(s, s->corder[i], tick);
 		s->pk_dirty[w] &= ~(1ull << (i & 63));
 	}
 	governor(s);
@@ -1999,6 +2007,36 @@ static int init_domains(struct sim *s)
 	return 0;
 }
 
+/*
+ * The order in which the simulator visits CPUs wherever the first visited
+ * wins (which CPU picks, pulls or balances first, ties among sources): the
+ * biggest top capacity first, then by id. A renumbering that keeps each
+ * cluster's CPUs in order (tc2 and its A7-first copy) leaves it the same
+ * sequence of CPUs, so it changes no result; on a platform numbered
+ * big-first, such as tc2, it is the ids' order.
+ */
+static int order_cpus(struct sim *s)
+{
+	s->corder = malloc((s->ncpus ? s->ncpus : 1) * sizeof(*s->corder));
+	s->cpos = malloc((s->ncpus ? s->ncpus : 1) * sizeof(*s->cpos));
+	if (!s->corder || !s->cpos)
+		return -1;
+	for (int i = 0; i < s->ncpus; i++) {
+		uint32_t cap = s->cpus[i].cap_orig;
+		int p = i;
+
+		/* insertion: ncpus is small, and this runs once */
+		while (p > 0 && s->cpus[s->corder[p - 1]].cap_orig < cap) {
+			s->corder[p] = s->corder[p - 1];
+			p--;
+		}
+		s->corder[p] = i;
+	}
+	for (int p = 0; p < s->ncpus; p++)
+		s->cpos[s->corder[p]] = p;
+	return 0;
+}
+
 /* All arrivals in one array, sorted: when some task's are out of order. */
 static int sort_arrivals(struct sim *s)
 {
@@ -2091,8 +2129,13 @@ int sim_init(struct sim *s, const struct ea_workload *w, const struct ea_model *
 		const struct ea_cluster *cl = &m->clusters[m->cpu_cluster[i]];
 
 		swapper_comm(i, s->swapper[i]);
+		s->cpus[i].cap_orig = cl->caps[cl->ncaps - 1].cap;
 		if (cl->caps[cl->ncaps - 1].cap > s->cap_max)
 			s->cap_max = cl->caps[cl->ncaps - 1].cap;
+	}
+	if (order_cpus(s)) {
+		fail(s, "out of memory");
+		return -1;
 	}
 	for (size_t i = 0; i < s->ntasks; i++)
 		memcpy(s->comms[i], w->tasks[i].comm,
@@ -2154,6 +2197,8 @@ void sim_free(struct sim *s)
 	free(s->nt_dirty);
 	free(s->pk_dirty);
 	free(s->due);
+	free(s->corder);
+	free(s->cpos);
 	free(s->comms);
 	free(s->swapper);
 	rp_cl_cache_free(s->clc);

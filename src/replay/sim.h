@@ -151,7 +151,10 @@ struct sim {
 	bool started;
 	int nin_busy0;		/* CPUs in a recorded idle-task stretch */
 	int *done, ndone;	/* CPUs whose task's work ran out (advance) */
-	/* sets of CPUs, as bits: [nw] words */
+	/* CPUs in the order they are visited where the first wins: the
+	 * biggest first, then by id (sim.c order_cpus()); cpos: its inverse */
+	int *corder, *cpos;
+	/* sets of CPUs, as bits of their positions in corder: [nw] words */
 	int nw;			/* ncpus / 64 + 1 */
 	uint64_t *nt;		/* next_time(): each CPU's, unless nt_dirty */
 	uint64_t *nt_dirty;
