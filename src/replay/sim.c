@@ -1005,20 +1005,26 @@ static bool late(const struct sim *s, const struct rp_act *a)
 /*
  * util_est_update() at a sleep (mainline 6.9+, UTIL_EST_MARGIN 1024 / 100,
  * weight 1/4): up at once to the util at dequeue, down by a quarter of the
- * difference unless within the margin or above the CPU's capacity.
+ * difference unless within the margin or above the CPU's capacity. Not
+ * modelled: its skip when the task did not get all the CPU it wanted
+ * (dequeued + margin < runnable_avg: no runnable_avg here).
  */
+uint32_t rp_util_est_update(uint32_t ewma, uint32_t dequeued, uint32_t cap)
+{
+	uint32_t diff;
+
+	if (ewma <= dequeued)
+		return dequeued;
+	diff = ewma - dequeued;
+	if (diff < 1024 / 100 || dequeued > cap)
+		return ewma;
+	return ((ewma << 2) - diff) >> 2;
+}
+
 static void util_est_sleep(struct sim *s, struct sim_task *t, int cpu)
 {
-	uint32_t dq = task_util(s, t), diff;
-
-	if (t->ue_ewma <= dq) {
-		t->ue_ewma = dq;
-		return;
-	}
-	diff = t->ue_ewma - dq;
-	if (diff < 1024 / 100 || dq > s->cpus[cpu].cap_orig)
-		return;
-	t->ue_ewma = ((t->ue_ewma << 2) - diff) >> 2;
+	t->ue_ewma = rp_util_est_update(t->ue_ewma, task_util(s, t),
+					s->cpus[cpu].cap_orig);
 }
 
 static void complete(struct sim *s, int cpu)
@@ -1794,17 +1800,25 @@ static void step(struct sim *s, uint64_t t)
 	governor(s);
 }
 
+bool sim_step(struct sim *s)
+{
+	uint64_t t;
+
+	if (s->error[0])
+		return false;
+	t = next_time(s);
+	if (t > s->last_ts)
+		return false;
+	step(s, t);
+	return !s->error[0];
+}
+
 int sim_run(struct sim *s)
 {
 	struct ea_event *ev;
 
-	while (!s->error[0]) {
-		uint64_t t = next_time(s);
-
-		if (t > s->last_ts)
-			break;
-		step(s, t);
-	}
+	while (sim_step(s))
+		;
 	if (s->now < s->last_ts && !s->error[0]) {
 		close_bucket(s);
 		advance(s, s->last_ts);
