@@ -645,7 +645,7 @@ static void governor(struct sim *s)
 		if (s->dom_k[d] < 0 || s->dom_util[d] != util) {
 			s->dom_k[d] = rp_gov_cap_idx(&s->gspec,
 						     s->m->cpu_cluster[cpus[0]],
-						     cl, util);
+						     cl, s->clc, util);
 			s->dom_util[d] = util;
 		}
 		k = s->dom_k[d];

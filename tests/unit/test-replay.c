@@ -228,36 +228,103 @@ static void pack_spread_not_bounds(void **state)
 /*
  * Governors on tc2 (cluster 0 A15: 500..1200 MHz, cap 840..2015; cluster 1
  * A7: 350..1000 MHz, cap 358..1024).
- *  - schedutil, A15 util 672: 672 + 672 / 4 = 840; get_next_freq():
+ *
+ * schedutil with every OPP (schedutil:all_opps, CPUFREQ_RELATION_L):
+ *  - A15 util 672: 672 + 672 / 4 = 840; get_next_freq():
  *    1200000 x 840 / 2015 = 500248 kHz > 500000, so 600000 (index 1),
  *    although the capacity 840 of 500 MHz equals 840;
  *  - A15 util 671: 671 + 167 = 838, 1200000 x 838 / 2015 = 499057 kHz:
  *    500000 (index 0);
  *  - A7 util 300: 375, 1000000 x 375 / 1024 = 366210 kHz: 400000 (1);
- *  - util above the capacity is capped: A7 util 5000 -> 1000000 (7);
- *  - fixed:A15=600000,A7=1000000: indices 1 and 7 whatever the util.
+ *  - util above the capacity is capped: A7 util 5000 -> 1000000 (7).
+ *
+ * schedutil as mainline since 5.16 (CPUFREQ_RELATION_LE), skipping the
+ * OPPs the energy model marks inefficient: cost = power x fmax / f not
+ * below that of some higher OPP; the energy model's power per CPU is
+ * core + cluster / CPUs (feec's). A15 (2 CPUs), OPP: power, cost:
+ *   500: 2021 + 3960   = 5981.0 x 1200/500  = 14354
+ *   600: 2312 + 4082.5 = 6394.5 x 1200/600  = 12789
+ *   700: 2756 + 4086   = 6842.0 x 1200/700  = 11729
+ *   800: 3125 + 4097.5 = 7222.5 x 1200/800  = 10834
+ *   900: 3524 + 4132.5 = 7656.5 x 1200/900  = 10209
+ *  1000: 3846 + 4223   = 8069.0 x 1200/1000 =  9683
+ *  1100: 5177 + 5713   = 10890  x 1200/1100 = 11880
+ *  1200: 6997 + 7600   = 14597  x 1         = 14597
+ * from the top: 1200, 1100 and 1000 MHz each cheaper than all above,
+ * 900 MHz and below not below 9683: inefficient. A7 (3 CPUs):
+ *   350: 187 + 989    = 1176.0 x 1000/350 = 3360
+ *   400: 275 + 930.7  = 1205.7 x 2.5      = 3014
+ *   500: 334 + 936.7  = 1270.7 x 2        = 2541
+ *   600: 407 + 938.3  = 1345.3 x 1000/600 = 2242
+ *   700: 447 + 973    = 1420.0 x 1000/700 = 2029
+ *   800: 549 + 949    = 1498.0 x 1.25     = 1873
+ *   900: 761 + 1305.7 = 2066.7 x 1000/900 = 2296
+ *  1000: 1024 + 1635  = 2659.0            = 2659
+ * 800 MHz and up efficient, 700 MHz and below not (>= 1873). So:
+ *  - A15 util 672 (600 MHz above) -> 1000 MHz (5); 671 too;
+ *  - A15 util 1300: 1625, 1200000 x 1625 / 2015 = 967742 kHz: 1000 MHz
+ *    (5), efficient; util 1400: 1750, 1042184 kHz: 1100 MHz (6);
+ *  - A7 util 300 (400 MHz above) -> 800 MHz (5); A7 util 700: 875,
+ *    1000000 x 875 / 1024 = 854492 kHz: 900 MHz (6), efficient.
+ * The same with the model's cached table (rp_cl_cache_new()).
+ *
+ * fixed:A15=600000,A7=1000000: indices 1 and 7 whatever the util.
  */
 static void governors(void **state)
 {
 	struct rp_gov_spec g;
+	struct rp_cl_cache *clc;
 	char msg[200];
 
 	load(state);
+	clc = rp_cl_cache_new(tc2);
+	assert_non_null(clc);
 	rp_gov_spec_default(&g, RP_GOV_SCHEDUTIL);
 	assert_int_equal(g.rate_limit_us, 1000);
-	assert_int_equal(rp_gov_cap_idx(&g, 0, &tc2->clusters[0], 672), 1);
-	assert_int_equal(rp_gov_cap_idx(&g, 0, &tc2->clusters[0], 671), 0);
-	assert_int_equal(rp_gov_cap_idx(&g, 1, &tc2->clusters[1], 300), 1);
-	assert_int_equal(rp_gov_cap_idx(&g, 1, &tc2->clusters[1], 5000), 7);
+	assert_false(g.all_opps);
+	for (int c = 0; c < 2; c++) {
+		const struct rp_cl_cache *cc = c ? clc : NULL;
+
+		assert_int_equal(rp_gov_cap_idx(&g, 0, &tc2->clusters[0], cc, 672), 5);
+		assert_int_equal(rp_gov_cap_idx(&g, 0, &tc2->clusters[0], cc, 671), 5);
+		assert_int_equal(rp_gov_cap_idx(&g, 0, &tc2->clusters[0], cc, 1300), 5);
+		assert_int_equal(rp_gov_cap_idx(&g, 0, &tc2->clusters[0], cc, 1400), 6);
+		assert_int_equal(rp_gov_cap_idx(&g, 1, &tc2->clusters[1], cc, 300), 5);
+		assert_int_equal(rp_gov_cap_idx(&g, 1, &tc2->clusters[1], cc, 700), 6);
+		assert_int_equal(rp_gov_cap_idx(&g, 1, &tc2->clusters[1], cc, 5000), 7);
+	}
+	assert_int_equal(rp_gov_spec_parse(&g, "schedutil:all_opps", tc2, msg,
+					   sizeof(msg)), 0);
+	assert_true(g.all_opps);
+	assert_int_equal(g.rate_limit_us, 1000);
+	for (int c = 0; c < 2; c++) {
+		const struct rp_cl_cache *cc = c ? clc : NULL;
+
+		assert_int_equal(rp_gov_cap_idx(&g, 0, &tc2->clusters[0], cc, 672), 1);
+		assert_int_equal(rp_gov_cap_idx(&g, 0, &tc2->clusters[0], cc, 671), 0);
+		assert_int_equal(rp_gov_cap_idx(&g, 1, &tc2->clusters[1], cc, 300), 1);
+		assert_int_equal(rp_gov_cap_idx(&g, 1, &tc2->clusters[1], cc, 5000), 7);
+	}
+	rp_cl_cache_free(clc);
 	assert_int_equal(rp_gov_spec_parse(&g, "fixed:A15=600000,A7=1000000",
 					   tc2, msg, sizeof(msg)), 0);
 	assert_int_equal(g.kind, RP_GOV_FIXED);
-	assert_int_equal(rp_gov_cap_idx(&g, 0, &tc2->clusters[0], 0), 1);
-	assert_int_equal(rp_gov_cap_idx(&g, 1, &tc2->clusters[1], 1000), 7);
+	assert_int_equal(rp_gov_cap_idx(&g, 0, &tc2->clusters[0], NULL, 0), 1);
+	assert_int_equal(rp_gov_cap_idx(&g, 1, &tc2->clusters[1], NULL, 1000), 7);
 	rp_gov_spec_free(&g);
 	assert_int_equal(rp_gov_spec_parse(&g, "schedutil:rate_limit_us=2500",
 					   tc2, msg, sizeof(msg)), 0);
 	assert_int_equal(g.rate_limit_us, 2500);
+	assert_false(g.all_opps);
+	assert_int_equal(rp_gov_spec_parse(&g, "schedutil:rate_limit_us=500,all_opps",
+					   tc2, msg, sizeof(msg)), 0);
+	assert_int_equal(g.rate_limit_us, 500);
+	assert_true(g.all_opps);
+	assert_int_equal(rp_gov_spec_parse(&g, "schedutil:fast", tc2, msg,
+					   sizeof(msg)), -1);
+	assert_non_null(strstr(msg, "'fast' is not rate_limit_us=N or all_opps"));
+	assert_int_equal(rp_gov_spec_parse(&g, "schedutil:", tc2, msg,
+					   sizeof(msg)), -1);
 	/* errors: unknown cluster, frequency not an OPP, cluster missing */
 	assert_int_equal(rp_gov_spec_parse(&g, "fixed:A57=600000,A7=1000000",
 					   tc2, msg, sizeof(msg)), -1);
