@@ -734,6 +734,7 @@ static void feec_util_est_sleep(void **state)
 	assert_in_range(seen[0], 722, 744);
 	assert_in_range(seen[1], seen[0] - (seen[0] + 3) / 4,
 			seen[0] - (seen[0] - 22 + 3) / 4);
+	rp_gov_spec_free(&s.gspec);	/* fixed_k: not the simulator's */
 	sim_free(&s);
 	ea_run_free(&run);
 	ea_workload_free(w);
@@ -807,6 +808,7 @@ static void feec_sticky_overutilised(void **state)
 	assert_true(cleared > last_over);
 	assert_true(cleared - last_over <= 4000000);
 	assert_int_equal((cleared - t0) % 4000000, 0);
+	rp_gov_spec_free(&s.gspec);	/* fixed_k: not the simulator's */
 	sim_free(&s);
 	ea_run_free(&run);
 	ea_workload_free(w);
