@@ -1410,6 +1410,13 @@ static void busy0_start(struct sim *s, const struct rp_idle_busy *b)
 
 	if (c->curr >= 0 || c->nrq)
 		return;	/* a task runs there: the CPU is busy anyway */
+	/* On another platform, an idle entry after a task that ended sooner
+	 * there than recorded (a faster CPU): the CPU is idle already, and
+	 * the stretch was the task's way into idle, nothing that wakes the
+	 * CPU again. (On the recorded platform it stays: the recording's
+	 * idle timeline is followed, and report counts what it shows.) */
+	if (b->from_task && c->e_idle && !s->same_platform)
+		return;
 	/* Idle exit into a task, idle entry after one: part of that task's
 	 * run, which other policies may place elsewhere. */
 	if (!s->policy->follow_segments && (!b->to_idle || b->from_task))

@@ -109,6 +109,23 @@ else
 	fail "schedutil inefficient OPPs: $1 $2; all_opps: $3 $4"
 fi
 
+# recorded on a faster platform: seven-periodic's recorded CPUs 3 and 4 go
+# to tc2's A15s 0 and 1 (cpumap.c: 5 equal source CPUs by id onto tc2
+# ranked A7 2, 3, 4 then A15 0, 1), which schedutil runs at 1 GHz or more
+# (capacity >= 1679 against the recording's 1024): every activation there
+# ends before its recorded end, so each recorded idle exit is one exit and
+# no more. The idle entry recorded after each task's switch-out does not
+# wake the CPU again (it did: 80 and 500 exits, twice the recording's).
+"$EATRACE" replay traces/replay/seven-periodic.txt --source-capacity 1024 \
+	--target-model tc2 --policy recorded --emit-trace "$TMP/rec7.txt" -q >"$TMP/out" ||
+	fail "recorded seven-periodic on tc2"
+for m in 3:0 4:1; do
+	src=${m%:*} dst=${m#*:}
+	expect_eq "recorded on tc2: CPU $dst's idle exits are recorded CPU $src's" \
+		"$(grep -c "cpu_idle: state=4294967295 cpu_id=$dst\$" "$TMP/rec7.txt")" \
+		"$(grep -c "cpu_idle: state=4294967295 cpu_id=$src\$" traces/replay/seven-periodic.txt)"
+done
+
 # 3. pinning from evidence: no auto-pinning unless --auto-pin; --pin by comm
 #    or pid, CPU lists, CPUs of the platform replayed on.
 demo="traces/demo/tc2-seven-tasks.txt -m tc2 --policy eas-rfc -f json"
