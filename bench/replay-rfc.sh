@@ -12,6 +12,7 @@
 #   >= 90% of the run under every policy (the run: from the threads'
 #   first switch-in to the recording's end; `recorded` maps the 2 source
 #   CPUs to tc2's first 2 and is shown, not judged).
+# EXTRA_GOVS="G ..." adds governors (e.g. schedutil:all_opps).
 # Each under the default governor (schedutil) and, when the build has it,
 # the RFC's fixed frequencies (--governor fixed:A15=600000,A7=1000000).
 # Prints one line per policy and PASS/FAIL per target; exit 1 on a FAIL.
@@ -21,7 +22,7 @@ EATRACE=${1:-$ROOT/eatrace}
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
 rc=0
-govs="schedutil"
+govs="schedutil${EXTRA_GOVS:+ $EXTRA_GOVS}"
 if "$EATRACE" replay --target-model tc2 --source-capacity 1024 --policy cfs \
 	--governor fixed:A15=600000,A7=1000000 "$ROOT/traces/replay/five-busy.txt" \
 	>/dev/null 2>&1; then

@@ -7,7 +7,13 @@
  *    the domain's busiest CPU's util (capped at its capacity) with 25%
  *    headroom (map_util_perf(): util + util / 4, capped at the capacity),
  *    get_next_freq(): freq = max_freq x that / capacity, then the lowest
- *    OPP at or above freq (CPUFREQ_RELATION_L). A change of frequency waits
+ *    OPP at or above freq that the energy model does not mark inefficient
+ *    (cpufreq_driver_resolve_freq(), CPUFREQ_RELATION_LE since 5.16: an
+ *    energy model registered with cpufreq marks the OPPs whose cost,
+ *    power x max_freq / freq, is not below some higher OPP's, and
+ *    schedutil skips them; feec's energy model, rp_em_efficient(), is the
+ *    same one; `schedutil:all_opps` uses every OPP, as without such an
+ *    energy model). A change of frequency waits
  *    until rate_limit_us have passed since the domain's last change
  *    (sugov_should_update_freq(); last_freq_update_time moves only when the
  *    frequency does). Default rate_limit_us 1000: mainline's
@@ -116,6 +122,36 @@ static int parse_fixed(struct rp_gov_spec *g, const char *list,
 	return 0;
 }
 
+/* "rate_limit_us=N", "all_opps", comma-separated. */
+static int parse_schedutil(struct rp_gov_spec *g, const char *list, char *err,
+			   size_t n)
+{
+	char buf[128], *tok, *save;
+
+	if (strlen(list) >= sizeof(buf))
+		return ERR("--governor schedutil: options too long");
+	snprintf(buf, sizeof(buf), "%s", list);
+	for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		if (!strncmp(tok, "rate_limit_us=", 14)) {
+			char *end;
+			unsigned long us = strtoul(tok + 14, &end, 10);
+
+			if (*end || !tok[14] || tok[14] == '-' || us > 10000000)
+				return ERR("--governor schedutil: rate_limit_us '%s' is not 0..10000000",
+					   tok + 14);
+			g->rate_limit_us = (uint32_t)us;
+		} else if (!strcmp(tok, "all_opps")) {
+			g->all_opps = true;
+		} else {
+			return ERR("--governor schedutil: '%s' is not rate_limit_us=N or all_opps",
+				   tok);
+		}
+	}
+	if (!*list)
+		return ERR("--governor schedutil: nothing after ':'");
+	return 0;
+}
+
 int rp_gov_spec_parse(struct rp_gov_spec *g, const char *text,
 		      const struct ea_model *m, char *err, size_t n)
 {
@@ -135,16 +171,8 @@ int rp_gov_spec_parse(struct rp_gov_spec *g, const char *text,
 			       ERR("--governor fixed: give CLUSTER=KHZ,... (e.g. fixed:A15=600000,A7=1000000)");
 	if (!colon)
 		return 0;
-	if (kind == RP_GOV_SCHEDUTIL && !strncmp(colon + 1, "rate_limit_us=", 14)) {
-		char *end;
-		unsigned long us = strtoul(colon + 15, &end, 10);
-
-		if (*end || !colon[15] || us > 10000000)
-			return ERR("--governor schedutil: rate_limit_us '%s' is not 0..10000000",
-				   colon + 15);
-		g->rate_limit_us = (uint32_t)us;
-		return 0;
-	}
+	if (kind == RP_GOV_SCHEDUTIL)
+		return parse_schedutil(g, colon + 1, err, n);
 	return ERR("--governor: '%s' takes no '%s'", names[kind], colon + 1);
 }
 
@@ -163,7 +191,8 @@ int ea_replay_governor_check(const char *text, const struct ea_model *m,
 }
 
 int rp_gov_cap_idx(const struct rp_gov_spec *g, int ci,
-		   const struct ea_cluster *cl, uint32_t util)
+		   const struct ea_cluster *cl, const struct rp_cl_cache *clc,
+		   uint32_t util)
 {
 	uint32_t cap = cl->caps[cl->ncaps - 1].cap, top = cl->caps[cl->ncaps - 1].freq_khz;
 	uint64_t want, khz;
@@ -186,6 +215,9 @@ int rp_gov_cap_idx(const struct rp_gov_spec *g, int ci,
 		for (k = 0; k < cl->ncaps - 1; k++)
 			if (cl->caps[k].freq_khz >= khz)
 				break;
+		/* CPUFREQ_RELATION_LE: the lowest efficient one at or above */
+		if (!g->all_opps)
+			k = clc ? clc[ci].em_eff[k] : rp_em_efficient(cl, k);
 		return k;
 	default:
 		return cl->ncaps - 1;

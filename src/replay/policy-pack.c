@@ -3,8 +3,8 @@
  * `pack`: a heuristic, not a bound (it can cost more than `cfs`: tasks
  * crowded on the smallest CPUs raise their OPP and keep them busy longer).
  * The first CPU, smallest capacity first, on which the task still fits
- * (below 80% of its capacity); if none, the CPU with the most spare
- * capacity.
+ * (below 80% of its capacity), the lowest id among equals; if none, the
+ * CPU with the most spare capacity, then the biggest.
  */
 #include "replay/replay-internal.h"
 
@@ -20,7 +20,10 @@ static int select_pack(const struct rp_env *e, const struct rp_wakee *p)
 		if (rp_fits(e->util[i] + p->util, cap) &&
 		    (best < 0 || cap < rp_cap_orig(e, best)))
 			best = i;
-		if (spare < 0 || s > best_spare) {
+		/* ties: the bigger CPU, then the lower id (whatever the
+		 * numbering of the clusters) */
+		if (spare < 0 || s > best_spare ||
+		    (s == best_spare && cap > rp_cap_orig(e, spare))) {
 			spare = i;
 			best_spare = s;
 		}

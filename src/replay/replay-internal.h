@@ -335,10 +335,12 @@ unsigned long long rp_feec_compute_energy(const struct rp_env *e, int cl,
 enum rp_gov { RP_GOV_RECORDED, RP_GOV_SCHEDUTIL, RP_GOV_PERFORMANCE,
 	      RP_GOV_POWERSAVE, RP_GOV_FIXED };
 
-/* A --governor, parsed: "schedutil[:rate_limit_us=N]", "fixed:A15=KHZ,...". */
+/* A --governor, parsed: "schedutil[:rate_limit_us=N][,all_opps]",
+ * "fixed:A15=KHZ,...". */
 struct rp_gov_spec {
 	enum rp_gov kind;
 	uint32_t rate_limit_us;	/* schedutil: between frequency changes */
+	bool all_opps;		/* schedutil: inefficient OPPs too */
 	int *fixed_k;		/* fixed: OPP index per cluster (malloc) */
 };
 enum rp_idle_sel { RP_IDLE_RECORDED, RP_IDLE_MENU, RP_IDLE_ORACLE };
@@ -353,9 +355,11 @@ void rp_gov_spec_default(struct rp_gov_spec *g, enum rp_gov kind);
 void rp_gov_spec_free(struct rp_gov_spec *g);
 int rp_idle_parse(const char *name);
 /* OPP index the governor wants for a domain of cluster ci (cl) whose
- * busiest CPU has util (capacity units); schedutil's rate limit aside. */
+ * busiest CPU has util (capacity units); schedutil's rate limit aside.
+ * clc: rp_cl_cache_new() of the model (its efficient OPPs), or NULL. */
 int rp_gov_cap_idx(const struct rp_gov_spec *g, int ci,
-		   const struct ea_cluster *cl, uint32_t util);
+		   const struct ea_cluster *cl, const struct rp_cl_cache *clc,
+		   uint32_t util);
 
 #define RP_MENU_HIST 8
 /* menu-like prediction from the last idle durations (ns), 0: none. */

@@ -133,8 +133,8 @@ static inline int first_of(int w, uint64_t m)
 /* What next_time() and pick() know of cpu may have changed: look again. */
 static inline void touch(struct sim *s, int cpu)
 {
-	set_bit(s->nt_dirty, cpu);
-	set_bit(s->pk_dirty, cpu);
+	set_bit(s->nt_dirty, s->cpos[cpu]);
+	set_bit(s->pk_dirty, s->cpos[cpu]);
 }
 
 /* cpu's emission key floor in the current bucket. */
@@ -564,7 +564,7 @@ static void advance(struct sim *s, uint64_t t)
 	s->now = t;
 	for (int w = 0; w < s->nw; w++) {
 		for (uint64_t m = s->due[w]; m; m &= m - 1) {
-			int i = first_of(w, m);
+			int i = s->corder[first_of(w, m)];
 			struct sim_cpu *c = &s->cpus[i];
 
 			if (c->curr < 0)
@@ -602,7 +602,7 @@ static void set_freq(struct sim *s, int cpu, int k, uint32_t khz, uint64_t key)
 		c->cap_idx = k;
 		c->rate = cl->caps[k].cap;
 		/* its finish time moves; nothing pick() reads changed */
-		set_bit(s->nt_dirty, cpus[i]);
+		set_bit(s->nt_dirty, s->cpos[cpus[i]]);
 	}
 	ev = emit(s, cpu, EA_EV_FREQ, key, e_task(s, cpu));
 	if (ev) {
@@ -645,7 +645,7 @@ static void governor(struct sim *s)
 		if (s->dom_k[d] < 0 || s->dom_util[d] != util) {
 			s->dom_k[d] = rp_gov_cap_idx(&s->gspec,
 						     s->m->cpu_cluster[cpus[0]],
-						     cl, util);
+						     cl, s->clc, util);
 			s->dom_util[d] = util;
 		}
 		k = s->dom_k[d];
@@ -867,7 +867,8 @@ static bool is_off(const struct sim *s, int cpu)
 }
 
 /* Whether an online i is a better home than best for task (-1: any):
- * its --pin allows it, then fewer tasks, lower util, lower id. */
+ * its --pin allows it, then fewer tasks, lower util (ties: the first
+ * in sim.corder, the biggest CPU). */
 static bool better_home(const struct sim *s, int task, int i, int best)
 {
 	const struct ea_pin *u = task >= 0 ? s->tasks[task].upin : NULL;
@@ -888,9 +889,12 @@ static int online_cpu(const struct sim *s, int task, int cpu)
 {
 	int best = -1;
 
-	for (int i = 0; i < s->ncpus; i++)
+	for (int p = 0; p < s->ncpus; p++) {	/* biggest first: sim.corder */
+		int i = s->corder[p];
+
 		if (!is_off(s, i) && better_home(s, task, i, best))
 			best = i;
+	}
 	return best >= 0 ? best : cpu;
 }
 
@@ -942,12 +946,15 @@ static int place_policy(struct sim *s, int task)
 		 * tasks, then the lowest util */
 		int best = -1;
 
-		for (int i = 0; i < s->ncpus; i++)
+		for (int q = 0; q < s->ncpus; q++) {
+			int i = s->corder[q];
+
 			if (rp_pin_allows(t->upin, i) &&
 			    (best < 0 || s->env_nr[i] < s->env_nr[best] ||
 			     (s->env_nr[i] == s->env_nr[best] &&
 			      s->env_util[i] < s->env_util[best])))
 				best = i;
+		}
 		cpu = best >= 0 ? best : cpu;
 	}
 	return cpu;
@@ -1046,20 +1053,26 @@ static bool late(const struct sim *s, const struct rp_act *a)
 /*
  * util_est_update() at a sleep (mainline 6.9+, UTIL_EST_MARGIN 1024 / 100,
  * weight 1/4): up at once to the util at dequeue, down by a quarter of the
- * difference unless within the margin or above the CPU's capacity.
+ * difference unless within the margin or above the CPU's capacity. Not
+ * modelled: its skip when the task did not get all the CPU it wanted
+ * (dequeued + margin < runnable_avg: no runnable_avg here).
  */
+uint32_t rp_util_est_update(uint32_t ewma, uint32_t dequeued, uint32_t cap)
+{
+	uint32_t diff;
+
+	if (ewma <= dequeued)
+		return dequeued;
+	diff = ewma - dequeued;
+	if (diff < 1024 / 100 || dequeued > cap)
+		return ewma;
+	return ((ewma << 2) - diff) >> 2;
+}
+
 static void util_est_sleep(struct sim *s, struct sim_task *t, int cpu)
 {
-	uint32_t dq = task_util(s, t), diff;
-
-	if (t->ue_ewma <= dq) {
-		t->ue_ewma = dq;
-		return;
-	}
-	diff = t->ue_ewma - dq;
-	if (diff < 1024 / 100 || dq > s->cpus[cpu].cap_orig)
-		return;
-	t->ue_ewma = ((t->ue_ewma << 2) - diff) >> 2;
+	t->ue_ewma = rp_util_est_update(t->ue_ewma, task_util(s, t),
+					s->cpus[cpu].cap_orig);
 }
 
 static void complete(struct sim *s, int cpu)
@@ -1187,7 +1200,8 @@ static bool misfit_pull(struct sim *s, int dst)
 
 	if (!s->asymmetric || s->policy->balance.no_misfit)
 		return false;
-	for (int i = 0; i < s->ncpus; i++) {
+	for (int p = 0; p < s->ncpus; p++) {
+		int i = s->corder[p];
 		struct sim_cpu *c = &s->cpus[i];
 		uint32_t u;
 
@@ -1211,7 +1225,8 @@ static bool misfit_pull(struct sim *s, int dst)
 /* Active balance: a running task whose CPU's waiting tasks cannot move. */
 static bool active_pull(struct sim *s, int dst)
 {
-	for (int i = 0; i < s->ncpus; i++) {
+	for (int p = 0; p < s->ncpus; p++) {
+		int i = s->corder[p];
 		struct sim_cpu *c = &s->cpus[i];
 
 		if (i == dst || c->curr < 0 || !c->nrq || movable(s, i, dst) >= 0 ||
@@ -1247,14 +1262,15 @@ static bool may_pull(const struct sim *s, int src, int dst)
 /*
  * The CPU dst pulls a waiting task from: one with a task that may move,
  * at least min_nr tasks, that dst may pull from; its own cluster's first,
- * then the most waiting, then the lowest. -1: none.
+ * then the most waiting, then the first in sim.corder. -1: none.
  */
 static int source(const struct sim *s, int dst, int min_nr)
 {
 	int best = -1;
 	bool best_local = false;
 
-	for (int i = 0; i < s->ncpus; i++) {
+	for (int p = 0; p < s->ncpus; p++) {
+		int i = s->corder[p];
 		bool local = s->cpus[i].cluster == s->cpus[dst].cluster;
 
 		/* a CPU not running anything picks its own queue */
@@ -1292,7 +1308,9 @@ static void balance_tick(struct sim *s)
 		s->over_sticky = false;
 	if (!balancing(s))
 		return;
-	for (int i = 0; i < s->ncpus; i++) {
+	for (int p = 0; p < s->ncpus; p++) {
+		int i = s->corder[p];
+
 		if (s->cpus[i].in_busy0 || is_off(s, i))
 			continue;
 		if (!idle_cpu(s, i))
@@ -1531,6 +1549,13 @@ static void busy0_start(struct sim *s, const struct rp_idle_busy *b)
 
 	if (c->curr >= 0 || c->nrq)
 		return;	/* a task runs there: the CPU is busy anyway */
+	/* On another platform, an idle entry after a task that ended sooner
+	 * there than recorded (a faster CPU): the CPU is idle already, and
+	 * the stretch was the task's way into idle, nothing that wakes the
+	 * CPU again. (On the recorded platform it stays: the recording's
+	 * idle timeline is followed, and report counts what it shows.) */
+	if (b->from_task && c->e_idle && !s->same_platform)
+		return;
 	/* Idle exit into a task, idle entry after one: part of that task's
 	 * run, which other policies may place elsewhere. */
 	if (!s->policy->follow_segments && (!b->to_idle || b->from_task))
@@ -1751,7 +1776,7 @@ static uint64_t next_time(struct sim *s)
 	/* again for the CPUs touched, or whose time came (due) */
 	for (int w = 0; w < s->nw; w++) {
 		for (uint64_t b = s->nt_dirty[w] | s->due[w]; b; b &= b - 1) {
-			int i = first_of(w, b);
+			int i = s->corder[first_of(w, b)];
 
 			s->nt[i] = cpu_next_time(s, i);
 		}
@@ -1765,7 +1790,7 @@ static uint64_t next_time(struct sim *s)
 		t = s->now;
 	for (int i = 0; m <= t && i < s->ncpus; i++)
 		if (s->nt[i] <= t)
-			set_bit(s->due, i);
+			set_bit(s->due, s->cpos[i]);
 	return t;
 }
 
@@ -1925,7 +1950,7 @@ static void step(struct sim *s, uint64_t t)
 	 * than its next event time. It leaves the CPU settled: what it does
 	 * there itself calls for no second look.
 	 */
-	for (int i = 0; i < s->ncpus; i++) {
+	for (int i = 0; i < s->ncpus; i++) {	/* i: a position in corder */
 		int w = i >> 6;
 		uint64_t m;
 
@@ -1938,23 +1963,31 @@ static void step(struct sim *s, uint64_t t)
 			}
 			i = first_of(w, m);
 		}
-		pick(s, i, tick);
+		pick(s, s->corder[i], tick);
 		s->pk_dirty[w] &= ~(1ull << (i & 63));
 	}
 	governor(s);
+}
+
+bool sim_step(struct sim *s)
+{
+	uint64_t t;
+
+	if (s->error[0])
+		return false;
+	t = next_time(s);
+	if (t > s->last_ts)
+		return false;
+	step(s, t);
+	return !s->error[0];
 }
 
 int sim_run(struct sim *s)
 {
 	struct ea_event *ev;
 
-	while (!s->error[0]) {
-		uint64_t t = next_time(s);
-
-		if (t > s->last_ts)
-			break;
-		step(s, t);
-	}
+	while (sim_step(s))
+		;
 	if (s->now < s->last_ts && !s->error[0]) {
 		close_bucket(s);
 		advance(s, s->last_ts);
@@ -2161,6 +2194,36 @@ static int init_domains(struct sim *s)
 	return 0;
 }
 
+/*
+ * The order in which the simulator visits CPUs wherever the first visited
+ * wins (which CPU picks, pulls or balances first, ties among sources): the
+ * biggest top capacity first, then by id. A renumbering that keeps each
+ * cluster's CPUs in order (tc2 and its A7-first copy) leaves it the same
+ * sequence of CPUs, so it changes no result; on a platform numbered
+ * big-first, such as tc2, it is the ids' order.
+ */
+static int order_cpus(struct sim *s)
+{
+	s->corder = malloc((s->ncpus ? s->ncpus : 1) * sizeof(*s->corder));
+	s->cpos = malloc((s->ncpus ? s->ncpus : 1) * sizeof(*s->cpos));
+	if (!s->corder || !s->cpos)
+		return -1;
+	for (int i = 0; i < s->ncpus; i++) {
+		uint32_t cap = s->cpus[i].cap_orig;
+		int p = i;
+
+		/* insertion: ncpus is small, and this runs once */
+		while (p > 0 && s->cpus[s->corder[p - 1]].cap_orig < cap) {
+			s->corder[p] = s->corder[p - 1];
+			p--;
+		}
+		s->corder[p] = i;
+	}
+	for (int p = 0; p < s->ncpus; p++)
+		s->cpos[s->corder[p]] = p;
+	return 0;
+}
+
 /* All arrivals in one array, sorted: when some task's are out of order. */
 static int sort_arrivals(struct sim *s)
 {
@@ -2288,8 +2351,13 @@ int sim_init(struct sim *s, const struct ea_workload *w, const struct ea_model *
 		const struct ea_cluster *cl = &m->clusters[m->cpu_cluster[i]];
 
 		swapper_comm(i, s->swapper[i]);
+		s->cpus[i].cap_orig = cl->caps[cl->ncaps - 1].cap;
 		if (cl->caps[cl->ncaps - 1].cap > s->cap_max)
 			s->cap_max = cl->caps[cl->ncaps - 1].cap;
+	}
+	if (order_cpus(s)) {
+		fail(s, "out of memory");
+		return -1;
 	}
 	for (size_t i = 0; i < s->ntasks; i++)
 		memcpy(s->comms[i], w->tasks[i].comm,
@@ -2353,6 +2421,8 @@ void sim_free(struct sim *s)
 	free(s->nt_dirty);
 	free(s->pk_dirty);
 	free(s->due);
+	free(s->corder);
+	free(s->cpos);
 	free(s->comms);
 	free(s->swapper);
 	rp_cl_cache_free(s->clc);

@@ -158,7 +158,10 @@ struct sim {
 	bool started;
 	int nin_busy0;		/* CPUs in a recorded idle-task stretch */
 	int *done, ndone;	/* CPUs whose task's work ran out (advance) */
-	/* sets of CPUs, as bits: [nw] words */
+	/* CPUs in the order they are visited where the first wins: the
+	 * biggest first, then by id (sim.c order_cpus()); cpos: its inverse */
+	int *corder, *cpos;
+	/* sets of CPUs, as bits of their positions in corder: [nw] words */
 	int nw;			/* ncpus / 64 + 1 */
 	uint64_t *nt;		/* next_time(): each CPU's, unless nt_dirty */
 	uint64_t *nt_dirty;
@@ -195,6 +198,13 @@ int sim_init(struct sim *s, const struct ea_workload *w, const struct ea_model *
 	     bool same_platform, uint32_t assumed_khz);
 /* Run to the end, emitting to s->sink. 0 or -1 with s->error. */
 int sim_run(struct sim *s);
+/* For tests: one step of sim_run() (the next instant something is due);
+ * false once none is left before the end, or on error. sim_run() then
+ * finishes the run. */
+bool sim_step(struct sim *s);
+/* util_est_update() at a sleep: the task's new util_est from its last
+ * (ewma), its util at dequeue and its CPU's top capacity (sim.c). */
+uint32_t rp_util_est_update(uint32_t ewma, uint32_t dequeued, uint32_t cap);
 /* For tests: take the arrivals from one sorted array, as when some task's
  * are out of order, instead of the heap; resets. 0 or -1 (memory). */
 int sim_sort_arrivals(struct sim *s);

@@ -80,6 +80,52 @@ g0=$(min_gap "$TMP/su0.txt") g50=$(min_gap "$TMP/su50000.txt")
 if [ "$g0" -lt 50 ] && [ "$g50" -ge 50 ]; then ok "schedutil rate limit ($g0 ms -> $g50 ms)"
 else fail "schedutil rate limit: min gaps $g0 ms (no limit), $g50 ms (50 ms)"; fi
 
+# schedutil skips the OPPs tc2's energy model marks inefficient (mainline
+# since 5.16, CPUFREQ_RELATION_LE; costs worked out in test-replay.c
+# governors()): the A15s (CPUs 0-1) never below 1 GHz, the A7s never below
+# 800 MHz; with schedutil:all_opps, util climbing from idle passes through
+# the lower OPPs. opps TRACE: the frequencies set, per cluster.
+opps() { /usr/bin/python3 - "$1" <<'PY'
+import re, sys
+f = {'A15': set(), 'A7': set()}
+for l in open(sys.argv[1]):
+    m = re.search(r'cpu_frequency: state=(\d+) cpu_id=(\d+)', l)
+    if m:
+        f['A15' if int(m.group(2)) < 2 else 'A7'].add(int(m.group(1)) // 1000)
+print(' '.join('%s:%s' % (k, ','.join(map(str, sorted(v)))) for k, v in f.items()))
+PY
+}
+"$EATRACE" replay $five --policy cfs --governor schedutil:all_opps \
+	--emit-trace "$TMP/su-all.txt" -q >"$TMP/out" || fail "schedutil:all_opps"
+set -- $(opps "$TMP/su0.txt") $(opps "$TMP/su-all.txt")
+if /usr/bin/python3 -c "
+import sys
+def lo(s): return {c.split(':')[0]: min(map(int, c.split(':')[1].split(','))) for c in s}
+skip, every = lo(sys.argv[1:3]), lo(sys.argv[3:5])
+sys.exit(not (skip['A15'] >= 1000 and skip['A7'] >= 800 and
+              every['A15'] < 1000 and every['A7'] < 800))" "$@"; then
+	ok "schedutil skips inefficient OPPs ($1 $2; all_opps: $3 $4)"
+else
+	fail "schedutil inefficient OPPs: $1 $2; all_opps: $3 $4"
+fi
+
+# recorded on a faster platform: seven-periodic's recorded CPUs 3 and 4 go
+# to tc2's A15s 0 and 1 (cpumap.c: 5 equal source CPUs by id onto tc2
+# ranked A7 2, 3, 4 then A15 0, 1), which schedutil runs at 1 GHz or more
+# (capacity >= 1679 against the recording's 1024): every activation there
+# ends before its recorded end, so each recorded idle exit is one exit and
+# no more. The idle entry recorded after each task's switch-out does not
+# wake the CPU again (it did: 80 and 500 exits, twice the recording's).
+"$EATRACE" replay traces/replay/seven-periodic.txt --source-capacity 1024 \
+	--target-model tc2 --policy recorded --emit-trace "$TMP/rec7.txt" -q >"$TMP/out" ||
+	fail "recorded seven-periodic on tc2"
+for m in 3:0 4:1; do
+	src=${m%:*} dst=${m#*:}
+	expect_eq "recorded on tc2: CPU $dst's idle exits are recorded CPU $src's" \
+		"$(grep -c "cpu_idle: state=4294967295 cpu_id=$dst\$" "$TMP/rec7.txt")" \
+		"$(grep -c "cpu_idle: state=4294967295 cpu_id=$src\$" traces/replay/seven-periodic.txt)"
+done
+
 # 3. pinning from evidence: no auto-pinning unless --auto-pin; --pin by comm
 #    or pid, CPU lists, CPUs of the platform replayed on.
 demo="traces/demo/tc2-seven-tasks.txt -m tc2 --policy eas-rfc -f json"

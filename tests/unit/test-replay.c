@@ -228,36 +228,103 @@ static void pack_spread_not_bounds(void **state)
 /*
  * Governors on tc2 (cluster 0 A15: 500..1200 MHz, cap 840..2015; cluster 1
  * A7: 350..1000 MHz, cap 358..1024).
- *  - schedutil, A15 util 672: 672 + 672 / 4 = 840; get_next_freq():
+ *
+ * schedutil with every OPP (schedutil:all_opps, CPUFREQ_RELATION_L):
+ *  - A15 util 672: 672 + 672 / 4 = 840; get_next_freq():
  *    1200000 x 840 / 2015 = 500248 kHz > 500000, so 600000 (index 1),
  *    although the capacity 840 of 500 MHz equals 840;
  *  - A15 util 671: 671 + 167 = 838, 1200000 x 838 / 2015 = 499057 kHz:
  *    500000 (index 0);
  *  - A7 util 300: 375, 1000000 x 375 / 1024 = 366210 kHz: 400000 (1);
- *  - util above the capacity is capped: A7 util 5000 -> 1000000 (7);
- *  - fixed:A15=600000,A7=1000000: indices 1 and 7 whatever the util.
+ *  - util above the capacity is capped: A7 util 5000 -> 1000000 (7).
+ *
+ * schedutil as mainline since 5.16 (CPUFREQ_RELATION_LE), skipping the
+ * OPPs the energy model marks inefficient: cost = power x fmax / f not
+ * below that of some higher OPP; the energy model's power per CPU is
+ * core + cluster / CPUs (feec's). A15 (2 CPUs), OPP: power, cost:
+ *   500: 2021 + 3960   = 5981.0 x 1200/500  = 14354
+ *   600: 2312 + 4082.5 = 6394.5 x 1200/600  = 12789
+ *   700: 2756 + 4086   = 6842.0 x 1200/700  = 11729
+ *   800: 3125 + 4097.5 = 7222.5 x 1200/800  = 10834
+ *   900: 3524 + 4132.5 = 7656.5 x 1200/900  = 10209
+ *  1000: 3846 + 4223   = 8069.0 x 1200/1000 =  9683
+ *  1100: 5177 + 5713   = 10890  x 1200/1100 = 11880
+ *  1200: 6997 + 7600   = 14597  x 1         = 14597
+ * from the top: 1200, 1100 and 1000 MHz each cheaper than all above,
+ * 900 MHz and below not below 9683: inefficient. A7 (3 CPUs):
+ *   350: 187 + 989    = 1176.0 x 1000/350 = 3360
+ *   400: 275 + 930.7  = 1205.7 x 2.5      = 3014
+ *   500: 334 + 936.7  = 1270.7 x 2        = 2541
+ *   600: 407 + 938.3  = 1345.3 x 1000/600 = 2242
+ *   700: 447 + 973    = 1420.0 x 1000/700 = 2029
+ *   800: 549 + 949    = 1498.0 x 1.25     = 1873
+ *   900: 761 + 1305.7 = 2066.7 x 1000/900 = 2296
+ *  1000: 1024 + 1635  = 2659.0            = 2659
+ * 800 MHz and up efficient, 700 MHz and below not (>= 1873). So:
+ *  - A15 util 672 (600 MHz above) -> 1000 MHz (5); 671 too;
+ *  - A15 util 1300: 1625, 1200000 x 1625 / 2015 = 967742 kHz: 1000 MHz
+ *    (5), efficient; util 1400: 1750, 1042184 kHz: 1100 MHz (6);
+ *  - A7 util 300 (400 MHz above) -> 800 MHz (5); A7 util 700: 875,
+ *    1000000 x 875 / 1024 = 854492 kHz: 900 MHz (6), efficient.
+ * The same with the model's cached table (rp_cl_cache_new()).
+ *
+ * fixed:A15=600000,A7=1000000: indices 1 and 7 whatever the util.
  */
 static void governors(void **state)
 {
 	struct rp_gov_spec g;
+	struct rp_cl_cache *clc;
 	char msg[200];
 
 	load(state);
+	clc = rp_cl_cache_new(tc2);
+	assert_non_null(clc);
 	rp_gov_spec_default(&g, RP_GOV_SCHEDUTIL);
 	assert_int_equal(g.rate_limit_us, 1000);
-	assert_int_equal(rp_gov_cap_idx(&g, 0, &tc2->clusters[0], 672), 1);
-	assert_int_equal(rp_gov_cap_idx(&g, 0, &tc2->clusters[0], 671), 0);
-	assert_int_equal(rp_gov_cap_idx(&g, 1, &tc2->clusters[1], 300), 1);
-	assert_int_equal(rp_gov_cap_idx(&g, 1, &tc2->clusters[1], 5000), 7);
+	assert_false(g.all_opps);
+	for (int c = 0; c < 2; c++) {
+		const struct rp_cl_cache *cc = c ? clc : NULL;
+
+		assert_int_equal(rp_gov_cap_idx(&g, 0, &tc2->clusters[0], cc, 672), 5);
+		assert_int_equal(rp_gov_cap_idx(&g, 0, &tc2->clusters[0], cc, 671), 5);
+		assert_int_equal(rp_gov_cap_idx(&g, 0, &tc2->clusters[0], cc, 1300), 5);
+		assert_int_equal(rp_gov_cap_idx(&g, 0, &tc2->clusters[0], cc, 1400), 6);
+		assert_int_equal(rp_gov_cap_idx(&g, 1, &tc2->clusters[1], cc, 300), 5);
+		assert_int_equal(rp_gov_cap_idx(&g, 1, &tc2->clusters[1], cc, 700), 6);
+		assert_int_equal(rp_gov_cap_idx(&g, 1, &tc2->clusters[1], cc, 5000), 7);
+	}
+	assert_int_equal(rp_gov_spec_parse(&g, "schedutil:all_opps", tc2, msg,
+					   sizeof(msg)), 0);
+	assert_true(g.all_opps);
+	assert_int_equal(g.rate_limit_us, 1000);
+	for (int c = 0; c < 2; c++) {
+		const struct rp_cl_cache *cc = c ? clc : NULL;
+
+		assert_int_equal(rp_gov_cap_idx(&g, 0, &tc2->clusters[0], cc, 672), 1);
+		assert_int_equal(rp_gov_cap_idx(&g, 0, &tc2->clusters[0], cc, 671), 0);
+		assert_int_equal(rp_gov_cap_idx(&g, 1, &tc2->clusters[1], cc, 300), 1);
+		assert_int_equal(rp_gov_cap_idx(&g, 1, &tc2->clusters[1], cc, 5000), 7);
+	}
+	rp_cl_cache_free(clc);
 	assert_int_equal(rp_gov_spec_parse(&g, "fixed:A15=600000,A7=1000000",
 					   tc2, msg, sizeof(msg)), 0);
 	assert_int_equal(g.kind, RP_GOV_FIXED);
-	assert_int_equal(rp_gov_cap_idx(&g, 0, &tc2->clusters[0], 0), 1);
-	assert_int_equal(rp_gov_cap_idx(&g, 1, &tc2->clusters[1], 1000), 7);
+	assert_int_equal(rp_gov_cap_idx(&g, 0, &tc2->clusters[0], NULL, 0), 1);
+	assert_int_equal(rp_gov_cap_idx(&g, 1, &tc2->clusters[1], NULL, 1000), 7);
 	rp_gov_spec_free(&g);
 	assert_int_equal(rp_gov_spec_parse(&g, "schedutil:rate_limit_us=2500",
 					   tc2, msg, sizeof(msg)), 0);
 	assert_int_equal(g.rate_limit_us, 2500);
+	assert_false(g.all_opps);
+	assert_int_equal(rp_gov_spec_parse(&g, "schedutil:rate_limit_us=500,all_opps",
+					   tc2, msg, sizeof(msg)), 0);
+	assert_int_equal(g.rate_limit_us, 500);
+	assert_true(g.all_opps);
+	assert_int_equal(rp_gov_spec_parse(&g, "schedutil:fast", tc2, msg,
+					   sizeof(msg)), -1);
+	assert_non_null(strstr(msg, "'fast' is not rate_limit_us=N or all_opps"));
+	assert_int_equal(rp_gov_spec_parse(&g, "schedutil:", tc2, msg,
+					   sizeof(msg)), -1);
 	/* errors: unknown cluster, frequency not an OPP, cluster missing */
 	assert_int_equal(rp_gov_spec_parse(&g, "fixed:A57=600000,A7=1000000",
 					   tc2, msg, sizeof(msg)), -1);
@@ -554,6 +621,199 @@ static void arrivals_heap_equals_sort(void **state)
 	}
 }
 
+/*
+ * The workload of tests/fixtures/replay/util-est-sticky.txt (see its
+ * header) on tc2 (--source-capacity 1024), h pinned to the A7 CPU 3, and
+ * a simulator of it under feec at fixed frequencies (A15 600 MHz, A7
+ * 1 GHz: the A7s run at capacity 1024); *run is kept for the workload.
+ */
+static struct ea_workload *sticky_workload(struct ea_run *run, struct sim *s)
+{
+	static struct ea_pin pin = { .pattern = "h", .cpus = { 1ull << 3 } };
+	struct ea_workload_config wcfg = { .model = tc2, .source_capacity = 1024,
+					   .pins = &pin, .npins = 1 };
+	struct ea_state_config cfg = { .ncpus = -1 };
+	const char *path = "tests/fixtures/replay/util-est-sticky.txt";
+	struct ea_workload *w;
+	struct ea_consumer cons;
+	struct ea_err err;
+
+	assert_int_equal(ea_workload_new(&w, &wcfg), 0);
+	cons = (struct ea_consumer){ &ea_workload_ops, w };
+	if (ea_run(run, path, &cfg, &cons, 1, &err) ||
+	    ea_workload_done(w, run->state, &err))
+		fail_msg("%s: %s", path, err.msg);
+	assert_int_equal(sim_init(s, w, tc2, &rp_policy_feec, RP_GOV_FIXED,
+				  RP_IDLE_MENU, false, 0), 0);
+	assert_int_equal(rp_gov_spec_parse(&s->gspec, "fixed:A15=600000,A7=1000000",
+					   tc2, NULL, 0), 0);
+	s->sink = digest_event;
+	return w;
+}
+
+static int task_of(const struct sim *s, int32_t pid)
+{
+	for (size_t i = 0; i < s->ntasks; i++)
+		if (s->tasks[i].w->pid == pid)
+			return (int)i;
+	fail_msg("no task %d", pid);
+	return -1;
+}
+
+/*
+ * util_est at a sleep, as mainline's util_est_update() (v6.9+;
+ * UTIL_EST_MARGIN = 1024 / 100 = 10, UTIL_EST_WEIGHT_SHIFT 2):
+ *  - up at once: ewma 100, dequeued 300 -> 300; equal: 300 -> 300;
+ *  - down by a quarter: ewma 736, dequeued 22: diff 714,
+ *    (736 x 4 - 714) >> 2 = 2230 >> 2 = 557;
+ *  - within the margin: ewma 500, dequeued 491: diff 9 < 10 -> 500;
+ *    dequeued 490: diff 10, (2000 - 10) >> 2 = 497;
+ *  - dequeued above the CPU's capacity (no idle time granted): ewma 1000,
+ *    dequeued 900 on capacity 512 -> 1000; dequeued 500 there: diff 500,
+ *    (4000 - 500) >> 2 = 875.
+ *
+ * The simulator applies it at each sleep (tests/fixtures/replay/
+ * util-est-sticky.txt): a runs 60 ms on the A7 CPU 2 at capacity 1024
+ * from util 0, PELT with a half-life of 32 periods of 1.024 ms. util_avg
+ * moves at period ends only, so at the sleep it is as of up to one period
+ * before: 1024 x (1 - 0.5^(59 / 32.768)) = 730 to 1024 x (1 - 0.5^(60 /
+ * 32.768)) = 736, within 1% for PELT's divider (LOAD_AVG_MAX - 1024 +
+ * the period's part): util_est 722..744 (up at once). After 539 ms asleep
+ * its util is 736 x 0.5^(539 / 32.768) = 0.01 -> 0; its 1 ms run adds at
+ * most 1024 x (1 - 0.5^(1 / 32.768)) = 21.4: dequeued D in 0..22, so the
+ * second util_est is (4 x U - (U - D)) >> 2 with U the first: from
+ * U - ceil(U / 4) (D = 0) to U - ceil((U - 22) / 4). Without the update
+ * util_est stays 0; set to the dequeued util it is 0..22; never lowered
+ * it stays U. At every sleep of every task the new util_est is also
+ * checked against the rule as written out here, from the util at
+ * dequeue.
+ */
+static void feec_util_est_sleep(void **state)
+{
+	struct ea_workload *w;
+	struct ea_run run;
+	struct sim s;
+	uint32_t seen[2] = { 0 }, last[3] = { 0 };
+	bool was[3] = { false };
+	int ta, nsleep = 0, pids[3] = { 30, 31, 32 }, ti[3];
+
+	load(state);
+	assert_int_equal(rp_util_est_update(100, 300, 1024), 300);
+	assert_int_equal(rp_util_est_update(300, 300, 1024), 300);
+	assert_int_equal(rp_util_est_update(736, 22, 1024), 557);
+	assert_int_equal(rp_util_est_update(500, 491, 1024), 500);
+	assert_int_equal(rp_util_est_update(500, 490, 1024), 497);
+	assert_int_equal(rp_util_est_update(1000, 900, 512), 1000);
+	assert_int_equal(rp_util_est_update(1000, 500, 512), 875);
+
+	w = sticky_workload(&run, &s);
+	ta = task_of(&s, 30);
+	for (int k = 0; k < 3; k++)
+		ti[k] = task_of(&s, pids[k]);
+	while (sim_step(&s)) {
+		for (int k = 0; k < 3; k++) {
+			struct sim_task *t = &s.tasks[ti[k]];
+			uint32_t dq = t->pelt.util_avg, old = last[k], want;
+
+			if (was[k] && !t->runnable) {
+				/* asleep since this step: pelt is as of it */
+				uint32_t cap = s.cpus[t->cpu].cap_orig;
+
+				want = old <= dq ? dq :
+				       old - dq < 10 || dq > cap ? old :
+				       ((old << 2) - (old - dq)) >> 2;
+				assert_int_equal(t->ue_ewma, want);
+				if (ti[k] == ta && nsleep < 2)
+					seen[nsleep++] = t->ue_ewma;
+			}
+			was[k] = t->runnable;
+			last[k] = t->ue_ewma;
+		}
+	}
+	assert_int_equal(nsleep, 2);
+	assert_in_range(seen[0], 722, 744);
+	assert_in_range(seen[1], seen[0] - (seen[0] + 3) / 4,
+			seen[0] - (seen[0] - 22 + 3) / 4);
+	rp_gov_spec_free(&s.gspec);	/* fixed_k: not the simulator's */
+	sim_free(&s);
+	ea_run_free(&run);
+	ea_workload_free(w);
+}
+
+/*
+ * Sticky overutilised (feec: rp_balance.sticky_over, with balancing gated
+ * on it): set at the step where some CPU's util reaches 80% of its
+ * capacity (util x 1280 >= cap x 1024: from 820 on an A7 of capacity
+ * 1024, 1048576 / 1280 = 819.2; from 1612 on an A15 of 2015,
+ * 2063360 / 1280 = 1612), cleared only at a tick (every 4 ms from the
+ * trace start, the simulator's periodic balance) at which no CPU is over.
+ *
+ * tests/fixtures/replay/util-est-sticky.txt: h, pinned to the A7 CPU 3,
+ * runs 200 ms from 100.5 ms at capacity 1024: its CPU's util reaches 820
+ * when 1 - 0.5^(t / 32.768) = 820 / 1024, t = 32.768 x log2(1024 / 204)
+ * = 76.3 ms, at 176.8 ms (+-1 ms for PELT's periods); nothing else runs
+ * then, so the simulator's next step is the tick at 180 ms. At h's sleep
+ * (300.5 ms) the util is 1024 x (1 - 0.5^(200 / 32.768)) = 1009, below
+ * 820 after 32.768 x log2(1009 / 820) = 9.8 ms, at 310.3 ms (a band of
+ * 305..315 ms). b's runs every 1 ms, 0.3 ms after each ms, make steps
+ * between ticks: the step that finds no CPU over is not a tick, and the
+ * flag must outlive it until the next tick. Without the stickiness the
+ * flag would fall with the util there.
+ */
+static void feec_sticky_overutilised(void **state)
+{
+	struct ea_workload *w;
+	struct ea_run run;
+	struct sim s;
+	uint64_t t0, first_over = 0, last_over = 0, cleared = 0;
+	bool window = false, pending = false;
+
+	load(state);
+	assert_true(rp_policy_feec.balance.sticky_over);
+	assert_true(rp_policy_feec.balance.over_gated);
+	w = sticky_workload(&run, &s);
+	assert_int_equal(s.cpus[3].over_util, 820);
+	assert_int_equal(s.cpus[0].over_util, 1612);
+	t0 = s.now;
+	while (sim_step(&s)) {
+		bool over = false, tick = (s.now - t0) % 4000000 == 0;
+
+		for (int i = 0; i < s.ncpus; i++)
+			if ((uint64_t)s.cpus[i].pelt.util_avg * 1280 >=
+			    (uint64_t)s.cpus[i].cap_orig * 1024)
+				over = true;
+		if (over) {
+			/* set as soon as a CPU is over, tick or not */
+			assert_true(s.over_sticky);
+			if (!first_over)
+				first_over = s.now;
+			last_over = s.now;
+			pending = true;
+		} else if (pending && !tick) {
+			/* none over, no tick yet since: still set */
+			assert_true(s.over_sticky);
+			window = true;
+		} else {
+			/* never set yet, or cleared at this tick */
+			assert_false(s.over_sticky);
+			if (pending)
+				cleared = s.now;
+			pending = false;
+		}
+	}
+	assert_int_equal(first_over - t0, 180000000);
+	assert_in_range((last_over - t0) / 1000000, 305, 315);
+	assert_true(window);
+	/* cleared at the first tick after the last step with a CPU over */
+	assert_true(cleared > last_over);
+	assert_true(cleared - last_over <= 4000000);
+	assert_int_equal((cleared - t0) % 4000000, 0);
+	rp_gov_spec_free(&s.gspec);	/* fixed_k: not the simulator's */
+	sim_free(&s);
+	ea_run_free(&run);
+	ea_workload_free(w);
+}
+
 static int teardown(void **state)
 {
 	ea_model_free(tc2);
@@ -621,6 +881,8 @@ int main(void)
 		cmocka_unit_test(rfc_wakeup_energy),
 		cmocka_unit_test(cache_same_decisions),
 		cmocka_unit_test(arrivals_heap_equals_sort),
+		cmocka_unit_test(feec_util_est_sleep),
+		cmocka_unit_test(feec_sticky_overutilised),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, teardown);
