@@ -95,7 +95,8 @@ int ea_input_jobs(void);
  * has no event for cpu; -1 with err set.
  *
  * A reader that knows each CPU's first record cheaply (a trace.dat's
- * per-CPU streams) provides it (ea_reader_ops.first_event); for the others
+ * per-CPU streams, a skim of a text trace's CPU columns) provides it
+ * (ea_reader_ops.first_event); for the others
  * a second reader of the same file reads ahead, once, as far as needed,
  * remembering each CPU's first event: memory stays flat (one event per
  * CPU), and nothing is read unless asked.

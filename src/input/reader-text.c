@@ -25,4 +25,5 @@ const struct ea_reader_ops ea_reader_text = {
 	.next = ea_text_next,
 	.where = ea_text_where,
 	.close = ea_text_close,
+	.first_event = ea_text_first_event,
 };

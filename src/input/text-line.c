@@ -788,7 +788,8 @@ static enum ea_tl_kind lost_line(const char *p, const char *e, struct ea_tl *r)
  * spaces and dashes; the pid follows its last dash). Returns the '[' or
  * NULL; sets *pid (-1 when the column has no numeric pid) and r->tgid.
  */
-static const char *find_cpu_column(const char *p, const char *e,
+static inline __attribute__((always_inline)) const char *
+find_cpu_column(const char *p, const char *e,
 				   struct ea_tl *r, int32_t *pid,
 				   int32_t *cpu)
 {
@@ -889,8 +890,9 @@ static int bad_cpu_column(const char *p, const char *e, const char **d,
 	return 0;
 }
 
-/* "SECS[.FRAC]" with up to 9 decimals, to ns exactly. */
-static const char *timestamp(const char *p, const char *e, uint64_t *ns)
+/* "SECS[.FRAC]" with up to 9 decimals, to ns exactly. (Inline: it is
+ * ea_tl_parse()'s, per line; ea_tl_cpu() has a copy.) */
+static inline __attribute__((always_inline)) const char *timestamp(const char *p, const char *e, uint64_t *ns)
 {
 	uint64_t sec, frac = 0;
 	const char *f;
@@ -915,6 +917,57 @@ static const char *timestamp(const char *p, const char *e, uint64_t *ns)
 		*ns = sec;	/* raw counter clocks print integers */
 	}
 	return p;
+}
+
+/*
+ * For the skim: the column when it is the line's first '[', as
+ * find_cpu_column() takes it but quicker (no TGID column, no pid parsed);
+ * NULL: ask find_cpu_column().
+ */
+static const char *quick_cpu_column(const char *p, const char *e,
+				    int32_t *cpu)
+{
+	const char *b = memchr(p, '[', (size_t)(e - p)), *q, *t;
+	uint32_t c = 0;
+
+	if (!b || b == p || !is_space(b[-1]))
+		return NULL;
+	for (t = b - 1; t > p && is_space(t[-1]); t--)
+		;
+	if (t == p || t[-1] == ')' || !memrchr(p, '-', (size_t)(t - p)))
+		return NULL;
+	for (q = b + 1; q < e && q - b <= 9 && is_digit(*q); q++)
+		c = c * 10 + (uint32_t)(*q - '0');
+	if (q == b + 1 || q >= e || *q != ']' || (q + 1 < e && !is_space(q[1])))
+		return NULL;
+	*cpu = (int32_t)c;
+	return b;
+}
+
+int ea_tl_cpu(const char *s, size_t n, uint64_t *ts)
+{
+	const char *e = s + n, *p = skip_spaces(s, e), *b, *q;
+	struct ea_tl r;
+	int32_t pid, cpu;
+
+	if (p < e && *p == 'C' && skip_lit(p, e, LIT("CPU:")))
+		return -2;
+	b = quick_cpu_column(p, e, &cpu);
+	if (!b && !(b = find_cpu_column(p, e, &r, &pid, &cpu)))
+		return -1;
+	if (!ts)
+		return cpu;
+	/* as ea_tl_parse(): optional flags, then the timestamp */
+	*ts = UINT64_MAX;
+	q = skip_spaces(memchr(b, ']', (size_t)(e - b)) + 1, e);
+	if (q < e && !is_digit(*q)) {
+		while (q < e && !is_space(*q))
+			q++;
+		q = skip_spaces(q, e);
+	}
+	if (q < e && !timestamp(q, e, ts))
+		*ts = UINT64_MAX;
+	return cpu;
 }
 
 /* Bytes of an event name: [0-9A-Za-z_]. */
@@ -1200,6 +1253,7 @@ struct text_stream {
 	 * line: captures copied while being written end cut mid-line. */
 	char cut_why[sizeof(((struct ea_tl *)0)->why)];
 	uint64_t cut_line;
+	struct ea_text_first *first;	/* ea_text_first_event()'s skim */
 };
 
 /* One read() into the room after s->end (again on EINTR); at the end of the
@@ -1610,11 +1664,28 @@ void ea_text_close(void *priv)
 		return;
 	if (s->fd >= 0)
 		close(s->fd);
+	ea_text_first_free(s->first);
 	ea_reorder_free(s->ro);
 	free(s->lost);
 	free(s->buf);
 	free(s->path);
 	free(s);
+}
+
+int ea_text_first_event(void *priv, int cpu, struct ea_event *ev,
+			bool *lost_before, struct ea_err *err)
+{
+	struct text_stream *s = priv;
+	int rc;
+
+	errno = 0;
+	if (!s->first && !(s->first = ea_text_first_new(s->path)))
+		return ea_err_set(err, "%s: %s", s->path,
+				  errno ? strerror(errno) : "out of memory");
+	rc = ea_text_first_get(s->first, cpu, ev, lost_before);
+	if (rc < 0)
+		return ea_err_set(err, "%s: out of memory", s->path);
+	return rc;
 }
 
 int ea_text_open(void **priv, const char *path, struct ea_input_info *info,

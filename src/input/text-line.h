@@ -52,6 +52,14 @@ struct ea_tl {
 enum ea_tl_kind ea_tl_parse(const char *s, size_t n, struct ea_tl *r);
 
 /*
+ * The CPU of the line's "[CPU]" column, as ea_tl_parse() finds it, without
+ * parsing the rest; -1 when the line has none, -2 when it starts with
+ * "CPU:" (a lost-events marker, perhaps). With ts, also its timestamp
+ * (UINT64_MAX when it has none that ea_tl_parse() would take).
+ */
+int ea_tl_cpu(const char *s, size_t n, uint64_t *ts);
+
+/*
  * prev_state decoding (exported for tests). Letters as printed by the
  * kernel's print fmt or trace-cmd's plugin ("R", "R+", "S", "D|K", "x" ...),
  * or the raw number of `trace-cmd report -R`. Return -1 when malformed.
@@ -86,5 +94,16 @@ int ea_text_open(void **priv, const char *path, struct ea_input_info *info,
 int ea_text_next(void *priv, struct ea_event *ev, struct ea_err *err);
 void ea_text_where(void *priv, char *buf, size_t n);
 void ea_text_close(void *priv);
+/* ea_reader_ops.first_event for plain text (text-first.c's skim). */
+int ea_text_first_event(void *priv, int cpu, struct ea_event *ev,
+			bool *lost_before, struct ea_err *err);
+
+/* text-first.c: each CPU's first event from a skim of the file. */
+struct ea_text_first;
+struct ea_text_first *ea_text_first_new(const char *path);	/* NULL: error */
+void ea_text_first_free(struct ea_text_first *f);
+/* 1 with *ev (and *lost_before), 0 none, -1 out of memory. */
+int ea_text_first_get(struct ea_text_first *f, int cpu, struct ea_event *ev,
+		      bool *lost_before);
 
 #endif

@@ -33,12 +33,13 @@ static void note(void *arg, const char *kind, const char *msg)
 
 static int w = 14;	/* the label column: the longest label, at least 14 */
 
-static void row(FILE *f, const char *label, const struct ea_energy *e,
-		ea_energy_t total)
+/* A row of energies; the line is left open for the callers' columns. */
+static void row_open(FILE *f, const char *label, const struct ea_energy *e,
+		     ea_energy_t total)
 {
 	char l[4 * 96 + 1];
 
-	fprintf(f, "%-*s %14.6f %6.1f%% %14.6f %14.6f %12.6f\n", w,
+	fprintf(f, "%-*s %14.6f %6.1f%% %14.6f %14.6f %12.6f", w,
 		ea_esc_term_buf(l, sizeof(l), label),
 		ea_energy_to_double(ea_energy_total(e)),
 		pct(ea_energy_total(e), total),
@@ -47,10 +48,23 @@ static void row(FILE *f, const char *label, const struct ea_energy *e,
 		ea_energy_to_double(ea_energy_wakeup(e)));
 }
 
+static void row(FILE *f, const char *label, const struct ea_energy *e,
+		ea_energy_t total)
+{
+	row_open(f, label, e, total);
+	fputc('\n', f);
+}
+
+static void header_open(FILE *f, const char *first)
+{
+	fprintf(f, "%-*s %14s %7s %14s %14s %12s", w, first, "energy", "share",
+		"busy", "idle", "wakeup");
+}
+
 static void header(FILE *f, const char *first)
 {
-	fprintf(f, "%-*s %14s %7s %14s %14s %12s\n", w, first, "energy", "share",
-		"busy", "idle", "wakeup");
+	header_open(f, first);
+	fputc('\n', f);
 }
 
 void ea_report_render_text(FILE *f, const struct ea_report *r)
@@ -113,11 +127,15 @@ void ea_report_render_text(FILE *f, const struct ea_report *r)
 		row(f, m->clusters[i].name, &a->clusters[i].e, total);
 
 	fputc('\n', f);
-	header(f, "cpu");
+	/* per CPU also the time whose state the trace does not show (its
+	 * energy share is in the first note) */
+	header_open(f, "cpu");
+	fprintf(f, " %12s\n", "unknown_s");
 	for (int i = 0; i < a->trace_ncpus && i < a->ncpus; i++) {
 		snprintf(label, sizeof(label), "%d (%s)", i,
 			 m->clusters[m->cpu_cluster[i]].name);
-		row(f, label, &a->cpus[i].e, total);
+		row_open(f, label, &a->cpus[i].e, total);
+		fprintf(f, " %12s\n", ea_fmt_s(b1, a->cpus[i].unknown_ns));
 	}
 
 	fprintf(f, "\n%-*s %10s %12s %14s %7s\n", w, "cluster", "freq_khz",

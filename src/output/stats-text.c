@@ -46,15 +46,17 @@ void ea_stats_render_text(FILE *f, const struct ea_stats *st,
 		ea_fmt_s(b1, span), ea_fmt_s(b2, st->win_start),
 		(unsigned long long)st->counts.events);
 
-	fprintf(f, "\n%-4s %12s %12s %12s %6s %8s %8s %7s %s\n", "CPU",
-		"busy_s", "idle_s", "inferred_s", "busy%", "util_avg", "util_max",
-		"exits", "idle from");
+	/* busy_s + idle_s + unknown_s = the window, per CPU */
+	fprintf(f, "\n%-4s %12s %12s %12s %12s %6s %8s %8s %7s %s\n", "CPU",
+		"busy_s", "idle_s", "unknown_s", "inferred_s", "busy%",
+		"util_avg", "util_max", "exits", "idle from");
 	for (int i = 0; i < st->ncpus; i++) {
 		const struct ea_cpu_stats *c = &st->cpus[i];
-		char b3[32];
+		char b3[32], b4[32];
 
-		fprintf(f, "%-4d %12s %12s %12s %6.1f %8.1f %8u %7llu %s\n", i,
-			ea_fmt_s(b1, c->busy_ns), ea_fmt_s(b2, c->idle_ns),
+		fprintf(f, "%-4d %12s %12s %12s %12s %6.1f %8.1f %8u %7llu %s\n",
+			i, ea_fmt_s(b1, c->busy_ns), ea_fmt_s(b2, c->idle_ns),
+			ea_fmt_s(b4, c->unknown_ns),
 			ea_fmt_s(b3, c->inferred_ns), pct(c->busy_ns, span),
 			c->util_mean, c->util_max,
 			(unsigned long long)c->idle_exits,

@@ -101,10 +101,56 @@ static const char *shared(const char *rel, char *buf, size_t n)
 	return buf;
 }
 
+/*
+ * A text trace with the cases the skim (src/input/text-first.c) must get
+ * as the stream does: a lost-events marker before CPU 2's first event; a
+ * comm holding " [7] " before the real column (CPU 2, not 7); CPU 3's first
+ * line an event type eatrace skips, then two of its events out of order
+ * (the stream's first for CPU 3 is the later line, 100.2 s); CPU 0 only
+ * at the end.
+ */
+static const char tricky[] =
+	"cpus=4\n"
+	"# tracer: nop\n"
+	"          hog-200   [001] 100.000000000: sched_wakeup: comm=x pid=300 prio=120 target_cpu=001\n"
+	"CPU:2 [LOST 5 EVENTS]\n"
+	"    a1 [7] b-5     [002] 100.100000000: sched_wakeup: comm=x pid=301 prio=120 target_cpu=002\n"
+	"          hog-200   [003] 100.300000000: some_other_event: foo=1\n"
+	"          hog-200   [003] 100.250000000: sched_wakeup: comm=x pid=302 prio=120 target_cpu=003\n"
+	"          hog-201   [003] 100.200000000: sched_wakeup: comm=x pid=303 prio=120 target_cpu=003\n"
+	"          hog-200   [001] 100.400000000: sched_wakeup: comm=x pid=300 prio=120 target_cpu=001\n"
+	"          hog-200   [000] 100.500000000: sched_wakeup: comm=x pid=300 prio=120 target_cpu=000\n";
+
 static void test_text(void **unused)
 {
+	char dir[] = "/tmp/eatrace-test-first-XXXXXX", path[64], b[512];
+	FILE *fp;
+
 	check_trace("traces/demo/tc2-seven-tasks.txt", 0, false);
 	check_trace("traces/demo/tc2-seven-tasks.txt", 100, true);
+	check_trace("traces/vm/vm-ftrace.txt", 0, true);
+	check_trace("traces/vm/vm-report.txt", 50, false);
+	check_trace("traces/vm/vm-report-raw.txt", 0, false);
+	check_trace("traces/vm/wl-overrun-ftrace.txt", 0, true);
+	check_trace(shared("trappy/tests__trace_idle_unsorted.txt", b,
+			   sizeof(b)), 0, false);
+	check_trace(shared("trappy/tests__trace_sched.txt", b, sizeof(b)), 0,
+		    true);
+	check_trace(shared("lisa/tests__assets__trace_txt__trace.txt", b,
+			   sizeof(b)), 0, false);
+	check_trace(shared("idlestat/Experiments__test01.dat", b, sizeof(b)),
+		    0, true);
+
+	assert_non_null(mkdtemp(dir));
+	snprintf(path, sizeof(path), "%s/tricky.txt", dir);
+	fp = fopen(path, "w");
+	assert_non_null(fp);
+	fputs(tricky, fp);
+	assert_int_equal(fclose(fp), 0);
+	check_trace(path, 0, false);
+	check_trace(path, 3, true);
+	unlink(path);
+	rmdir(dir);
 }
 
 static void test_dat(void **unused)

@@ -629,7 +629,7 @@ static struct pelt_win pelt_wins[2];
 static struct pelt_all {
 	uint64_t ts;
 	int cpu;
-	double err;
+	double kern, err;
 } pelt_all[PELT_MAX_SAMPLES];
 static size_t pelt_nall;
 
@@ -645,7 +645,8 @@ static void pelt_sample(void *ctx, const struct ea_state *s,
 	if (err < 0)
 		err = -err;
 	if (pelt_nall < PELT_MAX_SAMPLES)
-		pelt_all[pelt_nall++] = (struct pelt_all){ ev->ts, ev->util.cpu, err };
+		pelt_all[pelt_nall++] = (struct pelt_all){ ev->ts, ev->util.cpu,
+							 (double)ev->util.util, err };
 	for (int i = 0; i < 2; i++) {
 		struct pelt_win *w = &pelt_wins[i];
 
@@ -674,43 +675,84 @@ static const struct ea_state_ops pelt_ops = {
  * The whole trace (issue 15; the figures are kept in docs/inference.md):
  *  - all 191 root-rq samples: 87.9 mean, 694 max before forked tasks were
  *    seeded (post_init_entity_util_avg()) and sched_migrate_task moved
- *    util; now 31.2, 478;
- *  - "settled" samples, leaving out a sample followed within 50 us by
- *    another of the same CPU (the kernel's intermediate values inside one
- *    operation: a migration's detach before its attach, a dequeue/enqueue
- *    pair, which no event separates): 164 samples, mean 19.2; the max (478)
- *    is a forked child's util the kernel attached at wake_up_new_task,
- *    240 us before any record names the child (no sched_wakeup_new in this
- *    trace). The five such samples apart, the rest are within 35.
+ *    util; now 31.2, 478. The issue's target (mean <= 20, max <= 150) is
+ *    not reachable by any reconstruction from this trace, for the two
+ *    reasons below; what is asserted is what the code reaches.
+ *  - "Inside one operation": a sample with another of the same CPU within
+ *    20 us whose kernel value differs by more than 150 (the kernel's
+ *    before and after of one operation, which no event separates: a
+ *    migration's enqueue before its attach on the destination, 0 then
+ *    473 1.8 us apart at 2084.216464780; a fork's attach, 511 then 773 at
+ *    2084.228669320; an exiting task's move out of its autogroup,
+ *    382 -> 18 -> 392 within 11 us at 2084.239291460). One value per
+ *    instant cannot be both; such samples are 25 of the 191, and their
+ *    errors alone (sum 3759) make the mean over the whole trace 19.7 even
+ *    if every other sample were exact.
+ *  - The other 166 samples: mean 13.2 (<= 14 asserted; 7.7 without the
+ *    two below); all within 150
+ *    but the two (478, 460) at 2084.215664440 and 2084.215901440, when
+ *    cpu3's util already holds bash's child 3104 (attached at its fork,
+ *    wake_up_new_task(), 473) and no record of the trace has named the
+ *    child yet: its first record is its switch-in at 2084.215907960 (no
+ *    sched_wakeup_new or sched_process_fork in this trace). Placing the
+ *    attach earlier than the first record needs the look-ahead to hold
+ *    every task's run until it ends (a fork may be anywhere in its
+ *    parent's run), which eatrace does not do.
  */
+static bool pelt_in_operation(size_t i)
+{
+	for (size_t j = 0; j < pelt_nall; j++) {
+		uint64_t a = pelt_all[i].ts, b = pelt_all[j].ts;
+		double d = pelt_all[j].kern - pelt_all[i].kern;
+
+		if (j == i || pelt_all[j].cpu != pelt_all[i].cpu)
+			continue;
+		if ((a > b ? a - b : b - a) <= 20000 && (d > 150 || d < -150))
+			return true;
+	}
+	return false;
+}
+
 static void juno_pelt_whole(void)
 {
-	double sum = 0, max = 0, ssum = 0, smax = 0;
-	size_t sn = 0;
+	double sum = 0, max = 0, osum = 0, omax = 0, rsum = 0, rmax = 0;
+	size_t on = 0, rn = 0, rbig = 0;
 
 	for (size_t i = 0; i < pelt_nall; i++) {
-		bool settled = true;
+		double e = pelt_all[i].err;
 
-		sum += pelt_all[i].err;
-		if (pelt_all[i].err > max)
-			max = pelt_all[i].err;
-		for (size_t j = i + 1; j < pelt_nall &&
-		     pelt_all[j].ts - pelt_all[i].ts < 50000; j++)
-			if (pelt_all[j].cpu == pelt_all[i].cpu)
-				settled = false;
-		if (!settled)
+		sum += e;
+		if (e > max)
+			max = e;
+		if (pelt_in_operation(i)) {
+			on++;
+			osum += e;
+			if (e > omax)
+				omax = e;
 			continue;
-		sn++;
-		ssum += pelt_all[i].err;
-		if (pelt_all[i].err > smax)
-			smax = pelt_all[i].err;
+		}
+		rn++;
+		rsum += e;
+		if (e > rmax)
+			rmax = e;
+		if (e > 150) {
+			/* only the two samples before child 3104's first record */
+			assert_true(pelt_all[i].ts == 2084215664440ull ||
+				    pelt_all[i].ts == 2084215901440ull);
+			rbig++;
+		}
 	}
-	print_message("  whole trace: %zu samples, mean |err| %.2f, max %.0f; settled: %zu samples, mean %.2f, max %.0f\n",
-		      pelt_nall, sum / (double)pelt_nall, max, sn,
-		      ssum / (double)sn, smax);
+	print_message("  whole trace: %zu samples, mean |err| %.2f, max %.0f\n",
+		      pelt_nall, sum / (double)pelt_nall, max);
+	print_message("  inside one kernel operation: %zu samples, mean %.2f, max %.0f (their error alone: mean %.2f over the whole trace)\n",
+		      on, osum / (double)on, omax, osum / (double)pelt_nall);
+	print_message("  the others: %zu samples, mean %.2f, max %.0f; %zu above 150 (child 3104 before its first record)\n",
+		      rn, rsum / (double)rn, rmax, rbig);
 	assert_int_equal(pelt_nall, 191);
 	assert_true(sum <= 32.0 * 191);
-	assert_true(ssum <= 20.0 * (double)sn);
+	assert_int_equal(on, 25);
+	assert_true(rsum <= 14.0 * (double)rn);
+	assert_int_equal(rbig, 2);
 }
 
 static void test_juno_pelt(void **unused)
