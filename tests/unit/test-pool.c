@@ -106,7 +106,7 @@ static void test_row_key(void **state UNUSED)
 
 		ea_batch_row_write(f, fmt, &r);
 		fclose(f);
-		assert_int_equal(ea_batch_row_key(buf, fmt, hash, model, &failed), 0);
+		assert_int_equal(ea_batch_row_key(buf, fmt, EA_ROWS_TRACE, hash, model, &failed), 0);
 		assert_string_equal(hash, "0123456789abcdef");
 		assert_string_equal(model, "m,1");
 		assert_false(failed);
@@ -115,8 +115,8 @@ static void test_row_key(void **state UNUSED)
 		free(buf);
 	}
 	assert_int_equal(ea_batch_row_key("path,model,hash,duration_s,x,x,x,x,x,x,error\n",
-					  EA_BATCH_CSV, hash, model, &failed), -1);
-	assert_int_equal(ea_batch_row_key("not json\n", EA_BATCH_JSONL, hash, model,
+					  EA_BATCH_CSV, EA_ROWS_TRACE, hash, model, &failed), -1);
+	assert_int_equal(ea_batch_row_key("not json\n", EA_BATCH_JSONL, EA_ROWS_TRACE, hash, model,
 					  &failed), -1);
 }
 
