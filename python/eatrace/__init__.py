@@ -16,7 +16,8 @@ import ctypes
 import json
 import os
 
-__all__ = ["EatraceError", "Report", "report", "stats", "report_json", "stats_json"]
+__all__ = ["EatraceError", "Report", "report", "stats", "report_json", "stats_json",
+           "batch_rows", "rows_frame"]
 
 
 class EatraceError(Exception):
@@ -50,6 +51,8 @@ def _load():
     lib.ea_report_json.restype = ctypes.c_int
     lib.ea_stats_json.argtypes = [ctypes.c_char_p, pp, pp]
     lib.ea_stats_json.restype = ctypes.c_int
+    lib.ea_batch_rows_text.argtypes = [ctypes.c_char_p] * 4 + [pp, pp]
+    lib.ea_batch_rows_text.restype = ctypes.c_int
     lib.ea_free.argtypes = [ctypes.c_void_p]
     lib.ea_free.restype = None
     _lib = lib
@@ -65,12 +68,13 @@ def _take(lib, ptr):
     return s
 
 
-def _call(fn, *args):
+def _call(fn, *args, ok=(0,)):
     lib = _load()
     out, err = ctypes.c_void_p(), ctypes.c_void_p()
     enc = [a.encode() if isinstance(a, str) else os.fsencode(a) for a in args]
     rc = getattr(lib, fn)(*enc, ctypes.byref(out), ctypes.byref(err))
-    if rc:
+    if rc not in ok:
+        _take(lib, out)
         raise EatraceError(_take(lib, err) or "%s failed" % fn)
     return _take(lib, out)
 
@@ -83,6 +87,22 @@ def report_json(path, model):
 def stats_json(path):
     """`eatrace stats -f json PATH`, byte for byte, as a string."""
     return _call("ea_stats_json", path)
+
+
+def batch_rows(path, model, format="jsonl", rows="trace"):
+    """One trace's rows as `eatrace batch -f FORMAT --rows ROWS -m MODEL
+    PATH` writes them (no CSV header), as a string. A trace that cannot
+    be priced is its error row (as in batch), not an exception; a bad
+    model, format or rows raises EatraceError."""
+    return _call("ea_batch_rows_text", path, model, format, rows, ok=(0, 1))
+
+
+def rows_frame(text):
+    """A DataFrame of JSON-lines batch rows (`eatrace batch -f jsonl`
+    output, or eatrace.fleet's), columns in the table's order."""
+    import pandas as pd
+    rows = [json.loads(l) for l in text.splitlines() if l.strip()]
+    return pd.DataFrame.from_records(rows, columns=list(rows[0]) if rows else None)
 
 
 def _frame(rows):
