@@ -47,7 +47,13 @@ static void report_fn(FILE *f, const void *ctx)
 
 int ea_report_json(const char *path, const char *model, char **json, char **err)
 {
-	struct ea_acct_config acfg = { 0 };
+	return ea_report_json_interval(path, model, 0, json, err);
+}
+
+int ea_report_json_interval(const char *path, const char *model, uint64_t interval_ns,
+			    char **json, char **err)
+{
+	struct ea_acct_config acfg = { .interval_ns = interval_ns };
 	struct ea_state_config cfg = { .ncpus = -1 };
 	struct ea_model *m = NULL;
 	struct ea_consumer cons[2];
