@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * The worker pool (src/util/pool.c): every job reported once with what its
- * child wrote, a child that dies reported by its signal, results bigger
- * than a pipe's buffer, and the batch row writer's --resume key read back.
+ * worker wrote, a worker that dies reported by its signal (and replaced:
+ * the jobs after it still run, even with one worker), one that exits in
+ * the middle of a job reported as failed, results bigger than a pipe's
+ * buffer, and the batch row writer's --resume key read back.
  */
 #include <setjmp.h>
 #include <signal.h>
@@ -33,6 +35,10 @@ static void job(size_t i, FILE *out, void *ctx)
 {
 	if (i == 4)
 		raise(SIGKILL);	/* dies before writing */
+	if (i == 2) {
+		fprintf(out, "half");
+		exit(0);	/* quits in the middle: no result, a failure */
+	}
 	if (i == 7) {
 		for (int k = 0; k < BIG; k++)
 			fputc('x', out);
@@ -62,6 +68,9 @@ static void every_job_once(int workers)
 		if (i == 4) {
 			assert_true(WIFSIGNALED(s.wstatus[i]));
 			assert_int_equal(WTERMSIG(s.wstatus[i]), SIGKILL);
+			assert_int_equal(s.len[i], 0);
+		} else if (i == 2) {
+			assert_true(WIFEXITED(s.wstatus[i]) && WEXITSTATUS(s.wstatus[i]) == 127);
 			assert_int_equal(s.len[i], 0);
 		} else if (i == 7) {
 			assert_true(WIFEXITED(s.wstatus[i]) && !WEXITSTATUS(s.wstatus[i]));
