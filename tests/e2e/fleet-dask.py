@@ -63,7 +63,7 @@ while th.is_alive() and time.time() - t0 < 60:
         os.kill(kill_pid, signal.SIGKILL)
         killed_at = (mem, proc[victim[0]])
         break
-    time.sleep(0.01)
+    time.sleep(0.02)
 th.join(90)
 check("worker killed mid-run (rows done, tasks held)", killed_at is not None and
       killed_at[0] < len(paths), "killed_at=%s" % (killed_at,))

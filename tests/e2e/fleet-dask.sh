@@ -44,13 +44,13 @@ for w in w1 w2; do
 	eval "pid_$w=$!"
 done
 
-# The traces: the bundled trace.dat runs and text traces, copied to 80
+# The traces: the bundled trace.dat runs and text traces, copied to 40
 # files (each a task), plus one that is not a trace (an error row).
 mkdir tr
 i=0
-while [ $i -lt 80 ]; do
+while [ $i -lt 40 ]; do
 	for f in "$ROOT"/traces/diff/*.dat "$ROOT"/traces/replay/*.txt; do
-		[ $i -lt 80 ] || break
+		[ $i -lt 40 ] || break
 		i=$((i + 1))
 		case $f in *.dat) e=dat ;; *) e=txt ;; esac
 		cp "$f" "tr/$(printf %03d $i).$e"
