@@ -18,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "eatrace/pool.h"
@@ -166,10 +167,35 @@ static int drain(struct worker *w)
 	return n == 0;
 }
 
+/*
+ * A job number down w's command pipe; -1 if w is gone. SIGPIPE is held
+ * meanwhile (and a pending one taken back): a worker that died between two
+ * jobs must not take the parent with it.
+ */
+static int send_job(struct worker *w, size_t job)
+{
+	sigset_t pipe_set, old;
+	int rc, e;
+
+	sigemptyset(&pipe_set);
+	sigaddset(&pipe_set, SIGPIPE);
+	sigprocmask(SIG_BLOCK, &pipe_set, &old);
+	rc = write_all(w->cmd, &job, sizeof(job));
+	e = errno;
+	if (rc && e == EPIPE && !sigismember(&old, SIGPIPE)) {
+		struct timespec now = { 0, 0 };
+
+		sigtimedwait(&pipe_set, NULL, &now);
+	}
+	sigprocmask(SIG_SETMASK, &old, NULL);
+	errno = e;
+	return rc;
+}
+
 /* Hand w its next job, or tell it there is none. */
 static void assign(struct worker *w, size_t *next, size_t njobs)
 {
-	if (*next < njobs && w->cmd >= 0 && !write_all(w->cmd, next, sizeof(*next))) {
+	if (*next < njobs && w->cmd >= 0 && !send_job(w, *next)) {
 		w->busy = true;
 		w->job = (*next)++;
 		return;

@@ -3,8 +3,10 @@
  * The worker pool (src/util/pool.c): every job reported once with what its
  * worker wrote, a worker that dies reported by its signal (and replaced:
  * the jobs after it still run, even with one worker), one that exits in
- * the middle of a job reported as failed, results bigger than a pipe's
- * buffer, and the batch row writer's --resume key read back.
+ * the middle of a job reported as failed, one gone between two jobs
+ * (its command pipe closed: the parent survives the EPIPE, the next job
+ * goes to another worker), results bigger than a pipe's buffer, and the
+ * batch row writer's --resume key read back.
  */
 #include <setjmp.h>
 #include <signal.h>
@@ -14,7 +16,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
+#include <unistd.h>
 #include <cmocka.h>
 
 #include "eatrace/batch.h"
@@ -31,8 +36,25 @@ struct seen {
 	size_t len[NJOBS];
 };
 
+/* Close this worker's end of its command pipe (the one FIFO it reads):
+ * the parent's next job number meets a pipe with no reader (EPIPE). */
+static void close_command_pipe(void)
+{
+	struct stat st;
+
+	for (int fd = 3; fd < 256; fd++) {
+		int fl = fcntl(fd, F_GETFL);
+
+		if (fl >= 0 && (fl & O_ACCMODE) == O_RDONLY && !fstat(fd, &st) &&
+		    S_ISFIFO(st.st_mode))
+			close(fd);
+	}
+}
+
 static void job(size_t i, FILE *out, void *ctx)
 {
+	if (i == 5)
+		close_command_pipe();	/* the worker goes after this job */
 	if (i == 4)
 		raise(SIGKILL);	/* dies before writing */
 	if (i == 2) {
