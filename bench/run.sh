@@ -434,6 +434,21 @@ echo "cpu_s_batch_100_j1: $(median batch_j1 3)"
 echo "cpu_s_report_100_lone: $(median report_loop 3)"
 echo "ratio_batch_j2_vs_j1: $batch_j2"
 echo "ratio_batch_j1_vs_lone_reports_cpu: $batch_over"
+# Dask (eatrace.fleet, python3-distributed): the same 100 traces on a local
+# cluster of one worker process, then two (bench/dask-fleet.py); the rows
+# must be the CLI's bytes (`batch -f jsonl`).
+dask_ratio=n/a dask_same=n/a
+if [ -f build/libeatrace.so.0 ] && /usr/bin/python3 -c 'import distributed, pandas' 2>/dev/null; then
+	"$EATRACE" batch -q -f jsonl -m tc2 "$BD" >"$OUT/batch.jsonl" || true
+	PYTHONPATH=$PWD/python EATRACE_LIB=$PWD/build/libeatrace.so.0 \
+		EATRACE_MODEL_PATH=$PWD/models PYTHONDONTWRITEBYTECODE=1 \
+		/usr/bin/python3 bench/dask-fleet.py "$BD" tc2 "$OUT/batch.jsonl" "$BENCH_REPS" \
+		>"$OUT/dask.txt" 2>"$OUT/dask.err" || cat "$OUT/dask.err" >&2
+	cat "$OUT/dask.txt"
+	dask_ratio=$(sed -n 's/^ratio_dask_2workers_vs_1: //p' "$OUT/dask.txt")
+	dask_same=$(sed -n 's/^dask_same_as_cli: //p' "$OUT/dask.txt")
+	rm -f "$OUT/batch.jsonl" "$OUT/dask.txt" "$OUT/dask.err"
+fi
 rm -rf "$BD"
 
 # ---- targets (issue 8) -----------------------------------------------------------
@@ -455,4 +470,6 @@ for zt in $ztargets; do
 done
 check batch_j2_vs_j1 "$batch_j2" ">=" 1.8
 check batch_j1_vs_lone_reports "$batch_over" "<=" 1.05
+check dask_2workers_vs_1 "${dask_ratio:-n/a}" ">=" 1.6
+echo "target_dask_same_as_cli: $([ "$dask_same" = yes ] && echo pass || echo "fail ($dask_same)")"
 rm -f "$OUT"/m.* "$OUT/rss.tmp" "$OUT/err.tmp"

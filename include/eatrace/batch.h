@@ -18,9 +18,19 @@
 
 #define EA_HASH_LEN 17		/* 16 hex digits + NUL */
 
+/* What one row covers (`batch --rows`): the trace, or one of its clusters,
+ * CPUs or tasks (extra key columns after hash, docs/batch.md). */
+enum ea_batch_rows { EA_ROWS_TRACE, EA_ROWS_CLUSTER, EA_ROWS_CPU, EA_ROWS_TASK };
+
 struct ea_batch_row {
 	const char *path;
 	const char *model;	/* as the user named it (-m) */
+	enum ea_batch_rows kind;
+	/* the key of a cluster/CPU/task row (empty in an error row) */
+	const char *cluster;	/* EA_ROWS_CLUSTER, EA_ROWS_CPU */
+	int cpu;		/* EA_ROWS_CPU */
+	int32_t pid;		/* EA_ROWS_TASK */
+	const char *comm;	/* EA_ROWS_TASK */
 	char hash[EA_HASH_LEN];	/* "" when the file could not be read */
 	char power_unit[16];
 	uint64_t duration_ns;
@@ -43,8 +53,20 @@ int ea_hash_file(const char *path, char hash[EA_HASH_LEN], struct ea_err *err);
  */
 int ea_batch_price(struct ea_batch_row *row, const struct ea_model *m);
 
+/*
+ * The same for rows of kind row->kind: emit(row, ctx) once per cluster, CPU
+ * (those the trace has) or task (report's order), each row's figures that
+ * part's; once with row->failed on failure. EA_ROWS_TRACE: one row, as
+ * ea_batch_price(). Returns 0 or -1.
+ */
+int ea_batch_price_rows(struct ea_batch_row *row, const struct ea_model *m,
+			void (*emit)(const struct ea_batch_row *row, void *ctx), void *ctx);
+
+/* "trace", "cluster", "cpu", "task" -> kind; -1 if none of them. */
+int ea_batch_rows_parse(const char *s);
+
 /* The CSV header line (with its newline); nothing for JSON lines. */
-void ea_batch_header(FILE *f, enum ea_batch_fmt fmt);
+void ea_batch_header(FILE *f, enum ea_batch_fmt fmt, enum ea_batch_rows kind);
 /* One row, one line, newline-terminated. */
 void ea_batch_row_write(FILE *f, enum ea_batch_fmt fmt, const struct ea_batch_row *r);
 /*
@@ -52,7 +74,18 @@ void ea_batch_row_write(FILE *f, enum ea_batch_fmt fmt, const struct ea_batch_ro
  * whether it is an error row. Returns 0, or -1 if the line is not a row
  * (the CSV header, garbage). model: at least EA_ERR_MAX bytes.
  */
-int ea_batch_row_key(const char *line, enum ea_batch_fmt fmt,
+int ea_batch_row_key(const char *line, enum ea_batch_fmt fmt, enum ea_batch_rows kind,
 		     char hash[EA_HASH_LEN], char *model, bool *failed);
+
+/*
+ * One trace's rows as `eatrace batch -f FORMAT --rows ROWS -m MODEL PATH`
+ * writes them (no CSV header), content hash included, into *text (free()
+ * it). format: "csv" or "jsonl"; rows: "trace", "cluster", "cpu" or
+ * "task". Returns 0 when priced, 1 when *text is the trace's error row, -1
+ * with *err (free() it) when the model or an argument is bad. Writes
+ * nothing on stderr.
+ */
+int ea_batch_rows_text(const char *path, const char *model, const char *format,
+		       const char *rows, char **text, char **err);
 
 #endif

@@ -13,6 +13,7 @@
 #include "eatrace/model.h"
 #include "eatrace/output.h"
 #include "eatrace/pipeline.h"
+#include "eatrace/replay.h"
 #include "eatrace/report.h"
 #include "eatrace/stats.h"
 
@@ -28,6 +29,33 @@ int ea_report_json(const char *path, const char *model, char **json, char **err)
 
 /* `eatrace stats -f json PATH`, with the same conventions. */
 int ea_stats_json(const char *path, char **json, char **err);
+
+/*
+ * ea_report_json() with --interval: interval_ns > 0 adds the "windows"
+ * array (`eatrace report -f json --interval N ns`); 0 is ea_report_json().
+ */
+int ea_report_json_interval(const char *path, const char *model, uint64_t interval_ns,
+			    char **json, char **err);
+
+/* What `eatrace replay` is asked (NULL / 0: the CLI's default). */
+struct ea_replay_request {
+	const char *model;		/* -m: the recorded platform */
+	const char *target_model;	/* --target-model */
+	const char *policies;		/* --policy: "all" or "a,b,..." */
+	const char *governor;		/* --governor */
+	const char *idle;		/* --idle */
+	const char *work;		/* --work: auto, demand, fixed */
+	unsigned long source_capacity;	/* --source-capacity */
+	int auto_pin;			/* --auto-pin */
+};
+
+/*
+ * `eatrace replay -f json PATH` with rq's options: the same bytes into
+ * *json, with the conventions of ea_report_json(). Not covered: --pin,
+ * --start/--end, --shadow and the picture and trace outputs.
+ */
+int ea_replay_json(const char *path, const struct ea_replay_request *rq, char **json,
+		   char **err);
 
 /* Free what ea_report_json() and ea_stats_json() return (free()). */
 void ea_free(void *p);

@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * A pool of worker processes: each job runs in its own forked child, which
- * writes its result to a pipe; the parent collects results as children
- * finish. A job that crashes costs its own result only.
+ * A pool of worker processes: up to N forked workers, each running the jobs
+ * the parent hands it one after the other and sending each result back
+ * whole over a pipe; the parent collects results as jobs finish. A job
+ * that crashes its worker costs its own result only: the worker is
+ * replaced for the jobs left.
  */
 #ifndef EATRACE_POOL_H
 #define EATRACE_POOL_H
@@ -10,10 +12,13 @@
 #include <stddef.h>
 #include <stdio.h>
 
-/* In the child: write job i's result to out (flushed by the pool). */
+/* In a worker: write job i's result to out (flushed by the pool). State a
+ * job leaves behind is seen by the next jobs of the same worker. */
 typedef void (*ea_pool_job_fn)(size_t i, FILE *out, void *ctx);
-/* In the parent, in completion order: job i wrote buf[len] (the pool
- * frees buf after the call) and exited with wait status wstatus. */
+/* In the parent, in completion order: job i wrote buf[len] (NUL after it;
+ * the pool frees buf after the call); wstatus 0, or when its worker died
+ * or quit during it the worker's wait status (exit 127 for a worker that
+ * exited 0 in the middle of a job), with no result (len 0). */
 typedef void (*ea_pool_done_fn)(size_t i, const char *buf, size_t len,
 				int wstatus, void *ctx);
 

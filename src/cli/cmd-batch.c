@@ -32,6 +32,9 @@ static const char usage_text[] =
 	"      --list FILE    also read trace paths from FILE, one per line\n"
 	"                     ('-': stdin; blank lines and # comments skipped)\n"
 	"  -f, --format FMT   csv (default) or jsonl (one JSON object a line)\n"
+	"      --rows KIND    trace (default): one row per trace x model; cluster,\n"
+	"                     cpu or task: one per trace x model x cluster, CPU\n"
+	"                     or task, with its key columns after hash\n"
 	"  -o, --output FILE  write there instead of stdout (atomically)\n"
 	"  -j, --jobs N       worker processes (default: the CPU count)\n"
 	"      --resume       keep the rows already in -o FILE and skip their\n"
@@ -43,7 +46,7 @@ static const char usage_text[] =
 	"Columns: docs/batch.md. Exit status: 0 every row ok, 1 some rows are\n"
 	"errors, 2 usage error or the output could not be written.\n";
 
-enum { OPT_LIST = 2000, OPT_RESUME };
+enum { OPT_LIST = 2000, OPT_RESUME, OPT_ROWS };
 
 static const struct option longopts[] = {
 	{ "model", required_argument, NULL, 'm' },
@@ -52,6 +55,7 @@ static const struct option longopts[] = {
 	{ "jobs", required_argument, NULL, 'j' },
 	{ "list", required_argument, NULL, OPT_LIST },
 	{ "resume", no_argument, NULL, OPT_RESUME },
+	{ "rows", required_argument, NULL, OPT_ROWS },
 	{ "quiet", no_argument, NULL, 'q' },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
@@ -93,6 +97,7 @@ struct batch {
 	struct ea_model *models[64];
 	int nmodels;
 	enum ea_batch_fmt fmt;
+	enum ea_batch_rows kind;
 	bool quiet;
 	/* --resume: "hash\tmodel" of rows kept; kept lines */
 	struct strv keys, kept;
@@ -179,7 +184,23 @@ static int read_previous(struct batch *b, const char *file)
 	if (!f)
 		return errno == ENOENT ? 0 : ea_die("%s: cannot read: %s", file, strerror(errno));
 	while (!rc && getline(&line, &cap, f) >= 0) {
-		if (ea_batch_row_key(line, b->fmt, hash, model, &failed) || failed)
+		if (b->fmt == EA_BATCH_CSV && !strncmp(line, "path,model,", 11)) {
+			/* a table of other columns (another --rows) is not this one */
+			char *want = NULL;
+			size_t wlen;
+			FILE *w = open_memstream(&want, &wlen);
+
+			if (w) {
+				ea_batch_header(w, b->fmt, b->kind);
+				fclose(w);
+			}
+			if (want && strcmp(line, want))
+				rc = ea_die("%s:1: its columns are not those of this --rows; "
+					    "cannot resume it", file);
+			free(want);
+			continue;
+		}
+		if (ea_batch_row_key(line, b->fmt, b->kind, hash, model, &failed) || failed)
 			continue;
 		if (asprintf(&key, "%s\t%s", hash, model) < 0)
 			rc = ea_die("out of memory");
@@ -203,12 +224,26 @@ static bool have_key(const struct batch *b, const char *hash, const char *model)
 	return false;
 }
 
+struct emit_ctx {
+	FILE *out;
+	enum ea_batch_fmt fmt;
+};
+
+static void emit_row(const struct ea_batch_row *row, void *ctx)
+{
+	const struct emit_ctx *e = ctx;
+
+	fputc(row->failed ? '!' : '+', e->out);
+	ea_batch_row_write(e->out, e->fmt, row);
+}
+
 /* In a worker: the rows of one trace, each line prefixed '+' (ok) or '!'. */
 static void run_trace(size_t job, FILE *out, void *ctx)
 {
 	struct batch *b = ctx;
 	size_t t = b->jobs[job];
-	struct ea_batch_row row = { .path = b->paths.v[t] };
+	struct ea_batch_row row = { .path = b->paths.v[t], .kind = b->kind };
+	struct emit_ctx ec = { out, b->fmt };
 	struct ea_err err;
 	int rc = 0;
 
@@ -224,11 +259,10 @@ static void run_trace(size_t job, FILE *out, void *ctx)
 		if (rc) {
 			row.failed = true;
 			snprintf(row.error, sizeof(row.error), "%s", err.msg);
+			emit_row(&row, &ec);
 		} else {
-			ea_batch_price(&row, b->models[m]);
+			ea_batch_price_rows(&row, b->models[m], emit_row, &ec);
 		}
-		fputc(row.failed ? '!' : '+', out);
-		ea_batch_row_write(out, b->fmt, &row);
 	}
 }
 
@@ -275,7 +309,8 @@ static void trace_done(size_t job, const char *buf, size_t len, int wstatus, voi
 		text[k] = 0;
 	} else {
 		/* the worker died: every row it owed is an error row */
-		struct ea_batch_row row = { .path = b->paths.v[t], .failed = true };
+		struct ea_batch_row row = { .path = b->paths.v[t], .kind = b->kind,
+					    .failed = true };
 		FILE *f;
 
 		memcpy(row.hash, b->hash[t], EA_HASH_LEN);
@@ -346,6 +381,12 @@ static int parse_args(struct batch *b, int argc, char **argv, const char **outpu
 			break;
 		case OPT_RESUME:
 			*resume = true;
+			break;
+		case OPT_ROWS:
+			if (ea_batch_rows_parse(optarg) < 0)
+				return ea_die("batch: --rows: '%s' is not trace, cluster, cpu or task",
+					      optarg);
+			b->kind = (enum ea_batch_rows)ea_batch_rows_parse(optarg);
 			break;
 		case 'q':
 			b->quiet = true;
@@ -447,7 +488,7 @@ int cmd_batch(int argc, char **argv)
 		goto out;
 	}
 	b.out = out.f;
-	ea_batch_header(b.out, b.fmt);
+	ea_batch_header(b.out, b.fmt, b.kind);
 	for (size_t i = 0; i < b.kept.n; i++)
 		fputs(b.kept.v[i], b.out);
 	ea_progress_enabled = 0;	/* the workers' own per-file progress */

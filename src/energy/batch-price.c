@@ -1,14 +1,80 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* One batch row: a whole trace priced with a model (include/eatrace/batch.h). */
+/* Batch rows: a whole trace priced with a model, per trace or per cluster,
+ * CPU or task (include/eatrace/batch.h). */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "eatrace/batch.h"
 #include "eatrace/pipeline.h"
+#include "eatrace/report.h"
 
-int ea_batch_price(struct ea_batch_row *row, const struct ea_model *m)
+int ea_batch_rows_parse(const char *s)
 {
-	struct ea_acct_config acfg = { .no_tasks = true };
+	static const char *const names[] = { "trace", "cluster", "cpu", "task" };
+
+	for (int i = 0; i < 4; i++)
+		if (!strcmp(s, names[i]))
+			return i;
+	return -1;
+}
+
+static void set_energy(struct ea_batch_row *row, const struct ea_energy *e)
+{
+	row->total = ea_energy_total(e);
+	row->busy = ea_energy_busy(e);
+	row->idle = ea_energy_idle(e);
+	row->wakeup = ea_energy_wakeup(e);
+}
+
+/* One row per part of kind row->kind. 0, or -1 out of memory. */
+static int emit_parts(struct ea_batch_row *row, const struct ea_acct *a,
+		      void (*emit)(const struct ea_batch_row *, void *), void *ctx)
+{
+	const struct ea_model *m = a->model;
+	const struct ea_task_acct **t;
+
+	switch (row->kind) {
+	case EA_ROWS_TRACE:
+		set_energy(row, &a->total);
+		emit(row, ctx);
+		break;
+	case EA_ROWS_CLUSTER:
+		for (int i = 0; i < m->nclusters; i++) {
+			row->cluster = m->clusters[i].name;
+			set_energy(row, &a->clusters[i].e);
+			emit(row, ctx);
+		}
+		break;
+	case EA_ROWS_CPU:
+		for (int i = 0; i < a->trace_ncpus && i < a->ncpus; i++) {
+			row->cpu = i;
+			row->cluster = m->clusters[m->cpu_cluster[i]].name;
+			set_energy(row, &a->cpus[i].e);
+			emit(row, ctx);
+		}
+		break;
+	case EA_ROWS_TASK:
+		if (!a->ntasks)
+			break;
+		if (!(t = ea_report_tasks_sorted(a)))
+			return -1;
+		for (size_t i = 0; i < a->ntasks; i++) {
+			row->pid = t[i]->pid;
+			row->comm = t[i]->comm;
+			set_energy(row, &t[i]->e);
+			emit(row, ctx);
+		}
+		free(t);
+		break;
+	}
+	return 0;
+}
+
+int ea_batch_price_rows(struct ea_batch_row *row, const struct ea_model *m,
+			void (*emit)(const struct ea_batch_row *row, void *ctx), void *ctx)
+{
+	struct ea_acct_config acfg = { .no_tasks = row->kind != EA_ROWS_TASK };
 	struct ea_state_config cfg = { .ncpus = -1 };
 	struct ea_consumer cons;
 	struct ea_acct acct;
@@ -16,6 +82,8 @@ int ea_batch_price(struct ea_batch_row *row, const struct ea_model *m)
 	struct ea_err err;
 	int rc = -1;
 
+	row->failed = false;
+	row->cluster = row->comm = NULL;
 	snprintf(row->power_unit, sizeof(row->power_unit), "%s", m->power_unit);
 	if (ea_acct_init(&acct, m, &acfg, &err))
 		goto fail;
@@ -33,11 +101,10 @@ int ea_batch_price(struct ea_batch_row *row, const struct ea_model *m)
 		goto fail_run;
 	}
 	row->duration_ns = acct.win_end - acct.win_start;
-	row->total = ea_energy_total(&acct.total);
-	row->busy = ea_energy_busy(&acct.total);
-	row->idle = ea_energy_idle(&acct.total);
-	row->wakeup = ea_energy_wakeup(&acct.total);
-	rc = 0;
+	if (emit_parts(row, &acct, emit, ctx))
+		ea_err_set(&err, "%s: out of memory", row->path);
+	else
+		rc = 0;
 fail_run:
 	ea_run_free(&run);
 fail_acct:
@@ -45,7 +112,21 @@ fail_acct:
 fail:
 	if (rc) {
 		row->failed = true;
+		row->cluster = row->comm = NULL;
 		snprintf(row->error, sizeof(row->error), "%s", err.msg);
+		emit(row, ctx);
 	}
 	return rc;
+}
+
+static void keep_row(const struct ea_batch_row *r, void *ctx)
+{
+	if (ctx != r)
+		*(struct ea_batch_row *)ctx = *r;
+}
+
+int ea_batch_price(struct ea_batch_row *row, const struct ea_model *m)
+{
+	row->kind = EA_ROWS_TRACE;
+	return ea_batch_price_rows(row, m, keep_row, row);
 }

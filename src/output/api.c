@@ -47,7 +47,13 @@ static void report_fn(FILE *f, const void *ctx)
 
 int ea_report_json(const char *path, const char *model, char **json, char **err)
 {
-	struct ea_acct_config acfg = { 0 };
+	return ea_report_json_interval(path, model, 0, json, err);
+}
+
+int ea_report_json_interval(const char *path, const char *model, uint64_t interval_ns,
+			    char **json, char **err)
+{
+	struct ea_acct_config acfg = { .interval_ns = interval_ns };
 	struct ea_state_config cfg = { .ncpus = -1 };
 	struct ea_model *m = NULL;
 	struct ea_consumer cons[2];
@@ -133,5 +139,65 @@ int ea_stats_json(const char *path, char **json, char **err)
 	}
 	ea_run_free(&run);
 	ea_stats_free(&st);
+	return rc;
+}
+
+struct rows_ctx {
+	FILE *f;
+	enum ea_batch_fmt fmt;
+};
+
+static void rows_emit(const struct ea_batch_row *row, void *ctx)
+{
+	const struct rows_ctx *c = ctx;
+
+	ea_batch_row_write(c->f, c->fmt, row);
+}
+
+int ea_batch_rows_text(const char *path, const char *model, const char *format,
+		       const char *rows, char **text, char **err)
+{
+	struct ea_batch_row row = { .path = path, .model = model };
+	struct rows_ctx c;
+	struct ea_model *m = NULL;
+	struct ea_err e;
+	char *buf = NULL;
+	size_t len;
+	int kind = rows ? ea_batch_rows_parse(rows) : EA_ROWS_TRACE, rc;
+
+	ea_progress_enabled = 0;
+	if (!format || !strcmp(format, "csv"))
+		c.fmt = EA_BATCH_CSV;
+	else if (!strcmp(format, "jsonl"))
+		c.fmt = EA_BATCH_JSONL;
+	else
+		return fail(err, "batch: format is not csv or jsonl");
+	if (kind < 0)
+		return fail(err, "batch: rows is not trace, cluster, cpu or task");
+	row.kind = (enum ea_batch_rows)kind;
+	if (ea_model_load(&m, model, &e))
+		return fail(err, e.msg);
+	if (!(c.f = open_memstream(&buf, &len))) {
+		ea_model_free(m);
+		return fail(err, "out of memory");
+	}
+	if (ea_hash_file(path, row.hash, &e)) {
+		/* unreadable: the error row batch writes */
+		row.failed = true;
+		snprintf(row.error, sizeof(row.error), "%s", e.msg);
+		ea_batch_row_write(c.f, c.fmt, &row);
+		rc = 1;
+	} else {
+		rc = ea_batch_price_rows(&row, m, rows_emit, &c) ? 1 : 0;
+	}
+	ea_model_free(m);
+	if (fclose(c.f)) {
+		free(buf);
+		return fail(err, "out of memory");
+	}
+	if (text)
+		*text = buf;
+	else
+		free(buf);
 	return rc;
 }

@@ -10,14 +10,16 @@
 #include "eatrace/batch.h"
 #include "eatrace/output.h"
 
-static const char header[] = "path,model,hash,duration_s,total_energy,"
-			     "busy_energy,idle_energy,wakeup_energy,mean_power,"
-			     "power_unit,error\n";
+/* The key columns of each kind of row, after hash; how many */
+static const char *const key_cols[] = { "", "cluster,", "cpu,cluster,", "pid,comm," };
+static const int nkeys[] = { 0, 1, 2, 2 };
 
-void ea_batch_header(FILE *f, enum ea_batch_fmt fmt)
+void ea_batch_header(FILE *f, enum ea_batch_fmt fmt, enum ea_batch_rows kind)
 {
 	if (fmt == EA_BATCH_CSV)
-		fputs(header, f);
+		fprintf(f, "path,model,hash,%sduration_s,total_energy,busy_energy,"
+			"idle_energy,wakeup_energy,mean_power,power_unit,error\n",
+			key_cols[kind]);
 }
 
 static void csv_field(FILE *f, const char *s, bool last)
@@ -52,11 +54,48 @@ static void json_str(FILE *f, const char *key, const char *s)
 	fputc('"', f);
 }
 
+/* The key columns of r (names, values; numeric or not): how many */
+static int row_keys(const struct ea_batch_row *r, const char *name[2], char val[2][64],
+		    bool num[2])
+{
+	static const char *const names[][2] = { { NULL, NULL }, { "cluster", NULL },
+		{ "cpu", "cluster" }, { "pid", "comm" } };
+	int n = nkeys[r->kind];
+
+	for (int i = 0; i < n; i++) {
+		name[i] = names[r->kind][i];
+		num[i] = !strcmp(name[i], "cpu") || !strcmp(name[i], "pid");
+		val[i][0] = 0;
+	}
+	if (r->failed)
+		return n;
+	switch (r->kind) {
+	case EA_ROWS_TRACE:
+		break;
+	case EA_ROWS_CLUSTER:
+		snprintf(val[0], 64, "%s", r->cluster ? r->cluster : "");
+		break;
+	case EA_ROWS_CPU:
+		snprintf(val[0], 64, "%d", r->cpu);
+		snprintf(val[1], 64, "%s", r->cluster ? r->cluster : "");
+		break;
+	case EA_ROWS_TASK:
+		snprintf(val[0], 64, "%d", (int)r->pid);
+		snprintf(val[1], 64, "%s", r->comm ? r->comm : "");
+		break;
+	}
+	return n;
+}
+
 void ea_batch_row_write(FILE *f, enum ea_batch_fmt fmt, const struct ea_batch_row *r)
 {
 	char num[7][64] = { "", "", "", "", "", "", "" };
 	static const char *const keys[] = { "duration_s", "total_energy",
 		"busy_energy", "idle_energy", "wakeup_energy", "mean_power" };
+	const char *kname[2];
+	char kval[2][64];
+	bool knum[2];
+	int nk = row_keys(r, kname, kval, knum);
 
 	if (!r->failed) {
 		ea_fmt_s(num[0], r->duration_ns);
@@ -73,6 +112,8 @@ void ea_batch_row_write(FILE *f, enum ea_batch_fmt fmt, const struct ea_batch_ro
 		csv_field(f, r->path, false);
 		csv_field(f, r->model, false);
 		csv_field(f, r->hash, false);
+		for (int i = 0; i < nk; i++)
+			csv_field(f, kval[i], false);
 		for (int i = 0; i < 6; i++)
 			csv_field(f, num[i], false);
 		csv_field(f, r->failed ? "" : r->power_unit, false);
@@ -85,6 +126,15 @@ void ea_batch_row_write(FILE *f, enum ea_batch_fmt fmt, const struct ea_batch_ro
 	json_str(f, "model", r->model);
 	fputc(',', f);
 	json_str(f, "hash", r->hash);
+	for (int i = 0; i < nk; i++) {
+		fputc(',', f);
+		if (r->failed)
+			fprintf(f, "\"%s\":null", kname[i]);
+		else if (knum[i])
+			fprintf(f, "\"%s\":%s", kname[i], kval[i]);
+		else
+			json_str(f, kname[i], kval[i]);
+	}
 	for (int i = 0; i < 6; i++)
 		fprintf(f, ",\"%s\":%s", keys[i], num[i][0] ? num[i] : "null");
 	if (r->failed) {
@@ -128,13 +178,14 @@ static int csv_nth(const char *line, int n, char *out, size_t outsz)
 	return field >= n ? 0 : -1;
 }
 
-int ea_batch_row_key(const char *line, enum ea_batch_fmt fmt,
+int ea_batch_row_key(const char *line, enum ea_batch_fmt fmt, enum ea_batch_rows kind,
 		     char hash[EA_HASH_LEN], char *model, bool *failed)
 {
 	char err[8];
 
 	if (fmt == EA_BATCH_CSV) {
-		if (!strncmp(line, "path,model,", 11) || csv_nth(line, 10, err, sizeof(err)) ||
+		if (!strncmp(line, "path,model,", 11) ||
+		    csv_nth(line, 10 + nkeys[kind], err, sizeof(err)) ||
 		    csv_nth(line, 1, model, EA_ERR_MAX) || csv_nth(line, 2, hash, EA_HASH_LEN))
 			return -1;
 		*failed = err[0] != 0;

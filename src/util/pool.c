@@ -1,19 +1,35 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* Worker processes, one fork per job (include/eatrace/pool.h). */
+/*
+ * Worker processes (include/eatrace/pool.h): up to N forked workers, each
+ * running the jobs the parent hands it one at a time. Parent to worker, a
+ * job number (a size_t) on the worker's command pipe, EOF when there are
+ * no more; worker to parent, one frame per job on its result pipe: the job
+ * number, the result's length (two size_t), the result. Only whole frames
+ * count: a worker that dies costs the job it was running (reported with
+ * its wait status, and no result) and is replaced while jobs remain.
+ * Forking once per worker instead of once per job spares every job the
+ * fork's page-table copy and the fresh heap's page faults.
+ */
 #include <errno.h>
 #include <poll.h>
+#include <signal.h>
+#include <stdbool.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "eatrace/pool.h"
 
 struct worker {
 	pid_t pid;
-	int fd;
+	int cmd;		/* write end of its command pipe; -1: closed */
+	int res;		/* read end of its result pipe */
+	bool busy;		/* running job */
 	size_t job;
-	char *buf;
+	char *buf;		/* frames read, not yet whole */
 	size_t len, cap;
 };
 
@@ -24,33 +40,107 @@ int ea_pool_ncpus(void)
 	return n < 1 ? 1 : n > 1024 ? 1024 : (int)n;
 }
 
-static int spawn(struct worker *w, size_t i, ea_pool_job_fn job, void *ctx)
+static int write_all(int fd, const void *p, size_t n)
 {
-	int p[2];
-	FILE *out;
+	const char *c = p;
 
-	if (pipe(p))
+	while (n) {
+		ssize_t k = write(fd, c, n);
+
+		if (k < 0 && errno == EINTR)
+			continue;
+		if (k <= 0)
+			return -1;
+		c += k;
+		n -= (size_t)k;
+	}
+	return 0;
+}
+
+/* 1 with the job number, 0 at end of file, -1 error. */
+static int read_job(int fd, size_t *job)
+{
+	char *p = (char *)job;
+	size_t got = 0;
+
+	while (got < sizeof(*job)) {
+		ssize_t k = read(fd, p + got, sizeof(*job) - got);
+
+		if (k < 0 && errno == EINTR)
+			continue;
+		if (k <= 0)
+			return k == 0 && got == 0 ? 0 : -1;
+		got += (size_t)k;
+	}
+	return 1;
+}
+
+/* The worker's life: jobs until the command pipe closes. */
+static void worker_main(int cmd, int res, ea_pool_job_fn job, void *ctx)
+{
+	size_t i, hdr[2];
+	int r;
+
+	while ((r = read_job(cmd, &i)) > 0) {
+		char *buf = NULL;
+		size_t len = 0;
+		FILE *out = open_memstream(&buf, &len);
+
+		if (!out)
+			_exit(127);
+		job(i, out, ctx);
+		if (fclose(out))
+			_exit(127);
+		hdr[0] = i;
+		hdr[1] = len;
+		if (write_all(res, hdr, sizeof(hdr)) || write_all(res, buf, len))
+			_exit(127);
+		free(buf);
+	}
+	_exit(r < 0 ? 127 : 0);
+}
+
+static int spawn(struct worker *w, struct worker *all, size_t nall, ea_pool_job_fn job,
+		 void *ctx)
+{
+	int c[2], r[2];
+
+	if (pipe(c))
 		return -1;
+	if (pipe(r)) {
+		close(c[0]);
+		close(c[1]);
+		return -1;
+	}
 	/* nothing buffered in the parent may be written twice: a child that
 	 * exit()s (a library calling exit) would flush its copy too */
 	fflush(NULL);
 	w->pid = fork();
 	if (w->pid < 0) {
-		close(p[0]);
-		close(p[1]);
+		close(c[0]);
+		close(c[1]);
+		close(r[0]);
+		close(r[1]);
 		return -1;
 	}
 	if (!w->pid) {
-		close(p[0]);
-		out = fdopen(p[1], "w");
-		if (!out)
-			_exit(127);
-		job(i, out, ctx);
-		_exit(fclose(out) ? 127 : 0);
+		/* the other workers' pipes: a command pipe held open here
+		 * would never tell its worker to stop */
+		for (size_t k = 0; k < nall; k++)
+			if (&all[k] != w) {
+				if (all[k].cmd >= 0)
+					close(all[k].cmd);
+				close(all[k].res);
+			}
+		close(c[1]);
+		close(r[0]);
+		worker_main(c[0], r[1], job, ctx);
 	}
-	close(p[1]);
-	w->fd = p[0];
-	w->job = i;
+	close(c[0]);
+	close(r[1]);
+	w->cmd = c[1];
+	w->res = r[0];
+	w->busy = false;
 	w->buf = NULL;
 	w->len = w->cap = 0;
 	return 0;
@@ -70,12 +160,98 @@ static int drain(struct worker *w)
 		w->buf = b;
 		w->cap = cap;
 	}
-	n = read(w->fd, w->buf + w->len, w->cap - w->len - 1);
+	n = read(w->res, w->buf + w->len, w->cap - w->len - 1);
 	if (n < 0)
 		return errno == EINTR ? 0 : -1;
 	w->len += (size_t)n;
-	w->buf[w->len] = 0;
 	return n == 0;
+}
+
+/*
+ * A job number down w's command pipe; -1 if w is gone. SIGPIPE is held
+ * meanwhile (and a pending one taken back): a worker that died between two
+ * jobs must not take the parent with it.
+ */
+static int send_job(struct worker *w, size_t job)
+{
+	sigset_t pipe_set, old;
+	int rc, e;
+
+	sigemptyset(&pipe_set);
+	sigaddset(&pipe_set, SIGPIPE);
+	sigprocmask(SIG_BLOCK, &pipe_set, &old);
+	rc = write_all(w->cmd, &job, sizeof(job));
+	e = errno;
+	if (rc && e == EPIPE && !sigismember(&old, SIGPIPE)) {
+		struct timespec now = { 0, 0 };
+
+		sigtimedwait(&pipe_set, NULL, &now);
+	}
+	sigprocmask(SIG_SETMASK, &old, NULL);
+	errno = e;
+	return rc;
+}
+
+/* Hand w its next job, or tell it there is none. */
+static void assign(struct worker *w, size_t *next, size_t njobs)
+{
+	if (*next < njobs && w->cmd >= 0 && !send_job(w, *next)) {
+		w->busy = true;
+		w->job = (*next)++;
+		return;
+	}
+	if (w->cmd >= 0) {
+		close(w->cmd);
+		w->cmd = -1;
+	}
+}
+
+/* Report the whole frames in w's buffer; -1 if one is not w's job. */
+static int frames(struct worker *w, size_t *next, size_t njobs, ea_pool_done_fn done,
+		  void *ctx)
+{
+	size_t hdr[2], used = 0;
+
+	while (w->len - used >= sizeof(hdr)) {
+		memcpy(hdr, w->buf + used, sizeof(hdr));
+		if (hdr[1] > w->len - used - sizeof(hdr))
+			break;
+		if (!w->busy || hdr[0] != w->job)
+			return -1;
+		/* a NUL after the result, for callers reading it as text */
+		char save = w->buf[used + sizeof(hdr) + hdr[1]];
+
+		w->buf[used + sizeof(hdr) + hdr[1]] = 0;
+		w->busy = false;
+		done(hdr[0], w->buf + used + sizeof(hdr), hdr[1], 0, ctx);
+		w->buf[used + sizeof(hdr) + hdr[1]] = save;
+		used += sizeof(hdr) + hdr[1];
+		assign(w, next, njobs);
+	}
+	memmove(w->buf, w->buf + used, w->len - used);
+	w->len -= used;
+	return 0;
+}
+
+/* w is gone (end of its result pipe): reap it, report its job if it was
+ * running one. */
+static void reap(struct worker *w, int failed, ea_pool_done_fn done, void *ctx)
+{
+	int status;
+
+	if (w->cmd >= 0)
+		close(w->cmd);
+	close(w->res);
+	while (waitpid(w->pid, &status, 0) < 0 && errno == EINTR)
+		;
+	if (w->busy) {
+		/* it stopped in the middle of a job: whatever its exit
+		 * status says, the job has no result */
+		if (failed || (WIFEXITED(status) && !WEXITSTATUS(status)))
+			status = 127 << 8;
+		done(w->job, "", 0, status, ctx);
+	}
+	free(w->buf);
 }
 
 int ea_pool_run(size_t njobs, int nworkers, ea_pool_job_fn job,
@@ -84,7 +260,7 @@ int ea_pool_run(size_t njobs, int nworkers, ea_pool_job_fn job,
 	struct worker *w;
 	struct pollfd *pfd;
 	size_t next = 0, nrun = 0;
-	int rc = 0, status;
+	int rc = 0;
 
 	if (nworkers < 1)
 		nworkers = ea_pool_ncpus();
@@ -99,18 +275,18 @@ int ea_pool_run(size_t njobs, int nworkers, ea_pool_job_fn job,
 		return -1;
 	}
 	while ((next < njobs && !rc) || nrun) {
-		while (!rc && next < njobs && nrun < (size_t)nworkers) {
-			if (spawn(&w[nrun], next, job, ctx))
+		/* workers for the jobs nobody runs yet */
+		while (!rc && nrun < (size_t)nworkers && next < njobs) {
+			if (spawn(&w[nrun], w, nrun, job, ctx)) {
 				rc = -1;
-			else {
-				nrun++;
-				next++;
+				break;
 			}
+			assign(&w[nrun++], &next, njobs);
 		}
 		if (!nrun)
 			break;
 		for (size_t k = 0; k < nrun; k++)
-			pfd[k] = (struct pollfd){ .fd = w[k].fd, .events = POLLIN };
+			pfd[k] = (struct pollfd){ .fd = w[k].res, .events = POLLIN };
 		if (poll(pfd, (nfds_t)nrun, -1) < 0) {
 			if (errno == EINTR)
 				continue;
@@ -118,22 +294,30 @@ int ea_pool_run(size_t njobs, int nworkers, ea_pool_job_fn job,
 			break;
 		}
 		for (size_t k = nrun; k-- > 0;) {
-			int d;
+			int d, bad;
 
 			if (!pfd[k].revents)
 				continue;
 			d = drain(&w[k]);
-			if (!d)
+			bad = d < 0 || frames(&w[k], &next, njobs, done, ctx);
+			if (rc && w[k].cmd >= 0 && !w[k].busy) {
+				/* no more workers: let this one go */
+				close(w[k].cmd);
+				w[k].cmd = -1;
+			}
+			if (!d && !bad)
 				continue;
-			close(w[k].fd);
-			while (waitpid(w[k].pid, &status, 0) < 0 && errno == EINTR)
-				;
-			if (d < 0)	/* lost the result: report it as a failure */
-				status = 127 << 8;
-			done(w[k].job, w[k].buf ? w[k].buf : "", w[k].len, status, ctx);
-			free(w[k].buf);
+			if (bad)
+				kill(w[k].pid, SIGKILL);
+			reap(&w[k], bad, done, ctx);
 			w[k] = w[--nrun];
 		}
+	}
+	/* a failed fork or poll: the workers still running finish nothing
+	 * more; reap them */
+	for (size_t k = 0; k < nrun; k++) {
+		kill(w[k].pid, SIGKILL);
+		reap(&w[k], 1, done, ctx);
 	}
 	free(w);
 	free(pfd);

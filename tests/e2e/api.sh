@@ -67,6 +67,52 @@ cmp -s "$TMP/api2.json" "$TMP/cli2.json" && ok "report JSON = the CLI's" ||
 LD_LIBRARY_PATH="$R/usr/lib" "$TMP/prog" "$TMP/nosuch.dat" "$ROOT/models/tc2.json" > /dev/null 2>"$TMP/err"
 expect_eq "error exit" "$?" 2
 grep -q "^error: .*nosuch.dat: " "$TMP/err" && ok "error message" || fail "error: $(cat "$TMP/err")"
+# ea_batch_rows_text and ea_replay_json: the CLI's bytes (batch's rows
+# without the CSV header; replay -f json with the same options).
+cat > "$TMP/prog2.c" <<'C'
+#include <stdio.h>
+#include <string.h>
+#include <eatrace/eatrace.h>
+
+int main(int argc, char **argv)
+{
+	struct ea_replay_request rq = { .model = argv[2], .policies = "feec,recorded",
+					.work = "demand" };
+	char *text = NULL, *err = NULL;
+	int rc = ea_batch_rows_text(argv[1], argv[2], "csv", "cpu", &text, &err);
+
+	if (rc < 0 || !text)
+		return 2;
+	fputs(text, stdout);
+	ea_free(text);
+	if (ea_replay_json(argv[1], &rq, &text, &err)) {
+		fprintf(stderr, "error: %s\n", err);
+		ea_free(err);
+		return 2;
+	}
+	fputs(text, stderr);
+	ea_free(text);
+	/* a bad policy: the CLI's message, no output */
+	rq.policies = "bogus";
+	text = NULL;
+	if (ea_replay_json(argv[1], &rq, &text, &err) != -1 || text ||
+	    !strstr(err, "'bogus' is not a policy"))
+		return 3;
+	ea_free(err);
+	return 0;
+}
+C
+${CC:-cc} $SAN -Wall -Wextra -o "$TMP/prog2" "$TMP/prog2.c" $(pkg-config --cflags --libs eatrace) 2>"$TMP/cc.log"
+expect_eq "prog2 builds" "$?" 0 || cat "$TMP/cc.log"
+LD_LIBRARY_PATH="$R/usr/lib" "$TMP/prog2" "$T" "$ROOT/models/tc2.json" > "$TMP/rows.csv" 2>"$TMP/replay.json"
+expect_eq "prog2 runs" "$?" 0
+"$EATRACE" batch -q --rows cpu -m "$ROOT/models/tc2.json" "$T" | tail -n +2 > "$TMP/cli-rows.csv"
+cmp -s "$TMP/rows.csv" "$TMP/cli-rows.csv" && ok "batch rows = the CLI's" ||
+	fail "batch rows differ: $(diff "$TMP/rows.csv" "$TMP/cli-rows.csv" | head -5)"
+"$EATRACE" replay -f json -m "$ROOT/models/tc2.json" --policy feec,recorded --work demand "$T" \
+	> "$TMP/cli-replay.json" 2>/dev/null
+cmp -s "$TMP/replay.json" "$TMP/cli-replay.json" && ok "replay JSON = the CLI's" ||
+	fail "replay JSON differs: $(diff "$TMP/replay.json" "$TMP/cli-replay.json" | head -5)"
 # The Python package as installed, over the installed library (not under
 # the sanitizers: python cannot load an instrumented library).
 if [ -z "$SAN" ]; then

@@ -1,8 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * The worker pool (src/util/pool.c): every job reported once with what its
- * child wrote, a child that dies reported by its signal, results bigger
- * than a pipe's buffer, and the batch row writer's --resume key read back.
+ * worker wrote, a worker that dies reported by its signal (and replaced:
+ * the jobs after it still run, even with one worker), one that exits in
+ * the middle of a job reported as failed, one gone between two jobs
+ * (its command pipe closed: the parent survives the EPIPE, the next job
+ * goes to another worker), results bigger than a pipe's buffer, and the
+ * batch row writer's --resume key read back.
  */
 #include <setjmp.h>
 #include <signal.h>
@@ -12,7 +16,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
+#include <unistd.h>
 #include <cmocka.h>
 
 #include "eatrace/batch.h"
@@ -29,10 +36,31 @@ struct seen {
 	size_t len[NJOBS];
 };
 
+/* Close this worker's end of its command pipe (the one FIFO it reads):
+ * the parent's next job number meets a pipe with no reader (EPIPE). */
+static void close_command_pipe(void)
+{
+	struct stat st;
+
+	for (int fd = 3; fd < 256; fd++) {
+		int fl = fcntl(fd, F_GETFL);
+
+		if (fl >= 0 && (fl & O_ACCMODE) == O_RDONLY && !fstat(fd, &st) &&
+		    S_ISFIFO(st.st_mode))
+			close(fd);
+	}
+}
+
 static void job(size_t i, FILE *out, void *ctx)
 {
+	if (i == 5)
+		close_command_pipe();	/* the worker goes after this job */
 	if (i == 4)
 		raise(SIGKILL);	/* dies before writing */
+	if (i == 2) {
+		fprintf(out, "half");
+		exit(0);	/* quits in the middle: no result, a failure */
+	}
 	if (i == 7) {
 		for (int k = 0; k < BIG; k++)
 			fputc('x', out);
@@ -62,6 +90,9 @@ static void every_job_once(int workers)
 		if (i == 4) {
 			assert_true(WIFSIGNALED(s.wstatus[i]));
 			assert_int_equal(WTERMSIG(s.wstatus[i]), SIGKILL);
+			assert_int_equal(s.len[i], 0);
+		} else if (i == 2) {
+			assert_true(WIFEXITED(s.wstatus[i]) && WEXITSTATUS(s.wstatus[i]) == 127);
 			assert_int_equal(s.len[i], 0);
 		} else if (i == 7) {
 			assert_true(WIFEXITED(s.wstatus[i]) && !WEXITSTATUS(s.wstatus[i]));
@@ -106,7 +137,7 @@ static void test_row_key(void **state UNUSED)
 
 		ea_batch_row_write(f, fmt, &r);
 		fclose(f);
-		assert_int_equal(ea_batch_row_key(buf, fmt, hash, model, &failed), 0);
+		assert_int_equal(ea_batch_row_key(buf, fmt, EA_ROWS_TRACE, hash, model, &failed), 0);
 		assert_string_equal(hash, "0123456789abcdef");
 		assert_string_equal(model, "m,1");
 		assert_false(failed);
@@ -115,8 +146,8 @@ static void test_row_key(void **state UNUSED)
 		free(buf);
 	}
 	assert_int_equal(ea_batch_row_key("path,model,hash,duration_s,x,x,x,x,x,x,error\n",
-					  EA_BATCH_CSV, hash, model, &failed), -1);
-	assert_int_equal(ea_batch_row_key("not json\n", EA_BATCH_JSONL, hash, model,
+					  EA_BATCH_CSV, EA_ROWS_TRACE, hash, model, &failed), -1);
+	assert_int_equal(ea_batch_row_key("not json\n", EA_BATCH_JSONL, EA_ROWS_TRACE, hash, model,
 					  &failed), -1);
 }
 

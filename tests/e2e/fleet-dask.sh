@@ -1,0 +1,71 @@
+#!/bin/sh
+# eatrace.fleet on a real Dask cluster: a dask-scheduler and two
+# dask-workers on 127.0.0.1 (ports chosen by the system, state and logs in
+# $TMP), one worker killed (SIGKILL) while it holds tasks; the result must
+# equal the local `eatrace batch -f jsonl` exactly: the same bytes, the
+# same DataFrame, every trace once. Skipped without python3-distributed.
+. "$(dirname "$0")/lib.sh"
+PY=/usr/bin/python3
+[ -x "$PY" ] || skip "no /usr/bin/python3"
+case "${MAKEFLAGS:-}" in *fsanitize*) skip "library built with sanitizers" ;; esac
+LIB=$(dirname "$EATRACE")/build/libeatrace.so.0
+[ -f "$LIB" ] || skip "no $LIB (make builds it)"
+# Dask and Python write their state under HOME and TMPDIR: both in $TMP
+mkdir -p "$TMP/home" "$TMP/tmp"
+export HOME=$TMP/home TMPDIR=$TMP/tmp DASK_TEMPORARY_DIRECTORY=$TMP/tmp \
+	DASK_CONFIG=$TMP/home/dask PYTHONDONTWRITEBYTECODE=1 \
+	PYTHONPATH=$ROOT/python EATRACE_LIB=$LIB EATRACE_MODEL_PATH=$ROOT/models
+$PY -c 'import distributed, pandas' 2>/dev/null || skip "python3-distributed or python3-pandas missing"
+command -v dask-scheduler >/dev/null && command -v dask-worker >/dev/null ||
+	skip "no dask-scheduler / dask-worker"
+cd "$TMP" || exit 1
+
+pids=
+# every process this script started goes, whatever happens
+cleanup() {
+	for p in $pids; do kill -9 "$p" 2>/dev/null; done
+	for p in $pids; do wait "$p" 2>/dev/null; done
+	rm -rf "$TMP"
+}
+trap cleanup EXIT
+trap 'exit 1' INT TERM HUP
+
+dask-scheduler --host 127.0.0.1 --port 0 --dashboard-address 127.0.0.1:0 \
+	--scheduler-file "$TMP/sched.json" >"$TMP/scheduler.log" 2>&1 &
+pids="$!"
+i=0
+while [ ! -s "$TMP/sched.json" ] && [ $i -lt 300 ]; do sleep 0.1; i=$((i + 1)); done
+[ -s "$TMP/sched.json" ] || { cat "$TMP/scheduler.log"; fail "scheduler did not start"; finish; }
+for w in w1 w2; do
+	dask-worker --scheduler-file "$TMP/sched.json" --host 127.0.0.1 --name $w \
+		--nthreads 1 --no-nanny --no-dashboard --local-directory "$TMP/$w" \
+		>"$TMP/$w.log" 2>&1 &
+	pids="$pids $!"
+	eval "pid_$w=$!"
+done
+
+# The traces: the bundled trace.dat runs and text traces, copied to 40
+# files (each a task), plus one that is not a trace (an error row).
+mkdir tr
+i=0
+while [ $i -lt 40 ]; do
+	for f in "$ROOT"/traces/diff/*.dat "$ROOT"/traces/replay/*.txt; do
+		[ $i -lt 40 ] || break
+		i=$((i + 1))
+		case $f in *.dat) e=dat ;; *) e=txt ;; esac
+		cp "$f" "tr/$(printf %03d $i).$e"
+	done
+done
+echo "not a trace" > tr/zzz.txt
+"$EATRACE" batch -q -j 2 -f jsonl -m tc2 -m juno-r0 tr > local.jsonl
+expect_eq "local batch: exit 1 (one error row)" "$?" 1
+
+# shellcheck disable=SC2154
+timeout 120 $PY "$ROOT/tests/e2e/fleet-dask.py" "$TMP/sched.json" "$pid_w1" tr local.jsonl \
+	>"$TMP/py.out" 2>"$TMP/py.err"
+rc=$?
+cat "$TMP/py.out"
+expect_eq "fleet test: exit 0" "$rc" 0 ||
+	{ tail -n 20 "$TMP/py.err"; tail -n 5 "$TMP/w1.log" "$TMP/w2.log" "$TMP/scheduler.log"; }
+grep -q "^FAIL" "$TMP/py.out" && fail "fleet checks"
+finish
