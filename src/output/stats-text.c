@@ -46,7 +46,8 @@ void ea_stats_render_text(FILE *f, const struct ea_stats *st,
 		ea_fmt_s(b1, span), ea_fmt_s(b2, st->win_start),
 		(unsigned long long)st->counts.events);
 
-	/* busy_s + idle_s + unknown_s = the window, per CPU */
+	/* busy_s + idle_s + unknown_s (+ suspended and offline, their own
+	 * table) = the window, per CPU */
 	fprintf(f, "\n%-4s %12s %12s %12s %12s %6s %8s %8s %7s %s\n", "CPU",
 		"busy_s", "idle_s", "unknown_s", "inferred_s", "busy%",
 		"util_avg", "util_max", "exits", "idle from");
