@@ -50,23 +50,23 @@ struct evr_blk *evr_take_free(struct evring *q)
 	struct evr_blk *b = NULL;
 
 	pthread_mutex_lock(&q->mu);
-	while (!q->stop && q->count >= EVR_NBLK)
+	while (!q->stop && q->count >= EVR_NBLK) {
+		q->prod_waits = true;
 		pthread_cond_wait(&q->empty, &q->mu);
-	if (!q->stop) {
-		b = q->blk[(q->head + q->count) % EVR_NBLK];
-		q->filling = true;
 	}
+	q->prod_waits = false;
+	if (!q->stop)
+		b = q->blk[(q->head + q->count) % EVR_NBLK];
 	pthread_mutex_unlock(&q->mu);
 	return b;
 }
 
 void evr_put(struct evring *q, struct evr_blk *b)
 {
-	(void)b;
 	pthread_mutex_lock(&q->mu);
-	q->filling = false;
 	q->count++;
-	pthread_cond_signal(&q->full);
+	if (q->cons_waits && (b->status || q->count >= EVR_NBLK / 2))
+		pthread_cond_signal(&q->full);
 	pthread_mutex_unlock(&q->mu);
 }
 
@@ -75,8 +75,11 @@ struct evr_blk *evr_take_full(struct evring *q)
 	struct evr_blk *b;
 
 	pthread_mutex_lock(&q->mu);
-	while (!q->count)
+	while (!q->count) {
+		q->cons_waits = true;
 		pthread_cond_wait(&q->full, &q->mu);
+	}
+	q->cons_waits = false;
 	b = q->blk[q->head];
 	pthread_mutex_unlock(&q->mu);
 	return b;
@@ -88,7 +91,8 @@ void evr_release(struct evring *q, struct evr_blk *b)
 	pthread_mutex_lock(&q->mu);
 	q->head = (q->head + 1) % EVR_NBLK;
 	q->count--;
-	pthread_cond_signal(&q->empty);
+	if (q->prod_waits && q->count <= EVR_NBLK / 2)
+		pthread_cond_signal(&q->empty);
 	pthread_mutex_unlock(&q->mu);
 }
 

@@ -5,7 +5,10 @@
  * whole block of decoded events and hands it over, the consumer takes
  * whole blocks; the lock is taken once per block (EVR_BLK events), never
  * per event. On these 2-vCPU machines crossing cores per event cost about
- * what decoding does (bench/README.md): blocks amortise it.
+ * what decoding does (bench/README.md): blocks amortise it. A side that
+ * had to sleep is woken only once half the ring is ready for it (or the
+ * stream ended), so that it then runs for several blocks: under load,
+ * each wake-up waits for a CPU.
  *
  * The last block the producer hands over says how the stream ended
  * (status 1: end, -1: error in err), and where the reader then stands.
@@ -20,8 +23,8 @@
 #include "eatrace/error.h"
 #include "eatrace/event.h"
 
-#define EVR_BLK 1024	/* events per block */
-#define EVR_NBLK 4	/* blocks in the ring */
+#define EVR_BLK 2048	/* events per block */
+#define EVR_NBLK 8	/* blocks in the ring */
 
 struct evr_blk {
 	uint32_t n;			/* events in ev[] */
@@ -36,7 +39,8 @@ struct evr_blk {
 struct evring {
 	struct evr_blk *blk[EVR_NBLK];
 	int head, count;		/* oldest full block, full blocks */
-	bool filling, stop;		/* producer holds a block; stop asked */
+	bool stop;			/* stop asked */
+	bool prod_waits, cons_waits;	/* asleep on empty / full */
 	pthread_mutex_t mu;
 	pthread_cond_t full, empty;
 	pthread_t th;
