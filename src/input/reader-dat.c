@@ -1598,9 +1598,11 @@ static int par_next(struct dat *r, struct ea_event *ev, struct ea_err *err)
 /*
  * With more than one job, the first read starts the decoding thread (not
  * the open: a second reader of the file, dat_first_event(), reads a CPU
- * on its own through libtracecmd); for compressed files it decompresses
- * too. Without it (one job, or no thread), a compressed file's chunks are
- * decompressed on a helper thread when jobs allow (dz_start()).
+ * on its own through libtracecmd). A compressed file's chunks are
+ * decompressed on a helper thread of their own (dz_start(), before the
+ * decoding thread calls dz_fill()), ahead of the decoding thread: zlib's
+ * inflating costs more than the decoding, and the helper sleeps once it
+ * is DZ_RING chunks ahead.
  */
 static void par_begin(struct dat *r)
 {
@@ -1609,6 +1611,8 @@ static void par_begin(struct dat *r)
 	r->par_tried = true;
 	if (ea_input_jobs() < 2)
 		return;
+	if (r->zfast)
+		dz_start(&r->z);	/* failing: decompressed by dz_fill()'s caller */
 	/* tests: blocks of a few events exercise the hand-over */
 	env = getenv("EATRACE_DAT_BLOCK");
 	r->blk_n = env ? (uint32_t)strtoul(env, NULL, 10) : EVR_BLK;
@@ -1617,10 +1621,7 @@ static void par_begin(struct dat *r)
 	if (evr_start(&r->q, par_main, r) == 0) {
 		r->par = true;
 		r->pcpu = -1;
-		return;
 	}
-	if (r->zfast)
-		dz_start(&r->z);	/* else (or failing) one thread */
 }
 
 static int dat_next(void *priv, struct ea_event *ev, struct ea_err *err)
