@@ -1572,6 +1572,9 @@ static int par_next(struct dat *r, struct ea_event *ev, struct ea_err *err)
 
 	for (;;) {
 		if (b && r->ci < b->n) {
+			/* lines the other core wrote: ask for them early */
+			__builtin_prefetch(&b->ev[r->ci + 6]);
+			__builtin_prefetch((const char *)&b->ev[r->ci + 6] + 64);
 			*ev = b->ev[r->ci];
 			r->pcpu = ev->cpu;
 			r->pnrec = b->nrec[r->ci++];
