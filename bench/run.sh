@@ -395,12 +395,15 @@ if "$EATRACE" replay --help >/dev/null 2>&1; then
 		# the same end to end on the zstd-compressed recording (issue
 		# 19: >= 1 M decisions per second of the whole run)
 		if [ -n "$n" ] && [ "$BENCH_COMPRESSED" = 1 ]; then
-			RDAT=$ZSTD replay_reps "zstd_$id" "$p"
-			r=$(rate "$n" "zstd_$id")
-			echo "zstd_${id}_decisions_per_s: $r"
-			echo "zstd_${id}_cpu_s: $(median "zstd_$id" 3)"
-			echo "rss_zstd_${id}_kb: $(median "zstd_$id" 2)"
-			ztargets="$ztargets zstd_${id}_decisions_per_s=$r:>=:1000000"
+			zid=zstd_$id	# replay_reps sets id
+			RDAT=$ZSTD
+			replay_reps "$zid" "$p"
+			RDAT=
+			r=$(rate "$n" "$zid")
+			echo "${zid}_decisions_per_s: $r"
+			echo "${zid}_cpu_s: $(median "$zid" 3)"
+			echo "rss_${zid}_kb: $(median "$zid" 2)"
+			ztargets="$ztargets ${zid}_decisions_per_s=$r:>=:1000000"
 		fi
 	done
 	echo "replay_read_workload_cpu_s: $replay_read"
