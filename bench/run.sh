@@ -162,6 +162,9 @@ reps bare "$OUT/bare-loop" "$DAT"
 reps tcreport trace-cmd report -i "$DAT"
 reps stats "$EATRACE" stats "$DAT"
 reps report "$EATRACE" report -m "$BENCH_MODEL" "$DAT"
+# one thread and two (issue 19: decoding on a thread of its own)
+reps report_j1 "$EATRACE" report -j 1 -m "$BENCH_MODEL" "$DAT"
+reps report_j2 "$EATRACE" report -j 2 -m "$BENCH_MODEL" "$DAT"
 reps stats_txt "$EATRACE" stats "$TXT"
 reps dump_txt "$EATRACE" dump "$TXT"
 
@@ -186,6 +189,16 @@ echo "cpu_s_report: $(median report 3)"
 echo "ratio_stats_vs_bare_cpu: $(ratio "$(median bare 3)" "$(median stats 3)")"
 echo "ratio_report_vs_bare_cpu: $(ratio "$(median bare 3)" "$(median report 3)")"
 echo "ratio_report_vs_tracecmd_report_cpu: $(ratio "$(median tcreport 3)" "$(median report 3)")"
+rp1=$(rate "$events" report_j1)
+rp2=$(rate "$events" report_j2)
+echo "report_j1_dat_events_per_s: $rp1"
+echo "report_j2_dat_events_per_s: $rp2"
+echo "cpu_s_report_j1: $(median report_j1 3)"
+echo "cpu_s_report_j2: $(median report_j2 3)"
+echo "ratio_report_j1_vs_bare: $(ratio "$rp1" "$bare")"
+echo "ratio_report_j1_vs_bare_cpu: $(ratio "$(median bare 3)" "$(median report_j1 3)")"
+echo "ratio_report_j2_vs_bare: $(ratio "$rp2" "$bare")"
+echo "ratio_report_j2_vs_j1: $(ratio "$rp2" "$rp1")"
 text=$(rate "$lines" stats_txt)
 echo "text_lines_per_s: $text"
 echo "dump_text_lines_per_s: $(rate "$lines" dump_txt)"
@@ -344,14 +357,14 @@ REPLAY_MODEL=${REPLAY_MODEL:-bench/model-8cpu.json}
 # --timing, each run's policy phase and read phase CPU seconds are kept
 # in $OUT/tpol.ID and $OUT/tread.ID, one a line
 replay_reps() {
-	id=$1 p=$2 tflag=${3:-}
+	id=$1 p=$2 tflag=${3:-} rdat=${RDAT:-$DAT}
 	rm -f "$OUT/m.$id" "$OUT/tpol.$id" "$OUT/tread.$id"
 	i=0
 	while [ $i -lt "$BENCH_REPS" ]; do
 		# shellcheck disable=SC2086
 		run "$id" "$EATRACE" replay -q $tflag --policy "$p" \
 			--source-capacity 1024 --target-model "$REPLAY_MODEL" \
-			--format json "$DAT" ||
+			--format json "$rdat" ||
 			{ rm -f "$OUT/m.$id" "$OUT/tpol.$id" "$OUT/tread.$id"; return 0; }
 		if [ -n "$tflag" ]; then
 			sed -n "s/^eatrace replay timing: policy $p cpu_s \([0-9.]*\) .*/\1/p" \
@@ -402,6 +415,19 @@ if "$EATRACE" replay --help >/dev/null 2>&1; then
 		echo "rss_${id}_kb: $(median "$id" 2)"
 		replay_rates="$replay_rates $p=$r"
 		replay_prates="$replay_prates $p=$pr"
+		# the same end to end on the zstd-compressed recording (issue
+		# 19: >= 1 M decisions per second of the whole run)
+		if [ -n "$n" ] && [ "$BENCH_COMPRESSED" = 1 ]; then
+			zid=zstd_$id	# replay_reps sets id
+			RDAT=$ZSTD
+			replay_reps "$zid" "$p"
+			RDAT=
+			r=$(rate "$n" "$zid")
+			echo "${zid}_decisions_per_s: $r"
+			echo "${zid}_cpu_s: $(median "$zid" 3)"
+			echo "rss_${zid}_kb: $(median "$zid" 2)"
+			ztargets="$ztargets ${zid}_decisions_per_s=$r:>=:1000000"
+		fi
 	done
 	echo "replay_read_workload_cpu_s: $replay_read"
 	rm -f "$OUT/replay.json" "$OUT"/tpol.* "$OUT"/tread.*
@@ -451,12 +477,47 @@ if [ -f build/libeatrace.so.0 ] && /usr/bin/python3 -c 'import distributed, pand
 fi
 rm -rf "$BD"
 
+# ---- diff over 6 recordings (issue 19) --------------------------------------------
+# The recording as 6 runs (--base 3, --new 3), compressed (zstd, zlib,
+# zstd on each side) and plain. "Today" as the issue measured it: each
+# trace priced one after the other, compressed ones read by libtracecmd
+# (EATRACE_DAT_READER=libtracecmd -j 1: one run, it takes a minute); the
+# plain form's one after the other on one thread (-j 1, EATRACE_JOBS=1).
+# Target: the compressed diff >= 3 times faster than today's.
+if [ "$BENCH_COMPRESSED" = 1 ]; then
+	reps diff6_z "$EATRACE" diff -m "$BENCH_MODEL" --max-increase 100 \
+		--base "$ZSTD" "$ZLIB" "$ZSTD" --new "$ZSTD" "$ZLIB" "$ZSTD"
+	rm -f "$OUT/m.diff6_z_old"
+	run diff6_z_old env EATRACE_DAT_READER=libtracecmd \
+		"$EATRACE" diff -j 1 -m "$BENCH_MODEL" --max-increase 100 \
+		--base "$ZSTD" "$ZLIB" "$ZSTD" --new "$ZSTD" "$ZLIB" "$ZSTD" || true
+	dz=$(ratio "$(median diff6_z_old 1)" "$(median diff6_z 1)")
+	echo "diff_6_compressed_wall_us: $(median diff6_z 1)"
+	echo "diff_6_compressed_cpu_s: $(median diff6_z 3)"
+	echo "diff_6_compressed_libtracecmd_serial_wall_us: $(median diff6_z_old 1)"
+	echo "diff_6_compressed_libtracecmd_serial_cpu_s: $(median diff6_z_old 3)"
+	echo "ratio_diff_6_compressed_vs_libtracecmd_serial: $dz"
+	echo "ratio_diff_6_compressed_vs_libtracecmd_serial_cpu: $(ratio "$(median diff6_z_old 3)" "$(median diff6_z 3)")"
+	ztargets="$ztargets diff_6_compressed_vs_libtracecmd_serial=$dz:>=:3"
+fi
+reps diff6_p "$EATRACE" diff -m "$BENCH_MODEL" --max-increase 100 \
+	--base "$DAT" "$DAT" "$DAT" --new "$DAT" "$DAT" "$DAT"
+reps diff6_p_serial env EATRACE_JOBS=1 "$EATRACE" diff -j 1 -m "$BENCH_MODEL" \
+	--max-increase 100 --base "$DAT" "$DAT" "$DAT" --new "$DAT" "$DAT" "$DAT"
+echo "diff_6_plain_wall_us: $(median diff6_p 1)"
+echo "diff_6_plain_serial_wall_us: $(median diff6_p_serial 1)"
+echo "ratio_diff_6_plain_vs_serial: $(ratio "$(median diff6_p_serial 1)" "$(median diff6_p 1)")"
+
 # ---- targets (issue 8) -----------------------------------------------------------
 check report_vs_bare "$(ratio "$rp" "$bare")" ">=" 0.8
 check report_vs_tracecmd_report "$(ratio "$rp" "$tcr")" ">=" 6
 check text_lines_per_s "$text" ">=" 3000000
 check rss_over_bare_kb "$rss_over" "<=" 32768
 check long_rss_over_bare_kb "$long_over" "<=" 32768
+# issue 19, uncompressed: one thread (wall and CPU), two (wall)
+check report_j1_vs_bare "$(ratio "$rp1" "$bare")" ">=" 1.5
+check report_j1_vs_bare_cpu "$(ratio "$(median bare 3)" "$(median report_j1 3)")" ">=" 1.5
+check report_j2_vs_bare "$(ratio "$rp2" "$bare")" ">=" 2
 for pr in $replay_rates; do
 	check "replay_$(echo "${pr%%=*}" | tr - _)_decisions_per_s" "${pr#*=}" ">=" 1000000
 done

@@ -79,9 +79,11 @@ void ea_input_close(struct ea_input *in);
 
 /*
  * Threads an input may use (-j): 1 reads on the calling thread only; 2 or
- * more lets compressed trace.dat files be decompressed on a helper thread
- * ahead of the reader (the events and their order are the same). Unset:
- * 2 on a machine with two CPUs or more, else 1.
+ * more lets a trace.dat file's pages be walked and decoded (compressed
+ * ones decompressed) on a thread of their own, ahead of the caller (the
+ * events, their order and every error are the same). Unset: the
+ * environment's EATRACE_JOBS (1 to 64) if set, else 2 on a machine with
+ * two CPUs or more, else 1.
  */
 void ea_input_set_jobs(int n);
 int ea_input_jobs(void);

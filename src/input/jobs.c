@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* How many threads reading an input may use (ea_input_set_jobs()). */
+#include <stdlib.h>
 #include <unistd.h>
 
 #include "eatrace/input.h"
@@ -13,10 +14,18 @@ void ea_input_set_jobs(int n)
 
 int ea_input_jobs(void)
 {
+	const char *env = getenv("EATRACE_JOBS");
 	long n;
 
 	if (jobs)
 		return jobs;
+	if (env && *env) {
+		char *e;
+
+		n = strtol(env, &e, 10);
+		if (!*e && n >= 1 && n <= 64)
+			return (int)n;
+	}
 	n = sysconf(_SC_NPROCESSORS_ONLN);
 	return n >= 2 ? 2 : 1;
 }

@@ -57,6 +57,7 @@
 #include "input/dat-chunks.h"
 #include "input/dat-kallsyms.h"
 #include "input/dat-walk.h"
+#include "input/evring.h"
 #include "input/reader-dat.h"
 #include "input/reader.h"
 
@@ -206,6 +207,18 @@ struct dat {
 	bool fast_fatal;		/* the file is cut short (fast_err) */
 	char fast_err[200];
 	struct dat *ahead;		/* second reader for dat_first_event() */
+	/*
+	 * Decoding on a thread of its own (par_main()): it runs fast_next()
+	 * and owns everything fast_next() touches; this thread reads the
+	 * events from q and keeps its own position for dat_where().
+	 */
+	bool par_tried, par, par_done;
+	struct evring q;
+	struct evr_blk *cur;		/* block being read, NULL before */
+	uint32_t ci;			/* next event in cur */
+	uint32_t blk_n;			/* events per block (EATRACE_DAT_BLOCK) */
+	int pcpu;			/* dat_where() of the events read */
+	uint64_t pnrec;
 };
 
 /* ------------------------------------------------------------------ */
@@ -585,6 +598,8 @@ static void dat_free(struct dat *r)
 	if (!r)
 		return;
 	dat_free(r->ahead);
+	if (r->par)
+		evr_stop(&r->q);	/* before the walker it reads goes */
 	if (r->pending)
 		tracecmd_free_record(r->pending);
 	if (r->h && r->h != r->top)
@@ -1049,8 +1064,6 @@ static const char *fast_setup(struct dat *r, bool compressed)
 		r->zfast = true;
 		r->w.fill = dz_fill;
 		r->w.fill_priv = &r->z;
-		if (ea_input_jobs() > 1)
-			dz_start(&r->z);	/* else (or failing) one thread */
 	}
 	for (cpu = 0; cpu < r->ncpus; cpu++) {
 		struct tep_record *rec = tracecmd_peek_data(r->h, cpu);
@@ -1569,17 +1582,126 @@ static int fast_next(struct dat *r, struct ea_event *ev, struct ea_err *err)
 	}
 }
 
+/*
+ * The decoding thread: fast_next() into blocks of events, in the order
+ * fast_next() gives them. The last block says how the stream ended and
+ * where the reader then stood (the records after the last event, unused,
+ * count in dat_where()).
+ */
+static void *par_main(void *arg)
+{
+	struct dat *r = arg;
+	struct evr_blk *b;
+
+	while ((b = evr_take_free(&r->q))) {
+		int rc = 1;
+
+		b->n = 0;
+		b->status = 0;
+		while (b->n < r->blk_n) {
+			rc = fast_next(r, &b->ev[b->n], &b->err);
+			if (rc <= 0)
+				break;
+			/* fast_next() left last_cpu at the event's CPU */
+			b->nrec[b->n++] = r->nrec[r->last_cpu];
+		}
+		if (rc <= 0) {
+			b->status = rc < 0 ? -1 : 1;
+			b->end_cpu = r->last_cpu;
+			b->end_nrec = r->last_cpu >= 0 ? r->nrec[r->last_cpu] : 0;
+		}
+		evr_put(&r->q, b);
+		if (rc <= 0)
+			break;
+	}
+	return NULL;
+}
+
+/* The events par_main() decoded, one at a time. */
+static int par_next(struct dat *r, struct ea_event *ev, struct ea_err *err)
+{
+	struct evr_blk *b = r->cur;
+
+	for (;;) {
+		if (b && r->ci < b->n) {
+			/* lines the other core wrote: ask for them early */
+			__builtin_prefetch(&b->ev[r->ci + 6]);
+			__builtin_prefetch((const char *)&b->ev[r->ci + 6] + 64);
+			*ev = b->ev[r->ci];
+			r->pcpu = ev->cpu;
+			r->pnrec = b->nrec[r->ci++];
+			return 1;
+		}
+		if (r->par_done)
+			return 0;
+		if (b && b->status) {
+			r->par_done = true;
+			r->pcpu = b->end_cpu;
+			r->pnrec = b->end_nrec;
+			if (b->status > 0)
+				return 0;
+			*err = b->err;
+			return -1;
+		}
+		if (b)
+			evr_release(&r->q, b);
+		b = r->cur = evr_take_full(&r->q);
+		r->ci = 0;
+	}
+}
+
+/*
+ * With more than one job, the first read starts the decoding thread (not
+ * the open: a second reader of the file, dat_first_event(), reads a CPU
+ * on its own through libtracecmd). A compressed file's chunks are
+ * decompressed on a helper thread of their own (dz_start(), before the
+ * decoding thread calls dz_fill()), ahead of the decoding thread: zlib's
+ * inflating costs more than the decoding, and the helper sleeps once it
+ * is DZ_RING chunks ahead.
+ */
+static void par_begin(struct dat *r)
+{
+	const char *env;
+
+	r->par_tried = true;
+	if (ea_input_jobs() < 2)
+		return;
+	if (r->zfast)
+		dz_start(&r->z);	/* failing: decompressed by dz_fill()'s caller */
+	/* tests: blocks of a few events exercise the hand-over */
+	env = getenv("EATRACE_DAT_BLOCK");
+	r->blk_n = env ? (uint32_t)strtoul(env, NULL, 10) : EVR_BLK;
+	if (!r->blk_n || r->blk_n > EVR_BLK)
+		r->blk_n = EVR_BLK;
+	if (evr_start(&r->q, par_main, r) == 0) {
+		r->par = true;
+		r->pcpu = -1;
+	}
+}
+
 static int dat_next(void *priv, struct ea_event *ev, struct ea_err *err)
 {
 	struct dat *r = priv;
 
-	return r->fast ? fast_next(r, ev, err) : tc_next(r, ev, err);
+	if (!r->fast)
+		return tc_next(r, ev, err);
+	if (!r->par_tried)
+		par_begin(r);
+	return r->par ? par_next(r, ev, err) : fast_next(r, ev, err);
 }
 
 static void dat_where(void *priv, char *buf, size_t n)
 {
 	struct dat *r = priv;
 
+	if (r->par) {
+		if (r->pcpu < 0)
+			snprintf(buf, n, "start of data");
+		else
+			snprintf(buf, n, "cpu %d record %" PRIu64, r->pcpu,
+				 r->pnrec);
+		return;
+	}
 	if (r->last_cpu < 0)
 		snprintf(buf, n, "start of data");
 	else

@@ -1,0 +1,71 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * A single-producer single-consumer ring of event blocks, for a reader
+ * that decodes on a thread of its own (reader-dat.c): the producer fills a
+ * whole block of decoded events and hands it over, the consumer takes
+ * whole blocks; the lock is taken once per block (EVR_BLK events), never
+ * per event. On these 2-vCPU machines crossing cores per event cost about
+ * what decoding does (bench/README.md): blocks amortise it. A side that
+ * had to sleep is woken only once half the ring is ready for it (or the
+ * stream ended), so that it then runs for several blocks: under load,
+ * each wake-up waits for a CPU.
+ *
+ * The last block the producer hands over says how the stream ended
+ * (status 1: end, -1: error in err), and where the reader then stands.
+ */
+#ifndef EATRACE_INPUT_EVRING_H
+#define EATRACE_INPUT_EVRING_H
+
+#include <pthread.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "eatrace/error.h"
+#include "eatrace/event.h"
+
+#define EVR_BLK 2048	/* events per block */
+#define EVR_NBLK 8	/* blocks in the ring */
+
+struct evr_blk {
+	uint32_t n;			/* events in ev[] */
+	int status;			/* 0: more follow, 1: end, -1: err */
+	int end_cpu;			/* with status: the reader's position */
+	uint64_t end_nrec;
+	struct ea_err err;
+	uint64_t nrec[EVR_BLK];		/* each event's record number on its CPU */
+	struct ea_event ev[EVR_BLK];
+};
+
+struct evring {
+	struct evr_blk *blk[EVR_NBLK];
+	int head, count;		/* oldest full block, full blocks */
+	bool stop;			/* stop asked */
+	bool prod_waits, cons_waits;	/* asleep on empty / full */
+	pthread_mutex_t mu;
+	pthread_cond_t full, empty;
+	pthread_t th;
+	bool started;
+};
+
+/*
+ * Allocate the blocks and run fn(arg) on a new thread (all signals
+ * blocked in it). 0, or -1 (nothing left running or allocated).
+ */
+int evr_start(struct evring *q, void *(*fn)(void *), void *arg);
+
+/* Producer: a free block to fill (waits for one); NULL once stopped. */
+struct evr_blk *evr_take_free(struct evring *q);
+
+/* Producer: hand the block from evr_take_free() over. */
+void evr_put(struct evring *q, struct evr_blk *b);
+
+/* Consumer: the oldest full block (waits for one). */
+struct evr_blk *evr_take_full(struct evring *q);
+
+/* Consumer: give back the block evr_take_full() returned. */
+void evr_release(struct evring *q, struct evr_blk *b);
+
+/* Stop the producer (it sees NULL at its next evr_take_free()), join it, free. */
+void evr_stop(struct evring *q);
+
+#endif
