@@ -298,6 +298,26 @@ static void on_change(void *ctx, const struct ea_state *s, int cpu,
 	}
 }
 
+/*
+ * When the activation a, switched in by ev, may run from (>= its release).
+ * Switched in from the idle task: from then (the idle exit is the
+ * recording's latency). Switched in after other tasks of a busy stretch
+ * that began after its release on a CPU then in the idle task (woken by an
+ * interrupt handled in idle, as on x86, where cpu_idle's exit comes after
+ * the handler): from that stretch's first switch-in from the idle task, as
+ * if it were switched in then; the CPU could not run it before.
+ */
+static uint64_t eligible_of(const struct rp_cpu_timeline *tl,
+			    const struct rp_act *a, const struct ea_event *ev)
+{
+	if (ev->sw.prev_pid == 0)
+		return ev->ts;
+	if (!tl->in_idle_task && tl->to_idle_task <= a->release &&
+	    tl->from_idle_task > a->release && tl->from_idle_task <= ev->ts)
+		return tl->from_idle_task;
+	return a->release;
+}
+
 /* A prio an event showed for t (kernel prio, 0..139). */
 static void note_prio(struct rp_task *t, int32_t prio)
 {
@@ -329,6 +349,15 @@ static void on_event(void *ctx, const struct ea_state *s,
 				 RP_ACT_FORK : 0);
 		return;
 	case EA_EV_SWITCH:
+		if (grow_cpus(w, ev->cpu))
+			return;
+		if (ev->sw.prev_pid == 0 && ev->sw.next_pid > 0) {
+			w->cpus[ev->cpu].in_idle_task = false;
+			w->cpus[ev->cpu].from_idle_task = ev->ts;
+		} else if (ev->sw.next_pid == 0 && ev->sw.prev_pid != 0) {
+			w->cpus[ev->cpu].in_idle_task = true;
+			w->cpus[ev->cpu].to_idle_task = ev->ts;
+		}
 		if (ev->sw.prev_pid > 0 && ev->sw.prev_state != EA_PREV_RUNNABLE) {
 			t = task_get(w, ev->sw.prev_pid, ev->sw.prev_comm);
 			if (t)
@@ -357,7 +386,7 @@ static void on_event(void *ctx, const struct ea_state *s,
 			a->flags |= RP_ACT_RAN;
 			a->cpu = ev->cpu;
 			a->seq_in = w->seq;
-			a->eligible = ev->sw.prev_pid == 0 ? ev->ts : a->release;
+			a->eligible = eligible_of(&w->cpus[ev->cpu], a, ev);
 		}
 		note_run(t, a, ev->cpu);
 		seg_on(w, t, a, ev->cpu, ev->ts, w->seq, ev->sw.prev_pid == 0);
