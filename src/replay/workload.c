@@ -94,6 +94,7 @@ static struct rp_task *task_get(struct ea_workload *w, int32_t pid,
 	t->pin = -1;
 	t->only_cpu = -2;
 	t->last_run_cpu = -1;
+	t->ran_cpu = -1;
 	t->prio = -1;	/* none seen yet: 120 at the end */
 	if (comm)
 		memcpy(t->comm, comm, EA_COMM_LEN);
@@ -178,6 +179,7 @@ static struct rp_seg *seg_on(struct ea_workload *w, struct rp_task *t,
 	a->nseg++;
 	g = &t->segs[t->nsegs++];
 	g->work = 0;
+	g->stretch = 0;
 	g->start = start;
 	g->seq_in = seq;
 	g->cpu = cpu;
@@ -194,6 +196,26 @@ static void note_run(struct rp_task *t, struct rp_act *a, int cpu)
 	if (a->cpu >= 0 && a->cpu != cpu)
 		a->flags |= RP_ACT_SPLIT;
 	t->last_run_cpu = cpu;
+}
+
+/* Time [since, now) of a task on cpu that overlaps its run elsewhere. */
+static bool overlap_stretch(struct ea_workload *w, struct rp_cpu_timeline *tl,
+			    int cpu, uint64_t since, uint64_t now, uint64_t seq)
+{
+	struct rp_idle_busy *b;
+
+	if (!GROW(w, w->busy0, w->nbusy0, w->busy0_cap))
+		return false;
+	b = &w->busy0[w->nbusy0++];
+	memset(b, 0, sizeof(*b));
+	b->start = since;
+	b->end = now;
+	b->seq_start = tl->busy0_seq;
+	b->seq_end = seq;
+	b->cpu = cpu;
+	b->to_idle = true;	/* idle after it unless a task runs there */
+	b->overlap = true;
+	return true;
 }
 
 static void on_change(void *ctx, const struct ea_state *s, int cpu,
@@ -255,6 +277,23 @@ static void on_change(void *ctx, const struct ea_state *s, int cpu,
 				return;
 			g->work += work;
 			a->work += work;
+			/*
+			 * The state has it here since before its run on
+			 * another CPU ended (a CPU first seen running it,
+			 * backdated to the trace start; a resync): no replay
+			 * runs a task on two CPUs at once. `recorded` replays
+			 * this time as a stretch at its recorded time.
+			 */
+			if (t->ran_cpu >= 0 && t->ran_cpu != cpu &&
+			    since < t->ran_until) {
+				if (!overlap_stretch(w, tl, cpu, since, now, seq))
+					return;
+				g->stretch += work;
+			}
+		}
+		if (now >= t->ran_until) {
+			t->ran_until = now;
+			t->ran_cpu = cpu;
 		}
 	} else if (old->mode == EA_CPU_BUSY) {
 		struct rp_idle_busy *b;
@@ -269,6 +308,7 @@ static void on_change(void *ctx, const struct ea_state *s, int cpu,
 		b->cpu = cpu;
 		b->to_idle = new && new->mode == EA_CPU_IDLE;
 		b->from_task = tl->busy0_from_task;
+		b->overlap = false;
 	} else {
 		struct rp_idle *i;
 
