@@ -24,6 +24,7 @@ enum {
 /* A stretch of an activation on one CPU (it migrated between them). */
 struct rp_seg {
 	uint64_t work;		/* ns x capacity */
+	uint64_t stretch;	/* ... of it in rp_idle_busy.overlap stretches */
 	uint64_t start;		/* ns: recorded switch-in on this CPU */
 	uint64_t seq_in;
 	int32_t cpu;
@@ -58,6 +59,8 @@ struct rp_task {
 	const struct ea_pin *upin;	/* --pin that matched it, NULL */
 	bool open;		/* acts[nacts - 1] still open (extraction) */
 	int32_t last_run_cpu;	/* extraction: CPU of its latest run */
+	int32_t ran_cpu;	/* extraction: CPU of the run ending latest */
+	uint64_t ran_until;	/* ... and its end (ns) */
 };
 
 /* A stretch of CPU time in the idle task (interrupts, idle entry/exit). */
@@ -66,6 +69,10 @@ struct rp_idle_busy {
 	int32_t cpu;
 	bool to_idle;		/* followed by a cpuidle state (not a task) */
 	bool from_task;		/* began when a task switched out */
+	bool overlap;		/* a task's time that report has overlap its
+				   run on another CPU: only `recorded` on its
+				   platform replays it, as report prices it,
+				   apart from the task's work (rp_seg.stretch) */
 };
 
 struct rp_freq {
@@ -94,6 +101,9 @@ struct rp_cpu_timeline {
 	uint64_t busy0_seq;	/* extraction: seq of the current stretch's start */
 	bool seen;		/* extraction: first change delivered */
 	bool busy0_from_task;	/* extraction: the current stretch followed a task */
+	bool in_idle_task;	/* extraction: the last switch on it was to pid 0 */
+	uint64_t to_idle_task;	/* extraction: ns of the last switch to pid 0 */
+	uint64_t from_idle_task;	/* ... and from pid 0 to a task */
 	bool init_idle;		/* idle at the trace start */
 	int16_t init_state;	/* ... in this idle state */
 };

@@ -815,6 +815,9 @@ static uint64_t work_of(const struct sim *s, const struct sim_task *t,
 		return UINT64_MAX;
 	if (!s->policy->follow_segments || !a->nseg)
 		return a->work;
+	if (s->same_platform)	/* overlap stretches: busy0_start() */
+		return t->w->segs[a->seg0 + g].work -
+		       t->w->segs[a->seg0 + g].stretch;
 	return t->w->segs[a->seg0 + g].work;
 }
 
@@ -1547,6 +1550,8 @@ static void busy0_start(struct sim *s, const struct rp_idle_busy *b)
 	int cpu = map_cpu(s, b->cpu);
 	struct sim_cpu *c = &s->cpus[cpu];
 
+	if (b->overlap && !(s->policy->follow_segments && s->same_platform))
+		return;	/* the task's work, wherever a policy places it */
 	if (c->curr >= 0 || c->nrq)
 		return;	/* a task runs there: the CPU is busy anyway */
 	/* On another platform, an idle entry after a task that ended sooner

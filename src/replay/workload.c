@@ -94,6 +94,7 @@ static struct rp_task *task_get(struct ea_workload *w, int32_t pid,
 	t->pin = -1;
 	t->only_cpu = -2;
 	t->last_run_cpu = -1;
+	t->ran_cpu = -1;
 	t->prio = -1;	/* none seen yet: 120 at the end */
 	if (comm)
 		memcpy(t->comm, comm, EA_COMM_LEN);
@@ -178,6 +179,7 @@ static struct rp_seg *seg_on(struct ea_workload *w, struct rp_task *t,
 	a->nseg++;
 	g = &t->segs[t->nsegs++];
 	g->work = 0;
+	g->stretch = 0;
 	g->start = start;
 	g->seq_in = seq;
 	g->cpu = cpu;
@@ -194,6 +196,26 @@ static void note_run(struct rp_task *t, struct rp_act *a, int cpu)
 	if (a->cpu >= 0 && a->cpu != cpu)
 		a->flags |= RP_ACT_SPLIT;
 	t->last_run_cpu = cpu;
+}
+
+/* Time [since, now) of a task on cpu that overlaps its run elsewhere. */
+static bool overlap_stretch(struct ea_workload *w, struct rp_cpu_timeline *tl,
+			    int cpu, uint64_t since, uint64_t now, uint64_t seq)
+{
+	struct rp_idle_busy *b;
+
+	if (!GROW(w, w->busy0, w->nbusy0, w->busy0_cap))
+		return false;
+	b = &w->busy0[w->nbusy0++];
+	memset(b, 0, sizeof(*b));
+	b->start = since;
+	b->end = now;
+	b->seq_start = tl->busy0_seq;
+	b->seq_end = seq;
+	b->cpu = cpu;
+	b->to_idle = true;	/* idle after it unless a task runs there */
+	b->overlap = true;
+	return true;
 }
 
 static void on_change(void *ctx, const struct ea_state *s, int cpu,
@@ -270,6 +292,23 @@ static void on_change(void *ctx, const struct ea_state *s, int cpu,
 				return;
 			g->work += work;
 			a->work += work;
+			/*
+			 * The state has it here since before its run on
+			 * another CPU ended (a CPU first seen running it,
+			 * backdated to the trace start; a resync): no replay
+			 * runs a task on two CPUs at once. `recorded` replays
+			 * this time as a stretch at its recorded time.
+			 */
+			if (t->ran_cpu >= 0 && t->ran_cpu != cpu &&
+			    since < t->ran_until) {
+				if (!overlap_stretch(w, tl, cpu, since, now, seq))
+					return;
+				g->stretch += work;
+			}
+		}
+		if (now >= t->ran_until) {
+			t->ran_until = now;
+			t->ran_cpu = cpu;
 		}
 	} else if (old->mode == EA_CPU_BUSY) {
 		struct rp_idle_busy *b;
@@ -284,6 +323,7 @@ static void on_change(void *ctx, const struct ea_state *s, int cpu,
 		b->cpu = cpu;
 		b->to_idle = new && new->mode == EA_CPU_IDLE;
 		b->from_task = tl->busy0_from_task;
+		b->overlap = false;
 	} else {
 		struct rp_idle *i;
 
@@ -312,6 +352,26 @@ static void on_change(void *ctx, const struct ea_state *s, int cpu,
 		f->cpu = cpu;
 		f->khz = new->freq_khz;
 	}
+}
+
+/*
+ * When the activation a, switched in by ev, may run from (>= its release).
+ * Switched in from the idle task: from then (the idle exit is the
+ * recording's latency). Switched in after other tasks of a busy stretch
+ * that began after its release on a CPU then in the idle task (woken by an
+ * interrupt handled in idle, as on x86, where cpu_idle's exit comes after
+ * the handler): from that stretch's first switch-in from the idle task, as
+ * if it were switched in then; the CPU could not run it before.
+ */
+static uint64_t eligible_of(const struct rp_cpu_timeline *tl,
+			    const struct rp_act *a, const struct ea_event *ev)
+{
+	if (ev->sw.prev_pid == 0)
+		return ev->ts;
+	if (!tl->in_idle_task && tl->to_idle_task <= a->release &&
+	    tl->from_idle_task > a->release && tl->from_idle_task <= ev->ts)
+		return tl->from_idle_task;
+	return a->release;
 }
 
 /* A prio an event showed for t (kernel prio, 0..139). */
@@ -345,6 +405,15 @@ static void on_event(void *ctx, const struct ea_state *s,
 				 RP_ACT_FORK : 0);
 		return;
 	case EA_EV_SWITCH:
+		if (grow_cpus(w, ev->cpu))
+			return;
+		if (ev->sw.prev_pid == 0 && ev->sw.next_pid > 0) {
+			w->cpus[ev->cpu].in_idle_task = false;
+			w->cpus[ev->cpu].from_idle_task = ev->ts;
+		} else if (ev->sw.next_pid == 0 && ev->sw.prev_pid != 0) {
+			w->cpus[ev->cpu].in_idle_task = true;
+			w->cpus[ev->cpu].to_idle_task = ev->ts;
+		}
 		if (ev->sw.prev_pid > 0 && ev->sw.prev_state != EA_PREV_RUNNABLE) {
 			t = task_get(w, ev->sw.prev_pid, ev->sw.prev_comm);
 			if (t)
@@ -373,7 +442,7 @@ static void on_event(void *ctx, const struct ea_state *s,
 			a->flags |= RP_ACT_RAN;
 			a->cpu = ev->cpu;
 			a->seq_in = w->seq;
-			a->eligible = ev->sw.prev_pid == 0 ? ev->ts : a->release;
+			a->eligible = eligible_of(&w->cpus[ev->cpu], a, ev);
 		}
 		note_run(t, a, ev->cpu);
 		seg_on(w, t, a, ev->cpu, ev->ts, w->seq, ev->sw.prev_pid == 0);

@@ -29,6 +29,39 @@ for t in $(for f in tests/fixtures/state/*.txt; do echo "$f:tests/fixtures/energ
 	expect_eq "recorded replay = report exactly: $tr" "$2" "$1"
 done
 
+# ... and where wakeups come from an interrupt handled in the idle task
+# (before cpu_idle's exit, as on x86): b, woken at 100 us, ran at 310 us
+# after a; replayed from its wakeup it ran at once, a after it, and the CPU
+# left idle twice (5.17 instead of 2.68). By hand (two-cpu.json, 2 GHz):
+# CPU0 busy 200..620 us = 420 us x (300 + 80 cluster) mW = 0.1596; idle in
+# WFI 580 us x (10 + 20 cluster) mW = 0.0174; CPU1 in OFF, 0 mW; one exit
+# from WFI, core 0.5 + cluster 2 = 2.5: total 2.677 mW x s.
+F=tests/fixtures/replay/idle-irq-wakeups.txt
+"$EATRACE" replay -m tests/fixtures/energy/two-cpu.json --policy recorded -f json \
+	--emit-trace "$TMP/irq.txt" "$ROOT/$F" >"$TMP/r.json" 2>"$TMP/err" ||
+	fail "replay $F: $(cat "$TMP/err")"
+set -- $(rep "$TMP/r.json")
+expect_eq "recorded replay = report exactly: $F" "$2" "$1"
+expect_eq "recorded replay by hand: $F" "$(python3 -c "print(round($2, 6))")" "2.677"
+expect_eq "b runs after a, at 310 us: $F" \
+	"$(grep -c '300.000310000: sched_switch: prev_comm=a .*next_pid=20' "$TMP/irq.txt")" 1
+
+# ... and where report has a task on two CPUs at once (CPU1 first seen
+# running c, backdated to the trace start, while c ran on CPU0 until 100 us):
+# replayed as c's work, c ran on CPU1 after it left CPU0 (5.72). By hand
+# (two-cpu.json, no cpu_frequency: the top OPP, 300 + 80 mW; idle = pid 0
+# in WFI, 10 + 20 mW): core busy CPU0 0..120 and 900..1000, CPU1 0..300 us
+# = 520 us x 300 = 0.156; cluster busy [0, 300) + [900, 1000) = 400 us x 80
+# = 0.032; core idle (780 + 700) us x 10 = 0.0148; cluster idle 300..900 =
+# 600 us x 20 = 0.012; CPU0's exits at 0 and 900 (core 2 x 0.5) and the
+# cluster's at 900 (2): 3.0. Total 3.2148 mW x s.
+F=tests/fixtures/replay/overlap-start.txt
+"$EATRACE" replay -m tests/fixtures/energy/two-cpu.json --policy recorded -f json \
+	"$ROOT/$F" >"$TMP/r.json" 2>"$TMP/err" || fail "replay $F: $(cat "$TMP/err")"
+set -- $(rep "$TMP/r.json")
+expect_eq "recorded replay = report exactly: $F" "$2" "$1"
+expect_eq "recorded replay by hand: $F" "$(python3 -c "print(round($2, 6))")" "3.2148"
+
 # ... within 1% on real ones (worst case printed; the shared reference
 # traces: replay-shared.sh)
 worst=0
