@@ -128,15 +128,8 @@ static void test_text(void **unused)
 
 	check_trace("traces/demo/tc2-seven-tasks.txt", 0, false);
 	check_trace("traces/demo/tc2-seven-tasks.txt", 100, true);
-	check_trace("traces/vm/vm-ftrace.txt", 0, true);
-	check_trace("traces/vm/vm-report.txt", 50, false);
-	check_trace("traces/vm/vm-report-raw.txt", 0, false);
-	check_trace("traces/vm/wl-overrun-ftrace.txt", 0, true);
+	check_trace("traces/vm/vm-report.txt", 50, true);
 	check_trace(shared("trappy/tests__trace_idle_unsorted.txt", b,
-			   sizeof(b)), 0, false);
-	check_trace(shared("trappy/tests__trace_sched.txt", b, sizeof(b)), 0,
-		    true);
-	check_trace(shared("lisa/tests__assets__trace_txt__trace.txt", b,
 			   sizeof(b)), 0, false);
 	check_trace(shared("idlestat/Experiments__test01.dat", b, sizeof(b)),
 		    0, true);
