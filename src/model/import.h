@@ -39,6 +39,8 @@ struct ea_import_opts {
 	int ncaps_kv;
 	struct ea_import_kv *freqs;	/* --freqs CLUSTER=KHZ,KHZ,... */
 	int nfreqs_kv;
+	const char **incdirs;	/* -I DIR: dts include paths (cpp, dtc) */
+	int nincdirs;
 };
 
 typedef int (*ea_import_fn)(struct ea_model **out, const char *src,
@@ -67,6 +69,23 @@ int ea_import_lisa(struct ea_model **out, const char *src,
 		   const struct ea_import_opts *opts, struct ea_err *err);
 int ea_import_json(struct ea_model **out, const char *src,
 		   const struct ea_import_opts *opts, struct ea_err *err);
+
+/*
+ * dts text (TEXT, read from SRC) through cpp and dtc (dt-compile.c): the
+ * dtb blob and the annotated dts (dtc -T -T) for ea_dt_where(), both
+ * malloc()ed. Errors: "FILE:LINE: ..." from cpp or dtc, prefixed with
+ * the program's name.
+ */
+int ea_dt_compile(const char *src, const char *text,
+		  const struct ea_import_opts *opts, char **dtb, size_t *len,
+		  char **where, struct ea_err *err);
+/* "FILE:LINE" where node PATH (or its property PROP) was set. */
+bool ea_dt_where(const char *where, const char *path, const char *prop,
+		 char *buf, size_t size);
+/* The dtb walk alone, on a blob in memory (named SRC in messages). */
+int ea_import_dtb(struct ea_model **out, const char *src, const void *blob,
+		  size_t len, const char *where, const struct ea_import_opts *opts,
+		  struct ea_err *err);
 
 /* The importer called NAME ("power_profile" and "dtb" are accepted too). */
 const struct ea_importer *ea_importer_find(const char *name);
