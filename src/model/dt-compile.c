@@ -12,6 +12,10 @@
  * and CPU time and 64 MiB per output file. Includes that are not regular
  * files (a FIFO would block cpp or dtc) are refused first, by a line scan
  * of the files SRC includes.
+ *
+ * Every blob, compiled or read, then passes ea_dt_check(): the header
+ * (versions 16 and 17) and libfdt's fdt_check_full() of the whole blob,
+ * before import-dt.c walks it.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -24,6 +28,8 @@
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
+
+#include <libfdt.h>
 
 #include "model/import.h"
 
@@ -334,4 +340,27 @@ bool ea_dt_where(const char *where, const char *path, const char *prop,
 		return true;
 	}
 	return false;
+}
+
+int ea_dt_check(const char *src, const void *blob, size_t len,
+		struct ea_err *err)
+{
+	uint32_t version, comp;
+	int rc;
+
+	if (len < sizeof(struct fdt_header))
+		return ea_err_set(err, "%s: truncated dtb header", src);
+	version = fdt_version(blob);
+	comp = fdt_last_comp_version(blob);
+	if (fdt_totalsize(blob) > len)
+		return ea_err_set(err, "%s: truncated dtb (header says %u bytes, file has %zu)",
+				  src, fdt_totalsize(blob), len);
+	/* 17 is the newest version there is (and libfdt's last) */
+	if (version < 16 || version > 17 || comp > 17)
+		return ea_err_set(err, "%s: offset 20: dtb version %u (compatible with %u) not supported (16 or 17)",
+				  src, version, comp);
+	rc = fdt_check_full(blob, len);
+	if (rc)
+		return ea_err_set(err, "%s: not a valid dtb: %s (libfdt)", src, fdt_strerror(rc));
+	return 0;
 }

@@ -2,24 +2,15 @@
 /*
  * Import the Android/Linaro "sched-energy-costs" device-tree binding
  * (Documentation/devicetree/bindings/scheduler/sched-energy-costs.txt in
- * the Android kernels), from dts source text or a flattened dtb:
- *
- *	cpus {
- *		cpu@0 { ...; sched-energy-costs = <&CPU_COST_0 &CLUSTER_COST_0>; };
- *		energy-costs {
- *			CPU_COST_0: core-cost0 {
- *				busy-cost-data = <417 168  579 251 ...>;	capacity, power
- *				idle-cost-data = <15 0>;			per idle state
- *			};
- *			CLUSTER_COST_0: cluster-cost0 { ... };
- *		};
- *	};
- *
- * dts text goes through cpp and dtc (dt-compile.c), as in a kernel build;
- * the blob, compiled or read, is walked with libfdt after fdt_check_full().
- * Error locations are "FILE:LINE: /node/path[: property]" for dts (from
- * dtc's annotated output), "FILE: /node/path[: property]" for a dtb.
+ * the Android kernels), from dts source text or a flattened dtb: each CPU
+ * node in /cpus has sched-energy-costs = <&CORE_COST &CLUSTER_COST>, cost
+ * nodes busy-cost-data = <capacity power ...> and idle-cost-data = <power
+ * ...> (docs/model-format.md).
+ * dts text goes through cpp and dtc (dt-compile.c); the blob is checked
+ * with fdt_check_full() and walked with libfdt. Error locations: "FILE:
+ * LINE: /node/path[: property]" for dts (dtc -T), "FILE: /node..." for dtb.
  */
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -98,12 +89,10 @@ static int read_cost(struct dt *dt, int n, struct cost *c)
 
 	memset(c, 0, sizeof(*c));
 	c->freq_model = fdt_getprop(dt->fdt, n, "freq-energy-model", NULL) != NULL;
-	if (!fdt_getprop(dt->fdt, n, "busy-cost-data", NULL))
-		return ea_err_set(dt->err, "%s: no busy-cost-data property", loc(dt, n, NULL));
 	cnt = cells(dt, n, "busy-cost-data", &v);
 	snprintf(c->busy_loc, sizeof(c->busy_loc), "%s", loc(dt, n, "busy-cost-data"));
-	if (cnt < 0)
-		return -1;
+	if (cnt < 0 || !v)
+		return !v ? ea_err_set(dt->err, "%s: no busy-cost-data property", loc(dt, n, NULL)) : -1;
 	if (cnt == 0)
 		return ea_err_set(dt->err, "%s: empty: expected <capacity power> pairs",
 				  c->busy_loc);
@@ -132,22 +121,18 @@ static int read_cost(struct dt *dt, int n, struct cost *c)
 	return 0;
 }
 
+/* The same tables (memset() zeroed the unused parts and the padding). */
 static bool same_cost(const struct cost *x, const struct cost *y)
 {
-	return x->nbusy == y->nbusy && x->nidle == y->nidle &&
-	       x->freq_model == y->freq_model &&
-	       !memcmp(x->a, y->a, sizeof(x->a[0]) * (size_t)x->nbusy) &&
-	       !memcmp(x->b, y->b, sizeof(x->b[0]) * (size_t)x->nbusy) &&
-	       !memcmp(x->idle, y->idle, sizeof(x->idle[0]) * (size_t)x->nidle);
+	return !memcmp(x, y, offsetof(struct cost, busy_loc));
 }
 
 static bool is_cpu_node(const struct dt *dt, int n)
 {
 	const char *t = string(dt, n, "device_type");
 
-	if (t)
-		return !strcmp(t, "cpu");
-	return !strcmp(name(dt, n), "cpu") || !strncmp(name(dt, n), "cpu@", 4);
+	return t ? !strcmp(t, "cpu") : !strcmp(name(dt, n), "cpu") ||
+				      !strncmp(name(dt, n), "cpu@", 4);
 }
 
 static int cmp_u32(const void *a, const void *b)
@@ -342,8 +327,7 @@ static int cluster(struct dt *dt, struct ea_imp *b, struct dcpu *cv, int ncv,
 					  core.nbusy, cname, core.nbusy);
 		if (nfreq != core.nbusy)
 			return ea_err_set(dt->err, "%s: the binding gives no frequencies and %s has no operating-points(-v2): pass --freqs %s=KHZ,... (%d values, ascending)",
-					  core.busy_loc, name(dt, cv[i].node), cname,
-					  core.nbusy);
+					  core.busy_loc, name(dt, cv[i].node), cname, core.nbusy);
 	}
 	for (int k = 0; k < core.nbusy; k++) {
 		uint32_t f = core.freq_model ? core.a[k] : nfreq ? freqs[k] : 0;
@@ -438,32 +422,6 @@ out:
 	return rc;
 }
 
-/* A dtb's header, then libfdt's check of the whole blob. */
-static int check_blob(const char *src, const void *blob, size_t len,
-		      struct ea_err *err)
-{
-	uint32_t version, comp;
-	int rc;
-
-	if (len < sizeof(struct fdt_header))
-		return ea_err_set(err, "%s: truncated dtb header", src);
-	version = fdt_version(blob);
-	comp = fdt_last_comp_version(blob);
-	if (fdt_totalsize(blob) > len)
-		return ea_err_set(err, "%s: truncated dtb (header says %u bytes, file has %zu)",
-				  src, fdt_totalsize(blob), len);
-	if (version < 16)
-		return ea_err_set(err, "%s: dtb version %u is too old (16 or later)", src, version);
-	/* 17 is the newest version there is (and libfdt's last) */
-	if (version > 17 || comp > 17)
-		return ea_err_set(err, "%s: offset 20: dtb version %u (compatible with %u) not supported (16 or 17)",
-				  src, version, comp);
-	rc = fdt_check_full(blob, len);
-	if (rc)
-		return ea_err_set(err, "%s: not a valid dtb: %s (libfdt)", src, fdt_strerror(rc));
-	return 0;
-}
-
 int ea_import_dtb(struct ea_model **out, const char *src, const void *blob,
 		  size_t len, const char *where, const struct ea_import_opts *opts,
 		  struct ea_err *err)
@@ -474,7 +432,7 @@ int ea_import_dtb(struct ea_model **out, const char *src, const void *blob,
 	int rc = -1;
 
 	*out = NULL;
-	if (check_blob(src, blob, len, err) || ea_imp_init(&b, src, opts, err))
+	if (ea_dt_check(src, blob, len, err) || ea_imp_init(&b, src, opts, err))
 		return -1;
 	ea_imp_note(&b, "Imported from the sched-energy-costs device-tree binding in %s (%s).",
 		    src, where ? "dts" : "dtb");

@@ -79,6 +79,9 @@ int ea_import_json(struct ea_model **out, const char *src,
 int ea_dt_compile(const char *src, const char *text,
 		  const struct ea_import_opts *opts, char **dtb, size_t *len,
 		  char **where, struct ea_err *err);
+/* A dtb blob's header and structure (libfdt): 0, or -1 with err set. */
+int ea_dt_check(const char *src, const void *blob, size_t len,
+		struct ea_err *err);
 /* "FILE:LINE" where node PATH (or its property PROP) was set. */
 bool ea_dt_where(const char *where, const char *path, const char *prop,
 		 char *buf, size_t size);
@@ -86,6 +89,14 @@ bool ea_dt_where(const char *where, const char *path, const char *prop,
 int ea_import_dtb(struct ea_model **out, const char *src, const void *blob,
 		  size_t len, const char *where, const struct ea_import_opts *opts,
 		  struct ea_err *err);
+
+/*
+ * XML TEXT (len bytes, read from SRC, a WHAT for messages) parsed by
+ * libxml2 with its limits set for hostile files (xml-read.c): the
+ * document (xmlFreeDoc() it), or NULL with err "SRC:LINE: cause".
+ */
+struct _xmlDoc *ea_xml_read(const char *src, const char *text, size_t len,
+			    const char *what, struct ea_err *err);
 
 /* The importer called NAME ("power_profile" and "dtb" are accepted too). */
 const struct ea_importer *ea_importer_find(const char *name);
