@@ -72,15 +72,35 @@ static char *find_include(const char *from, const char *name, bool quoted,
 	return p;
 }
 
+/* The files scan_includes() has read (each once), at most MAX_SCANNED. */
+#define MAX_SCANNED 1024
+struct scanned {
+	char *path[MAX_SCANNED];
+	int n;
+};
+
+/* Is PATH new (then it is recorded, and *path taken)? */
+static bool first_visit(struct scanned *v, char **path)
+{
+	for (int i = 0; i < v->n; i++)
+		if (!strcmp(v->path[i], *path))
+			return false;
+	if (v->n == MAX_SCANNED)
+		return false;	/* enough: cpp's and dtc's time limit remains */
+	v->path[v->n++] = *path;
+	*path = NULL;
+	return true;
+}
+
 /*
  * Lines of TEXT (FILE) starting with #include "x" / <x> or /include/ "x":
  * each file found is read (ea_read_file: a regular file, size-capped) and
- * scanned in turn. A missing #include is left to cpp to report; a missing
- * /include/ is reported here (dtc would not say where it was).
+ * scanned in turn, once. A missing #include is left to cpp to report; a
+ * missing /include/ is reported here (dtc would not say where it was).
  */
 static int scan_includes(const char *file, const char *text,
 			 const struct ea_import_opts *o, int depth,
-			 struct ea_err *err)
+			 struct scanned *v, struct ea_err *err)
 {
 	int line = 0;
 
@@ -90,7 +110,7 @@ static int scan_includes(const char *file, const char *text,
 		char *name, *path, *t;
 		struct ea_err e2;
 		size_t n;
-		int rc;
+		int rc = 0;
 
 		line++;
 		if (dtc)
@@ -110,46 +130,54 @@ static int scan_includes(const char *file, const char *text,
 		if (!path && dtc)
 			ea_err_set(err, "%s:%d: cannot include: %s: not found", file, line, name);
 		free(name);
-		if (!path || depth >= MAX_INCLUDE_DEPTH) {
+		if (!path && dtc)
+			return -1;
+		if (!path || depth >= MAX_INCLUDE_DEPTH || !first_visit(v, &path)) {
 			free(path);
-			if (dtc)
-				return -1;
 			continue;
 		}
-		if (ea_read_file(path, EA_MODEL_MAX_FILE, &t, &n, &e2)) {
-			free(path);
+		path = v->path[v->n - 1];
+		if (ea_read_file(path, EA_MODEL_MAX_FILE, &t, &n, &e2))
 			return ea_err_set(err, "%s:%d: cannot include: %s", file, line, e2.msg);
-		}
-		rc = scan_includes(path, t, o, depth + 1, err);
+		rc = scan_includes(path, t, o, depth + 1, v, err);
 		free(t);
-		free(path);
 		if (rc)
 			return -1;
 	}
 	return 0;
 }
 
-/* The first line of the program's messages that says what went wrong. */
+/*
+ * The first line of the program's messages that says "error": "PROG:
+ * LINE" when the line starts with a position ("FILE:LINE"), else "SRC:
+ * PROG: LINE".
+ */
 static int tool_error(const char *src, const char *prog, const char *log,
 		      int status, struct ea_err *err)
 {
-	const char *l = NULL, *p;
+	const char *l = NULL, *t;
 	char *text = NULL;
-	size_t n;
+	bool at = false;
 	struct ea_err e2;
+	size_t n;
 
 	if (!ea_read_file(log, 1 << 20, &text, &n, &e2)) {
-		for (p = text; p && *p && !l; p = strchr(p, '\n'), p = p ? p + 1 : p)
-			if (strcasestr(p, "error") && strcasestr(p, "error") < strchrnul(p, '\n'))
-				l = p;
-		if (!l)
-			l = text[0] && text[0] != '\n' ? text : NULL;
+		for (l = strcasestr(text, "error"); l && l > text && l[-1] != '\n'; l--)
+			;
+		if (!l && text[0] && text[0] != '\n')
+			l = text;
 	}
-	if (!l)
+	if (!l) {
 		ea_err_set(err, "%s: %s failed (%s %d)", src, prog,
 			   WIFSIGNALED(status) ? "signal" : "exit status",
 			   WIFSIGNALED(status) ? WTERMSIG(status) : WEXITSTATUS(status));
-	else if (strcspn(l, "0123456789\n") < strcspn(l, "\n") && strstr(l, ":"))
+		free(text);
+		return -1;
+	}
+	t = strncmp(l, "Error: ", 7) ? l : l + 7;	/* dtc's syntax errors */
+	for (size_t i = 0; i + 1 < strcspn(t, " \n"); i++)
+		at |= t[i] == ':' && t[i + 1] >= '0' && t[i + 1] <= '9';
+	if (at)
 		ea_err_set(err, "%s: %.*s", prog, (int)strcspn(l, "\n"), l);
 	else
 		ea_err_set(err, "%s: %s: %.*s", src, prog, (int)strcspn(l, "\n"), l);
@@ -162,6 +190,7 @@ static int run(const char *src, char *const argv[], const char *log,
 	       struct ea_err *err)
 {
 	const struct timespec tick = { 0, 10 * 1000 * 1000 };
+	struct timespec t0, t;
 	int pfd[2], status = 0, e = 0;
 	pid_t pid;
 
@@ -173,8 +202,8 @@ static int run(const char *src, char *const argv[], const char *log,
 		int in = open("/dev/null", O_RDONLY);
 		int out = open(log, O_WRONLY | O_CREAT | O_TRUNC, 0600);
 
-		if (in < 0 || out < 0 || dup2(in, 0) < 0 || dup2(out, 1) < 0 ||
-		    dup2(out, 2) < 0 || setrlimit(RLIMIT_FSIZE, &fs) ||
+		if (setpgid(0, 0) || in < 0 || out < 0 || dup2(in, 0) < 0 ||
+		    dup2(out, 1) < 0 || dup2(out, 2) < 0 || setrlimit(RLIMIT_FSIZE, &fs) ||
 		    setrlimit(RLIMIT_CPU, &cpu) || setenv("LC_ALL", "C", 1))
 			e = errno ? errno : EIO;
 		else
@@ -192,9 +221,10 @@ static int run(const char *src, char *const argv[], const char *log,
 	if (read(pfd[0], &e, sizeof(e)) != sizeof(e))
 		e = 0;		/* closed by exec: it runs */
 	close(pfd[0]);
-	for (int i = 0; waitpid(pid, &status, WNOHANG) != pid; i++) {
-		if (i == RUN_SECONDS * 100) {
-			kill(pid, SIGKILL);
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	while (waitpid(pid, &status, WNOHANG) != pid) {
+		if (clock_gettime(CLOCK_MONOTONIC, &t) || t.tv_sec - t0.tv_sec >= RUN_SECONDS) {
+			kill(-pid, SIGKILL);	/* its group: cpp runs cc1 */
 			waitpid(pid, &status, 0);
 			return ea_err_set(err, "%s: %s ran more than %d s: stopped",
 					  src, argv[0], RUN_SECONDS);
@@ -213,23 +243,36 @@ static int run(const char *src, char *const argv[], const char *log,
 
 int ea_dt_compile(const char *src, const char *text,
 		  const struct ea_import_opts *o, char **dtb, size_t *len,
-		  char **where, struct ea_err *err)
+		  struct ea_dt_locs **where, struct ea_err *err)
 {
 	static const char *const leaf[] = { "in.dts", "out.dtb", "out.dts", "log" };
 	const char *tmp = getenv("TMPDIR");
-	char dir[4096], f[4][4200], *srcdir = dir_of(src);
+	char dir[4096], f[4][4200], *srcdir = dir_of(src), *annot = NULL;
+	char *srcarg = join(src[0] == '-' ? "." : NULL, src);	/* not an option */
 	char **cpp = calloc((size_t)(16 + 2 * o->nincdirs), sizeof(char *));
 	char **dtc = calloc((size_t)(16 + 2 * o->nincdirs), sizeof(char *));
 	int nc = 0, nd = 0, rc = -1;
+	struct scanned *v;
 	size_t n;
 
-	*dtb = *where = NULL;
-	if (!srcdir || !cpp || !dtc) {
+	*dtb = NULL;
+	*where = NULL;
+	if (!srcdir || !srcarg || !cpp || !dtc) {
 		ea_err_set(err, "%s: out of memory", src);
 		goto out;
 	}
-	if (scan_includes(src, text, o, 0, err))
+	v = calloc(1, sizeof(*v));
+	if (!v) {
+		ea_err_set(err, "%s: out of memory", src);
 		goto out;
+	}
+	rc = scan_includes(src, text, o, 0, v, err);
+	for (int i = 0; i < v->n; i++)
+		free(v->path[i]);
+	free(v);
+	if (rc)
+		goto out;
+	rc = -1;
 	snprintf(dir, sizeof(dir), "%s/eatrace-dtc.XXXXXX", tmp && *tmp ? tmp : "/tmp");
 	if (!mkdtemp(dir)) {
 		ea_err_set(err, "%s: cannot make a temporary directory: %s", src,
@@ -252,7 +295,7 @@ int ea_dt_compile(const char *src, const char *text,
 	}
 	cpp[nc++] = "-o";
 	cpp[nc++] = f[0];
-	cpp[nc++] = (char *)src;
+	cpp[nc++] = srcarg;
 	dtc[nd++] = f[0];
 	if (run(src, cpp, f[3], err) || run(src, dtc, f[3], err))
 		goto rm;
@@ -263,9 +306,10 @@ int ea_dt_compile(const char *src, const char *text,
 	dtc[nd + 1] = "-T";
 	if (run(src, dtc, f[3], err) ||
 	    ea_read_file(f[1], MAX_OUT, dtb, len, err) ||
-	    ea_read_file(f[2], MAX_OUT, where, &n, err))
+	    ea_read_file(f[2], MAX_OUT, &annot, &n, err))
 		goto rm;
-	rc = 0;
+	*where = ea_dt_locs(annot);
+	rc = *where ? 0 : ea_err_set(err, "%s: out of memory", src);
 rm:
 	for (int i = 0; i < 4; i++)
 		unlink(f[i]);
@@ -273,9 +317,10 @@ rm:
 out:
 	if (rc) {
 		free(*dtb);
-		free(*where);
-		*dtb = *where = NULL;
+		*dtb = NULL;
 	}
+	free(annot);
+	free(srcarg);
 	free(cpp);
 	free(dtc);
 	free(srcdir);
@@ -283,63 +328,129 @@ out:
 }
 
 /*
- * Where the annotated dts (dtc -O dts -T -T) says node PATH, or its
- * property PROP, was set: "FILE:LINE" in buf, or false. Its lines are
- * "[LABEL: ]NAME { /\* FILE:L:C-L:C[, ...] *\/", "};" and
- * "NAME[ = VALUE]; /\* FILE:L:C-L:C *\/".
+ * Where dtc's annotated dts (-O dts -T -T) says each node and property was
+ * set, as records "PATH\tPROP\tFILE:LINE" (PROP empty for a node) sorted
+ * for bsearch(). Its lines are "[LABEL: ]NAME { /\* FILE:L:C-L:C[, ...]
+ * *\/", "};" and "NAME[ = VALUE]; /\* FILE:L:C-L:C *\/".
  */
-bool ea_dt_where(const char *where, const char *path, const char *prop,
-		 char *buf, size_t size)
+struct ea_dt_locs {
+	char **rec;
+	size_t n;
+};
+
+static size_t keylen(const char *r)
 {
+	const char *t = strchr(r, '\t');
+
+	t = t ? strchr(t + 1, '\t') : NULL;
+	return t ? (size_t)(t - r) + 1 : strlen(r);
+}
+
+static int keycmp(const char *a, size_t na, const char *b, size_t nb)
+{
+	int c = memcmp(a, b, na < nb ? na : nb);
+
+	return c ? c : (na > nb) - (na < nb);
+}
+
+static int cmp_rec(const void *a, const void *b)
+{
+	const char *x = *(char *const *)a, *y = *(char *const *)b;
+
+	return keycmp(x, keylen(x), y, keylen(y));
+}
+
+static int cmp_key(const void *k, const void *r)
+{
+	const char *y = *(char *const *)r;
+
+	return keycmp(k, strlen(k), y, keylen(y));
+}
+
+/* The record of line l (its comment at c), or 0 when it has no location. */
+static int add_rec(struct ea_dt_locs *w, const char *path, const char *prop,
+		   size_t nprop, const char *c)
+{
+	size_t k = strcspn(c += 4, ",*\n");
+	char **nr;
+
+	while (k && c[k - 1] != '-')	/* cut ":COLUMN-LINE:COLUMN" */
+		k--;
+	while (k && c[k - 1] != ':')
+		k--;
+	if (k < 2 || c[0] == '<')
+		return 0;
+	nr = realloc(w->rec, (w->n + 1) * sizeof(*nr));
+	if (!nr)
+		return -1;
+	w->rec = nr;
+	if (asprintf(&nr[w->n], "%s\t%.*s\t%.*s", path, (int)nprop, prop, (int)k - 1, c) < 0)
+		return -1;
+	w->n++;
+	return 0;
+}
+
+struct ea_dt_locs *ea_dt_locs(const char *annot)
+{
+	struct ea_dt_locs *w = calloc(1, sizeof(*w));
 	char cur[1024] = "";
-	size_t depth = 0, lens[64];
+	size_t depth = 0, lens[256];
 
-	for (const char *s = where; s && *s; s = strchr(s, '\n'), s = s ? s + 1 : s) {
+	for (const char *s = annot; w && *s; s = *strchrnul(s, '\n') ? strchrnul(s, '\n') + 1 : "") {
 		const char *l = s + strspn(s, "\t"), *e = strchrnul(l, '\n');
-		const char *c = NULL, *name;
-		size_t k;
+		const char *c = NULL, *name = l;
+		int rc = 0;
 
-		for (const char *q = l; q + 2 < e; q++)
+		for (const char *q = l; q + 3 < e; q++)
 			if (!strncmp(q, " /* ", 4))
 				c = q;
-		if (!strncmp(l, "};", 2)) {
-			if (depth)
-				cur[lens[--depth]] = '\0';
-			continue;
-		}
-		if (!c || c == l)
-			continue;
-		if (c[-1] == '{') {
-			name = l;
+		if (!strncmp(l, "};", 2) && depth) {
+			cur[lens[--depth]] = '\0';
+		} else if (c && c > l + 1 && c[-1] == '{') {
 			for (const char *q = l; q < c; q++)
 				if (q[0] == ':' && q[1] == ' ')
 					name = q + 2;
-			k = (size_t)(c - 2 - name);
 			if (depth == sizeof(lens) / sizeof(lens[0]))
-				return false;
+				break;
 			lens[depth++] = strlen(cur);
 			snprintf(cur + strlen(cur), sizeof(cur) - strlen(cur), "%s%.*s",
-				 depth > 2 ? "/" : "", (int)k, name);
-			if (prop || strcmp(cur, path))
-				continue;
-		} else if (!prop || strcmp(cur, path) ||
-			   strncmp(l, prop, strlen(prop)) ||
-			   !strchr(" ;", l[strlen(prop)])) {
+				 depth > 2 ? "/" : "", (int)(c - 2 - name), name);
+			rc = add_rec(w, cur, "", 0, c);
+		} else if (c && c > l) {
+			rc = add_rec(w, cur, l, strcspn(l, " ;"), c);
+		} else {
 			continue;
 		}
-		/* the first location, up to its ":COLUMN-LINE:COLUMN" */
-		c += 4;
-		k = strcspn(c, ",*\n");
-		while (k && c[k - 1] != '-')
-			k--;
-		while (k && c[k - 1] != ':')
-			k--;
-		if (k < 2 || c[0] == '<')
-			return false;
-		snprintf(buf, size, "%.*s", (int)k - 1, c);
-		return true;
+		if (rc) {
+			ea_dt_locs_free(w);
+			return NULL;
+		}
 	}
-	return false;
+	if (w && w->n)
+		qsort(w->rec, w->n, sizeof(*w->rec), cmp_rec);
+	return w;
+}
+
+void ea_dt_locs_free(struct ea_dt_locs *w)
+{
+	for (size_t i = 0; w && i < w->n; i++)
+		free(w->rec[i]);
+	if (w)
+		free(w->rec);
+	free(w);
+}
+
+bool ea_dt_where(const struct ea_dt_locs *w, const char *path,
+		 const char *prop, char *buf, size_t size)
+{
+	char key[1100], **r;
+
+	snprintf(key, sizeof(key), "%s\t%s\t", path, prop ? prop : "");
+	r = w && w->n ? bsearch(key, w->rec, w->n, sizeof(*w->rec), cmp_key) : NULL;
+	if (!r)
+		return false;
+	snprintf(buf, size, "%s", *r + keylen(*r));
+	return true;
 }
 
 int ea_dt_check(const char *src, const void *blob, size_t len,

@@ -25,7 +25,7 @@ struct dt {
 	const char *file;	/* SRC */
 	struct ea_err *err;
 	const void *fdt;
-	const char *where;	/* dtc's annotated dts; NULL for a dtb */
+	const struct ea_dt_locs *where;	/* dts: where things were set */
 	char loc[700];
 };
 
@@ -423,7 +423,8 @@ out:
 }
 
 int ea_import_dtb(struct ea_model **out, const char *src, const void *blob,
-		  size_t len, const char *where, const struct ea_import_opts *opts,
+		  size_t len, const struct ea_dt_locs *where,
+		  const struct ea_import_opts *opts,
 		  struct ea_err *err)
 {
 	struct dt dt = { .file = src, .err = err, .fdt = blob, .where = where };
@@ -452,7 +453,8 @@ int ea_import_dt(struct ea_model **out, const char *src,
 		 const struct ea_import_opts *opts, struct ea_err *err)
 {
 	static const struct ea_import_opts none;
-	char *text = NULL, *blob = NULL, *where = NULL;
+	char *text = NULL, *blob = NULL;
+	struct ea_dt_locs *where = NULL;
 	size_t len;
 	int rc = -1;
 
@@ -470,7 +472,7 @@ int ea_import_dt(struct ea_model **out, const char *src,
 out:
 	free(text);
 	free(blob);
-	free(where);
+	ea_dt_locs_free(where);
 	if (rc)
 		ea_import_scrub(err);
 	return rc;
