@@ -984,8 +984,8 @@ static void test_truncations(void **state)
 		char *text = slurp(fx(cases[i].file), &len);
 		char name[64];
 
-		/* a dts prefix is three program runs (cpp, dtc twice): 12 of them */
-		size_t step = cases[i].fn == ea_import_dt ? len / 12 + 1 : 5;
+		/* a dts prefix is three program runs (cpp, dtc twice): 8 of them */
+		size_t step = cases[i].fn == ea_import_dt ? len / 8 + 1 : 5;
 
 		snprintf(name, sizeof(name), "cut-%zu", i);
 		for (size_t n = 0; n < len; n += step) {
