@@ -19,6 +19,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -26,7 +27,6 @@
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 
 #include <libfdt.h>
@@ -185,17 +185,26 @@ static int tool_error(const char *src, const char *prog, const char *log,
 	return -1;
 }
 
-/* Runs argv[0] (from PATH) with stdout and stderr to LOG; 0 if it exits 0. */
+/*
+ * Runs argv[0] (from PATH) with stdout and stderr to LOG; 0 if it exits 0.
+ * pfd tells an exec failure (closed on exec); alive stays open in the
+ * program and whatever it runs (cpp runs cc1): its end is their end.
+ */
 static int run(const char *src, char *const argv[], const char *log,
 	       struct ea_err *err)
 {
-	const struct timespec tick = { 0, 10 * 1000 * 1000 };
-	struct timespec t0, t;
-	int pfd[2], status = 0, e = 0;
+	int pfd[2], alive[2], status = 0, e = 0;
+	struct pollfd pw;
 	pid_t pid;
 
 	if (pipe2(pfd, O_CLOEXEC))
 		return ea_err_set(err, "%s: pipe: %s", src, strerror(errno));
+	if (pipe(alive)) {
+		close(pfd[0]);
+		close(pfd[1]);
+		return ea_err_set(err, "%s: pipe: %s", src, strerror(errno));
+	}
+	fcntl(alive[0], F_SETFD, FD_CLOEXEC);
 	pid = fork();
 	if (pid == 0) {
 		struct rlimit fs = { MAX_OUT, MAX_OUT }, cpu = { RUN_SECONDS, RUN_SECONDS };
@@ -214,23 +223,27 @@ static int run(const char *src, char *const argv[], const char *log,
 		_exit(127);
 	}
 	close(pfd[1]);
+	close(alive[1]);
 	if (pid < 0) {
 		close(pfd[0]);
+		close(alive[0]);
 		return ea_err_set(err, "%s: fork: %s", src, strerror(errno));
 	}
 	if (read(pfd[0], &e, sizeof(e)) != sizeof(e))
 		e = 0;		/* closed by exec: it runs */
 	close(pfd[0]);
-	clock_gettime(CLOCK_MONOTONIC, &t0);
-	while (waitpid(pid, &status, WNOHANG) != pid) {
-		if (clock_gettime(CLOCK_MONOTONIC, &t) || t.tv_sec - t0.tv_sec >= RUN_SECONDS) {
-			kill(-pid, SIGKILL);	/* its group: cpp runs cc1 */
-			waitpid(pid, &status, 0);
-			return ea_err_set(err, "%s: %s ran more than %d s: stopped",
-					  src, argv[0], RUN_SECONDS);
-		}
-		nanosleep(&tick, NULL);
+	pw = (struct pollfd){ .fd = alive[0], .events = POLLIN };
+	while (poll(&pw, 1, RUN_SECONDS * 1000) < 0 && errno == EINTR)
+		;
+	close(alive[0]);
+	if (!pw.revents) {
+		kill(-pid, SIGKILL);	/* its group: cpp and cc1 */
+		waitpid(pid, &status, 0);
+		return ea_err_set(err, "%s: %s ran more than %d s: stopped",
+				  src, argv[0], RUN_SECONDS);
 	}
+	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+		;
 	if (e == ENOENT)
 		return ea_err_set(err, "%s: dts needs the program '%s', not found in PATH (Debian package %s)",
 				  src, argv[0], strcmp(argv[0], "dtc") ? "cpp" : "device-tree-compiler");
