@@ -27,7 +27,7 @@ CFLAGS  ?= -O2 -g
 WARN    := -Wall -Wextra -Wshadow -Wformat=2 -Wno-unused-parameter
 override CFLAGS += -std=c11 -D_GNU_SOURCE $(WARN) -Iinclude -Isrc $(PKG_CFLAGS) \
 	-DEA_DATADIR='"$(DATADIR)"' -DEA_DOCDIR='"$(DOCDIR)"' -MMD -MP
-LDLIBS  += $(PKG_LIBS) -lm
+LDLIBS  += $(PKG_LIBS) -lfdt -lm
 
 LIB_SRC := $(sort $(wildcard src/input/*.c src/model/*.c src/state/*.c \
 	src/stats/*.c src/energy/*.c src/diff/*.c src/replay/*.c src/output/*.c \

@@ -96,6 +96,10 @@ _eatrace()
 		_eatrace_files
 		return
 		;;
+	-I | --include)
+		COMPREPLY=($(compgen -d -- "$cur"))
+		return
+		;;
 	--start | --end | --interval | -i | --count | -n | --duration | -d | \
 	--buffer-kb | -b | --idle-state | --assume-opp | --max-increase | \
 	--confidence | --source-capacity | --pin | --name | --ncpus | --cpus | \

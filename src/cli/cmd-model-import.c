@@ -67,8 +67,10 @@ static const char usage_import[] =
 	"                 count as busy-cost-data) or --freqs. Idle states named\n"
 	"                 from cpu-idle-states (WFI first when the costs have one\n"
 	"                 more entry), target residency from min-residency-us.\n"
-	"                 power_unit bogo. dts: #include/ /include/ files are\n"
-	"                 read; macros are not expanded.\n"
+	"                 power_unit bogo. dts text goes through cpp and dtc, as\n"
+	"                 in a kernel build (both must be installed: Debian cpp\n"
+	"                 and device-tree-compiler; -I for #include <...>), then\n"
+	"                 the blob is read with libfdt.\n"
 	"  power-profile  Android power_profile.xml: cpu.clusters.cores,\n"
 	"                 cpu.core_speeds.clusterN (kHz), cpu.core_power.clusterN\n"
 	"                 and cpu.cluster_power.clusterN (mA); or the policy form\n"
@@ -129,6 +131,7 @@ static const char usage_import[] =
 	"      --freqs C=F,F,...  frequencies (kHz) of cluster C's states,\n"
 	"                         ascending; repeatable\n"
 	"      --voltage V        convert mA to mW (power-profile)\n"
+	"  -I, --include DIR      dts include path for cpp and dtc (dt); repeatable\n"
 	"      --power-unit U     relabel the power unit (no conversion)\n"
 	"      --device NAME      wattson: the CSV's device (needed when the files\n"
 	"                         hold several; '_' matches ' ', case ignored)\n"
@@ -167,6 +170,7 @@ static const struct option long_opts[] = {
 	{ "device", required_argument, NULL, OPT_DEVICE },
 	{ "device-infos", required_argument, NULL, OPT_DEVICE_INFOS },
 	{ "dep-freq", required_argument, NULL, OPT_DEP_FREQ },
+	{ "include", required_argument, NULL, 'I' },
 	{ "quiet", no_argument, NULL, 'q' },
 	{ "verbose", no_argument, NULL, 'v' },
 	{ "help", no_argument, NULL, 'h' },
@@ -267,7 +271,7 @@ static int run(int argc, char **argv, bool convert)
 
 	optind = 0;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "o:qvh", long_opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "o:I:qvh", long_opts, NULL)) != -1) {
 		char *e;
 
 		switch (c) {
@@ -319,6 +323,17 @@ static int run(int argc, char **argv, bool convert)
 			if (add_kv(&o.dep_freqs, &o.ndep_freqs_kv, "dep-freq", optarg))
 				goto out;
 			break;
+		case 'I': {
+			const char **ni = realloc(o.incdirs, (size_t)(o.nincdirs + 1) * sizeof(*ni));
+
+			if (!ni) {
+				ea_die("out of memory");
+				goto out;
+			}
+			o.incdirs = ni;
+			o.incdirs[o.nincdirs++] = optarg;
+			break;
+		}
 		case 'q':
 			verbose = -1;
 			break;
@@ -388,6 +403,7 @@ out:
 	free(o.caps);
 	free(o.freqs);
 	free(o.dep_freqs);
+	free(o.incdirs);
 	return rc;
 }
 

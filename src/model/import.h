@@ -44,6 +44,8 @@ struct ea_import_opts {
 	const char *device_infos;	/* --device-infos FILE: wattson */
 	struct ea_import_kv *dep_freqs;	/* --dep-freq POLICY=[DEP:]FREQ */
 	int ndep_freqs_kv;
+	const char **incdirs;	/* -I DIR: dts include paths (cpp, dtc) */
+	int nincdirs;
 };
 
 typedef int (*ea_import_fn)(struct ea_model **out, const char *src,
@@ -74,6 +76,37 @@ int ea_import_wattson(struct ea_model **out, const char *src,
 		      const struct ea_import_opts *opts, struct ea_err *err);
 int ea_import_json(struct ea_model **out, const char *src,
 		   const struct ea_import_opts *opts, struct ea_err *err);
+
+/*
+ * dts text (TEXT, read from SRC) through cpp and dtc (dt-compile.c): the
+ * dtb blob (malloc()ed) and where each node and property was set (from
+ * dtc -O dts -T -T; ea_dt_where(), ea_dt_locs_free()). Errors from cpp
+ * or dtc: their first error line, prefixed with the program's name.
+ */
+struct ea_dt_locs;
+int ea_dt_compile(const char *src, const char *text,
+		  const struct ea_import_opts *opts, char **dtb, size_t *len,
+		  struct ea_dt_locs **where, struct ea_err *err);
+struct ea_dt_locs *ea_dt_locs(const char *annotated_dts);
+void ea_dt_locs_free(struct ea_dt_locs *w);
+/* A dtb blob's header and structure (libfdt): 0, or -1 with err set. */
+int ea_dt_check(const char *src, const void *blob, size_t len,
+		struct ea_err *err);
+/* "FILE:LINE" where node PATH (or its property PROP) was set. */
+bool ea_dt_where(const struct ea_dt_locs *w, const char *path,
+		 const char *prop, char *buf, size_t size);
+/* The dtb walk alone, on a blob in memory (named SRC in messages). */
+int ea_import_dtb(struct ea_model **out, const char *src, const void *blob,
+		  size_t len, const struct ea_dt_locs *where,
+		  const struct ea_import_opts *opts, struct ea_err *err);
+
+/*
+ * XML TEXT (len bytes, read from SRC, a WHAT for messages) parsed by
+ * libxml2 with its limits set for hostile files (xml-read.c): the
+ * document (xmlFreeDoc() it), or NULL with err "SRC:LINE: cause".
+ */
+struct _xmlDoc *ea_xml_read(const char *src, const char *text, size_t len,
+			    const char *what, struct ea_err *err);
 
 /* The importer called NAME ("power_profile" and "dtb" are accepted too). */
 const struct ea_importer *ea_importer_find(const char *name);

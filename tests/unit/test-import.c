@@ -614,17 +614,24 @@ static const char dts_head[] =
 static void test_dt_variants(void **state)
 {
 	struct ea_import_kv freqs[] = { { "core-cost0", "400000,800000" } };
-	struct ea_import_opts o = { .freqs = freqs, .nfreqs_kv = 1 };
+	char inc[4200];
+	const char *dirs[] = { inc };
+	/* dts_head's #include <dt-bindings/...>: a stand-in under fixtures */
+	struct ea_import_opts o = { .freqs = freqs, .nfreqs_kv = 1,
+				    .incdirs = dirs, .nincdirs = 1 };
+	struct ea_import_opts I = { .incdirs = dirs, .nincdirs = 1 };
 	char text[4096], want[600];
 	struct ea_model *m;
 	const char *p;
 
-	/* macros in properties not used are fine; one level; no idle data */
+	snprintf(inc, sizeof(inc), "%s", fx("include"));
+
+	/* macros (from cpp) in properties; one level; no idle data */
 	snprintf(text, sizeof(text), "%s"
 		 "\t\tC0: core-cost0 { busy-cost-data = <(256 * 2) 100 0x400 300>; };\n"
 		 "\t};\n};\n", dts_head);
 	p = tmptext("one-level.dts", text);
-	m = import_ok(ea_import_dt, p, NULL);
+	m = import_ok(ea_import_dt, p, &I);
 	assert_int_equal(m->nclusters, 1);
 	assert_int_equal(m->clusters[0].caps[0].cap, 512);
 	assert_int_equal(m->clusters[0].caps[1].cap, 1024);
@@ -644,7 +651,7 @@ static void test_dt_variants(void **state)
 		 "\t\t\tidle-cost-data = <3 1>; };\n"
 		 "\t};\n};\n", dts_head);
 	p = tmptext("freq-model.dts", text);
-	m = import_ok(ea_import_dt, p, NULL);
+	m = import_ok(ea_import_dt, p, &I);
 	assert_int_equal(m->clusters[0].caps[0].freq_khz, 600000);
 	assert_int_equal(m->clusters[0].caps[0].cap, 512);
 	assert_int_equal(m->clusters[0].nidles, 2);
@@ -657,52 +664,97 @@ static void test_dt_variants(void **state)
 		 "\t};\n};\n", dts_head);
 	p = tmptext("odd.dts", text);
 	snprintf(want, sizeof(want), "%s:11: /cpus/core-cost0: busy-cost-data: 3 cells, an odd number", p);
-	import_fails(ea_import_dt, p, NULL, want);
+	import_fails(ea_import_dt, p, &I, want);
 
 	snprintf(text, sizeof(text), "%s"
 		 "\t\tC0: core-cost0 { busy-cost-data = <512 FOO_POWER 1024 3>; };\n"
 		 "\t};\n};\n", dts_head);
 	p = tmptext("macro.dts", text);
-	snprintf(want, sizeof(want), "%s:11: 'FOO_POWER' is not a number (macros are not expanded", p);
-	import_fails(ea_import_dt, p, NULL, want);
+	/* an undefined macro is left as it is by cpp: dtc's syntax error */
+	snprintf(want, sizeof(want), "dtc: Error: %s:11.", p);
+	import_fails(ea_import_dt, p, &I, want);
 
 	snprintf(text, sizeof(text), "%s"
 		 "\t\tC1: core-cost0 { busy-cost-data = <512 1 1024 3>; };\n"
 		 "\t};\n};\n", dts_head);
 	p = tmptext("nolabel.dts", text);
-	snprintf(want, sizeof(want), "%s:10: &C0: no such label", p);
-	import_fails(ea_import_dt, p, NULL, want);
+	snprintf(want, sizeof(want), "dtc: %s:7.", p);	/* the property: lines 7-10 */
+	import_fails(ea_import_dt, p, &I, want);
+	import_fails(ea_import_dt, p, &I, "non-existent node or label \"C0\"");
 
 	snprintf(text, sizeof(text), "%s"
 		 "\t\tC0: core-cost0 { busy-cost-data = <512 1 1024 3 2048 4>; };\n"
 		 "\t};\n};\n", dts_head);
 	p = tmptext("noopp.dts", text);
 	snprintf(want, sizeof(want), "%s:11: /cpus/core-cost0: busy-cost-data: the OPP table of cpu@0 has 2 frequencies for 3 busy-cost-data states: pass --freqs core-cost0=", p);
-	import_fails(ea_import_dt, p, NULL, want);
+	import_fails(ea_import_dt, p, &I, want);
 
 	snprintf(text, sizeof(text), "%s"
 		 "\t\tC0: core-cost0 { busy-cost-data = <1024 1 512 3>; };\n"
 		 "\t};\n};\n", dts_head);
 	p = tmptext("descending.dts", text);
 	snprintf(want, sizeof(want), "%s:11: /cpus/core-cost0: busy-cost-data[1]: cluster 'core-cost0': cap: capacities must be strictly ascending", p);
-	import_fails(ea_import_dt, p, NULL, want);
+	import_fails(ea_import_dt, p, &I, want);
 
 	snprintf(text, sizeof(text), "%s", dts_head);
 	p = tmptext("truncated.dts", text);
-	import_fails(ea_import_dt, p, NULL, "unexpected end of file inside a node");
+	snprintf(want, sizeof(want), "dtc: Error: %s:", p);
+	import_fails(ea_import_dt, p, &I, want);
+	import_fails(ea_import_dt, p, &I, "syntax error");
 
 	p = tmptext("nocosts.dts", "/dts-v1/;\n/ { cpus { cpu@0 { device_type = \"cpu\"; }; }; };\n");
-	import_fails(ea_import_dt, p, NULL, "no CPU node has a sched-energy-costs property");
+	import_fails(ea_import_dt, p, &I, "no CPU node has a sched-energy-costs property");
 
 	p = tmptext("nocpus.dts", "/dts-v1/;\n/ { };\n");
-	import_fails(ea_import_dt, p, NULL, "no /cpus node");
+	import_fails(ea_import_dt, p, &I, "no /cpus node");
 
 	p = tmptext("include.dts", "/dts-v1/;\n/include/ \"missing.dtsi\"\n");
 	snprintf(want, sizeof(want), "%s:2: cannot include: ", p);
-	import_fails(ea_import_dt, p, NULL, want);
+	import_fails(ea_import_dt, p, &I, want);
 
 	p = tmptext("comment.dts", "/dts-v1/;\n/* never closed\n");
-	import_fails(ea_import_dt, p, NULL, "unterminated /* comment");
+	snprintf(want, sizeof(want), "cpp: %s:2:1: error: unterminated comment", p);
+	import_fails(ea_import_dt, p, &I, want);
+}
+
+/*
+ * The fixture with #include <dt-bindings/...> and macros in busy-cost-data
+ * (macro-costs.dts). Its header says CAP_MAX 1024 and COST(pct, power) =
+ * <CAP_MAX * pct / 100, power>: core COST(50, 100) COST(100, 300) is caps
+ * 512, 1024 with core_power 100, 300; cluster COST(50, 20) COST(100, 40)
+ * gives cluster_power 20, 40; KHZ(500) KHZ(1000) are 500000, 1000000 kHz;
+ * idle <IDLE_WFI IDLE_OFF> = <5 0> (core), <(IDLE_WFI * 2) IDLE_OFF> =
+ * <10 0> (cluster).
+ */
+static void test_dt_macros(void **state)
+{
+	char inc[4200], want[4400];
+	const char *dirs[] = { inc };
+	struct ea_import_opts o = { .incdirs = dirs, .nincdirs = 1 };
+	struct ea_model *m;
+	const struct ea_cluster *c;
+
+	snprintf(inc, sizeof(inc), "%s", fx("include"));
+	m = import_ok(ea_import_dt, fx("macro-costs.dts"), &o);
+	assert_int_equal(m->nclusters, 1);
+	c = &m->clusters[0];
+	expect_cpus(c, 2, 0, 1);
+	assert_int_equal(c->ncaps, 2);
+	assert_int_equal(c->caps[0].freq_khz, 500000);
+	assert_int_equal(c->caps[1].freq_khz, 1000000);
+	assert_int_equal(c->caps[0].cap, 512);
+	assert_int_equal(c->caps[1].cap, 1024);
+	assert_true(c->caps[0].core_power == 100 && c->caps[1].core_power == 300);
+	assert_true(c->caps[0].cluster_power == 20 && c->caps[1].cluster_power == 40);
+	assert_int_equal(c->nidles, 2);
+	assert_true(c->idles[0].core_power == 5 && c->idles[0].cluster_power == 10);
+	assert_true(c->idles[1].core_power == 0 && c->idles[1].cluster_power == 0);
+	ea_model_free(m);
+	/* without -I: cpp's error, with the file and line of the #include */
+	snprintf(want, sizeof(want), "cpp: %s:10:", fx("macro-costs.dts"));
+	import_fails(ea_import_dt, fx("macro-costs.dts"), NULL, want);
+	import_fails(ea_import_dt, fx("macro-costs.dts"), NULL,
+		     "no include path in which to search for dt-bindings/eatrace/energy-costs.h");
 }
 
 static void test_dtb_corrupt(void **state)
@@ -935,8 +987,11 @@ static void test_truncations(void **state)
 		char *text = slurp(fx(cases[i].file), &len);
 		char name[64];
 
+		/* a dts prefix is three program runs (cpp, dtc twice): 8 of them */
+		size_t step = cases[i].fn == ea_import_dt ? len / 8 + 1 : 5;
+
 		snprintf(name, sizeof(name), "cut-%zu", i);
-		for (size_t n = 0; n < len; n += 5) {
+		for (size_t n = 0; n < len; n += step) {
 			const char *p = tmpfile_with(name, text, n);
 			struct ea_model *m = NULL;
 			struct ea_err err;
@@ -997,6 +1052,7 @@ int main(void)
 		cmocka_unit_test(test_debugfs_errors),
 		cmocka_unit_test(test_dt),
 		cmocka_unit_test(test_dt_variants),
+		cmocka_unit_test(test_dt_macros),
 		cmocka_unit_test(test_dtb_corrupt),
 		cmocka_unit_test(test_power_profile),
 		cmocka_unit_test(test_power_profile_policy),
