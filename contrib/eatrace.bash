@@ -99,7 +99,7 @@ _eatrace()
 	--start | --end | --interval | -i | --count | -n | --duration | -d | \
 	--buffer-kb | -b | --idle-state | --assume-opp | --max-increase | \
 	--confidence | --source-capacity | --pin | --name | --ncpus | --cpus | \
-	--capacity | --freqs | --voltage | --power-unit | --perfetto-max-mb)
+	--capacity | --freqs | --voltage | --power-unit | --perfetto-max-mb | --rail)
 		return
 		;;
 	esac

@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "eatrace/input.h"
+#include "eatrace/rails.h"
 #include "input/reader.h"
 #include "input/spool.h"
 
@@ -272,6 +273,18 @@ const struct ea_input_info *ea_input_info(const struct ea_input *in)
 	return &in->info;
 }
 
+void ea_input_take_owned(struct ea_input *in, struct ea_input_info *dst)
+{
+	dst->rails = in->info.rails;
+	in->info.rails = NULL;
+}
+
+void ea_input_info_free_owned(struct ea_input_info *info)
+{
+	ea_rails_free(info->rails);
+	info->rails = NULL;
+}
+
 static int first_grow(struct first_scan *fs, int cpu)
 {
 	int n = fs->n ? fs->n : 8;
@@ -359,6 +372,7 @@ void ea_input_close(struct ea_input *in)
 		free(in->fs);
 	}
 	in->ops->close(in->priv);
+	ea_input_info_free_owned(&in->info);
 	if (in->tmp) {
 		unlink(in->tmp);
 		free(in->tmp);

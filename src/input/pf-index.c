@@ -9,6 +9,10 @@
  *                      133 zstd_compressed_packets (zstd frames, the same)
  *   FtraceEventBundle: 1 cpu, 3 lost_events, 9 last_read_event_timestamp,
  *                      10 previous_bundle_end_timestamp
+ *   TracePacket:       8 timestamp, 40 power_rails (power_rails.proto)
+ *   PowerRails:        1 rail_descriptor (1 index, 2 rail_name,
+ *                      3 subsys_name), 2 energy_data (1 index,
+ *                      2 timestamp_ms, 3 energy in uWs)
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -29,6 +33,8 @@
 #define PKT_FTRACE 1
 #define PKT_COMPRESSED 50
 #define PKT_ZSTD 133
+#define PKT_TIMESTAMP 8
+#define PKT_POWER_RAILS 40
 #define MAX_INFLATED ((size_t)1 << 34)	/* 16 GiB: larger is refused */
 
 /* ---- probe ------------------------------------------------------------- */
@@ -414,17 +420,82 @@ static int unzstd_packets(struct walk *w, struct pb_buf c, uint32_t comp,
 			  me, out.dst);
 }
 
+/*
+ * A PowerRails message: descriptors name rails, energy_data samples their
+ * counters. A sample's time is its timestamp_ms, else the packet's
+ * timestamp (pts, 0: none). Malformed: -1.
+ */
+static int power_rails(struct walk *w, struct pb_buf b, uint64_t pts,
+		       uint32_t comp, const uint8_t *base)
+{
+	struct pf_index *ix = w->ix;
+	struct pb_field f = { 0 }, g = { 0 };
+	int rc, rc2;
+
+	if (!ix->rails && !(ix->rails = calloc(1, sizeof(*ix->rails))))
+		return ea_err_set(w->err, "%s: out of memory", w->path);
+	while ((rc = pb_next(&b, &f)) == PB_OK) {
+		struct pb_buf m = f.sub;
+		struct pb_buf name = { NULL, NULL }, subsys = { NULL, NULL };
+		uint64_t index = 0, ms = 0, uws = 0;
+		struct ea_rail *r;
+
+		if ((f.num != 1 && f.num != 2) || f.wire != PB_LEN)
+			continue;
+		while ((rc2 = pb_next(&m, &g)) == PB_OK) {
+			if (g.num == 1 && g.wire == PB_VARINT)
+				index = g.v;
+			else if (g.num == 2 && f.num == 1 && g.wire == PB_LEN)
+				name = g.sub;
+			else if (g.num == 2 && g.wire == PB_VARINT)
+				ms = g.v;
+			else if (g.num == 3 && f.num == 1 && g.wire == PB_LEN)
+				subsys = g.sub;
+			else if (g.num == 3 && g.wire == PB_VARINT)
+				uws = g.v;
+		}
+		if (rc2 == PB_ERR)
+			return bad(w, comp, m.p, base, "malformed power_rails (protobuf field cut or invalid)");
+		if (index > UINT32_MAX)
+			return bad(w, comp, f.sub.p, base, "power rail index beyond 32 bits");
+		r = ea_rails_get(ix->rails, (uint32_t)index);
+		if (!r)
+			return ea_err_set(w->err, "%s: out of memory", w->path);
+		if (f.num == 1) {
+			if (name.p)
+				pb_str(&name, r->name, sizeof(r->name));
+			if (subsys.p)
+				pb_str(&subsys, r->subsys, sizeof(r->subsys));
+			r->described = true;
+			continue;
+		}
+		if (ms > UINT64_MAX / 1000000)
+			return bad(w, comp, f.sub.p, base, "power rail sample time beyond 64-bit ns");
+		if (ea_rail_add_sample(r, ms ? ms * 1000000 : pts, uws))
+			return ea_err_set(w->err, "%s: out of memory", w->path);
+	}
+	if (rc == PB_ERR)
+		return bad(w, comp, b.p, base, "malformed power_rails (protobuf field cut or invalid)");
+	return 0;
+}
+
 static int walk_packet(struct walk *w, struct pb_buf p, uint32_t comp,
 		       const uint8_t *base)
 {
 	struct pb_field f = { 0 };
+	struct pb_buf rails = { NULL, NULL };
+	uint64_t pts = 0;
 	int rc;
 
 	w->ix->npackets++;
 	while ((rc = pb_next(&p, &f)) == PB_OK) {
+		if (f.num == PKT_TIMESTAMP && f.wire == PB_VARINT)
+			pts = f.v;
 		if (f.wire != PB_LEN)
 			continue;
-		if (f.num == PKT_FTRACE) {
+		if (f.num == PKT_POWER_RAILS) {
+			rails = f.sub;
+		} else if (f.num == PKT_FTRACE) {
 			if (index_bundle(w, f.sub, comp, base))
 				return -1;
 		} else if (f.num == PKT_COMPRESSED) {
@@ -439,6 +510,8 @@ static int walk_packet(struct walk *w, struct pb_buf p, uint32_t comp,
 	}
 	if (rc == PB_ERR)
 		return bad(w, comp, p.p, base, "malformed trace packet (protobuf field cut or invalid)");
+	if (rails.p && power_rails(w, rails, pts, comp, base))
+		return -1;
 	return 0;
 }
 
@@ -489,6 +562,8 @@ int pf_index_open(struct pf_index *ix, const char *path, struct ea_err *err)
 	if (ix->mapped && ix->dropped)
 		(void)madvise(ix->data, ix->len, MADV_DONTNEED);
 	ix->dropped = 0;
+	if (ix->rails)
+		ea_rails_finish(ix->rails);
 	return 0;
 }
 
@@ -502,5 +577,6 @@ void pf_index_free(struct pf_index *ix)
 		free(ix->bufs[i]);
 	free(ix->bufs);
 	free(ix->b);
+	ea_rails_free(ix->rails);
 	memset(ix, 0, sizeof(*ix));
 }

@@ -17,6 +17,7 @@
 
 #include "eatrace/error.h"
 #include "eatrace/event.h"
+#include "eatrace/rails.h"
 
 struct pf_bundle {
 	const uint8_t *p, *end;	/* the FtraceEventBundle's bytes */
@@ -41,6 +42,7 @@ struct pf_index {
 	uint32_t npackets;
 	int max_cpu;		/* -1 when there is no bundle */
 	bool seen[EA_MAX_CPUS];	/* CPUs with a bundle so far */
+	struct ea_rails *rails;	/* power_rails, NULL: none (pf_open takes it) */
 };
 
 /* Whether the first n bytes of a file (gzip'd or not) look like a trace. */

@@ -632,6 +632,8 @@ static int pf_open(void **priv, const char *path, struct ea_input_info *info,
 			 ", cropped before %" PRIu64 " ns", r->crop);
 	info->format = r->format;
 	info->ncpus = r->ncpu > 0 ? r->ncpu : -1;
+	info->rails = r->ix.rails;	/* the input owns it now */
+	r->ix.rails = NULL;
 	*priv = r;
 	return 0;
 }

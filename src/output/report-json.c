@@ -149,6 +149,7 @@ void ea_report_render_json(FILE *f, const struct ea_report *r)
 		}
 		ea_json_arr_end(&j);
 	}
+	ea_report_rails_json(&j, r);
 	ea_json_arr(&j, "notes");
 	if (r->stats)
 		ea_stats_foreach_note(r->stats, r->info, ea_stats_note_json, &j);

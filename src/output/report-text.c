@@ -173,6 +173,7 @@ void ea_report_render_text(FILE *f, const struct ea_report *r)
 				ea_energy_to_double(ea_energy_wakeup(e)));
 		}
 	}
+	ea_report_rails_text(f, r);
 	if (a->unknown_ns) {
 		/* How much of the total rests on inference, at a glance. */
 		ea_energy_t tot = ea_energy_total(&a->total);
