@@ -9,7 +9,11 @@
  *                      133 zstd_compressed_packets (zstd frames, the same)
  *   FtraceEventBundle: 1 cpu, 3 lost_events, 9 last_read_event_timestamp,
  *                      10 previous_bundle_end_timestamp
- *   TracePacket:       8 timestamp, 40 power_rails (power_rails.proto)
+ *   TracePacket:       8 timestamp, 40 power_rails (power_rails.proto),
+ *                      7 sys_stats, 34 ftrace_stats
+ *   SysStats:          11 cpufreq_khz (repeated, packed or not, per CPU)
+ *   FtraceStats:       1 phase (1 start, 2 end), 2 cpu_stats (1 cpu,
+ *                      3 overrun, 8 dropped_events)
  *   PowerRails:        1 rail_descriptor (1 index, 2 rail_name,
  *                      3 subsys_name), 2 energy_data (1 index,
  *                      2 timestamp_ms, 3 energy in uWs)
@@ -35,6 +39,8 @@
 #define PKT_ZSTD 133
 #define PKT_TIMESTAMP 8
 #define PKT_POWER_RAILS 40
+#define PKT_SYS_STATS 7
+#define PKT_FTRACE_STATS 34
 #define MAX_INFLATED ((size_t)1 << 34)	/* 16 GiB: larger is refused */
 
 /* ---- probe ------------------------------------------------------------- */
@@ -479,11 +485,131 @@ static int power_rails(struct walk *w, struct pb_buf b, uint64_t pts,
 	return 0;
 }
 
+/* The first sys_stats' cpufreq_khz: each CPU's frequency when it was taken. */
+static int sys_stats(struct walk *w, struct pb_buf b, uint64_t pts,
+		     uint32_t comp, const uint8_t *base)
+{
+	struct pf_index *ix = w->ix;
+	struct pb_field f = { 0 };
+	size_t cap = 0, n = 0;
+	uint32_t *v = NULL;
+	int rc;
+
+	if (ix->freq0)
+		return 0;
+	while ((rc = pb_next(&b, &f)) == PB_OK) {
+		struct pb_buf a;
+		uint64_t x;
+
+		if (f.num != 11)
+			continue;
+		if (f.wire == PB_LEN) {
+			a = f.sub;
+		} else if (f.wire == PB_VARINT) {
+			a.p = a.end = NULL;
+		} else {
+			continue;
+		}
+		for (;;) {
+			if (f.wire == PB_LEN) {
+				int r2 = pb_packed_next(&a, &x);
+
+				if (r2 == PB_END)
+					break;
+				if (r2 != PB_OK) {
+					free(v);
+					return bad(w, comp, a.p, base, "malformed sys_stats cpufreq_khz");
+				}
+			} else {
+				x = f.v;
+			}
+			if (n == EA_MAX_CPUS)
+				break;
+			if (grow((void **)&v, &cap, n + 1, sizeof(*v))) {
+				free(v);
+				return ea_err_set(w->err, "%s: out of memory", w->path);
+			}
+			v[n++] = x > UINT32_MAX ? 0 : (uint32_t)x;
+			if (f.wire != PB_LEN)
+				break;
+		}
+	}
+	if (rc == PB_ERR) {
+		free(v);
+		return bad(w, comp, b.p, base, "malformed sys_stats (protobuf field cut or invalid)");
+	}
+	ix->freq0 = v;
+	ix->nfreq0 = n;
+	ix->freq0_ts = pts;
+	return 0;
+}
+
+/*
+ * FtraceStats: what each CPU lost, overrun + dropped_events, at the end
+ * of the trace (phase 2) less at its start (phase 1).
+ */
+static int ftrace_stats(struct walk *w, struct pb_buf b, uint32_t comp,
+			const uint8_t *base)
+{
+	struct pf_index *ix = w->ix;
+	struct pb_field f = { 0 }, g = { 0 };
+	uint64_t phase = 0;
+	struct pb_buf c = b;
+	int rc;
+
+	while ((rc = pb_next(&c, &f)) == PB_OK)
+		if (f.num == 1 && f.wire == PB_VARINT)
+			phase = f.v;
+	if (rc == PB_ERR)
+		return bad(w, comp, c.p, base, "malformed ftrace_stats (protobuf field cut or invalid)");
+	if (phase != 1 && phase != 2)
+		return 0;
+	while (pb_next(&b, &f) == PB_OK) {
+		struct pb_buf m = f.sub;
+		uint64_t cpu = 0, lost = 0;
+		int r2;
+
+		if (f.num != 2 || f.wire != PB_LEN)
+			continue;
+		while ((r2 = pb_next(&m, &g)) == PB_OK) {
+			if (g.wire != PB_VARINT)
+				continue;
+			if (g.num == 1)
+				cpu = g.v;
+			else if (g.num == 3 || g.num == 8)
+				lost += g.v;
+		}
+		if (r2 == PB_ERR)
+			return bad(w, comp, m.p, base, "malformed ftrace_stats cpu_stats");
+		if (cpu >= EA_MAX_CPUS)
+			continue;
+		if (cpu >= ix->nlost) {
+			size_t cap = ix->nlost;
+			uint64_t *q;
+
+			if (grow((void **)&ix->lost, &cap, cpu + 1, sizeof(*ix->lost)))
+				return ea_err_set(w->err, "%s: out of memory", w->path);
+			q = ix->lost;
+			memset(q + ix->nlost, 0, (cap - ix->nlost) * sizeof(*q));
+			ix->nlost = cap;
+		}
+		/* start: subtracted (wrapping back at the end) */
+		if (phase == 1)
+			ix->lost[cpu] -= lost;
+		else
+			ix->lost[cpu] += lost;
+	}
+	if (phase == 2)
+		ix->lost_known = true;
+	return 0;
+}
+
 static int walk_packet(struct walk *w, struct pb_buf p, uint32_t comp,
 		       const uint8_t *base)
 {
 	struct pb_field f = { 0 };
-	struct pb_buf rails = { NULL, NULL };
+	struct pb_buf rails = { NULL, NULL }, sys = { NULL, NULL };
+	struct pb_buf fst = { NULL, NULL };
 	uint64_t pts = 0;
 	int rc;
 
@@ -495,6 +621,10 @@ static int walk_packet(struct walk *w, struct pb_buf p, uint32_t comp,
 			continue;
 		if (f.num == PKT_POWER_RAILS) {
 			rails = f.sub;
+		} else if (f.num == PKT_SYS_STATS) {
+			sys = f.sub;
+		} else if (f.num == PKT_FTRACE_STATS) {
+			fst = f.sub;
 		} else if (f.num == PKT_FTRACE) {
 			if (index_bundle(w, f.sub, comp, base))
 				return -1;
@@ -511,6 +641,10 @@ static int walk_packet(struct walk *w, struct pb_buf p, uint32_t comp,
 	if (rc == PB_ERR)
 		return bad(w, comp, p.p, base, "malformed trace packet (protobuf field cut or invalid)");
 	if (rails.p && power_rails(w, rails, pts, comp, base))
+		return -1;
+	if (sys.p && sys_stats(w, sys, pts, comp, base))
+		return -1;
+	if (fst.p && ftrace_stats(w, fst, comp, base))
 		return -1;
 	return 0;
 }
@@ -578,5 +712,7 @@ void pf_index_free(struct pf_index *ix)
 	free(ix->bufs);
 	free(ix->b);
 	ea_rails_free(ix->rails);
+	free(ix->lost);
+	free(ix->freq0);
 	memset(ix, 0, sizeof(*ix));
 }

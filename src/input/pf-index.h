@@ -43,6 +43,18 @@ struct pf_index {
 	int max_cpu;		/* -1 when there is no bundle */
 	bool seen[EA_MAX_CPUS];	/* CPUs with a bundle so far */
 	struct ea_rails *rails;	/* power_rails, NULL: none (pf_open takes it) */
+	/*
+	 * ftrace_stats: per CPU, events the kernel lost (overrun + dropped
+	 * events at the end of the trace, less those at its start when the
+	 * start is given); lost_known: an END_OF_TRACE phase was read.
+	 */
+	uint64_t *lost;		/* [nlost], NULL: none */
+	size_t nlost;
+	bool lost_known;
+	/* the first sys_stats with cpufreq_khz: per CPU kHz (0: none) */
+	uint32_t *freq0;	/* [nfreq0] */
+	size_t nfreq0;
+	uint64_t freq0_ts;	/* its packet's timestamp */
 };
 
 /* Whether the first n bytes of a file (gzip'd or not) look like a trace. */

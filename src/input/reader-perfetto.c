@@ -21,8 +21,14 @@
  *    incomplete (ring buffer overwrite); before the latest of them some
  *    CPU's events may be missing: those events are dropped (Perfetto's
  *    crop rule), which the trace's format string reports;
- *  - lost_events: an EA_EV_LOST (count unknown) before the bundle's first
- *    event;
+ *  - lost_events: an EA_EV_LOST before the bundle's first event; the
+ *    first of a CPU carries the count ftrace_stats gives for the CPU (the
+ *    others 0); a CPU that lost events by ftrace_stats but has no bundle
+ *    with lost_events gets it before its first event (a ring buffer
+ *    overwrites its oldest events);
+ *  - sys_stats' first cpufreq_khz: an initial cpu_frequency per CPU, at
+ *    its packet's time or the first event's if later, for the CPUs with
+ *    no cpu_frequency before then;
  *  - events eatrace's model has no place for (suspend_resume, cpuhp,
  *    process_tree...) are skipped.
  */
@@ -72,6 +78,7 @@ struct pcpu {
 	int head_src;		/* its source, -1 for lost_ev */
 	bool held;		/* src event at idx processed, kept: after lost_ev */
 	bool lost_pending;
+	uint64_t lost_count;	/* ftrace_stats' count, for the next lost_ev */
 	bool done;
 	struct ea_event lost_ev;
 	size_t cur_bundle;	/* index into ix.b, for where() */
@@ -92,6 +99,11 @@ struct pf {
 	char (*intern)[EA_COMM_LEN];	/* a bundle's comm table, NUL-padded */
 	size_t nintern, capintern;
 	int last_cpu;
+	/* sys_stats' initial frequencies, given before the first event at or
+	 * after freq0_ts; freq_seen: CPUs with a cpu_frequency before */
+	size_t freq0_next;
+	bool *freq_seen;
+	bool emitted;		/* an event was given */
 };
 
 static int grow_ev(struct evbuf *b, size_t need)
@@ -542,6 +554,8 @@ static int find_head(struct pf *r, struct pcpu *c, struct ea_err *err)
 			c->lost_pending = false;
 			c->held = true;
 			memset(&c->lost_ev, 0, sizeof(c->lost_ev));
+			c->lost_ev.lost.count = c->lost_count;
+			c->lost_count = 0;
 			c->lost_ev.ts = e->ts;
 			c->lost_ev.cpu = e->cpu;
 			c->lost_ev.cur_pid = -1;
@@ -573,10 +587,79 @@ static void pf_free(struct pf *r)
 			free(r->cpu[i].src[s].ev);
 	}
 	free(r->cpu);
+	free(r->freq_seen);
 	free(r->intern);
 	pf_index_free(&r->ix);
 	free(r->path);
 	free(r);
+}
+
+/* Whether a bundle says events were lost before it. */
+static bool bundle_lost(const struct pf_bundle *b)
+{
+	struct pb_buf m = { b->p, b->end };
+	struct pb_field f = { 0 };
+
+	while (pb_next(&m, &f) == PB_OK)
+		if (f.num == FB_LOST && f.wire == PB_VARINT && f.v)
+			return true;
+	return false;	/* a malformed bundle: the reader says so later */
+}
+
+/*
+ * ftrace_stats' counts to the CPUs' first lost_ev (a CPU with none gets
+ * one before its first event); sys_stats' initial frequencies. 0, or -1
+ * out of memory.
+ */
+static int lost_counts(struct pf *r)
+{
+	for (int i = 0; r->ix.lost_known && i < r->ncpu && (size_t)i < r->ix.nlost; i++) {
+		struct pcpu *c = &r->cpu[i];
+		uint64_t n = r->ix.lost[i];
+		bool marked = false;
+
+		if (!n || n > INT64_MAX)	/* none, or fewer at the end */
+			continue;
+		c->lost_count = n;
+		for (size_t k = 0; k < c->nb && !marked; k++)
+			marked = bundle_lost(&r->ix.b[c->bi[k]]);
+		if (!marked)
+			c->lost_pending = true;
+	}
+	if (r->ix.nfreq0 && r->ncpu > 0 &&
+	    !(r->freq_seen = calloc((size_t)r->ncpu, sizeof(bool))))
+		return -1;
+	return 0;
+}
+
+/*
+ * The next sys_stats initial frequency to give before an event at ts (or
+ * at the end, ts UINT64_MAX): 1 and ev, 0 none.
+ */
+static int freq0_next(struct pf *r, uint64_t ts, struct ea_event *ev)
+{
+	uint64_t at = r->ix.freq0_ts > r->crop ? r->ix.freq0_ts : r->crop;
+
+	if (!r->freq_seen || at > ts || ts == UINT64_MAX)
+		return 0;
+	while (r->freq0_next < r->ix.nfreq0 && r->freq0_next < (size_t)r->ncpu) {
+		size_t c = r->freq0_next++;
+
+		if (!r->ix.freq0[c] || r->freq_seen[c])
+			continue;
+		memset(ev, 0, sizeof(*ev));
+		/* never before the first event: it would move the start */
+		ev->ts = r->emitted ? at : ts;
+		ev->cpu = (int32_t)c;
+		ev->cur_pid = -1;
+		ev->type = EA_EV_FREQ;
+		ev->freq.freq_khz = r->ix.freq0[c];
+		ev->freq.cpu = (int32_t)c;
+		return 1;
+	}
+	free(r->freq_seen);
+	r->freq_seen = NULL;
+	return 0;
 }
 
 static int pf_open(void **priv, const char *path, struct ea_input_info *info,
@@ -619,6 +702,10 @@ static int pf_open(void **priv, const char *path, struct ea_input_info *info,
 		if (!c->nb && b->has_prev_end && b->prev_end > r->crop)
 			r->crop = b->prev_end;
 		c->bi[c->nb++] = i;
+	}
+	if (lost_counts(r)) {
+		pf_free(r);
+		return ea_err_set(err, "%s: out of memory", path);
 	}
 	for (t = 0; t < EA_EV_NR; t++)
 		info->may_have[t] = true;
@@ -663,9 +750,20 @@ static int pf_next(void *priv, struct ea_event *ev, struct ea_err *err)
 			bc = i;
 		}
 	}
+	if (r->freq_seen) {
+		if (freq0_next(r, best ? best->head->ts : UINT64_MAX, ev)) {
+			r->last_cpu = -1;
+			return 1;
+		}
+		if (best && best->head->type == EA_EV_FREQ &&
+		    best->head->freq.cpu >= 0 && r->freq_seen &&
+		    best->head->freq.cpu < r->ncpu)
+			r->freq_seen[best->head->freq.cpu] = true;
+	}
 	r->last_cpu = bc;
 	if (!best)
 		return 0;
+	r->emitted = true;
 	*ev = *best->head;
 	if (best->head_src >= 0)
 		best->idx[best->head_src]++;
