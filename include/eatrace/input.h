@@ -50,10 +50,13 @@ struct ea_input_info {
 	 * until ea_input_take_owned() moves it to a copy of the info.
 	 */
 	struct ea_rails *rails;
+	/* Threads' processes (Perfetto process_tree, eatrace/procs.h), NULL:
+	 * none; owned as rails. */
+	struct ea_procs *procs;
 };
 
 /*
- * Moves what the info owns (rails) from the input into dst, a copy of its
+ * Moves what the info owns (rails, procs) from the input into dst, a copy of its
  * info that outlives it: free it then with ea_input_info_free_owned().
  */
 void ea_input_take_owned(struct ea_input *in, struct ea_input_info *dst);

@@ -45,4 +45,12 @@ void ea_report_foreach_energy_note(const struct ea_report *r,
 void ea_report_rails_text(FILE *f, const struct ea_report *r);
 void ea_report_rails_json(struct ea_json *j, const struct ea_report *r);
 
+/* Tasks grouped by process, when r->info has a process tree
+ * (src/output/report-procs.c): text (the first top), the JSON
+ * "processes" array; nothing without one. A task's process: its tgid, or
+ * itself when the tree does not know it (in_tree false). */
+void ea_report_procs_text(FILE *f, const struct ea_report *r, size_t top);
+void ea_report_procs_json(struct ea_json *j, const struct ea_report *r);
+int32_t ea_report_task_tgid(const struct ea_report *r, int32_t pid, bool *in_tree);
+
 #endif

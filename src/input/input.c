@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "eatrace/input.h"
+#include "eatrace/procs.h"
 #include "eatrace/rails.h"
 #include "input/reader.h"
 #include "input/spool.h"
@@ -277,12 +278,16 @@ void ea_input_take_owned(struct ea_input *in, struct ea_input_info *dst)
 {
 	dst->rails = in->info.rails;
 	in->info.rails = NULL;
+	dst->procs = in->info.procs;
+	in->info.procs = NULL;
 }
 
 void ea_input_info_free_owned(struct ea_input_info *info)
 {
 	ea_rails_free(info->rails);
 	info->rails = NULL;
+	ea_procs_free(info->procs);
+	info->procs = NULL;
 }
 
 static int first_grow(struct first_scan *fs, int cpu)

@@ -11,6 +11,8 @@
  *                      10 previous_bundle_end_timestamp
  *   TracePacket:       8 timestamp, 40 power_rails (power_rails.proto),
  *                      7 sys_stats, 34 ftrace_stats
+ *   ProcessTree:       1 processes (1 pid, 3 cmdline), 2 threads (1 tid,
+ *                      3 tgid), packet field 2
  *   SysStats:          11 cpufreq_khz (repeated, packed or not, per CPU)
  *   FtraceStats:       1 phase (1 start, 2 end), 2 cpu_stats (1 cpu,
  *                      3 overrun, 8 dropped_events)
@@ -40,6 +42,7 @@
 #define PKT_TIMESTAMP 8
 #define PKT_POWER_RAILS 40
 #define PKT_SYS_STATS 7
+#define PKT_PROCESS_TREE 2
 #define PKT_FTRACE_STATS 34
 #define MAX_INFLATED ((size_t)1 << 34)	/* 16 GiB: larger is refused */
 
@@ -485,6 +488,49 @@ static int power_rails(struct walk *w, struct pb_buf b, uint64_t pts,
 	return 0;
 }
 
+/* A ProcessTree: threads' tgids, processes' names (cmdline[0]). */
+static int process_tree(struct walk *w, struct pb_buf b, uint32_t comp,
+			const uint8_t *base)
+{
+	struct pf_index *ix = w->ix;
+	struct pb_field f = { 0 }, g = { 0 };
+	int rc, rc2;
+
+	if (!ix->procs && !(ix->procs = calloc(1, sizeof(*ix->procs))))
+		return ea_err_set(w->err, "%s: out of memory", w->path);
+	while ((rc = pb_next(&b, &f)) == PB_OK) {
+		struct pb_buf m = f.sub, name = { NULL, NULL };
+		int64_t id = -1, tgid = -1;
+		int r = 0;
+
+		if ((f.num != 1 && f.num != 2) || f.wire != PB_LEN)
+			continue;
+		while ((rc2 = pb_next(&m, &g)) == PB_OK) {
+			if (g.num == 1 && g.wire == PB_VARINT)
+				id = pb_i32(g.v);
+			else if (g.num == 3 && f.num == 2 && g.wire == PB_VARINT)
+				tgid = pb_i32(g.v);
+			else if (g.num == 3 && f.num == 1 && g.wire == PB_LEN && !name.p)
+				name = g.sub;
+		}
+		if (rc2 == PB_ERR)
+			return bad(w, comp, m.p, base, "malformed process_tree (protobuf field cut or invalid)");
+		if (id < 0)
+			continue;
+		if (f.num == 2 && tgid >= 0)
+			r = ea_procs_add_thread(ix->procs, (int32_t)id, (int32_t)tgid);
+		else if (f.num == 1)
+			r = ea_procs_add_proc(ix->procs, (int32_t)id,
+					      (const char *)name.p,
+					      name.p ? (size_t)(name.end - name.p) : 0);
+		if (r)
+			return ea_err_set(w->err, "%s: out of memory", w->path);
+	}
+	if (rc == PB_ERR)
+		return bad(w, comp, b.p, base, "malformed process_tree (protobuf field cut or invalid)");
+	return 0;
+}
+
 /* The first sys_stats' cpufreq_khz: each CPU's frequency when it was taken. */
 static int sys_stats(struct walk *w, struct pb_buf b, uint64_t pts,
 		     uint32_t comp, const uint8_t *base)
@@ -609,7 +655,7 @@ static int walk_packet(struct walk *w, struct pb_buf p, uint32_t comp,
 {
 	struct pb_field f = { 0 };
 	struct pb_buf rails = { NULL, NULL }, sys = { NULL, NULL };
-	struct pb_buf fst = { NULL, NULL };
+	struct pb_buf fst = { NULL, NULL }, tree = { NULL, NULL };
 	uint64_t pts = 0;
 	int rc;
 
@@ -625,6 +671,8 @@ static int walk_packet(struct walk *w, struct pb_buf p, uint32_t comp,
 			sys = f.sub;
 		} else if (f.num == PKT_FTRACE_STATS) {
 			fst = f.sub;
+		} else if (f.num == PKT_PROCESS_TREE) {
+			tree = f.sub;
 		} else if (f.num == PKT_FTRACE) {
 			if (index_bundle(w, f.sub, comp, base))
 				return -1;
@@ -645,6 +693,8 @@ static int walk_packet(struct walk *w, struct pb_buf p, uint32_t comp,
 	if (sys.p && sys_stats(w, sys, pts, comp, base))
 		return -1;
 	if (fst.p && ftrace_stats(w, fst, comp, base))
+		return -1;
+	if (tree.p && process_tree(w, tree, comp, base))
 		return -1;
 	return 0;
 }
@@ -698,6 +748,8 @@ int pf_index_open(struct pf_index *ix, const char *path, struct ea_err *err)
 	ix->dropped = 0;
 	if (ix->rails)
 		ea_rails_finish(ix->rails);
+	if (ix->procs)
+		ea_procs_finish(ix->procs);
 	return 0;
 }
 
@@ -712,6 +764,7 @@ void pf_index_free(struct pf_index *ix)
 	free(ix->bufs);
 	free(ix->b);
 	ea_rails_free(ix->rails);
+	ea_procs_free(ix->procs);
 	free(ix->lost);
 	free(ix->freq0);
 	memset(ix, 0, sizeof(*ix));

@@ -17,6 +17,7 @@
 
 #include "eatrace/error.h"
 #include "eatrace/event.h"
+#include "eatrace/procs.h"
 #include "eatrace/rails.h"
 
 struct pf_bundle {
@@ -43,6 +44,7 @@ struct pf_index {
 	int max_cpu;		/* -1 when there is no bundle */
 	bool seen[EA_MAX_CPUS];	/* CPUs with a bundle so far */
 	struct ea_rails *rails;	/* power_rails, NULL: none (pf_open takes it) */
+	struct ea_procs *procs;	/* process_tree, NULL: none (the same) */
 	/*
 	 * ftrace_stats: per CPU, events the kernel lost (overrun + dropped
 	 * events at the end of the trace, less those at its start when the

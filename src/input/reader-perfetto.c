@@ -721,6 +721,8 @@ static int pf_open(void **priv, const char *path, struct ea_input_info *info,
 	info->ncpus = r->ncpu > 0 ? r->ncpu : -1;
 	info->rails = r->ix.rails;	/* the input owns it now */
 	r->ix.rails = NULL;
+	info->procs = r->ix.procs;
+	r->ix.procs = NULL;
 	*priv = r;
 	return 0;
 }

@@ -158,6 +158,7 @@ void ea_report_render_text(FILE *f, const struct ea_report *r)
 			fprintf(f, "(%zu more: --top N or --top all lists them)\n",
 				a->ntasks - top);
 		free(t);
+		ea_report_procs_text(f, r, top);
 	}
 	if (a->cfg.interval_ns) {
 		fprintf(f, "\n%-*s %14s %14s %14s %12s\n", w, "window_start_s",

@@ -52,4 +52,30 @@ PY
 enc <"$TMP/nostats.txtpb" >"$TMP/ns.pb" || fail "protoc nostats"
 "$EATRACE" dump "$TMP/ns.pb" 2>/dev/null | grep lost_events >"$TMP/ns.out"
 expect_eq "no ftrace_stats: one marker, count 0" "$(cat "$TMP/ns.out")" "3000 0 -1 lost_events count=0"
+
+# process_tree (procs.txtpb), priced with juno-r0: CPU 1 at 1100000 kHz
+# draws 583 mW, so a thread running d s costs 583 x d mW x s: 100 0.2 s
+# = 116.6, 101 0.3 s = 174.9, 200 0.1 s = 58.3, 201 0.2 s = 116.6, 300
+# 0.2 s = 116.6. Processes: 100 "com.example.app" (cmdline[0]; threads
+# 100, 101) 291.5; 200 (no cmdline: its main thread's comm "srv"; 200,
+# 201) 174.9; 300 is in no tree: its own, "loner", 116.6; [idle] 0.
+enc <"$F/procs.txtpb" >"$TMP/pr.pb" || fail "protoc procs"
+"$EATRACE" report -m juno-r0 -f json "$TMP/pr.pb" >"$TMP/pr.json" 2>/dev/null || fail "report procs"
+/usr/bin/python3 - "$TMP/pr.json" <<'PY' && ok "process_tree: tasks grouped by process" || fail "process_tree grouping"
+import json, sys
+j = json.load(open(sys.argv[1]))
+p = [(x['tgid'], x['name'], x['in_process_tree'], x['threads'], x['energy']['total'],
+      x['runtime_s']) for x in j['processes']]
+assert p == [(100, 'com.example.app', True, 2, 291.5, 0.5), (200, 'srv', True, 2, 174.9, 0.3),
+             (300, 'loner', False, 1, 116.6, 0.2), (0, '[idle]', False, 1, 0, 0.0)], p
+t = {x['pid']: x['tgid'] for x in j['tasks']}
+assert t == {100: 100, 101: 100, 200: 200, 201: 200, 300: 300, 0: 0}, t
+PY
+"$EATRACE" report -m juno-r0 --per-task "$TMP/pr.pb" 2>/dev/null |
+	grep -Eq '^100 +com\.example\.app +2 +291\.500000 +50\.0%' && ok "process table in text" ||
+	fail "process table in text"
+# No process_tree: no "processes" key, no "tgid" in tasks.
+enc <"$F/rails.txtpb" >"$TMP/r.pb"
+"$EATRACE" report -m juno-r0 -f json "$TMP/r.pb" 2>/dev/null | grep -q '"processes"\|"tgid"' &&
+	fail "processes without a process tree" || ok "no processes key without process_tree"
 finish
