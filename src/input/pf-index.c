@@ -26,7 +26,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include <zlib.h>
@@ -213,31 +212,62 @@ static int load(struct pf_index *ix, const char *path, struct ea_err *err)
 		return ea_err_set(err, "%s: empty file", path);
 	}
 	ix->len = (size_t)st.st_size;
-	ix->data = mmap(NULL, ix->len, PROT_READ, MAP_PRIVATE, fd, 0);
-	close(fd);
-	if (ix->data == MAP_FAILED) {
-		ix->data = NULL;
-		return ea_err_set(err, "%s: cannot map the file: %s", path,
-				  strerror(errno));
-	}
-	ix->mapped = true;
-	(void)madvise(ix->data, ix->len, MADV_SEQUENTIAL);
+	ix->fd = fd;
+	(void)posix_fadvise(fd, 0, 0, POSIX_FADV_SEQUENTIAL);
 	return 0;
 }
 
-#define RELEASE_STEP ((size_t)8 << 20)
-
-void pf_release(struct pf_index *ix, const uint8_t *upto)
+int pf_read(struct pf_index *ix, struct pf_chunk *c, uint64_t off,
+	    size_t len, size_t want, const char *path, struct ea_err *err)
 {
-	size_t off, page = (size_t)sysconf(_SC_PAGESIZE);
+	size_t got = 0;
 
-	if (!ix->mapped || upto < ix->data || upto > ix->data + ix->len)
-		return;
-	off = (size_t)(upto - ix->data) / page * page;
-	if (off < ix->dropped + RELEASE_STEP)
-		return;
-	(void)madvise(ix->data + ix->dropped, off - ix->dropped, MADV_DONTNEED);
-	ix->dropped = off;
+	if (c->buf && off >= c->boff && off - c->boff <= c->blen &&
+	    len <= c->blen - (off - c->boff))
+		return 0;
+	if (off > ix->len || len > ix->len - off)
+		return ea_err_set(err, "%s:offset %" PRIu64 ": beyond the end of the file",
+				  path, off);
+	if (want < len)
+		want = len;
+	if (want > ix->len - off)
+		want = (size_t)(ix->len - off);
+	if (want > c->cap) {
+		uint8_t *q = realloc(c->buf, want);
+
+		if (!q)
+			return ea_err_set(err, "%s: out of memory", path);
+		c->buf = q;
+		c->cap = want;
+	}
+	c->boff = off;
+	c->blen = 0;
+	while (got < want) {
+		ssize_t k = pread(ix->fd, c->buf + got, want - got, (off_t)(off + got));
+
+		if (k <= 0)
+			return ea_err_set(err, "%s:offset %" PRIu64 ": %s", path, off + got,
+					  k < 0 ? strerror(errno) : "file shrank while read");
+		got += (size_t)k;
+	}
+	c->blen = got;
+	return 0;
+}
+
+int pf_bundle_bytes(struct pf_index *ix, const struct pf_bundle *b,
+		    struct pf_chunk *c, size_t want, const uint8_t **p,
+		    const uint8_t **end, const char *path, struct ea_err *err)
+{
+	if (b->p) {
+		*p = b->p;
+		*end = b->end;
+		return 0;
+	}
+	if (pf_read(ix, c, b->off, b->len, want, path, err))
+		return -1;
+	*p = c->buf + (b->off - c->boff);
+	*end = *p + b->len;
+	return 0;
 }
 
 /* ---- index ------------------------------------------------------------- */
@@ -246,12 +276,19 @@ struct walk {
 	struct pf_index *ix;
 	const char *path;
 	struct ea_err *err;
+	struct pf_chunk ck;	/* the file's bytes being indexed (not gzip'd) */
 };
 
-/* "offset N" in the file, or "compressed packet K offset N" inside one. */
+/*
+ * "offset N" in the file, or "compressed packet K offset N" inside one;
+ * base NULL: at is in the file's chunk.
+ */
 static int bad(struct walk *w, uint32_t comp, const uint8_t *at,
 	       const uint8_t *base, const char *what)
 {
+	if (!comp && !base)
+		return ea_err_set(w->err, "%s:offset %" PRIu64 ": %s", w->path,
+				  w->ck.boff + (uint64_t)(at - w->ck.buf), what);
 	if (comp)
 		return ea_err_set(w->err, "%s:compressed_packets %" PRIu32 " offset %td: %s",
 				  w->path, comp, at - base, what);
@@ -279,8 +316,13 @@ static int index_bundle(struct walk *w, struct pb_buf b, uint32_t comp,
 		return ea_err_set(w->err, "%s: out of memory", w->path);
 	e = &ix->b[ix->nb];
 	memset(e, 0, sizeof(*e));
-	e->p = b.p;
-	e->end = b.end;
+	e->len = (size_t)(b.end - b.p);
+	if (base) {
+		e->p = b.p;
+		e->end = b.end;
+	} else {
+		e->off = w->ck.boff + (uint64_t)(b.p - w->ck.buf);
+	}
 	e->packet = ix->npackets;
 	while ((rc = pb_next(&b, &f)) == PB_OK) {
 		switch (f.num) {
@@ -311,7 +353,8 @@ static int index_bundle(struct walk *w, struct pb_buf b, uint32_t comp,
 
 		snprintf(m, sizeof(m), "ftrace bundle for CPU %" PRIu64 " (max %d)",
 			 cpu, EA_MAX_CPUS - 1);
-		return bad(w, comp, e->p, base, m);
+		return bad(w, comp, e->p ? e->p : w->ck.buf + (e->off - w->ck.boff),
+			   base, m);
 	}
 	e->cpu = (int32_t)cpu;
 	if (e->cpu > ix->max_cpu)
@@ -710,8 +753,6 @@ static int walk_trace(struct walk *w, struct pb_buf t, uint32_t comp,
 			return bad(w, comp, t.p, base, "not a Perfetto trace here (expected a TracePacket, field 1)");
 		if (walk_packet(w, f.sub, comp, base))
 			return -1;
-		if (!comp)
-			pf_release(w->ix, t.p);
 	}
 	if (rc == PB_ERR) {
 		/* the usual case: a file cut while it was written */
@@ -731,21 +772,71 @@ static int walk_trace(struct walk *w, struct pb_buf t, uint32_t comp,
 	return 0;
 }
 
+/* The file, packet by packet, through the chunk (walk_trace's rules). */
+static int walk_file(struct walk *w)
+{
+	struct pf_index *ix = w->ix;
+	uint64_t off = 0;
+
+	while (off < ix->len) {
+		size_t head = ix->len - off < 16 ? (size_t)(ix->len - off) : 16;
+		const uint8_t *tag;
+		struct pb_buf h;
+		uint64_t len;
+
+		if (pf_read(ix, &w->ck, off, head, PF_CHUNK, w->path, w->err))
+			return -1;
+		tag = w->ck.buf + (off - w->ck.boff);
+		h.p = tag;
+		h.end = tag + head;
+		if (*tag != 0x0a) {
+			struct pb_field f = { 0 };
+
+			/* a field that is not a packet, or one cut short */
+			if (pb_next(&h, &f) == PB_OK || head == 16)
+				return bad(w, 0, tag, NULL, "not a Perfetto trace here (expected a TracePacket, field 1)");
+			return bad(w, 0, tag, NULL, "malformed trace (protobuf field cut or invalid)");
+		}
+		h.p++;
+		if (pb_varint(&h, &len) != PB_OK)
+			return bad(w, 0, tag, NULL, "malformed trace (protobuf field cut or invalid)");
+		off += (uint64_t)(h.p - tag);
+		if (len > ix->len - off) {
+			char m[128];
+
+			snprintf(m, sizeof(m), "truncated trace: packet of %" PRIu64 " bytes, %" PRIu64 " left in the file",
+				 len, (uint64_t)(ix->len - off));
+			return bad(w, 0, tag, NULL, m);
+		}
+		if (pf_read(ix, &w->ck, off, (size_t)len, PF_CHUNK, w->path, w->err))
+			return -1;
+		h.p = w->ck.buf + (off - w->ck.boff);
+		h.end = h.p + len;
+		if (walk_packet(w, h, 0, NULL))
+			return -1;
+		off += len;
+	}
+	return 0;
+}
+
 int pf_index_open(struct pf_index *ix, const char *path, struct ea_err *err)
 {
-	struct walk w = { ix, path, err };
+	struct walk w = { ix, path, err, { NULL, 0, 0, 0 } };
+	int rc;
 
 	memset(ix, 0, sizeof(*ix));
+	ix->fd = -1;
 	ix->max_cpu = -1;
 	if (load(ix, path, err))
 		return -1;
-	if (walk_trace(&w, (struct pb_buf){ ix->data, ix->data + ix->len },
-		       0, ix->data))
+	if (ix->fd >= 0)
+		rc = walk_file(&w);
+	else
+		rc = walk_trace(&w, (struct pb_buf){ ix->data, ix->data + ix->len },
+				0, ix->data);
+	free(w.ck.buf);
+	if (rc)
 		return -1;
-	/* the events are read again from the start */
-	if (ix->mapped && ix->dropped)
-		(void)madvise(ix->data, ix->len, MADV_DONTNEED);
-	ix->dropped = 0;
 	if (ix->rails)
 		ea_rails_finish(ix->rails);
 	if (ix->procs)
@@ -755,10 +846,9 @@ int pf_index_open(struct pf_index *ix, const char *path, struct ea_err *err)
 
 void pf_index_free(struct pf_index *ix)
 {
-	if (ix->mapped)
-		munmap(ix->data, ix->len);
-	else
-		free(ix->data);
+	if (ix->fd >= 0)
+		close(ix->fd);
+	free(ix->data);
 	for (size_t i = 0; i < ix->nbufs; i++)
 		free(ix->bufs[i]);
 	free(ix->bufs);

@@ -86,6 +86,7 @@ struct pcpu {
 	/* ... merged, processed and cropped: the CPU's next events */
 	struct evbuf out;
 	size_t pos;		/* out.ev[pos] is the CPU's next event */
+	struct pf_chunk ck;	/* its part of the file being read */
 	bool lost_pending;
 	uint64_t lost_count;	/* ftrace_stats' count, for the next lost event */
 	bool done;
@@ -103,7 +104,7 @@ struct pf {
 	int ncpu;
 	uint64_t crop;		/* events before it are dropped */
 	uint64_t cropped;
-	uint64_t loads;		/* bundles decoded */
+	size_t chunk;		/* bytes a CPU reads from the file at once */
 	char (*intern)[EA_COMM_LEN];	/* a bundle's comm table, NUL-padded */
 	size_t nintern, capintern;
 	int last_cpu;
@@ -541,40 +542,17 @@ static int process(struct pf *r, struct pcpu *c, int src, struct ea_event *e)
 	return 1;
 }
 
-/*
- * Give back the mapped pages no CPU will read again: those before the
- * earliest bundle a CPU still reads (pf_release() acts every few MB).
- */
-static void release(struct pf *r)
-{
-	const uint8_t *low = NULL;
-
-	if (!r->ix.mapped || ++r->loads % 64)
-		return;
-	for (int i = 0; i < r->ncpu; i++) {
-		const struct pcpu *c = &r->cpu[i];
-		const uint8_t *p;
-
-		if (c->next == c->nb)
-			continue;	/* no bundle left to read */
-		p = r->ix.b[c->next ? c->bi[c->next - 1] : c->bi[0]].p;
-		if (!low || p < low)
-			low = p;
-	}
-	if (low)
-		pf_release(&r->ix, low);
-}
-
 /* Decode c's next bundle into its three sources. */
 static int load_bundle(struct pf *r, struct pcpu *c, struct ea_err *err)
 {
 	const struct pf_bundle *bd = &r->ix.b[c->bi[c->next]];
-	struct pb_buf b = { bd->p, bd->end };
+	struct pb_buf b;
 	struct pb_field f = { 0 };
 	int rc;
 
 	c->cur_bundle = c->bi[c->next++];
-	release(r);
+	if (pf_bundle_bytes(&r->ix, bd, &c->ck, r->chunk, &b.p, &b.end, r->path, err))
+		return -1;
 	for (int i = 0; i < 3; i++)
 		c->src[i].n = 0;
 	while ((rc = pb_next(&b, &f)) == PB_OK) {
@@ -689,6 +667,7 @@ static void pf_free(struct pf *r)
 		for (int s = 0; s < 3; s++)
 			free(r->cpu[i].src[s].ev);
 		free(r->cpu[i].out.ev);
+		free(r->cpu[i].ck.buf);
 	}
 	free(r->cpu);
 	free(r->freq_seen);
@@ -699,11 +678,14 @@ static void pf_free(struct pf *r)
 }
 
 /* Whether a bundle says events were lost before it. */
-static bool bundle_lost(const struct pf_bundle *b)
+static bool bundle_lost(struct pf *r, struct pcpu *c, const struct pf_bundle *b)
 {
-	struct pb_buf m = { b->p, b->end };
+	struct pb_buf m;
 	struct pb_field f = { 0 };
+	struct ea_err err;
 
+	if (pf_bundle_bytes(&r->ix, b, &c->ck, r->chunk, &m.p, &m.end, r->path, &err))
+		return false;	/* the reader meets the error later */
 	while (pb_next(&m, &f) == PB_OK)
 		if (f.num == FB_LOST && f.wire == PB_VARINT && f.v)
 			return true;
@@ -726,7 +708,7 @@ static int lost_counts(struct pf *r)
 			continue;
 		c->lost_count = n;
 		for (size_t k = 0; k < c->nb && !marked; k++)
-			marked = bundle_lost(&r->ix.b[c->bi[k]]);
+			marked = bundle_lost(r, c, &r->ix.b[c->bi[k]]);
 		if (!marked)
 			c->lost_pending = true;
 	}
@@ -782,6 +764,11 @@ static int pf_open(void **priv, const char *path, struct ea_input_info *info,
 		return -1;
 	}
 	r->ncpu = r->ix.max_cpu + 1;
+	/* each CPU reads its own part of the file: 256 KB at once, less with
+	 * many CPUs (16 MB in all), never less than 64 KB */
+	r->chunk = PF_CHUNK;
+	if (r->ncpu > 64)
+		r->chunk = r->ncpu > 256 ? (size_t)64 << 10 : ((size_t)16 << 20) / (size_t)r->ncpu;
 	r->cpu = calloc(r->ncpu > 0 ? (size_t)r->ncpu : 1, sizeof(*r->cpu));
 	if (!r->cpu) {
 		pf_free(r);
