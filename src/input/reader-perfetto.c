@@ -83,9 +83,14 @@ struct pcpu {
 	size_t nb, capb, next;
 	/* the current bundle's events by source (SRC_*), each in time order */
 	struct evbuf src[3];
-	/* ... merged, processed and cropped: the CPU's next events */
-	struct evbuf out;
-	size_t pos;		/* out.ev[pos] is the CPU's next event */
+	/* ... merged, processed and cropped: the CPU's next events, as
+	 * pointers into src (or to lost_ev) */
+	struct {
+		struct ea_event **ev;
+		size_t n, cap;
+	} out;
+	size_t pos;		/* *out.ev[pos] is the CPU's next event */
+	struct ea_event lost_ev;	/* a loss reported in out */
 	struct pf_chunk ck;	/* its part of the file being read */
 	bool lost_pending;
 	uint64_t lost_count;	/* ftrace_stats' count, for the next lost event */
@@ -583,14 +588,19 @@ static int load_bundle(struct pf *r, struct pcpu *c, struct ea_err *err)
 static int merge(struct pf *r, struct pcpu *c)
 {
 	size_t need = c->src[0].n + c->src[1].n + c->src[2].n + 1;
-	struct ea_event *o, *ev[3];
+	struct ea_event **o, *ev[3];
 	size_t i[3] = { 0, 0, 0 }, nk[3], n = 0, left = need - 1;
 	uint64_t t[3];
 
 	c->pos = 0;
 	c->out.n = 0;
-	if (grow_ev(&c->out, need))
-		return -1;
+	if (need > c->out.cap) {
+		o = realloc(c->out.ev, need * sizeof(*o));
+		if (!o)
+			return -1;
+		c->out.ev = o;
+		c->out.cap = need;
+	}
 	o = c->out.ev;
 	for (int k = 0; k < 3; k++) {
 		ev[k] = c->src[k].ev;
@@ -616,24 +626,26 @@ static int merge(struct pf *r, struct pcpu *c)
 			continue;
 		if (c->lost_pending) {
 			/* the loss is reported before the event after it */
+			struct ea_event *l = &c->lost_ev;
+
 			c->lost_pending = false;
-			memset(&o[n], 0, sizeof(o[n]));
-			o[n].lost.count = c->lost_count;
+			memset(l, 0, sizeof(*l));
+			l->lost.count = c->lost_count;
 			c->lost_count = 0;
-			o[n].ts = e->ts;
-			o[n].cpu = e->cpu;
-			o[n].cur_pid = -1;
-			o[n].type = EA_EV_LOST;
-			n++;
+			l->ts = e->ts;
+			l->cpu = e->cpu;
+			l->cur_pid = -1;
+			l->type = EA_EV_LOST;
+			o[n++] = l;
 		}
-		o[n++] = *e;
+		o[n++] = e;
 	}
 	c->out.n = n;
 	return 0;
 }
 
 /*
- * Make c->out.ev[c->pos] c's next event, decoding bundles as needed. 1,
+ * Make *c->out.ev[c->pos] c's next event, decoding bundles as needed. 1,
  * 0 at the end of c's data, -1 on error.
  */
 static int find_head(struct pf *r, struct pcpu *c, struct ea_err *err)
@@ -832,7 +844,7 @@ static int pf_next(void *priv, struct ea_event *ev, struct ea_err *err)
 	int bc = -1, lc = INT32_MAX;
 
 	if (run && run->pos < run->out.n) {
-		const struct ea_event *e = &run->out.ev[run->pos];
+		const struct ea_event *e = run->out.ev[run->pos];
 
 		if (e->ts < r->lim_ts ||
 		    (e->ts == r->lim_ts && r->last_cpu < r->lim_cpu)) {
@@ -857,12 +869,12 @@ static int pf_next(void *priv, struct ea_event *ev, struct ea_err *err)
 			if (!rc)
 				continue;
 		}
-		ts = c->out.ev[c->pos].ts;
-		if (!best || ts < best->out.ev[best->pos].ts) {
+		ts = c->out.ev[c->pos]->ts;
+		if (!best || ts < best->out.ev[best->pos]->ts) {
 			/* the former best: below lim, or on it and a lower CPU */
-			if (best && (best->out.ev[best->pos].ts < lim ||
-				     (best->out.ev[best->pos].ts == lim && bc < lc))) {
-				lim = best->out.ev[best->pos].ts;
+			if (best && (best->out.ev[best->pos]->ts < lim ||
+				     (best->out.ev[best->pos]->ts == lim && bc < lc))) {
+				lim = best->out.ev[best->pos]->ts;
 				lc = bc;
 			}
 			best = c;
@@ -873,20 +885,20 @@ static int pf_next(void *priv, struct ea_event *ev, struct ea_err *err)
 		}
 	}
 	if (r->freq_seen) {
-		if (freq0_next(r, best ? best->out.ev[best->pos].ts : UINT64_MAX, ev)) {
+		if (freq0_next(r, best ? best->out.ev[best->pos]->ts : UINT64_MAX, ev)) {
 			r->last_cpu = -1;
 			return 1;
 		}
-		if (best && best->out.ev[best->pos].type == EA_EV_FREQ &&
-		    best->out.ev[best->pos].freq.cpu >= 0 && r->freq_seen &&
-		    best->out.ev[best->pos].freq.cpu < r->ncpu)
-			r->freq_seen[best->out.ev[best->pos].freq.cpu] = true;
+		if (best && best->out.ev[best->pos]->type == EA_EV_FREQ &&
+		    best->out.ev[best->pos]->freq.cpu >= 0 && r->freq_seen &&
+		    best->out.ev[best->pos]->freq.cpu < r->ncpu)
+			r->freq_seen[best->out.ev[best->pos]->freq.cpu] = true;
 	}
 	r->last_cpu = bc;
 	if (!best)
 		return 0;
 	r->emitted = true;
-	*ev = best->out.ev[best->pos++];
+	*ev = *best->out.ev[best->pos++];
 	if (!r->freq_seen) {
 		r->run = best;
 		r->lim_ts = lim;
