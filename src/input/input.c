@@ -353,8 +353,13 @@ int ea_input_first_event(struct ea_input *in, int cpu, struct ea_event *ev,
 	*lost_before = false;
 	if (cpu < 0 || cpu >= EA_MAX_CPUS)
 		return 0;
-	if (in->ops->first_event)
-		return in->ops->first_event(in->priv, cpu, ev, lost_before, err);
+	if (in->ops->first_event) {
+		int rc = in->ops->first_event(in->priv, cpu, ev, lost_before, err);
+
+		if (rc != 2)
+			return rc;
+		*lost_before = false;
+	}
 	if (!in->fs && !(in->fs = calloc(1, sizeof(*in->fs))))
 		return ea_err_set(err, "%s: out of memory", in->path);
 	fs = in->fs;

@@ -94,6 +94,8 @@ struct pcpu {
 	struct pf_chunk ck;	/* its part of the file being read */
 	bool lost_pending;
 	uint64_t lost_count;	/* ftrace_stats' count, for the next lost event */
+	bool lost0_pending;	/* ... as they were before its first bundle */
+	uint64_t lost0_count;
 	bool done;
 	size_t cur_bundle;	/* index into ix.b, for where() */
 	bool have_cur;		/* the task now running is known */
@@ -723,6 +725,8 @@ static int lost_counts(struct pf *r)
 			marked = bundle_lost(r, c, &r->ix.b[c->bi[k]]);
 		if (!marked)
 			c->lost_pending = true;
+		c->lost0_pending = c->lost_pending;
+		c->lost0_count = c->lost_count;
 	}
 	if (r->ix.nfreq0 && r->ncpu > 0 &&
 	    !(r->freq_seen = calloc((size_t)r->ncpu, sizeof(bool))))
@@ -907,6 +911,44 @@ static int pf_next(void *priv, struct ea_event *ev, struct ea_err *err)
 	return 1;
 }
 
+/*
+ * The first event of CPU cpu: its bundles decoded from the first, apart
+ * from the reader's own stream. With sys_stats' initial frequencies
+ * (given in pf_next(), across CPUs), 2: input.c reads ahead instead.
+ */
+static int pf_first_event(void *priv, int cpu, struct ea_event *ev,
+			  bool *lost_before, struct ea_err *err)
+{
+	struct pf *r = priv;
+	struct pcpu t;
+	int rc;
+
+	if (r->ix.nfreq0)
+		return 2;
+	if (cpu >= r->ncpu || !r->cpu[cpu].nb)
+		return 0;
+	memset(&t, 0, sizeof(t));
+	t.bi = r->cpu[cpu].bi;
+	t.nb = r->cpu[cpu].nb;
+	t.lost_pending = r->cpu[cpu].lost0_pending;
+	t.lost_count = r->cpu[cpu].lost0_count;
+	while ((rc = find_head(r, &t, err)) > 0) {
+		const struct ea_event *e = t.out.ev[t.pos++];
+
+		if (e->type == EA_EV_LOST) {
+			*lost_before = true;
+			continue;
+		}
+		*ev = *e;
+		break;
+	}
+	for (int s = 0; s < 3; s++)
+		free(t.src[s].ev);
+	free(t.out.ev);
+	free(t.ck.buf);
+	return rc;
+}
+
 static void pf_where(void *priv, char *buf, size_t n)
 {
 	struct pf *r = priv;
@@ -931,4 +973,5 @@ const struct ea_reader_ops ea_reader_perfetto = {
 	.next = pf_next,
 	.where = pf_where,
 	.close = pf_close,
+	.first_event = pf_first_event,
 };
