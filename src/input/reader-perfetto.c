@@ -91,7 +91,6 @@ struct pcpu {
 	} out;
 	size_t pos;		/* *out.ev[pos] is the CPU's next event */
 	struct ea_event lost_ev;	/* a loss reported in out */
-	struct pf_chunk ck;	/* its part of the file being read */
 	bool lost_pending;
 	uint64_t lost_count;	/* ftrace_stats' count, for the next lost event */
 	bool lost0_pending;	/* ... as they were before its first bundle */
@@ -111,7 +110,12 @@ struct pf {
 	int ncpu;
 	uint64_t crop;		/* events before it are dropped */
 	uint64_t cropped;
-	size_t chunk;		/* bytes a CPU reads from the file at once */
+	size_t chunk;		/* bytes read from the file at once */
+	/* the parts of the file read: as many as CPUs, the least recently
+	 * used replaced; CPUs whose bundles are near each other share them */
+	struct pf_chunk *ck;
+	uint64_t *ck_used;
+	uint64_t ck_clock;
 	char (*intern)[EA_COMM_LEN];	/* a bundle's comm table, NUL-padded */
 	size_t nintern, capintern;
 	int last_cpu;
@@ -549,6 +553,32 @@ static int process(struct pf *r, struct pcpu *c, int src, struct ea_event *e)
 	return 1;
 }
 
+/* A bundle's bytes: in memory, or in one of the chunks of the file. */
+static int bundle_bytes(struct pf *r, const struct pf_bundle *bd,
+			struct pb_buf *b, struct ea_err *err)
+{
+	int n = r->ncpu > 0 ? r->ncpu : 1, k = 0;
+
+	if (!bd->p) {
+		for (int i = 0; i < n; i++) {
+			const struct pf_chunk *c = &r->ck[i];
+
+			if (c->buf && bd->off >= c->boff &&
+			    bd->off - c->boff <= c->blen &&
+			    bd->len <= c->blen - (bd->off - c->boff)) {
+				k = i;
+				goto found;
+			}
+			if (r->ck_used[i] < r->ck_used[k])
+				k = i;
+		}
+	}
+found:
+	r->ck_used[k] = ++r->ck_clock;
+	return pf_bundle_bytes(&r->ix, bd, &r->ck[k], r->chunk, &b->p, &b->end,
+			       r->path, err);
+}
+
 /* Decode c's next bundle into its three sources. */
 static int load_bundle(struct pf *r, struct pcpu *c, struct ea_err *err)
 {
@@ -558,7 +588,7 @@ static int load_bundle(struct pf *r, struct pcpu *c, struct ea_err *err)
 	int rc;
 
 	c->cur_bundle = c->bi[c->next++];
-	if (pf_bundle_bytes(&r->ix, bd, &c->ck, r->chunk, &b.p, &b.end, r->path, err))
+	if (bundle_bytes(r, bd, &b, err))
 		return -1;
 	for (int i = 0; i < 3; i++)
 		c->src[i].n = 0;
@@ -681,8 +711,11 @@ static void pf_free(struct pf *r)
 		for (int s = 0; s < 3; s++)
 			free(r->cpu[i].src[s].ev);
 		free(r->cpu[i].out.ev);
-		free(r->cpu[i].ck.buf);
 	}
+	for (int i = 0; r->ck && i < (r->ncpu > 0 ? r->ncpu : 1); i++)
+		free(r->ck[i].buf);
+	free(r->ck);
+	free(r->ck_used);
 	free(r->cpu);
 	free(r->freq_seen);
 	free(r->intern);
@@ -698,7 +731,8 @@ static bool bundle_lost(struct pf *r, struct pcpu *c, const struct pf_bundle *b)
 	struct pb_field f = { 0 };
 	struct ea_err err;
 
-	if (pf_bundle_bytes(&r->ix, b, &c->ck, r->chunk, &m.p, &m.end, r->path, &err))
+	(void)c;
+	if (bundle_bytes(r, b, &m, &err))
 		return false;	/* the reader meets the error later */
 	while (pb_next(&m, &f) == PB_OK)
 		if (f.num == FB_LOST && f.wire == PB_VARINT && f.v)
@@ -780,13 +814,15 @@ static int pf_open(void **priv, const char *path, struct ea_input_info *info,
 		return -1;
 	}
 	r->ncpu = r->ix.max_cpu + 1;
-	/* each CPU reads its own part of the file: 256 KB at once, less with
-	 * many CPUs (16 MB in all), never less than 64 KB */
+	/* 256 KB read at once (in as many chunks as CPUs), less with many
+	 * CPUs (16 MB in all), never less than 64 KB */
 	r->chunk = PF_CHUNK;
 	if (r->ncpu > 64)
 		r->chunk = r->ncpu > 256 ? (size_t)64 << 10 : ((size_t)16 << 20) / (size_t)r->ncpu;
 	r->cpu = calloc(r->ncpu > 0 ? (size_t)r->ncpu : 1, sizeof(*r->cpu));
-	if (!r->cpu) {
+	r->ck = calloc(r->ncpu > 0 ? (size_t)r->ncpu : 1, sizeof(*r->ck));
+	r->ck_used = calloc(r->ncpu > 0 ? (size_t)r->ncpu : 1, sizeof(*r->ck_used));
+	if (!r->cpu || !r->ck || !r->ck_used) {
 		pf_free(r);
 		return ea_err_set(err, "%s: out of memory", path);
 	}
@@ -945,7 +981,6 @@ static int pf_first_event(void *priv, int cpu, struct ea_event *ev,
 	for (int s = 0; s < 3; s++)
 		free(t.src[s].ev);
 	free(t.out.ev);
-	free(t.ck.buf);
 	return rc;
 }
 
