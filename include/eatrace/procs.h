@@ -15,14 +15,14 @@
 struct ea_procs {
 	struct ea_thread_of {
 		int32_t tid, tgid;
-		uint32_t seq;	/* arrival: the last of an id wins */
-	} *threads;		/* by tid (ea_procs_finish) */
+		uint32_t seq; /* arrival: the last of an id wins */
+	} * threads; /* by tid (ea_procs_finish) */
 	size_t nthreads, capthreads;
 	struct ea_proc_name {
 		int32_t pid;
 		uint32_t seq;
-		char name[EA_PROC_NAME_LEN];	/* cmdline[0], or "" */
-	} *procs;		/* by pid */
+		char name[EA_PROC_NAME_LEN]; /* cmdline[0], or "" */
+	} * procs; /* by pid */
 	size_t nprocs, capprocs;
 };
 

@@ -22,16 +22,16 @@
 #define EA_RAIL_NAME_LEN 64
 
 struct ea_rail_sample {
-	uint64_t ts;		/* ns, the trace's clock (boot time) */
-	uint64_t uws;		/* energy since boot, uWs */
+	uint64_t ts; /* ns, the trace's clock (boot time) */
+	uint64_t uws; /* energy since boot, uWs */
 };
 
 struct ea_rail {
-	uint32_t index;		/* RailDescriptor.index */
-	bool described;		/* a descriptor named it */
+	uint32_t index; /* RailDescriptor.index */
+	bool described; /* a descriptor named it */
 	char name[EA_RAIL_NAME_LEN];
 	char subsys[EA_RAIL_NAME_LEN];
-	struct ea_rail_sample *s;	/* in time order (ea_rails_finish) */
+	struct ea_rail_sample *s; /* in time order (ea_rails_finish) */
 	size_t n, cap;
 };
 
@@ -56,21 +56,21 @@ struct ea_rail_map {
 
 struct ea_rail_cmp {
 	const struct ea_rail *rail;
-	bool *feeds;		/* [model nclusters]: the clusters it feeds */
+	bool *feeds; /* [model nclusters]: the clusters it feeds */
 	int nfeeds;
-	const char *mapped_by;	/* "option", "name" or "none" */
+	const char *mapped_by; /* "option", "name" or "none" */
 	/* the measurement: over [from, to], the window or the part of it
 	 * the samples cover (covers false) */
-	bool measured;		/* false: no sample in the window, or the
-				   counter went back */
+	bool measured; /* false: no sample in the window, or the
+			  counter went back */
 	bool covers;
 	uint64_t from, to;
-	double uws;		/* measured energy, uWs */
-	bool convertible;	/* the model's power_unit is W, mW, uW or nW */
-	double energy;		/* measured, power_unit x s */
-	ea_energy_t estimate;	/* the fed clusters' energy in the window */
-	bool has_diff;		/* measured, covers, convertible, nfeeds */
-	double diff_pct;	/* (estimate - measured) / measured x 100 */
+	double uws; /* measured energy, uWs */
+	bool convertible; /* the model's power_unit is W, mW, uW or nW */
+	double energy; /* measured, power_unit x s */
+	ea_energy_t estimate; /* the fed clusters' energy in the window */
+	bool has_diff; /* measured, covers, convertible, nfeeds */
+	double diff_pct; /* (estimate - measured) / measured x 100 */
 };
 
 /*

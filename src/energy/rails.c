@@ -47,7 +47,7 @@ int ea_rail_add_sample(struct ea_rail *r, uint64_t ts, uint64_t uws)
 		r->s = q;
 		r->cap = n;
 	}
-	r->s[r->n++] = (struct ea_rail_sample){ ts, uws };
+	r->s[r->n++] = (struct ea_rail_sample){ts, uws};
 	return 0;
 }
 
@@ -91,8 +91,8 @@ bool ea_rails_unit(const char *u, double *f)
 		const char *unit;
 		double uws;
 	} units[] = {
-		{ "W", 1e6 }, { "mW", 1e3 }, { "uW", 1 }, { "\xc2\xb5W", 1 },
-		{ "nW", 1e-3 },
+		{"W", 1e6},	  {"mW", 1e3},	{"uW", 1},
+		{"\xc2\xb5W", 1}, {"nW", 1e-3},
 	};
 
 	for (size_t i = 0; i < sizeof(units) / sizeof(units[0]); i++)
@@ -179,7 +179,8 @@ static void by_name(struct ea_rail_cmp *c, const struct ea_model *m)
 	for (int i = 0; i < m->nclusters; i++) {
 		char n[EA_NAME_LEN];
 
-		norm(m->clusters[i].name, sizeof(m->clusters[i].name), n, sizeof(n));
+		norm(m->clusters[i].name, sizeof(m->clusters[i].name), n,
+		     sizeof(n));
 		if (names_cluster(c->rail->name, n) ||
 		    names_cluster(c->rail->subsys, n)) {
 			c->feeds[i] = true;
@@ -232,11 +233,11 @@ static void measure(struct ea_rail_cmp *c, uint64_t t0, uint64_t t1)
 	c->from = t0 > r->s[0].ts ? t0 : r->s[0].ts;
 	c->to = t1 < r->s[r->n - 1].ts ? t1 : r->s[r->n - 1].ts;
 	if (c->from > c->to || (c->from == c->to && t0 != t1))
-		return;		/* no sample inside the window */
+		return; /* no sample inside the window */
 	for (size_t k = 1; k < r->n; k++)
-		if (r->s[k].uws < r->s[k - 1].uws &&
-		    r->s[k].ts > c->from && r->s[k - 1].ts < c->to)
-			return;	/* the counter went back (reset) */
+		if (r->s[k].uws < r->s[k - 1].uws && r->s[k].ts > c->from &&
+		    r->s[k - 1].ts < c->to)
+			return; /* the counter went back (reset) */
 	c->covers = c->from == t0 && c->to == t1;
 	c->uws = (double)(at(r, c->to) - at(r, c->from));
 	c->measured = true;
@@ -258,16 +259,20 @@ int ea_rails_compare(const struct ea_rails *rs, const struct ea_acct *a,
 		bool found = false;
 
 		for (int i = 0; i < m->nclusters && !found; i++)
-			found = !strcasecmp(m->clusters[i].name, maps[k].cluster);
+			found = !strcasecmp(m->clusters[i].name,
+					    maps[k].cluster);
 		if (!found)
-			return ea_err_set(err, "--rail %s=%s: model %s has no cluster %s",
-					  maps[k].cluster, maps[k].rail, m->name,
-					  maps[k].cluster);
+			return ea_err_set(
+				err, "--rail %s=%s: model %s has no cluster %s",
+				maps[k].cluster, maps[k].rail, m->name,
+				maps[k].cluster);
 		found = false;
 		for (size_t i = 0; i < n && !found; i++)
 			found = !strcasecmp(rs->r[i].name, maps[k].rail);
 		if (!found)
-			return ea_err_set(err, "--rail %s=%s: the trace has no power rail %s (%zu rail%s)",
+			return ea_err_set(err,
+					  "--rail %s=%s: the trace has no "
+					  "power rail %s (%zu rail%s)",
 					  maps[k].cluster, maps[k].rail,
 					  maps[k].rail, n, n == 1 ? "" : "s");
 	}
@@ -289,7 +294,8 @@ int ea_rails_compare(const struct ea_rails *rs, const struct ea_acct *a,
 			if (strcasecmp(c->rail->name, maps[k].rail))
 				continue;
 			for (int j = 0; j < m->nclusters; j++)
-				if (!strcasecmp(m->clusters[j].name, maps[k].cluster) &&
+				if (!strcasecmp(m->clusters[j].name,
+						maps[k].cluster) &&
 				    !c->feeds[j]) {
 					c->feeds[j] = true;
 					c->nfeeds++;
@@ -297,13 +303,14 @@ int ea_rails_compare(const struct ea_rails *rs, const struct ea_acct *a,
 			c->mapped_by = "option";
 		}
 		if (!c->mapped_by) {
-			/* a rail named in no --rail, while some are given, feeds
-			 * nothing unless its name says so */
+			/* a rail named in no --rail, while some are given,
+			 * feeds nothing unless its name says so */
 			by_name(c, m);
 		}
 		for (int j = 0; j < m->nclusters; j++)
 			if (c->feeds[j])
-				c->estimate += ea_energy_total(&a->clusters[j].e);
+				c->estimate +=
+					ea_energy_total(&a->clusters[j].e);
 		measure(c, a->win_start, a->win_end);
 		c->convertible = conv;
 		if (c->measured && conv)
@@ -311,8 +318,9 @@ int ea_rails_compare(const struct ea_rails *rs, const struct ea_acct *a,
 		c->has_diff = c->measured && c->covers && conv && c->nfeeds &&
 			      c->energy > 0;
 		if (c->has_diff)
-			c->diff_pct = (ea_energy_to_double(c->estimate) - c->energy) /
-				      c->energy * 100.0;
+			c->diff_pct =
+				(ea_energy_to_double(c->estimate) - c->energy) /
+				c->energy * 100.0;
 	}
 	*out = cs;
 	*nout = n;

@@ -14,9 +14,9 @@
 
 struct proc_row {
 	int32_t tgid;
-	bool in_tree;		/* the process_tree knows the thread(s) */
+	bool in_tree; /* the process_tree knows the thread(s) */
 	const char *name;
-	bool tree_name;		/* name from the tree (else a thread's comm) */
+	bool tree_name; /* name from the tree (else a thread's comm) */
 	struct ea_energy e;
 	uint64_t runtime_ns, wakeups;
 	size_t threads;
@@ -51,7 +51,8 @@ static int by_energy(const void *a, const void *b)
 	return x->tgid < y->tgid ? -1 : x->tgid > y->tgid;
 }
 
-int32_t ea_report_task_tgid(const struct ea_report *r, int32_t pid, bool *in_tree)
+int32_t ea_report_task_tgid(const struct ea_report *r, int32_t pid,
+			    bool *in_tree)
 {
 	int32_t t = pid > 0 ? ea_procs_tgid(r->info->procs, pid) : -1;
 
@@ -79,7 +80,8 @@ static struct proc_row *rows(const struct ea_report *r, size_t *n)
 		return NULL;
 	}
 	for (size_t i = 0; i < a->ntasks; i++) {
-		pr[i].tgid = ea_report_task_tgid(r, a->tasks[i].pid, &pr[i].in_tree);
+		pr[i].tgid =
+			ea_report_task_tgid(r, a->tasks[i].pid, &pr[i].in_tree);
 		pr[i].task = i;
 	}
 	qsort(pr, a->ntasks, sizeof(*pr), by_tgid);
@@ -89,7 +91,9 @@ static struct proc_row *rows(const struct ea_report *r, size_t *n)
 
 		if (!k || out[k - 1].tgid != pr[i].tgid ||
 		    out[k - 1].in_tree != pr[i].in_tree) {
-			const char *name = pr[i].in_tree ? ea_procs_name(p, pr[i].tgid) : NULL;
+			const char *name =
+				pr[i].in_tree ? ea_procs_name(p, pr[i].tgid)
+					      : NULL;
 
 			out[k].tgid = pr[i].tgid;
 			out[k].in_tree = pr[i].in_tree;
@@ -98,7 +102,8 @@ static struct proc_row *rows(const struct ea_report *r, size_t *n)
 			k++;
 		}
 		w = &out[k - 1];
-		/* no name in the tree: the main thread's comm, else the first's */
+		/* no name in the tree: the main thread's comm, else the first's
+		 */
 		if (!w->tree_name && (!w->name || t->pid == w->tgid))
 			w->name = t->comm;
 		ea_energy_add(&w->e, &t->e);
@@ -126,8 +131,11 @@ void ea_report_procs_text(FILE *f, const struct ea_report *r, size_t top)
 	for (size_t i = 0; i < n && i < top; i++)
 		fprintf(f, "%-8d %-24s %7zu %14.6f %6.1f%% %12s %7llu%s\n",
 			p[i].tgid, ea_esc_term_buf(t2, sizeof(t2), p[i].name),
-			p[i].threads, ea_energy_to_double(ea_energy_total(&p[i].e)),
-			total ? 100.0 * (double)ea_energy_total(&p[i].e) / (double)total : 0,
+			p[i].threads,
+			ea_energy_to_double(ea_energy_total(&p[i].e)),
+			total ? 100.0 * (double)ea_energy_total(&p[i].e) /
+					(double)total
+			      : 0,
 			ea_fmt_s(b1, p[i].runtime_ns),
 			(unsigned long long)p[i].wakeups,
 			p[i].in_tree ? "" : "  (not in the process tree)");

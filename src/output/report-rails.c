@@ -22,7 +22,8 @@ static void feeds(const struct ea_model *m, const struct ea_rail_cmp *c,
 	for (int i = 0; i < m->nclusters && len < n; i++)
 		if (c->feeds[i])
 			len += (size_t)snprintf(buf + len, n - len, "%s%s",
-						len ? "+" : "", m->clusters[i].name);
+						len ? "+" : "",
+						m->clusters[i].name);
 	if (!buf[0])
 		snprintf(buf, n, "-");
 }
@@ -35,10 +36,12 @@ void ea_report_rails_text(FILE *f, const struct ea_report *r)
 
 	if (!r->nrails)
 		return;
-	fprintf(f, "\nMeasured energy (power rails) over the same window, in %s x s:\n",
+	fprintf(f,
+		"\nMeasured energy (power rails) over the same window, in %s x "
+		"s:\n",
 		ea_esc_term_buf(t2, sizeof(t2), m->power_unit));
-	fprintf(f, "%-24s %-16s %14s %14s %9s\n", "rail", "clusters", "measured",
-		"estimate", "diff");
+	fprintf(f, "%-24s %-16s %14s %14s %9s\n", "rail", "clusters",
+		"measured", "estimate", "diff");
 	for (size_t i = 0; i < r->nrails; i++) {
 		const struct ea_rail_cmp *c = &r->rails[i];
 		char meas[32], est[32], diff[32];
@@ -63,11 +66,15 @@ void ea_report_rails_text(FILE *f, const struct ea_report *r)
 			ea_esc_term_buf(t1, sizeof(t1), c->rail->name),
 			ea_esc_term_buf(t2, sizeof(t2), cl), meas, est, diff);
 		if (c->measured && !c->covers)
-			fprintf(f, "  (samples cover only %s s to %s s of the window)\n",
+			fprintf(f,
+				"  (samples cover only %s s to %s s of the "
+				"window)\n",
 				ea_fmt_s(b1, c->from), ea_fmt_s(b2, c->to));
 	}
 	if (r->nrails && !r->rails[0].convertible)
-		fprintf(f, "  (power_unit %s is not W, mW, uW or nW: no difference)\n",
+		fprintf(f,
+			"  (power_unit %s is not W, mW, uW or nW: no "
+			"difference)\n",
 			ea_esc_term_buf(t2, sizeof(t2), m->power_unit));
 }
 
@@ -108,7 +115,8 @@ void ea_report_rails_json(struct ea_json *j, const struct ea_report *r)
 		else
 			ea_json_raw(j, "measured", "null");
 		if (c->nfeeds)
-			ea_json_raw(j, "estimate", ea_energy_fmt(b, c->estimate));
+			ea_json_raw(j, "estimate",
+				    ea_energy_fmt(b, c->estimate));
 		else
 			ea_json_raw(j, "estimate", "null");
 		if (c->has_diff)

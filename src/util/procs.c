@@ -25,8 +25,8 @@ int ea_procs_add_thread(struct ea_procs *p, int32_t tid, int32_t tgid)
 	if (grow((void **)&p->threads, &p->capthreads, p->nthreads,
 		 sizeof(*p->threads)))
 		return -1;
-	p->threads[p->nthreads] = (struct ea_thread_of){ tid, tgid,
-							 (uint32_t)p->nthreads };
+	p->threads[p->nthreads] =
+		(struct ea_thread_of){tid, tgid, (uint32_t)p->nthreads};
 	p->nthreads++;
 	return 0;
 }
@@ -36,7 +36,8 @@ int ea_procs_add_proc(struct ea_procs *p, int32_t pid, const char *name,
 {
 	struct ea_proc_name *e;
 
-	if (grow((void **)&p->procs, &p->capprocs, p->nprocs, sizeof(*p->procs)))
+	if (grow((void **)&p->procs, &p->capprocs, p->nprocs,
+		 sizeof(*p->procs)))
 		return -1;
 	e = &p->procs[p->nprocs];
 	e->pid = pid;
@@ -68,14 +69,16 @@ static int cmp_proc(const void *a, const void *b)
 
 static int key_thread(const void *a, const void *b)
 {
-	int32_t k = *(const int32_t *)a, t = ((const struct ea_thread_of *)b)->tid;
+	int32_t k = *(const int32_t *)a,
+		t = ((const struct ea_thread_of *)b)->tid;
 
 	return k < t ? -1 : k > t;
 }
 
 static int key_proc(const void *a, const void *b)
 {
-	int32_t k = *(const int32_t *)a, t = ((const struct ea_proc_name *)b)->pid;
+	int32_t k = *(const int32_t *)a,
+		t = ((const struct ea_proc_name *)b)->pid;
 
 	return k < t ? -1 : k > t;
 }
@@ -87,7 +90,7 @@ void ea_procs_finish(struct ea_procs *p)
 	qsort(p->threads, p->nthreads, sizeof(*p->threads), cmp_thread);
 	for (size_t i = 0; i < p->nthreads; i++) {
 		if (k && p->threads[k - 1].tid == p->threads[i].tid)
-			k--;	/* the later one wins */
+			k--; /* the later one wins */
 		p->threads[k++] = p->threads[i];
 	}
 	p->nthreads = k;
