@@ -44,7 +44,8 @@ int ea_procs_add_proc(struct ea_procs *p, int32_t pid, const char *name,
 	e->seq = (uint32_t)p->nprocs++;
 	if (len >= sizeof(e->name))
 		len = sizeof(e->name) - 1;
-	memcpy(e->name, name, len);
+	if (len)
+		memcpy(e->name, name, len);
 	e->name[len] = '\0';
 	return 0;
 }
@@ -87,14 +88,16 @@ void ea_procs_finish(struct ea_procs *p)
 {
 	size_t k = 0;
 
-	qsort(p->threads, p->nthreads, sizeof(*p->threads), cmp_thread);
+	if (p->nthreads)
+		qsort(p->threads, p->nthreads, sizeof(*p->threads), cmp_thread);
 	for (size_t i = 0; i < p->nthreads; i++) {
 		if (k && p->threads[k - 1].tid == p->threads[i].tid)
 			k--; /* the later one wins */
 		p->threads[k++] = p->threads[i];
 	}
 	p->nthreads = k;
-	qsort(p->procs, p->nprocs, sizeof(*p->procs), cmp_proc);
+	if (p->nprocs)
+		qsort(p->procs, p->nprocs, sizeof(*p->procs), cmp_proc);
 	k = 0;
 	for (size_t i = 0; i < p->nprocs; i++) {
 		if (k && p->procs[k - 1].pid == p->procs[i].pid)
@@ -117,10 +120,12 @@ int32_t ea_procs_tgid(const struct ea_procs *p, int32_t tid)
 {
 	const struct ea_thread_of *t;
 
-	t = bsearch(&tid, p->threads, p->nthreads, sizeof(*t), key_thread);
+	t = p->nthreads ? bsearch(&tid, p->threads, p->nthreads, sizeof(*t),
+				  key_thread) : NULL;
 	if (t)
 		return t->tgid;
-	if (bsearch(&tid, p->procs, p->nprocs, sizeof(*p->procs), key_proc))
+	if (p->nprocs &&
+	    bsearch(&tid, p->procs, p->nprocs, sizeof(*p->procs), key_proc))
 		return tid;
 	return -1;
 }
@@ -129,6 +134,7 @@ const char *ea_procs_name(const struct ea_procs *p, int32_t pid)
 {
 	const struct ea_proc_name *e;
 
-	e = bsearch(&pid, p->procs, p->nprocs, sizeof(*e), key_proc);
+	e = p->nprocs ? bsearch(&pid, p->procs, p->nprocs, sizeof(*e), key_proc)
+		      : NULL;
 	return e ? e->name : NULL;
 }
