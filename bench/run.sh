@@ -218,6 +218,18 @@ echo "stats_perfetto_events_per_s: $pf"
 echo "ratio_stats_perfetto_vs_dat: $(ratio "$pf" "$st")"
 echo "rss_perfetto_stats_kb: $(median stats_pf 2)"
 check perfetto_rate_vs_dat "$(ratio "$pf" "$st")" ">=" 1
+# The readers alone (bench/read-loop.c: ea_input_next() over the whole
+# trace, nothing else; CPU seconds, the best of 5 passes in one process).
+if [ -f build/libeatrace.a ] &&
+   # shellcheck disable=SC2046
+   $CC -O2 -g -std=c11 -D_GNU_SOURCE -Iinclude -o "$OUT/read-loop" bench/read-loop.c \
+	build/libeatrace.a $(pkg-config --libs libtracecmd libtraceevent libtracefs json-c zlib libzstd yaml-0.1 libxml-2.0) -lm; then
+	rd=$("$OUT/read-loop" -n 5 "$DAT" | awk '{ print $3 }')
+	rp=$("$OUT/read-loop" -n 5 "$PF" | awk '{ print $3 }')
+	echo "reader_cpu_s_dat: $rd"
+	echo "reader_cpu_s_perfetto: $rp"
+	echo "ratio_reader_perfetto_vs_dat_cpu: $(ratio "$rd" "$rp")"
+fi
 
 # A CPU whose first record comes 2 M lines in (issue 15; as
 # ../shared/repro/gen-lookahead.sh 2000000): its state before it comes

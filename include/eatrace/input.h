@@ -44,7 +44,23 @@ struct ea_input_info {
 	int topo_nclusters;
 	bool gzip;		/* set before open: the reader reads a gunzipped
 				   copy (src/input/spool.c) of a .gz */
+	/*
+	 * Measured energy (Perfetto power_rails, eatrace/rails.h), NULL when
+	 * the trace has none. Owned by the input (freed by ea_input_close())
+	 * until ea_input_take_owned() moves it to a copy of the info.
+	 */
+	struct ea_rails *rails;
+	/* Threads' processes (Perfetto process_tree, eatrace/procs.h), NULL:
+	 * none; owned as rails. */
+	struct ea_procs *procs;
 };
+
+/*
+ * Moves what the info owns (rails, procs) from the input into dst, a copy of its
+ * info that outlives it: free it then with ea_input_info_free_owned().
+ */
+void ea_input_take_owned(struct ea_input *in, struct ea_input_info *dst);
+void ea_input_info_free_owned(struct ea_input_info *info);
 
 /*
  * Whether path may be read as an input (src/input/file-check.c): a regular

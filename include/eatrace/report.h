@@ -17,6 +17,9 @@ struct ea_report {
 	const struct ea_stats *stats;	/* for notes */
 	bool per_task;			/* text: list tasks */
 	size_t top;			/* text: tasks listed; 0: 15, SIZE_MAX: all */
+	/* measured energy per power rail (eatrace/rails.h), NULL: none */
+	const struct ea_rail_cmp *rails;
+	size_t nrails;
 };
 
 void ea_report_render_text(FILE *f, const struct ea_report *r);
@@ -36,5 +39,18 @@ const struct ea_task_acct **ea_report_tasks_sorted(const struct ea_acct *a);
 void ea_report_foreach_energy_note(const struct ea_report *r,
 				   void (*fn)(void *arg, const char *kind, const char *msg),
 				   void *arg);
+
+/* The power rails beside the estimate (src/output/report-rails.c): text
+ * section, and the JSON "rails" array; nothing when r->nrails is 0. */
+void ea_report_rails_text(FILE *f, const struct ea_report *r);
+void ea_report_rails_json(struct ea_json *j, const struct ea_report *r);
+
+/* Tasks grouped by process, when r->info has a process tree
+ * (src/output/report-procs.c): text (the first top), the JSON
+ * "processes" array; nothing without one. A task's process: its tgid, or
+ * itself when the tree does not know it (in_tree false). */
+void ea_report_procs_text(FILE *f, const struct ea_report *r, size_t top);
+void ea_report_procs_json(struct ea_json *j, const struct ea_report *r);
+int32_t ea_report_task_tgid(const struct ea_report *r, int32_t pid, bool *in_tree);
 
 #endif

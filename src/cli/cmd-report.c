@@ -15,6 +15,7 @@
 #include "eatrace/model.h"
 #include "eatrace/perfetto.h"
 #include "eatrace/pipeline.h"
+#include "eatrace/rails.h"
 #include "eatrace/report.h"
 #include "eatrace/stats.h"
 
@@ -42,6 +43,10 @@ static const char usage_text[] =
 	"      --html FILE    also write a self-contained HTML report with plots\n"
 	"      --perfetto FILE  also write Chrome trace-event JSON (ui.perfetto.dev)\n"
 	EA_PERFETTO_MAX_MB_HELP
+	"      --rail CLUSTER=RAIL  a Perfetto trace's power rail RAIL feeds\n"
+	"                     CLUSTER: its measured energy is shown beside the\n"
+	"                     estimate (repeatable; default: from the rail's\n"
+	"                     name, docs/perfetto.md)\n"
 
 	EA_COMMON_OPTS_HELP
 	"  -h, --help         this text\n"
@@ -54,7 +59,7 @@ static const char usage_text[] =
 #define EA_MAX_ASSUME_KHZ 100000000u
 
 enum { OPT_PER_TASK = 2000, OPT_TOP, OPT_INTERVAL, OPT_ASSUME, OPT_NO_WAKEUPS, OPT_HTML,
-       OPT_PERFETTO, OPT_PERFETTO_MAX };
+       OPT_PERFETTO, OPT_PERFETTO_MAX, OPT_RAIL };
 
 static const struct option extra[] = {
 	{ "per-task", no_argument, NULL, OPT_PER_TASK },
@@ -65,7 +70,10 @@ static const struct option extra[] = {
 	{ "html", required_argument, NULL, OPT_HTML },
 	{ "perfetto", required_argument, NULL, OPT_PERFETTO },
 	{ "perfetto-max-mb", required_argument, NULL, OPT_PERFETTO_MAX },
+	{ "rail", required_argument, NULL, OPT_RAIL },
 };
+
+#define MAX_RAIL_MAPS 64
 
 struct report_opts {
 	bool per_task, no_wakeups;
@@ -74,6 +82,9 @@ struct report_opts {
 	unsigned long assume_khz;
 	const char *html, *perfetto;
 	double perfetto_max_mb;
+	struct ea_rail_map rail[MAX_RAIL_MAPS];
+	char rail_buf[MAX_RAIL_MAPS][2 * EA_NAME_LEN];
+	int nrail;
 };
 
 static int on_opt(int opt, const char *arg, void *ctx)
@@ -108,6 +119,21 @@ static int on_opt(int opt, const char *arg, void *ctx)
 		return 0;
 	case OPT_PERFETTO_MAX:
 		return ea_cli_parse_max_mb(arg, &ro->perfetto_max_mb);
+	case OPT_RAIL: {
+		char *b = ro->rail_buf[ro->nrail], *eq;
+
+		if (ro->nrail == MAX_RAIL_MAPS)
+			return ea_die("--rail: more than %d", MAX_RAIL_MAPS);
+		if (strlen(arg) >= sizeof(ro->rail_buf[0]))
+			return ea_die("--rail: '%.40s...' is too long", arg);
+		strcpy(b, arg);
+		eq = strchr(b, '=');
+		if (!eq || eq == b || !eq[1])
+			return ea_die("--rail: '%s' is not CLUSTER=RAIL", arg);
+		*eq = '\0';
+		ro->rail[ro->nrail++] = (struct ea_rail_map){ b, eq + 1 };
+		return 0;
+	}
 	case OPT_INTERVAL:
 		v = strtod(arg, &end);
 		if (*end || !(v >= 0.001) || v > 1e9)
@@ -195,6 +221,8 @@ int cmd_report(int argc, char **argv)
 	struct ea_consumer cons[3];
 	struct ea_timeline tl = { 0 };
 	struct ea_report rep;
+	struct ea_rail_cmp *rails = NULL;
+	size_t nrails = 0;
 	struct ea_stats st;
 	struct ea_acct acct;
 	struct ea_run run;
@@ -251,11 +279,17 @@ int cmd_report(int argc, char **argv)
 	}
 	if (ea_check_window(&o, run.state, args[0]))
 		goto out_run;
+	if (ea_rails_compare(run.info.rails, &acct, ro.rail, ro.nrail, &rails,
+			     &nrails, &err)) {
+		ea_die("%s: %s", args[0], err.msg);
+		goto out_run;
+	}
 	if (ea_out_open(&out, o.output, &err)) {
 		ea_die("%s", err.msg);
 		goto out_run;
 	}
-	rep = (struct ea_report){ args[0], &run.info, &acct, &st, ro.per_task, ro.top };
+	rep = (struct ea_report){ args[0], &run.info, &acct, &st, ro.per_task, ro.top,
+				  rails, nrails };
 	if (o.format == EA_FMT_JSON)
 		ea_report_render_json(out.f, &rep);
 	else if (o.format == EA_FMT_CSV)
@@ -268,6 +302,7 @@ int cmd_report(int argc, char **argv)
 	if (!rc && write_pictures(&ro, &rep, &tl, run.state))
 		rc = EXIT_ERROR;
 out_run:
+	ea_rails_cmp_free(rails, nrails);
 	ea_run_free(&run);
 out:
 	ea_timeline_free(&tl);

@@ -14,6 +14,8 @@
 #include <unistd.h>
 
 #include "eatrace/input.h"
+#include "eatrace/procs.h"
+#include "eatrace/rails.h"
 #include "input/reader.h"
 #include "input/spool.h"
 
@@ -276,6 +278,22 @@ const struct ea_input_info *ea_input_info(const struct ea_input *in)
 	return &in->info;
 }
 
+void ea_input_take_owned(struct ea_input *in, struct ea_input_info *dst)
+{
+	dst->rails = in->info.rails;
+	in->info.rails = NULL;
+	dst->procs = in->info.procs;
+	in->info.procs = NULL;
+}
+
+void ea_input_info_free_owned(struct ea_input_info *info)
+{
+	ea_rails_free(info->rails);
+	info->rails = NULL;
+	ea_procs_free(info->procs);
+	info->procs = NULL;
+}
+
 static int first_grow(struct first_scan *fs, int cpu)
 {
 	int n = fs->n ? fs->n : 8;
@@ -339,8 +357,13 @@ int ea_input_first_event(struct ea_input *in, int cpu, struct ea_event *ev,
 	*lost_before = false;
 	if (cpu < 0 || cpu >= EA_MAX_CPUS)
 		return 0;
-	if (in->ops->first_event)
-		return in->ops->first_event(in->priv, cpu, ev, lost_before, err);
+	if (in->ops->first_event) {
+		int rc = in->ops->first_event(in->priv, cpu, ev, lost_before, err);
+
+		if (rc != 2)
+			return rc;
+		*lost_before = false;
+	}
 	if (!in->fs && !(in->fs = calloc(1, sizeof(*in->fs))))
 		return ea_err_set(err, "%s: out of memory", in->path);
 	fs = in->fs;
@@ -363,6 +386,7 @@ void ea_input_close(struct ea_input *in)
 		free(in->fs);
 	}
 	in->ops->close(in->priv);
+	ea_input_info_free_owned(&in->info);
 	if (in->tmp) {
 		unlink(in->tmp);
 		free(in->tmp);

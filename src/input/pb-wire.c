@@ -25,3 +25,23 @@ size_t pb_packed_count(const struct pb_buf *b)
 		n += !(*p & 0x80);
 	return n;
 }
+
+int pb_varint_slow(struct pb_buf *b, uint64_t *v)
+{
+	const uint8_t *p = b->p;
+	uint64_t r = 0;
+
+	for (int shift = 0; shift < 70; shift += 7) {
+		if (p >= b->end)
+			return PB_ERR;
+		r |= (uint64_t)(*p & 0x7f) << shift;
+		if (!(*p++ & 0x80)) {
+			if (shift == 63 && p[-1] > 1)
+				return PB_ERR;	/* more than 64 bits */
+			*v = r;
+			b->p = p;
+			return PB_OK;
+		}
+	}
+	return PB_ERR;		/* more than 10 bytes */
+}

@@ -35,32 +35,62 @@ struct pb_field {
 
 enum pb_status { PB_OK = 1, PB_END = 0, PB_ERR = -1 };
 
-/* A varint at b->p, which moves past it. PB_OK, or PB_ERR when cut/too long. */
-static inline int pb_varint(struct pb_buf *b, uint64_t *v)
+/* pb_varint()'s slow path: near the end of the window (pb-wire.c). */
+int pb_varint_slow(struct pb_buf *b, uint64_t *v);
+
+/*
+ * A varint at b->p, which moves past it. PB_OK, or PB_ERR when cut/too
+ * long. With 10 bytes left (all but the window's last varint), it is
+ * decoded without a bounds check per byte.
+ */
+static inline __attribute__((always_inline)) int
+pb_varint(struct pb_buf *b, uint64_t *v)
 {
 	const uint8_t *p = b->p;
 	uint64_t r;
-	int shift;
 
 	if (p < b->end && !(*p & 0x80)) {	/* one byte: the usual case */
 		*v = *p;
 		b->p = p + 1;
 		return PB_OK;
 	}
-	r = 0;
-	for (shift = 0; shift < 70; shift += 7) {
-		if (p >= b->end)
-			return PB_ERR;
-		r |= (uint64_t)(*p & 0x7f) << shift;
-		if (!(*p++ & 0x80)) {
-			if (shift == 63 && p[-1] > 1)
-				return PB_ERR;	/* more than 64 bits */
-			*v = r;
-			b->p = p;
+	if (b->end - p < 10) {
+		/* two bytes (pids, most deltas) even near the end */
+		if (b->end - p >= 2 && !(p[1] & 0x80)) {
+			*v = (uint64_t)(p[0] & 0x7f) | (uint64_t)p[1] << 7;
+			b->p = p + 2;
 			return PB_OK;
+		}
+		return pb_varint_slow(b, v);
+	}
+	r = (uint64_t)(p[0] & 0x7f) | (uint64_t)(p[1] & 0x7f) << 7;
+	if (!(p[1] & 0x80)) {
+		b->p = p + 2;
+		goto out;
+	}
+	r |= (uint64_t)(p[2] & 0x7f) << 14;
+	if (!(p[2] & 0x80)) {
+		b->p = p + 3;
+		goto out;
+	}
+	r |= (uint64_t)(p[3] & 0x7f) << 21;
+	if (!(p[3] & 0x80)) {
+		b->p = p + 4;
+		goto out;
+	}
+	for (int i = 4; i < 10; i++) {
+		r |= (uint64_t)(p[i] & 0x7f) << (7 * i);
+		if (!(p[i] & 0x80)) {
+			if (i == 9 && p[i] > 1)
+				return PB_ERR;	/* more than 64 bits */
+			b->p = p + i + 1;
+			goto out;
 		}
 	}
 	return PB_ERR;		/* more than 10 bytes */
+out:
+	*v = r;
+	return PB_OK;
 }
 
 /*

@@ -9,6 +9,16 @@
  *                      133 zstd_compressed_packets (zstd frames, the same)
  *   FtraceEventBundle: 1 cpu, 3 lost_events, 9 last_read_event_timestamp,
  *                      10 previous_bundle_end_timestamp
+ *   TracePacket:       8 timestamp, 40 power_rails (power_rails.proto),
+ *                      7 sys_stats, 34 ftrace_stats
+ *   ProcessTree:       1 processes (1 pid, 3 cmdline), 2 threads (1 tid,
+ *                      3 tgid), packet field 2
+ *   SysStats:          11 cpufreq_khz (repeated, packed or not, per CPU)
+ *   FtraceStats:       1 phase (1 start, 2 end), 2 cpu_stats (1 cpu,
+ *                      3 overrun, 8 dropped_events)
+ *   PowerRails:        1 rail_descriptor (1 index, 2 rail_name,
+ *                      3 subsys_name), 2 energy_data (1 index,
+ *                      2 timestamp_ms, 3 energy in uWs)
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -16,7 +26,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include <zlib.h>
@@ -29,6 +38,11 @@
 #define PKT_FTRACE 1
 #define PKT_COMPRESSED 50
 #define PKT_ZSTD 133
+#define PKT_TIMESTAMP 8
+#define PKT_POWER_RAILS 40
+#define PKT_SYS_STATS 7
+#define PKT_PROCESS_TREE 2
+#define PKT_FTRACE_STATS 34
 #define MAX_INFLATED ((size_t)1 << 34)	/* 16 GiB: larger is refused */
 
 /* ---- probe ------------------------------------------------------------- */
@@ -198,31 +212,62 @@ static int load(struct pf_index *ix, const char *path, struct ea_err *err)
 		return ea_err_set(err, "%s: empty file", path);
 	}
 	ix->len = (size_t)st.st_size;
-	ix->data = mmap(NULL, ix->len, PROT_READ, MAP_PRIVATE, fd, 0);
-	close(fd);
-	if (ix->data == MAP_FAILED) {
-		ix->data = NULL;
-		return ea_err_set(err, "%s: cannot map the file: %s", path,
-				  strerror(errno));
-	}
-	ix->mapped = true;
-	(void)madvise(ix->data, ix->len, MADV_SEQUENTIAL);
+	ix->fd = fd;
+	(void)posix_fadvise(fd, 0, 0, POSIX_FADV_SEQUENTIAL);
 	return 0;
 }
 
-#define RELEASE_STEP ((size_t)8 << 20)
-
-void pf_release(struct pf_index *ix, const uint8_t *upto)
+int pf_read(struct pf_index *ix, struct pf_chunk *c, uint64_t off,
+	    size_t len, size_t want, const char *path, struct ea_err *err)
 {
-	size_t off, page = (size_t)sysconf(_SC_PAGESIZE);
+	size_t got = 0;
 
-	if (!ix->mapped || upto < ix->data || upto > ix->data + ix->len)
-		return;
-	off = (size_t)(upto - ix->data) / page * page;
-	if (off < ix->dropped + RELEASE_STEP)
-		return;
-	(void)madvise(ix->data + ix->dropped, off - ix->dropped, MADV_DONTNEED);
-	ix->dropped = off;
+	if (c->buf && off >= c->boff && off - c->boff <= c->blen &&
+	    len <= c->blen - (off - c->boff))
+		return 0;
+	if (off > ix->len || len > ix->len - off)
+		return ea_err_set(err, "%s:offset %" PRIu64 ": beyond the end of the file",
+				  path, off);
+	if (want < len)
+		want = len;
+	if (want > ix->len - off)
+		want = (size_t)(ix->len - off);
+	if (want > c->cap) {
+		uint8_t *q = realloc(c->buf, want);
+
+		if (!q)
+			return ea_err_set(err, "%s: out of memory", path);
+		c->buf = q;
+		c->cap = want;
+	}
+	c->boff = off;
+	c->blen = 0;
+	while (got < want) {
+		ssize_t k = pread(ix->fd, c->buf + got, want - got, (off_t)(off + got));
+
+		if (k <= 0)
+			return ea_err_set(err, "%s:offset %" PRIu64 ": %s", path, off + got,
+					  k < 0 ? strerror(errno) : "file shrank while read");
+		got += (size_t)k;
+	}
+	c->blen = got;
+	return 0;
+}
+
+int pf_bundle_bytes(struct pf_index *ix, const struct pf_bundle *b,
+		    struct pf_chunk *c, size_t want, const uint8_t **p,
+		    const uint8_t **end, const char *path, struct ea_err *err)
+{
+	if (b->p) {
+		*p = b->p;
+		*end = b->end;
+		return 0;
+	}
+	if (pf_read(ix, c, b->off, b->len, want, path, err))
+		return -1;
+	*p = c->buf + (b->off - c->boff);
+	*end = *p + b->len;
+	return 0;
 }
 
 /* ---- index ------------------------------------------------------------- */
@@ -231,12 +276,19 @@ struct walk {
 	struct pf_index *ix;
 	const char *path;
 	struct ea_err *err;
+	struct pf_chunk ck;	/* the file's bytes being indexed (not gzip'd) */
 };
 
-/* "offset N" in the file, or "compressed packet K offset N" inside one. */
+/*
+ * "offset N" in the file, or "compressed packet K offset N" inside one;
+ * base NULL: at is in the file's chunk.
+ */
 static int bad(struct walk *w, uint32_t comp, const uint8_t *at,
 	       const uint8_t *base, const char *what)
 {
+	if (!comp && !base)
+		return ea_err_set(w->err, "%s:offset %" PRIu64 ": %s", w->path,
+				  w->ck.boff + (uint64_t)(at - w->ck.buf), what);
 	if (comp)
 		return ea_err_set(w->err, "%s:compressed_packets %" PRIu32 " offset %td: %s",
 				  w->path, comp, at - base, what);
@@ -264,8 +316,13 @@ static int index_bundle(struct walk *w, struct pb_buf b, uint32_t comp,
 		return ea_err_set(w->err, "%s: out of memory", w->path);
 	e = &ix->b[ix->nb];
 	memset(e, 0, sizeof(*e));
-	e->p = b.p;
-	e->end = b.end;
+	e->len = (size_t)(b.end - b.p);
+	if (base) {
+		e->p = b.p;
+		e->end = b.end;
+	} else {
+		e->off = w->ck.boff + (uint64_t)(b.p - w->ck.buf);
+	}
 	e->packet = ix->npackets;
 	while ((rc = pb_next(&b, &f)) == PB_OK) {
 		switch (f.num) {
@@ -296,7 +353,8 @@ static int index_bundle(struct walk *w, struct pb_buf b, uint32_t comp,
 
 		snprintf(m, sizeof(m), "ftrace bundle for CPU %" PRIu64 " (max %d)",
 			 cpu, EA_MAX_CPUS - 1);
-		return bad(w, comp, e->p, base, m);
+		return bad(w, comp, e->p ? e->p : w->ck.buf + (e->off - w->ck.boff),
+			   base, m);
 	}
 	e->cpu = (int32_t)cpu;
 	if (e->cpu > ix->max_cpu)
@@ -414,17 +472,251 @@ static int unzstd_packets(struct walk *w, struct pb_buf c, uint32_t comp,
 			  me, out.dst);
 }
 
+/*
+ * A PowerRails message: descriptors name rails, energy_data samples their
+ * counters. A sample's time is its timestamp_ms, else the packet's
+ * timestamp (pts, 0: none). Malformed: -1.
+ */
+static int power_rails(struct walk *w, struct pb_buf b, uint64_t pts,
+		       uint32_t comp, const uint8_t *base)
+{
+	struct pf_index *ix = w->ix;
+	struct pb_field f = { 0 }, g = { 0 };
+	int rc, rc2;
+
+	if (!ix->rails && !(ix->rails = calloc(1, sizeof(*ix->rails))))
+		return ea_err_set(w->err, "%s: out of memory", w->path);
+	while ((rc = pb_next(&b, &f)) == PB_OK) {
+		struct pb_buf m = f.sub;
+		struct pb_buf name = { NULL, NULL }, subsys = { NULL, NULL };
+		uint64_t index = 0, ms = 0, uws = 0;
+		struct ea_rail *r;
+
+		if ((f.num != 1 && f.num != 2) || f.wire != PB_LEN)
+			continue;
+		while ((rc2 = pb_next(&m, &g)) == PB_OK) {
+			if (g.num == 1 && g.wire == PB_VARINT)
+				index = g.v;
+			else if (g.num == 2 && f.num == 1 && g.wire == PB_LEN)
+				name = g.sub;
+			else if (g.num == 2 && g.wire == PB_VARINT)
+				ms = g.v;
+			else if (g.num == 3 && f.num == 1 && g.wire == PB_LEN)
+				subsys = g.sub;
+			else if (g.num == 3 && g.wire == PB_VARINT)
+				uws = g.v;
+		}
+		if (rc2 == PB_ERR)
+			return bad(w, comp, m.p, base, "malformed power_rails (protobuf field cut or invalid)");
+		if (index > UINT32_MAX)
+			return bad(w, comp, f.sub.p, base, "power rail index beyond 32 bits");
+		r = ea_rails_get(ix->rails, (uint32_t)index);
+		if (!r)
+			return ea_err_set(w->err, "%s: out of memory", w->path);
+		if (f.num == 1) {
+			if (name.p)
+				pb_str(&name, r->name, sizeof(r->name));
+			if (subsys.p)
+				pb_str(&subsys, r->subsys, sizeof(r->subsys));
+			r->described = true;
+			continue;
+		}
+		if (ms > UINT64_MAX / 1000000)
+			return bad(w, comp, f.sub.p, base, "power rail sample time beyond 64-bit ns");
+		if (ea_rail_add_sample(r, ms ? ms * 1000000 : pts, uws))
+			return ea_err_set(w->err, "%s: out of memory", w->path);
+	}
+	if (rc == PB_ERR)
+		return bad(w, comp, b.p, base, "malformed power_rails (protobuf field cut or invalid)");
+	return 0;
+}
+
+/* A ProcessTree: threads' tgids, processes' names (cmdline[0]). */
+static int process_tree(struct walk *w, struct pb_buf b, uint32_t comp,
+			const uint8_t *base)
+{
+	struct pf_index *ix = w->ix;
+	struct pb_field f = { 0 }, g = { 0 };
+	int rc, rc2;
+
+	if (!ix->procs && !(ix->procs = calloc(1, sizeof(*ix->procs))))
+		return ea_err_set(w->err, "%s: out of memory", w->path);
+	while ((rc = pb_next(&b, &f)) == PB_OK) {
+		struct pb_buf m = f.sub, name = { NULL, NULL };
+		int64_t id = -1, tgid = -1;
+		int r = 0;
+
+		if ((f.num != 1 && f.num != 2) || f.wire != PB_LEN)
+			continue;
+		while ((rc2 = pb_next(&m, &g)) == PB_OK) {
+			if (g.num == 1 && g.wire == PB_VARINT)
+				id = pb_i32(g.v);
+			else if (g.num == 3 && f.num == 2 && g.wire == PB_VARINT)
+				tgid = pb_i32(g.v);
+			else if (g.num == 3 && f.num == 1 && g.wire == PB_LEN && !name.p)
+				name = g.sub;
+		}
+		if (rc2 == PB_ERR)
+			return bad(w, comp, m.p, base, "malformed process_tree (protobuf field cut or invalid)");
+		if (id < 0)
+			continue;
+		if (f.num == 2 && tgid >= 0)
+			r = ea_procs_add_thread(ix->procs, (int32_t)id, (int32_t)tgid);
+		else if (f.num == 1)
+			r = ea_procs_add_proc(ix->procs, (int32_t)id,
+					      (const char *)name.p,
+					      name.p ? (size_t)(name.end - name.p) : 0);
+		if (r)
+			return ea_err_set(w->err, "%s: out of memory", w->path);
+	}
+	if (rc == PB_ERR)
+		return bad(w, comp, b.p, base, "malformed process_tree (protobuf field cut or invalid)");
+	return 0;
+}
+
+/* The first sys_stats' cpufreq_khz: each CPU's frequency when it was taken. */
+static int sys_stats(struct walk *w, struct pb_buf b, uint64_t pts,
+		     uint32_t comp, const uint8_t *base)
+{
+	struct pf_index *ix = w->ix;
+	struct pb_field f = { 0 };
+	size_t cap = 0, n = 0;
+	uint32_t *v = NULL;
+	int rc;
+
+	if (ix->freq0)
+		return 0;
+	while ((rc = pb_next(&b, &f)) == PB_OK) {
+		struct pb_buf a;
+		uint64_t x;
+
+		if (f.num != 11)
+			continue;
+		if (f.wire == PB_LEN) {
+			a = f.sub;
+		} else if (f.wire == PB_VARINT) {
+			a.p = a.end = NULL;
+		} else {
+			continue;
+		}
+		for (;;) {
+			if (f.wire == PB_LEN) {
+				int r2 = pb_packed_next(&a, &x);
+
+				if (r2 == PB_END)
+					break;
+				if (r2 != PB_OK) {
+					free(v);
+					return bad(w, comp, a.p, base, "malformed sys_stats cpufreq_khz");
+				}
+			} else {
+				x = f.v;
+			}
+			if (n == EA_MAX_CPUS)
+				break;
+			if (grow((void **)&v, &cap, n + 1, sizeof(*v))) {
+				free(v);
+				return ea_err_set(w->err, "%s: out of memory", w->path);
+			}
+			v[n++] = x > UINT32_MAX ? 0 : (uint32_t)x;
+			if (f.wire != PB_LEN)
+				break;
+		}
+	}
+	if (rc == PB_ERR) {
+		free(v);
+		return bad(w, comp, b.p, base, "malformed sys_stats (protobuf field cut or invalid)");
+	}
+	ix->freq0 = v;
+	ix->nfreq0 = n;
+	ix->freq0_ts = pts;
+	return 0;
+}
+
+/*
+ * FtraceStats: what each CPU lost, overrun + dropped_events, at the end
+ * of the trace (phase 2) less at its start (phase 1).
+ */
+static int ftrace_stats(struct walk *w, struct pb_buf b, uint32_t comp,
+			const uint8_t *base)
+{
+	struct pf_index *ix = w->ix;
+	struct pb_field f = { 0 }, g = { 0 };
+	uint64_t phase = 0;
+	struct pb_buf c = b;
+	int rc;
+
+	while ((rc = pb_next(&c, &f)) == PB_OK)
+		if (f.num == 1 && f.wire == PB_VARINT)
+			phase = f.v;
+	if (rc == PB_ERR)
+		return bad(w, comp, c.p, base, "malformed ftrace_stats (protobuf field cut or invalid)");
+	if (phase != 1 && phase != 2)
+		return 0;
+	while (pb_next(&b, &f) == PB_OK) {
+		struct pb_buf m = f.sub;
+		uint64_t cpu = 0, lost = 0;
+		int r2;
+
+		if (f.num != 2 || f.wire != PB_LEN)
+			continue;
+		while ((r2 = pb_next(&m, &g)) == PB_OK) {
+			if (g.wire != PB_VARINT)
+				continue;
+			if (g.num == 1)
+				cpu = g.v;
+			else if (g.num == 3 || g.num == 8)
+				lost += g.v;
+		}
+		if (r2 == PB_ERR)
+			return bad(w, comp, m.p, base, "malformed ftrace_stats cpu_stats");
+		if (cpu >= EA_MAX_CPUS)
+			continue;
+		if (cpu >= ix->nlost) {
+			size_t cap = ix->nlost;
+			uint64_t *q;
+
+			if (grow((void **)&ix->lost, &cap, cpu + 1, sizeof(*ix->lost)))
+				return ea_err_set(w->err, "%s: out of memory", w->path);
+			q = ix->lost;
+			memset(q + ix->nlost, 0, (cap - ix->nlost) * sizeof(*q));
+			ix->nlost = cap;
+		}
+		/* start: subtracted (wrapping back at the end) */
+		if (phase == 1)
+			ix->lost[cpu] -= lost;
+		else
+			ix->lost[cpu] += lost;
+	}
+	if (phase == 2)
+		ix->lost_known = true;
+	return 0;
+}
+
 static int walk_packet(struct walk *w, struct pb_buf p, uint32_t comp,
 		       const uint8_t *base)
 {
 	struct pb_field f = { 0 };
+	struct pb_buf rails = { NULL, NULL }, sys = { NULL, NULL };
+	struct pb_buf fst = { NULL, NULL }, tree = { NULL, NULL };
+	uint64_t pts = 0;
 	int rc;
 
 	w->ix->npackets++;
 	while ((rc = pb_next(&p, &f)) == PB_OK) {
+		if (f.num == PKT_TIMESTAMP && f.wire == PB_VARINT)
+			pts = f.v;
 		if (f.wire != PB_LEN)
 			continue;
-		if (f.num == PKT_FTRACE) {
+		if (f.num == PKT_POWER_RAILS) {
+			rails = f.sub;
+		} else if (f.num == PKT_SYS_STATS) {
+			sys = f.sub;
+		} else if (f.num == PKT_FTRACE_STATS) {
+			fst = f.sub;
+		} else if (f.num == PKT_PROCESS_TREE) {
+			tree = f.sub;
+		} else if (f.num == PKT_FTRACE) {
 			if (index_bundle(w, f.sub, comp, base))
 				return -1;
 		} else if (f.num == PKT_COMPRESSED) {
@@ -439,6 +731,14 @@ static int walk_packet(struct walk *w, struct pb_buf p, uint32_t comp,
 	}
 	if (rc == PB_ERR)
 		return bad(w, comp, p.p, base, "malformed trace packet (protobuf field cut or invalid)");
+	if (rails.p && power_rails(w, rails, pts, comp, base))
+		return -1;
+	if (sys.p && sys_stats(w, sys, pts, comp, base))
+		return -1;
+	if (fst.p && ftrace_stats(w, fst, comp, base))
+		return -1;
+	if (tree.p && process_tree(w, tree, comp, base))
+		return -1;
 	return 0;
 }
 
@@ -453,8 +753,6 @@ static int walk_trace(struct walk *w, struct pb_buf t, uint32_t comp,
 			return bad(w, comp, t.p, base, "not a Perfetto trace here (expected a TracePacket, field 1)");
 		if (walk_packet(w, f.sub, comp, base))
 			return -1;
-		if (!comp)
-			pf_release(w->ix, t.p);
 	}
 	if (rc == PB_ERR) {
 		/* the usual case: a file cut while it was written */
@@ -474,33 +772,90 @@ static int walk_trace(struct walk *w, struct pb_buf t, uint32_t comp,
 	return 0;
 }
 
+/* The file, packet by packet, through the chunk (walk_trace's rules). */
+static int walk_file(struct walk *w)
+{
+	struct pf_index *ix = w->ix;
+	uint64_t off = 0;
+
+	while (off < ix->len) {
+		size_t head = ix->len - off < 16 ? (size_t)(ix->len - off) : 16;
+		const uint8_t *tag;
+		struct pb_buf h;
+		uint64_t len;
+
+		if (pf_read(ix, &w->ck, off, head, PF_CHUNK, w->path, w->err))
+			return -1;
+		tag = w->ck.buf + (off - w->ck.boff);
+		h.p = tag;
+		h.end = tag + head;
+		if (*tag != 0x0a) {
+			struct pb_field f = { 0 };
+
+			/* a field that is not a packet, or one cut short */
+			if (pb_next(&h, &f) == PB_OK || head == 16)
+				return bad(w, 0, tag, NULL, "not a Perfetto trace here (expected a TracePacket, field 1)");
+			return bad(w, 0, tag, NULL, "malformed trace (protobuf field cut or invalid)");
+		}
+		h.p++;
+		if (pb_varint(&h, &len) != PB_OK)
+			return bad(w, 0, tag, NULL, "malformed trace (protobuf field cut or invalid)");
+		off += (uint64_t)(h.p - tag);
+		if (len > ix->len - off) {
+			char m[128];
+
+			snprintf(m, sizeof(m), "truncated trace: packet of %" PRIu64 " bytes, %" PRIu64 " left in the file",
+				 len, (uint64_t)(ix->len - off));
+			return bad(w, 0, tag, NULL, m);
+		}
+		if (pf_read(ix, &w->ck, off, (size_t)len, PF_CHUNK, w->path, w->err))
+			return -1;
+		h.p = w->ck.buf + (off - w->ck.boff);
+		h.end = h.p + len;
+		if (walk_packet(w, h, 0, NULL))
+			return -1;
+		off += len;
+	}
+	return 0;
+}
+
 int pf_index_open(struct pf_index *ix, const char *path, struct ea_err *err)
 {
-	struct walk w = { ix, path, err };
+	struct walk w = { ix, path, err, { NULL, 0, 0, 0 } };
+	int rc;
 
 	memset(ix, 0, sizeof(*ix));
+	ix->fd = -1;
 	ix->max_cpu = -1;
 	if (load(ix, path, err))
 		return -1;
-	if (walk_trace(&w, (struct pb_buf){ ix->data, ix->data + ix->len },
-		       0, ix->data))
+	if (ix->fd >= 0)
+		rc = walk_file(&w);
+	else
+		rc = walk_trace(&w, (struct pb_buf){ ix->data, ix->data + ix->len },
+				0, ix->data);
+	free(w.ck.buf);
+	if (rc)
 		return -1;
-	/* the events are read again from the start */
-	if (ix->mapped && ix->dropped)
-		(void)madvise(ix->data, ix->len, MADV_DONTNEED);
-	ix->dropped = 0;
+	if (ix->rails)
+		ea_rails_finish(ix->rails);
+	if (ix->procs)
+		ea_procs_finish(ix->procs);
 	return 0;
 }
 
 void pf_index_free(struct pf_index *ix)
 {
-	if (ix->mapped)
-		munmap(ix->data, ix->len);
-	else
-		free(ix->data);
+	if (ix->fd >= 0)
+		close(ix->fd);
+	free(ix->data);
 	for (size_t i = 0; i < ix->nbufs; i++)
 		free(ix->bufs[i]);
 	free(ix->bufs);
 	free(ix->b);
+	ea_rails_free(ix->rails);
+	ea_procs_free(ix->procs);
+	free(ix->lost);
+	free(ix->freq0);
 	memset(ix, 0, sizeof(*ix));
 }

@@ -3,10 +3,13 @@
  * Perfetto trace: the bytes and an index of its ftrace bundles
  * (docs/perfetto.md), built in one pass before any event is decoded.
  *
- * The file is mapped (or, gzip'd, inflated into memory); the payloads of
- * compressed_packets are inflated into buffers owned by the index. Each
- * FtraceEventBundle found is listed with its CPU, in file order, which is
- * each CPU's time order: reader-perfetto.c then merges the CPUs' streams.
+ * The file is read in chunks into buffers that are reused (pread: no
+ * mapping, whose page faults cost more than the copy); a gzip'd file is
+ * inflated into memory whole, as are the payloads of compressed_packets,
+ * into buffers owned by the index. Each FtraceEventBundle found is listed
+ * with its CPU, in file order, which is each CPU's time order, and where
+ * it is: a file offset, or a place in memory. reader-perfetto.c then
+ * reads each CPU's bundles (pf_bundle_bytes) and merges the CPUs' streams.
  */
 #ifndef EATRACE_INPUT_PF_INDEX_H
 #define EATRACE_INPUT_PF_INDEX_H
@@ -17,9 +20,14 @@
 
 #include "eatrace/error.h"
 #include "eatrace/event.h"
+#include "eatrace/procs.h"
+#include "eatrace/rails.h"
 
 struct pf_bundle {
-	const uint8_t *p, *end;	/* the FtraceEventBundle's bytes */
+	const uint8_t *p, *end;	/* the FtraceEventBundle's bytes in memory;
+				   p NULL: in the file, at off */
+	uint64_t off;
+	size_t len;
 	uint32_t packet;	/* number of the TracePacket holding it, from 1 */
 	int32_t cpu;
 	bool has_prev_end;
@@ -28,10 +36,9 @@ struct pf_bundle {
 };
 
 struct pf_index {
-	uint8_t *data;		/* the file, mapped or inflated */
-	size_t len;
-	bool mapped;
-	size_t dropped;		/* mapped bytes before it given back (pf_release) */
+	int fd;			/* the file, read in chunks; -1: gzip'd */
+	uint8_t *data;		/* the gzip'd file inflated, or NULL */
+	size_t len;		/* the file's (or inflated data's) size */
 	bool gzip;
 	uint8_t **bufs;		/* inflated compressed_packets */
 	size_t nbufs, capbufs;
@@ -41,6 +48,20 @@ struct pf_index {
 	uint32_t npackets;
 	int max_cpu;		/* -1 when there is no bundle */
 	bool seen[EA_MAX_CPUS];	/* CPUs with a bundle so far */
+	struct ea_rails *rails;	/* power_rails, NULL: none (pf_open takes it) */
+	struct ea_procs *procs;	/* process_tree, NULL: none (the same) */
+	/*
+	 * ftrace_stats: per CPU, events the kernel lost (overrun + dropped
+	 * events at the end of the trace, less those at its start when the
+	 * start is given); lost_known: an END_OF_TRACE phase was read.
+	 */
+	uint64_t *lost;		/* [nlost], NULL: none */
+	size_t nlost;
+	bool lost_known;
+	/* the first sys_stats with cpufreq_khz: per CPU kHz (0: none) */
+	uint32_t *freq0;	/* [nfreq0] */
+	size_t nfreq0;
+	uint64_t freq0_ts;	/* its packet's timestamp */
 };
 
 /* Whether the first n bytes of a file (gzip'd or not) look like a trace. */
@@ -50,11 +71,25 @@ int pf_probe(const unsigned char *head, size_t n);
 int pf_index_open(struct pf_index *ix, const char *path, struct ea_err *err);
 void pf_index_free(struct pf_index *ix);
 
+/* A window on the file: its bytes [boff, boff + blen) in buf. */
+struct pf_chunk {
+	uint8_t *buf;
+	size_t cap, blen;
+	uint64_t boff;
+};
+
+#define PF_CHUNK ((size_t)256 << 10)	/* bytes read at once from the file */
+
 /*
- * The mapped file's bytes before upto will not be read again: give their
- * pages back (in steps of several MB), so that peak memory does not grow
- * with the file's size. Inflated data is kept.
+ * Make c hold the file's bytes [off, off + len), reading want bytes from
+ * off (at least len, fewer at the end of the file). 0, or -1 with err.
  */
-void pf_release(struct pf_index *ix, const uint8_t *upto);
+int pf_read(struct pf_index *ix, struct pf_chunk *c, uint64_t off,
+	    size_t len, size_t want, const char *path, struct ea_err *err);
+
+/* A bundle's bytes: in memory, or read into c. 0, or -1 with err. */
+int pf_bundle_bytes(struct pf_index *ix, const struct pf_bundle *b,
+		    struct pf_chunk *c, size_t want, const uint8_t **p,
+		    const uint8_t **end, const char *path, struct ea_err *err);
 
 #endif

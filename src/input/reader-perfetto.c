@@ -21,12 +21,19 @@
  *    incomplete (ring buffer overwrite); before the latest of them some
  *    CPU's events may be missing: those events are dropped (Perfetto's
  *    crop rule), which the trace's format string reports;
- *  - lost_events: an EA_EV_LOST (count unknown) before the bundle's first
- *    event;
+ *  - lost_events: an EA_EV_LOST before the bundle's first event; the
+ *    first of a CPU carries the count ftrace_stats gives for the CPU (the
+ *    others 0); a CPU that lost events by ftrace_stats but has no bundle
+ *    with lost_events gets it before its first event (a ring buffer
+ *    overwrites its oldest events);
+ *  - sys_stats' first cpufreq_khz: an initial cpu_frequency per CPU, at
+ *    its packet's time or the first event's if later, for the CPUs with
+ *    no cpu_frequency before then;
  *  - suspend_resume (its machine_suspend action only) and cpuhp_enter,
  *    cpuhp_multi_enter and cpuhp_exit become EA_EV_SUSPEND and
  *    EA_EV_HOTPLUG;
- *  - events eatrace's model has no place for (process_tree...) are skipped.
+ *  - process_tree gives tgids and process names (report's processes);
+ *    events eatrace's model has no place for are skipped.
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -58,6 +65,16 @@ enum {
 	CS_WK_COMM = 11,
 };
 
+/* ea_tl_prev_state_number(), inline: once per switch */
+static inline uint8_t prev_state(uint64_t v)
+{
+	if (v == 0 || (v & 0xff) == 0)
+		return EA_PREV_RUNNABLE;
+	if ((v & 0x70) && !(v & 0x3))
+		return EA_PREV_DEAD;
+	return EA_PREV_BLOCKED;
+}
+
 /* Where an event came from, for the tie order of one bundle's events. */
 enum { SRC_SWITCH, SRC_WAKING, SRC_EVENT };
 
@@ -71,13 +88,19 @@ struct pcpu {
 	size_t nb, capb, next;
 	/* the current bundle's events by source (SRC_*), each in time order */
 	struct evbuf src[3];
-	size_t idx[3];
-	struct ea_event *head;	/* the CPU's next event, NULL: to be found */
-	int head_src;		/* its source, -1 for lost_ev */
-	bool held;		/* src event at idx processed, kept: after lost_ev */
+	/* ... merged, processed and cropped: the CPU's next events, as
+	 * pointers into src (or to lost_ev) */
+	struct {
+		struct ea_event **ev;
+		size_t n, cap;
+	} out;
+	size_t pos;		/* *out.ev[pos] is the CPU's next event */
+	struct ea_event lost_ev;	/* a loss reported in out */
 	bool lost_pending;
+	uint64_t lost_count;	/* ftrace_stats' count, for the next lost event */
+	bool lost0_pending;	/* ... as they were before its first bundle */
+	uint64_t lost0_count;
 	bool done;
-	struct ea_event lost_ev;
 	size_t cur_bundle;	/* index into ix.b, for where() */
 	bool have_cur;		/* the task now running is known */
 	int32_t cur_pid, cur_prio;
@@ -92,10 +115,24 @@ struct pf {
 	int ncpu;
 	uint64_t crop;		/* events before it are dropped */
 	uint64_t cropped;
-	uint64_t loads;		/* bundles decoded */
+	size_t chunk;		/* bytes read from the file at once */
+	/* the parts of the file read: as many as CPUs, the least recently
+	 * used replaced; CPUs whose bundles are near each other share them */
+	struct pf_chunk *ck;
+	uint64_t *ck_used;
+	uint64_t ck_clock;
 	char (*intern)[EA_COMM_LEN];	/* a bundle's comm table, NUL-padded */
 	size_t nintern, capintern;
 	int last_cpu;
+	/* sys_stats' initial frequencies, given before the first event at or
+	 * after freq0_ts; freq_seen: CPUs with a cpu_frequency before */
+	size_t freq0_next;
+	bool *freq_seen;
+	bool emitted;		/* an event was given */
+	/* pf_next(): the CPU whose events follow, while before lim_ts */
+	struct pcpu *run;
+	uint64_t lim_ts;
+	int lim_cpu;
 };
 
 static int grow_ev(struct evbuf *b, size_t need)
@@ -131,13 +168,62 @@ static int bundle_err(struct pf *r, const struct pf_bundle *b,
 
 /* ---- one FtraceEvent -------------------------------------------------- */
 
+/*
+ * A string field's bytes into comm (EA_COMM_LEN, NUL-terminated, cut),
+ * as pb_str() but inline: comms are short.
+ */
+static inline void comm_copy(char *comm, const uint8_t *p, size_t len,
+			     const uint8_t *end)
+{
+	size_t i;
+
+	if (len > EA_COMM_LEN - 1)
+		len = EA_COMM_LEN - 1;
+	if (end - p >= EA_COMM_LEN) {
+		/* whole: two word moves (bytes past len are inside the
+		 * message, and cut by the NUL) */
+		memcpy(comm, p, EA_COMM_LEN);
+		comm[len] = '\0';
+		return;
+	}
+	for (i = 0; i < len; i++)
+		comm[i] = (char)p[i];
+	comm[i] = '\0';
+}
+
+/*
+ * comm 1, pid 2, prio 3, target 5 (sched_wakeup*, sched_migrate_task's
+ * comm, pid, prio, dest_cpu). One-byte tags of varints and short strings
+ * are read without pb_next(): these are most of a trace's fields.
+ */
 static int task_fields(struct pb_buf b, char *comm, int32_t *pid,
 		       int32_t *prio, int32_t *target)
 {
 	struct pb_field f = { 0 };
 	int rc;
 
-	while ((rc = pb_next(&b, &f)) == PB_OK) {
+	while (b.p < b.end) {
+		uint8_t t = *b.p;
+		uint64_t v;
+
+		if (t == 0x0a && b.end - b.p >= 2 && b.p[1] < 0x80 &&
+		    b.p[1] <= b.end - b.p - 2) {
+			comm_copy(comm, b.p + 2, b.p[1], b.end);
+			b.p += 2 + b.p[1];
+			continue;
+		}
+		if (t >= 0x08 && t < 0x80 && !(t & 7)) {
+			b.p++;
+			if (pb_varint(&b, &v) != PB_OK)
+				return PB_ERR;
+			f.num = t >> 3;
+			f.wire = PB_VARINT;
+			f.v = v;
+		} else {
+			rc = pb_next(&b, &f);
+			if (rc != PB_OK)
+				return rc;
+		}
 		switch (f.num) {
 		case 1:
 			if (f.wire == PB_LEN)
@@ -156,7 +242,7 @@ static int task_fields(struct pb_buf b, char *comm, int32_t *pid,
 			break;
 		}
 	}
-	return rc;
+	return PB_END;
 }
 
 /*
@@ -182,7 +268,7 @@ static int payload(uint32_t num, struct pb_buf b, struct ea_event *ev)
 			case 2: ev->sw.prev_pid = pb_i32(f.v); break;
 			case 3: ev->sw.prev_prio = pb_i32(f.v); break;
 			case 4:
-				ev->sw.prev_state = (uint8_t)ea_tl_prev_state_number(f.v);
+				ev->sw.prev_state = prev_state(f.v);
 				break;
 			case 5:
 				if (f.wire == PB_LEN)
@@ -310,14 +396,33 @@ static int one_event(struct pf *r, struct pcpu *c,
 		     struct ea_err *err)
 {
 	struct pb_buf pay = { NULL, NULL };
-	struct ea_event ev;
+	struct ea_event *ev;
 	struct pb_field f = { 0 };
 	uint32_t num = 0;
 	uint64_t ts = 0;
 	int32_t pid = -1;
-	int rc;
+	int rc = PB_END;
 
-	while ((rc = pb_next(&b, &f)) == PB_OK) {
+	while (b.p < b.end) {
+		uint8_t t = *b.p;
+		uint64_t v;
+
+		/* timestamp (1) and pid (2), one-byte tags: inline */
+		if (t == 0x08 || t == 0x10) {
+			b.p++;
+			if (pb_varint(&b, &v) != PB_OK) {
+				rc = PB_ERR;
+				break;
+			}
+			if (t == 0x08)
+				ts = v;
+			else
+				pid = pb_i32(v);
+			continue;
+		}
+		rc = pb_next(&b, &f);
+		if (rc != PB_OK)
+			break;
 		if (f.num == FE_TIMESTAMP)
 			ts = f.v;
 		else if (f.num == FE_PID)
@@ -331,22 +436,21 @@ static int one_event(struct pf *r, struct pcpu *c,
 		return bundle_err(r, bd, err, "malformed ftrace event (protobuf field cut or invalid)");
 	if (!num)
 		return 0;
-	rc = payload(num, pay, &ev);
-	if (rc < 0)
-		return bundle_err(r, bd, err, "malformed ftrace event payload (protobuf field cut or invalid)");
-	if (!rc)
+	/* decoded in place, taken back when skipped */
+	ev = push(&c->src[SRC_EVENT]);
+	if (!ev)
+		return ea_err_set(err, "%s: out of memory", r->path);
+	rc = payload(num, pay, ev);
+	if (rc <= 0) {
+		c->src[SRC_EVENT].n--;
+		if (rc < 0)
+			return bundle_err(r, bd, err, "malformed ftrace event payload (protobuf field cut or invalid)");
 		return 0;
-	ev.ts = ts;
-	ev.cpu = bd->cpu;
-	ev.cur_pid = pid;
-	ev.flags = 0;
-	{
-		struct ea_event *e = push(&c->src[SRC_EVENT]);
-
-		if (!e)
-			return ea_err_set(err, "%s: out of memory", r->path);
-		*e = ev;
 	}
+	ev->ts = ts;
+	ev->cpu = bd->cpu;
+	ev->cur_pid = pid;
+	ev->flags = 0;
 	return 0;
 }
 
@@ -388,11 +492,12 @@ static int compact(struct pf *r, struct pcpu *c, const struct pf_bundle *bd,
 	}
 	if (rc == PB_ERR)
 		return bundle_err(r, bd, err, "malformed compact_sched (protobuf field cut or invalid)");
-	/* switches: as many as timestamps, and every array as long */
-	n = pb_packed_count(&a[CS_SW_TS].b);
+	/* switches: as many as timestamps (at most one per byte), and every
+	 * array as long */
+	n = (size_t)(a[CS_SW_TS].b.end - a[CS_SW_TS].b.p);
 	if (grow_ev(&c->src[SRC_SWITCH], n))
 		return ea_err_set(err, "%s: out of memory", r->path);
-	for (i = 0, ts = 0; i < n; i++) {
+	for (i = 0, ts = 0; a[CS_SW_TS].b.p < a[CS_SW_TS].b.end; i++) {
 		struct ea_event *e = &c->src[SRC_SWITCH].ev[i];
 		uint64_t st, pid, prio, ci;
 
@@ -409,7 +514,7 @@ static int compact(struct pf *r, struct pcpu *c, const struct pf_bundle *bd,
 		e->cpu = bd->cpu;
 		e->type = EA_EV_SWITCH;
 		e->flags = 0;
-		e->sw.prev_state = (uint8_t)ea_tl_prev_state_number(st);
+		e->sw.prev_state = prev_state(st);
 		e->sw.next_pid = pb_i32(pid);
 		e->sw.next_prio = pb_i32(prio);
 		memcpy(e->sw.next_comm, r->intern[ci], EA_COMM_LEN);
@@ -419,12 +524,12 @@ static int compact(struct pf *r, struct pcpu *c, const struct pf_bundle *bd,
 	    a[CS_SW_NEXT_PRIO].b.p != a[CS_SW_NEXT_PRIO].b.end ||
 	    a[CS_SW_NEXT_COMM].b.p != a[CS_SW_NEXT_COMM].b.end)
 		return bundle_err(r, bd, err, "compact_sched switch arrays of different lengths (or malformed)");
-	c->src[SRC_SWITCH].n = n;
+	c->src[SRC_SWITCH].n = i;
 	/* wakings */
-	n = pb_packed_count(&a[CS_WK_TS].b);
+	n = (size_t)(a[CS_WK_TS].b.end - a[CS_WK_TS].b.p);
 	if (grow_ev(&c->src[SRC_WAKING], n))
 		return ea_err_set(err, "%s: out of memory", r->path);
-	for (i = 0, ts = 0; i < n; i++) {
+	for (i = 0, ts = 0; a[CS_WK_TS].b.p < a[CS_WK_TS].b.end; i++) {
 		struct ea_event *e = &c->src[SRC_WAKING].ev[i];
 		uint64_t pid, tgt, prio, ci;
 
@@ -451,7 +556,7 @@ static int compact(struct pf *r, struct pcpu *c, const struct pf_bundle *bd,
 	    a[CS_WK_PRIO].b.p != a[CS_WK_PRIO].b.end ||
 	    a[CS_WK_COMM].b.p != a[CS_WK_COMM].b.end)
 		return bundle_err(r, bd, err, "compact_sched waking arrays of different lengths (or malformed)");
-	c->src[SRC_WAKING].n = n;
+	c->src[SRC_WAKING].n = i;
 	return 0;
 }
 
@@ -491,42 +596,45 @@ static int process(struct pf *r, struct pcpu *c, int src, struct ea_event *e)
 	return 1;
 }
 
-/*
- * Give back the mapped pages no CPU will read again: those before the
- * earliest bundle a CPU still reads (pf_release() acts every few MB).
- */
-static void release(struct pf *r)
+/* A bundle's bytes: in memory, or in one of the chunks of the file. */
+static int bundle_bytes(struct pf *r, const struct pf_bundle *bd,
+			struct pb_buf *b, struct ea_err *err)
 {
-	const uint8_t *low = NULL;
+	int n = r->ncpu > 0 ? r->ncpu : 1, k = 0;
 
-	if (!r->ix.mapped || ++r->loads % 64)
-		return;
-	for (int i = 0; i < r->ncpu; i++) {
-		const struct pcpu *c = &r->cpu[i];
-		const uint8_t *p;
+	if (!bd->p) {
+		for (int i = 0; i < n; i++) {
+			const struct pf_chunk *c = &r->ck[i];
 
-		if (c->next == c->nb)
-			continue;	/* no bundle left to read */
-		p = r->ix.b[c->next ? c->bi[c->next - 1] : c->bi[0]].p;
-		if (!low || p < low)
-			low = p;
+			if (c->buf && bd->off >= c->boff &&
+			    bd->off - c->boff <= c->blen &&
+			    bd->len <= c->blen - (bd->off - c->boff)) {
+				k = i;
+				goto found;
+			}
+			if (r->ck_used[i] < r->ck_used[k])
+				k = i;
+		}
 	}
-	if (low)
-		pf_release(&r->ix, low);
+found:
+	r->ck_used[k] = ++r->ck_clock;
+	return pf_bundle_bytes(&r->ix, bd, &r->ck[k], r->chunk, &b->p, &b->end,
+			       r->path, err);
 }
 
 /* Decode c's next bundle into its three sources. */
 static int load_bundle(struct pf *r, struct pcpu *c, struct ea_err *err)
 {
 	const struct pf_bundle *bd = &r->ix.b[c->bi[c->next]];
-	struct pb_buf b = { bd->p, bd->end };
+	struct pb_buf b;
 	struct pb_field f = { 0 };
 	int rc;
 
 	c->cur_bundle = c->bi[c->next++];
-	release(r);
+	if (bundle_bytes(r, bd, &b, err))
+		return -1;
 	for (int i = 0; i < 3; i++)
-		c->src[i].n = c->idx[i] = 0;
+		c->src[i].n = 0;
 	while ((rc = pb_next(&b, &f)) == PB_OK) {
 		if (f.num == FB_LOST && f.wire == PB_VARINT && f.v)
 			c->lost_pending = true;
@@ -546,56 +654,88 @@ static int load_bundle(struct pf *r, struct pcpu *c, struct ea_err *err)
 }
 
 /*
- * Find c's next event (c->head): the three sources merged by timestamp,
- * on equal timestamps switches, wakings, then events. 1, 0 at the end of
- * c's data, -1 on error.
+ * Merge the bundle's three sources into c->out by timestamp (on equal
+ * timestamps switches, wakings, then events), each event processed in
+ * that order (the running task, the first compact switch, the crop), a
+ * pending loss reported before the first event kept. 0, or -1 out of
+ * memory.
+ */
+static int merge(struct pf *r, struct pcpu *c)
+{
+	size_t need = c->src[0].n + c->src[1].n + c->src[2].n + 1;
+	struct ea_event **o, *ev[3];
+	size_t i[3] = { 0, 0, 0 }, nk[3], n = 0, left = need - 1;
+	uint64_t t[3];
+
+	c->pos = 0;
+	c->out.n = 0;
+	if (need > c->out.cap) {
+		o = realloc(c->out.ev, need * sizeof(*o));
+		if (!o)
+			return -1;
+		c->out.ev = o;
+		c->out.cap = need;
+	}
+	o = c->out.ev;
+	for (int k = 0; k < 3; k++) {
+		ev[k] = c->src[k].ev;
+		nk[k] = c->src[k].n;
+		t[k] = nk[k] ? ev[k][0].ts : UINT64_MAX;
+	}
+	for (; left; left--) {
+		struct ea_event *e;
+		int w = 0;
+
+		/* the lowest head, the lowest source on ties; a source used
+		 * up has UINT64_MAX, and loses ties as it comes... */
+		if (t[1] < t[w] || i[w] == nk[w])
+			w = 1;
+		if (t[2] < t[w] || i[w] == nk[w])
+			w = 2;
+		/* ... unless the others are used up too (a real UINT64_MAX) */
+		while (i[w] == nk[w])
+			w--;
+		e = &ev[w][i[w]++];
+		t[w] = i[w] < nk[w] ? ev[w][i[w]].ts : UINT64_MAX;
+		if (!process(r, c, w, e))
+			continue;
+		if (c->lost_pending) {
+			/* the loss is reported before the event after it */
+			struct ea_event *l = &c->lost_ev;
+
+			c->lost_pending = false;
+			memset(l, 0, sizeof(*l));
+			l->lost.count = c->lost_count;
+			c->lost_count = 0;
+			l->ts = e->ts;
+			l->cpu = e->cpu;
+			l->cur_pid = -1;
+			l->type = EA_EV_LOST;
+			o[n++] = l;
+		}
+		o[n++] = e;
+	}
+	c->out.n = n;
+	return 0;
+}
+
+/*
+ * Make *c->out.ev[c->pos] c's next event, decoding bundles as needed. 1,
+ * 0 at the end of c's data, -1 on error.
  */
 static int find_head(struct pf *r, struct pcpu *c, struct ea_err *err)
 {
-	for (;;) {
-		struct ea_event *e;
-		uint64_t ts = UINT64_MAX;
-		int w = -1;
-
-		for (int s = 0; s < 3; s++) {
-			if (c->idx[s] < c->src[s].n &&
-			    (w < 0 || c->src[s].ev[c->idx[s]].ts < ts)) {
-				w = s;
-				ts = c->src[s].ev[c->idx[s]].ts;
-			}
+	while (c->pos == c->out.n) {
+		if (c->next == c->nb) {
+			c->done = true;
+			return 0;
 		}
-		if (w < 0) {
-			if (c->next == c->nb) {
-				c->done = true;
-				return 0;
-			}
-			if (load_bundle(r, c, err))
-				return -1;
-			continue;
-		}
-		e = &c->src[w].ev[c->idx[w]];
-		if (c->held) {
-			c->held = false;
-		} else if (!process(r, c, w, e)) {
-			c->idx[w]++;
-			continue;
-		} else if (c->lost_pending) {
-			/* the loss is reported before the event after it */
-			c->lost_pending = false;
-			c->held = true;
-			memset(&c->lost_ev, 0, sizeof(c->lost_ev));
-			c->lost_ev.ts = e->ts;
-			c->lost_ev.cpu = e->cpu;
-			c->lost_ev.cur_pid = -1;
-			c->lost_ev.type = EA_EV_LOST;
-			c->head = &c->lost_ev;
-			c->head_src = -1;
-			return 1;
-		}
-		c->head = e;
-		c->head_src = w;
-		return 1;
+		if (load_bundle(r, c, err))
+			return -1;
+		if (merge(r, c))
+			return ea_err_set(err, "%s: out of memory", r->path);
 	}
+	return 1;
 }
 
 /* ---- the reader ------------------------------------------------------- */
@@ -613,12 +753,92 @@ static void pf_free(struct pf *r)
 		free(r->cpu[i].bi);
 		for (int s = 0; s < 3; s++)
 			free(r->cpu[i].src[s].ev);
+		free(r->cpu[i].out.ev);
 	}
+	for (int i = 0; r->ck && i < (r->ncpu > 0 ? r->ncpu : 1); i++)
+		free(r->ck[i].buf);
+	free(r->ck);
+	free(r->ck_used);
 	free(r->cpu);
+	free(r->freq_seen);
 	free(r->intern);
 	pf_index_free(&r->ix);
 	free(r->path);
 	free(r);
+}
+
+/* Whether a bundle says events were lost before it. */
+static bool bundle_lost(struct pf *r, struct pcpu *c, const struct pf_bundle *b)
+{
+	struct pb_buf m;
+	struct pb_field f = { 0 };
+	struct ea_err err;
+
+	(void)c;
+	if (bundle_bytes(r, b, &m, &err))
+		return false;	/* the reader meets the error later */
+	while (pb_next(&m, &f) == PB_OK)
+		if (f.num == FB_LOST && f.wire == PB_VARINT && f.v)
+			return true;
+	return false;	/* a malformed bundle: the reader says so later */
+}
+
+/*
+ * ftrace_stats' counts to the CPUs' first lost_ev (a CPU with none gets
+ * one before its first event); sys_stats' initial frequencies. 0, or -1
+ * out of memory.
+ */
+static int lost_counts(struct pf *r)
+{
+	for (int i = 0; r->ix.lost_known && i < r->ncpu && (size_t)i < r->ix.nlost; i++) {
+		struct pcpu *c = &r->cpu[i];
+		uint64_t n = r->ix.lost[i];
+		bool marked = false;
+
+		if (!n || n > INT64_MAX)	/* none, or fewer at the end */
+			continue;
+		c->lost_count = n;
+		for (size_t k = 0; k < c->nb && !marked; k++)
+			marked = bundle_lost(r, c, &r->ix.b[c->bi[k]]);
+		if (!marked)
+			c->lost_pending = true;
+		c->lost0_pending = c->lost_pending;
+		c->lost0_count = c->lost_count;
+	}
+	if (r->ix.nfreq0 && r->ncpu > 0 &&
+	    !(r->freq_seen = calloc((size_t)r->ncpu, sizeof(bool))))
+		return -1;
+	return 0;
+}
+
+/*
+ * The next sys_stats initial frequency to give before an event at ts (or
+ * at the end, ts UINT64_MAX): 1 and ev, 0 none.
+ */
+static int freq0_next(struct pf *r, uint64_t ts, struct ea_event *ev)
+{
+	uint64_t at = r->ix.freq0_ts > r->crop ? r->ix.freq0_ts : r->crop;
+
+	if (!r->freq_seen || at > ts || ts == UINT64_MAX)
+		return 0;
+	while (r->freq0_next < r->ix.nfreq0 && r->freq0_next < (size_t)r->ncpu) {
+		size_t c = r->freq0_next++;
+
+		if (!r->ix.freq0[c] || r->freq_seen[c])
+			continue;
+		memset(ev, 0, sizeof(*ev));
+		/* never before the first event: it would move the start */
+		ev->ts = r->emitted ? at : ts;
+		ev->cpu = (int32_t)c;
+		ev->cur_pid = -1;
+		ev->type = EA_EV_FREQ;
+		ev->freq.freq_khz = r->ix.freq0[c];
+		ev->freq.cpu = (int32_t)c;
+		return 1;
+	}
+	free(r->freq_seen);
+	r->freq_seen = NULL;
+	return 0;
 }
 
 static int pf_open(void **priv, const char *path, struct ea_input_info *info,
@@ -637,8 +857,15 @@ static int pf_open(void **priv, const char *path, struct ea_input_info *info,
 		return -1;
 	}
 	r->ncpu = r->ix.max_cpu + 1;
+	/* 256 KB read at once (in as many chunks as CPUs), less with many
+	 * CPUs (16 MB in all), never less than 64 KB */
+	r->chunk = PF_CHUNK;
+	if (r->ncpu > 64)
+		r->chunk = r->ncpu > 256 ? (size_t)64 << 10 : ((size_t)16 << 20) / (size_t)r->ncpu;
 	r->cpu = calloc(r->ncpu > 0 ? (size_t)r->ncpu : 1, sizeof(*r->cpu));
-	if (!r->cpu) {
+	r->ck = calloc(r->ncpu > 0 ? (size_t)r->ncpu : 1, sizeof(*r->ck));
+	r->ck_used = calloc(r->ncpu > 0 ? (size_t)r->ncpu : 1, sizeof(*r->ck_used));
+	if (!r->cpu || !r->ck || !r->ck_used) {
 		pf_free(r);
 		return ea_err_set(err, "%s: out of memory", path);
 	}
@@ -662,6 +889,10 @@ static int pf_open(void **priv, const char *path, struct ea_input_info *info,
 			r->crop = b->prev_end;
 		c->bi[c->nb++] = i;
 	}
+	if (lost_counts(r)) {
+		pf_free(r);
+		return ea_err_set(err, "%s: out of memory", path);
+	}
 	for (t = 0; t < EA_EV_NR; t++)
 		info->may_have[t] = true;
 	info->may_have[EA_EV_UTIL_CFS] = false;	/* no such Perfetto event */
@@ -674,20 +905,43 @@ static int pf_open(void **priv, const char *path, struct ea_input_info *info,
 			 ", cropped before %" PRIu64 " ns", r->crop);
 	info->format = r->format;
 	info->ncpus = r->ncpu > 0 ? r->ncpu : -1;
+	info->rails = r->ix.rails;	/* the input owns it now */
+	r->ix.rails = NULL;
+	info->procs = r->ix.procs;
+	r->ix.procs = NULL;
 	*priv = r;
 	return 0;
 }
 
+/*
+ * The CPUs' streams merged: the lowest timestamp first, the lowest CPU on
+ * ties. Once a CPU is chosen, its next events follow without looking at
+ * the others while they come before the others' heads (r->run, up to
+ * r->lim_ts; on lim_ts itself only when the CPU is below r->lim_cpu).
+ */
 static int pf_next(void *priv, struct ea_event *ev, struct ea_err *err)
 {
 	struct pf *r = priv;
-	struct pcpu *best = NULL;
-	int bc = -1;
+	struct pcpu *best = NULL, *run = r->run;
+	uint64_t lim = UINT64_MAX;
+	int bc = -1, lc = INT32_MAX;
 
+	if (run && run->pos < run->out.n) {
+		const struct ea_event *e = run->out.ev[run->pos];
+
+		if (e->ts < r->lim_ts ||
+		    (e->ts == r->lim_ts && r->last_cpu < r->lim_cpu)) {
+			*ev = *e;
+			run->pos++;
+			return 1;
+		}
+	}
+	r->run = NULL;
 	for (int i = 0; i < r->ncpu; i++) {
 		struct pcpu *c = &r->cpu[i];
+		uint64_t ts;
 
-		if (!c->head) {
+		if (c->pos == c->out.n) {
 			int rc;
 
 			if (c->done)
@@ -698,19 +952,79 @@ static int pf_next(void *priv, struct ea_event *ev, struct ea_err *err)
 			if (!rc)
 				continue;
 		}
-		if (!best || c->head->ts < best->head->ts) {
+		ts = c->out.ev[c->pos]->ts;
+		if (!best || ts < best->out.ev[best->pos]->ts) {
+			/* the former best: below lim, or on it and a lower CPU */
+			if (best && (best->out.ev[best->pos]->ts < lim ||
+				     (best->out.ev[best->pos]->ts == lim && bc < lc))) {
+				lim = best->out.ev[best->pos]->ts;
+				lc = bc;
+			}
 			best = c;
 			bc = i;
+		} else if (ts < lim) {
+			lim = ts;
+			lc = i;
 		}
+	}
+	if (r->freq_seen) {
+		if (freq0_next(r, best ? best->out.ev[best->pos]->ts : UINT64_MAX, ev)) {
+			r->last_cpu = -1;
+			return 1;
+		}
+		if (best && best->out.ev[best->pos]->type == EA_EV_FREQ &&
+		    best->out.ev[best->pos]->freq.cpu >= 0 && r->freq_seen &&
+		    best->out.ev[best->pos]->freq.cpu < r->ncpu)
+			r->freq_seen[best->out.ev[best->pos]->freq.cpu] = true;
 	}
 	r->last_cpu = bc;
 	if (!best)
 		return 0;
-	*ev = *best->head;
-	if (best->head_src >= 0)
-		best->idx[best->head_src]++;
-	best->head = NULL;
+	r->emitted = true;
+	*ev = *best->out.ev[best->pos++];
+	if (!r->freq_seen) {
+		r->run = best;
+		r->lim_ts = lim;
+		r->lim_cpu = lc;
+	}
 	return 1;
+}
+
+/*
+ * The first event of CPU cpu: its bundles decoded from the first, apart
+ * from the reader's own stream. With sys_stats' initial frequencies
+ * (given in pf_next(), across CPUs), 2: input.c reads ahead instead.
+ */
+static int pf_first_event(void *priv, int cpu, struct ea_event *ev,
+			  bool *lost_before, struct ea_err *err)
+{
+	struct pf *r = priv;
+	struct pcpu t;
+	int rc;
+
+	if (r->ix.nfreq0)
+		return 2;
+	if (cpu >= r->ncpu || !r->cpu[cpu].nb)
+		return 0;
+	memset(&t, 0, sizeof(t));
+	t.bi = r->cpu[cpu].bi;
+	t.nb = r->cpu[cpu].nb;
+	t.lost_pending = r->cpu[cpu].lost0_pending;
+	t.lost_count = r->cpu[cpu].lost0_count;
+	while ((rc = find_head(r, &t, err)) > 0) {
+		const struct ea_event *e = t.out.ev[t.pos++];
+
+		if (e->type == EA_EV_LOST) {
+			*lost_before = true;
+			continue;
+		}
+		*ev = *e;
+		break;
+	}
+	for (int s = 0; s < 3; s++)
+		free(t.src[s].ev);
+	free(t.out.ev);
+	return rc;
 }
 
 static void pf_where(void *priv, char *buf, size_t n)
@@ -737,4 +1051,5 @@ const struct ea_reader_ops ea_reader_perfetto = {
 	.next = pf_next,
 	.where = pf_where,
 	.close = pf_close,
+	.first_event = pf_first_event,
 };

@@ -33,7 +33,7 @@ struct ea_reader_ops {
 	/*
 	 * Optional: the first event of CPU cpu, as ea_input_first_event()
 	 * (1, 0 none, -1 error). Readers without it get the generic read
-	 * ahead of input.c.
+	 * ahead of input.c; a reader that returns 2 gets it too.
 	 */
 	int (*first_event)(void *priv, int cpu, struct ea_event *ev,
 			   bool *lost_before, struct ea_err *err);

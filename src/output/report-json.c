@@ -142,6 +142,11 @@ void ea_report_render_json(FILE *f, const struct ea_report *r)
 	for (size_t i = 0; tasks && i < a->ntasks; i++) {
 		ea_json_obj(&j, NULL);
 		ea_json_int(&j, "pid", tasks[i]->pid);
+		if (r->info && r->info->procs) {
+			bool in;
+
+			ea_json_int(&j, "tgid", ea_report_task_tgid(r, tasks[i]->pid, &in));
+		}
 		ea_json_str(&j, "comm", tasks[i]->comm);
 		ea_json_energy(&j, "energy", &tasks[i]->e);
 		ea_json_ns_as_s(&j, "runtime_s", tasks[i]->runtime_ns);
@@ -150,6 +155,7 @@ void ea_report_render_json(FILE *f, const struct ea_report *r)
 	}
 	free(tasks);
 	ea_json_arr_end(&j);
+	ea_report_procs_json(&j, r);
 
 	if (a->cfg.interval_ns) {
 		ea_json_arr(&j, "windows");
@@ -165,6 +171,7 @@ void ea_report_render_json(FILE *f, const struct ea_report *r)
 		}
 		ea_json_arr_end(&j);
 	}
+	ea_report_rails_json(&j, r);
 	ea_json_arr(&j, "notes");
 	if (r->stats)
 		ea_stats_foreach_note(r->stats, r->info, ea_stats_note_json, &j);

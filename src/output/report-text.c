@@ -192,6 +192,7 @@ void ea_report_render_text(FILE *f, const struct ea_report *r)
 			fprintf(f, "(%zu more: --top N or --top all lists them)\n",
 				a->ntasks - top);
 		free(t);
+		ea_report_procs_text(f, r, top);
 	}
 	if (a->cfg.interval_ns) {
 		fprintf(f, "\n%-*s %14s %14s %14s %12s\n", w, "window_start_s",
@@ -207,6 +208,7 @@ void ea_report_render_text(FILE *f, const struct ea_report *r)
 				ea_energy_to_double(ea_energy_wakeup(e)));
 		}
 	}
+	ea_report_rails_text(f, r);
 	if (a->unknown_ns) {
 		/* How much of the total rests on inference, at a glance. */
 		ea_energy_t tot = ea_energy_total(&a->total);

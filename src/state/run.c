@@ -157,6 +157,7 @@ int ea_run(struct ea_run *run, const char *path, struct ea_state_config *cfg,
 	}
 	ea_progress_end();
 	run->info = *ea_input_info(in);
+	ea_input_take_owned(in, &run->info);
 	snprintf(run->format, sizeof(run->format), "%s",
 		 run->info.format ? run->info.format : "?");
 	run->info.format = run->format;
@@ -171,6 +172,7 @@ int ea_run(struct ea_run *run, const char *path, struct ea_state_config *cfg,
 		cfg->first_ctx = NULL;
 	}
 	if (rc < 0) {
+		ea_input_info_free_owned(&run->info);
 		ea_state_free(run->state);
 		run->state = NULL;
 		return -1;
@@ -180,6 +182,7 @@ int ea_run(struct ea_run *run, const char *path, struct ea_state_config *cfg,
 
 void ea_run_free(struct ea_run *run)
 {
+	ea_input_info_free_owned(&run->info);
 	ea_state_free(run->state);
 	run->state = NULL;
 }

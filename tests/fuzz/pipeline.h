@@ -16,6 +16,7 @@
 #include "eatrace/input.h"
 #include "eatrace/model.h"
 #include "eatrace/pipeline.h"
+#include "eatrace/rails.h"
 #include "eatrace/report.h"
 #include "eatrace/stats.h"
 #include "fuzz.h"
@@ -119,10 +120,16 @@ static inline void fuzz_pipeline(const char *path, unsigned variant)
 	cons[0] = (struct ea_consumer){ &ea_stats_ops, &st };
 	cons[1] = (struct ea_consumer){ &ea_acct_ops, &acct };
 	if (ea_run(&run, path, &cfg, cons, 2, &err) == 0) {
+		struct ea_rail_cmp *rails = NULL;
+		size_t nrails = 0;
+
 		if (!ea_acct_done(&acct, run.state, &err) &&
-		    !ea_stats_done(&st, run.state)) {
+		    !ea_stats_done(&st, run.state) &&
+		    !ea_rails_compare(run.info.rails, &acct, NULL, 0, &rails,
+				      &nrails, &err)) {
+			/* power rails and processes (Perfetto) rendered too */
 			rep = (struct ea_report){ path, &run.info, &acct, &st,
-						  true, 0 };
+						  true, 0, rails, nrails };
 			switch (variant % 3) {
 			case 0:
 				ea_report_render_json(fuzz_devnull(), &rep);
@@ -138,6 +145,7 @@ static inline void fuzz_pipeline(const char *path, unsigned variant)
 				break;
 			}
 		}
+		ea_rails_cmp_free(rails, nrails);
 		ea_run_free(&run);
 	} else if (!memchr(err.msg, '\0', sizeof(err.msg)) ||
 		   strchr(err.msg, '\n')) {

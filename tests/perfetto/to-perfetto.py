@@ -9,7 +9,8 @@ usage: to-perfetto.py [--compact] [--gzip] [--deflate|--zstd] [--bundle N] IN OU
 Each CPU's events go into FtraceEventBundles of at most N events; every
 few thousand events one bundle per CPU is written, as traced_probes does
 after each read of the ring buffers. A LOST marker ends the CPU's bundle
-and sets lost_events on its next one. Later bundles of a CPU carry
+and sets lost_events on its next one; the markers' counts, summed per CPU,
+are the overrun of an END_OF_TRACE ftrace_stats packet written last. Later bundles of a CPU carry
 previous_bundle_end_timestamp (the first ones do not: no crop).
 
 --compact: sched_switch and sched_waking in compact_sched, whenever that
@@ -74,7 +75,7 @@ HP_IDS = {'cpuhp_enter': 345, 'cpuhp_multi_enter': 344, 'cpuhp_exit': 343}
 
 
 def parse(lines):
-    """Yield ('cpus', n), ('lost', cpu) and ('ev', cpu, ts, pid, name, fields)."""
+    """Yield ('cpus', n), ('lost', cpu, count) and ('ev', cpu, ts, pid, name, fields)."""
     for line in lines:
         line = line.rstrip('\n')
         if line.startswith('cpus='):
@@ -82,7 +83,7 @@ def parse(lines):
             continue
         m = LOST.match(line)
         if m:
-            yield ('lost', int(m.group(1)))
+            yield ('lost', int(m.group(1)), int(m.group(2) or m.group(3) or 0))
             continue
         m = LINE.match(line)
         if not m:
@@ -215,6 +216,7 @@ def convert(lines, compact, per_bundle):
     cur = {}                    # cpu -> (pid, prio, comm15) the reader derives
     last_ts = {}                # cpu -> ts of its last event written
     lost_next = set()
+    lost_count = {}             # cpu -> events lost, all markers
     count = 0
 
     def bundle(cpu, new=False):
@@ -238,6 +240,7 @@ def convert(lines, compact, per_bundle):
             continue
         if item[0] == 'lost':
             lost_next.add(item[1])
+            lost_count[item[1]] = lost_count.get(item[1], 0) + item[2]
             bundle(item[1], new=True)
             continue
         _, cpu, ts, pid, name, g = item
@@ -269,6 +272,11 @@ def convert(lines, compact, per_bundle):
         if count % 4000 == 0:
             flush()
     flush()
+    if lost_count:
+        # FtraceStats: phase 1, cpu_stats 2 (FtraceCpuStats: cpu 1, overrun 3)
+        st = f_varint(1, 2) + b''.join(
+            f_bytes(2, f_varint(1, c) + f_varint(3, n)) for c, n in sorted(lost_count.items()))
+        packets.append(f_bytes(34, st))
     return packets
 
 

@@ -1,0 +1,91 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * Measured energy beside the estimate (docs/perfetto.md, "Power rails").
+ *
+ * A Perfetto trace may carry power_rails packets: rail descriptors (index,
+ * rail_name, subsys_name) and samples of each rail's energy counter, the
+ * energy accumulated since boot in microwatt-seconds (uWs), at a time in
+ * ms. The reader collects them (struct ea_rails, in ea_input_info); the
+ * report compares each rail's energy over the estimate's window with the
+ * estimate for the model clusters the rail feeds.
+ */
+#ifndef EATRACE_RAILS_H
+#define EATRACE_RAILS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "eatrace/energy.h"
+#include "eatrace/error.h"
+
+#define EA_RAIL_NAME_LEN 64
+
+struct ea_rail_sample {
+	uint64_t ts; /* ns, the trace's clock (boot time) */
+	uint64_t uws; /* energy since boot, uWs */
+};
+
+struct ea_rail {
+	uint32_t index; /* RailDescriptor.index */
+	bool described; /* a descriptor named it */
+	char name[EA_RAIL_NAME_LEN];
+	char subsys[EA_RAIL_NAME_LEN];
+	struct ea_rail_sample *s; /* in time order (ea_rails_finish) */
+	size_t n, cap;
+};
+
+struct ea_rails {
+	struct ea_rail *r;
+	size_t n, cap;
+};
+
+/* The rail with this index, added (unnamed) when new; NULL: out of memory. */
+struct ea_rail *ea_rails_get(struct ea_rails *rs, uint32_t index);
+/* 0, or -1 out of memory. */
+int ea_rail_add_sample(struct ea_rail *r, uint64_t ts, uint64_t uws);
+/* Sorts each rail's samples by time; unnamed rails get "rail<index>". */
+void ea_rails_finish(struct ea_rails *rs);
+/* Frees rs and what it holds; NULL is fine. */
+void ea_rails_free(struct ea_rails *rs);
+
+/* --rail CLUSTER=RAIL */
+struct ea_rail_map {
+	const char *cluster, *rail;
+};
+
+struct ea_rail_cmp {
+	const struct ea_rail *rail;
+	bool *feeds; /* [model nclusters]: the clusters it feeds */
+	int nfeeds;
+	const char *mapped_by; /* "option", "name" or "none" */
+	/* the measurement: over [from, to], the window or the part of it
+	 * the samples cover (covers false) */
+	bool measured; /* false: no sample in the window, or the
+			  counter went back */
+	bool covers;
+	uint64_t from, to;
+	double uws; /* measured energy, uWs */
+	bool convertible; /* the model's power_unit is W, mW, uW or nW */
+	double energy; /* measured, power_unit x s */
+	ea_energy_t estimate; /* the fed clusters' energy in the window */
+	bool has_diff; /* measured, covers, convertible, nfeeds */
+	double diff_pct; /* (estimate - measured) / measured x 100 */
+};
+
+/*
+ * One comparison per rail: which clusters it feeds (maps first, then the
+ * name rule of docs/perfetto.md), its energy over the accountant's window
+ * (linear interpolation between the samples that bracket each end) and
+ * the estimate. 0 and *out (free with ea_rails_cmp_free), or -1 with err
+ * (a map naming a cluster the model lacks or a rail the trace lacks).
+ */
+int ea_rails_compare(const struct ea_rails *rs, const struct ea_acct *a,
+		     const struct ea_rail_map *maps, int nmaps,
+		     struct ea_rail_cmp **out, size_t *n, struct ea_err *err);
+void ea_rails_cmp_free(struct ea_rail_cmp *c, size_t n);
+
+/* uWs per power_unit x s of a model's power unit: false when unknown. */
+bool ea_rails_unit(const char *power_unit, double *uws_per_unit);
+
+#endif
