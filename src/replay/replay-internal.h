@@ -101,9 +101,10 @@ struct rp_cpu_timeline {
 	uint64_t busy0_seq;	/* extraction: seq of the current stretch's start */
 	bool seen;		/* extraction: first change delivered */
 	bool busy0_from_task;	/* extraction: the current stretch followed a task */
-	bool in_idle_task;	/* extraction: the last switch on it was to pid 0 */
-	uint64_t to_idle_task;	/* extraction: ns of the last switch to pid 0 */
-	uint64_t from_idle_task;	/* ... and from pid 0 to a task */
+	bool left_idle;		/* extraction: idle (as the state has it) since
+				   the last switch-in of a task */
+	uint64_t after_idle;	/* extraction: ns of the first switch-in of a
+				   task after the CPU's last idle period */
 	bool init_idle;		/* idle at the trace start */
 	int16_t init_state;	/* ... in this idle state */
 };

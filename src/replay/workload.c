@@ -230,6 +230,8 @@ static void on_change(void *ctx, const struct ea_state *s, int cpu,
 	if (w->error[0] || grow_cpus(w, cpu))
 		return;
 	tl = &w->cpus[cpu];
+	if (old->mode == EA_CPU_IDLE)
+		tl->left_idle = true;
 	if (!tl->seen) {
 		tl->seen = true;
 		tl->init_idle = old->mode == EA_CPU_IDLE;
@@ -358,19 +360,20 @@ static void on_change(void *ctx, const struct ea_state *s, int cpu,
  * When the activation a, switched in by ev, may run from (>= its release).
  * Switched in from the idle task: from then (the idle exit is the
  * recording's latency). Switched in after other tasks of a busy stretch
- * that began after its release on a CPU then in the idle task (woken by an
- * interrupt handled in idle, as on x86, where cpu_idle's exit comes after
- * the handler): from that stretch's first switch-in from the idle task, as
- * if it were switched in then; the CPU could not run it before.
+ * that began after its release, the CPU idle (as the state has it) at some
+ * time between: from that stretch's first switch-in of a task, as if it
+ * were switched in then; the CPU, idle, did not run it before. (A wakeup
+ * by an interrupt handled in idle, as on x86, where cpu_idle's exit comes
+ * after the handler; the state's idle between a resynchronised task's
+ * first sign and the record that revealed the switch.)
  */
 static uint64_t eligible_of(const struct rp_cpu_timeline *tl,
 			    const struct rp_act *a, const struct ea_event *ev)
 {
 	if (ev->sw.prev_pid == 0)
 		return ev->ts;
-	if (!tl->in_idle_task && tl->to_idle_task <= a->release &&
-	    tl->from_idle_task > a->release && tl->from_idle_task <= ev->ts)
-		return tl->from_idle_task;
+	if (tl->after_idle > a->release && tl->after_idle <= ev->ts)
+		return tl->after_idle;
 	return a->release;
 }
 
@@ -407,12 +410,9 @@ static void on_event(void *ctx, const struct ea_state *s,
 	case EA_EV_SWITCH:
 		if (grow_cpus(w, ev->cpu))
 			return;
-		if (ev->sw.prev_pid == 0 && ev->sw.next_pid > 0) {
-			w->cpus[ev->cpu].in_idle_task = false;
-			w->cpus[ev->cpu].from_idle_task = ev->ts;
-		} else if (ev->sw.next_pid == 0 && ev->sw.prev_pid != 0) {
-			w->cpus[ev->cpu].in_idle_task = true;
-			w->cpus[ev->cpu].to_idle_task = ev->ts;
+		if (ev->sw.next_pid > 0 && w->cpus[ev->cpu].left_idle) {
+			w->cpus[ev->cpu].left_idle = false;
+			w->cpus[ev->cpu].after_idle = ev->ts;
 		}
 		if (ev->sw.prev_pid > 0 && ev->sw.prev_state != EA_PREV_RUNNABLE) {
 			t = task_get(w, ev->sw.prev_pid, ev->sw.prev_comm);

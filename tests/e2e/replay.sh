@@ -62,6 +62,24 @@ set -- $(rep "$TMP/r.json")
 expect_eq "recorded replay = report exactly: $F" "$2" "$1"
 expect_eq "recorded replay by hand: $F" "$(python3 -c "print(round($2, 6))")" "3.2148"
 
+# ... and where the state has a CPU idle between a task's wakeup and its
+# switch-in after another task (a resync's idle): k, woken at 100 us, runs
+# at 400 as recorded (before: at 100, at once). By hand (two-cpu.json, top
+# OPP, idle = pid 0 in WFI): busy CPU0 0..50, CPU1 0..50, 110..130,
+# 400..500 = 220 us x 300 = 0.066, cluster 170 us x 80 = 0.0136; core idle
+# (950 + 830) us x 10 = 0.0178, cluster 830 us x 20 = 0.0166; exits: both
+# CPUs at 0, CPU1 at 110 and 400 (4 x 0.5), the cluster at 0, 110, 400
+# (3 x 2): 8.0. Total 8.114 mW x s.
+F=tests/fixtures/replay/resync-idle.txt
+"$EATRACE" replay -m tests/fixtures/energy/two-cpu.json --policy recorded -f json \
+	--emit-trace "$TMP/ri.txt" "$ROOT/$F" >"$TMP/r.json" 2>"$TMP/err" ||
+	fail "replay $F: $(cat "$TMP/err")"
+set -- $(rep "$TMP/r.json")
+expect_eq "recorded replay = report exactly: $F" "$2" "$1"
+expect_eq "recorded replay by hand: $F" "$(python3 -c "print(round($2, 6))")" "8.114"
+expect_eq "k runs at 400 us: $F" \
+	"$(grep -c '500.000400000: sched_switch: .*next_pid=50' "$TMP/ri.txt")" 1
+
 # ... within 1% on real ones (worst case printed; the shared reference
 # traces: replay-shared.sh)
 worst=0
