@@ -28,6 +28,12 @@ typedef void (*ea_pool_done_fn)(size_t i, const char *buf, size_t len,
 int ea_pool_run(size_t njobs, int nworkers, ea_pool_job_fn job,
 		ea_pool_done_fn done, void *ctx);
 
+/* Called in a job (or code it runs) that recovered from a crash by a
+ * longjmp (the trace.dat reader's guard): the job's result is still sent,
+ * then the worker exits and a fresh one takes the jobs left. Harmless
+ * outside a pool. */
+void ea_pool_taint(void);
+
 /* The online CPU count, at least 1. */
 int ea_pool_ncpus(void);
 

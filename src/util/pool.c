@@ -23,6 +23,14 @@
 
 #include "eatrace/pool.h"
 
+/* Set in a worker by a job that left the process unsound (ea_pool_taint) */
+static volatile sig_atomic_t tainted;
+
+void ea_pool_taint(void)
+{
+	tainted = 1;
+}
+
 struct worker {
 	pid_t pid;
 	int cmd;		/* write end of its command pipe; -1: closed */
@@ -93,8 +101,15 @@ static void worker_main(int cmd, int res, ea_pool_job_fn job, void *ctx)
 			_exit(127);
 		hdr[0] = i;
 		hdr[1] = len;
+		/* unsound after this job: no job more (the parent's next job
+		 * number meets EPIPE and goes to a fresh worker), then its
+		 * result, then out without touching the heap again */
+		if (tainted)
+			close(cmd);
 		if (write_all(res, hdr, sizeof(hdr)) || write_all(res, buf, len))
 			_exit(127);
+		if (tainted)
+			_exit(0);
 		free(buf);
 	}
 	_exit(r < 0 ? 127 : 0);

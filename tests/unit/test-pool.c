@@ -122,6 +122,31 @@ static void test_no_jobs(void **state UNUSED)
 	assert_int_equal(ea_pool_run(0, 2, job, done, &s), 0);
 }
 
+/* Each job's worker pid; job 1 taints its worker (a guard tripped) */
+static void pid_job(size_t i, FILE *out, void *ctx UNUSED)
+{
+	if (i == 1)
+		ea_pool_taint();
+	fprintf(out, "%ld", (long)getpid());
+}
+
+/* One worker: job 1's result still arrives, then the worker is replaced:
+ * job 0 and 1 share a pid, 2 and 3 share another. Before the fix the
+ * tainted worker ran every job. */
+static void test_tainted_worker_replaced(void **state UNUSED)
+{
+	struct seen s = { 0 };
+
+	assert_int_equal(ea_pool_run(4, 1, pid_job, done, &s), 0);
+	for (int i = 0; i < 4; i++) {
+		assert_int_equal(s.count[i], 1);
+		assert_int_equal(s.wstatus[i], 0);
+	}
+	assert_string_equal(s.text[0], s.text[1]);
+	assert_string_equal(s.text[2], s.text[3]);
+	assert_string_not_equal(s.text[1], s.text[2]);
+}
+
 /* A row with a comma and a quote in its path reads back to its key. */
 static void test_row_key(void **state UNUSED)
 {
@@ -157,6 +182,7 @@ int main(void)
 		cmocka_unit_test(test_one_worker),
 		cmocka_unit_test(test_three_workers),
 		cmocka_unit_test(test_no_jobs),
+		cmocka_unit_test(test_tainted_worker_replaced),
 		cmocka_unit_test(test_row_key),
 	};
 
