@@ -71,8 +71,10 @@ void ea_batch_header(FILE *f, enum ea_batch_fmt fmt, enum ea_batch_rows kind);
 void ea_batch_row_write(FILE *f, enum ea_batch_fmt fmt, const struct ea_batch_row *r);
 /*
  * The --resume key of a line this module wrote: its hash and model, and
- * whether it is an error row. Returns 0, or -1 if the line is not a row
- * (the CSV header, garbage). model: at least EA_ERR_MAX bytes.
+ * whether it is an error row. Returns 0, -1 if the line is not a row
+ * (the CSV header, garbage), -2 if it is a JSON object with other keys
+ * than a row of this kind (another --rows). model: at least EA_ERR_MAX
+ * bytes.
  */
 int ea_batch_row_key(const char *line, enum ea_batch_fmt fmt, enum ea_batch_rows kind,
 		     char hash[EA_HASH_LEN], char *model, bool *failed);

@@ -23,7 +23,8 @@
  * `eatrace report -f json -m MODEL PATH`: the same bytes into *json. model:
  * a model file or a bundled model's name. Returns 0 with *json set (free()
  * it), or -1 with *err set to the one-line message `eatrace` would print
- * (free() it). Either out pointer may be NULL. Writes nothing on stderr.
+ * (free() it). Either out pointer may be NULL. Writes nothing on stderr
+ * (no progress line; the caller's ea_progress_enabled is left as found).
  */
 int ea_report_json(const char *path, const char *model, char **json, char **err);
 

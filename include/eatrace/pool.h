@@ -23,10 +23,18 @@ typedef void (*ea_pool_done_fn)(size_t i, const char *buf, size_t len,
 				int wstatus, void *ctx);
 
 /* Run jobs 0..njobs-1 on at most nworkers children at a time (nworkers <
- * 1: the online CPU count). Returns 0, or -1 (errno) if fork, pipe or poll
- * failed; jobs already finished have been reported. */
+ * 1: the online CPU count). Returns 0 once every job has been reported, or
+ * -1 (errno) if poll failed or fork/pipe failed with no worker left to
+ * run the jobs (a failed spawn beside live workers only costs speed); jobs
+ * already finished have been reported. */
 int ea_pool_run(size_t njobs, int nworkers, ea_pool_job_fn job,
 		ea_pool_done_fn done, void *ctx);
+
+/* Called in a job (or code it runs) that recovered from a crash by a
+ * longjmp (the trace.dat reader's guard): the job's result is still sent,
+ * then the worker exits and a fresh one takes the jobs left. Harmless
+ * outside a pool. */
+void ea_pool_taint(void);
 
 /* The online CPU count, at least 1. */
 int ea_pool_ncpus(void);

@@ -81,7 +81,9 @@ def _take(lib, ptr):
     """The C string at ptr, freed."""
     if not ptr.value:
         return ""
-    s = ctypes.string_at(ptr.value).decode("utf-8", "replace")
+    # surrogateescape: bytes that are not UTF-8 (a path's, a comm's) come
+    # back as s.encode("utf-8", "surrogateescape"), the CLI's exact bytes
+    s = ctypes.string_at(ptr.value).decode("utf-8", "surrogateescape")
     lib.ea_free(ptr)
     return s
 
@@ -89,8 +91,10 @@ def _take(lib, ptr):
 def _call(fn, *args, ok=(0,)):
     lib = _load()
     out, err = ctypes.c_void_p(), ctypes.c_void_p()
-    enc = [a if not isinstance(a, (str, bytes, os.PathLike)) else
-           a.encode() if isinstance(a, str) else os.fsencode(a) for a in args]
+    # os.fsencode: a str path from os.listdir of a name that is not UTF-8
+    # (surrogate-escaped) is its own bytes again
+    enc = [a if not isinstance(a, (str, bytes, os.PathLike)) else os.fsencode(a)
+           for a in args]
     rc = getattr(lib, fn)(*enc, ctypes.byref(out), ctypes.byref(err))
     if rc not in ok:
         _take(lib, out)

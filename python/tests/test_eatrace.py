@@ -149,3 +149,20 @@ def test_report_error_carries_the_cli_line():
     with pytest.raises(eatrace.EatraceError) as e:
         eatrace.report(bad, JUNO)
     assert str(e.value) == cli_error("report", "-m", JUNO, bad)
+
+
+def test_rows_of_a_path_not_utf8_are_the_cli_bytes(tmp_path):
+    # a file name with a Latin-1 byte (0xe9), as os.listdir gives it (str,
+    # surrogate-escaped): batch_rows' text encodes back to the CLI's bytes
+    # (decoded with "replace" it became U+FFFD, 3 other bytes)
+    d = os.fsencode(str(tmp_path))
+    name = os.path.join(d, b"caf\xe9.txt")
+    with open(FIVE, "rb") as src, open(name, "wb") as dst:
+        dst.write(src.read())
+    path = os.fsdecode(name)
+    cli = subprocess.run([CLI, "batch", "-q", "-f", "jsonl", "-m", TC2, name],
+                         check=True, capture_output=True).stdout
+    text = eatrace.batch_rows(path, TC2, "jsonl")
+    assert b"caf\xe9.txt" in cli
+    assert text.encode("utf-8", "surrogateescape") == cli
+    assert eatrace.rows_frame(text)["path"].tolist() == [path]

@@ -177,13 +177,14 @@ static int read_previous(struct batch *b, const char *file)
 {
 	FILE *f = fopen(file, "r");
 	char *line = NULL, model[EA_ERR_MAX], hash[EA_HASH_LEN], *key;
-	size_t cap = 0;
+	size_t cap = 0, lineno = 0;
 	bool failed;
-	int rc = 0;
+	int rc = 0, k;
 
 	if (!f)
 		return errno == ENOENT ? 0 : ea_die("%s: cannot read: %s", file, strerror(errno));
 	while (!rc && getline(&line, &cap, f) >= 0) {
+		lineno++;
 		if (b->fmt == EA_BATCH_CSV && !strncmp(line, "path,model,", 11)) {
 			/* a table of other columns (another --rows) is not this one */
 			char *want = NULL;
@@ -200,7 +201,13 @@ static int read_previous(struct batch *b, const char *file)
 			free(want);
 			continue;
 		}
-		if (ea_batch_row_key(line, b->fmt, b->kind, hash, model, &failed) || failed)
+		k = ea_batch_row_key(line, b->fmt, b->kind, hash, model, &failed);
+		if (k == -2) {
+			rc = ea_die("%s:%zu: its keys are not those of this --rows; "
+				    "cannot resume it", file, lineno);
+			break;
+		}
+		if (k || failed)
 			continue;
 		if (asprintf(&key, "%s\t%s", hash, model) < 0)
 			rc = ea_die("out of memory");

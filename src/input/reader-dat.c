@@ -54,6 +54,7 @@
 #include <trace-cmd.h>
 
 #include "eatrace/input.h"
+#include "eatrace/pool.h"
 #include "input/dat-chunks.h"
 #include "input/dat-kallsyms.h"
 #include "input/dat-walk.h"
@@ -884,6 +885,9 @@ static enum open_result guarded_open(const char *path, struct dat *r,
 			   " (libtracecmd looped on it: stopped after " REHEARSE_S_STR " s)" :
 			   " (libtracecmd crashed on it)";
 		res = (enum open_result)stage_now;
+		/* the heap may be corrupt, a lock held: a batch worker
+		 * reports this file and is replaced */
+		ea_pool_taint();
 	} else {
 		alarm(REHEARSE_S);	/* kbuffer can loop forever on a corrupt page */
 		res = open_buffers(path, r, bufname);

@@ -57,6 +57,8 @@ static int policies(const char *list, const char **names, char *buf, size_t n,
 			names[count++] = ea_replay_policy_name(i);
 		return count;
 	}
+	if (strlen(list) >= n)
+		return ea_err_set(e, "--policy: list longer than %zu characters", n - 1);
 	snprintf(buf, n, "%s", list);
 	for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
 		if (ea_replay_policy_find(tok) < 0)
@@ -97,8 +99,8 @@ static void render_fn(FILE *f, const struct ea_replay_report *rep)
 	ea_replay_render_json(f, rep);
 }
 
-int ea_replay_json(const char *path, const struct ea_replay_request *rq, char **json,
-		   char **err)
+static int replay_json(const char *path, const struct ea_replay_request *rq, char **json,
+		       char **err)
 {
 	static const struct ea_replay_request none;
 	struct ea_state_config scfg = { .ncpus = -1 };
@@ -116,7 +118,6 @@ int ea_replay_json(const char *path, const struct ea_replay_request *rq, char **
 	size_t len;
 	FILE *f;
 
-	ea_progress_enabled = 0;
 	if (!rq)
 		rq = &none;
 	if (check_request(rq, &e))
@@ -214,4 +215,16 @@ int ea_replay_json(const char *path, const struct ea_replay_request *rq, char **
 out:
 	call_free(&c);
 	return rc ? fail(err, &e) : 0;
+}
+
+/* No progress line from a library call; the caller's setting restored. */
+int ea_replay_json(const char *path, const struct ea_replay_request *rq, char **json,
+		   char **err)
+{
+	int was = ea_progress_enabled, rc;
+
+	ea_progress_enabled = 0;
+	rc = replay_json(path, rq, json, err);
+	ea_progress_enabled = was;
+	return rc;
 }

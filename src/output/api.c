@@ -45,13 +45,26 @@ static void report_fn(FILE *f, const void *ctx)
 	ea_report_render_json(f, ctx);
 }
 
+/*
+ * The library's calls print no progress line (a Python or Dask caller's
+ * stderr is not a terminal user's); the caller's ea_progress_enabled is
+ * restored after each (the library's global, not a side effect of a call).
+ */
+static int quiet_begin(void)
+{
+	int was = ea_progress_enabled;
+
+	ea_progress_enabled = 0;
+	return was;
+}
+
 int ea_report_json(const char *path, const char *model, char **json, char **err)
 {
 	return ea_report_json_interval(path, model, 0, json, err);
 }
 
-int ea_report_json_interval(const char *path, const char *model, uint64_t interval_ns,
-			    char **json, char **err)
+static int report_json(const char *path, const char *model, uint64_t interval_ns,
+		       char **json, char **err)
 {
 	struct ea_acct_config acfg = { .interval_ns = interval_ns };
 	struct ea_state_config cfg = { .ncpus = -1 };
@@ -64,7 +77,6 @@ int ea_report_json_interval(const char *path, const char *model, uint64_t interv
 	struct ea_err e;
 	int rc = -1;
 
-	ea_progress_enabled = 0;
 	if (ea_model_load(&m, model, &e))
 		return fail(err, e.msg);
 	if (ea_acct_init(&acct, m, &acfg, &e)) {
@@ -111,7 +123,7 @@ static void stats_fn(FILE *f, const void *ctx)
 	ea_stats_render_json(f, c->st, c->info);
 }
 
-int ea_stats_json(const char *path, char **json, char **err)
+static int stats_json(const char *path, char **json, char **err)
 {
 	struct ea_state_config cfg = { .ncpus = -1 };
 	struct ea_consumer cons;
@@ -121,7 +133,6 @@ int ea_stats_json(const char *path, char **json, char **err)
 	struct ea_err e;
 	int rc;
 
-	ea_progress_enabled = 0;
 	ea_stats_init(&st);
 	cons = (struct ea_consumer){ &ea_stats_ops, &st };
 	if (ea_run(&run, path, &cfg, &cons, 1, &e)) {
@@ -154,8 +165,8 @@ static void rows_emit(const struct ea_batch_row *row, void *ctx)
 	ea_batch_row_write(c->f, c->fmt, row);
 }
 
-int ea_batch_rows_text(const char *path, const char *model, const char *format,
-		       const char *rows, char **text, char **err)
+static int batch_rows_text(const char *path, const char *model, const char *format,
+			   const char *rows, char **text, char **err)
 {
 	struct ea_batch_row row = { .path = path, .model = model };
 	struct rows_ctx c;
@@ -165,7 +176,6 @@ int ea_batch_rows_text(const char *path, const char *model, const char *format,
 	size_t len;
 	int kind = rows ? ea_batch_rows_parse(rows) : EA_ROWS_TRACE, rc;
 
-	ea_progress_enabled = 0;
 	if (!format || !strcmp(format, "csv"))
 		c.fmt = EA_BATCH_CSV;
 	else if (!strcmp(format, "jsonl"))
@@ -199,5 +209,31 @@ int ea_batch_rows_text(const char *path, const char *model, const char *format,
 		*text = buf;
 	else
 		free(buf);
+	return rc;
+}
+
+int ea_report_json_interval(const char *path, const char *model, uint64_t interval_ns,
+			    char **json, char **err)
+{
+	int was = quiet_begin(), rc = report_json(path, model, interval_ns, json, err);
+
+	ea_progress_enabled = was;
+	return rc;
+}
+
+int ea_stats_json(const char *path, char **json, char **err)
+{
+	int was = quiet_begin(), rc = stats_json(path, json, err);
+
+	ea_progress_enabled = was;
+	return rc;
+}
+
+int ea_batch_rows_text(const char *path, const char *model, const char *format,
+		       const char *rows, char **text, char **err)
+{
+	int was = quiet_begin(), rc = batch_rows_text(path, model, format, rows, text, err);
+
+	ea_progress_enabled = was;
 	return rc;
 }

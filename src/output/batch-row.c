@@ -178,6 +178,21 @@ static int csv_nth(const char *line, int n, char *out, size_t outsz)
 	return field >= n ? 0 : -1;
 }
 
+/* Whether object o has exactly the keys of a row of this kind */
+static bool same_keys(struct json_object *o, enum ea_batch_rows kind)
+{
+	static const char *const names[][2] = { { NULL, NULL }, { "cluster", NULL },
+		{ "cpu", "cluster" }, { "pid", "comm" } };
+
+	/* path, model, hash, the key columns, 6 figures, power_unit, error */
+	if (json_object_object_length(o) != 11 + nkeys[kind])
+		return false;
+	for (int i = 0; i < nkeys[kind]; i++)
+		if (!json_object_object_get_ex(o, names[kind][i], NULL))
+			return false;
+	return true;
+}
+
 int ea_batch_row_key(const char *line, enum ea_batch_fmt fmt, enum ea_batch_rows kind,
 		     char hash[EA_HASH_LEN], char *model, bool *failed)
 {
@@ -194,7 +209,9 @@ int ea_batch_row_key(const char *line, enum ea_batch_fmt fmt, enum ea_batch_rows
 	struct json_object *o = json_tokener_parse(line), *v;
 	int rc = -1;
 
-	if (o && json_object_is_type(o, json_type_object) &&
+	if (o && json_object_is_type(o, json_type_object) && !same_keys(o, kind))
+		rc = -2;
+	else if (o && json_object_is_type(o, json_type_object) &&
 	    json_object_object_get_ex(o, "hash", &v) && json_object_is_type(v, json_type_string)) {
 		snprintf(hash, EA_HASH_LEN, "%s", json_object_get_string(v));
 		if (json_object_object_get_ex(o, "model", &v) &&

@@ -23,6 +23,14 @@
 
 #include "eatrace/pool.h"
 
+/* Set in a worker by a job that left the process unsound (ea_pool_taint) */
+static volatile sig_atomic_t tainted;
+
+void ea_pool_taint(void)
+{
+	tainted = 1;
+}
+
 struct worker {
 	pid_t pid;
 	int cmd;		/* write end of its command pipe; -1: closed */
@@ -93,8 +101,15 @@ static void worker_main(int cmd, int res, ea_pool_job_fn job, void *ctx)
 			_exit(127);
 		hdr[0] = i;
 		hdr[1] = len;
+		/* unsound after this job: no job more (the parent's next job
+		 * number meets EPIPE and goes to a fresh worker), then its
+		 * result, then out without touching the heap again */
+		if (tainted)
+			close(cmd);
 		if (write_all(res, hdr, sizeof(hdr)) || write_all(res, buf, len))
 			_exit(127);
+		if (tainted)
+			_exit(0);
 		free(buf);
 	}
 	_exit(r < 0 ? 127 : 0);
@@ -274,11 +289,14 @@ int ea_pool_run(size_t njobs, int nworkers, ea_pool_job_fn job,
 		errno = ENOMEM;
 		return -1;
 	}
-	while ((next < njobs && !rc) || nrun) {
-		/* workers for the jobs nobody runs yet */
-		while (!rc && nrun < (size_t)nworkers && next < njobs) {
+	while (next < njobs || nrun) {
+		/* workers for the jobs nobody runs yet; a failed fork or pipe
+		 * is fatal only with no worker left to run them (the others
+		 * take the jobs, a spawn is tried again after the next event) */
+		while (nrun < (size_t)nworkers && next < njobs) {
 			if (spawn(&w[nrun], w, nrun, job, ctx)) {
-				rc = -1;
+				if (!nrun)
+					rc = -1;
 				break;
 			}
 			assign(&w[nrun++], &next, njobs);
@@ -300,11 +318,6 @@ int ea_pool_run(size_t njobs, int nworkers, ea_pool_job_fn job,
 				continue;
 			d = drain(&w[k]);
 			bad = d < 0 || frames(&w[k], &next, njobs, done, ctx);
-			if (rc && w[k].cmd >= 0 && !w[k].busy) {
-				/* no more workers: let this one go */
-				close(w[k].cmd);
-				w[k].cmd = -1;
-			}
 			if (!d && !bad)
 				continue;
 			if (bad)
@@ -313,8 +326,8 @@ int ea_pool_run(size_t njobs, int nworkers, ea_pool_job_fn job,
 			w[k] = w[--nrun];
 		}
 	}
-	/* a failed fork or poll: the workers still running finish nothing
-	 * more; reap them */
+	/* a failed poll: the workers still running finish nothing more;
+	 * reap them */
 	for (size_t k = 0; k < nrun; k++) {
 		kill(w[k].pid, SIGKILL);
 		reap(&w[k], 1, done, ctx);

@@ -12,7 +12,10 @@ lsan_dat
 SAN=
 case "${MAKEFLAGS:-}" in *fsanitize*) SAN="-fsanitize=address,undefined" ;; esac
 make --no-print-directory -s -C "$ROOT" install DESTDIR="$R" PREFIX=/usr >"$TMP/install.log" 2>&1
-expect_eq "make install exit" "$?" 0 || cat "$TMP/install.log"
+rc=$?
+expect_eq "make install exit" "$rc" 0
+# (fail() returns 0: test the status itself for the log)
+[ "$rc" -eq 0 ] || cat "$TMP/install.log"
 expect_eq "soname" "$(readelf -d "$R/usr/lib/libeatrace.so.0" | sed -n 's/.*SONAME.*\[\(.*\)\]/\1/p')" libeatrace.so.0
 [ -f "$R/usr/include/eatrace/eatrace.h" ] && ok "headers installed" || fail "no eatrace.h"
 
@@ -46,7 +49,10 @@ int main(int argc, char **argv)
 }
 C
 ${CC:-cc} $SAN -Wall -Wextra -o "$TMP/prog" "$TMP/prog.c" $(pkg-config --cflags --libs eatrace) 2>"$TMP/cc.log"
-expect_eq "program builds against the installed copy" "$?" 0 || cat "$TMP/cc.log"
+rc=$?
+expect_eq "program builds against the installed copy" "$rc" 0
+# (fail() returns 0: test the status itself for the log)
+[ "$rc" -eq 0 ] || cat "$TMP/cc.log"
 expect_eq "links the installed soname" \
 	"$(readelf -d "$TMP/prog" | sed -n 's/.*NEEDED.*\[\(libeatrace[^]]*\)\]/\1/p')" libeatrace.so.0
 
@@ -103,7 +109,10 @@ int main(int argc, char **argv)
 }
 C
 ${CC:-cc} $SAN -Wall -Wextra -o "$TMP/prog2" "$TMP/prog2.c" $(pkg-config --cflags --libs eatrace) 2>"$TMP/cc.log"
-expect_eq "prog2 builds" "$?" 0 || cat "$TMP/cc.log"
+rc=$?
+expect_eq "prog2 builds" "$rc" 0
+# (fail() returns 0: test the status itself for the log)
+[ "$rc" -eq 0 ] || cat "$TMP/cc.log"
 LD_LIBRARY_PATH="$R/usr/lib" "$TMP/prog2" "$T" "$ROOT/models/tc2.json" > "$TMP/rows.csv" 2>"$TMP/replay.json"
 expect_eq "prog2 runs" "$?" 0
 "$EATRACE" batch -q --rows cpu -m "$ROOT/models/tc2.json" "$T" | tail -n +2 > "$TMP/cli-rows.csv"

@@ -91,5 +91,16 @@ cp r.csv r0.csv
 expect_fail "resume: other --rows refused" 2 "cannot resume" -- \
 	"$EATRACE" batch -q --rows cpu --resume -m tc2 -o r.csv "$FIVE"
 cmp -s r.csv r0.csv && ok "refused resume leaves the table" || fail "table changed"
+# The same for JSON lines: a trace row has no cluster key, so --rows
+# cluster must not append cluster rows to it (line 1 is the first row).
+"$EATRACE" batch -q -f jsonl -m tc2 -o r.jsonl "$FIVE"
+cp r.jsonl r0.jsonl
+expect_fail "resume jsonl: other --rows refused" 2 "r.jsonl:1: its keys are not those" -- \
+	"$EATRACE" batch -q -f jsonl --rows cluster --resume -m tc2 -o r.jsonl "$FIVE"
+cmp -s r.jsonl r0.jsonl && ok "refused jsonl resume leaves the table" || fail "jsonl table changed"
+"$EATRACE" batch -q -f jsonl --rows cluster -m tc2 -o c.jsonl "$FIVE"
+"$EATRACE" batch -q -f jsonl --rows cluster --resume -m tc2 -o c.jsonl "$FIVE" \
+	"$T/diff/light-1.dat"
+expect_eq "resume jsonl: same --rows kept, 2 + 2 rows" "$(wc -l < c.jsonl | tr -d ' ')" 4
 expect_fail "--rows: bad kind" 2 "--rows: 'core'" -- "$EATRACE" batch --rows core -m tc2 "$FIVE"
 finish

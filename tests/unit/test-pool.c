@@ -8,6 +8,8 @@
  * goes to another worker), results bigger than a pipe's buffer, and the
  * batch row writer's --resume key read back.
  */
+#include <dlfcn.h>
+#include <errno.h>
 #include <setjmp.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -122,6 +124,94 @@ static void test_no_jobs(void **state UNUSED)
 	assert_int_equal(ea_pool_run(0, 2, job, done, &s), 0);
 }
 
+/* fork() for the pool: after forks_left successful ones (< 0: no limit), fails */
+static int forks_left = -1;
+
+pid_t fork(void)
+{
+	static pid_t (*real_fork)(void);
+
+	if (!forks_left) {
+		errno = EAGAIN;
+		return -1;
+	}
+	if (forks_left > 0)
+		forks_left--;
+	if (!real_fork)
+		real_fork = (pid_t(*)(void))dlsym(RTLD_NEXT, "fork");
+	return real_fork();
+}
+
+/* Job 1 kills its worker; the others take long enough that jobs remain
+ * when the dead worker is reaped and its replacement's fork fails. */
+static void slow_job(size_t i, FILE *out, void *ctx UNUSED)
+{
+	if (i == 1)
+		raise(SIGKILL);
+	usleep(30 * 1000);
+	fprintf(out, "job %zu", i);
+}
+
+/* Two workers, no fork after them: the survivor runs every job left, the
+ * run returns 0. Before the fix: -1, and the survivor let go with jobs
+ * never reported. */
+static void test_failed_replacement_fork(void **state UNUSED)
+{
+	struct seen s = { 0 };
+	char want[32];
+
+	forks_left = 2;
+	assert_int_equal(ea_pool_run(8, 2, slow_job, done, &s), 0);
+	forks_left = -1;
+	for (int i = 0; i < 8; i++) {
+		assert_int_equal(s.count[i], 1);
+		if (i == 1) {
+			assert_true(WIFSIGNALED(s.wstatus[i]));
+			continue;
+		}
+		assert_int_equal(s.wstatus[i], 0);
+		snprintf(want, sizeof(want), "job %d", i);
+		assert_string_equal(s.text[i], want);
+	}
+}
+
+/* No fork at all: nothing can run the jobs, -1. */
+static void test_no_fork(void **state UNUSED)
+{
+	struct seen s = { 0 };
+
+	forks_left = 0;
+	assert_int_equal(ea_pool_run(3, 2, slow_job, done, &s), -1);
+	forks_left = -1;
+	for (int i = 0; i < 3; i++)
+		assert_int_equal(s.count[i], 0);
+}
+
+/* Each job's worker pid; job 1 taints its worker (a guard tripped) */
+static void pid_job(size_t i, FILE *out, void *ctx UNUSED)
+{
+	if (i == 1)
+		ea_pool_taint();
+	fprintf(out, "%ld", (long)getpid());
+}
+
+/* One worker: job 1's result still arrives, then the worker is replaced:
+ * job 0 and 1 share a pid, 2 and 3 share another. Before the fix the
+ * tainted worker ran every job. */
+static void test_tainted_worker_replaced(void **state UNUSED)
+{
+	struct seen s = { 0 };
+
+	assert_int_equal(ea_pool_run(4, 1, pid_job, done, &s), 0);
+	for (int i = 0; i < 4; i++) {
+		assert_int_equal(s.count[i], 1);
+		assert_int_equal(s.wstatus[i], 0);
+	}
+	assert_string_equal(s.text[0], s.text[1]);
+	assert_string_equal(s.text[2], s.text[3]);
+	assert_string_not_equal(s.text[1], s.text[2]);
+}
+
 /* A row with a comma and a quote in its path reads back to its key. */
 static void test_row_key(void **state UNUSED)
 {
@@ -157,6 +247,9 @@ int main(void)
 		cmocka_unit_test(test_one_worker),
 		cmocka_unit_test(test_three_workers),
 		cmocka_unit_test(test_no_jobs),
+		cmocka_unit_test(test_tainted_worker_replaced),
+		cmocka_unit_test(test_failed_replacement_fork),
+		cmocka_unit_test(test_no_fork),
 		cmocka_unit_test(test_row_key),
 	};
 
