@@ -48,15 +48,7 @@ same() {
 	ra=$?
 	"$@" >"$TMP/b" 2>"$TMP/b.err"
 	rb=$?
-	if [ $ra -ne $rb ]; then
-		fail "$name: exit $rb, libtracecmd $ra ($(head -c 200 "$TMP/b.err"))"
-	elif ! cmp -s "$TMP/a" "$TMP/b"; then
-		fail "$name: output differs from libtracecmd's: $(diff "$TMP/a" "$TMP/b" | head -n 4)"
-	elif ! cmp -s "$TMP/a.err" "$TMP/b.err"; then
-		fail "$name: stderr differs: $(diff "$TMP/a.err" "$TMP/b.err" | head -n 4)"
-	else
-		ok "$name"
-	fi
+	same_runs "$name" "libtracecmd" "the own reader"
 }
 
 if [ "$DZ_SHARED" = 1 ]; then

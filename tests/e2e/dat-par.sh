@@ -48,15 +48,7 @@ same() {
 	[ "$name" = "${name%: dump}" ] || blk=3
 	EATRACE_JOBS=2 EATRACE_DAT_BLOCK=$blk "$@" >"$TMP/b" 2>"$TMP/b.err"
 	rb=$?
-	if [ $ra -ne $rb ]; then
-		fail "$name: exit $ra with -j 1, $rb with -j 2 ($(head -c 200 "$TMP/b.err"))"
-	elif ! cmp -s "$TMP/a" "$TMP/b"; then
-		fail "$name: -j 2 output differs: $(diff "$TMP/a" "$TMP/b" | head -n 4)"
-	elif ! cmp -s "$TMP/a.err" "$TMP/b.err"; then
-		fail "$name: -j 2 stderr differs: $(diff "$TMP/a.err" "$TMP/b.err" | head -n 4)"
-	else
-		ok "$name"
-	fi
+	same_runs "$name" "-j 1" "-j 2"
 }
 
 if [ "$PAR_SHARED" = 1 ]; then

@@ -52,6 +52,21 @@ patch_bytes() {
 	printf "$bytes" | dd of="$1" bs=1 seek="$2" conv=notrunc status=none
 }
 
+# same_runs NAME A B: the two runs just made agree. A's output is in
+# $TMP/a and $TMP/a.err, its exit status in $ra; B's in $TMP/b, $TMP/b.err
+# and $rb (A, B: what to call each run in a failure).
+same_runs() {
+	if [ "$ra" -ne "$rb" ]; then
+		fail "$1: exit $ra with $2, $rb with $3 ($(head -c 200 "$TMP/b.err"))"
+	elif ! cmp -s "$TMP/a" "$TMP/b"; then
+		fail "$1: output with $3 differs from $2's: $(diff "$TMP/a" "$TMP/b" | head -n 4)"
+	elif ! cmp -s "$TMP/a.err" "$TMP/b.err"; then
+		fail "$1: stderr with $3 differs from $2's: $(diff "$TMP/a.err" "$TMP/b.err" | head -n 4)"
+	else
+		ok "$1"
+	fi
+}
+
 # sampled FILE...: prints the files a loop over them should cover, one per
 # line: all of them, but under `make sanitize` (EA_SANITIZE=1) only the
 # first and then every third. The sanitizer run is there to find memory
