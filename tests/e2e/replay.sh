@@ -3,7 +3,7 @@
 # `eatrace replay` (docs/replay.md):
 #  1. self-consistency: with the recorded policy, governor and idle states,
 #     replay energy equals report energy exactly on synthetic traces and
-#     within 1% on the real ones;
+#     within 0.5% on every real one in traces/;
 #  2. round trip: `report` on --emit-trace's output equals the replay;
 #  3. determinism: byte-identical JSON;
 #  4. the RFC cover letter's behaviour on tc2 (traces/replay/README.md).
@@ -12,9 +12,9 @@
 # the project's suppressions, as tests/e2e/hostile.sh uses them.
 export LSAN_OPTIONS="suppressions=$ROOT/tests/fuzz/lsan.supp${LSAN_OPTIONS:+:$LSAN_OPTIONS}"
 
-total() { python3 -c "import json,sys; d=json.load(open(sys.argv[1])); print(d['energy']['total'])" "$1"; }
+total() { /usr/bin/python3 -c "import json,sys; d=json.load(open(sys.argv[1])); print(d['energy']['total'])" "$1"; }
 # replay JSON -> "actual replayed delta_pct" of its first policy
-rep() { python3 -c "
+rep() { /usr/bin/python3 -c "
 import json,sys; d=json.load(open(sys.argv[1])); p=d['policies'][0]
 print(d['actual']['energy']['total'], p['energy']['total'], abs(p['delta_pct']))" "$1"; }
 
@@ -42,7 +42,7 @@ F=tests/fixtures/replay/idle-irq-wakeups.txt
 	fail "replay $F: $(cat "$TMP/err")"
 set -- $(rep "$TMP/r.json")
 expect_eq "recorded replay = report exactly: $F" "$2" "$1"
-expect_eq "recorded replay by hand: $F" "$(python3 -c "print(round($2, 6))")" "2.677"
+expect_eq "recorded replay by hand: $F" "$(/usr/bin/python3 -c "print(round($2, 6))")" "2.677"
 expect_eq "b runs after a, at 310 us: $F" \
 	"$(grep -c '300.000310000: sched_switch: prev_comm=a .*next_pid=20' "$TMP/irq.txt")" 1
 
@@ -60,7 +60,7 @@ F=tests/fixtures/replay/overlap-start.txt
 	"$ROOT/$F" >"$TMP/r.json" 2>"$TMP/err" || fail "replay $F: $(cat "$TMP/err")"
 set -- $(rep "$TMP/r.json")
 expect_eq "recorded replay = report exactly: $F" "$2" "$1"
-expect_eq "recorded replay by hand: $F" "$(python3 -c "print(round($2, 6))")" "3.2148"
+expect_eq "recorded replay by hand: $F" "$(/usr/bin/python3 -c "print(round($2, 6))")" "3.2148"
 
 # ... and where the state has a CPU idle between a task's wakeup and its
 # switch-in after another task (a resync's idle): k, woken at 100 us, runs
@@ -76,27 +76,29 @@ F=tests/fixtures/replay/resync-idle.txt
 	fail "replay $F: $(cat "$TMP/err")"
 set -- $(rep "$TMP/r.json")
 expect_eq "recorded replay = report exactly: $F" "$2" "$1"
-expect_eq "recorded replay by hand: $F" "$(python3 -c "print(round($2, 6))")" "8.114"
+expect_eq "recorded replay by hand: $F" "$(/usr/bin/python3 -c "print(round($2, 6))")" "8.114"
 expect_eq "k runs at 400 us: $F" \
 	"$(grep -c '500.000400000: sched_switch: .*next_pid=50' "$TMP/ri.txt")" 1
 
-# ... within 1% on real ones (worst case printed; the shared reference
-# traces: replay-shared.sh)
-worst=0
-for t in "$ROOT/traces/vm/vm-v7.dat:tc2" "$ROOT/traces/vm/wl-periodic.dat:tc2" \
-	 "$ROOT/traces/vm/wl-pingpong.dat:tc2" "$ROOT/traces/vm/wl-busy.dat:tc2"; do
-	tr=${t%:*} m=${t##*:}
-	[ -f "$tr" ] || { fail "missing $tr"; continue; }
-	"$EATRACE" replay -m "$m" --policy recorded -f json "$tr" >"$TMP/r.json" 2>"$TMP/err" ||
+# ... within 0.5% on every real one in traces/ (all recorded on the 2-vCPU
+# VM or tc2; priced on tc2; the shared reference traces: replay-shared.sh).
+# Worst: traces/replay/five-busy-vm.dat, 0.49% (docs/replay.md
+# "Self-consistency": round robin against the kernel's wakeup preemption).
+worst=0 n=0
+for tr in $(find "$ROOT/traces" -type f \( -name '*.dat' -o -name '*.txt' \) | sort); do
+	n=$((n + 1))
+	"$EATRACE" replay -m tc2 --policy recorded -f json "$tr" >"$TMP/r.json" 2>"$TMP/err" ||
 		{ fail "replay $tr: $(cat "$TMP/err")"; continue; }
 	set -- $(rep "$TMP/r.json")
-	if python3 -c "import sys; sys.exit(0 if float(sys.argv[1]) < 1.0 else 1)" "$3"; then
-		ok "recorded replay within 1% of report: $(basename "$tr") ($3%)"
+	name=${tr#"$ROOT/"}
+	if awk -v d="$3" 'BEGIN { exit !(d < 0.5) }'; then
+		ok "recorded replay within 0.5% of report: $name ($3%)"
 	else
-		fail "$(basename "$tr"): replay $2 vs report $1 ($3%)"
+		fail "$name: replay $2 vs report $1 ($3%)"
 	fi
-	worst=$(python3 -c "import sys; print(max(float(sys.argv[1]), float(sys.argv[2])))" "$worst" "$3")
+	worst=$(awk -v a="$worst" -v b="$3" 'BEGIN { print (b > a ? b : a) }')
 done
+[ "$n" -ge 29 ] || fail "only $n traces found in traces/"
 echo "self-consistency worst case: $worst%"
 
 # 2. round trip, for a non-trivial policy
@@ -121,7 +123,7 @@ cmp -s "$TMP/a.json" "$TMP/b.json" && ok "byte-identical JSON" || fail "JSON dif
 # eas-rfc balances as the RFC left it (CFS's idle and periodic balance on):
 # an idle A15 pulls the odd waiting task, the RFC's table has the short
 # tasks >= 90% of their busy time on the A7s and 0.50 x cfs' energy.
-python3 - "$TMP/seven.json" <<'PY' && ok "seven tasks: eas-rfc consolidates on A7 (>= 90% of busy time), < 0.6 x cfs" || fail "seven tasks: $(cat "$TMP/seven.json" | head -c 300)"
+/usr/bin/python3 - "$TMP/seven.json" <<'PY' && ok "seven tasks: eas-rfc consolidates on A7 (>= 90% of busy time), < 0.6 x cfs" || fail "seven tasks: $(cat "$TMP/seven.json" | head -c 300)"
 import json, sys
 d = json.load(open(sys.argv[1]))
 p = {x['name']: x for x in d['policies']}
@@ -132,7 +134,7 @@ assert e('eas-rfc') < 0.6 * e('cfs'), (e('eas-rfc'), e('cfs'))
 PY
 "$EATRACE" replay --target-model tc2 --source-capacity 1024 -f json \
 	"$ROOT/traces/replay/five-busy.txt" >"$TMP/five.json" || fail "five-busy"
-python3 - "$TMP/five.json" <<'PY' && ok "five CPU-bound threads: all CPUs, policies within 3%" || fail "five busy"
+/usr/bin/python3 - "$TMP/five.json" <<'PY' && ok "five CPU-bound threads: all CPUs, policies within 3%" || fail "five busy"
 import json, sys
 d = json.load(open(sys.argv[1]))
 es = []
