@@ -4,17 +4,21 @@
  * importer reads a directory tree, so the target builds a fixed two-domain
  * tree once (5.16+ layout: cpuN/{cpus,flags}, ps:FREQ/{frequency,power,
  * cost,performance,inefficient}); the first input byte picks one of its
- * files and the rest of the input becomes that file's content. Corpus:
- * tests/fuzz/corpus/debugfs/.
+ * files and the rest of the input becomes that file's content. The tree
+ * lives in a fresh directory under $TMPDIR (else /tmp) per input, removed
+ * after it. Corpus: tests/fuzz/corpus/debugfs/.
  */
 #include <errno.h>
+#include <ftw.h>
+#include <limits.h>
+#include <stdio.h>
 #include <sys/stat.h>
 
 #include "eatrace/model.h"
 #include "model/import.h"
 #include "fuzz.h"
 
-static char root[64];
+static char root[PATH_MAX];
 
 static const struct {
 	const char *path, *content;
@@ -43,7 +47,7 @@ static const struct {
 
 static void put(const char *rel, const void *data, size_t size)
 {
-	char path[256], *slash;
+	char path[PATH_MAX + 64], *slash;
 	FILE *f;
 
 	snprintf(path, sizeof(path), "%s/%s", root, rel);
@@ -59,13 +63,20 @@ static void put(const char *rel, const void *data, size_t size)
 		abort();
 }
 
+static int remove_one(const char *path, const struct stat *st, int type, struct FTW *ftw)
+{
+	(void)st;
+	(void)type;
+	(void)ftw;
+	return remove(path);
+}
+
+/* The input's tree goes; the next input makes its own */
 static void cleanup(void)
 {
-	char cmd[128];
-
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", root);
-	if (system(cmd))
+	if (nftw(root, remove_one, 16, FTW_DEPTH | FTW_PHYS))
 		fprintf(stderr, "fuzz-debugfs: could not remove %s\n", root);
+	root[0] = 0;
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -75,23 +86,25 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct ea_err err;
 	size_t which;
 
-	if (!root[0]) {
-		snprintf(root, sizeof(root), "/tmp/eatrace-fuzz-debugfs.XXXXXX");
-		if (!mkdtemp(root))
-			abort();
-		atexit(cleanup);
-	}
-	for (size_t i = 0; i < NFILES; i++)
-		put(tree[i].path, tree[i].content, strlen(tree[i].content));
+	const char *tmp = getenv("TMPDIR");
+
 	if (size == 0)
 		return 0;
+	if ((size_t)snprintf(root, sizeof(root), "%s/eatrace-fuzz-debugfs.XXXXXX",
+			     tmp && *tmp ? tmp : "/tmp") >= sizeof(root) ||
+	    !mkdtemp(root))
+		abort();
+	for (size_t i = 0; i < NFILES; i++)
+		put(tree[i].path, tree[i].content, strlen(tree[i].content));
 	which = data[0] % NFILES;
 	put(tree[which].path, data + 1, size - 1);
 	if (ea_import_debugfs(&m, root, &opts, &err)) {
+		cleanup();
 		if (strchr(err.msg, '\n'))
 			abort();
 		return 0;
 	}
+	cleanup();
 	ea_model_check(m, fuzz_devnull());
 	ea_model_write_json(m, fuzz_devnull());
 	ea_model_free(m);

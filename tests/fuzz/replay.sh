@@ -33,4 +33,17 @@ for src in fuzz-*.c; do
 		rc=1
 	fi
 done
+# fuzz-debugfs writes its tree under $TMPDIR, one directory per input,
+# removed after it: an absent $TMPDIR fails it, a scratch one is left empty
+s=$(mktemp -d)
+if [ -x "$FUZZ_BIN/replay-debugfs" ]; then
+	if TMPDIR=$s/absent "$FUZZ_BIN/replay-debugfs" corpus/debugfs >/dev/null 2>&1; then
+		echo "FAIL: debugfs: ran with TMPDIR absent (writes elsewhere)"
+		rc=1
+	fi
+	TMPDIR=$s timeout 60 "$FUZZ_BIN/replay-debugfs" corpus/debugfs >/dev/null \
+		2>"$FUZZ_BIN/replay-debugfs.log" || { echo "FAIL: debugfs under TMPDIR"; rc=1; }
+	[ -z "$(ls -A "$s")" ] || { echo "FAIL: debugfs left $(ls "$s")"; rc=1; }
+fi
+rm -rf "$s"
 exit $rc
