@@ -45,40 +45,6 @@ static const struct {
 };
 #define NFILES (sizeof(tree) / sizeof(tree[0]))
 
-static void put(const char *rel, const void *data, size_t size)
-{
-	char path[PATH_MAX + 64], *slash;
-	FILE *f;
-
-	snprintf(path, sizeof(path), "%s/%s", root, rel);
-	for (slash = strchr(path + strlen(root) + 1, '/'); slash;
-	     slash = strchr(slash + 1, '/')) {
-		*slash = '\0';
-		if (mkdir(path, 0755) && errno != EEXIST)
-			abort();
-		*slash = '/';
-	}
-	if (!(f = fopen(path, "wb")) || fwrite(data, 1, size, f) != size ||
-	    fclose(f))
-		abort();
-}
-
-static int remove_one(const char *path, const struct stat *st, int type, struct FTW *ftw)
-{
-	(void)st;
-	(void)type;
-	(void)ftw;
-	return remove(path);
-}
-
-/* The input's tree goes; the next input makes its own */
-static void cleanup(void)
-{
-	if (nftw(root, remove_one, 16, FTW_DEPTH | FTW_PHYS))
-		fprintf(stderr, "fuzz-debugfs: could not remove %s\n", root);
-	root[0] = 0;
-}
-
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct ea_import_opts opts = { 0 };
@@ -86,25 +52,20 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct ea_err err;
 	size_t which;
 
-	const char *tmp = getenv("TMPDIR");
-
 	if (size == 0)
 		return 0;
-	if ((size_t)snprintf(root, sizeof(root), "%s/eatrace-fuzz-debugfs.XXXXXX",
-			     tmp && *tmp ? tmp : "/tmp") >= sizeof(root) ||
-	    !mkdtemp(root))
-		abort();
+	fuzz_tree_make(root, sizeof(root), "debugfs");
 	for (size_t i = 0; i < NFILES; i++)
-		put(tree[i].path, tree[i].content, strlen(tree[i].content));
+		fuzz_tree_put(root, tree[i].path, tree[i].content, strlen(tree[i].content));
 	which = data[0] % NFILES;
-	put(tree[which].path, data + 1, size - 1);
+	fuzz_tree_put(root, tree[which].path, data + 1, size - 1);
 	if (ea_import_debugfs(&m, root, &opts, &err)) {
-		cleanup();
+		fuzz_tree_remove(root);
 		if (strchr(err.msg, '\n'))
 			abort();
 		return 0;
 	}
-	cleanup();
+	fuzz_tree_remove(root);
 	ea_model_check(m, fuzz_devnull());
 	ea_model_write_json(m, fuzz_devnull());
 	ea_model_free(m);

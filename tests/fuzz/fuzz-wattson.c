@@ -4,7 +4,9 @@
  * reads a directory (DEV/cpu_1d.csv, DEV/cpu_2d.csv and sql/device_infos.sql
  * beside it), so the target builds a small valid one once; the first input
  * byte picks one of the three files (mod 3) and the rest of the input
- * becomes that file's content; bit 2 of the byte adds --device toy. Corpus:
+ * becomes that file's content; bit 2 of the byte adds --device toy. The
+ * tree lives in a fresh directory under $TMPDIR (else /tmp) per input,
+ * removed after it (fuzz.h). Corpus:
  * tests/fuzz/corpus/wattson/.
  */
 #include <errno.h>
@@ -14,7 +16,7 @@
 #include "model/import.h"
 #include "fuzz.h"
 
-static char root[64];
+static char root[PATH_MAX];
 
 static const struct {
 	const char *path, *content;
@@ -44,53 +46,26 @@ static const struct {
 };
 #define NFILES (sizeof(tree) / sizeof(tree[0]))
 
-static void put(const char *rel, const void *data, size_t size)
-{
-	char path[256], *slash;
-	FILE *f;
-
-	snprintf(path, sizeof(path), "%s/%s", root, rel);
-	slash = strrchr(path, '/');
-	*slash = '\0';
-	if (mkdir(path, 0755) && errno != EEXIST)
-		abort();
-	*slash = '/';
-	if (!(f = fopen(path, "wb")) || fwrite(data, 1, size, f) != size ||
-	    fclose(f))
-		abort();
-}
-
-static void cleanup(void)
-{
-	char cmd[128];
-
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", root);
-	if (system(cmd))
-		fprintf(stderr, "fuzz-wattson: could not remove %s\n", root);
-}
-
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct ea_import_opts opts = { 0 };
 	struct ea_model *m = NULL;
 	struct ea_err err;
-	char dir[128];
+	char dir[PATH_MAX + 8];
+	int rc;
 
-	if (!root[0]) {
-		snprintf(root, sizeof(root), "/tmp/eatrace-fuzz-wattson.XXXXXX");
-		if (!mkdtemp(root))
-			abort();
-		atexit(cleanup);
-	}
-	for (size_t i = 0; i < NFILES; i++)
-		put(tree[i].path, tree[i].content, strlen(tree[i].content));
 	if (size == 0)
 		return 0;
-	put(tree[data[0] % NFILES].path, data + 1, size - 1);
+	fuzz_tree_make(root, sizeof(root), "wattson");
+	for (size_t i = 0; i < NFILES; i++)
+		fuzz_tree_put(root, tree[i].path, tree[i].content, strlen(tree[i].content));
+	fuzz_tree_put(root, tree[data[0] % NFILES].path, data + 1, size - 1);
 	if (data[0] & 4)
 		opts.device = "toy";
 	snprintf(dir, sizeof(dir), "%s/toy", root);
-	if (ea_import_wattson(&m, dir, &opts, &err)) {
+	rc = ea_import_wattson(&m, dir, &opts, &err);
+	fuzz_tree_remove(root);
+	if (rc) {
 		if (strchr(err.msg, '\n'))
 			abort();
 		return 0;

@@ -7,12 +7,16 @@
 #ifndef EATRACE_FUZZ_H
 #define EATRACE_FUZZ_H
 
+#include <errno.h>
+#include <ftw.h>
+#include <limits.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -60,6 +64,58 @@ static inline FILE *fuzz_devnull(void)
 	if (!f && !(f = fopen("/dev/null", "w")))
 		abort();
 	return f;
+}
+
+/*
+ * A directory tree for the importers that read one (debugfs, wattson): a
+ * fresh directory under $TMPDIR (else /tmp) per input, named after the
+ * target, filled by fuzz_tree_put() and removed by fuzz_tree_remove()
+ * before the next input, so that a killed run leaves at most one behind.
+ */
+static inline void fuzz_tree_make(char *root, size_t n, const char *target)
+{
+	const char *tmp = getenv("TMPDIR");
+
+	if ((size_t)snprintf(root, n, "%s/eatrace-fuzz-%s.XXXXXX",
+			     tmp && *tmp ? tmp : "/tmp", target) >= n ||
+	    !mkdtemp(root))
+		abort();
+}
+
+/* root/rel holding data, its directories made as needed. */
+static inline void fuzz_tree_put(const char *root, const char *rel,
+				 const void *data, size_t size)
+{
+	char path[PATH_MAX + 64], *slash;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", root, rel);
+	for (slash = strchr(path + strlen(root) + 1, '/'); slash;
+	     slash = strchr(slash + 1, '/')) {
+		*slash = '\0';
+		if (mkdir(path, 0755) && errno != EEXIST)
+			abort();
+		*slash = '/';
+	}
+	if (!(f = fopen(path, "wb")) || fwrite(data, 1, size, f) != size ||
+	    fclose(f))
+		abort();
+}
+
+static inline int fuzz_tree_rm1(const char *path, const struct stat *st,
+				int type, struct FTW *ftw)
+{
+	(void)st;
+	(void)type;
+	(void)ftw;
+	return remove(path);
+}
+
+static inline void fuzz_tree_remove(char *root)
+{
+	if (nftw(root, fuzz_tree_rm1, 16, FTW_DEPTH | FTW_PHYS))
+		fprintf(stderr, "fuzz: could not remove %s\n", root);
+	root[0] = 0;
 }
 
 #endif
