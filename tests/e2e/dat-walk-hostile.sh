@@ -8,7 +8,7 @@
 . "$(dirname "$0")/lib.sh"
 src=$ROOT/traces/vm/vm-v6.dat
 
-python3 - "$src" "$TMP" <<'PY'
+/usr/bin/python3 - "$src" "$TMP" <<'PY'
 import struct, sys
 src, out = sys.argv[1], sys.argv[2]
 base = open(src, 'rb').read()

@@ -30,7 +30,7 @@ read lo hi < "$TMP/ci"
 
 # JSON: the verdict and the statistics, recomputed here from the per-run values.
 "$EATRACE" diff -m tc2 -f json --normalize time --base "$TMP"/light?.txt --new "$TMP"/heavy?.txt > "$TMP/d.json"
-python3 - "$TMP/d.json" <<'PY' && ok "JSON statistics recomputed" || fail "JSON statistics"
+/usr/bin/python3 - "$TMP/d.json" <<'PY' && ok "JSON statistics recomputed" || fail "JSON statistics"
 import json, math, statistics, sys
 d = json.load(open(sys.argv[1]))
 b = [r["value"] for r in d["base"]["runs"]]

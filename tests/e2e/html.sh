@@ -17,7 +17,7 @@ check_report() {	# NAME TRACE MODEL [ARGS...]
 	else fail "$name: not well-formed: $(head -c 300 "$TMP/err")"; fi
 	if grep -qiE '<script|https?://[^"]*\.(js|css)|<link ' "$TMP/r.html"; then fail "$name: not self-contained"
 	else ok "$name: self-contained"; fi
-	if python3 - "$TMP/r.html" "$TMP/r.json" >"$TMP/py" 2>&1 <<'PY'
+	if /usr/bin/python3 - "$TMP/r.html" "$TMP/r.json" >"$TMP/py" 2>&1 <<'PY'
 import json, sys, xml.etree.ElementTree as ET
 from decimal import Decimal as D
 S = '{http://www.w3.org/2000/svg}'
@@ -86,7 +86,7 @@ fi
 # power-over-time sums to its energy (the plots' second pricing agrees).
 if "$EATRACE" replay -m tc2 traces/demo/tc2-seven-tasks.txt -f json -o "$TMP/rp.json" --html "$TMP/rp.html" 2>"$TMP/err" &&
    xmllint --noout "$TMP/rp.html" 2>>"$TMP/err"; then
-	if python3 - "$TMP/rp.html" "$TMP/rp.json" >"$TMP/py" 2>&1 <<'PY'
+	if /usr/bin/python3 - "$TMP/rp.html" "$TMP/rp.json" >"$TMP/py" 2>&1 <<'PY'
 import json, sys, xml.etree.ElementTree as ET
 from decimal import Decimal as D
 S = '{http://www.w3.org/2000/svg}'
@@ -112,7 +112,7 @@ fi
 "$EATRACE" diff -m tc2 --html "$TMP/d.html" -f json -o "$TMP/d.json" \
 	--base traces/demo/tc2-seven-tasks.txt --new traces/replay/seven-periodic.txt 2>"$TMP/err"
 if [ $? -le 1 ] && xmllint --noout "$TMP/d.html" 2>>"$TMP/err"; then
-	got=$(python3 -c "
+	got=$(/usr/bin/python3 -c "
 import json,re,sys
 h=open(sys.argv[1]).read(); j=json.load(open(sys.argv[2]))
 c=float(re.search(r'data-change-pct=\"([^\"]+)\"', h).group(1))

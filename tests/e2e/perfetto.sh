@@ -10,7 +10,7 @@ export LSAN_OPTIONS="suppressions=$ROOT/tests/fuzz/lsan.supp${LSAN_OPTIONS:+:$LS
 cd "$ROOT" || exit 1
 
 check() {	# NAME JSON-REPORT PERFETTO NPROCS
-	if python3 - "$2" "$3" "$4" >"$TMP/py" 2>&1 <<'PY'
+	if /usr/bin/python3 - "$2" "$3" "$4" >"$TMP/py" 2>&1 <<'PY'
 import json, sys
 from collections import defaultdict
 rep = json.load(open(sys.argv[1]))
@@ -86,7 +86,7 @@ if "$EATRACE" replay -m tc2 --policy eas-rfc,cfs traces/demo/tc2-seven-tasks.txt
 	--perfetto "$TMP/rp.json" >"$TMP/rp.out" 2>"$TMP/err" &&
    "$EATRACE" report -m tc2 traces/demo/tc2-seven-tasks.txt -f json -o "$TMP/r.json" 2>>"$TMP/err"; then
 	check "replay, 2 policies" "$TMP/r.json" "$TMP/rp.json" 3
-	n=$(python3 -c "
+	n=$(/usr/bin/python3 -c "
 import json,sys; ev=json.load(open(sys.argv[1]))['traceEvents']
 print(sorted(e['args']['name'] for e in ev if e['ph']=='M' and e['name']=='process_name'))" "$TMP/rp.json")
 	expect_eq "replay process names" "$n" "['actual (recorded trace)', 'replay: cfs', 'replay: eas-rfc']"

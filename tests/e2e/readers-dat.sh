@@ -99,7 +99,7 @@ fi
 
 # ---- every trace.dat we have -------------------------------------------------
 
-for f in "$SHARED"/*/* "$VM"/*.dat; do
+for f in $(sampled "$SHARED"/*/* "$VM"/*.dat); do
 	is_dat "$f" || continue
 	if dump "$f" "$TMP/any.dump"; then
 		if [ -s "$TMP/any.dump" ] && sort -s -n -c -k1,1 "$TMP/any.dump" 2>/dev/null; then

@@ -122,7 +122,7 @@ else
 fi
 
 # The same figures from eatrace's JSON, in the same layout, as exact integers.
-python3 -c '
+/usr/bin/python3 -c '
 import json, sys
 from decimal import Decimal
 d = json.load(open(sys.argv[1]), parse_float=Decimal)
@@ -155,7 +155,7 @@ expect_eq "juno: A53 core_busy" "$(grep '^energy_mW_ns A53 ' "$TMP/juno.awk")" "
 expect_eq "juno: A57 core_busy" "$(grep '^energy_mW_ns A57 ' "$TMP/juno.awk")" "energy_mW_ns A57 8180825300"
 # The model has no cluster or idle power and no wakeup energy: the total
 # is the busy core energy; the time at the assumed OPP is reported.
-python3 -c '
+/usr/bin/python3 -c '
 import json, sys
 from decimal import Decimal
 d = json.load(open(sys.argv[1]), parse_float=Decimal)
@@ -218,7 +218,7 @@ EOF
 
 # check_sums NAME JSON: every documented exact sum of the report.
 check_sums() {
-	python3 - "$2" >"$TMP/sums.out" 2>&1 <<'EOF'
+	/usr/bin/python3 - "$2" >"$TMP/sums.out" 2>&1 <<'EOF'
 import json, sys
 from decimal import Decimal, ROUND_CEILING
 

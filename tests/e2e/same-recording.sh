@@ -28,7 +28,7 @@ for f in vm-report.txt vm-report-raw.txt vm-report-noplugin.txt vm-report-nocpus
 done
 # And the microsecond forms agree with the .dat apart from sub-us digits:
 # same events, same CPUs, same counts.
-python3 - "$TMP/ref.json" "$TMP/us.json" <<'PY' && ok "us text = .dat in counts" || fail "us text counts differ from .dat"
+/usr/bin/python3 - "$TMP/ref.json" "$TMP/us.json" <<'PY' && ok "us text = .dat in counts" || fail "us text counts differ from .dat"
 import json, sys
 a, b = (json.load(open(p)) for p in sys.argv[1:])
 assert a["events"] == b["events"] and a["ncpus"] == b["ncpus"] and a["inferences"] == b["inferences"]

@@ -71,7 +71,7 @@ facts() {
 
 # ea_facts JSON: the same lines from eatrace's stats JSON.
 ea_facts() {
-	python3 -c '
+	/usr/bin/python3 -c '
 import json, sys
 from decimal import Decimal
 d = json.load(open(sys.argv[1]), parse_float=Decimal)
@@ -164,7 +164,7 @@ root_samples() {
 }
 "$EATRACE" stats -q --format json "$JUNO" >"$TMP/pelt.json"
 pelt() {
-	python3 -c '
+	/usr/bin/python3 -c '
 import json, sys
 p = json.load(open(sys.argv[1]))["pelt_vs_kernel"]
 print(" ".join(str(p[k]) for k in sys.argv[2:]))' "$@"
@@ -173,7 +173,7 @@ expect_eq "juno pelt: samples = root sched_load_cfs_rq events" \
 	"$(pelt "$TMP/pelt.json" samples)" "$(root_samples 0 1000)"
 expect_eq "juno pelt: samples after the 100 ms warm-up" \
 	"$(pelt "$TMP/pelt.json" samples_after_warmup)" "$(root_samples 0.1 1000)"
-python3 -c '
+/usr/bin/python3 -c '
 import json, sys
 p = json.load(open(sys.argv[1]))["pelt_vs_kernel"]
 for a, b in (("mean_abs_err", "max_abs_err"), ("mean_abs_err_after_warmup", "max_abs_err_after_warmup")):
