@@ -102,6 +102,8 @@ void ea_input_close(struct ea_input *in);
  * two CPUs or more, else 1.
  */
 void ea_input_set_jobs(int n);
+/* Whether -j or EATRACE_JOBS set the count (not the CPU-count default). */
+bool ea_input_jobs_explicit(void);
 int ea_input_jobs(void);
 
 /*

@@ -41,7 +41,8 @@ struct ea_common_opts {
 	"  -v, --verbose      what was read, and (with -f json|csv or -o)\n" \
 	"                     every note on stderr, not only warnings\n"      \
 	"  -j, --jobs N       threads reading the trace (1: one; default 2\n" \
-	"                     on two CPUs or more)\n"
+	"                     on two CPUs or more, but one for an uncompressed\n" \
+	"                     trace.dat unless -j says)\n"
 
 /*
  * Parse argv; non-option arguments are returned in *args and *nargs

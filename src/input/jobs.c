@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* How many threads reading an input may use (ea_input_set_jobs()). */
+#include <stdbool.h>
 #include <stdlib.h>
 #include <unistd.h>
 
@@ -10,6 +11,13 @@ static int jobs;	/* 0: not set */
 void ea_input_set_jobs(int n)
 {
 	jobs = n > 0 ? n : 0;
+}
+
+bool ea_input_jobs_explicit(void)
+{
+	const char *env = getenv("EATRACE_JOBS");
+
+	return jobs || (env && *env);
 }
 
 int ea_input_jobs(void)
