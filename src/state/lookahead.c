@@ -10,15 +10,19 @@
 
 #include "state/lookahead.h"
 
+/* Slots the rings start with (fewer if the look-ahead is shorter). */
+#define LA_FIRST_SLOTS 1024
+
 int la_init(struct lookahead *la, size_t cap)
 {
-	size_t slots = 1;
+	size_t slots = 1, first;
 
 	memset(la, 0, sizeof(*la));
 	while (slots < cap)	/* a power of two: index with a mask */
 		slots *= 2;
-	la->ring = malloc(slots * sizeof(*la->ring));
-	la->ring_ts = malloc(slots * sizeof(*la->ring_ts));
+	first = slots < LA_FIRST_SLOTS ? slots : LA_FIRST_SLOTS;
+	la->ring = malloc(first * sizeof(*la->ring));
+	la->ring_ts = malloc(first * sizeof(*la->ring_ts));
 	if (!la->ring || !la->ring_ts) {
 		free(la->ring);
 		free(la->ring_ts);
@@ -27,8 +31,47 @@ int la_init(struct lookahead *la, size_t cap)
 	la->pend_min = UINT64_MAX;
 	la->retro = true;
 	la->cap = cap;
-	la->mask = slots - 1;
+	la->slots = slots;
+	la->mask = first - 1;
+	la->ts_mask = first - 1;
 	la->max_cpu = -1;
+	return 0;
+}
+
+/*
+ * The FIFO is full (len == its slots, fewer than la->slots since len <
+ * cap): twice the slots, the events copied in order to slot 0 on.
+ */
+int la_grow_ring(struct lookahead *la)
+{
+	size_t n = la->mask + 1, first = n - la->head;
+	struct ea_event *ring = malloc(2 * n * sizeof(*ring));
+
+	if (!ring)
+		return -1;
+	memcpy(ring, la->ring + la->head, first * sizeof(*ring));
+	memcpy(ring + first, la->ring, la->head * sizeof(*ring));
+	free(la->ring);
+	la->ring = ring;
+	la->head = 0;
+	la->mask = 2 * n - 1;
+	return 0;
+}
+
+/*
+ * ring_ts is about to wrap (event la->pushed would go to slot 0): twice
+ * the slots while fewer than la->slots. No event has wrapped yet, so each
+ * keeps its slot (event k at k & ts_mask == k).
+ */
+static int grow_ts(struct lookahead *la)
+{
+	size_t n = la->ts_mask + 1;
+	uint64_t *ts = realloc(la->ring_ts, 2 * n * sizeof(*ts));
+
+	if (!ts)
+		return -1;
+	la->ring_ts = ts;
+	la->ts_mask = 2 * n - 1;
 	return 0;
 }
 
@@ -258,7 +301,7 @@ static uint64_t not_before(const struct lookahead *la,
 	 * the ring yet */
 	if (k == la->pushed)
 		return ev->ts;
-	return la->ring_ts[k & la->mask];
+	return la->ring_ts[k & la->ts_mask];
 }
 
 /* The key of the oldest event held back. */
@@ -602,7 +645,10 @@ int la_scan(struct lookahead *la, const struct ea_event *ev)
 	la->next_seq += 2;	/* ev's key; odd keys are for synthetic ones */
 	if (!scan_common(la, ev) && scan(la, ev))
 		return -1;
-	la->ring_ts[la->pushed & la->mask] = ev->ts;
+	if (la->pushed == la->ts_mask + 1 && la->ts_mask + 1 < la->slots &&
+	    grow_ts(la))
+		return -1;
+	la->ring_ts[la->pushed & la->ts_mask] = ev->ts;
 	la->pushed++;
 	return 0;
 }
@@ -611,8 +657,7 @@ int la_push(struct lookahead *la, const struct ea_event *ev)
 {
 	if (la_scan(la, ev))
 		return -1;
-	la_store(la, ev);
-	return 0;
+	return la_store(la, ev);
 }
 
 const struct ea_event *la_pop(struct lookahead *la)

@@ -55,11 +55,18 @@ struct la_synth {
 };
 
 struct lookahead {
+	/*
+	 * Both rings start small and double as they fill, up to `slots`
+	 * (a power of two >= cap): a short trace, or a look-ahead that lets
+	 * events go early, never touches the memory of a full-depth one.
+	 */
 	struct ea_event *ring;	/* FIFO of held-back events */
-	uint64_t *ring_ts;	/* ts of the last `slots` events pushed */
+	uint64_t *ring_ts;	/* ts of the last ts_mask + 1 events pushed */
 	uint64_t pushed;	/* events pushed: event k has seq 2k + 2 */
 	size_t head, len, cap;	/* cap: events held back at most */
-	size_t mask;		/* ring slots - 1 (a power of two >= cap) */
+	size_t mask;		/* ring slots - 1 (a power of two) */
+	size_t ts_mask;		/* ring_ts slots - 1 (a power of two) */
+	size_t slots;		/* what either may grow to */
 	/*
 	 * Sorted input (timestamps never go backwards), for la_pop_early():
 	 * the lowest pend_seq of the CPUs (pend_min, or lower when
@@ -97,11 +104,16 @@ void la_free(struct lookahead *la);
 int la_push(struct lookahead *la, const struct ea_event *ev);
 /* la_push() in two: scan ev (its key is then la->next_seq) ... */
 int la_scan(struct lookahead *la, const struct ea_event *ev);
-/* ... and hold it back, unless it is let go at once (la_may_go()). */
-static inline void la_store(struct lookahead *la, const struct ea_event *ev)
+int la_grow_ring(struct lookahead *la);
+/* ... and hold it back, unless it is let go at once (la_may_go()).
+ * Returns -1 on allocation failure. */
+static inline int la_store(struct lookahead *la, const struct ea_event *ev)
 {
+	if (la->len > la->mask && la_grow_ring(la))
+		return -1;
 	la->ring[(la->head + la->len) & la->mask] = *ev;
 	la->len++;
+	return 0;
 }
 
 bool la_may_go_slow(struct lookahead *la, uint64_t seq);

@@ -178,10 +178,8 @@ static int feed_held(struct ea_state *s, const struct ea_event *ev,
 		return ea_err_set(err, "out of memory");
 	if (s->la.cap == 1 && s->started)
 		return apply_scanned(s, ev, err);
-	if (!s->la.sorted || !s->started) {
-		la_store(&s->la, ev);
-		return 0;
-	}
+	if (!s->la.sorted || !s->started)
+		return la_store(&s->la, ev) ? ea_err_set(err, "out of memory") : 0;
 	/* An event for a CPU the state does not have yet initialises it
 	 * from what the scanner knows when la_full() lets it go: wait. */
 	if (top_cpu(ev) >= s->ncpus)
@@ -189,7 +187,8 @@ static int feed_held(struct ea_state *s, const struct ea_event *ev,
 	/* Nothing held back and free to go: no copy through the ring. */
 	if (!s->la.len && !s->la.nsynth && la_may_go(&s->la, s->la.next_seq))
 		return apply(s, ev, err);
-	la_store(&s->la, ev);
+	if (la_store(&s->la, ev))
+		return ea_err_set(err, "out of memory");
 	while ((out = la_pop_early(&s->la)))
 		if (apply(s, out, err))
 			return -1;
