@@ -100,13 +100,16 @@ static int refill(struct dw *w, int c)
 
 	if (w->fill)
 		return w->fill(w->fill_priv, w, c);
-	if (!cp->buf) {
-		cp->buf = malloc(w->chunk);
-		if (!cp->buf) {
+	/* no bigger than this CPU's data: a small trace's buffers stay small */
+	if (want > cp->buf_cap) {
+		unsigned char *buf = realloc(cp->buf, want);
+
+		if (!buf) {
 			snprintf(w->err, sizeof(w->err), "out of memory");
 			return -1;
 		}
-		cp->buf_cap = w->chunk;
+		cp->buf = buf;
+		cp->buf_cap = want;
 	}
 	while (got < want) {
 		ssize_t n = pread(w->fd, cp->buf + got, want - got,

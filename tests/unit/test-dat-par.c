@@ -27,7 +27,13 @@ struct rec {
 	char where[64];
 };
 
-/* The fields a reader sets for the event's type (the rest is left as it was). */
+#define SAME_COMM(x, y) (!strncmp((x), (y), sizeof(x)))
+
+/*
+ * The fields a reader sets for the event's type (the rest is left as it
+ * was), field by field: the structs' padding (after sw.prev_state, at
+ * their ends) holds whatever the memory held, and differs between reads.
+ */
 static bool same_event(const struct ea_event *a, const struct ea_event *b)
 {
 	if (a->ts != b->ts || a->cpu != b->cpu || a->cur_pid != b->cur_pid ||
@@ -35,13 +41,25 @@ static bool same_event(const struct ea_event *a, const struct ea_event *b)
 		return false;
 	switch (a->type) {
 	case EA_EV_SWITCH:
-		return !memcmp(&a->sw, &b->sw, sizeof(a->sw));
+		return a->sw.prev_pid == b->sw.prev_pid &&
+		       a->sw.next_pid == b->sw.next_pid &&
+		       a->sw.prev_prio == b->sw.prev_prio &&
+		       a->sw.next_prio == b->sw.next_prio &&
+		       a->sw.prev_state == b->sw.prev_state &&
+		       SAME_COMM(a->sw.prev_comm, b->sw.prev_comm) &&
+		       SAME_COMM(a->sw.next_comm, b->sw.next_comm);
 	case EA_EV_WAKEUP:
 	case EA_EV_WAKING:
 	case EA_EV_WAKEUP_NEW:
-		return !memcmp(&a->wake, &b->wake, sizeof(a->wake));
+		return a->wake.pid == b->wake.pid &&
+		       a->wake.prio == b->wake.prio &&
+		       a->wake.target_cpu == b->wake.target_cpu &&
+		       SAME_COMM(a->wake.comm, b->wake.comm);
 	case EA_EV_MIGRATE:
-		return !memcmp(&a->migrate, &b->migrate, sizeof(a->migrate));
+		return a->migrate.pid == b->migrate.pid &&
+		       a->migrate.orig_cpu == b->migrate.orig_cpu &&
+		       a->migrate.dest_cpu == b->migrate.dest_cpu &&
+		       SAME_COMM(a->migrate.comm, b->migrate.comm);
 	case EA_EV_FREQ:
 		return !memcmp(&a->freq, &b->freq, sizeof(a->freq));
 	case EA_EV_IDLE:
