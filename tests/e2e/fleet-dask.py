@@ -48,7 +48,9 @@ out = {}
 
 def work():
     try:
-        out["text"] = eatrace.fleet.rows_text(paths, models, client)
+        # a task per trace: the worker dies holding some while others
+        # are done (the default groups them, checked below)
+        out["text"] = eatrace.fleet.rows_text(paths, models, client, chunk=1)
     except Exception as e:  # reported below
         out["exc"] = e
 
@@ -81,6 +83,12 @@ check("each trace once per model",
       list(df["model"]) == models * len(paths))
 check("one error row per model for the non-trace",
       list(df[df["error"].notna()]["path"]) == [paths[-1]] * 2)
+# grouped into tasks of several traces: by default (two tasks per worker
+# thread, by size) and three traces a task; the same bytes
+for chunk in (None, 3):
+    got = eatrace.fleet.rows_text(paths, models, client, chunk=chunk)
+    check("chunk=%s: same bytes as eatrace batch" % chunk, got == want,
+          "%d vs %d bytes" % (len(got), len(want)))
 left = client.scheduler_info()["workers"]
 check("the killed worker is gone", len(left) == 1 and victim[0] not in left)
 # the DataFrame reduction: run() is rows_frame(rows_text())
