@@ -225,10 +225,11 @@ if [ -f build/libeatrace.a ] &&
    $CC -O2 -g -std=c11 -D_GNU_SOURCE -Iinclude -o "$OUT/read-loop" bench/read-loop.c \
 	build/libeatrace.a $(pkg-config --libs libtracecmd libtraceevent libtracefs json-c zlib libzstd yaml-0.1 libxml-2.0) -lm; then
 	rd=$("$OUT/read-loop" -n 5 "$DAT" | awk '{ print $3 }')
-	rp=$("$OUT/read-loop" -n 5 "$PF" | awk '{ print $3 }')
+	# (not $rp: that is the report rate the targets below compare)
+	rpf=$("$OUT/read-loop" -n 5 "$PF" | awk '{ print $3 }')
 	echo "reader_cpu_s_dat: $rd"
-	echo "reader_cpu_s_perfetto: $rp"
-	echo "ratio_reader_perfetto_vs_dat_cpu: $(ratio "$rd" "$rp")"
+	echo "reader_cpu_s_perfetto: $rpf"
+	echo "ratio_reader_perfetto_vs_dat_cpu: $(ratio "$rd" "$rpf")"
 fi
 
 # A CPU whose first record comes 2 M lines in (issue 15; as
@@ -489,6 +490,33 @@ if [ -f build/libeatrace.so.0 ] && /usr/bin/python3 -c 'import distributed, pand
 fi
 rm -rf "$BD"
 
+# ---- Python (issue 20) ----------------------------------------------------------
+# eatrace.report() on the main trace against `eatrace report -f json` (the
+# same JSON the package parses): the call timed in the interpreter
+# (bench/py-report.py), the CLI as a process; and the whole interpreter
+# (start, import, call) as a process, for the record.
+py_ratio=n/a py_same=n/a
+if [ -f build/libeatrace.so.0 ]; then
+	PYENV="env PYTHONPATH=$PWD/python EATRACE_LIB=$PWD/build/libeatrace.so.0 PYTHONDONTWRITEBYTECODE=1"
+	"$EATRACE" report -f json -m "$BENCH_MODEL" "$DAT" >"$OUT/cli.json" 2>/dev/null || true
+	reps report_json "$EATRACE" report -f json -m "$BENCH_MODEL" "$DAT"
+	# shellcheck disable=SC2086
+	reps py_proc $PYENV /usr/bin/python3 -c \
+		'import sys, eatrace; eatrace.report(sys.argv[1], sys.argv[2])' "$DAT" "$BENCH_MODEL"
+	# shellcheck disable=SC2086
+	$PYENV /usr/bin/python3 bench/py-report.py "$DAT" "$BENCH_MODEL" "$OUT/cli.json" \
+		"$BENCH_REPS" >"$OUT/py.txt" 2>"$OUT/py.err" || cat "$OUT/py.err" >&2
+	cat "$OUT/py.txt"
+	py_call=$(sed -n 's/^python_report_call_wall_us: //p' "$OUT/py.txt")
+	py_same=$(sed -n 's/^python_same_as_cli: //p' "$OUT/py.txt")
+	echo "cli_report_json_wall_us: $(median report_json 1)"
+	echo "python_report_process_wall_us: $(median py_proc 1)"
+	py_ratio=$(ratio "${py_call:-n/a}" "$(median report_json 1)")
+	echo "ratio_python_report_call_vs_cli: $py_ratio"
+	echo "ratio_python_report_process_vs_cli: $(ratio "$(median py_proc 1)" "$(median report_json 1)")"
+	rm -f "$OUT/cli.json" "$OUT/py.txt" "$OUT/py.err"
+fi
+
 # ---- diff over 6 recordings (issue 19) --------------------------------------------
 # The recording as 6 runs (--base 3, --new 3), compressed (zstd, zlib,
 # zstd on each side) and plain. "Today" as the issue measured it: each
@@ -545,4 +573,6 @@ check batch_j2_vs_j1 "$batch_j2" ">=" 1.8
 check batch_j1_vs_lone_reports "$batch_over" "<=" 1.05
 check dask_2workers_vs_1 "${dask_ratio:-n/a}" ">=" 1.6
 echo "target_dask_same_as_cli: $([ "$dask_same" = yes ] && echo pass || echo "fail ($dask_same)")"
+check python_report_call_vs_cli "$py_ratio" "<=" 1.05
+echo "target_python_same_as_cli: $([ "$py_same" = yes ] && echo pass || echo "fail ($py_same)")"
 rm -f "$OUT"/m.* "$OUT/rss.tmp" "$OUT/err.tmp"
