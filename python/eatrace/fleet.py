@@ -111,9 +111,10 @@ def _size(path):
 
 def _threads(client):
     """Worker threads in the cluster now (at least 1)."""
+    # (Client.nthreads() asks the scheduler; scheduler_info() lists only
+    # the first few workers in later Dask versions)
     try:
-        workers = client.scheduler_info().get("workers", {})
-        return max(1, sum(int(w.get("nthreads", 1)) for w in workers.values()))
+        return max(1, sum(int(n) for n in client.nthreads().values()))
     except Exception:  # a client without a live scheduler: still one
         return 1
 
@@ -164,8 +165,11 @@ def rows_text(paths, model, client, rows="trace", retries=2, chunk=None):
                          key=keys, retries=retries, pure=False)
     try:
         return "".join(client.gather(futures))
-    finally:
+    except BaseException:
+        # a task that failed for good, or the caller interrupted: the
+        # others stop (on success the futures are simply released)
         client.cancel(futures)
+        raise
 
 
 def run(paths, model, client, rows="trace", retries=2, chunk=None):

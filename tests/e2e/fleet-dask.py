@@ -89,6 +89,13 @@ for chunk in (None, 3):
     got = eatrace.fleet.rows_text(paths, models, client, chunk=chunk)
     check("chunk=%s: same bytes as eatrace batch" % chunk, got == want,
           "%d vs %d bytes" % (len(got), len(want)))
+# a bad model fails every task: its one-line error reaches the caller
+try:
+    eatrace.fleet.rows_text(paths[:2], "no-such-model", client, retries=0)
+    check("a bad model raises", False, "no exception")
+except eatrace.EatraceError as e:
+    check("a bad model raises EatraceError naming it", "no-such-model" in str(e)
+          and "\n" not in str(e), repr(str(e)))
 left = client.scheduler_info()["workers"]
 check("the killed worker is gone", len(left) == 1 and victim[0] not in left)
 # the DataFrame reduction: run() is rows_frame(rows_text())
