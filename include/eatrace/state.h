@@ -206,6 +206,14 @@ struct ea_state_config {
 	 */
 	bool no_util;
 	/*
+	 * For ea_run() (include/eatrace/pipeline.h): no_util unless the
+	 * input may hold the kernel's own util (sched_load_cfs_rq events in
+	 * its formats). For a caller whose only use of the reconstructed
+	 * util is checking it against the kernel's (a report's notes): PELT
+	 * costs about 8 % of a report's instructions.
+	 */
+	bool util_if_kernel_util;
+	/*
 	 * With no_util, the caller reads no tasks either: none is kept
 	 * (ea_state_ntasks() gives 0) and counts.wakeups_inferred stays 0.
 	 * The CPU states and the other counts are the same. Ignored without

@@ -257,6 +257,8 @@ int cmd_report(int argc, char **argv)
 	ea_stats_init(&st);
 	ea_acct_state_config(&acct, &o.cfg);
 	o.cfg.ncpus = -1;
+	/* the report shows util only in the notes' check against the kernel's */
+	o.cfg.util_if_kernel_util = true;
 	cons[0] = (struct ea_consumer){ &ea_stats_ops, &st };
 	cons[1] = (struct ea_consumer){ &ea_acct_ops, &acct };
 	if (ro.html || ro.perfetto) {

@@ -101,6 +101,7 @@ int ea_diff_add_run(struct ea_diff_side *side, const char *trace,
 	}
 	if (side->acct_cfg)
 		acfg = *side->acct_cfg;
+	cfg.no_util = true;	/* the accountant alone reads no utilisation */
 	runs = realloc(side->runs, (side->n + 1) * sizeof(*runs));
 	if (!runs)
 		return ea_err_set(err, "out of memory");

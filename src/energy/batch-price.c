@@ -89,6 +89,7 @@ int ea_batch_price_rows(struct ea_batch_row *row, const struct ea_model *m,
 		goto fail;
 	ea_acct_state_config(&acct, &cfg);
 	cfg.ncpus = -1;
+	cfg.no_util = true;	/* the accountant alone reads no utilisation */
 	cons = (struct ea_consumer){ &ea_acct_ops, &acct };
 	if (ea_run(&run, row->path, &cfg, &cons, 1, &err))
 		goto fail_acct;

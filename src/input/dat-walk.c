@@ -270,6 +270,16 @@ static void heap_update(struct dw *w, int c, bool had, bool have)
 	}
 }
 
+/* heap_update(), called only when it has work: the few-CPU list changes
+ * only when a CPU starts or ends (a call per record was 1.5 % of a
+ * report's instructions) */
+static inline void order_update(struct dw *w, int c, bool had, bool have)
+{
+	if (w->linear && had == have)
+		return;
+	heap_update(w, c, had, have);
+}
+
 int dw_advance(struct dw *w, int c)
 {
 	struct dw_cpu *cp = &w->cpu[c];
@@ -354,11 +364,11 @@ int dw_advance(struct dw *w, int c)
 		cp->rec.offset = cp->pg_off + w->hdr + curr;
 		cp->next = idx + (uint32_t)len;
 		cp->have = true;
-		heap_update(w, c, had, true);
+		order_update(w, c, had, true);
 		return 1;
 	}
 out:
 	cp->have = false;
-	heap_update(w, c, had, false);
+	order_update(w, c, had, false);
 	return rc;
 }

@@ -1135,7 +1135,7 @@ static int dat_open(void **priv, const char *path, struct ea_input_info *info,
 	r->last_cpu = -1;
 	r->fast_err_cpu = -1;
 	quiet_begin(&q);
-	ea_dat_kallsyms_skip(true);	/* eatrace resolves no address */
+	ea_dat_kallsyms_skip(true);	/* eatrace resolves no address nor pid */
 #ifdef GUARD_CHILD
 	res = rehearse_open(path, &crashed);
 	errno = 0;

@@ -86,6 +86,7 @@ static int report_json(const char *path, const char *model, uint64_t interval_ns
 	ea_stats_init(&st);
 	ea_acct_state_config(&acct, &cfg);
 	cfg.ncpus = -1;
+	cfg.util_if_kernel_util = true;	/* as `eatrace report` */
 	cons[0] = (struct ea_consumer){ &ea_stats_ops, &st };
 	cons[1] = (struct ea_consumer){ &ea_acct_ops, &acct };
 	if (ea_run(&run, path, &cfg, cons, 2, &e)) {

@@ -116,6 +116,7 @@ int ea_run(struct ea_run *run, const char *path, struct ea_state_config *cfg,
 	   const struct ea_consumer *consumers, int nconsumers,
 	   struct ea_err *err)
 {
+	struct ea_state_config scfg;
 	struct fanout fan;
 	struct ea_input *in;
 	struct ea_event ev;
@@ -134,11 +135,15 @@ int ea_run(struct ea_run *run, const char *path, struct ea_state_config *cfg,
 		cfg->first_event = first_event_cb;
 		cfg->first_ctx = in;
 	}
+	scfg = *cfg;
+	if (cfg->util_if_kernel_util &&
+	    !ea_input_info(in)->may_have[EA_EV_UTIL_CFS])
+		scfg.no_util = true;
 	/* A single consumer needs no fan-out: the state calls it directly
 	 * (it filters event() by the same types). */
 	if (nconsumers == 1 ?
-	    ea_state_new(&run->state, cfg, consumers[0].ops, consumers[0].ctx) :
-	    ea_state_new(&run->state, cfg, &fan.ops, &fan)) {
+	    ea_state_new(&run->state, &scfg, consumers[0].ops, consumers[0].ctx) :
+	    ea_state_new(&run->state, &scfg, &fan.ops, &fan)) {
 		ea_input_close(in);
 		return ea_err_set(err, "%s: out of memory", path);
 	}

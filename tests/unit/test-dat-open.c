@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * The cost of opening a trace.dat (issue 19): the file's kallsyms section
- * is not parsed (dat-kallsyms.c), and its headers and formats are parsed
+ * and saved cmdlines are not parsed (dat-kallsyms.c), and its headers and formats are parsed
  * once, in this process: no rehearsal child is forked (except in
  * AddressSanitizer builds, which keep the child: reader-dat.c).
  */
@@ -67,13 +67,36 @@ static void test_kallsyms_switch(void **state UNUSED)
 	tep_free(tep);
 }
 
+/* The saved cmdlines likewise: no pid -> comm while skipped. */
+static void test_cmdlines_switch(void **state UNUSED)
+{
+	static const char lines[] = "4207 ea_test_comm\n4208 sh\n";
+	struct tep_handle *tep = tep_alloc();
+	unsigned long before = ea_dat_cmdlines_skipped();
+
+	assert_non_null(tep);
+	ea_dat_kallsyms_skip(true);
+	assert_int_equal(tep_parse_saved_cmdlines(tep, lines), 0);
+	ea_dat_kallsyms_skip(false);
+	assert_false(tep_is_pid_registered(tep, 4207));
+	assert_int_equal(ea_dat_cmdlines_skipped(), before + 1);
+
+	assert_int_equal(tep_parse_saved_cmdlines(tep, lines), 0);
+	assert_true(tep_is_pid_registered(tep, 4207));
+	assert_string_equal(tep_data_comm_from_pid(tep, 4207), "ea_test_comm");
+	assert_int_equal(ea_dat_cmdlines_skipped(), before + 1);
+	tep_free(tep);
+}
+
 /*
  * vm-v6.dat has a kallsyms section (162 bytes, `trace-cmd dump
- * --kallsyms`): its one parse is skipped, and no child is forked.
+ * --kallsyms`) and saved cmdlines (710 bytes, `trace-cmd dump
+ * --cmd-lines`): each one parse is skipped, and no child is forked.
  */
 static void test_open_once(void **state UNUSED)
 {
 	unsigned long before = ea_dat_kallsyms_skipped();
+	unsigned long before_cmdlines = ea_dat_cmdlines_skipped();
 	struct ea_input *in = NULL;
 	struct ea_err err;
 
@@ -82,6 +105,7 @@ static void test_open_once(void **state UNUSED)
 		fail_msg("%s", err.msg);
 	ea_input_close(in);
 	assert_int_equal(ea_dat_kallsyms_skipped(), before + 1);
+	assert_int_equal(ea_dat_cmdlines_skipped(), before_cmdlines + 1);
 #ifndef ASAN
 	assert_int_equal(forks, 0);
 #else
@@ -93,6 +117,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_kallsyms_switch),
+		cmocka_unit_test(test_cmdlines_switch),
 		cmocka_unit_test(test_open_once),
 	};
 
