@@ -288,11 +288,14 @@ static void on_change(void *ctx, const struct ea_state *s, int cpu,
 		{
 			uint64_t work = (now - since) *
 					rp_source_capacity(w, cpu, old->freq_khz);
-			struct rp_seg *g = seg_on(w, t, a, cpu, since, seq, false);
+			struct rp_seg *g = NULL;
 
-			if (!g)
-				return;
-			g->work += work;
+			if (!w->cfg.no_segments) {
+				g = seg_on(w, t, a, cpu, since, seq, false);
+				if (!g)
+					return;
+				g->work += work;
+			}
 			a->work += work;
 			/*
 			 * The state has it here since before its run on
@@ -305,7 +308,8 @@ static void on_change(void *ctx, const struct ea_state *s, int cpu,
 			    since < t->ran_until) {
 				if (!overlap_stretch(w, tl, cpu, since, now, seq))
 					return;
-				g->stretch += work;
+				if (g)
+					g->stretch += work;
 			}
 		}
 		if (now >= t->ran_until) {
@@ -445,7 +449,8 @@ static void on_event(void *ctx, const struct ea_state *s,
 			a->eligible = eligible_of(&w->cpus[ev->cpu], a, ev);
 		}
 		note_run(t, a, ev->cpu);
-		seg_on(w, t, a, ev->cpu, ev->ts, w->seq, ev->sw.prev_pid == 0);
+		if (!w->cfg.no_segments)
+			seg_on(w, t, a, ev->cpu, ev->ts, w->seq, ev->sw.prev_pid == 0);
 		return;
 	default:
 		return;
