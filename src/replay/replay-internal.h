@@ -125,6 +125,8 @@ struct ea_workload {
 	int ncpus;
 	uint64_t seq;		/* events seen */
 	struct ea_workload_counts counts;
+	/* extraction: the activations closed so far, counted (count_act()) */
+	struct ea_workload_counts closed;
 	char error[128];
 };
 

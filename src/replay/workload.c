@@ -35,11 +35,12 @@ static void oom(struct ea_workload *w)
 	snprintf(w->error, sizeof(w->error), "out of memory");
 }
 
-#define GROW(w, arr, n, cap)                                                   \
+#define GROW(w, arr, n, cap) GROW_BY(w, arr, n, cap, 2)
+#define GROW_BY(w, arr, n, cap, by)                                            \
 	({                                                                     \
 		bool ok_ = true;                                               \
 		if ((n) == (cap)) {                                            \
-			size_t c_ = (cap) ? (cap) * 2 : 64;                    \
+			size_t c_ = (cap) ? (cap) * (by) : 64;                 \
 			void *p_ = realloc((arr), c_ * sizeof(*(arr)));        \
 			if (!p_) {                                             \
 				oom(w);                                        \
@@ -109,7 +110,7 @@ static struct rp_act *act_open(struct ea_workload *w, struct rp_task *t,
 {
 	struct rp_act *a;
 
-	if (!GROW(w, t->acts, t->nacts, t->cap))
+	if (!GROW_BY(w, t->acts, t->nacts, t->cap, 8))
 		return NULL;
 	a = &t->acts[t->nacts++];
 	memset(a, 0, sizeof(*a));
@@ -118,6 +119,24 @@ static struct rp_act *act_open(struct ea_workload *w, struct rp_task *t,
 	a->flags = flags;
 	t->open = true;
 	return a;
+}
+
+/*
+ * Count a's share of the workload's figures into c: once it has closed (a
+ * block, an exit, or the end), nothing changes its flags nor its release.
+ */
+static void count_act(struct ea_workload_counts *c, const struct rp_act *a,
+		      uint64_t first_ts)
+{
+	c->activations++;
+	if (a->flags & RP_ACT_START || a->release == first_ts)
+		c->at_start++;
+	if (a->flags & RP_ACT_OPEN)
+		c->open++;
+	if (!(a->flags & RP_ACT_RAN))
+		c->never_ran++;
+	if (a->flags & RP_ACT_SPLIT)
+		c->split++;
 }
 
 static struct rp_act *open_act(struct rp_task *t)
@@ -429,6 +448,7 @@ static void on_event(void *ctx, const struct ea_state *s,
 				if (ev->sw.prev_state == EA_PREV_DEAD)
 					a->flags |= RP_ACT_EXIT;
 				t->open = false;
+				count_act(&w->closed, a, ea_state_first_ts(s));
 			}
 		}
 		if (ev->sw.next_pid <= 0)
@@ -510,7 +530,7 @@ int ea_workload_done(struct ea_workload *w, const struct ea_state *s,
 
 	if (w->error[0])
 		return ea_err_set(err, "replay: %s", w->error);
-	memset(c, 0, sizeof(*c));
+	*c = w->closed;	/* the activations closed, counted as they did */
 	c->first_ts = ea_state_first_ts(s);
 	c->last_ts = ea_state_last_ts(s);
 	c->ncpus = ea_state_ncpus(s);
@@ -526,26 +546,15 @@ int ea_workload_done(struct ea_workload *w, const struct ea_state *s,
 	for (size_t i = 0; i < w->ntasks; i++) {
 		struct rp_task *t = &w->tasks[i];
 
-		if (t->open)
+		if (t->open) {
 			t->acts[t->nacts - 1].flags |= RP_ACT_OPEN;
+			count_act(c, &t->acts[t->nacts - 1], c->first_ts);
+		}
 		t->open = false;
 		if (t->prio < 0)
 			t->prio = 120;
 		if (t->prio < 100)
 			c->rt_tasks++;
-		for (size_t k = 0; k < t->nacts; k++) {
-			struct rp_act *a = &t->acts[k];
-
-			c->activations++;
-			if (a->flags & RP_ACT_START || a->release == c->first_ts)
-				c->at_start++;
-			if (a->flags & RP_ACT_OPEN)
-				c->open++;
-			if (!(a->flags & RP_ACT_RAN))
-				c->never_ran++;
-			if (a->flags & RP_ACT_SPLIT)
-				c->split++;
-		}
 		rp_pin_resolve(&w->cfg, t);	/* pin.c */
 		if (t->pin >= 0 || t->upin)
 			c->pinned_tasks++;

@@ -705,6 +705,37 @@ static void workload_without_segments(void **state)
 }
 
 /*
+ * The workload's counts, now made as each activation closes (see the
+ * fixture's header): c runs on CPU0 from the trace start (no wakeup: its
+ * release is the first instant, at_start), is preempted, and the state
+ * has it on CPU1 from the start too until it blocks at 300 us: one
+ * activation on two CPUs (split); migration/0 (prio 0: RT) runs 100 to
+ * 120 us, d 900 to 1000 us: one activation each, blocked. 3 tasks, 3
+ * activations, none open, all ran; migration/0 pinned as a per-CPU
+ * kthread, and RT.
+ */
+static void workload_counts(void **state)
+{
+	const struct ea_workload_counts *c;
+	struct ea_workload *w;
+	struct ea_run run;
+
+	load(state);
+	w = tc2_workload("tests/fixtures/replay/overlap-start.txt", true, &run);
+	c = ea_workload_counts(w);
+	assert_int_equal(c->tasks, 3);
+	assert_int_equal(c->activations, 3);
+	assert_int_equal(c->at_start, 1);
+	assert_int_equal(c->open, 0);
+	assert_int_equal(c->never_ran, 0);
+	assert_int_equal(c->split, 1);
+	assert_int_equal(c->pinned_tasks, 1);
+	assert_int_equal(c->rt_tasks, 1);
+	ea_run_free(&run);
+	ea_workload_free(w);
+}
+
+/*
  * The workload of tests/fixtures/replay/util-est-sticky.txt (see its
  * header) on tc2 (--source-capacity 1024), h pinned to the A7 CPU 3, and
  * a simulator of it under feec at fixed frequencies (A15 600 MHz, A7
@@ -965,6 +996,7 @@ int main(void)
 		cmocka_unit_test(cache_same_decisions),
 		cmocka_unit_test(arrivals_heap_equals_sort),
 		cmocka_unit_test(workload_without_segments),
+		cmocka_unit_test(workload_counts),
 		cmocka_unit_test(feec_util_est_sleep),
 		cmocka_unit_test(feec_sticky_overutilised),
 	};
