@@ -379,5 +379,8 @@ int rp_gov_cap_idx(const struct rp_gov_spec *g, int ci,
 uint64_t rp_menu_predict(const uint64_t *hist, int n);
 /* Deepest state whose target residency fits idle_ns. */
 int rp_idle_state_for(const struct ea_cluster *cl, uint64_t idle_ns);
+/* rp_idle_state_for(cl, rp_menu_predict(hist, n)), predicting only when
+ * the periods span more than one state. */
+int rp_menu_state(const struct ea_cluster *cl, const uint64_t *hist, int n);
 
 #endif

@@ -376,7 +376,7 @@ static int pick_idle_state(struct sim *s, int cpu)
 	if (s->idle == RP_IDLE_ORACLE)
 		return c->idle_period < c->nidle_lens ?
 		       rp_idle_state_for(cl, c->idle_lens[c->idle_period]) : 0;
-	return rp_idle_state_for(cl, rp_menu_predict(c->hist, c->nhist));
+	return rp_menu_state(cl, c->hist, c->nhist);
 }
 
 static void go_idle(struct sim *s, int cpu, uint64_t key)

@@ -736,6 +736,43 @@ static void workload_counts(void **state)
 }
 
 /*
+ * menu's idle state: rp_menu_state() skips the prediction when the
+ * shortest and longest periods map to one state, since the prediction
+ * (a mean of some of them, or the shortest) lies between them. On tc2's
+ * clusters, for histories of 1 to 8 periods drawn around their target
+ * residencies (a fixed LCG), it is the state of the prediction itself.
+ */
+static void menu_state_skips_prediction(void **state)
+{
+	uint64_t x = 12345, hist[RP_MENU_HIST];
+
+	load(state);
+	for (int ci = 0; ci < tc2->nclusters; ci++) {
+		const struct ea_cluster *cl = &tc2->clusters[ci];
+		uint64_t top = (uint64_t)cl->idles[cl->nidles - 1].target_residency_us *
+			       2000 + 1;
+
+		for (int round = 0; round < 20000; round++) {
+			int n = 1 + round % RP_MENU_HIST;
+			uint64_t p, lo = UINT64_MAX, hi = 0;
+
+			for (int i = 0; i < n; i++) {
+				x = x * 6364136223846793005ull + 1442695040888963407ull;
+				/* a third of the rounds: all close together */
+				hist[i] = round % 3 ? (x >> 33) % top :
+					  top / 3 + (x >> 33) % 1000;
+				lo = hist[i] < lo ? hist[i] : lo;
+				hi = hist[i] > hi ? hist[i] : hi;
+			}
+			p = rp_menu_predict(hist, n);
+			assert_true(p >= lo && p <= hi);
+			assert_int_equal(rp_menu_state(cl, hist, n),
+					 rp_idle_state_for(cl, p));
+		}
+	}
+}
+
+/*
  * The workload of tests/fixtures/replay/util-est-sticky.txt (see its
  * header) on tc2 (--source-capacity 1024), h pinned to the A7 CPU 3, and
  * a simulator of it under feec at fixed frequencies (A15 600 MHz, A7
@@ -997,6 +1034,7 @@ int main(void)
 		cmocka_unit_test(arrivals_heap_equals_sort),
 		cmocka_unit_test(workload_without_segments),
 		cmocka_unit_test(workload_counts),
+		cmocka_unit_test(menu_state_skips_prediction),
 		cmocka_unit_test(feec_util_est_sleep),
 		cmocka_unit_test(feec_sticky_overutilised),
 	};
