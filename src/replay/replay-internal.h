@@ -40,7 +40,11 @@ struct rp_act {
 					   and of its block */
 	int32_t cpu;		/* CPU of its first recorded run, -1 */
 	uint32_t flags;		/* RP_ACT_* */
-	uint32_t seg0, nseg;	/* its segments in the task's segs[] */
+};
+
+/* An activation's segments: segs[seg0 .. seg0 + nseg) of its task. */
+struct rp_act_segs {
+	uint32_t seg0, nseg;
 };
 
 struct rp_task {
@@ -50,6 +54,9 @@ struct rp_task {
 	int32_t only_cpu;	/* the one CPU it ran on; -1 several, -2 none */
 	struct rp_act *acts;
 	size_t nacts, cap;
+	/* acts[k]'s segments at act_segs[k] (apart: most runs read none);
+	 * NULL when none are kept (ea_workload_config.no_segments) */
+	struct rp_act_segs *act_segs;
 	struct rp_seg *segs;
 	size_t nsegs, seg_cap;
 	int32_t prio;		/* the most urgent prio its events showed (kernel

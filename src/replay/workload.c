@@ -108,10 +108,23 @@ static struct rp_task *task_get(struct ea_workload *w, int32_t pid,
 static struct rp_act *act_open(struct ea_workload *w, struct rp_task *t,
 			       uint64_t release, uint32_t flags)
 {
+	size_t cap = t->cap;
 	struct rp_act *a;
 
 	if (!GROW_BY(w, t->acts, t->nacts, t->cap, 8))
 		return NULL;
+	if (!w->cfg.no_segments && t->cap != cap) {
+		struct rp_act_segs *p = realloc(t->act_segs,
+						t->cap * sizeof(*p));
+
+		if (!p) {
+			oom(w);
+			return NULL;
+		}
+		t->act_segs = p;
+	}
+	if (t->act_segs)
+		t->act_segs[t->nacts] = (struct rp_act_segs){ 0, 0 };
 	a = &t->acts[t->nacts++];
 	memset(a, 0, sizeof(*a));
 	a->release = a->eligible = release;
@@ -187,15 +200,17 @@ static struct rp_seg *seg_on(struct ea_workload *w, struct rp_task *t,
 			     struct rp_act *a, int cpu, uint64_t start,
 			     uint64_t seq, bool from_idle)
 {
+	/* a is the task's open activation, its last */
+	struct rp_act_segs *as = &t->act_segs[t->nacts - 1];
 	struct rp_seg *g;
 
-	if (a->nseg && t->segs[a->seg0 + a->nseg - 1].cpu == cpu)
-		return &t->segs[a->seg0 + a->nseg - 1];
+	if (as->nseg && t->segs[as->seg0 + as->nseg - 1].cpu == cpu)
+		return &t->segs[as->seg0 + as->nseg - 1];
 	if (!GROW(w, t->segs, t->nsegs, t->seg_cap))
 		return NULL;
-	if (!a->nseg)
-		a->seg0 = (uint32_t)t->nsegs;
-	a->nseg++;
+	if (!as->nseg)
+		as->seg0 = (uint32_t)t->nsegs;
+	as->nseg++;
 	g = &t->segs[t->nsegs++];
 	g->work = 0;
 	g->stretch = 0;
@@ -499,6 +514,7 @@ void ea_workload_free(struct ea_workload *w)
 		return;
 	for (size_t i = 0; i < w->ntasks; i++) {
 		free(w->tasks[i].acts);
+		free(w->tasks[i].act_segs);
 		free(w->tasks[i].segs);
 	}
 	for (int i = 0; i < w->ncpus; i++)
