@@ -31,16 +31,26 @@ struct rp_seg {
 	bool from_idle;		/* switched in from the idle task */
 };
 
+/* The recorded events a workload counts at most (rp_act's seq_in, seq_out). */
+#define RP_SEQ_MAX ((1ull << 48) - 1)
+
+/*
+ * 48 bytes: every byte of it is written once and read back per activation
+ * (millions of them), so the event positions share their words with the
+ * CPU (< EA_MAX_CPUS) and the flags.
+ */
 struct rp_act {
 	uint64_t release;	/* ns: wakeup, recorded or inferred */
 	uint64_t eligible;	/* ns: may run from (>= release) */
 	uint64_t end;		/* ns: recorded block; 0 while open */
 	uint64_t work;		/* ns x capacity (1024 = biggest CPU at top) */
-	uint64_t seq_in, seq_out;	/* recorded event order of its switch-in
-					   and of its block */
-	int32_t cpu;		/* CPU of its first recorded run, -1 */
-	uint32_t flags;		/* RP_ACT_* */
+	uint64_t seq_in : 48;	/* recorded event order of its switch-in */
+	int64_t cpu : 16;	/* CPU of its first recorded run, -1 */
+	uint64_t seq_out : 48;	/* ... and of its block */
+	uint64_t flags : 16;	/* RP_ACT_* */
 };
+
+_Static_assert(sizeof(struct rp_act) == 48, "struct rp_act: 48 bytes");
 
 /* An activation's segments: segs[seg0 .. seg0 + nseg) of its task. */
 struct rp_act_segs {

@@ -430,6 +430,8 @@ static void on_event(void *ctx, const struct ea_state *s,
 	struct rp_act *a;
 
 	w->seq++;
+	if (w->seq > RP_SEQ_MAX && !w->error[0])
+		snprintf(w->error, sizeof(w->error), "more than 2^48 events");
 	if (w->error[0])
 		return;
 	switch (ev->type) {

@@ -773,6 +773,33 @@ static void menu_state_skips_prediction(void **state)
 }
 
 /*
+ * An activation keeps its recorded event positions in 48 bits: a workload
+ * past RP_SEQ_MAX events is refused, not wrapped (started just below the
+ * limit here; backdated.txt has 6 events).
+ */
+static void workload_seq_limit(void **state)
+{
+	struct ea_workload_config wcfg = { .model = tc2, .source_capacity = 1024 };
+	struct ea_state_config cfg = { .ncpus = -1 };
+	const char *path = "tests/fixtures/replay/backdated.txt";
+	struct ea_workload *w;
+	struct ea_consumer cons;
+	struct ea_run run;
+	struct ea_err err;
+
+	load(state);
+	assert_int_equal(sizeof(struct rp_act), 48);
+	assert_int_equal(ea_workload_new(&w, &wcfg), 0);
+	w->seq = RP_SEQ_MAX - 2;
+	cons = (struct ea_consumer){ &ea_workload_ops, w };
+	assert_int_equal(ea_run(&run, path, &cfg, &cons, 1, &err), 0);
+	assert_int_equal(ea_workload_done(w, run.state, &err), -1);
+	assert_non_null(strstr(err.msg, "2^48"));
+	ea_run_free(&run);
+	ea_workload_free(w);
+}
+
+/*
  * The workload of tests/fixtures/replay/util-est-sticky.txt (see its
  * header) on tc2 (--source-capacity 1024), h pinned to the A7 CPU 3, and
  * a simulator of it under feec at fixed frequencies (A15 600 MHz, A7
@@ -1034,6 +1061,7 @@ int main(void)
 		cmocka_unit_test(arrivals_heap_equals_sort),
 		cmocka_unit_test(workload_without_segments),
 		cmocka_unit_test(workload_counts),
+		cmocka_unit_test(workload_seq_limit),
 		cmocka_unit_test(menu_state_skips_prediction),
 		cmocka_unit_test(feec_util_est_sleep),
 		cmocka_unit_test(feec_sticky_overutilised),
