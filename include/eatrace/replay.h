@@ -55,6 +55,10 @@ struct ea_workload_config {
 	 * (--auto-pin; never on another platform). Default: only per-CPU
 	 * kthread names and pins. */
 	bool auto_pin;
+	/* Keep no per-CPU segments of the activations: only a policy that
+	 * follows the recording's moves (ea_replay_policy_follows()) reads
+	 * them, and they cost memory per activation. */
+	bool no_segments;
 };
 
 /* Per-workload figures, for reports. */
@@ -89,6 +93,9 @@ int ea_replay_policy_count(void);
 const char *ea_replay_policy_name(int i);
 const char *ea_replay_policy_summary(int i);
 int ea_replay_policy_find(const char *name);	/* index or -1 */
+/* Whether the policy moves tasks as the recording did (`recorded`): it
+ * needs the workload's segments (ea_workload_config.no_segments). */
+bool ea_replay_policy_follows(const char *name);
 bool ea_replay_governor_valid(const char *name);	/* syntax only */
 /* A --governor against the model it runs on (fixed: its clusters and
  * OPPs). 0, or -1 with a one-line err. */

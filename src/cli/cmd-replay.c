@@ -533,6 +533,10 @@ int cmd_replay(int argc, char **argv)
 	wcfg.pins = ro.pins;
 	wcfg.npins = ro.npins;
 	wcfg.auto_pin = ro.auto_pin;
+	wcfg.no_segments = true;
+	for (int i = 0; i < npol; i++)
+		if (ea_replay_policy_follows(names[i]))
+			wcfg.no_segments = false;
 	if (ea_workload_new(&rr.wl, &wcfg)) {
 		ea_die("out of memory");
 		goto out;

@@ -155,6 +155,10 @@ static int replay_json(const char *path, const struct ea_replay_request *rq, cha
 	wcfg.model = c.model;
 	wcfg.source_capacity = (uint32_t)rq->source_capacity;
 	wcfg.auto_pin = rq->auto_pin != 0;
+	wcfg.no_segments = true;
+	for (int i = 0; i < npol; i++)
+		if (ea_replay_policy_follows(names[i]))
+			wcfg.no_segments = false;
 	if (ea_workload_new(&c.wl, &wcfg)) {
 		ea_err_set(&e, "out of memory");
 		goto out;

@@ -81,3 +81,29 @@ uint64_t rp_menu_predict(const uint64_t *hist, int n)
 		return min;
 	}
 }
+
+/*
+ * The prediction is the mean of some of the periods, or the shortest: it
+ * lies between the shortest and the longest (exactly so while the longest
+ * is below 2^50 ns, where the sum of eight in a double is exact and the
+ * mean rounds between them). When both map to one state, that is the
+ * state, without predicting.
+ */
+int rp_menu_state(const struct ea_cluster *cl, const uint64_t *hist, int n)
+{
+	uint64_t lo = UINT64_MAX, hi = 0;
+	int k;
+
+	for (int i = 0; i < n; i++) {
+		if (hist[i] < lo)
+			lo = hist[i];
+		if (hist[i] > hi)
+			hi = hist[i];
+	}
+	if (n > 0 && n <= RP_MENU_HIST && hi < 1ull << 50) {
+		k = rp_idle_state_for(cl, lo);
+		if (k == rp_idle_state_for(cl, hi))
+			return k;
+	}
+	return rp_idle_state_for(cl, rp_menu_predict(hist, n));
+}

@@ -43,6 +43,13 @@ int ea_replay_policy_find(const char *name)
 	return -1;
 }
 
+bool ea_replay_policy_follows(const char *name)
+{
+	int i = ea_replay_policy_find(name);
+
+	return i >= 0 && policies[i]->follow_segments;
+}
+
 const struct rp_policy *rp_policy_get(const char *name)
 {
 	int i = ea_replay_policy_find(name);

@@ -31,16 +31,30 @@ struct rp_seg {
 	bool from_idle;		/* switched in from the idle task */
 };
 
+/* The recorded events a workload counts at most (rp_act's seq_in, seq_out). */
+#define RP_SEQ_MAX ((1ull << 48) - 1)
+
+/*
+ * 48 bytes: every byte of it is written once and read back per activation
+ * (millions of them), so the event positions share their words with the
+ * CPU (< EA_MAX_CPUS) and the flags.
+ */
 struct rp_act {
 	uint64_t release;	/* ns: wakeup, recorded or inferred */
 	uint64_t eligible;	/* ns: may run from (>= release) */
 	uint64_t end;		/* ns: recorded block; 0 while open */
 	uint64_t work;		/* ns x capacity (1024 = biggest CPU at top) */
-	uint64_t seq_in, seq_out;	/* recorded event order of its switch-in
-					   and of its block */
-	int32_t cpu;		/* CPU of its first recorded run, -1 */
-	uint32_t flags;		/* RP_ACT_* */
-	uint32_t seg0, nseg;	/* its segments in the task's segs[] */
+	uint64_t seq_in : 48;	/* recorded event order of its switch-in */
+	int64_t cpu : 16;	/* CPU of its first recorded run, -1 */
+	uint64_t seq_out : 48;	/* ... and of its block */
+	uint64_t flags : 16;	/* RP_ACT_* */
+};
+
+_Static_assert(sizeof(struct rp_act) == 48, "struct rp_act: 48 bytes");
+
+/* An activation's segments: segs[seg0 .. seg0 + nseg) of its task. */
+struct rp_act_segs {
+	uint32_t seg0, nseg;
 };
 
 struct rp_task {
@@ -50,6 +64,9 @@ struct rp_task {
 	int32_t only_cpu;	/* the one CPU it ran on; -1 several, -2 none */
 	struct rp_act *acts;
 	size_t nacts, cap;
+	/* acts[k]'s segments at act_segs[k] (apart: most runs read none);
+	 * NULL when none are kept (ea_workload_config.no_segments) */
+	struct rp_act_segs *act_segs;
 	struct rp_seg *segs;
 	size_t nsegs, seg_cap;
 	int32_t prio;		/* the most urgent prio its events showed (kernel
@@ -125,6 +142,8 @@ struct ea_workload {
 	int ncpus;
 	uint64_t seq;		/* events seen */
 	struct ea_workload_counts counts;
+	/* extraction: the activations closed so far, counted (count_act()) */
+	struct ea_workload_counts closed;
 	char error[128];
 };
 
@@ -377,5 +396,8 @@ int rp_gov_cap_idx(const struct rp_gov_spec *g, int ci,
 uint64_t rp_menu_predict(const uint64_t *hist, int n);
 /* Deepest state whose target residency fits idle_ns. */
 int rp_idle_state_for(const struct ea_cluster *cl, uint64_t idle_ns);
+/* rp_idle_state_for(cl, rp_menu_predict(hist, n)), predicting only when
+ * the periods span more than one state. */
+int rp_menu_state(const struct ea_cluster *cl, const uint64_t *hist, int n);
 
 #endif

@@ -140,6 +140,9 @@ int ea_replay_run(const struct ea_workload *w, const struct ea_replay_config *cf
 	memset(r, 0, sizeof(*r));
 	if (!pol || idle < 0)
 		return ea_err_set(err, "replay: unknown policy or idle selector");
+	if (pol->follow_segments && w->cfg.no_segments)
+		return ea_err_set(err, "replay: policy %s needs the workload's segments",
+				  pol->name);
 	if (rp_gov_spec_parse(&gov, cfg->governor, cfg->model, gerr, sizeof(gerr)))
 		return ea_err_set(err, "replay: %s", gerr);
 	snprintf(r->policy, sizeof(r->policy), "%s", pol->name);

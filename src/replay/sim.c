@@ -152,6 +152,13 @@ static const struct rp_act *cur_act(const struct sim *s, const struct sim_task *
 	return &t->w->acts[t->cur];
 }
 
+/* The segments of t's current activation: none if the workload kept none. */
+static struct rp_act_segs cur_segs(const struct sim_task *t)
+{
+	return t->w->act_segs ? t->w->act_segs[t->cur] :
+				(struct rp_act_segs){ 0, 0 };
+}
+
 /* ---- emission ---- */
 
 /*
@@ -376,7 +383,7 @@ static int pick_idle_state(struct sim *s, int cpu)
 	if (s->idle == RP_IDLE_ORACLE)
 		return c->idle_period < c->nidle_lens ?
 		       rp_idle_state_for(cl, c->idle_lens[c->idle_period]) : 0;
-	return rp_idle_state_for(cl, rp_menu_predict(c->hist, c->nhist));
+	return rp_menu_state(cl, c->hist, c->nhist);
 }
 
 static void go_idle(struct sim *s, int cpu, uint64_t key)
@@ -804,21 +811,26 @@ static bool demand(const struct sim *s, const struct rp_act *a)
 	}
 }
 
-/* Work of segment g of a (following segments), or of all of a;
- * UINT64_MAX: demand, its last one runs until its task's until. */
+/* Work of segment g of a, t's current activation (following segments),
+ * or of all of a; UINT64_MAX: demand, its last one runs until its task's
+ * until. */
 static uint64_t work_of(const struct sim *s, const struct sim_task *t,
 			const struct rp_act *a, uint32_t g)
 {
-	bool last = !s->policy->follow_segments || g + 1 >= a->nseg;
+	struct rp_act_segs as = { 0, 0 };
+	bool last;
 
+	if (s->policy->follow_segments)
+		as = cur_segs(t);
+	last = !s->policy->follow_segments || g + 1 >= as.nseg;
 	if (last && demand(s, a))
 		return UINT64_MAX;
-	if (!s->policy->follow_segments || !a->nseg)
+	if (!s->policy->follow_segments || !as.nseg)
 		return a->work;
 	if (s->same_platform)	/* overlap stretches: busy0_start() */
-		return t->w->segs[a->seg0 + g].work -
-		       t->w->segs[a->seg0 + g].stretch;
-	return t->w->segs[a->seg0 + g].work;
+		return t->w->segs[as.seg0 + g].work -
+		       t->w->segs[as.seg0 + g].stretch;
+	return t->w->segs[as.seg0 + g].work;
 }
 
 static void start_act(struct sim *s, struct sim_task *t, size_t k)
@@ -1031,10 +1043,11 @@ static void do_move(struct sim *s, size_t i)
 	int task = s->moves[i].task;
 	struct sim_task *t = &s->tasks[task];
 	const struct rp_act *a = cur_act(s, t);
+	struct rp_act_segs as = cur_segs(t);
 
 	memmove(s->moves + i, s->moves + i + 1, (s->nmoves - i - 1) * sizeof(*s->moves));
 	s->nmoves--;
-	enqueue(s, task, map_cpu(s, a->nseg ? t->w->segs[a->seg0 + t->seg].cpu :
+	enqueue(s, task, map_cpu(s, as.nseg ? t->w->segs[as.seg0 + t->seg].cpu :
 				 a->cpu));
 }
 
@@ -1086,9 +1099,9 @@ static void complete(struct sim *s, int cpu)
 	uint64_t key = a->seq_out;
 
 	touch(s, cpu);
-	if (s->policy->follow_segments && t->seg + 1 < a->nseg) {
+	if (s->policy->follow_segments && t->seg + 1 < cur_segs(t).nseg) {
 		/* The recording moved it: on to the next segment's CPU. */
-		const struct rp_seg *g = &t->w->segs[a->seg0 + ++t->seg];
+		const struct rp_seg *g = &t->w->segs[cur_segs(t).seg0 + ++t->seg];
 
 		t->rem = work_of(s, t, a, t->seg);
 		add_move(s, c->curr, g->from_idle && g->start > s->now ?
@@ -1881,9 +1894,9 @@ static void process_due(struct sim *s, uint64_t t)
 		}
 		for (size_t i = 0; i < s->nmoves; i++) {
 			const struct sim_task *tk = &s->tasks[s->moves[i].task];
-			const struct rp_act *a = cur_act(s, tk);
+			struct rp_act_segs as = cur_segs(tk);
 
-			q = a->nseg ? tk->w->segs[a->seg0 + tk->seg].seq_in : 0;
+			q = as.nseg ? tk->w->segs[as.seg0 + tk->seg].seq_in : 0;
 			if (s->moves[i].t <= t && q < best) {
 				best = q;
 				kind = DUE_MOVE;

@@ -35,11 +35,12 @@ static void oom(struct ea_workload *w)
 	snprintf(w->error, sizeof(w->error), "out of memory");
 }
 
-#define GROW(w, arr, n, cap)                                                   \
+#define GROW(w, arr, n, cap) GROW_BY(w, arr, n, cap, 2)
+#define GROW_BY(w, arr, n, cap, by)                                            \
 	({                                                                     \
 		bool ok_ = true;                                               \
 		if ((n) == (cap)) {                                            \
-			size_t c_ = (cap) ? (cap) * 2 : 64;                    \
+			size_t c_ = (cap) ? (cap) * (by) : 64;                 \
 			void *p_ = realloc((arr), c_ * sizeof(*(arr)));        \
 			if (!p_) {                                             \
 				oom(w);                                        \
@@ -107,10 +108,23 @@ static struct rp_task *task_get(struct ea_workload *w, int32_t pid,
 static struct rp_act *act_open(struct ea_workload *w, struct rp_task *t,
 			       uint64_t release, uint32_t flags)
 {
+	size_t cap = t->cap;
 	struct rp_act *a;
 
-	if (!GROW(w, t->acts, t->nacts, t->cap))
+	if (!GROW_BY(w, t->acts, t->nacts, t->cap, 8))
 		return NULL;
+	if (!w->cfg.no_segments && t->cap != cap) {
+		struct rp_act_segs *p = realloc(t->act_segs,
+						t->cap * sizeof(*p));
+
+		if (!p) {
+			oom(w);
+			return NULL;
+		}
+		t->act_segs = p;
+	}
+	if (t->act_segs)
+		t->act_segs[t->nacts] = (struct rp_act_segs){ 0, 0 };
 	a = &t->acts[t->nacts++];
 	memset(a, 0, sizeof(*a));
 	a->release = a->eligible = release;
@@ -118,6 +132,24 @@ static struct rp_act *act_open(struct ea_workload *w, struct rp_task *t,
 	a->flags = flags;
 	t->open = true;
 	return a;
+}
+
+/*
+ * Count a's share of the workload's figures into c: once it has closed (a
+ * block, an exit, or the end), nothing changes its flags nor its release.
+ */
+static void count_act(struct ea_workload_counts *c, const struct rp_act *a,
+		      uint64_t first_ts)
+{
+	c->activations++;
+	if (a->flags & RP_ACT_START || a->release == first_ts)
+		c->at_start++;
+	if (a->flags & RP_ACT_OPEN)
+		c->open++;
+	if (!(a->flags & RP_ACT_RAN))
+		c->never_ran++;
+	if (a->flags & RP_ACT_SPLIT)
+		c->split++;
 }
 
 static struct rp_act *open_act(struct rp_task *t)
@@ -168,15 +200,17 @@ static struct rp_seg *seg_on(struct ea_workload *w, struct rp_task *t,
 			     struct rp_act *a, int cpu, uint64_t start,
 			     uint64_t seq, bool from_idle)
 {
+	/* a is the task's open activation, its last */
+	struct rp_act_segs *as = &t->act_segs[t->nacts - 1];
 	struct rp_seg *g;
 
-	if (a->nseg && t->segs[a->seg0 + a->nseg - 1].cpu == cpu)
-		return &t->segs[a->seg0 + a->nseg - 1];
+	if (as->nseg && t->segs[as->seg0 + as->nseg - 1].cpu == cpu)
+		return &t->segs[as->seg0 + as->nseg - 1];
 	if (!GROW(w, t->segs, t->nsegs, t->seg_cap))
 		return NULL;
-	if (!a->nseg)
-		a->seg0 = (uint32_t)t->nsegs;
-	a->nseg++;
+	if (!as->nseg)
+		as->seg0 = (uint32_t)t->nsegs;
+	as->nseg++;
 	g = &t->segs[t->nsegs++];
 	g->work = 0;
 	g->stretch = 0;
@@ -288,11 +322,14 @@ static void on_change(void *ctx, const struct ea_state *s, int cpu,
 		{
 			uint64_t work = (now - since) *
 					rp_source_capacity(w, cpu, old->freq_khz);
-			struct rp_seg *g = seg_on(w, t, a, cpu, since, seq, false);
+			struct rp_seg *g = NULL;
 
-			if (!g)
-				return;
-			g->work += work;
+			if (!w->cfg.no_segments) {
+				g = seg_on(w, t, a, cpu, since, seq, false);
+				if (!g)
+					return;
+				g->work += work;
+			}
 			a->work += work;
 			/*
 			 * The state has it here since before its run on
@@ -305,7 +342,8 @@ static void on_change(void *ctx, const struct ea_state *s, int cpu,
 			    since < t->ran_until) {
 				if (!overlap_stretch(w, tl, cpu, since, now, seq))
 					return;
-				g->stretch += work;
+				if (g)
+					g->stretch += work;
 			}
 		}
 		if (now >= t->ran_until) {
@@ -392,6 +430,8 @@ static void on_event(void *ctx, const struct ea_state *s,
 	struct rp_act *a;
 
 	w->seq++;
+	if (w->seq > RP_SEQ_MAX && !w->error[0])
+		snprintf(w->error, sizeof(w->error), "more than 2^48 events");
 	if (w->error[0])
 		return;
 	switch (ev->type) {
@@ -425,6 +465,7 @@ static void on_event(void *ctx, const struct ea_state *s,
 				if (ev->sw.prev_state == EA_PREV_DEAD)
 					a->flags |= RP_ACT_EXIT;
 				t->open = false;
+				count_act(&w->closed, a, ea_state_first_ts(s));
 			}
 		}
 		if (ev->sw.next_pid <= 0)
@@ -445,7 +486,8 @@ static void on_event(void *ctx, const struct ea_state *s,
 			a->eligible = eligible_of(&w->cpus[ev->cpu], a, ev);
 		}
 		note_run(t, a, ev->cpu);
-		seg_on(w, t, a, ev->cpu, ev->ts, w->seq, ev->sw.prev_pid == 0);
+		if (!w->cfg.no_segments)
+			seg_on(w, t, a, ev->cpu, ev->ts, w->seq, ev->sw.prev_pid == 0);
 		return;
 	default:
 		return;
@@ -474,6 +516,7 @@ void ea_workload_free(struct ea_workload *w)
 		return;
 	for (size_t i = 0; i < w->ntasks; i++) {
 		free(w->tasks[i].acts);
+		free(w->tasks[i].act_segs);
 		free(w->tasks[i].segs);
 	}
 	for (int i = 0; i < w->ncpus; i++)
@@ -505,7 +548,7 @@ int ea_workload_done(struct ea_workload *w, const struct ea_state *s,
 
 	if (w->error[0])
 		return ea_err_set(err, "replay: %s", w->error);
-	memset(c, 0, sizeof(*c));
+	*c = w->closed;	/* the activations closed, counted as they did */
 	c->first_ts = ea_state_first_ts(s);
 	c->last_ts = ea_state_last_ts(s);
 	c->ncpus = ea_state_ncpus(s);
@@ -521,26 +564,15 @@ int ea_workload_done(struct ea_workload *w, const struct ea_state *s,
 	for (size_t i = 0; i < w->ntasks; i++) {
 		struct rp_task *t = &w->tasks[i];
 
-		if (t->open)
+		if (t->open) {
 			t->acts[t->nacts - 1].flags |= RP_ACT_OPEN;
+			count_act(c, &t->acts[t->nacts - 1], c->first_ts);
+		}
 		t->open = false;
 		if (t->prio < 0)
 			t->prio = 120;
 		if (t->prio < 100)
 			c->rt_tasks++;
-		for (size_t k = 0; k < t->nacts; k++) {
-			struct rp_act *a = &t->acts[k];
-
-			c->activations++;
-			if (a->flags & RP_ACT_START || a->release == c->first_ts)
-				c->at_start++;
-			if (a->flags & RP_ACT_OPEN)
-				c->open++;
-			if (!(a->flags & RP_ACT_RAN))
-				c->never_ran++;
-			if (a->flags & RP_ACT_SPLIT)
-				c->split++;
-		}
 		rp_pin_resolve(&w->cfg, t);	/* pin.c */
 		if (t->pin >= 0 || t->upin)
 			c->pinned_tasks++;

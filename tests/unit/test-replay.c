@@ -621,6 +621,184 @@ static void arrivals_heap_equals_sort(void **state)
 	}
 }
 
+/* The workload of path on tc2 (--source-capacity 1024); *run kept. */
+static struct ea_workload *tc2_workload(const char *path, bool no_segments,
+					struct ea_run *run)
+{
+	struct ea_workload_config wcfg = { .model = tc2, .source_capacity = 1024,
+					   .no_segments = no_segments };
+	struct ea_state_config cfg = { .ncpus = -1 };
+	struct ea_workload *w;
+	struct ea_consumer cons;
+	struct ea_err err;
+
+	assert_int_equal(ea_workload_new(&w, &wcfg), 0);
+	cons = (struct ea_consumer){ &ea_workload_ops, w };
+	if (ea_run(run, path, &cfg, &cons, 1, &err) ||
+	    ea_workload_done(w, run->state, &err))
+		fail_msg("%s: %s", path, err.msg);
+	return w;
+}
+
+/*
+ * A workload extracted without segments (no policy following the
+ * recording will run) keeps none, and every other policy simulates it
+ * event for event as the full one; `recorded` refuses it.
+ */
+static void workload_without_segments(void **state)
+{
+	const char *traces[] = { "traces/demo/tc2-seven-tasks.txt",
+				 "traces/vm/wl-pingpong.dat" };
+	const char *pols[] = { "eas-rfc", "feec", "cfs", "pack", "spread" };
+
+	load(state);
+	assert_true(ea_replay_policy_follows("recorded"));
+	assert_false(ea_replay_policy_follows("feec"));
+	assert_false(ea_replay_policy_follows("nope"));
+	for (size_t ti = 0; ti < sizeof(traces) / sizeof(traces[0]); ti++) {
+		struct ea_run run[2];
+		struct ea_workload *w[2];
+		struct ea_replay_config cfg = { .model = tc2, .policy = "recorded",
+						.governor = "schedutil",
+						.idle = "menu" };
+		struct ea_replay_result r;
+		struct ea_err err;
+		size_t nsegs[2] = { 0, 0 };
+
+		for (int j = 0; j < 2; j++) {
+			w[j] = tc2_workload(traces[ti], j == 1, &run[j]);
+			for (size_t i = 0; i < w[j]->ntasks; i++)
+				nsegs[j] += w[j]->tasks[i].nsegs;
+		}
+		assert_true(nsegs[0] > 0);
+		assert_int_equal(nsegs[1], 0);
+		assert_int_equal(ea_replay_run(w[1], &cfg, &r, &err), -1);
+		assert_non_null(strstr(err.msg, "segments"));
+		for (size_t k = 0; k < sizeof(pols) / sizeof(pols[0]); k++) {
+			struct digest d[2] = { { 14695981039346656037ull, 0 },
+					       { 14695981039346656037ull, 0 } };
+			struct sim s[2];
+
+			for (int j = 0; j < 2; j++) {
+				assert_int_equal(sim_init(&s[j], w[j], tc2,
+							  rp_policy_get(pols[k]),
+							  RP_GOV_SCHEDUTIL,
+							  RP_IDLE_MENU, false, 0), 0);
+				s[j].sink = digest_event;
+				s[j].sink_ctx = &d[j];
+				assert_int_equal(sim_run(&s[j]), 0);
+			}
+			assert_true(d[0].n > 0);
+			assert_int_equal(d[0].n, d[1].n);
+			assert_true(d[0].h == d[1].h);
+			assert_int_equal(s[0].nlat, s[1].nlat);
+			assert_true(s[0].wait_ns == s[1].wait_ns &&
+				    s[0].migrations == s[1].migrations);
+			sim_free(&s[0]);
+			sim_free(&s[1]);
+		}
+		for (int j = 0; j < 2; j++) {
+			ea_run_free(&run[j]);
+			ea_workload_free(w[j]);
+		}
+	}
+}
+
+/*
+ * The workload's counts, now made as each activation closes (see the
+ * fixture's header): c runs on CPU0 from the trace start (no wakeup: its
+ * release is the first instant, at_start), is preempted, and the state
+ * has it on CPU1 from the start too until it blocks at 300 us: one
+ * activation on two CPUs (split); migration/0 (prio 0: RT) runs 100 to
+ * 120 us, d 900 to 1000 us: one activation each, blocked. 3 tasks, 3
+ * activations, none open, all ran; migration/0 pinned as a per-CPU
+ * kthread, and RT.
+ */
+static void workload_counts(void **state)
+{
+	const struct ea_workload_counts *c;
+	struct ea_workload *w;
+	struct ea_run run;
+
+	load(state);
+	w = tc2_workload("tests/fixtures/replay/overlap-start.txt", true, &run);
+	c = ea_workload_counts(w);
+	assert_int_equal(c->tasks, 3);
+	assert_int_equal(c->activations, 3);
+	assert_int_equal(c->at_start, 1);
+	assert_int_equal(c->open, 0);
+	assert_int_equal(c->never_ran, 0);
+	assert_int_equal(c->split, 1);
+	assert_int_equal(c->pinned_tasks, 1);
+	assert_int_equal(c->rt_tasks, 1);
+	ea_run_free(&run);
+	ea_workload_free(w);
+}
+
+/*
+ * menu's idle state: rp_menu_state() skips the prediction when the
+ * shortest and longest periods map to one state, since the prediction
+ * (a mean of some of them, or the shortest) lies between them. On tc2's
+ * clusters, for histories of 1 to 8 periods drawn around their target
+ * residencies (a fixed LCG), it is the state of the prediction itself.
+ */
+static void menu_state_skips_prediction(void **state)
+{
+	uint64_t x = 12345, hist[RP_MENU_HIST];
+
+	load(state);
+	for (int ci = 0; ci < tc2->nclusters; ci++) {
+		const struct ea_cluster *cl = &tc2->clusters[ci];
+		uint64_t top = (uint64_t)cl->idles[cl->nidles - 1].target_residency_us *
+			       2000 + 1;
+
+		for (int round = 0; round < 20000; round++) {
+			int n = 1 + round % RP_MENU_HIST;
+			uint64_t p, lo = UINT64_MAX, hi = 0;
+
+			for (int i = 0; i < n; i++) {
+				x = x * 6364136223846793005ull + 1442695040888963407ull;
+				/* a third of the rounds: all close together */
+				hist[i] = round % 3 ? (x >> 33) % top :
+					  top / 3 + (x >> 33) % 1000;
+				lo = hist[i] < lo ? hist[i] : lo;
+				hi = hist[i] > hi ? hist[i] : hi;
+			}
+			p = rp_menu_predict(hist, n);
+			assert_true(p >= lo && p <= hi);
+			assert_int_equal(rp_menu_state(cl, hist, n),
+					 rp_idle_state_for(cl, p));
+		}
+	}
+}
+
+/*
+ * An activation keeps its recorded event positions in 48 bits: a workload
+ * past RP_SEQ_MAX events is refused, not wrapped (started just below the
+ * limit here; backdated.txt has 6 events).
+ */
+static void workload_seq_limit(void **state)
+{
+	struct ea_workload_config wcfg = { .model = tc2, .source_capacity = 1024 };
+	struct ea_state_config cfg = { .ncpus = -1 };
+	const char *path = "tests/fixtures/replay/backdated.txt";
+	struct ea_workload *w;
+	struct ea_consumer cons;
+	struct ea_run run;
+	struct ea_err err;
+
+	load(state);
+	assert_int_equal(sizeof(struct rp_act), 48);
+	assert_int_equal(ea_workload_new(&w, &wcfg), 0);
+	w->seq = RP_SEQ_MAX - 2;
+	cons = (struct ea_consumer){ &ea_workload_ops, w };
+	assert_int_equal(ea_run(&run, path, &cfg, &cons, 1, &err), 0);
+	assert_int_equal(ea_workload_done(w, run.state, &err), -1);
+	assert_non_null(strstr(err.msg, "2^48"));
+	ea_run_free(&run);
+	ea_workload_free(w);
+}
+
 /*
  * The workload of tests/fixtures/replay/util-est-sticky.txt (see its
  * header) on tc2 (--source-capacity 1024), h pinned to the A7 CPU 3, and
@@ -881,6 +1059,10 @@ int main(void)
 		cmocka_unit_test(rfc_wakeup_energy),
 		cmocka_unit_test(cache_same_decisions),
 		cmocka_unit_test(arrivals_heap_equals_sort),
+		cmocka_unit_test(workload_without_segments),
+		cmocka_unit_test(workload_counts),
+		cmocka_unit_test(workload_seq_limit),
+		cmocka_unit_test(menu_state_skips_prediction),
 		cmocka_unit_test(feec_util_est_sleep),
 		cmocka_unit_test(feec_sticky_overutilised),
 	};
