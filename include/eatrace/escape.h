@@ -23,6 +23,7 @@
 #ifndef EATRACE_ESCAPE_H
 #define EATRACE_ESCAPE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -30,6 +31,10 @@
 /* Length (1-4) of the valid UTF-8 sequence at s, its code point in *cp;
  * 0 when s does not start one (or at the terminating NUL). */
 int ea_utf8_seq(const char *s, uint32_t *cp);
+
+/* Whether back is what a JSON reader gets from ea_esc_json(orig): orig
+ * with each byte that is not part of valid UTF-8 replaced by U+FFFD. */
+bool ea_utf8_read_back(const char *orig, const char *back);
 
 void ea_esc_json(FILE *f, const char *s);
 void ea_esc_html(FILE *f, const char *s);

@@ -43,6 +43,27 @@ int ea_utf8_seq(const char *str, uint32_t *cp)
 	return len;
 }
 
+bool ea_utf8_read_back(const char *orig, const char *back)
+{
+	while (*orig) {
+		uint32_t cp;
+		int len = ea_utf8_seq(orig, &cp);
+
+		if (!len) {
+			if (strncmp(back, REPLACEMENT, 3))
+				return false;
+			orig++;
+			back += 3;
+		} else {
+			if (strncmp(orig, back, (size_t)len))
+				return false;
+			orig += len;
+			back += len;
+		}
+	}
+	return !*back;
+}
+
 static int is_control(uint32_t cp)
 {
 	return cp < 0x20 || (cp >= 0x7f && cp <= 0x9f);

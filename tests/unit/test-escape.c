@@ -59,6 +59,25 @@ static void test_utf8_seq(void **state)
 	assert_int_equal(ea_utf8_seq("\xf4\x90\x80\x80", &cp), 0);	/* > U+10FFFF */
 }
 
+/* What a JSON reader gets back from ea_esc_json(): U+FFFD (EF BF BD) for
+ * each byte that is not UTF-8, everything else as it was. */
+static void test_utf8_read_back(void **state)
+{
+	assert_true(ea_utf8_read_back("", ""));
+	assert_true(ea_utf8_read_back("b\xc3\xbc", "b\xc3\xbc"));
+	assert_true(ea_utf8_read_back("a\xff" "b", "a\xef\xbf\xbd" "b"));
+	/* c0 80 (overlong NUL): two invalid bytes, two U+FFFD */
+	assert_true(ea_utf8_read_back("\xc0\x80", "\xef\xbf\xbd\xef\xbf\xbd"));
+	/* a cut sequence at the end: one U+FFFD */
+	assert_true(ea_utf8_read_back("a\xc3", "a\xef\xbf\xbd"));
+	assert_false(ea_utf8_read_back("a\xff", "a\xff"));
+	assert_false(ea_utf8_read_back("a\xff", "a"));
+	assert_false(ea_utf8_read_back("ab", "a"));
+	assert_false(ea_utf8_read_back("a", "ab"));
+	/* a valid U+FFFD is no stand-in for a valid character */
+	assert_false(ea_utf8_read_back("\xc3\xbc", "\xef\xbf\xbd"));
+}
+
 static void test_json(void **state)
 {
 	EXPECT(ea_esc_json, "plain", "\"plain\"");
@@ -134,6 +153,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_utf8_seq),
+		cmocka_unit_test(test_utf8_read_back),
 		cmocka_unit_test(test_json),
 		cmocka_unit_test(test_html),
 		cmocka_unit_test(test_csv),
