@@ -103,6 +103,8 @@ static void test_html(void **state)
 	/* controls shown as text; invalid bytes as U+FFFD (EF BF BD) */
 	EXPECT(ea_esc_html, "\x1b]0;t\x07", "\\x1b]0;t\\x07");
 	EXPECT(ea_esc_html, "a\xff", "a\xef\xbf\xbd");
+	/* a C1 control (U+009B) as the two bytes it was; a backslash as is */
+	EXPECT(ea_esc_html, "\xc2\x9b\\", "\\xc2\\x9b\\");
 }
 
 static void test_csv(void **state)
@@ -119,6 +121,8 @@ static void test_csv(void **state)
 	EXPECT(ea_esc_csv, "a=1", "\"a=1\"");
 	EXPECT(ea_esc_csv, "", "\"\"");
 	EXPECT(ea_esc_csv, "b\xc3\xbc\xc3\x9f\xff", "\"b\xc3\xbc\xc3\x9f\xef\xbf\xbd\"");
+	/* DEL and C1 as their bytes; < ' & and a backslash as they are */
+	EXPECT(ea_esc_csv, "a\x7f\xc2\x9b<'&\\", "\"a\\x7f\\xc2\\x9b<'&\\\"");
 }
 
 /* Messages: as terminal text, but a message may quote an escape. */
@@ -128,6 +132,8 @@ static void test_msg(void **state)
 	EXPECT(ea_esc_msg, "f\x1b[2J.json:28: \\u0000 in a string",
 	       "f\\x1b[2J.json:28: \\u0000 in a string");
 	EXPECT(ea_esc_msg, "a\nb\xff", "a\\x0ab\\xff");
+	/* quotes and markup are no concern of a terminal */
+	EXPECT(ea_esc_msg, "\"</a>&'", "\"</a>&'");
 }
 
 static void test_term(void **state)
