@@ -32,9 +32,13 @@
  * 0 when s does not start one (or at the terminating NUL). */
 int ea_utf8_seq(const char *s, uint32_t *cp);
 
-/* Whether back is what a JSON reader gets from ea_esc_json(orig): orig
- * with each byte that is not part of valid UTF-8 replaced by U+FFFD. */
-bool ea_utf8_read_back(const char *orig, const char *back);
+/*
+ * Text as a JSON reader gets it back from ea_esc_json(): each byte that is
+ * not part of valid UTF-8 replaced by U+FFFD (3 bytes). Whether a and b
+ * read back the same ("a\xff" and "a\xfe" do), and how long s reads back.
+ */
+bool ea_utf8_fixed_eq(const char *a, const char *b);
+size_t ea_utf8_fixed_len(const char *s);
 
 void ea_esc_json(FILE *f, const char *s);
 void ea_esc_html(FILE *f, const char *s);

@@ -992,7 +992,7 @@ int ea_imp_finish(struct ea_imp *b, const char *what, struct ea_model **out)
 /* b's text is a's as written to JSON and read back (eatrace/escape.h) */
 static bool differ(const char *a, const char *b)
 {
-	return !ea_utf8_read_back(a ? a : "", b ? b : "");
+	return !ea_utf8_fixed_eq(a ? a : "", b ? b : "");
 }
 
 bool ea_model_equal(const struct ea_model *a, const struct ea_model *b,

@@ -43,25 +43,45 @@ int ea_utf8_seq(const char *str, uint32_t *cp)
 	return len;
 }
 
-bool ea_utf8_read_back(const char *orig, const char *back)
+/* The next character of *s as a JSON reader gets it back from ea_esc_json()
+ * (a byte that is not UTF-8 as U+FFFD): its bytes and *len; *s moves on. */
+static const char *read_back(const char **s, size_t *len)
 {
-	while (*orig) {
-		uint32_t cp;
-		int len = ea_utf8_seq(orig, &cp);
+	const char *u = *s;
+	uint32_t cp;
+	int n = ea_utf8_seq(u, &cp);
 
-		if (!len) {
-			if (strncmp(back, REPLACEMENT, 3))
-				return false;
-			orig++;
-			back += 3;
-		} else {
-			if (strncmp(orig, back, (size_t)len))
-				return false;
-			orig += len;
-			back += len;
-		}
+	if (!n) {
+		*s += 1;
+		*len = 3;
+		return REPLACEMENT;
 	}
-	return !*back;
+	*s += n;
+	*len = (size_t)n;
+	return u;
+}
+
+bool ea_utf8_fixed_eq(const char *a, const char *b)
+{
+	while (*a && *b) {
+		size_t la, lb;
+		const char *ua = read_back(&a, &la), *ub = read_back(&b, &lb);
+
+		if (la != lb || memcmp(ua, ub, la))
+			return false;
+	}
+	return !*a && !*b;
+}
+
+size_t ea_utf8_fixed_len(const char *s)
+{
+	size_t n = 0, len;
+
+	while (*s) {
+		read_back(&s, &len);
+		n += len;
+	}
+	return n;
 }
 
 static int is_control(uint32_t cp)

@@ -62,4 +62,27 @@ expect_eq "read back: the idle state name" "$(line_of "$TMP/again.json" '"name":
 expect_eq "read back: the model name" "$(line_of "$TMP/imp2.json" '"name": "a')" \
 	"$(printf '"name": "a\357\277\275b\\u009bc<\\/d\303\274",')"
 strict_utf8 "read back" "$TMP/again.json"
+
+# a name must load back as written, so its length and uniqueness count in
+# that form: 21 bytes ff are 63 bytes written (the most a name may be),
+# "x" and 21 ff 64; "p"+fe and "p"+ff both read back "p"+U+FFFD
+ff21=$(printf '\377\377\377\377\377\377\377\377\377\377\377\377\377\377\377\377\377\377\377\377\377')
+"$EATRACE" model import --from wattson "$FX/toy" -q -o "$TMP/n63.json" --name "$ff21" 2>"$TMP/err"
+expect_eq "name of 63 bytes as written: imported" "$?:$(cat "$TMP/err")" "0:"
+expect_fail "name of 64 bytes as written: refused" 2 \
+	"toy: name: model name too long as written (64 bytes, each byte that is not UTF-8 as U+FFFD; at most 63)" -- \
+	"$EATRACE" model import --from wattson "$FX/toy" -q -o "$TMP/n64.json" --name "x$ff21"
+[ -e "$TMP/n64.json" ] && fail "name of 64 bytes: an output file" || ok "name of 64 bytes: no output file"
+sed "s/$(printf '"p\3762"')/\"$(printf 'x%s' "$ff21")\"/" "$TMP/raw.json" >"$TMP/long.json"
+expect_fail "model file: cluster name too long as written" 2 \
+	"long.json:2: clusters[0].name: cluster name too long as written (64 bytes, each byte that is not UTF-8 as U+FFFD; at most 63)" -- \
+	"$EATRACE" model show "$TMP/long.json"
+printf '{ "eatrace_model": 1, "name": "m", "power_unit": "mW", "clusters": [ {
+  "name": "p\376", "cpus": [0],
+  "cap_states": [ { "freq_khz": 1000, "cap": 1024, "core_power": 10, "cluster_power": 1 } ] }, {
+  "name": "p\377", "cpus": [1],
+  "cap_states": [ { "freq_khz": 1000, "cap": 1024, "core_power": 10, "cluster_power": 1 } ] } ] }\n' >"$TMP/dup.json"
+expect_fail "model file: names alike as written are duplicates" 2 \
+	"dup.json:4: clusters[1].name: duplicate cluster name 'p\xff' (also clusters[0], once each byte that is not UTF-8 is U+FFFD)" -- \
+	"$EATRACE" model show "$TMP/dup.json"
 finish

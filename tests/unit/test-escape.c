@@ -59,23 +59,31 @@ static void test_utf8_seq(void **state)
 	assert_int_equal(ea_utf8_seq("\xf4\x90\x80\x80", &cp), 0);	/* > U+10FFFF */
 }
 
-/* What a JSON reader gets back from ea_esc_json(): U+FFFD (EF BF BD) for
- * each byte that is not UTF-8, everything else as it was. */
-static void test_utf8_read_back(void **state)
+/* Text as a JSON reader gets it back from ea_esc_json(): U+FFFD (EF BF BD)
+ * for each byte that is not UTF-8, everything else as it was. */
+static void test_utf8_fixed(void **state)
 {
-	assert_true(ea_utf8_read_back("", ""));
-	assert_true(ea_utf8_read_back("b\xc3\xbc", "b\xc3\xbc"));
-	assert_true(ea_utf8_read_back("a\xff" "b", "a\xef\xbf\xbd" "b"));
+	assert_true(ea_utf8_fixed_eq("", ""));
+	assert_true(ea_utf8_fixed_eq("b\xc3\xbc", "b\xc3\xbc"));
+	assert_true(ea_utf8_fixed_eq("a\xff" "b", "a\xef\xbf\xbd" "b"));
+	assert_true(ea_utf8_fixed_eq("a\xef\xbf\xbd" "b", "a\xff" "b"));
+	/* two different invalid bytes read back alike */
+	assert_true(ea_utf8_fixed_eq("a\xff", "a\xfe"));
 	/* c0 80 (overlong NUL): two invalid bytes, two U+FFFD */
-	assert_true(ea_utf8_read_back("\xc0\x80", "\xef\xbf\xbd\xef\xbf\xbd"));
+	assert_true(ea_utf8_fixed_eq("\xc0\x80", "\xef\xbf\xbd\xef\xbf\xbd"));
 	/* a cut sequence at the end: one U+FFFD */
-	assert_true(ea_utf8_read_back("a\xc3", "a\xef\xbf\xbd"));
-	assert_false(ea_utf8_read_back("a\xff", "a\xff"));
-	assert_false(ea_utf8_read_back("a\xff", "a"));
-	assert_false(ea_utf8_read_back("ab", "a"));
-	assert_false(ea_utf8_read_back("a", "ab"));
-	/* a valid U+FFFD is no stand-in for a valid character */
-	assert_false(ea_utf8_read_back("\xc3\xbc", "\xef\xbf\xbd"));
+	assert_true(ea_utf8_fixed_eq("a\xc3", "a\xef\xbf\xbd"));
+	assert_false(ea_utf8_fixed_eq("a\xff", "a"));
+	assert_false(ea_utf8_fixed_eq("ab", "a"));
+	assert_false(ea_utf8_fixed_eq("a", "ab"));
+	assert_false(ea_utf8_fixed_eq("\xff\xff", "\xef\xbf\xbd"));
+	/* U+FFFD stands in for no valid character */
+	assert_false(ea_utf8_fixed_eq("\xc3\xbc", "\xef\xbf\xbd"));
+	/* lengths: 3 a U+FFFD, valid UTF-8 as is */
+	assert_int_equal(ea_utf8_fixed_len(""), 0);
+	assert_int_equal(ea_utf8_fixed_len("b\xc3\xbc"), 3);
+	assert_int_equal(ea_utf8_fixed_len("a\xff\xc0\x80"), 10);
+	assert_int_equal(ea_utf8_fixed_len("\xe2\x82"), 6);	/* cut euro sign */
 }
 
 static void test_json(void **state)
@@ -159,7 +167,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_utf8_seq),
-		cmocka_unit_test(test_utf8_read_back),
+		cmocka_unit_test(test_utf8_fixed),
 		cmocka_unit_test(test_json),
 		cmocka_unit_test(test_html),
 		cmocka_unit_test(test_csv),
