@@ -11,11 +11,25 @@
 # names relative paths) under a comment stating origin and licence
 # (models/README.md). tests/e2e/import-wattson-shared.sh checks that the
 # bundled files are what this script writes.
+#
+# EATRACE may be relative (to the directory the script is run from); a
+# bare name is looked up in PATH. Each model is written to a temporary
+# file beside it that is removed on any exit and renamed into place only
+# once complete: a failed step leaves the previous model (if any) and no
+# partial file.
 set -eu
 src=$1
 eatrace=${2:-$(cd "$(dirname "$0")/.." && pwd)/eatrace}
 out=${3:-$(cd "$(dirname "$0")/.." && pwd)/models}
 rev=ec5d16b
+# the import runs from PERFETTO_DIR: a relative EATRACE must not follow it
+case $eatrace in
+/*) ;;
+*/*) eatrace=$(cd "$(dirname "$eatrace")" && pwd)/$(basename "$eatrace") ;;
+esac
+tmp=
+trap 'rm -f "$tmp"' EXIT
+trap 'exit 1' HUP INT TERM
 for d in "$src"/wattson/*/; do
 	soc=$(basename "$d")
 	[ "$soc" = sql ] && continue
@@ -31,5 +45,6 @@ for d in "$src"/wattson/*/; do
 		(cd "$src" && "$eatrace" model import --from wattson -q "wattson/$soc")
 	} >"$tmp"
 	mv "$tmp" "$out/$name.json"
+	tmp=
 	echo "$out/$name.json"
 done

@@ -23,6 +23,7 @@
 #ifndef EATRACE_ESCAPE_H
 #define EATRACE_ESCAPE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -30,6 +31,14 @@
 /* Length (1-4) of the valid UTF-8 sequence at s, its code point in *cp;
  * 0 when s does not start one (or at the terminating NUL). */
 int ea_utf8_seq(const char *s, uint32_t *cp);
+
+/*
+ * Text as a JSON reader gets it back from ea_esc_json(): each byte that is
+ * not part of valid UTF-8 replaced by U+FFFD (3 bytes). Whether a and b
+ * read back the same ("a\xff" and "a\xfe" do), and how long s reads back.
+ */
+bool ea_utf8_fixed_eq(const char *a, const char *b);
+size_t ea_utf8_fixed_len(const char *s);
 
 void ea_esc_json(FILE *f, const char *s);
 void ea_esc_html(FILE *f, const char *s);

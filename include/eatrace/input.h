@@ -105,6 +105,14 @@ void ea_input_set_jobs(int n);
 /* Whether -j or EATRACE_JOBS set the count (not the CPU-count default). */
 bool ea_input_jobs_explicit(void);
 int ea_input_jobs(void);
+/*
+ * The threads a reader of one file uses: ea_input_jobs() for a compressed
+ * file (decompressing on a thread of its own pays), 1 for an uncompressed
+ * one unless -j or EATRACE_JOBS asked (ea_input_jobs_explicit()): there the
+ * hand-over costs more than it saves on a small machine. Readers ask this,
+ * not ea_input_jobs(), so that they all follow the one rule.
+ */
+int ea_input_jobs_for(bool compressed);
 
 /*
  * The first event the trace holds for CPU cpu (the first whose ev->cpu is

@@ -117,54 +117,51 @@ static void norm(const char *s, size_t len, char *out, size_t n)
 }
 
 /*
- * Whether a token of name (its runs of letters and digits) is the cluster
- * name N ("VDD_A57" for A57, "CPU(BIG)" for big) or "cpu" + N
- * ("POWER_RAIL_CPUBIG" for big).
+ * The next token of the text at *p (a run of letters and digits), normalised
+ * as norm() does, into tok; *p moves past it. False when none is left.
+ */
+static bool next_token(const char **p, char tok[EA_RAIL_NAME_LEN])
+{
+	const char *s = *p;
+	size_t len = 0;
+
+	while (*s && !isalnum((unsigned char)*s))
+		s++;
+	while (isalnum((unsigned char)s[len]))
+		len++;
+	if (!len)
+		return false;
+	norm(s, len, tok, EA_RAIL_NAME_LEN);
+	*p = s + len;
+	return true;
+}
+
+/*
+ * Whether a token of name is the cluster name N ("VDD_A57" for A57,
+ * "CPU(BIG)" for big) or "cpu" + N ("POWER_RAIL_CPUBIG" for big).
  */
 static bool names_cluster(const char *name, const char *n)
 {
-	const char *p = name;
+	char tok[EA_RAIL_NAME_LEN];
 
 	if (!*n)
 		return false;
-	while (*p) {
-		char tok[EA_RAIL_NAME_LEN];
-		size_t len = 0;
-
-		while (*p && !isalnum((unsigned char)*p))
-			p++;
-		while (isalnum((unsigned char)p[len]))
-			len++;
-		if (!len)
-			break;
-		norm(p, len, tok, sizeof(tok));
-		p += len;
+	while (next_token(&name, tok))
 		if (!strcmp(tok, n) ||
 		    (!strncmp(tok, "cpu", 3) && !strcmp(tok + 3, n)))
 			return true;
-	}
 	return false;
 }
 
 /* "CPUCL<k>" in a token of name: k, else -1. */
 static int cl_number(const char *name)
 {
-	const char *p = name;
+	char tok[EA_RAIL_NAME_LEN];
 
-	while (*p) {
-		char tok[EA_RAIL_NAME_LEN];
-		size_t len = 0;
+	while (next_token(&name, tok)) {
 		char *end;
 		long k;
 
-		while (*p && !isalnum((unsigned char)*p))
-			p++;
-		while (isalnum((unsigned char)p[len]))
-			len++;
-		if (!len)
-			break;
-		norm(p, len, tok, sizeof(tok));
-		p += len;
 		if (strncmp(tok, "cpucl", 5) || !isdigit((unsigned char)tok[5]))
 			continue;
 		k = strtol(tok + 5, &end, 10);

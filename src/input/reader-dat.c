@@ -1668,15 +1668,8 @@ static void par_begin(struct dat *r)
 	const char *env;
 
 	r->par_tried = true;
-	if (ea_input_jobs() < 2)
-		return;
-	/*
-	 * An uncompressed file decodes on a thread of its own only when asked
-	 * (-j N, EATRACE_JOBS): on a quiet 2-vCPU VM the hand-over cost more
-	 * than it saved (bench trace: 0.42 s wall with one thread, 0.90 s and
-	 * 4x the CPU with two). A compressed file's helper thread pays.
-	 */
-	if (!r->zfast && !ea_input_jobs_explicit())
+	/* an uncompressed file: only when -j asks (ea_input_jobs_for()) */
+	if (ea_input_jobs_for(r->zfast) < 2)
 		return;
 	if (r->zfast)
 		dz_start(&r->z);	/* failing: decompressed by dz_fill()'s caller */

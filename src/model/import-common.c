@@ -17,6 +17,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "eatrace/escape.h"
 #include "eatrace/input.h"
 #include "model/import.h"
 #include "model/model-priv.h"
@@ -988,6 +989,12 @@ int ea_imp_finish(struct ea_imp *b, const char *what, struct ea_model **out)
 		}                                                              \
 	} while (0)
 
+/* b's text is a's as written to JSON and read back (eatrace/escape.h) */
+static bool differ(const char *a, const char *b)
+{
+	return !ea_utf8_fixed_eq(a ? a : "", b ? b : "");
+}
+
 bool ea_model_equal(const struct ea_model *a, const struct ea_model *b,
 		    char *why, size_t n)
 {
@@ -997,10 +1004,9 @@ bool ea_model_equal(const struct ea_model *a, const struct ea_model *b,
 		why = dummy;
 		n = sizeof(dummy);
 	}
-	DIFF(strcmp(a->name, b->name), "name '%s' vs '%s'", a->name, b->name);
-	DIFF(strcmp(a->source ? a->source : "", b->source ? b->source : ""),
-	     "source differs");
-	DIFF(strcmp(a->power_unit, b->power_unit), "power_unit '%s' vs '%s'",
+	DIFF(differ(a->name, b->name), "name '%s' vs '%s'", a->name, b->name);
+	DIFF(differ(a->source, b->source), "source differs");
+	DIFF(differ(a->power_unit, b->power_unit), "power_unit '%s' vs '%s'",
 	     a->power_unit, b->power_unit);
 	DIFF(a->nclusters != b->nclusters, "%d vs %d clusters", a->nclusters,
 	     b->nclusters);
@@ -1012,7 +1018,7 @@ bool ea_model_equal(const struct ea_model *a, const struct ea_model *b,
 	for (int i = 0; i < a->nclusters; i++) {
 		const struct ea_cluster *x = &a->clusters[i], *y = &b->clusters[i];
 
-		DIFF(strcmp(x->name, y->name), "clusters[%d].name '%s' vs '%s'",
+		DIFF(differ(x->name, y->name), "clusters[%d].name '%s' vs '%s'",
 		     i, x->name, y->name);
 		DIFF(x->ncpus != y->ncpus, "clusters[%d]: %d vs %d CPUs", i,
 		     x->ncpus, y->ncpus);
@@ -1038,7 +1044,7 @@ bool ea_model_equal(const struct ea_model *a, const struct ea_model *b,
 		for (int k = 0; k < x->nidles; k++) {
 			const struct ea_idle_state *p = &x->idles[k], *q = &y->idles[k];
 
-			DIFF(strcmp(p->name, q->name) ||
+			DIFF(differ(p->name, q->name) ||
 			     p->core_power != q->core_power ||
 			     p->cluster_power != q->cluster_power ||
 			     p->core_wakeup != q->core_wakeup ||

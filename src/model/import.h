@@ -193,8 +193,10 @@ int ea_imp_finish(struct ea_imp *b, const char *what, struct ea_model **out);
 
 /*
  * Do two models hold the same tables (name, source, power_unit, clusters,
- * CPUs, every state's values and the derived micro-unit integers)? When
- * not, why (at most n bytes) says where they first differ.
+ * CPUs, every state's values and the derived micro-unit integers)? Text
+ * compares as written to JSON and read back: U+FFFD where a byte is not
+ * UTF-8 (ea_utf8_fixed_eq()). When not, why (at most n bytes) says where
+ * they first differ.
  */
 bool ea_model_equal(const struct ea_model *a, const struct ea_model *b,
 		    char *why, size_t n);

@@ -19,6 +19,7 @@
 
 #include <json-c/json.h>
 
+#include "eatrace/escape.h"
 #include "eatrace/input.h"
 #include "eatrace/model.h"
 #include "model/model-priv.h"
@@ -816,6 +817,28 @@ static bool has_control(const char *s)
 	return false;
 }
 
+/*
+ * A name must load back as written: the file is UTF-8, each byte that is
+ * not is written as U+FFFD (3 bytes; eatrace/escape.h), so its length and
+ * its uniqueness count in that form.
+ */
+static int check_text(struct vctx *v, const char *path, const char *what,
+		      const char *s, size_t size)
+{
+	size_t n = ea_utf8_fixed_len(s);
+
+	if (n >= size)
+		return vfail(v, path, "%s too long as written (%zu bytes, each byte that is not UTF-8 as U+FFFD; at most %zu)",
+			     what, n, size - 1);
+	return 0;
+}
+
+/* For a duplicate name message: why two different names are the same. */
+static const char *as_written(const char *a, const char *b)
+{
+	return strcmp(a, b) ? ", once each byte that is not UTF-8 is U+FFFD" : "";
+}
+
 static int validate_cluster(struct vctx *v, const struct ea_model *m, int ci,
 			    int *owner)
 {
@@ -828,10 +851,13 @@ static int validate_cluster(struct vctx *v, const struct ea_model *m, int ci,
 		return vfail(v, path, "empty cluster name");
 	if (has_control(cl->name))
 		return vfail(v, path, "control character in cluster name");
+	if (check_text(v, path, "cluster name", cl->name, sizeof(cl->name)))
+		return -1;
 	for (int j = 0; j < ci; j++)
-		if (!strcmp(m->clusters[j].name, cl->name))
-			return vfail(v, path, "duplicate cluster name '%s' (also clusters[%d])",
-				     cl->name, j);
+		if (ea_utf8_fixed_eq(m->clusters[j].name, cl->name))
+			return vfail(v, path, "duplicate cluster name '%s' (also clusters[%d]%s)",
+				     cl->name, j,
+				     as_written(m->clusters[j].name, cl->name));
 
 	join(path, cpath, "cpus");
 	if (cl->ncpus < 1)
@@ -899,10 +925,14 @@ static int validate_cluster(struct vctx *v, const struct ea_model *m, int ci,
 			return vfail(v, npath, "empty idle state name");
 		if (has_control(is->name))
 			return vfail(v, npath, "control character in idle state name");
+		if (check_text(v, npath, "idle state name", is->name,
+			       sizeof(is->name)))
+			return -1;
 		for (int j = 0; j < k; j++)
-			if (!strcmp(cl->idles[j].name, is->name))
-				return vfail(v, npath, "duplicate idle state name '%s' (also idle_states[%d])",
-					     is->name, j);
+			if (ea_utf8_fixed_eq(cl->idles[j].name, is->name))
+				return vfail(v, npath, "duplicate idle state name '%s' (also idle_states[%d]%s)",
+					     is->name, j,
+					     as_written(cl->idles[j].name, is->name));
 		if (check_power(v, epath, "core_power", is->core_power) ||
 		    check_power(v, epath, "cluster_power", is->cluster_power) ||
 		    check_power(v, epath, "core_wakeup", is->core_wakeup) ||
@@ -927,10 +957,15 @@ int ea_model_validate(const struct ea_model *m, ea_model_fail_fn fail,
 		return vfail(&v, "name", "empty model name");
 	if (has_control(m->name))
 		return vfail(&v, "name", "control character in model name");
+	if (check_text(&v, "name", "model name", m->name, sizeof(m->name)))
+		return -1;
 	if (!m->power_unit[0])
 		return vfail(&v, "power_unit", "empty power unit (say \"mW\", \"uW\" or \"bogo\")");
 	if (has_control(m->power_unit))
 		return vfail(&v, "power_unit", "control character in power unit");
+	if (check_text(&v, "power_unit", "power unit", m->power_unit,
+		       sizeof(m->power_unit)))
+		return -1;
 	if (m->nclusters < 1)
 		return vfail(&v, "clusters", "a model needs at least one cluster");
 	if (check_power(&v, "", "suspend_power", m->suspend_power))

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "eatrace/escape.h"
 #include "eatrace/model.h"
 
 const char *ea_model_fmt_num(double v, char *buf, size_t n)
@@ -39,24 +40,12 @@ const char *ea_model_fmt_num(double v, char *buf, size_t n)
 	return buf;
 }
 
+/* Names and text as every JSON writer of eatrace escapes them
+ * (eatrace/escape.h): valid UTF-8 as is, controls as \u00XX, each byte
+ * that is not UTF-8 as \ufffd, so that the file is valid JSON and UTF-8. */
 static void put_string(FILE *f, const char *s)
 {
-	fputc('"', f);
-	for (; *s; s++) {
-		unsigned char c = (unsigned char)*s;
-
-		if (c == '"' || c == '\\')
-			fprintf(f, "\\%c", c);
-		else if (c == '\n')
-			fputs("\\n", f);
-		else if (c == '\t')
-			fputs("\\t", f);
-		else if (c < 0x20 || c == 0x7f)
-			fprintf(f, "\\u%04x", c);
-		else
-			fputc(c, f);
-	}
-	fputc('"', f);
+	ea_esc_json(f, s);
 }
 
 static void put_num(FILE *f, double v)

@@ -43,6 +43,47 @@ int ea_utf8_seq(const char *str, uint32_t *cp)
 	return len;
 }
 
+/* The next character of *s as a JSON reader gets it back from ea_esc_json()
+ * (a byte that is not UTF-8 as U+FFFD): its bytes and *len; *s moves on. */
+static const char *read_back(const char **s, size_t *len)
+{
+	const char *u = *s;
+	uint32_t cp;
+	int n = ea_utf8_seq(u, &cp);
+
+	if (!n) {
+		*s += 1;
+		*len = 3;
+		return REPLACEMENT;
+	}
+	*s += n;
+	*len = (size_t)n;
+	return u;
+}
+
+bool ea_utf8_fixed_eq(const char *a, const char *b)
+{
+	while (*a && *b) {
+		size_t la, lb;
+		const char *ua = read_back(&a, &la), *ub = read_back(&b, &lb);
+
+		if (la != lb || memcmp(ua, ub, la))
+			return false;
+	}
+	return !*a && !*b;
+}
+
+size_t ea_utf8_fixed_len(const char *s)
+{
+	size_t n = 0, len;
+
+	while (*s) {
+		read_back(&s, &len);
+		n += len;
+	}
+	return n;
+}
+
 static int is_control(uint32_t cp)
 {
 	return cp < 0x20 || (cp >= 0x7f && cp <= 0x9f);
@@ -96,78 +137,93 @@ static void put_control(struct sink *k, const char *s, int len)
 		put_hex(k, (unsigned char)s[i]);
 }
 
-/* ---- JSON ---- */
+/*
+ * One decoding loop serves every escaper; a style says what each kind of
+ * character becomes:
+ *  - ascii[c]: the text for ASCII character c when it has one (a quote, a
+ *    backslash, \n ...), before any other rule;
+ *  - a control code point (C0, DEL, C1): \u00XX when json, else the bytes
+ *    it was as \xNN;
+ *  - each byte that is not part of valid UTF-8: invalid, or \xNN when NULL;
+ *  - '/' right after '<' as "\/" when json (no "</script>" in a <script>);
+ *  - anything else as its bytes.
+ */
+struct style {
+	const char *const *ascii;	/* 128 entries */
+	const char *invalid;
+	bool json;
+};
 
-static void json(struct sink *k, const char *s)
+static void walk(struct sink *k, const char *s, const struct style *st)
 {
 	const char *start = s;
 
-	put(k, "\"", 1);
 	while (*s) {
 		uint32_t cp;
 		int len = ea_utf8_seq(s, &cp);
 		char e[8];
 
 		if (!len) {
-			put(k, "\\ufffd", 6);
+			if (st->invalid)
+				puts_(k, st->invalid);
+			else
+				put_hex(k, (unsigned char)*s);
 			s++;
 			continue;
 		}
-		if (cp == '"' || cp == '\\') {
-			e[0] = '\\';
-			e[1] = (char)cp;
-			put(k, e, 2);
-		} else if (cp == '/' && s > start && s[-1] == '<') {
-			put(k, "\\/", 2);	/* no "</script>" inside a <script> */
-		} else if (cp == '\n') {
-			put(k, "\\n", 2);
-		} else if (cp == '\r') {
-			put(k, "\\r", 2);
-		} else if (cp == '\t') {
-			put(k, "\\t", 2);
+		if (cp < 0x80 && st->ascii[cp]) {
+			puts_(k, st->ascii[cp]);
+		} else if (st->json && cp == '/' && s > start && s[-1] == '<') {
+			put(k, "\\/", 2);
 		} else if (is_control(cp)) {
-			snprintf(e, sizeof(e), "\\u%04x", (unsigned)cp);
-			put(k, e, 6);
+			if (st->json) {
+				snprintf(e, sizeof(e), "\\u%04x", (unsigned)cp);
+				put(k, e, 6);
+			} else {
+				put_control(k, s, len);
+			}
 		} else {
 			put(k, s, (size_t)len);
 		}
 		s += len;
 	}
+}
+
+/* ---- JSON ---- */
+
+static const char *const json_ascii[128] = {
+	['"'] = "\\\"", ['\\'] = "\\\\",
+	['\n'] = "\\n", ['\r'] = "\\r", ['\t'] = "\\t",
+};
+
+static const struct style json_style = { json_ascii, "\\ufffd", true };
+
+static void json(struct sink *k, const char *s)
+{
+	put(k, "\"", 1);
+	walk(k, s, &json_style);
 	put(k, "\"", 1);
 }
 
 /* ---- HTML ---- */
 
+static const char *const html_ascii[128] = {
+	['&'] = "&amp;", ['<'] = "&lt;", ['>'] = "&gt;",
+	['"'] = "&quot;", ['\''] = "&#39;",
+};
+
+static const struct style html_style = { html_ascii, REPLACEMENT, false };
+
 static void html(struct sink *k, const char *s)
 {
-	while (*s) {
-		uint32_t cp;
-		int len = ea_utf8_seq(s, &cp);
-
-		if (!len) {
-			puts_(k, REPLACEMENT);
-			s++;
-			continue;
-		}
-		if (cp == '&')
-			puts_(k, "&amp;");
-		else if (cp == '<')
-			puts_(k, "&lt;");
-		else if (cp == '>')
-			puts_(k, "&gt;");
-		else if (cp == '"')
-			puts_(k, "&quot;");
-		else if (cp == '\'')
-			puts_(k, "&#39;");
-		else if (is_control(cp))
-			put_control(k, s, len);
-		else
-			put(k, s, (size_t)len);
-		s += len;
-	}
+	walk(k, s, &html_style);
 }
 
 /* ---- CSV ---- */
+
+static const char *const csv_ascii[128] = { ['"'] = "\"\"" };
+
+static const struct style csv_style = { csv_ascii, REPLACEMENT, false };
 
 static void csv(struct sink *k, const char *s)
 {
@@ -176,56 +232,26 @@ static void csv(struct sink *k, const char *s)
 	 * spreadsheet; a leading ' makes it text. */
 	if (*s && strchr("=+-@\t\r", *s))
 		put(k, "'", 1);
-	while (*s) {
-		uint32_t cp;
-		int len = ea_utf8_seq(s, &cp);
-
-		if (!len) {
-			puts_(k, REPLACEMENT);
-			s++;
-			continue;
-		}
-		if (cp == '"')
-			put(k, "\"\"", 2);
-		else if (is_control(cp))
-			put_control(k, s, len);
-		else
-			put(k, s, (size_t)len);
-		s += len;
-	}
+	walk(k, s, &csv_style);
 	put(k, "\"", 1);
 }
 
 /* ---- terminal ---- */
 
-static void term_common(struct sink *k, const char *s, bool backslash)
-{
-	while (*s) {
-		uint32_t cp;
-		int len = ea_utf8_seq(s, &cp);
+static const char *const term_ascii[128] = { ['\\'] = "\\\\" };
+static const char *const msg_ascii[128] = { 0 };
 
-		if (!len) {
-			put_hex(k, (unsigned char)*s++);
-			continue;
-		}
-		if (cp == '\\' && backslash)
-			put(k, "\\\\", 2);
-		else if (is_control(cp))
-			put_control(k, s, len);
-		else
-			put(k, s, (size_t)len);
-		s += len;
-	}
-}
+static const struct style term_style = { term_ascii, NULL, false };
+static const struct style msg_style = { msg_ascii, NULL, false };
 
 static void term(struct sink *k, const char *s)
 {
-	term_common(k, s, true);
+	walk(k, s, &term_style);
 }
 
 static void msg(struct sink *k, const char *s)
 {
-	term_common(k, s, false);
+	walk(k, s, &msg_style);
 }
 
 /* ---- entry points ---- */

@@ -5,17 +5,10 @@
 # a trace where CPU 6 runs at 1826000 kHz beside CPU 0 as Wattson's formula
 # does (worked out below from the CSV rows of ../shared/perfetto/wattson).
 . "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/wattson-price.inc"
 need_shared
 P=$SHARED/../perfetto/wattson
 [ -f "$P/Tensor/cpu_2d.csv" ] || skip "needs $P (Perfetto's Wattson curves)"
-
-ev() { printf '          <idle>-0     [%03d] d..2.    %s: %s\n' "$1" "$2" "$3"; }
-run_in() { ev "$1" "$2" "sched_wakeup: comm=$3 pid=$4 prio=120 target_cpu=$(printf %03d "$1")"
-	ev "$1" "$2" "cpu_idle: state=4294967295 cpu_id=$1"
-	ev "$1" "$2" "sched_switch: prev_comm=swapper/$1 prev_pid=0 prev_prio=120 prev_state=R ==> next_comm=$3 next_pid=$4 next_prio=120"; }
-out_to() { printf '           %s-%s  [%03d] d..2.    %s: sched_switch: prev_comm=%s prev_pid=%s prev_prio=120 prev_state=S ==> next_comm=swapper/%s next_pid=0 next_prio=120\n' \
-	"$3" "$4" "$1" "$2" "$3" "$4" "$1"
-	ev "$1" "$2" "cpu_idle: state=$5 cpu_id=$1"; }
 
 "$EATRACE" model import --from wattson "$P/Tensor" --dep-freq policy0=6:1826000 \
 	-o "$TMP/t.json" -q 2>"$TMP/err" || fail "import --dep-freq: $(cat "$TMP/err")"
@@ -53,11 +46,9 @@ T=$TMP/t.txt
 	out_to 6 100.003500 taskb 1002 0
 	ev 1 100.004000 "cpu_frequency: state=1197000 cpu_id=1"
 } >"$T"
-got=$("$EATRACE" report -q -m "$TMP/t.json" -f json "$T" | sed -n 's/^    "total": \([0-9.e-]*\),$/\1/p' | head -n 1)
-expect_eq "Tensor --dep-freq 0=6:1826000: total = Wattson's formula (2.17786 mW s)" "$got" 2.17786
+expect_eq "Tensor --dep-freq 0=6:1826000: total = Wattson's formula (2.17786 mW s)" "$(total "$TMP/t.json" "$T")" 2.17786
 # the bundled model (default vote (4, 400000): 128.64 and 14.5 at 1197000)
 # underestimates CPU0 here by 2 ms x ((131.75 - 128.64) + (18.91 - 14.5))
 # = 15.04 mW ms: 2.16282 mW s, as its source text says it may
-got=$("$EATRACE" report -q -m wattson-tensor -f json "$T" | sed -n 's/^    "total": \([0-9.e-]*\),$/\1/p' | head -n 1)
-expect_eq "Tensor bundled (default vote): the documented underestimate (2.16282 mW s)" "$got" 2.16282
+expect_eq "Tensor bundled (default vote): the documented underestimate (2.16282 mW s)" "$(total wattson-tensor "$T")" 2.16282
 finish

@@ -7,20 +7,7 @@
 # state 1 counts as active offset_ns before the exit. The expected totals
 # are computed below from the CSV rows (quoted), not from eatrace.
 . "$(dirname "$0")/lib.sh"
-
-# line PREFIX: the event line prefix for CPU $2 at time $3
-ev() { printf '          <idle>-0     [%03d] d..2.    %s: %s\n' "$1" "$2" "$3"; }
-run_in() { ev "$1" "$2" "sched_wakeup: comm=$3 pid=$4 prio=120 target_cpu=$(printf %03d "$1")"
-	ev "$1" "$2" "cpu_idle: state=4294967295 cpu_id=$1"
-	ev "$1" "$2" "sched_switch: prev_comm=swapper/$1 prev_pid=0 prev_prio=120 prev_state=R ==> next_comm=$3 next_pid=$4 next_prio=120"; }
-out_to() { printf '           %s-%s  [%03d] d..2.    %s: sched_switch: prev_comm=%s prev_pid=%s prev_prio=120 prev_state=S ==> next_comm=swapper/%s next_pid=0 next_prio=120\n' \
-	"$3" "$4" "$1" "$2" "$3" "$4" "$1"
-	ev "$1" "$2" "cpu_idle: state=$5 cpu_id=$1"; }
-
-# total MODEL TRACE: the report's total energy (mW x s)
-total() {
-	"$EATRACE" report -q -m "$1" -f json "$2" | sed -n 's/^    "total": \([0-9.e-]*\),$/\1/p' | head -n 1
-}
+. "$(dirname "$0")/wattson-price.inc"
 
 # --- monaco: one policy (CPUs 0-3), static > 0, deep-idle offset 450 us ---
 # wattson/monaco/cpu_1d.csv, the row the trace uses:

@@ -59,6 +59,33 @@ static void test_utf8_seq(void **state)
 	assert_int_equal(ea_utf8_seq("\xf4\x90\x80\x80", &cp), 0);	/* > U+10FFFF */
 }
 
+/* Text as a JSON reader gets it back from ea_esc_json(): U+FFFD (EF BF BD)
+ * for each byte that is not UTF-8, everything else as it was. */
+static void test_utf8_fixed(void **state)
+{
+	assert_true(ea_utf8_fixed_eq("", ""));
+	assert_true(ea_utf8_fixed_eq("b\xc3\xbc", "b\xc3\xbc"));
+	assert_true(ea_utf8_fixed_eq("a\xff" "b", "a\xef\xbf\xbd" "b"));
+	assert_true(ea_utf8_fixed_eq("a\xef\xbf\xbd" "b", "a\xff" "b"));
+	/* two different invalid bytes read back alike */
+	assert_true(ea_utf8_fixed_eq("a\xff", "a\xfe"));
+	/* c0 80 (overlong NUL): two invalid bytes, two U+FFFD */
+	assert_true(ea_utf8_fixed_eq("\xc0\x80", "\xef\xbf\xbd\xef\xbf\xbd"));
+	/* a cut sequence at the end: one U+FFFD */
+	assert_true(ea_utf8_fixed_eq("a\xc3", "a\xef\xbf\xbd"));
+	assert_false(ea_utf8_fixed_eq("a\xff", "a"));
+	assert_false(ea_utf8_fixed_eq("ab", "a"));
+	assert_false(ea_utf8_fixed_eq("a", "ab"));
+	assert_false(ea_utf8_fixed_eq("\xff\xff", "\xef\xbf\xbd"));
+	/* U+FFFD stands in for no valid character */
+	assert_false(ea_utf8_fixed_eq("\xc3\xbc", "\xef\xbf\xbd"));
+	/* lengths: 3 a U+FFFD, valid UTF-8 as is */
+	assert_int_equal(ea_utf8_fixed_len(""), 0);
+	assert_int_equal(ea_utf8_fixed_len("b\xc3\xbc"), 3);
+	assert_int_equal(ea_utf8_fixed_len("a\xff\xc0\x80"), 10);
+	assert_int_equal(ea_utf8_fixed_len("\xe2\x82"), 6);	/* cut euro sign */
+}
+
 static void test_json(void **state)
 {
 	EXPECT(ea_esc_json, "plain", "\"plain\"");
@@ -84,6 +111,8 @@ static void test_html(void **state)
 	/* controls shown as text; invalid bytes as U+FFFD (EF BF BD) */
 	EXPECT(ea_esc_html, "\x1b]0;t\x07", "\\x1b]0;t\\x07");
 	EXPECT(ea_esc_html, "a\xff", "a\xef\xbf\xbd");
+	/* a C1 control (U+009B) as the two bytes it was; a backslash as is */
+	EXPECT(ea_esc_html, "\xc2\x9b\\", "\\xc2\\x9b\\");
 }
 
 static void test_csv(void **state)
@@ -100,6 +129,8 @@ static void test_csv(void **state)
 	EXPECT(ea_esc_csv, "a=1", "\"a=1\"");
 	EXPECT(ea_esc_csv, "", "\"\"");
 	EXPECT(ea_esc_csv, "b\xc3\xbc\xc3\x9f\xff", "\"b\xc3\xbc\xc3\x9f\xef\xbf\xbd\"");
+	/* DEL and C1 as their bytes; < ' & and a backslash as they are */
+	EXPECT(ea_esc_csv, "a\x7f\xc2\x9b<'&\\", "\"a\\x7f\\xc2\\x9b<'&\\\"");
 }
 
 /* Messages: as terminal text, but a message may quote an escape. */
@@ -109,6 +140,8 @@ static void test_msg(void **state)
 	EXPECT(ea_esc_msg, "f\x1b[2J.json:28: \\u0000 in a string",
 	       "f\\x1b[2J.json:28: \\u0000 in a string");
 	EXPECT(ea_esc_msg, "a\nb\xff", "a\\x0ab\\xff");
+	/* quotes and markup are no concern of a terminal */
+	EXPECT(ea_esc_msg, "\"</a>&'", "\"</a>&'");
 }
 
 static void test_term(void **state)
@@ -134,6 +167,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_utf8_seq),
+		cmocka_unit_test(test_utf8_fixed),
 		cmocka_unit_test(test_json),
 		cmocka_unit_test(test_html),
 		cmocka_unit_test(test_csv),
