@@ -23,6 +23,7 @@
 
 #define IN_SIZE 65536
 #define SKIP_SIZE 65536
+#define ZSTD_SLICE 4096		/* compressed bytes per ZSTD_decompressStream() */
 #define ZSTD_WINDOW_LOG_MAX 27	/* 128 MiB, zstd --long's default */
 
 struct ea_tstream {
@@ -224,11 +225,17 @@ static ssize_t zstd_read(struct ea_tstream *t, unsigned char *buf, size_t n)
 
 		if (fill(t))
 			return -1;
+		/*
+		 * At most ZSTD_SLICE bytes a call: an error leaves in.pos
+		 * where it was, so the offset named is the end of the slice,
+		 * found by the time that byte was read.
+		 */
 		in.src = t->in;
-		in.size = t->in_len;
 		in.pos = t->in_pos;
+		in.size = t->in_len - t->in_pos > ZSTD_SLICE ?
+			  t->in_pos + ZSTD_SLICE : t->in_len;
 		rc = ZSTD_decompressStream(t->zs, &out, &in);
-		t->in_pos = in.pos;
+		t->in_pos = ZSTD_isError(rc) ? in.size : in.pos;
 		if (ZSTD_isError(rc))
 			return fail(t, ZSTD_getErrorName(rc));
 		if (out.pos) {
