@@ -1718,6 +1718,8 @@ int ea_text_open(void **priv, const char *path, struct ea_input_info *info,
 	 * (a compressed stream cannot be read twice for nothing). */
 	while (!s->eof && s->end < 4096)
 		if (read_more(s)) {
+			if (s->end)
+				break;	/* the lines read tell where: later */
 			read_err(s, err, 1);
 			ea_text_close(s);
 			return -1;

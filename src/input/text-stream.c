@@ -35,6 +35,7 @@ struct ea_tstream {
 	uint64_t in_total;	/* compressed bytes read from the file */
 	uint64_t out_total;	/* decompressed bytes given out */
 	bool in_eof, end;
+	bool failed;		/* an error: every read fails again */
 	bool in_member;		/* gzip: inside a member */
 	bool z_ready;
 	z_stream z;
@@ -77,7 +78,7 @@ static int dec_start(struct ea_tstream *t)
 {
 	t->in_pos = t->in_len = 0;
 	t->in_total = t->out_total = 0;
-	t->in_eof = t->end = false;
+	t->in_eof = t->end = t->failed = false;
 	t->in_member = true;
 	t->zlast = 1;
 	if (t->kind == EA_Z_GZIP) {
@@ -260,19 +261,25 @@ ssize_t ea_ts_read(struct ea_tstream *t, void *buf, size_t n)
 
 	if (!n)
 		return 0;
+	if (t->failed)
+		return -1;
 	if (t->kind == EA_Z_NONE) {
 		do
 			got = read(t->fd, buf, n);
 		while (got < 0 && errno == EINTR);
-		if (got < 0)
+		if (got < 0) {
+			t->failed = true;
 			return io_fail(t);
+		}
 	} else {
 		if (t->end)
 			return 0;
 		got = t->kind == EA_Z_GZIP ? gz_read(t, buf, n) :
 					     zstd_read(t, buf, n);
-		if (got < 0)
+		if (got < 0) {
+			t->failed = true;
 			return -1;
+		}
 	}
 	t->out_total += (uint64_t)got;
 	return got;
