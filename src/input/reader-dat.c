@@ -913,13 +913,16 @@ static enum open_result guarded_open(const char *path, struct dat *r,
 				     const char **bufname, const char **crashed)
 {
 	static const int sigs[] = { SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT,
-				    SIGALRM };
+				    SIGALRM, SIGVTALRM };
 #define NSIGS (sizeof(sigs) / sizeof(sigs[0]))
 	static char altstack[1 << 16];
 	struct sigaction sa, old[NSIGS];
 	stack_t ss = { .ss_sp = altstack, .ss_size = sizeof(altstack) };
 	stack_t old_ss;
 	volatile enum open_result res;
+	struct sigevent sev;
+	timer_t cpu_timer;
+	volatile bool have_timer;
 	unsigned int k;
 	bool have_ss;
 
@@ -932,19 +935,37 @@ static enum open_result guarded_open(const char *path, struct dat *r,
 	for (k = 0; k < NSIGS; k++)
 		sigaction(sigs[k], &sa, &old[k]);
 	stage_now = OPEN_HEAD;
+	/*
+	 * The limit is this thread's CPU time (SIGVTALRM to this thread), as
+	 * the child's (see rehearse_open()): a loaded machine does not turn a
+	 * slow open into a loop. The alarm is the wall-clock backstop.
+	 */
+	memset(&sev, 0, sizeof(sev));
+	sev.sigev_notify = SIGEV_THREAD_ID;
+	sev.sigev_signo = SIGVTALRM;
+	sev._sigev_un._tid = gettid();
+	have_timer = timer_create(CLOCK_THREAD_CPUTIME_ID, &sev, &cpu_timer) == 0;
 	if (sigsetjmp(guard_jmp, 1)) {
-		*crashed = guard_sig == SIGALRM ?
-			   " (libtracecmd looped on it: stopped after " REHEARSE_S_STR " s)" :
+		*crashed = guard_sig == SIGVTALRM ?
+			   " (libtracecmd looped on it: stopped after " REHEARSE_S_STR " s of CPU time)" :
+			   guard_sig == SIGALRM ? REHEARSE_STALLED :
 			   " (libtracecmd crashed on it)";
 		res = (enum open_result)stage_now;
 		/* the heap may be corrupt, a lock held: a batch worker
 		 * reports this file and is replaced */
 		ea_pool_taint();
 	} else {
-		alarm(REHEARSE_S);	/* kbuffer can loop forever on a corrupt page */
+		/* kbuffer can loop forever on a corrupt page */
+		struct itimerspec its = { .it_value = { REHEARSE_S, 0 } };
+
+		if (have_timer)
+			timer_settime(cpu_timer, 0, &its, NULL);
+		alarm(have_timer ? REHEARSE_WALL_S : REHEARSE_S);
 		res = open_buffers(path, r, bufname);
 	}
 	alarm(0);
+	if (have_timer)
+		timer_delete(cpu_timer);
 	for (k = 0; k < NSIGS; k++)
 		sigaction(sigs[k], &old[k], NULL);
 	if (have_ss)
@@ -1212,14 +1233,16 @@ static int dat_open(void **priv, const char *path, struct ea_input_info *info,
 		/* Failed handles are not closed: see rehearse_open(). */
 		r->top = r->h = NULL;
 		dat_free(r);
+		if (crashed && !strcmp(crashed, REHEARSE_STALLED)) {
+			unsigned long wall_s = REHEARSE_WALL_S;
 #ifdef GUARD_CHILD
-		unsigned long cpu_s, wall_s, sleep_ms;
+			unsigned long cpu_s, sleep_ms;
 
-		rehearse_limits(&cpu_s, &wall_s, &sleep_ms);
-		if (crashed && !strcmp(crashed, REHEARSE_STALLED))
+			rehearse_limits(&cpu_s, &wall_s, &sleep_ms);
+#endif
 			return ea_err_set(err, "%s: opening the trace.dat did not finish in %lu s, with little CPU time used (a stalled read, or a machine far too loaded): not read",
 					  path, wall_s);
-#endif
+		}
 		if (res == OPEN_HEAD && !crashed)
 			return open_failure(path, e, err);
 		return ea_err_set(err, "%s: truncated or corrupt trace.dat: %s unreadable%s",
