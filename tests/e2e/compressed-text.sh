@@ -135,4 +135,4 @@ expect_fail "gzip magic only" 2 "magic.gz:offset 2: corrupt gzip data: unexpecte
 	-- "$EATRACE" stats "$TMP/magic.gz"
 
 [ -z "$(ls -A "$TMP/t")" ] && ok "no temporary file" || fail "temporary files left: $(ls "$TMP/t")"
-exit $((nfail > 0))
+finish
