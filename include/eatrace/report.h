@@ -44,6 +44,8 @@ void ea_report_foreach_energy_note(const struct ea_report *r,
  * section, and the JSON "rails" array; nothing when r->nrails is 0. */
 void ea_report_rails_text(FILE *f, const struct ea_report *r);
 void ea_report_rails_json(struct ea_json *j, const struct ea_report *r);
+/* ... and its CSV rows ("rail", "rail_estimate"; docs/json.md). */
+void ea_report_rails_csv(FILE *f, const struct ea_report *r);
 
 /* Tasks grouped by process, when r->info has a process tree
  * (src/output/report-procs.c): text (the first top), the JSON

@@ -18,6 +18,8 @@
 #include "eatrace/rails.h"
 #include "input/reader.h"
 #include "input/spool.h"
+#include "input/text-line.h"
+#include "input/text-stream.h"
 
 /* Probed in order: the first that recognises the file reads it. */
 static const struct ea_reader_ops *const readers[] = {
@@ -47,7 +49,8 @@ struct ea_input {
 	const struct ea_reader_ops *ops;
 	void *priv;
 	char *path;
-	char *tmp;		/* spooled copy of stdin or a .gz (spool.c), or NULL */
+	char *tmp;		/* spooled copy of stdin or of a compressed binary
+				   trace (spool.c), or NULL */
 	struct ea_input_info info;
 	uint64_t last_ts;
 	uint64_t nevents;
@@ -75,6 +78,35 @@ static int read_head(const char *path, unsigned char *buf, size_t *n,
 	return 0;
 }
 
+/* The first bytes of a gzip or zstd file, decompressed. */
+static int read_zhead(const char *path, unsigned char *buf, size_t *n,
+		      struct ea_err *err)
+{
+	struct ea_tstream *ts = ea_ts_open(path, err);
+	size_t have = 0;
+
+	if (!ts)
+		return -1;
+	while (have < PROBE_BYTES) {
+		ssize_t got = ea_ts_read(ts, buf + have, PROBE_BYTES - have);
+
+		if (got < 0) {
+			ea_err_set(err, "%s:%s", path, ea_ts_error(ts));
+			ea_ts_close(ts);
+			return -1;
+		}
+		if (!got)
+			break;
+		have += (size_t)got;
+	}
+	ea_ts_close(ts);
+	if (!have)
+		return ea_err_set(err, "%s: empty file (%s-compressed)", path,
+				  ea_z_name(ea_z_detect(buf, 4)));
+	*n = have;
+	return 0;
+}
+
 /* An error from a reader about the spooled copy names the original. */
 static void name_original(const char *tmp, const char *path, struct ea_err *err)
 {
@@ -94,6 +126,7 @@ int ea_input_open(struct ea_input **inp, const char *path, struct ea_err *err)
 	char *tmp = NULL;
 	const char *real = path;
 	bool gzipped = false;
+	enum ea_zkind zk;
 	size_t n = 0, i;
 
 	*inp = NULL;
@@ -105,22 +138,19 @@ int ea_input_open(struct ea_input **inp, const char *path, struct ea_err *err)
 	}
 	if (read_head(real, head, &n, err))
 		goto fail;
-	if (ea_spool_is_gzip(head, n)) {
-		char *gz = NULL;
-		int rc = ea_spool_gunzip(real, &gz, err);
+	zk = ea_z_detect(head, n);
+	if (zk != EA_Z_NONE) {
+		unsigned char magic[4];
 
-		name_original(tmp, path, err);
-		if (tmp) {
-			unlink(tmp);
-			free(tmp);
-		}
-		tmp = gz;
-		if (rc)
-			return -1;
-		real = tmp;
-		gzipped = true;
-		if (read_head(real, head, &n, err))
+		memcpy(magic, head, sizeof(magic));
+		if (read_zhead(real, head, &n, err))
 			goto fail;
+		if (ea_z_detect(head, n) != EA_Z_NONE) {
+			ea_err_set(err, "%s: %s data inside %s data: not a trace",
+				   path, ea_z_name(ea_z_detect(head, n)),
+				   ea_z_name(ea_z_detect(magic, 4)));
+			goto fail;
+		}
 	}
 	for (i = 0; i < sizeof(readers) / sizeof(readers[0]); i++)
 		if (readers[i]->probe(head, n))
@@ -129,6 +159,25 @@ int ea_input_open(struct ea_input **inp, const char *path, struct ea_err *err)
 		ea_err_set(err, "%s: not a trace.dat, Perfetto trace, ftrace text or systrace file",
 			   path);
 		goto fail;
+	}
+	/*
+	 * A compressed text trace is decompressed as it is read (text-line.c);
+	 * the binary readers want a file: a decompressed copy (spool.c).
+	 */
+	if (zk != EA_Z_NONE && readers[i]->open != ea_text_open) {
+		char *cp = NULL;
+		int rc = ea_spool_decompress(real, &cp, err);
+
+		name_original(tmp, path, err);
+		if (tmp) {
+			unlink(tmp);
+			free(tmp);
+		}
+		tmp = cp;
+		if (rc)
+			return -1;
+		real = tmp;
+		gzipped = zk == EA_Z_GZIP;
 	}
 	in = calloc(1, sizeof(*in));
 	if (!in || !(in->path = strdup(path))) {

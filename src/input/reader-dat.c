@@ -46,8 +46,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <event-parse.h>
@@ -778,6 +780,23 @@ static enum open_result open_buffers(const char *path, struct dat *r,
 #define REHEARSE_S 10
 #define REHEARSE_S_STR "10"
 
+/*
+ * The child's limit is CPU time (RLIMIT_CPU: SIGXCPU), not wall-clock
+ * time: a loop burns CPU, while a loaded machine only makes the child
+ * wait for it. An alarm 10 s was seen to fire under parallel ASan tests
+ * on a 2-CPU machine (test-first-event: a good trace.dat rejected as
+ * "looped"). The wall-clock alarm stays, far longer, for a child that
+ * makes no progress at all, reported as such (REHEARSE_STALLED).
+ * EATRACE_REHEARSE=CPU_S:WALL_S:SLEEP_MS (tests only) sets both limits
+ * and makes the child sleep before it opens (a stand-in for a loaded
+ * machine).
+ */
+#define REHEARSE_WALL_S 300
+#define REHEARSE_STALLED "stalled"
+/* Set around dat_first_event()'s second open of a file this process has
+ * just rehearsed and opened: it is not rehearsed again. */
+static _Thread_local bool open_rehearsed;
+
 /* AddressSanitizer builds keep the child (see guarded_open()). */
 #if defined(__SANITIZE_ADDRESS__)
 #define GUARD_CHILD 1
@@ -788,6 +807,19 @@ static enum open_result open_buffers(const char *path, struct dat *r,
 #endif
 
 #ifdef GUARD_CHILD
+/* The child's limits: CPU s, wall-clock s, and a sleep (ms) first. */
+static void rehearse_limits(unsigned long *cpu_s, unsigned long *wall_s,
+			    unsigned long *sleep_ms)
+{
+	const char *env = getenv("EATRACE_REHEARSE");
+
+	*cpu_s = REHEARSE_S;
+	*wall_s = REHEARSE_WALL_S;
+	*sleep_ms = 0;
+	if (env)
+		sscanf(env, "%lu:%lu:%lu", cpu_s, wall_s, sleep_ms);
+}
+
 static enum open_result rehearse_open(const char *path, const char **crashed)
 {
 	enum open_result last = OPEN_HEAD;
@@ -809,12 +841,30 @@ static enum open_result rehearse_open(const char *path, const char **crashed)
 	if (pid == 0) {
 		/* die plainly: no crash handler of the parent's runs here */
 		static const int sigs[] = { SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT };
+
+		unsigned long cpu_s, wall_s, sleep_ms;
+		struct rlimit rl;
 		unsigned int k;
 
 		for (k = 0; k < sizeof(sigs) / sizeof(sigs[0]); k++)
 			signal(sigs[k], SIG_DFL);
+		signal(SIGXCPU, SIG_DFL);
 		close(fd[0]);
-		alarm(REHEARSE_S);	/* kbuffer can loop forever on a corrupt page */
+		rehearse_limits(&cpu_s, &wall_s, &sleep_ms);
+		/* kbuffer can loop forever on a corrupt page */
+		rl.rlim_cur = cpu_s;
+		rl.rlim_max = cpu_s + 1;
+		setrlimit(RLIMIT_CPU, &rl);
+		rl.rlim_cur = rl.rlim_max = 0;	/* no core dump of the child */
+		setrlimit(RLIMIT_CORE, &rl);
+		alarm((unsigned int)wall_s);
+		if (sleep_ms) {
+			struct timespec ts = { (time_t)(sleep_ms / 1000),
+					       (long)(sleep_ms % 1000) * 1000000 };
+
+			while (nanosleep(&ts, &ts) && errno == EINTR)
+				;
+		}
 		stage_fd = fd[1];
 		memset(&scratch, 0, sizeof(scratch));
 		_exit(open_buffers(path, &scratch, &name));	/* no free: exits */
@@ -829,8 +879,10 @@ static enum open_result rehearse_open(const char *path, const char **crashed)
 	if (WIFEXITED(status) && WEXITSTATUS(status) >= OPEN_OK &&
 	    WEXITSTATUS(status) <= OPEN_BUFFER)
 		return WEXITSTATUS(status);
-	*crashed = WIFSIGNALED(status) && WTERMSIG(status) == SIGALRM ?
-		   " (libtracecmd looped on it: stopped after " REHEARSE_S_STR " s)" :
+	*crashed = !WIFSIGNALED(status) ? " (libtracecmd crashed on it)" :
+		   WTERMSIG(status) == SIGXCPU ?
+		   " (libtracecmd looped on it: stopped after " REHEARSE_S_STR " s of CPU time)" :
+		   WTERMSIG(status) == SIGALRM ? REHEARSE_STALLED :
 		   " (libtracecmd crashed on it)";
 	return last;
 }
@@ -861,13 +913,16 @@ static enum open_result guarded_open(const char *path, struct dat *r,
 				     const char **bufname, const char **crashed)
 {
 	static const int sigs[] = { SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT,
-				    SIGALRM };
+				    SIGALRM, SIGVTALRM };
 #define NSIGS (sizeof(sigs) / sizeof(sigs[0]))
 	static char altstack[1 << 16];
 	struct sigaction sa, old[NSIGS];
 	stack_t ss = { .ss_sp = altstack, .ss_size = sizeof(altstack) };
 	stack_t old_ss;
 	volatile enum open_result res;
+	struct sigevent sev;
+	timer_t cpu_timer;
+	volatile bool have_timer;
 	unsigned int k;
 	bool have_ss;
 
@@ -880,19 +935,37 @@ static enum open_result guarded_open(const char *path, struct dat *r,
 	for (k = 0; k < NSIGS; k++)
 		sigaction(sigs[k], &sa, &old[k]);
 	stage_now = OPEN_HEAD;
+	/*
+	 * The limit is this thread's CPU time (SIGVTALRM to this thread), as
+	 * the child's (see rehearse_open()): a loaded machine does not turn a
+	 * slow open into a loop. The alarm is the wall-clock backstop.
+	 */
+	memset(&sev, 0, sizeof(sev));
+	sev.sigev_notify = SIGEV_THREAD_ID;
+	sev.sigev_signo = SIGVTALRM;
+	sev._sigev_un._tid = gettid();
+	have_timer = timer_create(CLOCK_THREAD_CPUTIME_ID, &sev, &cpu_timer) == 0;
 	if (sigsetjmp(guard_jmp, 1)) {
-		*crashed = guard_sig == SIGALRM ?
-			   " (libtracecmd looped on it: stopped after " REHEARSE_S_STR " s)" :
+		*crashed = guard_sig == SIGVTALRM ?
+			   " (libtracecmd looped on it: stopped after " REHEARSE_S_STR " s of CPU time)" :
+			   guard_sig == SIGALRM ? REHEARSE_STALLED :
 			   " (libtracecmd crashed on it)";
 		res = (enum open_result)stage_now;
 		/* the heap may be corrupt, a lock held: a batch worker
 		 * reports this file and is replaced */
 		ea_pool_taint();
 	} else {
-		alarm(REHEARSE_S);	/* kbuffer can loop forever on a corrupt page */
+		/* kbuffer can loop forever on a corrupt page */
+		struct itimerspec its = { .it_value = { REHEARSE_S, 0 } };
+
+		if (have_timer)
+			timer_settime(cpu_timer, 0, &its, NULL);
+		alarm(have_timer ? REHEARSE_WALL_S : REHEARSE_S);
 		res = open_buffers(path, r, bufname);
 	}
 	alarm(0);
+	if (have_timer)
+		timer_delete(cpu_timer);
 	for (k = 0; k < NSIGS; k++)
 		sigaction(sigs[k], &old[k], NULL);
 	if (have_ss)
@@ -1137,7 +1210,8 @@ static int dat_open(void **priv, const char *path, struct ea_input_info *info,
 	quiet_begin(&q);
 	ea_dat_kallsyms_skip(true);	/* eatrace resolves no address nor pid */
 #ifdef GUARD_CHILD
-	res = rehearse_open(path, &crashed);
+	crashed = NULL;
+	res = open_rehearsed ? OPEN_OK : rehearse_open(path, &crashed);
 	errno = 0;
 	if (res == OPEN_OK)
 		res = open_buffers(path, r, &bufname);
@@ -1159,6 +1233,16 @@ static int dat_open(void **priv, const char *path, struct ea_input_info *info,
 		/* Failed handles are not closed: see rehearse_open(). */
 		r->top = r->h = NULL;
 		dat_free(r);
+		if (crashed && !strcmp(crashed, REHEARSE_STALLED)) {
+			unsigned long wall_s = REHEARSE_WALL_S;
+#ifdef GUARD_CHILD
+			unsigned long cpu_s, sleep_ms;
+
+			rehearse_limits(&cpu_s, &wall_s, &sleep_ms);
+#endif
+			return ea_err_set(err, "%s: opening the trace.dat did not finish in %lu s, with little CPU time used (a stalled read, or a machine far too loaded): not read",
+					  path, wall_s);
+		}
 		if (res == OPEN_HEAD && !crashed)
 			return open_failure(path, e, err);
 		return ea_err_set(err, "%s: truncated or corrupt trace.dat: %s unreadable%s",
@@ -1738,7 +1822,12 @@ static int dat_first_event(void *priv, int cpu, struct ea_event *ev,
 		void *p;
 
 		memset(&info, 0, sizeof(info));
-		if (dat_open(&p, r->path, &info, err))
+		/* rehearsed with the first open: no second child (the
+		 * sanitizer builds rehearse every open in one) */
+		open_rehearsed = true;
+		rc = dat_open(&p, r->path, &info, err);
+		open_rehearsed = false;
+		if (rc)
 			return -1;
 		r->ahead = p;
 	}

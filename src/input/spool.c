@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * Inputs the readers cannot open by name: "-" (standard input, e.g.
- * `trace-cmd report | eatrace stats -`) and gzip-compressed files (.gz,
- * recognised by content). Both are copied, decompressed, to a temporary
- * file that the readers then open like any other; input.c removes it when
- * the input is closed, and names the original in every error.
+ * `trace-cmd report | eatrace stats -`) and gzip- or zstd-compressed
+ * trace.dat and Perfetto files (recognised by content; compressed text
+ * traces are not spooled but decompressed as they are read, text-stream.c).
+ * Both are copied, decompressed, to a temporary file that the readers then
+ * open like any other; input.c removes it when the input is closed, and
+ * names the original in every error.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -12,9 +14,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include <zlib.h>
 
 #include "input/spool.h"
+#include "input/text-stream.h"
 
 static int tmp_open(char **tmp, const char *name, struct ea_err *err)
 {
@@ -85,108 +87,42 @@ int ea_spool_stdin(char **tmp, struct ea_err *err)
 	return 0;
 }
 
-bool ea_spool_is_gzip(const unsigned char *head, size_t n)
-{
-	return n >= 2 && head[0] == 0x1f && head[1] == 0x8b;
-}
-
-/* Read up to size bytes of fd; 0 at its end, -1 (errno) on error. */
-static ssize_t read_some(int fd, unsigned char *buf, size_t size)
-{
-	ssize_t got;
-
-	do
-		got = read(fd, buf, size);
-	while (got < 0 && errno == EINTR);
-	return got;
-}
-
 /*
- * Inflated by hand rather than with gzread() so that an error names the
- * compressed offset where it was found: the bytes of the file inflate()
- * had consumed then (for a file cut short: its end). Members are
- * inflated one after the other (gzip -c a >f; gzip -c b >>f); anything
- * after the last member that is not a gzip header is ignored, as gzip(1)
- * and gzread() do.
+ * Decompressed through text-stream.c, whose errors name the compressed
+ * offset where they were found: "PATH:offset N: corrupt gzip data: WHY".
  */
-int ea_spool_gunzip(const char *path, char **tmp, struct ea_err *err)
+int ea_spool_decompress(const char *path, char **tmp, struct ea_err *err)
 {
-	unsigned char in[65536], out[65536];
-	unsigned long long read_total = 0;
-	bool in_member = true;
-	z_stream z;
-	int src, fd, zrc = Z_OK;
+	struct ea_tstream *ts = ea_ts_open(path, err);
+	char *out = malloc(65536);
 	ssize_t got;
+	int fd;
 
-	src = open(path, O_RDONLY | O_CLOEXEC);
-	if (src < 0)
-		return ea_err_set(err, "%s: %s", path, strerror(errno));
-	fd = tmp_open(tmp, path, err);
-	if (fd < 0) {
-		close(src);
+	if (!ts || !out) {
+		if (ts)
+			ea_err_set(err, "%s: out of memory", path);
+		ea_ts_close(ts);
+		free(out);
 		return -1;
 	}
-	memset(&z, 0, sizeof(z));
-	if (inflateInit2(&z, 16 + MAX_WBITS) != Z_OK) {
-		close(src);
-		drop(fd, tmp);
-		return ea_err_set(err, "%s: out of memory inflating gzip data", path);
+	fd = tmp_open(tmp, path, err);
+	if (fd < 0) {
+		ea_ts_close(ts);
+		free(out);
+		return -1;
 	}
-	for (;;) {
-		if (!z.avail_in) {
-			got = read_some(src, in, sizeof(in));
-			if (got < 0) {
-				ea_err_set(err, "%s: %s", path, strerror(errno));
-				goto fail;
-			}
-			if (!got)
-				break;
-			read_total += (unsigned long long)got;
-			z.next_in = in;
-			z.avail_in = (uInt)got;
+	while ((got = ea_ts_read(ts, out, 65536)) > 0)
+		if (write_all(fd, out, (size_t)got)) {
+			ea_err_set(err, "%s: writing a decompressed copy: %s", path,
+				   strerror(errno));
+			goto fail;
 		}
-		if (!in_member) {
-			/* after a member: another one, or trailing bytes */
-			if (z.next_in[0] != 0x1f)
-				break;
-			inflateReset(&z);
-			in_member = true;
-		}
-		for (;;) {
-			size_t n;
-
-			z.next_out = out;
-			z.avail_out = sizeof(out);
-			zrc = inflate(&z, Z_NO_FLUSH);
-			if (zrc != Z_OK && zrc != Z_STREAM_END && zrc != Z_BUF_ERROR) {
-				ea_err_set(err, "%s:offset %llu: corrupt gzip data: %s", path,
-					   read_total - z.avail_in,
-					   zrc == Z_MEM_ERROR ? "out of memory" :
-					   z.msg ? z.msg : "invalid data");
-				goto fail;
-			}
-			n = sizeof(out) - z.avail_out;
-			if (n && write_all(fd, (const char *)out, n)) {
-				ea_err_set(err, "%s: writing a decompressed copy: %s", path,
-					   strerror(errno));
-				goto fail;
-			}
-			if (zrc == Z_STREAM_END) {
-				in_member = false;
-				break;
-			}
-			/* all input taken and no output pending: read more */
-			if ((z.avail_out && !z.avail_in) || zrc == Z_BUF_ERROR)
-				break;
-		}
-	}
-	if (in_member) {
-		ea_err_set(err, "%s:offset %llu: corrupt gzip data: unexpected end of file",
-			   path, read_total);
+	if (got < 0) {
+		ea_err_set(err, "%s:%s", path, ea_ts_error(ts));
 		goto fail;
 	}
-	inflateEnd(&z);
-	close(src);
+	ea_ts_close(ts);
+	free(out);
 	if (close(fd)) {
 		ea_err_set(err, "%s: writing a decompressed copy: %s", path, strerror(errno));
 		unlink(*tmp);
@@ -196,8 +132,8 @@ int ea_spool_gunzip(const char *path, char **tmp, struct ea_err *err)
 	}
 	return 0;
 fail:
-	inflateEnd(&z);
-	close(src);
+	ea_ts_close(ts);
+	free(out);
 	drop(fd, tmp);
 	return -1;
 }

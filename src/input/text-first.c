@@ -14,6 +14,13 @@
  * refuses the file), so a CPU's first line, once asked for, is checked
  * against its lines up to EA_REORDER_CAP "[CPU]" lines further (the tail,
  * read again from the line after it), no more.
+ *
+ * A gzip or zstd file (text-stream.h) is skimmed the same way, decompressed
+ * again from its start: the skim reads forward, and each tail is read
+ * from a second stream that decompresses forward to the line after the
+ * CPU's first line (from the start again when that is behind it). First
+ * lines are near the start, so this costs little more than the plain skim
+ * and holds no more memory; no temporary file.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -23,11 +30,14 @@
 
 #include "input/reorder.h"
 #include "input/text-line.h"
+#include "input/text-stream.h"
 
 #define FIRST_BUF (256 * 1024)	/* > EA_TEXT_MAX_LINE */
 
 struct ea_text_first {
-	int fd;
+	struct ea_tstream *ts;
+	struct ea_tstream *tail_ts;	/* check_tail()'s, opened on first use */
+	char *path;
 	char *buf;
 	size_t start, end;
 	bool eof, done;
@@ -50,9 +60,12 @@ struct ea_text_first *ea_text_first_new(const char *path)
 
 	if (!f)
 		return NULL;
+	struct ea_err err;
+
 	f->buf = malloc(FIRST_BUF);
-	f->fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (!f->buf || f->fd < 0) {
+	f->path = strdup(path);
+	f->ts = ea_ts_open(path, &err);
+	if (!f->buf || !f->path || !f->ts) {
 		ea_text_first_free(f);
 		return NULL;
 	}
@@ -63,8 +76,9 @@ void ea_text_first_free(struct ea_text_first *f)
 {
 	if (!f)
 		return;
-	if (f->fd >= 0)
-		close(f->fd);
+	ea_ts_close(f->ts);
+	ea_ts_close(f->tail_ts);
+	free(f->path);
 	free(f->buf);
 	free(f->first);
 	free(f);
@@ -105,10 +119,8 @@ static int next_line(struct ea_text_first *f, const char **line, size_t *len)
 			f->end -= f->start;
 			f->start = 0;
 		}
-		do
-			got = pread(f->fd, f->buf + f->end, FIRST_BUF - f->end,
-				    f->pos);
-		while (got < 0 && errno == EINTR);
+		got = ea_ts_pread(f->ts, f->buf + f->end, FIRST_BUF - f->end,
+				  (uint64_t)f->pos);
 		if (got <= 0)
 			f->eof = true;
 		else {
@@ -143,12 +155,20 @@ static int grow(struct ea_text_first *f, int cpu)
 static int check_tail(struct ea_text_first *f, int cpu)
 {
 	struct first_of *o = &f->first[cpu];
-	struct ea_text_first t = { .fd = f->fd, .pos = o->next };
+	struct ea_text_first t = { .ts = f->ts, .pos = o->next };
 	const char *line;
 	size_t len;
 	uint64_t ts;
 
 	o->state = 2;
+	if (ea_ts_kind(f->ts) != EA_Z_NONE) {
+		/* a stream of its own: the skim's reads on forward */
+		struct ea_err err;
+
+		if (!f->tail_ts && !(f->tail_ts = ea_ts_open(f->path, &err)))
+			return -1;
+		t.ts = f->tail_ts;
+	}
 	t.buf = malloc(FIRST_BUF);
 	if (!t.buf)
 		return -1;

@@ -22,6 +22,7 @@
 
 #include "input/reorder.h"
 #include "input/text-line.h"
+#include "input/text-stream.h"
 
 #define LIT(s) s, sizeof(s) - 1
 
@@ -1231,7 +1232,7 @@ struct lost_pending {
 
 struct text_stream {
 	char *path;
-	int fd;
+	struct ea_tstream *ts;	/* the file, decompressed if gzip or zstd */
 	bool html;
 	struct ea_input_info *info;
 
@@ -1256,23 +1257,31 @@ struct text_stream {
 	struct ea_text_first *first;	/* ea_text_first_event()'s skim */
 };
 
-/* One read() into the room after s->end (again on EINTR); at the end of the
- * file it sets s->eof. 0, or -1 on a read error. */
+/* One read into the room after s->end; at the end of the file it sets
+ * s->eof. 0, or -1 on a read or decompression error (read_err()). */
 static int read_more(struct text_stream *s)
 {
-	for (;;) {
-		ssize_t got = read(s->fd, s->buf + s->end, BUF_SIZE - s->end);
+	ssize_t got = ea_ts_read(s->ts, s->buf + s->end, BUF_SIZE - s->end);
 
-		if (got < 0) {
-			if (errno == EINTR)
-				continue;
-			return -1;
-		}
-		if (got == 0)
-			s->eof = true;
-		s->end += (size_t)got;
-		return 0;
-	}
+	if (got < 0)
+		return -1;
+	if (got == 0)
+		s->eof = true;
+	s->end += (size_t)got;
+	return 0;
+}
+
+/*
+ * A read error in line `line`: "PATH:line N: EIO's text", or for a
+ * compressed file "PATH:offset N: corrupt gzip data: WHY (in line L)".
+ */
+static int read_err(struct text_stream *s, struct ea_err *err, uint64_t line)
+{
+	if (ea_ts_kind(s->ts) != EA_Z_NONE && !strncmp(ea_ts_error(s->ts), "offset ", 7))
+		return ea_err_set(err, "%s:%s (in line %llu)", s->path,
+				  ea_ts_error(s->ts), (unsigned long long)line);
+	return ea_err_set(err, "%s:line %llu: %s", s->path,
+			  (unsigned long long)line, ea_ts_error(s->ts));
 }
 
 /*
@@ -1579,9 +1588,7 @@ static int stream_fill(struct text_stream *s, struct ea_err *err)
 	int rc = read_line(s, &line, &len);
 
 	if (rc < 0)
-		return ea_err_set(err, "%s:line %llu: %s", s->path,
-				  (unsigned long long)s->lineno + 1,
-				  strerror(errno));
+		return read_err(s, err, s->lineno + 1);
 	if (rc == 0) {
 		if (s->cut_line)
 			s->info->cut_last_line = s->cut_line;
@@ -1609,9 +1616,7 @@ static int stream_fill(struct text_stream *s, struct ea_err *err)
 		if (s->hs == H_OUT || s->hs == H_START)
 			html_line(s, line, len, true, err);
 		if (skip_line(s, tail, &tn))
-			return ea_err_set(err, "%s:line %llu: %s", s->path,
-					  (unsigned long long)s->lineno,
-					  strerror(errno));
+			return read_err(s, err, s->lineno);
 		if (s->hs == H_JSON && memmem(tail, tn, "</script", 8))
 			s->hs = H_OUT;
 		return 0;
@@ -1662,8 +1667,7 @@ void ea_text_close(void *priv)
 
 	if (!s)
 		return;
-	if (s->fd >= 0)
-		close(s->fd);
+	ea_ts_close(s->ts);
 	ea_text_first_free(s->first);
 	ea_reorder_free(s->ro);
 	free(s->lost);
@@ -1691,18 +1695,15 @@ int ea_text_first_event(void *priv, int cpu, struct ea_event *ev,
 int ea_text_open(void **priv, const char *path, struct ea_input_info *info,
 		 struct ea_err *err)
 {
-	unsigned char head[4096];
 	struct ea_text_probe p;
 	struct text_stream *s;
-	ssize_t got;
 
 	*priv = NULL;
 	s = calloc(1, sizeof(*s));
 	if (!s)
 		return ea_err_set(err, "%s: out of memory", path);
-	s->fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (s->fd < 0) {
-		ea_err_set(err, "%s: %s", path, strerror(errno));
+	s->ts = ea_ts_open(path, err);
+	if (!s->ts) {
 		ea_text_close(s);
 		return -1;
 	}
@@ -1713,13 +1714,18 @@ int ea_text_open(void **priv, const char *path, struct ea_input_info *info,
 		ea_text_close(s);
 		return ea_err_set(err, "%s: out of memory", path);
 	}
-	got = pread(s->fd, head, sizeof(head), 0);
-	if (got < 0) {
-		ea_err_set(err, "%s: %s", path, strerror(errno));
-		ea_text_close(s);
-		return -1;
-	}
-	ea_text_probe(head, (size_t)got, &p);
+	/* The head, read into the line buffer that the lines then come from
+	 * (a compressed stream cannot be read twice for nothing). */
+	while (!s->eof && s->end < 4096)
+		if (read_more(s)) {
+			if (s->end)
+				break;	/* the lines read tell where: later */
+			read_err(s, err, 1);
+			ea_text_close(s);
+			return -1;
+		}
+	ea_text_probe((const unsigned char *)s->buf,
+		      s->end < 4096 ? s->end : 4096, &p);
 	s->html = p.html;
 	s->info = info;
 	if (p.html)

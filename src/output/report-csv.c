@@ -2,7 +2,8 @@
 /*
  * `eatrace report --format csv`: one row per breakdown entry,
  *   scope,id,name,freq_khz,time_s,total,busy,idle,wakeup,start_s
- * scope: total, cluster, cpu, cpu_pstate, cpu_cstate, task, window.
+ * scope: total, cluster, cpu, cpu_pstate, cpu_cstate, task, window, and
+ * with power rails (report-rails.c) rail and rail_estimate.
  * time_s is always a duration, the time the row covers: the window's
  * length (total, cluster, cpu, window), the residency (cpu_pstate,
  * cpu_cstate), the runtime (task). start_s, on total and window rows
@@ -85,4 +86,5 @@ void ea_report_render_csv(FILE *f, const struct ea_report *r)
 		energies(f, &a->windows[i]);
 		fprintf(f, ",%s\n", ea_fmt_s(b, t0));
 	}
+	ea_report_rails_csv(f, r);
 }

@@ -78,6 +78,66 @@ void ea_report_rails_text(FILE *f, const struct ea_report *r)
 			ea_esc_term_buf(t2, sizeof(t2), m->power_unit));
 }
 
+/* A measured energy as the text shows it (%.6f), trailing zeros cut. */
+static void measured_fmt(char *buf, size_t n, double v)
+{
+	size_t len;
+
+	snprintf(buf, n, "%.6f", v);
+	len = strlen(buf);
+	while (len > 1 && buf[len - 1] == '0')
+		buf[--len] = '\0';
+	if (len && buf[len - 1] == '.')
+		buf[--len] = '\0';
+	if (!strcmp(buf, "-0"))
+		snprintf(buf, n, "0");
+}
+
+/*
+ * CSV rows (report-csv.c's columns), two per rail:
+ *   rail,INDEX,NAME,,COVERED_S,MEASURED,,,,FROM_S
+ *   rail_estimate,INDEX,CLUSTERS,,WINDOW_S,TOTAL,BUSY,IDLE,WAKEUP,
+ * MEASURED in power_unit x s (empty: no sample in the window, or a
+ * power_unit that is no unit of power), over COVERED_S from FROM_S (the
+ * window, or the part of it the samples cover); the estimate row, for a
+ * rail that feeds clusters only, sums their cluster rows.
+ */
+void ea_report_rails_csv(FILE *f, const struct ea_report *r)
+{
+	const struct ea_acct *a = r->acct;
+	const struct ea_model *m = a->model;
+	char b[64], b2[64], b3[64], cl[256];
+
+	for (size_t i = 0; i < r->nrails; i++) {
+		const struct ea_rail_cmp *c = &r->rails[i];
+		struct ea_energy e = { 0 };
+
+		fprintf(f, "rail,%u,", c->rail->index);
+		ea_esc_csv(f, c->rail->name);
+		b2[0] = '\0';
+		if (c->measured && c->convertible)
+			measured_fmt(b2, sizeof(b2), c->energy);
+		if (c->measured)
+			fprintf(f, ",,%s,%s,,,,%s\n", ea_fmt_s(b, c->to - c->from),
+				b2, ea_fmt_s(b3, c->from));
+		else
+			fputs(",,,,,,,\n", f);
+		if (!c->nfeeds)
+			continue;
+		for (int k = 0; k < m->nclusters; k++)
+			if (c->feeds[k])
+				ea_energy_add(&e, &a->clusters[k].e);
+		feeds(m, c, cl, sizeof(cl));
+		fprintf(f, "rail_estimate,%u,", c->rail->index);
+		ea_esc_csv(f, cl);
+		fprintf(f, ",,%s", ea_fmt_s(b, a->win_end - a->win_start));
+		fprintf(f, ",%s", ea_energy_fmt(b, ea_energy_total(&e)));
+		fprintf(f, ",%s", ea_energy_fmt(b, ea_energy_busy(&e)));
+		fprintf(f, ",%s", ea_energy_fmt(b, ea_energy_idle(&e)));
+		fprintf(f, ",%s,\n", ea_energy_fmt(b, ea_energy_wakeup(&e)));
+	}
+}
+
 void ea_report_rails_json(struct ea_json *j, const struct ea_report *r)
 {
 	const struct ea_model *m = r->acct->model;

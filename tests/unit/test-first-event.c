@@ -77,6 +77,8 @@ static void check_trace(const char *path, uint64_t skip, bool reverse)
 		bool lost = false;
 
 		rc = ea_input_first_event(in, cpu, &ev, &lost, &err);
+		if (rc < 0)	/* say why (a leak report follows the failure) */
+			fail_msg("%s: CPU %d: %s", path, cpu, err.msg);
 		assert_int_equal(rc, ref.found[cpu] ? 1 : 0);
 		if (!rc)
 			continue;
