@@ -166,3 +166,17 @@ def test_rows_of_a_path_not_utf8_are_the_cli_bytes(tmp_path):
     assert b"caf\xe9.txt" in cli
     assert text.encode("utf-8", "surrogateescape") == cli
     assert eatrace.rows_frame(text)["path"].tolist() == [path]
+
+
+def test_threads_open_traces_at_once():
+    # A host (a Dask worker with --nthreads 4) prices traces from several
+    # threads at once: ctypes lets go of the GIL, so the trace.dat opens
+    # (run under a guard of process-wide signal handlers) overlap. Each
+    # result must be the one a lone call gives.
+    from concurrent.futures import ThreadPoolExecutor
+    import glob
+    paths = sorted(glob.glob(os.path.join(ROOT, "traces", "diff", "*.dat"))) * 4
+    want = {p: eatrace.report_json(p, TC2) for p in set(paths)}
+    with ThreadPoolExecutor(4) as pool:
+        got = list(pool.map(lambda p: eatrace.report_json(p, TC2), paths))
+    assert got == [want[p] for p in paths]

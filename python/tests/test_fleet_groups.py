@@ -52,14 +52,51 @@ def test_groups_more_tasks_than_paths(tmp_path):
     assert fleet.groups(paths, 8) == [[p] for p in paths]
 
 
-def test_kept_heap_nests_and_unwinds(monkeypatch):
+class FakeLibc:
+    """glibc's mallopt/malloc_trim, recorded instead of called."""
+
+    def __init__(self):
+        self.calls = []
+
+    def mallopt(self, param, value):
+        self.calls.append(("mallopt", param, value))
+        return 1
+
+    def malloc_trim(self, pad):
+        self.calls.append(("malloc_trim", pad))
+        return 1
+
+
+def test_kept_heap_raises_then_restores(monkeypatch):
+    # Dask's nanny setting: raised once on the outermost entry, set back
+    # to 65536 (trim) and glibc's default 128 KiB (mmap) and trimmed once
+    # on the outermost exit, also when the task raises.
+    libc = FakeLibc()
     monkeypatch.setenv("MALLOC_TRIM_THRESHOLD_", "65536")
+    monkeypatch.delenv("MALLOC_MMAP_THRESHOLD_", raising=False)
+    monkeypatch.setattr(fleet.ctypes, "CDLL", lambda name: libc)
+    M_TRIM, M_MMAP = -1, -3    # glibc's malloc.h
     with fleet._kept_heap():
         with fleet._kept_heap():
             assert fleet._heap_users == 2
-        assert fleet._heap_users == 1
+        assert libc.calls == [("mallopt", M_TRIM, 256 << 20),
+                              ("mallopt", M_MMAP, 32 << 20)]
     assert fleet._heap_users == 0
+    assert libc.calls[2:] == [("mallopt", M_MMAP, 128 << 10),
+                              ("mallopt", M_TRIM, 65536), ("malloc_trim", 0)]
+    libc.calls.clear()
     with pytest.raises(KeyError):
         with fleet._kept_heap():
             raise KeyError("a task's exception passes through")
     assert fleet._heap_users == 0
+    assert [c[0] for c in libc.calls] == ["mallopt"] * 4 + ["malloc_trim"]
+
+
+def test_kept_heap_leaves_a_plain_process_alone(monkeypatch):
+    # no MALLOC_TRIM_THRESHOLD_ (not a nanny's worker): nothing is called
+    libc = FakeLibc()
+    monkeypatch.delenv("MALLOC_TRIM_THRESHOLD_", raising=False)
+    monkeypatch.setattr(fleet.ctypes, "CDLL", lambda name: libc)
+    with fleet._kept_heap():
+        pass
+    assert libc.calls == []

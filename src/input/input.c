@@ -91,7 +91,8 @@ static int read_zhead(const char *path, unsigned char *buf, size_t *n,
 		ssize_t got = ea_ts_read(ts, buf + have, PROBE_BYTES - have);
 
 		if (got < 0) {
-			ea_err_set(err, "%s:%s", path, ea_ts_error(ts));
+			ea_err_set(err, strncmp(ea_ts_error(ts), "offset ", 7) ? "%s: %s" : "%s:%s",
+				   path, ea_ts_error(ts));
 			ea_ts_close(ts);
 			return -1;
 		}

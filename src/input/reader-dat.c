@@ -40,6 +40,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
+#include <pthread.h>
 #include <setjmp.h>
 #include <signal.h>
 #include <stdbool.h>
@@ -851,10 +852,17 @@ static enum open_result rehearse_open(const char *path, const char **crashed)
 		signal(SIGXCPU, SIG_DFL);
 		close(fd[0]);
 		rehearse_limits(&cpu_s, &wall_s, &sleep_ms);
-		/* kbuffer can loop forever on a corrupt page */
-		rl.rlim_cur = cpu_s;
-		rl.rlim_max = cpu_s + 1;
-		setrlimit(RLIMIT_CPU, &rl);
+		/* kbuffer can loop forever on a corrupt page; within an
+		 * inherited hard limit (ulimit -t), else the alarm is the limit */
+		if (getrlimit(RLIMIT_CPU, &rl) == 0 && rl.rlim_max != RLIM_INFINITY &&
+		    rl.rlim_max < cpu_s + 1) {
+			rl.rlim_cur = rl.rlim_max > 0 ? rl.rlim_max - 1 : 0;
+		} else {
+			rl.rlim_cur = cpu_s;
+			rl.rlim_max = cpu_s + 1;
+		}
+		if (setrlimit(RLIMIT_CPU, &rl))
+			wall_s = cpu_s;
 		rl.rlim_cur = rl.rlim_max = 0;	/* no core dump of the child */
 		setrlimit(RLIMIT_CORE, &rl);
 		alarm((unsigned int)wall_s);
@@ -900,13 +908,39 @@ static enum open_result rehearse_open(const char *path, const char **crashed)
  * libFuzzer has its own handlers).
  */
 #ifndef GUARD_CHILD
+/*
+ * Signal handlers are the process's: one thread at a time opens under
+ * the guard (guard_lock; a Dask worker or any host may open traces from
+ * several threads), both timers signal that thread only (SIGEV_THREAD_ID)
+ * and a signal another thread takes meanwhile is not ours: it gets its
+ * default action, as it would have without the guard.
+ */
+static pthread_mutex_t guard_lock = PTHREAD_MUTEX_INITIALIZER;
 static sigjmp_buf guard_jmp;
 static volatile sig_atomic_t guard_sig;
+static volatile pid_t guard_tid;
 
 static void guard_handler(int sig)
 {
+	if (gettid() != guard_tid) {
+		signal(sig, SIG_DFL);
+		raise(sig);
+		return;
+	}
 	guard_sig = sig;
 	siglongjmp(guard_jmp, 1);
+}
+
+/* A timer on clock that sends signo to this thread; false if none. */
+static bool thread_timer(clockid_t clock, int signo, timer_t *t)
+{
+	struct sigevent sev;
+
+	memset(&sev, 0, sizeof(sev));
+	sev.sigev_notify = SIGEV_THREAD_ID;
+	sev.sigev_signo = signo;
+	sev._sigev_un._tid = gettid();
+	return timer_create(clock, &sev, t) == 0;
 }
 
 static enum open_result guarded_open(const char *path, struct dat *r,
@@ -920,13 +954,14 @@ static enum open_result guarded_open(const char *path, struct dat *r,
 	stack_t ss = { .ss_sp = altstack, .ss_size = sizeof(altstack) };
 	stack_t old_ss;
 	volatile enum open_result res;
-	struct sigevent sev;
-	timer_t cpu_timer;
-	volatile bool have_timer;
+	timer_t cpu_timer, wall_timer;
+	volatile bool have_timer, have_wall;
 	unsigned int k;
 	bool have_ss;
 
 	*crashed = NULL;
+	pthread_mutex_lock(&guard_lock);
+	guard_tid = gettid();
 	have_ss = sigaltstack(&ss, &old_ss) == 0;
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = guard_handler;
@@ -936,17 +971,15 @@ static enum open_result guarded_open(const char *path, struct dat *r,
 		sigaction(sigs[k], &sa, &old[k]);
 	stage_now = OPEN_HEAD;
 	/*
-	 * The limit is this thread's CPU time (SIGVTALRM to this thread), as
-	 * the child's (see rehearse_open()): a loaded machine does not turn a
-	 * slow open into a loop. The alarm is the wall-clock backstop.
+	 * The limit is this thread's CPU time (SIGVTALRM), as the child's
+	 * (see rehearse_open()): a loaded machine does not turn a slow open
+	 * into a loop. The wall-clock timer (SIGALRM) is the backstop; it is
+	 * the limit itself, of REHEARSE_S, if the CPU-time timer is missing.
 	 */
-	memset(&sev, 0, sizeof(sev));
-	sev.sigev_notify = SIGEV_THREAD_ID;
-	sev.sigev_signo = SIGVTALRM;
-	sev._sigev_un._tid = gettid();
-	have_timer = timer_create(CLOCK_THREAD_CPUTIME_ID, &sev, &cpu_timer) == 0;
+	have_timer = thread_timer(CLOCK_THREAD_CPUTIME_ID, SIGVTALRM, &cpu_timer);
+	have_wall = thread_timer(CLOCK_MONOTONIC, SIGALRM, &wall_timer);
 	if (sigsetjmp(guard_jmp, 1)) {
-		*crashed = guard_sig == SIGVTALRM ?
+		*crashed = guard_sig == SIGVTALRM || (guard_sig == SIGALRM && !have_timer) ?
 			   " (libtracecmd looped on it: stopped after " REHEARSE_S_STR " s of CPU time)" :
 			   guard_sig == SIGALRM ? REHEARSE_STALLED :
 			   " (libtracecmd crashed on it)";
@@ -957,19 +990,26 @@ static enum open_result guarded_open(const char *path, struct dat *r,
 	} else {
 		/* kbuffer can loop forever on a corrupt page */
 		struct itimerspec its = { .it_value = { REHEARSE_S, 0 } };
+		struct itimerspec wall = {
+			.it_value = { have_timer ? REHEARSE_WALL_S : REHEARSE_S, 0 }
+		};
 
 		if (have_timer)
 			timer_settime(cpu_timer, 0, &its, NULL);
-		alarm(have_timer ? REHEARSE_WALL_S : REHEARSE_S);
+		if (have_wall)
+			timer_settime(wall_timer, 0, &wall, NULL);
 		res = open_buffers(path, r, bufname);
 	}
-	alarm(0);
 	if (have_timer)
 		timer_delete(cpu_timer);
+	if (have_wall)
+		timer_delete(wall_timer);
 	for (k = 0; k < NSIGS; k++)
 		sigaction(sigs[k], &old[k], NULL);
 	if (have_ss)
 		sigaltstack(&old_ss, NULL);
+	guard_tid = 0;
+	pthread_mutex_unlock(&guard_lock);
 	return res;
 #undef NSIGS
 }

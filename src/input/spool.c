@@ -118,7 +118,8 @@ int ea_spool_decompress(const char *path, char **tmp, struct ea_err *err)
 			goto fail;
 		}
 	if (got < 0) {
-		ea_err_set(err, "%s:%s", path, ea_ts_error(ts));
+		ea_err_set(err, strncmp(ea_ts_error(ts), "offset ", 7) ? "%s: %s" : "%s:%s",
+				   path, ea_ts_error(ts));
 		goto fail;
 	}
 	ea_ts_close(ts);
