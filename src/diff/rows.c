@@ -14,14 +14,18 @@ int ea_diff_nclusters(const struct ea_diff *d)
 	return n < EA_DIFF_MAX_CLUSTERS ? n : EA_DIFF_MAX_CLUSTERS;
 }
 
-const struct ea_cluster *ea_diff_side_cluster(const struct ea_diff *d, int s, int c)
+const struct ea_cluster *ea_diff_side_cluster(const struct ea_diff *d, int s,
+					      int c)
 {
 	const struct ea_model *m = d->side[s].model;
 
-	return c >= 0 && c < m->nclusters && c < EA_DIFF_MAX_CLUSTERS ? &m->clusters[c] : NULL;
+	return c >= 0 && c < m->nclusters && c < EA_DIFF_MAX_CLUSTERS
+		       ? &m->clusters[c]
+		       : NULL;
 }
 
-const char *ea_diff_cluster_name(const struct ea_diff *d, int c, const char **other)
+const char *ea_diff_cluster_name(const struct ea_diff *d, int c,
+				 const char **other)
 {
 	const struct ea_cluster *b = ea_diff_side_cluster(d, 0, c);
 	const struct ea_cluster *n = ea_diff_side_cluster(d, 1, c);
@@ -30,14 +34,16 @@ const char *ea_diff_cluster_name(const struct ea_diff *d, int c, const char **ot
 	return b ? b->name : n ? n->name : "";
 }
 
-unsigned ea_diff_row_freq(const struct ea_diff *d, int c, const struct ea_diff_row *r)
+unsigned ea_diff_row_freq(const struct ea_diff *d, int c,
+			  const struct ea_diff_row *r)
 {
 	int s = r->k[0] >= 0 ? 0 : 1;
 
 	return ea_diff_side_cluster(d, s, c)->caps[r->k[s]].freq_khz;
 }
 
-const char *ea_diff_row_cstate(const struct ea_diff *d, int c, const struct ea_diff_row *r)
+const char *ea_diff_row_cstate(const struct ea_diff *d, int c,
+			       const struct ea_diff_row *r)
 {
 	int s = r->k[0] >= 0 ? 0 : 1;
 
@@ -47,7 +53,8 @@ const char *ea_diff_row_cstate(const struct ea_diff *d, int c, const struct ea_d
 /* Match each base state with the first unmatched new state that eq()
  * says is the same, then append the new side's unmatched ones. */
 static int pair_rows(const struct ea_diff *d, int c, int nb, int nn,
-		     int (*eq)(const struct ea_cluster *, int, const struct ea_cluster *, int),
+		     int (*eq)(const struct ea_cluster *, int,
+			       const struct ea_cluster *, int),
 		     struct ea_diff_row **out, int *one_sided)
 {
 	const struct ea_cluster *b = ea_diff_side_cluster(d, 0, c);
@@ -87,23 +94,27 @@ static int pair_rows(const struct ea_diff *d, int c, int nb, int nn,
 	return cnt;
 }
 
-static int same_freq(const struct ea_cluster *b, int i, const struct ea_cluster *n, int j)
+static int same_freq(const struct ea_cluster *b, int i,
+		     const struct ea_cluster *n, int j)
 {
 	return b->caps[i].freq_khz == n->caps[j].freq_khz;
 }
 
-static int same_name(const struct ea_cluster *b, int i, const struct ea_cluster *n, int j)
+static int same_name(const struct ea_cluster *b, int i,
+		     const struct ea_cluster *n, int j)
 {
 	return !strcmp(b->idles[i].name, n->idles[j].name);
 }
 
-int ea_diff_pstate_rows(const struct ea_diff *d, int c, struct ea_diff_row **out)
+int ea_diff_pstate_rows(const struct ea_diff *d, int c,
+			struct ea_diff_row **out)
 {
 	const struct ea_cluster *b = ea_diff_side_cluster(d, 0, c);
 	const struct ea_cluster *n = ea_diff_side_cluster(d, 1, c);
 	int one_sided, cnt;
 
-	cnt = pair_rows(d, c, b ? b->ncaps : 0, n ? n->ncaps : 0, same_freq, out, &one_sided);
+	cnt = pair_rows(d, c, b ? b->ncaps : 0, n ? n->ncaps : 0, same_freq,
+			out, &one_sided);
 	/* Frequencies of both tables in one ascending list (stable: a
 	 * model's own order is kept among equal frequencies). */
 	for (int i = 1; one_sided && i < cnt; i++) {
@@ -111,18 +122,21 @@ int ea_diff_pstate_rows(const struct ea_diff *d, int c, struct ea_diff_row **out
 		unsigned f = ea_diff_row_freq(d, c, &r);
 		int j;
 
-		for (j = i; j > 0 && ea_diff_row_freq(d, c, &(*out)[j - 1]) > f; j--)
+		for (j = i; j > 0 && ea_diff_row_freq(d, c, &(*out)[j - 1]) > f;
+		     j--)
 			(*out)[j] = (*out)[j - 1];
 		(*out)[j] = r;
 	}
 	return cnt;
 }
 
-int ea_diff_cstate_rows(const struct ea_diff *d, int c, struct ea_diff_row **out)
+int ea_diff_cstate_rows(const struct ea_diff *d, int c,
+			struct ea_diff_row **out)
 {
 	const struct ea_cluster *b = ea_diff_side_cluster(d, 0, c);
 	const struct ea_cluster *n = ea_diff_side_cluster(d, 1, c);
 	int one_sided;
 
-	return pair_rows(d, c, b ? b->nidles : 0, n ? n->nidles : 0, same_name, out, &one_sided);
+	return pair_rows(d, c, b ? b->nidles : 0, n ? n->nidles : 0, same_name,
+			 out, &one_sided);
 }
