@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* `eatrace diff`: price every run, normalise, compare the two sides. */
 #include <math.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
@@ -221,10 +222,20 @@ double ea_diff_side_mean(const struct ea_diff_side *s, size_t offset)
 	return s->n ? sum / s->n : 0;
 }
 
+/* The attribution means are NaN (absent) for a cluster, P-state or
+ * C-state that the side's model does not have (--models A B with
+ * different tables: src/diff/rows.h), never a read past its tables. */
+static bool has_cluster(const struct ea_diff_side *s, int c)
+{
+	return c >= 0 && c < s->model->nclusters && c < EA_DIFF_MAX_CLUSTERS;
+}
+
 double ea_diff_cluster_mean(const struct ea_diff_side *s, int c)
 {
 	double sum = 0;
 
+	if (!has_cluster(s, c))
+		return NAN;
 	for (int i = 0; i < s->n; i++)
 		sum += s->runs[i].cluster_energy[c];
 	return s->n ? sum / s->n : 0;
@@ -234,6 +245,8 @@ double ea_diff_pstate_mean(const struct ea_diff_side *s, int c, int k)
 {
 	double sum = 0;
 
+	if (!has_cluster(s, c) || k < 0 || k >= s->model->clusters[c].ncaps)
+		return NAN;
 	for (int i = 0; i < s->n; i++)
 		sum += s->runs[i].pstate_s[c] ? s->runs[i].pstate_s[c][k] : 0;
 	return s->n ? sum / s->n : 0;
@@ -243,6 +256,8 @@ double ea_diff_cstate_mean(const struct ea_diff_side *s, int c, int k)
 {
 	double sum = 0;
 
+	if (!has_cluster(s, c) || k < 0 || k >= s->model->clusters[c].nidles)
+		return NAN;
 	for (int i = 0; i < s->n; i++)
 		sum += s->runs[i].cstate_s[c] ? s->runs[i].cstate_s[c][k] : 0;
 	return s->n ? sum / s->n : 0;

@@ -6,6 +6,7 @@
 
 #include "eatrace/diff.h"
 #include "eatrace/output.h"
+#include "diff/rows.h"
 
 static void side_json(struct ea_json *j, const struct ea_diff_side *s)
 {
@@ -76,30 +77,38 @@ void ea_diff_render_json(FILE *f, const struct ea_diff *d)
 	ea_json_num(&j, "wakeups_per_s_new", ea_diff_wakeups_mean(n));
 	ea_json_obj_end(&j);
 	ea_json_arr(&j, "clusters");
-	for (int c = 0; c < m->nclusters && c < EA_DIFF_MAX_CLUSTERS; c++) {
-		const struct ea_cluster *cl = &m->clusters[c];
+	for (int c = 0; c < ea_diff_nclusters(d); c++) {
+		const char *other, *name = ea_diff_cluster_name(d, c, &other);
+		struct ea_diff_row *rows;
+		int nr;
 
 		ea_json_obj(&j, NULL);
-		ea_json_str(&j, "name", cl->name);
+		ea_json_str(&j, "name", name);
+		if (other)
+			ea_json_str(&j, "name_new", other);
 		ea_json_num(&j, "energy_base", ea_diff_cluster_mean(b, c));
 		ea_json_num(&j, "energy_new", ea_diff_cluster_mean(n, c));
 		ea_json_arr(&j, "pstates");
-		for (int k = 0; k < cl->ncaps; k++) {
+		nr = ea_diff_pstate_rows(d, c, &rows);
+		for (int i = 0; i < nr; i++) {
 			ea_json_obj(&j, NULL);
-			ea_json_uint(&j, "freq_khz", cl->caps[k].freq_khz);
-			ea_json_num(&j, "share_base", ea_diff_pstate_mean(b, c, k));
-			ea_json_num(&j, "share_new", ea_diff_pstate_mean(n, c, k));
+			ea_json_uint(&j, "freq_khz", ea_diff_row_freq(d, c, &rows[i]));
+			ea_json_num(&j, "share_base", ea_diff_pstate_mean(b, c, rows[i].k[0]));
+			ea_json_num(&j, "share_new", ea_diff_pstate_mean(n, c, rows[i].k[1]));
 			ea_json_obj_end(&j);
 		}
+		free(rows);
 		ea_json_arr_end(&j);
 		ea_json_arr(&j, "cstates");
-		for (int k = 0; k < cl->nidles; k++) {
+		nr = ea_diff_cstate_rows(d, c, &rows);
+		for (int i = 0; i < nr; i++) {
 			ea_json_obj(&j, NULL);
-			ea_json_str(&j, "name", cl->idles[k].name);
-			ea_json_num(&j, "share_base", ea_diff_cstate_mean(b, c, k));
-			ea_json_num(&j, "share_new", ea_diff_cstate_mean(n, c, k));
+			ea_json_str(&j, "name", ea_diff_row_cstate(d, c, &rows[i]));
+			ea_json_num(&j, "share_base", ea_diff_cstate_mean(b, c, rows[i].k[0]));
+			ea_json_num(&j, "share_new", ea_diff_cstate_mean(n, c, rows[i].k[1]));
 			ea_json_obj_end(&j);
 		}
+		free(rows);
 		ea_json_arr_end(&j);
 		ea_json_obj_end(&j);
 	}

@@ -1,11 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* `eatrace diff` for people, and its Markdown form for review comments. */
 #include <math.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdlib.h>
 
 #include "eatrace/diff.h"
 #include "eatrace/escape.h"
+#include "diff/rows.h"
 
 const char *ea_diff_verdict_line(const struct ea_diff *d, char *buf, size_t n)
 {
@@ -43,6 +45,25 @@ const char *ea_diff_verdict_line(const struct ea_diff *d, char *buf, size_t n)
 static double pct(double a, double b)
 {
 	return a ? 100 * (b - a) / a : (b ? INFINITY : 0);
+}
+
+/* Two values (base, new), 14 characters each, as "%14.6g" or, percent,
+ * as "%13.2f%%"; "-" for one that is absent (NaN: that side's model has
+ * no such cluster or state). */
+static void share_pair(FILE *f, bool percent, double x, double y)
+{
+	for (int i = 0; i < 2; i++) {
+		double v = i ? y : x;
+
+		if (i)
+			fputc(' ', f);
+		if (isnan(v))
+			fprintf(f, "%14s", "-");
+		else if (percent)
+			fprintf(f, "%13.2f%%", 100 * v);
+		else
+			fprintf(f, "%14.6g", v);
+	}
 }
 
 /* One "where (mean per run)" row: the mean of the run field at offset. */
@@ -91,29 +112,50 @@ void ea_diff_render_text(FILE *f, const struct ea_diff *d)
 	fprintf(f, "%-24s %14.1f %14.1f %+8.2f%%\n", "idle exits per s",
 		ea_diff_wakeups_mean(b), ea_diff_wakeups_mean(n),
 		pct(ea_diff_wakeups_mean(b), ea_diff_wakeups_mean(n)));
-	for (int c = 0; c < m->nclusters && c < EA_DIFF_MAX_CLUSTERS; c++) {
-		const struct ea_cluster *cl = &m->clusters[c];
+	for (int c = 0; c < ea_diff_nclusters(d); c++) {
+		const char *other, *name = ea_diff_cluster_name(d, c, &other);
+		double x = ea_diff_cluster_mean(b, c), y = ea_diff_cluster_mean(n, c);
+		char e3[4 * EA_NAME_LEN + 1], label[2 * sizeof(e3) + 32];
+		struct ea_diff_row *rows;
+		int nr;
 
-		snprintf(buf, sizeof(buf), "cluster %s",
-			 ea_esc_term_buf(e2, sizeof(e2), cl->name));
-		fprintf(f, "%-24s %14.6g %14.6g %+8.2f%%\n", buf,
-			ea_diff_cluster_mean(b, c), ea_diff_cluster_mean(n, c),
-			pct(ea_diff_cluster_mean(b, c), ea_diff_cluster_mean(n, c)));
-		for (int k = 0; k < cl->ncaps; k++) {
-			double x = ea_diff_pstate_mean(b, c, k), y = ea_diff_pstate_mean(n, c, k);
-
-			if (x || y)
-				fprintf(f, "  %-22u %13.2f%% %13.2f%% of time\n",
-					cl->caps[k].freq_khz, 100 * x, 100 * y);
+		ea_esc_term_buf(e2, sizeof(e2), name);
+		if (other)
+			snprintf(label, sizeof(label), "cluster %s (new: %s)", e2,
+				 ea_esc_term_buf(e3, sizeof(e3), other));
+		else
+			snprintf(label, sizeof(label), "cluster %s", e2);
+		fprintf(f, "%-24s ", label);
+		share_pair(f, false, x, y);
+		if (isnan(x) || isnan(y))
+			fputs("        -\n", f);
+		else
+			fprintf(f, " %+8.2f%%\n", pct(x, y));
+		/* P-states matched by frequency, C-states by name; "-": that
+		 * side's model has no such state (src/diff/rows.h). */
+		nr = ea_diff_pstate_rows(d, c, &rows);
+		for (int i = 0; i < nr; i++) {
+			x = ea_diff_pstate_mean(b, c, rows[i].k[0]);
+			y = ea_diff_pstate_mean(n, c, rows[i].k[1]);
+			if ((x && !isnan(x)) || (y && !isnan(y))) {
+				fprintf(f, "  %-22u ", ea_diff_row_freq(d, c, &rows[i]));
+				share_pair(f, true, x, y);
+				fputs(" of time\n", f);
+			}
 		}
-		for (int k = 0; k < cl->nidles; k++) {
-			double x = ea_diff_cstate_mean(b, c, k), y = ea_diff_cstate_mean(n, c, k);
-
-			if (x || y)
-				fprintf(f, "  %-22s %13.2f%% %13.2f%% of time\n",
-					ea_esc_term_buf(e2, sizeof(e2), cl->idles[k].name),
-					100 * x, 100 * y);
+		free(rows);
+		nr = ea_diff_cstate_rows(d, c, &rows);
+		for (int i = 0; i < nr; i++) {
+			x = ea_diff_cstate_mean(b, c, rows[i].k[0]);
+			y = ea_diff_cstate_mean(n, c, rows[i].k[1]);
+			if ((x && !isnan(x)) || (y && !isnan(y))) {
+				fprintf(f, "  %-22s ", ea_esc_term_buf(e2, sizeof(e2),
+						ea_diff_row_cstate(d, c, &rows[i])));
+				share_pair(f, true, x, y);
+				fputs(" of time\n", f);
+			}
 		}
+		free(rows);
 	}
 	nt = ea_diff_task_deltas(d, &t);
 	if (nt)
@@ -141,11 +183,18 @@ void ea_diff_render_markdown(FILE *f, const struct ea_diff *d)
 			d->side[s].n, d->side[s].mean, d->side[s].n > 1 ? "" : "n/a ",
 			d->side[s].n > 1 ? d->side[s].sd : 0, d->side[s].model->name);
 	fprintf(f, "\n| where | base | new | change |\n|---|---:|---:|---:|\n");
-	for (int c = 0; c < m->nclusters && c < EA_DIFF_MAX_CLUSTERS; c++) {
+	for (int c = 0; c < ea_diff_nclusters(d); c++) {
+		const char *other, *name = ea_diff_cluster_name(d, c, &other);
 		double x = ea_diff_cluster_mean(b, c), y = ea_diff_cluster_mean(n, c);
 
-		fprintf(f, "| cluster %s | %.6g | %.6g | %+.2f%% |\n",
-			m->clusters[c].name, x, y, pct(x, y));
+		fprintf(f, "| cluster %s%s%s%s |", name, other ? " (new: " : "",
+			other ? other : "", other ? ")" : "");
+		/* "-": that side's model has no cluster at this index */
+		if (isnan(x) || isnan(y))
+			fprintf(f, isnan(x) ? " - | %.6g | - |\n" : " %.6g | - | - |\n",
+				isnan(x) ? y : x);
+		else
+			fprintf(f, " %.6g | %.6g | %+.2f%% |\n", x, y, pct(x, y));
 	}
 	fprintf(f, "| idle exits per s | %.1f | %.1f | %+.2f%% |\n",
 		ea_diff_wakeups_mean(b), ea_diff_wakeups_mean(n),

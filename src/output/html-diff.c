@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* `eatrace diff --html FILE`: base against new, side by side. */
+#include <math.h>
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "eatrace/output.h"
+#include "diff/rows.h"
 #include "output/html-common.h"
 
 #define LW 170.0
@@ -36,6 +38,15 @@ static void pairs(FILE *f, const char *const *cats, const double *base,
 		for (int k = 0; k < 2; k++) {
 			double w = scale > 0 ? v[k] / scale * (HTML_W - LW - 260) : 0;
 
+			/* NaN: that side's model has no such cluster (--models
+			 * A B with different tables): no bar, said in words */
+			if (isnan(v[k])) {
+				fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" data-side=\"%s\">"
+					"none in this model</text>\n", LW + 6,
+					y + k * BH + BH - 3, k ? "new" : "base");
+				continue;
+			}
+
 			fprintf(f, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.2f\" height=\"%.1f\" "
 				"fill=\"%s\" data-side=\"%s\" data-v=\"%.17g\"><title>",
 				LW, y + k * BH, w, BH - 1, k ? "#e15759" : "#9aa7b8",
@@ -45,7 +56,7 @@ static void pairs(FILE *f, const char *const *cats, const double *base,
 				svg_num(b, v[k]), unit);
 			fprintf(f, "<text x=\"%.1f\" y=\"%.1f\">%s", LW + w + 6,
 				y + k * BH + BH - 3, svg_num(b, v[k]));
-			if (k && base[i] > 0)
+			if (k && base[i] > 0 && !isnan(new[i]))
 				fprintf(f, " (%+.1f%%)", 100 * (new[i] - base[i]) / base[i]);
 			fputs("</text>\n", f);
 		}
@@ -58,7 +69,8 @@ void ea_diff_render_html(FILE *f, const struct ea_diff *d)
 {
 	const struct ea_diff_side *bs = &d->side[0], *ns = &d->side[1];
 	const struct ea_model *m = bs->model;
-	int ncl = m->nclusters < EA_DIFF_MAX_CLUSTERS ? m->nclusters : EA_DIFF_MAX_CLUSTERS;
+	int ncl = ea_diff_nclusters(d);
+	char cname[EA_DIFF_MAX_CLUSTERS][2 * EA_NAME_LEN + 16];
 	int n = 4 + ncl;
 	const char *cats[4 + EA_DIFF_MAX_CLUSTERS];
 	double base[4 + EA_DIFF_MAX_CLUSTERS], new[4 + EA_DIFF_MAX_CLUSTERS];
@@ -105,7 +117,12 @@ void ea_diff_render_html(FILE *f, const struct ea_diff *d)
 		new[i] = ea_diff_side_mean(ns, off[i]);
 	}
 	for (int c = 0; c < ncl; c++) {
-		cats[4 + c] = m->clusters[c].name;
+		const char *other, *name = ea_diff_cluster_name(d, c, &other);
+
+		/* clusters paired by index: both names when they differ */
+		snprintf(cname[c], sizeof(cname[c]), "%s%s%s", name,
+			 other ? " / " : "", other ? other : "");
+		cats[4 + c] = cname[c];
 		base[4 + c] = ea_diff_cluster_mean(bs, c);
 		new[4 + c] = ea_diff_cluster_mean(ns, c);
 	}
