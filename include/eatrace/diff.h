@@ -134,7 +134,12 @@ void ea_diff_render_junit_error(FILE *f, const char *msg);
 /* The verdict line ("FAIL: energy +3.10% (95% CI ...") for the renderers. */
 const char *ea_diff_verdict_line(const struct ea_diff *d, char *buf, size_t n);
 
-/* Attribution helpers shared by the renderers (src/diff/diff.c). */
+/*
+ * Attribution helpers shared by the renderers (src/diff/diff.c). The
+ * cluster, P-state and C-state means are NaN for a cluster or state the
+ * side's model does not have (diff --models A B: src/diff/rows.h pairs
+ * the two sides' rows).
+ */
 double ea_diff_side_mean(const struct ea_diff_side *s, size_t offset);
 double ea_diff_cluster_mean(const struct ea_diff_side *s, int cluster);
 double ea_diff_pstate_mean(const struct ea_diff_side *s, int cluster, int k);
