@@ -17,29 +17,17 @@ comp() {	# comp FILE: FILE.gz and (with zstd) FILE.zst beside it in $TMP
 	gzip -c "$1" >"$TMP/$(basename "$1").gz"
 	[ $has_zstd = 0 ] || zstd -q -c "$1" >"$TMP/$(basename "$1").zst"
 }
-# same NAME CMD... FILE: the command's output on FILE, FILE.gz and FILE.zst
-# is the same once the file's name is taken out.
+# same NAME FILE CMD...: the output of CMD FILE, CMD FILE.gz and CMD
+# FILE.zst is the same once the file's name is taken out.
 same() {
-	name=$1
-	shift
-	eval "f=\${$#}"
+	name=$1 f=$2
+	shift 2
 	b=$(basename "$f")
-	"$@" >"$TMP/p" 2>"$TMP/p.err"
+	"$@" "$f" >"$TMP/p" 2>"$TMP/p.err"
 	rp=$?
 	for z in gz zst; do
 		[ $z = zst ] && [ $has_zstd = 0 ] && continue
-		# the same arguments, the last one (the trace) replaced
-		n=$#
-		set -- "$@" "$TMP/$b.$z"
-		i=0
-		for a in "$@"; do
-			i=$((i + 1))
-			[ $i -eq $n ] && { shift; continue; }
-			[ $i -gt $((n + 1)) ] && break
-			set -- "$@" "$a"
-			shift
-		done
-		"$@" >"$TMP/c" 2>"$TMP/c.err"
+		"$@" "$TMP/$b.$z" >"$TMP/c" 2>"$TMP/c.err"
 		rc=$?
 		sed "s|[^\"]*$b\.$z|TRACE|g" "$TMP/c" >"$TMP/c2"
 		sed "s|[^\"]*$b|TRACE|g" "$TMP/p" >"$TMP/p2"
@@ -47,16 +35,6 @@ same() {
 		elif ! [ -s "$TMP/p2" ]; then fail "$name: no output"
 		elif cmp -s "$TMP/p2" "$TMP/c2"; then ok "$name .$z"
 		else fail "$name .$z: $(diff "$TMP/p2" "$TMP/c2" | head -5)"; fi
-		# back to the plain file for the next round
-		set -- "$@" "$f"
-		i=0
-		for a in "$@"; do
-			i=$((i + 1))
-			[ $i -eq $n ] && { shift; continue; }
-			[ $i -gt $((n + 1)) ] && break
-			set -- "$@" "$a"
-			shift
-		done
 	done
 }
 
@@ -68,14 +46,14 @@ LOST=$ROOT/tests/fixtures/text/lost-events.txt	# CPUs' first events after LOST
 BIG=$ROOT/traces/vm/wl-pingpong-ftrace.txt
 for f in "$FTRACE" "$REPORT" "$SYS" "$HTML" "$LOST" "$BIG"; do comp "$f"; done
 
-same "ftrace text report" "$EATRACE" report -m tc2 -f json "$FTRACE"
-same "ftrace text stats" "$EATRACE" stats -f json "$FTRACE"
-same "trace-cmd report text report" "$EATRACE" report -m tc2 -f json "$REPORT"
-same "trace-cmd report text stats" "$EATRACE" stats -f json "$REPORT"
-same "systrace text stats" "$EATRACE" stats -f json "$SYS"
-same "systrace html stats" "$EATRACE" stats -f json "$HTML"
-same "lost events report" "$EATRACE" report -m tc2 -f json "$LOST"
-same "dump" "$EATRACE" dump "$REPORT"
+same "ftrace text report" "$FTRACE" "$EATRACE" report -m tc2 -f json
+same "ftrace text stats" "$FTRACE" "$EATRACE" stats -f json
+same "trace-cmd report text report" "$REPORT" "$EATRACE" report -m tc2 -f json
+same "trace-cmd report text stats" "$REPORT" "$EATRACE" stats -f json
+same "systrace text stats" "$SYS" "$EATRACE" stats -f json
+same "systrace html stats" "$HTML" "$EATRACE" stats -f json
+same "lost events report" "$LOST" "$EATRACE" report -m tc2 -f json
+same "dump" "$REPORT" "$EATRACE" dump
 
 # by content, not by name: a .zst named .txt, a plain file named .gz
 cp "$TMP/vm-report.txt.gz" "$TMP/named.txt"
