@@ -945,6 +945,22 @@ static const char *quick_cpu_column(const char *p, const char *e,
 	return b;
 }
 
+/*
+ * After the CPU column b ("[001]"): past the optional flags column
+ * ("d..2.", "d..2", "dNh1": never a digit) to where the timestamp starts.
+ */
+static const char *after_flags(const char *b, const char *e)
+{
+	const char *q = skip_spaces(memchr(b, ']', (size_t)(e - b)) + 1, e);
+
+	if (q < e && !is_digit(*q)) {
+		while (q < e && !is_space(*q))
+			q++;
+		q = skip_spaces(q, e);
+	}
+	return q;
+}
+
 int ea_tl_cpu(const char *s, size_t n, uint64_t *ts)
 {
 	const char *e = s + n, *p = skip_spaces(s, e), *b, *q;
@@ -960,12 +976,7 @@ int ea_tl_cpu(const char *s, size_t n, uint64_t *ts)
 		return cpu;
 	/* as ea_tl_parse(): optional flags, then the timestamp */
 	*ts = UINT64_MAX;
-	q = skip_spaces(memchr(b, ']', (size_t)(e - b)) + 1, e);
-	if (q < e && !is_digit(*q)) {
-		while (q < e && !is_space(*q))
-			q++;
-		q = skip_spaces(q, e);
-	}
+	q = after_flags(b, e);
 	if (q < e && !timestamp(q, e, ts))
 		*ts = UINT64_MAX;
 	return cpu;
@@ -1007,13 +1018,7 @@ enum ea_tl_kind ea_tl_parse(const char *s, size_t n, struct ea_tl *r)
 			return fail(r, "binary data in text trace");
 		return EA_TL_NONE;
 	}
-	/* Optional flags column ("d..2.", "d..2", "dNh1"): never a digit. */
-	q = skip_spaces(memchr(b, ']', (size_t)(e - b)) + 1, e);
-	if (q < e && !is_digit(*q)) {
-		while (q < e && !is_space(*q))
-			q++;
-		q = skip_spaces(q, e);
-	}
+	q = after_flags(b, e);
 	if (q == e)
 		return fail(r, "truncated event line (no timestamp)");
 	q = timestamp(q, e, &ts);
