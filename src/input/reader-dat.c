@@ -794,6 +794,10 @@ static enum open_result open_buffers(const char *path, struct dat *r,
  */
 #define REHEARSE_WALL_S 300
 #define REHEARSE_STALLED "stalled"
+/* What the child's or the guard's end adds to the error message. */
+#define REHEARSE_LOOPED \
+	" (libtracecmd looped on it: stopped after " REHEARSE_S_STR " s of CPU time)"
+#define REHEARSE_CRASHED " (libtracecmd crashed on it)"
 /* Set around dat_first_event()'s second open of a file this process has
  * just rehearsed and opened: it is not rehearsed again. */
 static _Thread_local bool open_rehearsed;
@@ -887,11 +891,11 @@ static enum open_result rehearse_open(const char *path, const char **crashed)
 	if (WIFEXITED(status) && WEXITSTATUS(status) >= OPEN_OK &&
 	    WEXITSTATUS(status) <= OPEN_BUFFER)
 		return WEXITSTATUS(status);
-	*crashed = !WIFSIGNALED(status) ? " (libtracecmd crashed on it)" :
+	*crashed = !WIFSIGNALED(status) ? REHEARSE_CRASHED :
 		   WTERMSIG(status) == SIGXCPU ?
-		   " (libtracecmd looped on it: stopped after " REHEARSE_S_STR " s of CPU time)" :
+		   REHEARSE_LOOPED :
 		   WTERMSIG(status) == SIGALRM ? REHEARSE_STALLED :
-		   " (libtracecmd crashed on it)";
+		   REHEARSE_CRASHED;
 	return last;
 }
 #endif
@@ -980,9 +984,9 @@ static enum open_result guarded_open(const char *path, struct dat *r,
 	have_wall = thread_timer(CLOCK_MONOTONIC, SIGALRM, &wall_timer);
 	if (sigsetjmp(guard_jmp, 1)) {
 		*crashed = guard_sig == SIGVTALRM || (guard_sig == SIGALRM && !have_timer) ?
-			   " (libtracecmd looped on it: stopped after " REHEARSE_S_STR " s of CPU time)" :
+			   REHEARSE_LOOPED :
 			   guard_sig == SIGALRM ? REHEARSE_STALLED :
-			   " (libtracecmd crashed on it)";
+			   REHEARSE_CRASHED;
 		res = (enum open_result)stage_now;
 		/* the heap may be corrupt, a lock held: a batch worker
 		 * reports this file and is replaced */
