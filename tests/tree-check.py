@@ -1,0 +1,200 @@
+#!/usr/bin/python3
+# SPDX-License-Identifier: GPL-2.0-only
+"""The shape of src/: no ring of files, no file over the size limit, no call
+up the layers (README "Layout", docs/architecture.md).
+
+    tree-check.py BUILD_DIR [SRC_DIR]
+
+From the object files under BUILD_DIR/src (nm: the symbols each defines and
+the ones it uses) it draws the file-level call graph, an edge from user to
+definer, and fails (exit 1) on:
+  - a ring: files that reach each other (a strongly connected component of
+    two or more files), printed as the cycle through them;
+  - a call up the layers: a file of one folder using a symbol defined in a
+    folder of a higher layer (LAYERS below, lowest first);
+  - a .c file of SRC_DIR/src with more than MAX_LINES lines.
+Exit 2 when it cannot run (no objects, no nm)."""
+
+import os
+import subprocess
+import sys
+
+MAX_LINES = 1000
+
+# Lowest first. A folder may use folders of its own or a lower layer only.
+LAYERS = [
+    ["util"],
+    ["input"],
+    ["state"],
+    ["model"],
+    ["energy"],
+    ["stats", "diff", "replay"],
+    ["output", "record"],
+    ["cli"],
+]
+
+
+def layer_of(folder):
+    for i, names in enumerate(LAYERS):
+        if folder in names:
+            return i
+    return None
+
+
+def objects(build):
+    root = os.path.join(build, "src")
+    out = []
+    for d, _, files in os.walk(root):
+        for f in files:
+            if f.endswith(".o"):
+                out.append(os.path.join(d, f))
+    return sorted(out)
+
+
+def symbols(obj):
+    """(defined, undefined) global symbol sets of one object file."""
+    r = subprocess.run(["nm", "-g", obj], capture_output=True, text=True)
+    if r.returncode != 0:
+        sys.exit("tree-check: nm %s: %s" % (obj, r.stderr.strip()))
+    defined, undefined = set(), set()
+    for line in r.stdout.splitlines():
+        parts = line.split()
+        if len(parts) == 2 and parts[0] in ("U", "w", "v"):
+            undefined.add(parts[1])
+        elif len(parts) == 3 and parts[1] not in ("U", "w", "v"):
+            defined.add(parts[2])
+    return defined, undefined
+
+
+def rings(graph):
+    """Strongly connected components of two or more nodes (Tarjan, iterative)."""
+    index, low, on, stack, out = {}, {}, set(), [], []
+    counter = [0]
+    for root in sorted(graph):
+        if root in index:
+            continue
+        work = [(root, iter(sorted(graph[root])))]
+        index[root] = low[root] = counter[0]
+        counter[0] += 1
+        stack.append(root)
+        on.add(root)
+        while work:
+            node, it = work[-1]
+            nxt = next(it, None)
+            if nxt is not None:
+                if nxt not in index:
+                    index[nxt] = low[nxt] = counter[0]
+                    counter[0] += 1
+                    stack.append(nxt)
+                    on.add(nxt)
+                    work.append((nxt, iter(sorted(graph[nxt]))))
+                elif nxt in on:
+                    low[node] = min(low[node], index[nxt])
+                continue
+            work.pop()
+            if work:
+                low[work[-1][0]] = min(low[work[-1][0]], low[node])
+            if low[node] == index[node]:
+                comp = []
+                while True:
+                    w = stack.pop()
+                    on.discard(w)
+                    comp.append(w)
+                    if w == node:
+                        break
+                if len(comp) > 1:
+                    out.append(sorted(comp))
+    return out
+
+
+def cycle_in(comp, graph):
+    """One cycle through the first file of a ring, for the message."""
+    members = set(comp)
+    start = comp[0]
+    prev = {start: None}
+    queue = [start]
+    while queue:
+        node = queue.pop(0)
+        for nxt in sorted(graph[node]):
+            if nxt not in members:
+                continue
+            if nxt == start:
+                path = [node]
+                while prev[path[-1]] is not None:
+                    path.append(prev[path[-1]])
+                path.reverse()
+                return path + [start]
+            if nxt not in prev:
+                prev[nxt] = node
+                queue.append(nxt)
+    return comp
+
+
+def main():
+    if len(sys.argv) < 2:
+        sys.exit("usage: tree-check.py BUILD_DIR [SRC_DIR]")
+    build = sys.argv[1]
+    top = sys.argv[2] if len(sys.argv) > 2 else "."
+    objs = objects(build)
+    if not objs:
+        print("tree-check: no object files under %s/src" % build, file=sys.stderr)
+        sys.exit(2)
+    name = {}
+    defs, uses = {}, {}
+    for o in objs:
+        rel = os.path.relpath(o, os.path.join(build))
+        src = rel[:-2] + ".c"
+        if not os.path.exists(os.path.join(top, src)):
+            continue  # a stale object of a file since removed
+        name[o] = src
+        defs[src], uses[src] = symbols(o)
+    definer = {}
+    for f in sorted(defs):
+        for s in defs[f]:
+            definer.setdefault(s, f)
+    graph = {f: set() for f in defs}
+    why = {}
+    for f in sorted(uses):
+        for s in sorted(uses[f]):
+            d = definer.get(s)
+            if d and d != f:
+                graph[f].add(d)
+                why.setdefault((f, d), s)
+    failed = 0
+    for comp in rings(graph):
+        cyc = cycle_in(comp, graph)
+        steps = " -> ".join(
+            "%s (%s)" % (a, why[(a, b)]) for a, b in zip(cyc, cyc[1:])
+        )
+        print("tree-check: ring of %d files: %s -> %s" % (len(comp), steps, cyc[-1]))
+        failed += 1
+    for (f, d), s in sorted(why.items()):
+        lf = layer_of(f.split("/")[1])
+        ld = layer_of(d.split("/")[1])
+        if lf is not None and ld is not None and ld > lf:
+            print("tree-check: %s calls up into %s (%s)" % (f, d, s))
+            failed += 1
+    for d, _, files in os.walk(os.path.join(top, "src")):
+        for fn in sorted(files):
+            if not fn.endswith(".c"):
+                continue
+            p = os.path.join(d, fn)
+            with open(p, encoding="utf-8", errors="replace") as fh:
+                n = sum(1 for _ in fh)
+            if n > MAX_LINES:
+                print(
+                    "tree-check: %s has %d lines (limit %d)"
+                    % (os.path.relpath(p, top), n, MAX_LINES)
+                )
+                failed += 1
+    nfiles = len(defs)
+    nedges = sum(len(v) for v in graph.values())
+    if failed:
+        print("tree-check: %d problem(s) in %d files, %d edges" % (failed, nfiles, nedges))
+        sys.exit(1)
+    print("tree-check: %d files, %d edges, no ring, no call up, none over %d lines"
+          % (nfiles, nedges, MAX_LINES))
+
+
+if __name__ == "__main__":
+    main()
