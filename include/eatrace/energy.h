@@ -161,6 +161,11 @@ int ea_acct_done(struct ea_acct *a, const struct ea_state *s,
 /* State configuration the model implies: frequency domains, capacities. */
 void ea_acct_state_config(const struct ea_acct *a, struct ea_state_config *cfg);
 
+/* After ea_acct_done(): its tasks by energy, most first (ties: lower pid
+ * first), a malloc()ed array of ntasks pointers the caller frees; NULL
+ * out of memory (src/energy/tasks-by-energy.c). */
+const struct ea_task_acct **ea_acct_tasks_by_energy(const struct ea_acct *a);
+
 ea_energy_t ea_energy_total(const struct ea_energy *e);
 ea_energy_t ea_energy_busy(const struct ea_energy *e);
 ea_energy_t ea_energy_idle(const struct ea_energy *e);

@@ -31,9 +31,6 @@ void ea_report_render_csv(FILE *f, const struct ea_report *r);
 struct ea_json;
 void ea_json_energy(struct ea_json *j, const char *key, const struct ea_energy *e);
 
-/* Tasks by energy, descending (ties: pid); caller frees. */
-const struct ea_task_acct **ea_report_tasks_sorted(const struct ea_acct *a);
-
 /* Notes on what the energy rests on, from the accountant: which idle state
  * a CPU without cpu_idle is priced in, and what that cost. */
 void ea_report_foreach_energy_note(const struct ea_report *r,

@@ -6,8 +6,8 @@
 #include <string.h>
 
 #include "eatrace/batch.h"
+#include "eatrace/energy.h"
 #include "eatrace/pipeline.h"
-#include "eatrace/report.h"
 
 int ea_batch_rows_parse(const char *s)
 {
@@ -57,7 +57,7 @@ static int emit_parts(struct ea_batch_row *row, const struct ea_acct *a,
 	case EA_ROWS_TASK:
 		if (!a->ntasks)
 			break;
-		if (!(t = ea_report_tasks_sorted(a)))
+		if (!(t = ea_acct_tasks_by_energy(a)))
 			return -1;
 		for (size_t i = 0; i < a->ntasks; i++) {
 			row->pid = t[i]->pid;

@@ -493,7 +493,7 @@ void html_split_bars(FILE *f, const struct ea_acct *a, const char *id)
 
 void html_task_bars(FILE *f, const struct ea_acct *a, int n, const char *id)
 {
-	const struct ea_task_acct **t = ea_report_tasks_sorted(a);
+	const struct ea_task_acct **t = ea_acct_tasks_by_energy(a);
 	double scale;
 	char eu[32], exact[3][64], b[32], label[64], attrs[64], value[96], rt[32];
 	struct seg s[3];

@@ -1,33 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* Orderings and notes shared by the report renderers. */
+/* The energy notes shared by the report renderers. */
 #include <stdio.h>
-#include <stdlib.h>
 
 #include "eatrace/output.h"
 #include "eatrace/report.h"
-
-static int by_energy(const void *x, const void *y)
-{
-	const struct ea_task_acct *a = *(const struct ea_task_acct *const *)x;
-	const struct ea_task_acct *b = *(const struct ea_task_acct *const *)y;
-	ea_energy_t ea = ea_energy_total(&a->e), eb = ea_energy_total(&b->e);
-
-	if (ea != eb)
-		return ea < eb ? 1 : -1;
-	return (a->pid > b->pid) - (a->pid < b->pid);
-}
-
-const struct ea_task_acct **ea_report_tasks_sorted(const struct ea_acct *a)
-{
-	const struct ea_task_acct **v = malloc((a->ntasks + 1) * sizeof(*v));
-
-	if (!v)
-		return NULL;
-	for (size_t i = 0; i < a->ntasks; i++)
-		v[i] = &a->tasks[i];
-	qsort(v, a->ntasks, sizeof(*v), by_energy);
-	return v;
-}
 
 void ea_report_foreach_energy_note(const struct ea_report *r,
 				   void (*fn)(void *arg, const char *kind, const char *msg),

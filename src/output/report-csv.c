@@ -68,7 +68,7 @@ void ea_report_render_csv(FILE *f, const struct ea_report *r)
 				ea_energy_fmt(b2, a->cpus[i].cstates[k].energy));
 		}
 	}
-	t = ea_report_tasks_sorted(a);
+	t = ea_acct_tasks_by_energy(a);
 	for (size_t i = 0; t && i < a->ntasks; i++) {
 		fprintf(f, "task,%d,", t[i]->pid);
 		ea_esc_csv(f, t[i]->comm);

@@ -138,7 +138,7 @@ void ea_report_render_json(FILE *f, const struct ea_report *r)
 	ea_json_arr_end(&j);
 
 	ea_json_arr(&j, "tasks");
-	tasks = ea_report_tasks_sorted(a);
+	tasks = ea_acct_tasks_by_energy(a);
 	for (size_t i = 0; tasks && i < a->ntasks; i++) {
 		ea_json_obj(&j, NULL);
 		ea_json_int(&j, "pid", tasks[i]->pid);

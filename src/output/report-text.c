@@ -177,7 +177,7 @@ void ea_report_render_text(FILE *f, const struct ea_report *r)
 		}
 	}
 	if (r->per_task) {
-		const struct ea_task_acct **t = ea_report_tasks_sorted(a);
+		const struct ea_task_acct **t = ea_acct_tasks_by_energy(a);
 
 		fprintf(f, "\n%-8s %-16s %14s %7s %12s %7s\n", "PID", "COMM",
 			"energy", "share", "runtime_s", "wakeups");
