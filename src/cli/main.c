@@ -1,22 +1,21 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * eatrace: estimate the CPU energy of Linux scheduling decisions from traces.
- * The command table; each command lives in its own cmd-*.c file.
+ * The dispatcher: the command table, the top-level --help and main(). Each
+ * command lives in its own cmd-*.c file; this file only calls down to them
+ * (cmd.h) and to the messages (msg.h), and nothing calls it.
  */
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cli/cmd.h"
-#include "eatrace/escape.h"
 #include "eatrace/output.h"
 #include "eatrace/version.h"
 
 #ifndef EA_DOCDIR
 #define EA_DOCDIR "/usr/local/share/doc/eatrace"
 #endif
-
 
 struct ea_cmd {
 	const char *name;
@@ -35,44 +34,6 @@ static const struct ea_cmd cmds[] = {
 	{ "record", cmd_record, "record a trace.dat of what eatrace needs (root)" },
 	{ "top", cmd_top, "live power per CPU and cluster, priced with a model (root)" },
 };
-
-/*
- * The message is escaped for the terminal (escape.h): a file or task name
- * with control characters or invalid UTF-8 in it must not drive the
- * user's terminal, nor split the one-line error into several.
- */
-static void vmsg(const char *fmt, va_list ap)
-{
-	char *msg;
-
-	fputs("eatrace: ", stderr);
-	if (vasprintf(&msg, fmt, ap) < 0) {
-		fputs("out of memory", stderr);
-	} else {
-		ea_esc_msg(stderr, msg);
-		free(msg);
-	}
-	fputc('\n', stderr);
-}
-
-void ea_msg(const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vmsg(fmt, ap);
-	va_end(ap);
-}
-
-int ea_die(const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vmsg(fmt, ap);
-	va_end(ap);
-	return EXIT_ERROR;
-}
 
 static void usage(FILE *f)
 {

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli/cmd.h"
+#include "cli/msg.h"
 #include "eatrace/model.h"
 
 static int cmp_str(const void *a, const void *b)

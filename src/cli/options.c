@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli/cmd.h"
+#include "cli/msg.h"
 #include "cli/options.h"
 #include "eatrace/input.h"
 #include "eatrace/progress.h"

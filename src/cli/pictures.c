@@ -3,7 +3,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "cli/cmd.h"
+#include "cli/msg.h"
 #include "cli/pictures.h"
 #include "eatrace/error.h"
 
