@@ -1,5 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* Common option parsing for stats, report and friends. */
+/*
+ * The options the trace-reading commands share (options.h): parsing them,
+ * the --start/--end window check after the run, and the notes -q and -v let
+ * through to stderr.
+ */
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
