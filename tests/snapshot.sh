@@ -105,7 +105,7 @@ run_one() {
 	sed -i "s|$scratch/run-$name|SCRATCH|g; s|$shared|SHARED|g; s|$top|TOP|g" "$out/$name".* 2>/dev/null
 	# model list pads its path column to the longest path: the checkout's
 	# own path length is not behaviour either.
-	[ "$name" = model-list ] && sed -i -E 's/  +/  /g' "$out/$name.out"
+	if [ "$name" = model-list ]; then sed -i -E "s/  +/  /g" "$out/$name.out"; fi
 }
 export -f run_one
 export ea out scratch top shared
