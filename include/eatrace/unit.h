@@ -16,8 +16,10 @@
 #include "eatrace/energy.h"
 #include "eatrace/error.h"
 
+#define EA_EU_NAME_LEN 24	/* a power_unit (15) + " x s" + NUL fits */
+
 struct ea_energy_unit {
-	char energy[24]; /* "mW x s", "bogo x s", "J", "mJ", "uJ" */
+	char energy[EA_EU_NAME_LEN]; /* "mW x s", "bogo x s", "J", "mJ", "uJ" */
 	char power[16]; /* "mW", "bogo", "W", "mW", "uW" */
 	int exp10; /* shown = value in power_unit (x s) x 10^exp10 */
 };

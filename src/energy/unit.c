@@ -108,7 +108,7 @@ const char *ea_eu_fmt(char *buf, const struct ea_energy_unit *u, ea_energy_t e)
 		last--;
 	/* the integer part from its first nonzero digit (at least one
 	 * digit), the fraction up to its last nonzero one */
-	for (int i = nz < point - 1 ? nz : point - 1; i < point; i++)
+	for (int i = nz < nd && nz < point - 1 ? nz : point - 1; i < point; i++)
 		buf[len++] = i >= 0 && i < nd ? digits[i] : '0';
 	if (last >= 0 && last >= point) {
 		buf[len++] = '.';

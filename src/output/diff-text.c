@@ -7,7 +7,22 @@
 
 #include "eatrace/diff.h"
 #include "eatrace/escape.h"
+#include "eatrace/model-verdict.h"
 #include "diff/rows.h"
+
+/* "warning: model X fails 'eatrace model check' (...)" for each side's
+ * model that does (src/output/model-verdict.c); Markdown: a quote. */
+static void model_warnings(FILE *f, const struct ea_diff *d, bool markdown)
+{
+	const struct ea_model *models[2] = { d->side[0].model, d->side[1].model };
+	char msg[512], e[4 * sizeof(msg) + 1];
+
+	for (int i = 0; i < 2; i++)
+		if ((!i || models[1] != models[0]) &&
+		    ea_model_verdict_msg(models[i], msg, sizeof(msg)))
+			fprintf(f, markdown ? "> **warning**: %s\n\n" : "warning: %s\n",
+				ea_esc_term_buf(e, sizeof(e), msg));
+}
 
 const char *ea_diff_verdict_line(const struct ea_diff *d, char *buf, size_t n)
 {
@@ -78,15 +93,16 @@ static void mean_row(FILE *f, const char *label, const struct ea_diff_side *b,
 void ea_diff_render_text(FILE *f, const struct ea_diff *d)
 {
 	const struct ea_diff_side *b = &d->side[0], *n = &d->side[1];
-	const struct ea_model *m = b->model;
-	const char *unit = m->power_unit;
+	struct ea_energy_unit ut;
+	const char *unit = ea_diff_unit(d, &ut)->energy;
 	struct ea_diff_task_delta *t;
-	char buf[256], e1[4 * 4096 + 1], e2[4 * EA_NAME_LEN + 1];
+	char buf[256], e1[4 * 4096 + 1], e2[4 * EA_NAME_LEN + 1], vu[64];
 	size_t nt;
 
-	fprintf(f, "%s\n\n", ea_diff_verdict_line(d, buf, sizeof(buf)));
-	fprintf(f, "normalised by %s: values in %s%s\n", ea_norm_name(d->norm),
-		unit, ea_norm_unit(d->norm));
+	fprintf(f, "%s\n", ea_diff_verdict_line(d, buf, sizeof(buf)));
+	model_warnings(f, d, false);
+	fprintf(f, "\nnormalised by %s: values in %s\n", ea_norm_name(d->norm),
+		ea_esc_term_buf(e1, sizeof(e1), ea_diff_value_unit(d, vu, sizeof(vu))));
 	for (int s = 0; s < 2; s++) {
 		const struct ea_diff_side *side = &d->side[s];
 
@@ -99,10 +115,10 @@ void ea_diff_render_text(FILE *f, const struct ea_diff *d)
 				side->mean ? 100 * side->sd / side->mean : 0);
 		fputc('\n', f);
 		for (int i = 0; i < side->n; i++)
-			fprintf(f, "  %-40s %12.6g  (%.6g %s x s in %.3f s)\n",
+			fprintf(f, "  %-40s %12.6g  (%.6g %s in %.3f s)\n",
 				ea_esc_term_buf(e1, sizeof(e1), side->runs[i].path),
-				side->runs[i].value,
-				side->runs[i].energy, unit, side->runs[i].duration_s);
+				side->runs[i].value, side->runs[i].energy,
+				ea_esc_term_buf(e2, sizeof(e2), unit), side->runs[i].duration_s);
 	}
 	fprintf(f, "\n%-24s %14s %14s %9s\n", "where (mean per run)", "base", "new", "change");
 	mean_row(f, "busy", b, n, offsetof(struct ea_diff_run, busy));
@@ -169,15 +185,15 @@ void ea_diff_render_text(FILE *f, const struct ea_diff *d)
 void ea_diff_render_markdown(FILE *f, const struct ea_diff *d)
 {
 	const struct ea_diff_side *b = &d->side[0], *n = &d->side[1];
-	const struct ea_model *m = b->model;
 	struct ea_diff_task_delta *t;
-	char buf[256];
+	char buf[256], vu[64];
 	size_t nt;
 
 	fprintf(f, "### eatrace energy gate: %s\n\n", d->fail ? "FAIL" : "PASS");
 	fprintf(f, "%s\n\n", ea_diff_verdict_line(d, buf, sizeof(buf)));
-	fprintf(f, "| | runs | mean (%s%s, by %s) | sd | model |\n|---|---:|---:|---:|---|\n",
-		m->power_unit, ea_norm_unit(d->norm), ea_norm_name(d->norm));
+	model_warnings(f, d, true);
+	fprintf(f, "| | runs | mean (%s, by %s) | sd | model |\n|---|---:|---:|---:|---|\n",
+		ea_diff_value_unit(d, vu, sizeof(vu)), ea_norm_name(d->norm));
 	for (int s = 0; s < 2; s++)
 		fprintf(f, "| %s | %d | %.6g | %s%.3g | %s |\n", d->side[s].name,
 			d->side[s].n, d->side[s].mean, d->side[s].n > 1 ? "" : "n/a ",

@@ -73,6 +73,8 @@ static void test_fmt(void **state)
 	FMT("J", "nW", (ea_energy_t)12345 * (ATTO / 1000), "0.000000012345");
 	/* zero, whole numbers, negative, the smallest and a large energy */
 	FMT("J", "mW", 0, "0");
+	FMT("uJ", "mW", 0, "0");
+	FMT("uJ", "W", 0, "0");
 	FMT("J", "mW", 100 * (ea_energy_t)ATTO, "0.1");
 	FMT("uJ", "mW", 1 * (ea_energy_t)ATTO, "1000");
 	FMT("J", "mW", -5 * (ATTO / 10), "-0.0005");
