@@ -107,17 +107,20 @@ static void strip(FILE *f, const struct ea_diff *d, const char *unit)
 			"<text class=\"label\" x=\"%.1f\" y=\"%.1f\" "
 			"text-anchor=\"end\">%s (n=%d)</text>\n",
 			p.x - 10, y + 4, side->name, side->n);
-		/* mean and, with 2+ runs, mean +- sd */
-		if (side->n > 1)
+		/* mean and, with 2+ runs, mean +- sd (drawn within the axis) */
+		if (side->n > 1) {
+			double x0 = fmax(side->mean - side->sd, p.xmin);
+			double x1 = fmin(side->mean + side->sd, p.xmax);
+
 			fprintf(f,
 				"<rect x=\"%.1f\" y=\"%.1f\" width=\"%.2f\" "
-				"height=\"%.1f\" "
-				"fill=\"%s\" fill-opacity=\"0.15\" "
+				"height=\"%.1f\" fill=\"%s\" "
+				"fill-opacity=\"0.15\" "
 				"data-side=\"%s\" data-sd=\"%.17g\"/>\n",
-				svg_px(&p, side->mean - side->sd), y - 14,
-				svg_px(&p, side->mean + side->sd) -
-					svg_px(&p, side->mean - side->sd),
-				28.0, color, side->name, side->sd);
+				svg_px(&p, x0), y - 14,
+				svg_px(&p, x1) - svg_px(&p, x0), 28.0, color,
+				side->name, side->sd);
+		}
 		fprintf(f,
 			"<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" "
 			"stroke=\"%s\" "
