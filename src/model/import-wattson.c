@@ -26,6 +26,7 @@
 #include <strings.h>
 #include <sys/stat.h>
 
+#include "model/import-priv.h"
 #include "model/import.h"
 
 #define W_MAX_FILE (16u << 20)
