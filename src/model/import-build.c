@@ -102,10 +102,13 @@ int ea_imp_cluster(struct ea_imp *b, const char *name, const char *loc)
 	struct ea_cluster *cl;
 
 	if (i >= EA_MODEL_MAX_CPUS)
-		return ea_imp_fail(b, loc, "more than %d clusters", EA_MODEL_MAX_CPUS);
+		return ea_imp_fail(b, loc, "more than %d clusters",
+				   EA_MODEL_MAX_CPUS);
 	if (strlen(name) >= EA_NAME_LEN)
-		return ea_imp_fail(b, loc, "cluster name '%.40s...' is longer than %d characters",
-				   name, EA_NAME_LEN - 1);
+		return ea_imp_fail(
+			b, loc,
+			"cluster name '%.40s...' is longer than %d characters",
+			name, EA_NAME_LEN - 1);
 	if (i >= b->cl_alloc) {
 		void *p;
 
@@ -114,13 +117,13 @@ int ea_imp_cluster(struct ea_imp *b, const char *name, const char *loc)
 		if (!p)
 			goto oom;
 		m->clusters = p;
-#define GROW_PARALLEL(field)                                                   \
-	do {                                                                   \
-		int a_ = b->cl_alloc;                                          \
-		void *q_ = grow(b->field, &a_, i + 1, sizeof(*b->field));      \
-		if (!q_)                                                       \
-			goto oom;                                              \
-		b->field = q_;                                                 \
+#define GROW_PARALLEL(field)                                              \
+	do {                                                              \
+		int a_ = b->cl_alloc;                                     \
+		void *q_ = grow(b->field, &a_, i + 1, sizeof(*b->field)); \
+		if (!q_)                                                  \
+			goto oom;                                         \
+		b->field = q_;                                            \
 	} while (0)
 		GROW_PARALLEL(cl_loc);
 		GROW_PARALLEL(cap_loc);
@@ -152,10 +155,11 @@ int ea_imp_cpu(struct ea_imp *b, int ci, int cpu, const char *loc)
 	int *p;
 
 	if (cpu < 0 || cpu >= EA_MODEL_MAX_CPUS)
-		return ea_imp_fail(b, loc, "CPU id %d is out of range (0..%d)", cpu,
-				   EA_MODEL_MAX_CPUS - 1);
+		return ea_imp_fail(b, loc, "CPU id %d is out of range (0..%d)",
+				   cpu, EA_MODEL_MAX_CPUS - 1);
 	if (cl->ncpus >= EA_MODEL_MAX_CPUS)
-		return ea_imp_fail(b, loc, "more than %d CPUs", EA_MODEL_MAX_CPUS);
+		return ea_imp_fail(b, loc, "more than %d CPUs",
+				   EA_MODEL_MAX_CPUS);
 	p = grow(cl->cpus, &b->cpu_alloc[ci], cl->ncpus + 1, sizeof(*p));
 	if (!p)
 		return ea_imp_fail(b, loc, "out of memory");
@@ -173,7 +177,8 @@ int ea_imp_cap(struct ea_imp *b, int ci, uint32_t freq_khz, uint32_t cap,
 	char **lp;
 
 	if (cl->ncaps >= EA_MODEL_MAX_CAP_STATES)
-		return ea_imp_fail(b, loc, "cluster '%s': more than %d cap states",
+		return ea_imp_fail(b, loc,
+				   "cluster '%s': more than %d cap states",
 				   cl->name, EA_MODEL_MAX_CAP_STATES);
 	p = grow(cl->caps, &alloc, cl->ncaps + 1, sizeof(*p));
 	if (!p)
@@ -200,8 +205,8 @@ int ea_imp_cap(struct ea_imp *b, int ci, uint32_t freq_khz, uint32_t cap,
 }
 
 int ea_imp_idle(struct ea_imp *b, int ci, const char *name, double core_power,
-		double cluster_power, double core_wakeup,
-		double cluster_wakeup, uint32_t residency_us, const char *loc)
+		double cluster_power, double core_wakeup, double cluster_wakeup,
+		uint32_t residency_us, const char *loc)
 {
 	struct ea_cluster *cl = &b->m->clusters[ci];
 	int alloc = b->idle_alloc[ci];
@@ -209,10 +214,13 @@ int ea_imp_idle(struct ea_imp *b, int ci, const char *name, double core_power,
 	char **lp;
 
 	if (cl->nidles >= EA_MODEL_MAX_IDLE_STATES)
-		return ea_imp_fail(b, loc, "cluster '%s': more than %d idle states",
+		return ea_imp_fail(b, loc,
+				   "cluster '%s': more than %d idle states",
 				   cl->name, EA_MODEL_MAX_IDLE_STATES);
 	if (strlen(name) >= EA_NAME_LEN)
-		return ea_imp_fail(b, loc, "idle state name '%.40s...' is longer than %d characters",
+		return ea_imp_fail(b, loc,
+				   "idle state name '%.40s...' is longer than "
+				   "%d characters",
 				   name, EA_NAME_LEN - 1);
 	p = grow(cl->idles, &alloc, cl->nidles + 1, sizeof(*p));
 	if (!p)

@@ -17,7 +17,7 @@
 static int find_cluster(struct ea_imp *b, const char *opt, const char *key)
 {
 	struct ea_model *m = b->m;
-	struct ea_strbuf names = { 0 };
+	struct ea_strbuf names = {0};
 	int found = -1;
 
 	for (int i = 0; i < m->nclusters; i++)
@@ -67,11 +67,14 @@ static int topo_cb(void *ctx, const char *cluster, int cpu)
 		if (ea_import_key_matches(m, i, cluster))
 			ci = i;
 	if (ci < 0)
-		return ea_err_set(t->b->err, "%s: the topology header's %s is not a cluster of %s",
-				  t->b->opts->trace, cluster, t->b->src);
+		return ea_err_set(
+			t->b->err,
+			"%s: the topology header's %s is not a cluster of %s",
+			t->b->opts->trace, cluster, t->b->src);
 	p = realloc(t->cpus[ci], (size_t)(t->n[ci] + 1) * sizeof(*p));
 	if (!p)
-		return ea_err_set(t->b->err, "%s: out of memory", t->b->opts->trace);
+		return ea_err_set(t->b->err, "%s: out of memory",
+				  t->b->opts->trace);
 	t->cpus[ci] = p;
 	p[t->n[ci]++] = cpu;
 	t->seen[ci] = true;
@@ -81,7 +84,7 @@ static int topo_cb(void *ctx, const char *cluster, int cpu)
 static int apply_trace(struct ea_imp *b)
 {
 	struct ea_model *m = b->m;
-	struct topo_ctx t = { b, NULL, NULL, NULL };
+	struct topo_ctx t = {b, NULL, NULL, NULL};
 	int rc = -1;
 
 	t.seen = calloc((size_t)m->nclusters, sizeof(*t.seen));
@@ -95,7 +98,9 @@ static int apply_trace(struct ea_imp *b)
 		goto out;
 	for (int i = 0; i < m->nclusters; i++) {
 		if (!t.seen[i]) {
-			ea_err_set(b->err, "%s: the topology header has no %s (a cluster of %s)",
+			ea_err_set(b->err,
+				   "%s: the topology header has no %s (a "
+				   "cluster of %s)",
 				   b->opts->trace, m->clusters[i].name, b->src);
 			goto out;
 		}
@@ -126,21 +131,29 @@ static int apply_ncpus(struct ea_imp *b)
 		int *cpus;
 
 		if (*s < '0' || *s > '9')
-			return ea_err_set(b->err, "--ncpus: '%s' is not a list of CPU counts (e.g. 2,3)",
+			return ea_err_set(b->err,
+					  "--ncpus: '%s' is not a list of CPU "
+					  "counts (e.g. 2,3)",
 					  b->opts->ncpus);
 		n = strtol(s, &e, 10);
 		s = e;
 		if (*s == ',')
 			s++;
 		else if (*s)
-			return ea_err_set(b->err, "--ncpus: '%s' is not a list of CPU counts (e.g. 2,3)",
+			return ea_err_set(b->err,
+					  "--ncpus: '%s' is not a list of CPU "
+					  "counts (e.g. 2,3)",
 					  b->opts->ncpus);
 		if (i >= m->nclusters)
-			return ea_err_set(b->err, "--ncpus: %s has %d clusters, '%s' counts more",
-					  b->src, m->nclusters, b->opts->ncpus);
+			return ea_err_set(
+				b->err,
+				"--ncpus: %s has %d clusters, '%s' counts more",
+				b->src, m->nclusters, b->opts->ncpus);
 		if (n < 1 || n > EA_MODEL_MAX_CPUS - next)
-			return ea_err_set(b->err, "--ncpus: %ld CPUs for %s is out of range",
-					  n, m->clusters[i].name);
+			return ea_err_set(
+				b->err,
+				"--ncpus: %ld CPUs for %s is out of range", n,
+				m->clusters[i].name);
 		cpus = malloc((size_t)n * sizeof(*cpus));
 		if (!cpus)
 			return ea_err_set(b->err, "--ncpus: out of memory");
@@ -150,7 +163,8 @@ static int apply_ncpus(struct ea_imp *b)
 		i++;
 	}
 	if (i != m->nclusters)
-		return ea_err_set(b->err, "--ncpus: %s has %d clusters, '%s' counts %d",
+		return ea_err_set(b->err,
+				  "--ncpus: %s has %d clusters, '%s' counts %d",
 				  b->src, m->nclusters, b->opts->ncpus, i);
 	ea_imp_note(b, "CPUs assigned in cluster order from --ncpus %s.",
 		    b->opts->ncpus);
@@ -168,8 +182,10 @@ static int apply_cpus(struct ea_imp *b, const struct ea_import_kv *kv)
 	n = ea_parse_cpulist(kv->val, &cpus);
 	if (n < 1) {
 		free(cpus);
-		return ea_err_set(b->err, "--cpus %s=%s: not a CPU list (e.g. 0-3,6; ids 0..%d)",
-				  kv->key, kv->val, EA_MODEL_MAX_CPUS - 1);
+		return ea_err_set(
+			b->err,
+			"--cpus %s=%s: not a CPU list (e.g. 0-3,6; ids 0..%d)",
+			kv->key, kv->val, EA_MODEL_MAX_CPUS - 1);
 	}
 	cl = &b->m->clusters[ci];
 	set_cpus(cl, cpus, n, &b->cpu_alloc[ci]);
@@ -196,8 +212,10 @@ static int apply_freqs(struct ea_imp *b, const struct ea_import_kv *kv)
 		f = strtoull(s, &e, 10);
 		s = e;
 		if (errno || f < 1 || f > EA_MODEL_MAX_FREQ_KHZ)
-			return ea_err_set(b->err, "--freqs %s: %llu kHz is out of range (1..%u)",
-					  kv->key, f, EA_MODEL_MAX_FREQ_KHZ);
+			return ea_err_set(
+				b->err,
+				"--freqs %s: %llu kHz is out of range (1..%u)",
+				kv->key, f, EA_MODEL_MAX_FREQ_KHZ);
 		if (k < cl->ncaps)
 			cl->caps[k].freq_khz = (uint32_t)f;
 		k++;
@@ -207,11 +225,14 @@ static int apply_freqs(struct ea_imp *b, const struct ea_import_kv *kv)
 			break;
 	}
 	if (*s)
-		return ea_err_set(b->err, "--freqs %s=%s: not a list of frequencies in kHz",
-				  kv->key, kv->val);
+		return ea_err_set(
+			b->err,
+			"--freqs %s=%s: not a list of frequencies in kHz",
+			kv->key, kv->val);
 	if (k != cl->ncaps)
-		return ea_err_set(b->err, "--freqs %s: %d frequencies for %d cap states",
-				  kv->key, k, cl->ncaps);
+		return ea_err_set(
+			b->err, "--freqs %s: %d frequencies for %d cap states",
+			kv->key, k, cl->ncaps);
 	ea_imp_note(b, "Frequencies of %s from --freqs.", cl->name);
 	return 0;
 }
@@ -248,7 +269,7 @@ static int sort_caps(struct ea_imp *b, int ci)
 		return ea_imp_fail(b, NULL, "out of memory");
 	}
 	for (int k = 0; k < cl->ncaps; k++)
-		o[k] = (struct order){ cl->caps[k].freq_khz, k };
+		o[k] = (struct order){cl->caps[k].freq_khz, k};
 	qsort(o, (size_t)cl->ncaps, sizeof(*o), cmp_order);
 	for (int k = 0; k < cl->ncaps; k++) {
 		caps[k] = cl->caps[o[k].idx];
@@ -272,7 +293,7 @@ static int sort_caps(struct ea_imp *b, int ci)
 static int derive_caps(struct ea_imp *b)
 {
 	struct ea_model *m = b->m;
-	struct ea_strbuf derived = { 0 };
+	struct ea_strbuf derived = {0};
 	uint32_t fmax = 0;
 	bool bumped = false;
 	int nderived = 0;
@@ -297,21 +318,31 @@ static int derive_caps(struct ea_imp *b)
 			char *e;
 			long c = strtol(kv->val, &e, 10);
 
-			if (*e || e == kv->val || c < 1 || c > EA_MODEL_MAX_CAP) {
+			if (*e || e == kv->val || c < 1 ||
+			    c > EA_MODEL_MAX_CAP) {
 				free(derived.s);
-				return ea_err_set(b->err, "--capacity %s=%s: not a capacity (1..%u)",
-						  kv->key, kv->val, EA_MODEL_MAX_CAP);
+				return ea_err_set(b->err,
+						  "--capacity %s=%s: not a "
+						  "capacity (1..%u)",
+						  kv->key, kv->val,
+						  EA_MODEL_MAX_CAP);
 			}
 			top = (double)c;
 			ftop = cl->caps[cl->ncaps - 1].freq_khz;
-			ea_imp_note(b, "Capacities of %s scaled by frequency from --capacity %s=%ld at %u kHz.",
+			ea_imp_note(b,
+				    "Capacities of %s scaled by frequency from "
+				    "--capacity %s=%ld at %u kHz.",
 				    cl->name, kv->key, c, (unsigned)ftop);
 		} else {
-			ea_sb_add(&derived, "%s%s", nderived++ ? ", " : "", cl->name);
+			ea_sb_add(&derived, "%s%s", nderived++ ? ", " : "",
+				  cl->name);
 		}
 		for (int k = 0; k < cl->ncaps; k++) {
-			double c = floor(top * cl->caps[k].freq_khz / ftop + 0.5);
-			uint32_t cap = c < 1 ? 1 : c > 1e6 ? 1000000 : (uint32_t)c;
+			double c =
+				floor(top * cl->caps[k].freq_khz / ftop + 0.5);
+			uint32_t cap = c < 1	 ? 1
+				       : c > 1e6 ? 1000000
+						 : (uint32_t)c;
 
 			if (k && cap <= cl->caps[k - 1].cap) {
 				cap = cl->caps[k - 1].cap + 1;
@@ -322,10 +353,22 @@ static int derive_caps(struct ea_imp *b)
 		b->cap_given[i] = true;
 	}
 	if (nderived)
-		ea_imp_note(b, "The source gives no capacities: those of %s are derived from frequency, cap = round(1024 x freq_khz / %u), %u kHz being the fastest OPP of all clusters. This ignores that a big core does more work per MHz than a little one: set the real capacity of each cluster's top OPP with --capacity CLUSTER=CAP (e.g. from /sys/devices/system/cpu/cpuN/cpu_capacity) or edit the file.",
-			    derived.s ? derived.s : "", (unsigned)fmax, (unsigned)fmax);
+		ea_imp_note(
+			b,
+			"The source gives no capacities: those of %s are "
+			"derived from frequency, cap = round(1024 x freq_khz / "
+			"%u), %u kHz being the fastest OPP of all clusters. "
+			"This ignores that a big core does more work per MHz "
+			"than a little one: set the real capacity of each "
+			"cluster's top OPP with --capacity CLUSTER=CAP (e.g. "
+			"from /sys/devices/system/cpu/cpuN/cpu_capacity) or "
+			"edit the file.",
+			derived.s ? derived.s : "", (unsigned)fmax,
+			(unsigned)fmax);
 	if (bumped)
-		ea_imp_note(b, "Some OPPs were so close in frequency that their capacities were raised by one to keep capacities strictly ascending.");
+		ea_imp_note(b, "Some OPPs were so close in frequency that "
+			       "their capacities were raised by one to keep "
+			       "capacities strictly ascending.");
 	free(derived.s);
 	return 0;
 }
@@ -346,8 +389,9 @@ static int apply_voltage(struct ea_imp *b)
 	double v = b->opts->voltage;
 
 	if (strcmp(m->power_unit, "mA"))
-		return ea_err_set(b->err, "--voltage converts mA to mW, and %s gives %s",
-				  b->src, m->power_unit);
+		return ea_err_set(
+			b->err, "--voltage converts mA to mW, and %s gives %s",
+			b->src, m->power_unit);
 	if (!isfinite(v) || v <= 0 || v > 1000)
 		return ea_err_set(b->err, "--voltage: %g V is out of range", v);
 	for (int i = 0; i < m->nclusters; i++) {
@@ -365,7 +409,9 @@ static int apply_voltage(struct ea_imp *b)
 		}
 	}
 	strcpy(m->power_unit, "mW");
-	ea_imp_note(b, "Currents (mA) converted to power (mW) at --voltage %g V.", v);
+	ea_imp_note(b,
+		    "Currents (mA) converted to power (mW) at --voltage %g V.",
+		    v);
 	return 0;
 }
 
@@ -405,12 +451,13 @@ int ea_imp_finish(struct ea_imp *b, const char *what, struct ea_model **out)
 {
 	const struct ea_import_opts *o = b->opts;
 	struct ea_model *m = b->m;
-	struct vfail_ctx vc = { b };
-	struct ea_strbuf src = { 0 };
+	struct vfail_ctx vc = {b};
+	struct ea_strbuf src = {0};
 
 	*out = NULL;
 	if (m->nclusters < 1)
-		return ea_imp_fail(b, NULL, "no CPU clusters found in this %s", what);
+		return ea_imp_fail(b, NULL, "no CPU clusters found in this %s",
+				   what);
 	if (o->trace && apply_trace(b))
 		return -1;
 	if (o->ncpus && apply_ncpus(b))
@@ -420,8 +467,12 @@ int ea_imp_finish(struct ea_imp *b, const char *what, struct ea_model **out)
 			return -1;
 	for (int i = 0; i < m->nclusters; i++)
 		if (m->clusters[i].ncpus < 1)
-			return ea_imp_fail(b, b->cl_loc[i], "cluster '%s': which CPUs it has is not known: pass --cpus %s=LIST (e.g. 0-3), --ncpus N,N,... or --trace T",
-					   m->clusters[i].name, m->clusters[i].name);
+			return ea_imp_fail(
+				b, b->cl_loc[i],
+				"cluster '%s': which CPUs it has is not known: "
+				"pass --cpus %s=LIST (e.g. 0-3), --ncpus "
+				"N,N,... or --trace T",
+				m->clusters[i].name, m->clusters[i].name);
 	for (int j = 0; j < o->nfreqs_kv; j++)
 		if (apply_freqs(b, &o->freqs[j]))
 			return -1;
@@ -429,12 +480,17 @@ int ea_imp_finish(struct ea_imp *b, const char *what, struct ea_model **out)
 		struct ea_cluster *cl = &m->clusters[i];
 
 		if (cl->ncaps < 1)
-			return ea_imp_fail(b, b->cl_loc[i], "cluster '%s': no cap states (OPPs)",
+			return ea_imp_fail(b, b->cl_loc[i],
+					   "cluster '%s': no cap states (OPPs)",
 					   cl->name);
 		for (int k = 0; k < cl->ncaps; k++)
 			if (!cl->caps[k].freq_khz)
-				return ea_imp_fail(b, b->cap_loc[i][k], "cluster '%s': the frequency of cap state %d is not known: pass --freqs %s=KHZ,KHZ,... (%d values, ascending)",
-						   cl->name, k, cl->name, cl->ncaps);
+				return ea_imp_fail(
+					b, b->cap_loc[i][k],
+					"cluster '%s': the frequency of cap "
+					"state %d is not known: pass --freqs "
+					"%s=KHZ,KHZ,... (%d values, ascending)",
+					cl->name, k, cl->name, cl->ncaps);
 		if (sort_caps(b, i))
 			return -1;
 	}
@@ -443,16 +499,22 @@ int ea_imp_finish(struct ea_imp *b, const char *what, struct ea_model **out)
 	if (o->voltage && apply_voltage(b))
 		return -1;
 	if (o->power_unit) {
-		if (!*o->power_unit || strlen(o->power_unit) >= sizeof(m->power_unit))
-			return ea_err_set(b->err, "--power-unit: '%s' must be 1 to %zu characters",
-					  o->power_unit, sizeof(m->power_unit) - 1);
+		if (!*o->power_unit ||
+		    strlen(o->power_unit) >= sizeof(m->power_unit))
+			return ea_err_set(b->err,
+					  "--power-unit: '%s' must be 1 to %zu "
+					  "characters",
+					  o->power_unit,
+					  sizeof(m->power_unit) - 1);
 		strcpy(m->power_unit, o->power_unit);
 		ea_imp_note(b, "power_unit set by --power-unit.");
 	}
 	if (o->name) {
 		if (!*o->name || strlen(o->name) >= sizeof(m->name))
-			return ea_err_set(b->err, "--name: '%s' must be 1 to %d characters",
-					  o->name, EA_NAME_LEN - 1);
+			return ea_err_set(
+				b->err,
+				"--name: '%s' must be 1 to %d characters",
+				o->name, EA_NAME_LEN - 1);
 		strcpy(m->name, o->name);
 	}
 	if (b->notes.oom)
@@ -469,6 +531,6 @@ int ea_imp_finish(struct ea_imp *b, const char *what, struct ea_model **out)
 	if (ea_model_finish(m, b->err))
 		return -1;
 	*out = m;
-	b->m = NULL;	/* the caller's now; the locations stay b's to free */
+	b->m = NULL; /* the caller's now; the locations stay b's to free */
 	return 0;
 }

@@ -44,16 +44,16 @@ void ea_sb_vadd(struct ea_strbuf *b, const char *fmt, va_list ap)
  */
 struct ea_imp {
 	struct ea_model *m;
-	const char *src;	/* SRC as given */
+	const char *src; /* SRC as given */
 	const struct ea_import_opts *opts;
 	struct ea_err *err;
 	struct ea_strbuf notes;
-	char **cl_loc;		/* per cluster */
-	char ***cap_loc;	/* per cluster, per cap state */
-	char ***idle_loc;	/* per cluster, per idle state */
+	char **cl_loc; /* per cluster */
+	char ***cap_loc; /* per cluster, per cap state */
+	char ***idle_loc; /* per cluster, per idle state */
 	int cl_alloc;
 	int *cap_alloc, *idle_alloc, *cpu_alloc;
-	bool *cap_given;	/* per cluster: capacities came from SRC */
+	bool *cap_given; /* per cluster: capacities came from SRC */
 };
 
 /* Starts an empty model; power_unit and name may be changed later. */
@@ -79,9 +79,8 @@ int ea_imp_cpu(struct ea_imp *b, int ci, int cpu, const char *loc);
 int ea_imp_cap(struct ea_imp *b, int ci, uint32_t freq_khz, uint32_t cap,
 	       double core_power, double cluster_power, const char *loc);
 int ea_imp_idle(struct ea_imp *b, int ci, const char *name, double core_power,
-		double cluster_power, double core_wakeup,
-		double cluster_wakeup, uint32_t residency_us,
-		const char *loc);
+		double cluster_power, double core_wakeup, double cluster_wakeup,
+		uint32_t residency_us, const char *loc);
 
 /*
  * Apply the generic options (--trace, --ncpus, --cpus, --freqs,
@@ -153,8 +152,8 @@ void ea_dt_locs_free(struct ea_dt_locs *w);
 int ea_dt_check(const char *src, const void *blob, size_t len,
 		struct ea_err *err);
 /* "FILE:LINE" where node PATH (or its property PROP) was set. */
-bool ea_dt_where(const struct ea_dt_locs *w, const char *path,
-		 const char *prop, char *buf, size_t size);
+bool ea_dt_where(const struct ea_dt_locs *w, const char *path, const char *prop,
+		 char *buf, size_t size);
 /*
  * XML TEXT (len bytes, read from SRC, a WHAT for messages) parsed by
  * libxml2 with its limits set for hostile files (xml-read.c): the

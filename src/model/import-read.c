@@ -53,7 +53,9 @@ static int read_file(const char *path, size_t max, bool sys, char **buf,
 			if (cap > max) {
 				free(b);
 				fclose(f);
-				return ea_err_set(err, "%s: larger than %zu bytes: not a model source",
+				return ea_err_set(err,
+						  "%s: larger than %zu bytes: "
+						  "not a model source",
 						  path, max);
 			}
 			cap *= 2;
@@ -61,7 +63,8 @@ static int read_file(const char *path, size_t max, bool sys, char **buf,
 			if (!nb) {
 				free(b);
 				fclose(f);
-				return ea_err_set(err, "%s: out of memory", path);
+				return ea_err_set(err, "%s: out of memory",
+						  path);
 			}
 			b = nb;
 		}
@@ -76,13 +79,15 @@ static int read_file(const char *path, size_t max, bool sys, char **buf,
 		free(b);
 		fclose(f);
 		return ea_err_set(err, "%s: %s", path,
-				  e == EISDIR ? "is a directory" : strerror(e ? e : EIO));
+				  e == EISDIR ? "is a directory"
+					      : strerror(e ? e : EIO));
 	}
 	fclose(f);
 	if (n > max) {
 		free(b);
-		return ea_err_set(err, "%s: larger than %zu bytes: not a model source",
-				  path, max);
+		return ea_err_set(
+			err, "%s: larger than %zu bytes: not a model source",
+			path, max);
 	}
 	b[n] = '\0';
 	*buf = b;

@@ -37,7 +37,7 @@ int ea_idlestat_topology(const char *trace,
 		if (*p != '#') {
 			if (*p == '\n' || *p == '\r' || !*p)
 				continue;
-			break;	/* the first event line: the header is over */
+			break; /* the first event line: the header is over */
 		}
 		p++;
 		n = sscanf(p, "%127s %7s", tok, extra);
@@ -64,8 +64,9 @@ int ea_idlestat_topology(const char *trace,
 			if (strlen(tok + 3) > 4 ||
 			    (cpu = atoi(tok + 3)) >= EA_MODEL_MAX_CPUS) {
 				fclose(f);
-				return ea_err_set(err, "%s:%d: %s: CPU id out of range",
-						  trace, lineno, tok);
+				return ea_err_set(
+					err, "%s:%d: %s: CPU id out of range",
+					trace, lineno, tok);
 			}
 			if (fn(ctx, cluster, cpu)) {
 				fclose(f);
@@ -74,11 +75,14 @@ int ea_idlestat_topology(const char *trace,
 			any = true;
 			continue;
 		}
-		break;	/* a comment after the topology block */
+		break; /* a comment after the topology block */
 	}
 	fclose(f);
 	if (!any)
-		return ea_err_set(err, "%s: no idlestat topology header ('# clusterA:' then '#  core0', '#   cpu1' lines) before the first event",
-				  trace);
+		return ea_err_set(
+			err,
+			"%s: no idlestat topology header ('# clusterA:' then "
+			"'#  core0', '#   cpu1' lines) before the first event",
+			trace);
 	return 0;
 }

@@ -15,18 +15,22 @@
 #include "model/import.h"
 
 const struct ea_importer ea_importers[] = {
-	{ "idlestat", "idlestat energy-model file (clusters N, P-states, C-states, wakeup)",
-	  ea_import_idlestat },
-	{ "debugfs", "kernel /sys/kernel/debug/energy_model tree (ps:FREQ or cs:FREQ)",
-	  ea_import_debugfs },
-	{ "dt", "Android sched-energy-costs device-tree binding (dts text or dtb)",
-	  ea_import_dt },
-	{ "power-profile", "Android power_profile.xml (mA)", ea_import_power_profile },
-	{ "lisa", "LISA plat_info.yml nrg-model (libyaml)", ea_import_lisa },
-	{ "wattson", "Perfetto Wattson CPU curves (cpu_1d.csv, cpu_2d.csv; mW)",
-	  ea_import_wattson },
-	{ "json", "eatrace native model JSON", ea_import_json },
-	{ NULL, NULL, NULL },
+	{"idlestat",
+	 "idlestat energy-model file (clusters N, P-states, C-states, wakeup)",
+	 ea_import_idlestat},
+	{"debugfs",
+	 "kernel /sys/kernel/debug/energy_model tree (ps:FREQ or cs:FREQ)",
+	 ea_import_debugfs},
+	{"dt",
+	 "Android sched-energy-costs device-tree binding (dts text or dtb)",
+	 ea_import_dt},
+	{"power-profile", "Android power_profile.xml (mA)",
+	 ea_import_power_profile},
+	{"lisa", "LISA plat_info.yml nrg-model (libyaml)", ea_import_lisa},
+	{"wattson", "Perfetto Wattson CPU curves (cpu_1d.csv, cpu_2d.csv; mW)",
+	 ea_import_wattson},
+	{"json", "eatrace native model JSON", ea_import_json},
+	{NULL, NULL, NULL},
 };
 
 const struct ea_importer *ea_importer_find(const char *name)
@@ -108,7 +112,7 @@ static const struct ea_importer *detect(const char *src, struct ea_err *err)
 
 		if (e == ENOENT && ea_model_is_name(src) &&
 		    !ea_model_find(src, found, sizeof(found), NULL))
-			return ea_importer_find("json");	/* a bundled model */
+			return ea_importer_find("json"); /* a bundled model */
 		ea_err_set(err, "%s: %s", src, strerror(e));
 		return NULL;
 	}
@@ -136,7 +140,9 @@ static const struct ea_importer *detect(const char *src, struct ea_err *err)
 	    head[3] == 0xed)
 		return ea_importer_find("dt");
 	if (memchr(head, '\0', n)) {
-		ea_err_set(err, "%s: a binary file that is not a dtb: cannot tell its format (pass --from)",
+		ea_err_set(err,
+			   "%s: a binary file that is not a dtb: cannot tell "
+			   "its format (pass --from)",
 			   src);
 		return NULL;
 	}
@@ -152,13 +158,18 @@ static const struct ea_importer *detect(const char *src, struct ea_err *err)
 	if (has_line_prefix(text, "platform-info:") ||
 	    has_line_prefix(text, "nrg-model:"))
 		return ea_importer_find("lisa");
-	if (!strncmp(text + (n >= 3 && !memcmp(text, "\xef\xbb\xbf", 3) ? 3 : 0),
-		     "device,policy,freq_khz", 22))
+	if (!strncmp(
+		    text + (n >= 3 && !memcmp(text, "\xef\xbb\xbf", 3) ? 3 : 0),
+		    "device,policy,freq_khz", 22))
 		return ea_importer_find("wattson");
-	if (has_line_prefix(text, "clusters ") || has_line_prefix(text, "clusterA:") ||
+	if (has_line_prefix(text, "clusters ") ||
+	    has_line_prefix(text, "clusterA:") ||
 	    has_line_prefix(text, "P-states:"))
 		return ea_importer_find("idlestat");
-	ea_err_set(err, "%s: cannot tell its format (not a native model, idlestat model, dts/dtb, power_profile.xml, LISA plat_info.yml, Wattson curve or energy_model directory): pass --from",
+	ea_err_set(err,
+		   "%s: cannot tell its format (not a native model, idlestat "
+		   "model, dts/dtb, power_profile.xml, LISA plat_info.yml, "
+		   "Wattson curve or energy_model directory): pass --from",
 		   src);
 	return NULL;
 }

@@ -44,7 +44,8 @@ int ea_json_blank_comments(char *s, size_t n, size_t *bad)
 
 			s[i++] = ' ';
 			s[i++] = ' ';
-			while (i < n && !(s[i] == '*' && i + 1 < n && s[i + 1] == '/')) {
+			while (i < n &&
+			       !(s[i] == '*' && i + 1 < n && s[i + 1] == '/')) {
 				if (s[i] != '\n')
 					s[i] = ' ';
 				i++;
@@ -119,7 +120,8 @@ static void skip_value(struct scan *sc)
 				return;
 			sc->i++;
 		}
-	} while (depth > 0 || (sc->i < sc->n && !strchr(",]} \t\r\n", sc->s[sc->i])));
+	} while (depth > 0 ||
+		 (sc->i < sc->n && !strchr(",]} \t\r\n", sc->s[sc->i])));
 }
 
 /* At a key's opening quote: its raw text (between the quotes). */
@@ -134,7 +136,7 @@ static void read_key(struct scan *sc, const char **k, size_t *klen)
 
 size_t ea_json_locate(const char *text, size_t len, const char *path)
 {
-	struct scan sc = { text, len, 0 };
+	struct scan sc = {text, len, 0};
 	const char *p = path;
 	size_t best;
 
@@ -180,7 +182,8 @@ size_t ea_json_locate(const char *text, size_t len, const char *path)
 				size_t klen, at, before = sc.i;
 
 				skip_ws(&sc);
-				if (sc.i >= sc.n || (sc.s[sc.i] != '"' && sc.s[sc.i] != '\''))
+				if (sc.i >= sc.n ||
+				    (sc.s[sc.i] != '"' && sc.s[sc.i] != '\''))
 					break;
 				at = sc.i;
 				read_key(&sc, &k, &klen);
@@ -188,7 +191,8 @@ size_t ea_json_locate(const char *text, size_t len, const char *path)
 				if (sc.i < sc.n && sc.s[sc.i] == ':')
 					sc.i++;
 				skip_ws(&sc);
-				/* json-c keeps the last of duplicate keys: so do we */
+				/* json-c keeps the last of duplicate keys: so
+				 * do we */
 				if (klen == keylen && !memcmp(k, key, keylen)) {
 					found = true;
 					keyoff = at;
@@ -230,12 +234,14 @@ static size_t find_duplicate_key(struct scan *sc, int depth)
 			size_t klen, at, r, before = sc->i;
 
 			skip_ws(sc);
-			if (sc->i >= sc->n || (sc->s[sc->i] != '"' && sc->s[sc->i] != '\''))
+			if (sc->i >= sc->n ||
+			    (sc->s[sc->i] != '"' && sc->s[sc->i] != '\''))
 				break;
 			at = sc->i;
 			read_key(sc, &k, &klen);
 			for (int j = 0; j < nkeys; j++)
-				if (lens[j] == klen && !memcmp(keys[j], k, klen))
+				if (lens[j] == klen &&
+				    !memcmp(keys[j], k, klen))
 					return at;
 			if (nkeys < DUP_MAX_KEYS) {
 				keys[nkeys] = k;
@@ -292,8 +298,10 @@ size_t ea_json_find_bad_token(const char *s, size_t n, const char **what)
 			for (i++; i < n && s[i] != c; i++) {
 				if (s[i] != '\\')
 					continue;
-				if (i + 5 < n && s[i + 1] == 'u' && !memcmp(s + i + 2, "0000", 4)) {
-					*what = "\\u0000 (a NUL character) in a string";
+				if (i + 5 < n && s[i + 1] == 'u' &&
+				    !memcmp(s + i + 2, "0000", 4)) {
+					*what = "\\u0000 (a NUL character) in "
+						"a string";
 					return i;
 				}
 				i++;
@@ -301,11 +309,14 @@ size_t ea_json_find_bad_token(const char *s, size_t n, const char **what)
 			prev = c;
 			continue;
 		}
-		if (strchr(":,[ \t\r\n", prev) && (c == '-' || (c >= '0' && c <= '9'))) {
+		if (strchr(":,[ \t\r\n", prev) &&
+		    (c == '-' || (c >= '0' && c <= '9'))) {
 			size_t d = c == '-' ? i + 1 : i;
 
-			if (d + 1 < n && s[d] == '0' && s[d + 1] >= '0' && s[d + 1] <= '9') {
-				*what = "number with a leading zero (JSON has no octal)";
+			if (d + 1 < n && s[d] == '0' && s[d + 1] >= '0' &&
+			    s[d + 1] <= '9') {
+				*what = "number with a leading zero (JSON has "
+					"no octal)";
 				return i;
 			}
 		}
@@ -316,23 +327,23 @@ size_t ea_json_find_bad_token(const char *s, size_t n, const char **what)
 
 size_t ea_json_skip_ws(const char *text, size_t len, size_t off)
 {
-	struct scan sc = { text, len, off };
+	struct scan sc = {text, len, off};
 
 	skip_ws(&sc);
 	return sc.i;
 }
 
-void ea_json_key_at(const char *text, size_t len, size_t off,
-		    const char **key, size_t *keylen)
+void ea_json_key_at(const char *text, size_t len, size_t off, const char **key,
+		    size_t *keylen)
 {
-	struct scan sc = { text, len, off };
+	struct scan sc = {text, len, off};
 
 	read_key(&sc, key, keylen);
 }
 
 size_t ea_json_find_duplicate_key(const char *text, size_t len)
 {
-	struct scan sc = { text, len, 0 };
+	struct scan sc = {text, len, 0};
 
 	return find_duplicate_key(&sc, 0);
 }
@@ -353,6 +364,7 @@ void ea_json_path_key(char *out, const char *base, const char *key)
 
 void ea_json_path_idx(char *out, const char *base, int i)
 {
-	if (snprintf(out, EA_JSON_PATH_LEN, "%s[%d]", base, i) >= EA_JSON_PATH_LEN)
+	if (snprintf(out, EA_JSON_PATH_LEN, "%s[%d]", base, i) >=
+	    EA_JSON_PATH_LEN)
 		out[EA_JSON_PATH_LEN - 1] = '\0';
 }

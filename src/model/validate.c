@@ -47,7 +47,8 @@ static int check_power(struct vctx *v, const char *base, const char *key,
 		return vfail(v, path, "%s is not a finite number", num);
 	if (x < 0)
 		return vfail(v, path, "%s is negative", num);
-	return vfail(v, path, "%s is beyond the sanity limit 1e9 (a unit mistake?)",
+	return vfail(v, path,
+		     "%s is beyond the sanity limit 1e9 (a unit mistake?)",
 		     num);
 }
 
@@ -71,7 +72,9 @@ static int check_text(struct vctx *v, const char *path, const char *what,
 	size_t n = ea_utf8_fixed_len(s);
 
 	if (n >= size)
-		return vfail(v, path, "%s too long as written (%zu bytes, each byte that is not UTF-8 as U+FFFD; at most %zu)",
+		return vfail(v, path,
+			     "%s too long as written (%zu bytes, each byte "
+			     "that is not UTF-8 as U+FFFD; at most %zu)",
 			     what, n, size - 1);
 	return 0;
 }
@@ -79,14 +82,16 @@ static int check_text(struct vctx *v, const char *path, const char *what,
 /* For a duplicate name message: why two different names are the same. */
 static const char *as_written(const char *a, const char *b)
 {
-	return strcmp(a, b) ? ", once each byte that is not UTF-8 is U+FFFD" : "";
+	return strcmp(a, b) ? ", once each byte that is not UTF-8 is U+FFFD"
+			    : "";
 }
 
 static int validate_cluster(struct vctx *v, const struct ea_model *m, int ci,
 			    int *owner)
 {
 	const struct ea_cluster *cl = &m->clusters[ci];
-	char cpath[EA_JSON_PATH_LEN], path[EA_JSON_PATH_LEN], epath[EA_JSON_PATH_LEN];
+	char cpath[EA_JSON_PATH_LEN], path[EA_JSON_PATH_LEN],
+		epath[EA_JSON_PATH_LEN];
 
 	ea_json_path_idx(cpath, "clusters", ci);
 	ea_json_path_key(path, cpath, "name");
@@ -98,7 +103,9 @@ static int validate_cluster(struct vctx *v, const struct ea_model *m, int ci,
 		return -1;
 	for (int j = 0; j < ci; j++)
 		if (ea_utf8_fixed_eq(m->clusters[j].name, cl->name))
-			return vfail(v, path, "duplicate cluster name '%s' (also clusters[%d]%s)",
+			return vfail(v, path,
+				     "duplicate cluster name '%s' (also "
+				     "clusters[%d]%s)",
 				     cl->name, j,
 				     as_written(m->clusters[j].name, cl->name));
 
@@ -110,15 +117,19 @@ static int validate_cluster(struct vctx *v, const struct ea_model *m, int ci,
 
 		ea_json_path_idx(epath, path, k);
 		if (cpu < 0 || cpu >= EA_MODEL_MAX_CPUS)
-			return vfail(v, epath, "CPU id %d is out of range (0..%d)",
-				     cpu, EA_MODEL_MAX_CPUS - 1);
+			return vfail(v, epath,
+				     "CPU id %d is out of range (0..%d)", cpu,
+				     EA_MODEL_MAX_CPUS - 1);
 		if (owner[cpu] == ci)
-			return vfail(v, epath, "CPU %d is listed twice in this cluster",
+			return vfail(v, epath,
+				     "CPU %d is listed twice in this cluster",
 				     cpu);
 		if (owner[cpu] >= 0)
-			return vfail(v, epath, "CPU %d is also in cluster '%s' (clusters[%d]): a CPU belongs to one cluster",
-				     cpu, m->clusters[owner[cpu]].name,
-				     owner[cpu]);
+			return vfail(
+				v, epath,
+				"CPU %d is also in cluster '%s' "
+				"(clusters[%d]): a CPU belongs to one cluster",
+				cpu, m->clusters[owner[cpu]].name, owner[cpu]);
 		owner[cpu] = ci;
 	}
 
@@ -140,14 +151,18 @@ static int validate_cluster(struct vctx *v, const struct ea_model *m, int ci,
 			return vfail(v, fpath, "%u is out of range (1..%u kHz)",
 				     cs->freq_khz, EA_MODEL_MAX_FREQ_KHZ);
 		if (k && cs->freq_khz <= cl->caps[k - 1].freq_khz)
-			return vfail(v, fpath, "frequencies must be strictly ascending: %u kHz after %u kHz",
+			return vfail(v, fpath,
+				     "frequencies must be strictly ascending: "
+				     "%u kHz after %u kHz",
 				     cs->freq_khz, cl->caps[k - 1].freq_khz);
 		ea_json_path_key(fpath, epath, "cap");
 		if (cs->cap < 1 || cs->cap > EA_MODEL_MAX_CAP)
 			return vfail(v, fpath, "%u is out of range (1..%u)",
 				     cs->cap, EA_MODEL_MAX_CAP);
 		if (k && cs->cap <= cl->caps[k - 1].cap)
-			return vfail(v, fpath, "capacities must be strictly ascending: %u after %u",
+			return vfail(v, fpath,
+				     "capacities must be strictly ascending: "
+				     "%u after %u",
 				     cs->cap, cl->caps[k - 1].cap);
 		if (check_power(v, epath, "core_power", cs->core_power) ||
 		    check_power(v, epath, "cluster_power", cs->cluster_power))
@@ -167,15 +182,19 @@ static int validate_cluster(struct vctx *v, const struct ea_model *m, int ci,
 		if (!is->name[0])
 			return vfail(v, npath, "empty idle state name");
 		if (has_control(is->name))
-			return vfail(v, npath, "control character in idle state name");
+			return vfail(v, npath,
+				     "control character in idle state name");
 		if (check_text(v, npath, "idle state name", is->name,
 			       sizeof(is->name)))
 			return -1;
 		for (int j = 0; j < k; j++)
 			if (ea_utf8_fixed_eq(cl->idles[j].name, is->name))
-				return vfail(v, npath, "duplicate idle state name '%s' (also idle_states[%d]%s)",
+				return vfail(v, npath,
+					     "duplicate idle state name '%s' "
+					     "(also idle_states[%d]%s)",
 					     is->name, j,
-					     as_written(cl->idles[j].name, is->name));
+					     as_written(cl->idles[j].name,
+							is->name));
 		if (check_power(v, epath, "core_power", is->core_power) ||
 		    check_power(v, epath, "cluster_power", is->cluster_power) ||
 		    check_power(v, epath, "core_wakeup", is->core_wakeup) ||
@@ -193,7 +212,7 @@ static int validate_cluster(struct vctx *v, const struct ea_model *m, int ci,
 int ea_model_validate(const struct ea_model *m, ea_model_fail_fn fail,
 		      void *ctx)
 {
-	struct vctx v = { fail, ctx };
+	struct vctx v = {fail, ctx};
 	int *owner, rc = 0;
 
 	if (!m->name[0])
@@ -203,14 +222,18 @@ int ea_model_validate(const struct ea_model *m, ea_model_fail_fn fail,
 	if (check_text(&v, "name", "model name", m->name, sizeof(m->name)))
 		return -1;
 	if (!m->power_unit[0])
-		return vfail(&v, "power_unit", "empty power unit (say \"mW\", \"uW\" or \"bogo\")");
+		return vfail(
+			&v, "power_unit",
+			"empty power unit (say \"mW\", \"uW\" or \"bogo\")");
 	if (has_control(m->power_unit))
-		return vfail(&v, "power_unit", "control character in power unit");
+		return vfail(&v, "power_unit",
+			     "control character in power unit");
 	if (check_text(&v, "power_unit", "power unit", m->power_unit,
 		       sizeof(m->power_unit)))
 		return -1;
 	if (m->nclusters < 1)
-		return vfail(&v, "clusters", "a model needs at least one cluster");
+		return vfail(&v, "clusters",
+			     "a model needs at least one cluster");
 	if (check_power(&v, "", "suspend_power", m->suspend_power))
 		return -1;
 	owner = malloc(EA_MODEL_MAX_CPUS * sizeof(*owner));
@@ -285,8 +308,9 @@ struct finish_ctx {
 static int finish_fail(void *ctx, const char *path, const char *msg)
 {
 	struct finish_ctx *f = ctx;
-	const char *who = f->m->path ? f->m->path :
-		f->m->name[0] ? f->m->name : "model";
+	const char *who = f->m->path	  ? f->m->path
+			  : f->m->name[0] ? f->m->name
+					  : "model";
 
 	if (!*path)
 		return ea_err_set(f->err, "%s: %s", who, msg);
@@ -295,7 +319,7 @@ static int finish_fail(void *ctx, const char *path, const char *msg)
 
 int ea_model_finish(struct ea_model *m, struct ea_err *err)
 {
-	struct finish_ctx f = { m, err };
+	struct finish_ctx f = {m, err};
 
 	if (ea_model_validate(m, finish_fail, &f))
 		return -1;

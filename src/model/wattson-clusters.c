@@ -21,8 +21,8 @@ struct opp {
 
 static void to_opp(const struct wrow *r, struct opp *o)
 {
-	*o = (struct opp){ r->freq, r->stat, r->active, r->idle0, r->idle1,
-			   r->file, r->line };
+	*o = (struct opp){r->freq,  r->stat, r->active, r->idle0,
+			  r->idle1, r->file, r->line};
 }
 
 static void cpus_text(struct wctx *w, int pol, char *buf, size_t n)
@@ -37,7 +37,8 @@ static void cpus_text(struct wctx *w, int pol, char *buf, size_t n)
 			continue;
 		while (e + 1 < EA_MODEL_MAX_CPUS && w->policy[e + 1] == pol)
 			e++;
-		len += (size_t)snprintf(buf + len, n - len, "%s%d", len ? "," : "", c);
+		len += (size_t)snprintf(buf + len, n - len, "%s%d",
+					len ? "," : "", c);
 		if (e > c)
 			len += (size_t)snprintf(buf + len, n - len, "-%d", e);
 		c = e;
@@ -82,12 +83,16 @@ static int reduce_2d(struct wctx *w, int pol, const struct wrow *r, int n,
 		if (colon) {
 			want_dp = strtoll(kv->val, &e, 10);
 			if (e != colon || e == kv->val || want_dp < 0)
-				return ea_imp_fail(&w->b, w->src, "--dep-freq %s=%s: not POLICY=[DEP_POLICY:]FREQ",
+				return ea_imp_fail(&w->b, w->src,
+						   "--dep-freq %s=%s: not "
+						   "POLICY=[DEP_POLICY:]FREQ",
 						   kv->key, kv->val);
 		}
 		want_df = strtoll(colon ? colon + 1 : kv->val, &e, 10);
 		if (*e || e == (colon ? colon + 1 : kv->val) || want_df <= 0)
-			return ea_imp_fail(&w->b, w->src, "--dep-freq %s=%s: not POLICY=[DEP_POLICY:]FREQ",
+			return ea_imp_fail(&w->b, w->src,
+					   "--dep-freq %s=%s: not "
+					   "POLICY=[DEP_POLICY:]FREQ",
 					   kv->key, kv->val);
 	}
 	for (int i = 0; i < n; i++) {
@@ -95,7 +100,8 @@ static int reduce_2d(struct wctx *w, int pol, const struct wrow *r, int n,
 
 		if (r[i].dep_freq < ref->dep_freq ||
 		    (r[i].dep_freq == ref->dep_freq &&
-		     (r[i].file < ref->file || (r[i].file == ref->file && r[i].line < ref->line))))
+		     (r[i].file < ref->file ||
+		      (r[i].file == ref->file && r[i].line < ref->line))))
 			ref = &r[i];
 		for (int k = 0; k < ndep; k++)
 			seen |= deps[k] == r[i].dep_policy;
@@ -108,11 +114,15 @@ static int reduce_2d(struct wctx *w, int pol, const struct wrow *r, int n,
 		if (want_dp < 0)
 			want_dp = ref->dep_policy;
 		for (int i = 0; i < n && !hit; i++)
-			if (r[i].dep_policy == want_dp && r[i].dep_freq == (uint64_t)want_df)
+			if (r[i].dep_policy == want_dp &&
+			    r[i].dep_freq == (uint64_t)want_df)
 				hit = &r[i];
 		if (!hit)
-			return ea_imp_fail(&w->b, w->src, "--dep-freq %s=%s: no cpu_2d.csv row of policy %d depends on policy %lld at %lld",
-					   kv->key, kv->val, pol, want_dp, want_df);
+			return ea_imp_fail(
+				&w->b, w->src,
+				"--dep-freq %s=%s: no cpu_2d.csv row of policy "
+				"%d depends on policy %lld at %lld",
+				kv->key, kv->val, pol, want_dp, want_df);
 		ref = hit;
 	}
 	*no = 0;
@@ -123,7 +133,8 @@ static int reduce_2d(struct wctx *w, int pol, const struct wrow *r, int n,
 		while (j < n && r[j].freq == r[i].freq)
 			j++;
 		for (int k = i; k < j && !pick; k++)
-			if (r[k].dep_policy == ref->dep_policy && r[k].dep_freq == ref->dep_freq)
+			if (r[k].dep_policy == ref->dep_policy &&
+			    r[k].dep_freq == ref->dep_freq)
 				pick = &r[k];
 		if (!pick) {
 			/* the nearest dep_freq of the same dependency, the
@@ -131,11 +142,13 @@ static int reduce_2d(struct wctx *w, int pol, const struct wrow *r, int n,
 			uint64_t best = UINT64_MAX;
 
 			for (int q = i; q < j; q++) {
-				uint64_t d = r[q].dep_freq > ref->dep_freq ?
-						     r[q].dep_freq - ref->dep_freq :
-						     ref->dep_freq - r[q].dep_freq;
+				uint64_t d =
+					r[q].dep_freq > ref->dep_freq
+						? r[q].dep_freq - ref->dep_freq
+						: ref->dep_freq - r[q].dep_freq;
 
-				if (r[q].dep_policy == ref->dep_policy && d < best) {
+				if (r[q].dep_policy == ref->dep_policy &&
+				    d < best) {
 					best = d;
 					pick = &r[q];
 				}
@@ -143,7 +156,8 @@ static int reduce_2d(struct wctx *w, int pol, const struct wrow *r, int n,
 		}
 		if (!pick)
 			pick = &r[i];
-		if (pick->dep_policy != ref->dep_policy || pick->dep_freq != ref->dep_freq)
+		if (pick->dep_policy != ref->dep_policy ||
+		    pick->dep_freq != ref->dep_freq)
 			nsub++;
 		if (j == n) {
 			for (int k = i; k < j; k++) {
@@ -155,32 +169,71 @@ static int reduce_2d(struct wctx *w, int pol, const struct wrow *r, int n,
 		i = j;
 	}
 	for (int k = 0; k < ndep && dl + 20 < sizeof(deptext); k++)
-		dl += (size_t)snprintf(deptext + dl, sizeof(deptext) - dl, "%s%s%d",
-				       k ? (k + 1 == ndep ? " or " : ", ") : "",
-				       deps[k] == 255 ? "the DSU (dep_policy " : "policy ",
-				       deps[k]);
+		dl += (size_t)snprintf(
+			deptext + dl, sizeof(deptext) - dl, "%s%s%d",
+			k ? (k + 1 == ndep ? " or " : ", ") : "",
+			deps[k] == 255 ? "the DSU (dep_policy " : "policy ",
+			deps[k]);
 	for (int k = 0; k < ndep; k++)
 		if (deps[k] == 255 && dl + 2 < sizeof(deptext))
-			dl += (size_t)snprintf(deptext + dl, sizeof(deptext) - dl, ")");
+			dl += (size_t)snprintf(deptext + dl,
+					       sizeof(deptext) - dl, ")");
 	cpus_text(w, pol, cpus, sizeof(cpus));
 	if (kv)
-		ea_imp_note(&w->b, "policy%d (CPUs %s) is only in cpu_2d.csv: its power depends on the frequency of %s%s. Reduced at --dep-freq %s=%s (%s%d at %llu): exact while that is the dependency Wattson votes for (at the top OPP, active power spans %g..%g mW over the dependency's frequencies).",
+		ea_imp_note(&w->b,
+			    "policy%d (CPUs %s) is only in cpu_2d.csv: its "
+			    "power depends on the frequency of %s%s. Reduced "
+			    "at --dep-freq %s=%s (%s%d at %llu): exact while "
+			    "that is the dependency Wattson votes for (at the "
+			    "top OPP, active power spans %g..%g mW over the "
+			    "dependency's frequencies).",
 			    pol, cpus, deptext,
-			    strstr(deptext, "DSU") ? "; the DSU's frequency comes from devfreq, which eatrace does not read" : "",
-			    kv->key, kv->val, ref->dep_policy == 255 ? "dep_policy " : "policy ",
-			    ref->dep_policy, (unsigned long long)ref->dep_freq, lo, hi);
+			    strstr(deptext, "DSU")
+				    ? "; the DSU's frequency comes from "
+				      "devfreq, which eatrace does not read"
+				    : "",
+			    kv->key, kv->val,
+			    ref->dep_policy == 255 ? "dep_policy " : "policy ",
+			    ref->dep_policy, (unsigned long long)ref->dep_freq,
+			    lo, hi);
 	else if (ref->dep_policy == 255)
-		ea_imp_note(&w->b, "policy%d (CPUs %s) is only in cpu_2d.csv: its power depends on the frequency of %s%s. Reduced at the lowest DSU frequency of its rows (%llu): exact while the DSU runs there, an underestimate when it runs faster (Wattson reads the DSU's frequency from devfreq events; at the top OPP, active power spans %g..%g mW over the DSU's frequencies; --dep-freq picks another).",
+		ea_imp_note(&w->b,
+			    "policy%d (CPUs %s) is only in cpu_2d.csv: its "
+			    "power depends on the frequency of %s%s. Reduced "
+			    "at the lowest DSU frequency of its rows (%llu): "
+			    "exact while the DSU runs there, an underestimate "
+			    "when it runs faster (Wattson reads the DSU's "
+			    "frequency from devfreq events; at the top OPP, "
+			    "active power spans %g..%g mW over the DSU's "
+			    "frequencies; --dep-freq picks another).",
 			    pol, cpus, deptext,
-			    "; the DSU's frequency comes from devfreq, which eatrace does not read",
+			    "; the DSU's frequency comes from devfreq, which "
+			    "eatrace does not read",
 			    (unsigned long long)ref->dep_freq, lo, hi);
 	else
-		ea_imp_note(&w->b, "policy%d (CPUs %s) is only in cpu_2d.csv: its power depends on the frequency of %s%s. Reduced to Wattson's default vote, the lowest dependency frequency (policy %d at %llu), which Wattson itself uses while no CPU of the policies it depends on is active: exact then, an underestimate when they run faster (at the top OPP, active power spans %g..%g mW over the dependency's frequencies; --dep-freq picks another).",
-			    pol, cpus, deptext,
-			    strstr(deptext, "DSU") ? "; the DSU's frequency comes from devfreq, which eatrace does not read" : "",
-			    ref->dep_policy, (unsigned long long)ref->dep_freq, lo, hi);
+		ea_imp_note(
+			&w->b,
+			"policy%d (CPUs %s) is only in cpu_2d.csv: its power "
+			"depends on the frequency of %s%s. Reduced to "
+			"Wattson's default vote, the lowest dependency "
+			"frequency (policy %d at %llu), which Wattson itself "
+			"uses while no CPU of the policies it depends on is "
+			"active: exact then, an underestimate when they run "
+			"faster (at the top OPP, active power spans %g..%g mW "
+			"over the dependency's frequencies; --dep-freq picks "
+			"another).",
+			pol, cpus, deptext,
+			strstr(deptext, "DSU")
+				? "; the DSU's frequency comes from devfreq, "
+				  "which eatrace does not read"
+				: "",
+			ref->dep_policy, (unsigned long long)ref->dep_freq, lo,
+			hi);
 	if (nsub)
-		ea_imp_note(&w->b, "policy%d: %d OPP%s no row at that dependency frequency: the nearest dependency frequency of the same policy there is used instead.",
+		ea_imp_note(&w->b,
+			    "policy%d: %d OPP%s no row at that dependency "
+			    "frequency: the nearest dependency frequency of "
+			    "the same policy there is used instead.",
 			    pol, nsub, nsub == 1 ? " has" : "s have");
 	return 0;
 }
@@ -246,7 +299,9 @@ static int build_cluster(struct wctx *w, int pol, const struct opp *o, int n)
 				nstates = k + 1;
 	}
 	for (int k = 0; k < nstates; k++) {
-		int wk = !w->have_idle_map ? k : w->idle_map[k] == -2 ? 1 : w->idle_map[k];
+		int wk = !w->have_idle_map	? k
+			 : w->idle_map[k] == -2 ? 1
+						: w->idle_map[k];
 		double core = wk ? o[r].idle1 : o[r].idle0, cw = 0, clw = 0;
 
 		if (k == 1 && off > 0) {
@@ -263,10 +318,14 @@ static int build_cluster(struct wctx *w, int pol, const struct opp *o, int n)
 		snprintf(sname, sizeof(sname), ", idle1 %g..%g mW", lo1, hi1);
 	else
 		snprintf(sname, sizeof(sname), ", idle1 0 at every OPP");
-	ea_imp_note(b, "policy%d (CPUs %s): idle powers at %u kHz (over the OPPs Wattson's idle0 spans %g..%g mW%s); deep-idle exit offset %lld ns%s%s.",
+	ea_imp_note(b,
+		    "policy%d (CPUs %s): idle powers at %u kHz (over the OPPs "
+		    "Wattson's idle0 spans %g..%g mW%s); deep-idle exit offset "
+		    "%lld ns%s%s.",
 		    pol, cpus, o[r].freq, lo0, hi0, sname, (long long)off,
 		    differ ? " (the largest of its CPUs': they differ)" : "",
-		    nmissing ? " (some CPUs have none in device_infos.sql: 0)" : "");
+		    nmissing ? " (some CPUs have none in device_infos.sql: 0)"
+			     : "");
 	return 0;
 }
 
@@ -286,13 +345,17 @@ int ea_wattson_build(struct wctx *w)
 		if (w->policy[c] >= 0)
 			any = has[w->policy[c]] = true;
 	if (!any)
-		rc = ea_imp_fail(&w->b, w->infos, "no CPU-to-policy map for device '%s' in _cpu_to_policy_map (a device this copy of Wattson does not know?)",
+		rc = ea_imp_fail(&w->b, w->infos,
+				 "no CPU-to-policy map for device '%s' in "
+				 "_cpu_to_policy_map (a device this copy of "
+				 "Wattson does not know?)",
 				 w->dev);
 	/* rows naming a policy the device does not have */
 	for (int k = 0; k < w->nrows && !rc; k++) {
 		if (!has[w->rows[k].policy])
 			rc = FAIL(w, w->rows[k].file, w->rows[k].line,
-				  "policy %d is not a cpufreq policy of '%s' in %s",
+				  "policy %d is not a cpufreq policy of '%s' "
+				  "in %s",
 				  w->rows[k].policy, w->dev, w->infos);
 		if (w->rows[k].ic > 0)
 			any_ic = true;
@@ -313,7 +376,10 @@ int ea_wattson_build(struct wctx *w)
 		}
 		if (n1) {
 			if (n2)
-				ea_imp_note(&w->b, "policy%d: cpu_1d.csv has it; its cpu_2d.csv rows are not used.", pol);
+				ea_imp_note(&w->b,
+					    "policy%d: cpu_1d.csv has it; its "
+					    "cpu_2d.csv rows are not used.",
+					    pol);
 			rc = build_cluster(w, pol, o, n1);
 		} else if (n2) {
 			int no = 0;
@@ -325,7 +391,9 @@ int ea_wattson_build(struct wctx *w)
 			char cpus[200];
 
 			cpus_text(w, pol, cpus, sizeof(cpus));
-			rc = ea_imp_fail(&w->b, w->src, "device '%s': policy %d (CPUs %s) has no curve in cpu_1d.csv or cpu_2d.csv",
+			rc = ea_imp_fail(&w->b, w->src,
+					 "device '%s': policy %d (CPUs %s) has "
+					 "no curve in cpu_1d.csv or cpu_2d.csv",
 					 w->dev, pol, cpus);
 		}
 		i = j;
@@ -334,12 +402,20 @@ int ea_wattson_build(struct wctx *w)
 	free(has);
 	for (int k = 0; !rc && k < w->o->ndep_freqs_kv; k++)
 		if (!w->dep_used[k])
-			rc = ea_imp_fail(&w->b, w->src, "--dep-freq %s=%s: '%s' is not a policy of '%s' that only cpu_2d.csv has",
-					 w->o->dep_freqs[k].key, w->o->dep_freqs[k].val,
-					 w->o->dep_freqs[k].key, w->dev);
+			rc = ea_imp_fail(
+				&w->b, w->src,
+				"--dep-freq %s=%s: '%s' is not a policy of "
+				"'%s' that only cpu_2d.csv has",
+				w->o->dep_freqs[k].key, w->o->dep_freqs[k].val,
+				w->o->dep_freqs[k].key, w->dev);
 	if (rc)
 		return rc;
 	if (any_ic)
-		ea_imp_note(&w->b, "Not imported: cpu_2d.csv's interconnect column, which Wattson adds to its DSU/SCU estimate (keyed on policy 0's OPP and dependency, paid whenever not suspended): eatrace prices CPUs and clusters only.");
+		ea_imp_note(
+			&w->b,
+			"Not imported: cpu_2d.csv's interconnect column, which "
+			"Wattson adds to its DSU/SCU estimate (keyed on policy "
+			"0's OPP and dependency, paid whenever not suspended): "
+			"eatrace prices CPUs and clusters only.");
 	return 0;
 }

@@ -15,11 +15,23 @@
 
 /* ---- cpu_1d.csv / cpu_2d.csv ---- */
 
-enum col { C_DEV, C_POL, C_FREQ, C_DEPP, C_DEPF, C_STAT, C_ACT, C_I0, C_I1, C_IC, NCOL };
+enum col {
+	C_DEV,
+	C_POL,
+	C_FREQ,
+	C_DEPP,
+	C_DEPF,
+	C_STAT,
+	C_ACT,
+	C_I0,
+	C_I1,
+	C_IC,
+	NCOL
+};
 
 static const char *const col_name[NCOL] = {
-	"device", "policy", "freq_khz", "dep_policy", "dep_freq", "static",
-	"active", "idle0", "idle1", "interconnect",
+	"device", "policy", "freq_khz", "dep_policy", "dep_freq",
+	"static", "active", "idle0",	"idle1",      "interconnect",
 };
 
 static void trim(const char **s, size_t *n)
@@ -39,7 +51,8 @@ static int int_field(struct wctx *w, int fi, int line, enum col c,
 		return FAIL(w, fi, line, "%s: '%.*s' is not an integer",
 			    col_name[c], (int)(n > 40 ? 40 : n), s);
 	if (*v < lo || *v > hi)
-		return FAIL(w, fi, line, "%s: %.0f is out of range (%.0f..%.0f)",
+		return FAIL(w, fi, line,
+			    "%s: %.0f is out of range (%.0f..%.0f)",
 			    col_name[c], *v, lo, hi);
 	return 0;
 }
@@ -51,9 +64,11 @@ static int power_field(struct wctx *w, int fi, int line, enum col c,
 		return FAIL(w, fi, line, "%s: '%.*s' is not a number",
 			    col_name[c], (int)(n > 40 ? 40 : n), s);
 	if (*v < 0)
-		return FAIL(w, fi, line, "%s: %g mW is negative", col_name[c], *v);
+		return FAIL(w, fi, line, "%s: %g mW is negative", col_name[c],
+			    *v);
 	if (*v > EA_MODEL_MAX_POWER)
-		return FAIL(w, fi, line, "%s: %g is beyond the sanity limit 1e9 mW",
+		return FAIL(w, fi, line,
+			    "%s: %g is beyond the sanity limit 1e9 mW",
 			    col_name[c], *v);
 	return 0;
 }
@@ -73,13 +88,13 @@ static int add_row(struct wctx *w, const struct wrow *r)
 	return 0;
 }
 
-static int parse_row(struct wctx *w, int fi, int line, const char *s,
-		     size_t n, const int *pos, int nfields)
+static int parse_row(struct wctx *w, int fi, int line, const char *s, size_t n,
+		     const int *pos, int nfields)
 {
 	const char *f[64];
 	size_t fl[64];
 	int k = 0;
-	struct wrow r = { .dep_policy = W_NO_DEP, .line = line, .file = fi };
+	struct wrow r = {.dep_policy = W_NO_DEP, .line = line, .file = fi};
 	double v;
 
 	for (;;) {
@@ -109,21 +124,28 @@ static int parse_row(struct wctx *w, int fi, int line, const char *s,
 		switch (c) {
 		case C_DEV:
 			if (!xn || xn >= W_DEV_LEN)
-				return FAIL(w, fi, line, "device: the name must be 1 to %d characters",
+				return FAIL(w, fi, line,
+					    "device: the name must be 1 to %d "
+					    "characters",
 					    W_DEV_LEN - 1);
 			for (size_t i = 0; i < xn; i++)
 				if (iscntrl((unsigned char)x[i]) || x[i] == '"')
-					return FAIL(w, fi, line, "device: a control character or quote in the name");
+					return FAIL(
+						w, fi, line,
+						"device: a control character "
+						"or quote in the name");
 			memcpy(r.dev, x, xn);
 			r.dev[xn] = '\0';
 			break;
 		case C_POL:
-			if (int_field(w, fi, line, c, x, xn, 0, EA_MODEL_MAX_CPUS - 1, &v))
+			if (int_field(w, fi, line, c, x, xn, 0,
+				      EA_MODEL_MAX_CPUS - 1, &v))
 				return -1;
 			r.policy = (int)v;
 			break;
 		case C_FREQ:
-			if (int_field(w, fi, line, c, x, xn, 1, EA_MODEL_MAX_FREQ_KHZ, &v))
+			if (int_field(w, fi, line, c, x, xn, 1,
+				      EA_MODEL_MAX_FREQ_KHZ, &v))
 				return -1;
 			r.freq = (uint32_t)v;
 			break;
@@ -179,10 +201,12 @@ static int parse_header(struct wctx *w, int fi, const char *s, size_t n,
 		if (k >= 64)
 			return FAIL(w, fi, 1, "more than 64 columns");
 		for (int j = 0; j < NCOL; j++) {
-			if (strlen(col_name[j]) != nl || strncmp(col_name[j], name, nl))
+			if (strlen(col_name[j]) != nl ||
+			    strncmp(col_name[j], name, nl))
 				continue;
 			if (pos[j] >= 0)
-				return FAIL(w, fi, 1, "column '%s' given twice", col_name[j]);
+				return FAIL(w, fi, 1, "column '%s' given twice",
+					    col_name[j]);
 			pos[j] = k;
 		}
 		k++;
@@ -195,11 +219,18 @@ static int parse_header(struct wctx *w, int fi, const char *s, size_t n,
 	w->files[fi].two_d = pos[C_DEPP] >= 0 || pos[C_DEPF] >= 0;
 	w->files[fi].has_ic = pos[C_IC] >= 0;
 	for (int j = 0; j < NCOL; j++) {
-		bool need = j != C_IC && (w->files[fi].two_d || (j != C_DEPP && j != C_DEPF));
+		bool need = j != C_IC && (w->files[fi].two_d ||
+					  (j != C_DEPP && j != C_DEPF));
 
 		if (need && pos[j] < 0)
-			return FAIL(w, fi, 1, "no '%s' column: not a Wattson curve file (expected device,policy,freq_khz,%sstatic,active,idle0,idle1)",
-				    col_name[j], w->files[fi].two_d ? "dep_policy,dep_freq," : "");
+			return FAIL(w, fi, 1,
+				    "no '%s' column: not a Wattson curve file "
+				    "(expected "
+				    "device,policy,freq_khz,%sstatic,active,"
+				    "idle0,idle1)",
+				    col_name[j],
+				    w->files[fi].two_d ? "dep_policy,dep_freq,"
+						       : "");
 	}
 	return 0;
 }
@@ -214,7 +245,7 @@ int ea_wattson_read_curves(struct wctx *w, int fi)
 	if (ea_read_file(w->files[fi].path, W_MAX_FILE, &buf, &len, w->err))
 		return -1;
 	if (len >= 3 && !memcmp(buf, "\xef\xbb\xbf", 3))
-		off = 3;	/* a UTF-8 byte-order mark */
+		off = 3; /* a UTF-8 byte-order mark */
 	while (off < len && !rc) {
 		const char *s = buf + off, *nl = memchr(s, '\n', len - off);
 		size_t n = nl ? (size_t)(nl - s) : len - off;
@@ -226,20 +257,24 @@ int ea_wattson_read_curves(struct wctx *w, int fi)
 		if (n && s[n - 1] == '\r')
 			n--;
 		if (memchr(s, '\0', n)) {
-			rc = FAIL(w, fi, line, "a NUL byte: not a CSV text file");
+			rc = FAIL(w, fi, line,
+				  "a NUL byte: not a CSV text file");
 			break;
 		}
 		tn = n;
 		trim(&t, &tn);
 		if (!tn)
-			continue;	/* blank line */
+			continue; /* blank line */
 		if (memchr(s, '"', n)) {
-			rc = FAIL(w, fi, line, "quoted fields are not supported (Wattson's curves have none)");
+			rc = FAIL(w, fi, line,
+				  "quoted fields are not supported (Wattson's "
+				  "curves have none)");
 			break;
 		}
 		if (!header) {
 			if (line != 1) {
-				rc = FAIL(w, fi, line, "the header must be the first line");
+				rc = FAIL(w, fi, line,
+					  "the header must be the first line");
 				break;
 			}
 			rc = parse_header(w, fi, s, n, pos, &nfields);
@@ -271,21 +306,26 @@ int ea_wattson_choose_device(struct wctx *w)
 	int n = 0;
 
 	if (!w->nrows)
-		return ea_imp_fail(&w->b, w->files[0].path, "no curve rows, only a header");
+		return ea_imp_fail(&w->b, w->files[0].path,
+				   "no curve rows, only a header");
 	if (w->o->device) {
 		for (int i = 0; i < w->nrows && !w->dev[0]; i++)
 			if (dev_match(w->rows[i].dev, w->o->device))
 				strcpy(w->dev, w->rows[i].dev);
 		if (!w->dev[0])
-			return ea_imp_fail(&w->b, w->src, "--device '%s': no curves for it (the first row is for '%s')",
+			return ea_imp_fail(&w->b, w->src,
+					   "--device '%s': no curves for it "
+					   "(the first row is for '%s')",
 					   w->o->device, w->rows[0].dev);
 	} else {
 		strcpy(w->dev, w->rows[0].dev);
 		for (int i = 0; i < w->nrows; i++)
 			if (strcmp(w->rows[i].dev, w->dev))
-				return FAIL(w, w->rows[i].file, w->rows[i].line,
-					    "curves for several devices ('%s' and '%s'): choose one with --device",
-					    w->dev, w->rows[i].dev);
+				return FAIL(
+					w, w->rows[i].file, w->rows[i].line,
+					"curves for several devices ('%s' and "
+					"'%s'): choose one with --device",
+					w->dev, w->rows[i].dev);
 	}
 	for (int i = 0; i < w->nrows; i++)
 		if (!strcmp(w->rows[i].dev, w->dev))
@@ -310,7 +350,8 @@ static int cmp_row(const void *pa, const void *pb)
 		return c;
 	if ((c = cmp3(a->freq, b->freq)))
 		return c;
-	if ((c = cmp3((uint64_t)(a->dep_policy + 1), (uint64_t)(b->dep_policy + 1))))
+	if ((c = cmp3((uint64_t)(a->dep_policy + 1),
+		      (uint64_t)(b->dep_policy + 1))))
 		return c;
 	if ((c = cmp3(a->dep_freq, b->dep_freq)))
 		return c;
@@ -326,10 +367,15 @@ int ea_wattson_sort_rows(struct wctx *w)
 		const struct wrow *a = &w->rows[i - 1], *r = &w->rows[i];
 
 		if (a->policy == r->policy && a->freq == r->freq &&
-		    a->dep_policy == r->dep_policy && a->dep_freq == r->dep_freq)
-			return FAIL(w, r->file, r->line, "policy %d at %u kHz%s given again (first at %s:%d)",
+		    a->dep_policy == r->dep_policy &&
+		    a->dep_freq == r->dep_freq)
+			return FAIL(w, r->file, r->line,
+				    "policy %d at %u kHz%s given again (first "
+				    "at %s:%d)",
 				    r->policy, r->freq,
-				    r->dep_policy == W_NO_DEP ? "" : " with the same dependency",
+				    r->dep_policy == W_NO_DEP
+					    ? ""
+					    : " with the same dependency",
 				    w->files[a->file].path, a->line);
 	}
 	return 0;

@@ -20,11 +20,11 @@ struct lex {
 	const char *p, *end;
 	int line;
 	enum tok t;
-	char s[W_DEV_LEN + 16];	/* T_ID, T_STR (cut) */
+	char s[W_DEV_LEN + 16]; /* T_ID, T_STR (cut) */
 	bool long_str;
 	int64_t num;
 	bool num_big;
-	char c;			/* T_PUNCT */
+	char c; /* T_PUNCT */
 	int tline;
 };
 
@@ -43,7 +43,9 @@ static void next(struct lex *l)
 		}
 		if (l->end - l->p >= 2 && l->p[0] == '/' && l->p[1] == '*') {
 			l->p += 2;
-			while (l->p < l->end && !(l->end - l->p >= 2 && l->p[0] == '*' && l->p[1] == '/')) {
+			while (l->p < l->end &&
+			       !(l->end - l->p >= 2 && l->p[0] == '*' &&
+				 l->p[1] == '/')) {
 				if (*l->p == '\n')
 					l->line++;
 				l->p++;
@@ -67,7 +69,7 @@ static void next(struct lex *l)
 		while (l->p < l->end) {
 			if (*l->p == q) {
 				if (l->end - l->p >= 2 && l->p[1] == q) {
-					l->p++;	/* doubled quote */
+					l->p++; /* doubled quote */
 				} else {
 					l->p++;
 					break;
@@ -85,7 +87,8 @@ static void next(struct lex *l)
 		return;
 	}
 	if (isdigit((unsigned char)*l->p) ||
-	    (*l->p == '-' && l->end - l->p >= 2 && isdigit((unsigned char)l->p[1]))) {
+	    (*l->p == '-' && l->end - l->p >= 2 &&
+	     isdigit((unsigned char)l->p[1]))) {
 		bool neg = *l->p == '-';
 
 		l->t = T_NUM;
@@ -108,7 +111,8 @@ static void next(struct lex *l)
 		size_t n = 0;
 
 		l->t = T_ID;
-		while (l->p < l->end && (isalnum((unsigned char)*l->p) || *l->p == '_')) {
+		while (l->p < l->end &&
+		       (isalnum((unsigned char)*l->p) || *l->p == '_')) {
 			if (n < sizeof(l->s) - 1)
 				l->s[n++] = *l->p;
 			l->p++;
@@ -133,36 +137,49 @@ static int tuple(struct wctx *w, struct lex *l, enum table tb)
 	mine = !l->long_str && !strcmp(dev, w->dev);
 	next(l);
 	if (l->t != T_PUNCT || l->c != ',')
-		return 0;	/* not a (device, N, N) row: not ours */
+		return 0; /* not a (device, N, N) row: not ours */
 	next(l);
 	if (l->t != T_NUM || l->num_big)
-		return FAIL(w, -1, line, "expected (\"DEVICE\", N, N): a number after the device name");
+		return FAIL(w, -1, line,
+			    "expected (\"DEVICE\", N, N): a number after the "
+			    "device name");
 	a = l->num;
 	next(l);
 	if (l->t != T_PUNCT || l->c != ',')
-		return FAIL(w, -1, line, "expected (\"DEVICE\", N, N): ',' after %lld", (long long)a);
+		return FAIL(w, -1, line,
+			    "expected (\"DEVICE\", N, N): ',' after %lld",
+			    (long long)a);
 	next(l);
 	if (l->t != T_NUM || l->num_big)
-		return FAIL(w, -1, line, "expected (\"DEVICE\", N, N): a number after %lld,", (long long)a);
+		return FAIL(w, -1, line,
+			    "expected (\"DEVICE\", N, N): a number after %lld,",
+			    (long long)a);
 	b = l->num;
 	next(l);
 	if (l->t != T_PUNCT || l->c != ')')
-		return FAIL(w, -1, line, "expected (\"DEVICE\", N, N): ')' after %lld, %lld",
+		return FAIL(w, -1, line,
+			    "expected (\"DEVICE\", N, N): ')' after %lld, %lld",
 			    (long long)a, (long long)b);
 	next(l);
 	if (!mine)
 		return 0;
 	if (tb == TB_IDLE) {
 		if (a == 4294967295LL || a == -1)
-			return 0;	/* the "not idle" row */
+			return 0; /* the "not idle" row */
 		if (a < 0 || a >= EA_MODEL_MAX_IDLE_STATES)
-			return FAIL(w, -1, line, "cpuidle state %lld is out of range (0..%d)",
-				    (long long)a, EA_MODEL_MAX_IDLE_STATES - 1);
+			return FAIL(
+				w, -1, line,
+				"cpuidle state %lld is out of range (0..%d)",
+				(long long)a, EA_MODEL_MAX_IDLE_STATES - 1);
 		if (b != 0 && b != 1)
-			return FAIL(w, -1, line, "cpuidle state %lld maps to Wattson state %lld (only 0 and 1 have curves)",
+			return FAIL(w, -1, line,
+				    "cpuidle state %lld maps to Wattson state "
+				    "%lld (only 0 and 1 have curves)",
 				    (long long)a, (long long)b);
 		if (w->idle_map[a] != -2)
-			return FAIL(w, -1, line, "cpuidle state %lld of '%s' mapped again (first at line %d)",
+			return FAIL(w, -1, line,
+				    "cpuidle state %lld of '%s' mapped again "
+				    "(first at line %d)",
 				    (long long)a, w->dev, w->idle_line[a]);
 		w->idle_map[a] = (int)b;
 		w->idle_line[a] = line;
@@ -170,23 +187,30 @@ static int tuple(struct wctx *w, struct lex *l, enum table tb)
 		return 0;
 	}
 	if (a < 0 || a >= EA_MODEL_MAX_CPUS)
-		return FAIL(w, -1, line, "CPU %lld is out of range (0..%d)", (long long)a,
-			    EA_MODEL_MAX_CPUS - 1);
+		return FAIL(w, -1, line, "CPU %lld is out of range (0..%d)",
+			    (long long)a, EA_MODEL_MAX_CPUS - 1);
 	if (tb == TB_POLICY) {
 		if (b < 0 || b >= EA_MODEL_MAX_CPUS)
-			return FAIL(w, -1, line, "policy %lld is out of range (0..%d)",
+			return FAIL(w, -1, line,
+				    "policy %lld is out of range (0..%d)",
 				    (long long)b, EA_MODEL_MAX_CPUS - 1);
 		if (w->policy[a] >= 0)
-			return FAIL(w, -1, line, "CPU %lld of '%s' mapped again (first at line %d)",
+			return FAIL(w, -1, line,
+				    "CPU %lld of '%s' mapped again (first at "
+				    "line %d)",
 				    (long long)a, w->dev, w->pol_line[a]);
 		w->policy[a] = (int)b;
 		w->pol_line[a] = line;
 	} else {
 		if (b < 0 || b > 10000000000LL)
-			return FAIL(w, -1, line, "deep-idle offset %lld ns is out of range (0..10 s)",
+			return FAIL(w, -1, line,
+				    "deep-idle offset %lld ns is out of range "
+				    "(0..10 s)",
 				    (long long)b);
 		if (w->offset[a] >= 0)
-			return FAIL(w, -1, line, "deep-idle offset of CPU %lld of '%s' given again",
+			return FAIL(w, -1, line,
+				    "deep-idle offset of CPU %lld of '%s' "
+				    "given again",
 				    (long long)a, w->dev);
 		w->offset[a] = b;
 	}
@@ -197,7 +221,7 @@ int ea_wattson_read_infos(struct wctx *w)
 {
 	char *buf;
 	size_t len;
-	struct lex l = { 0 };
+	struct lex l = {0};
 	enum table tb = TB_NONE;
 	bool after_table = false;
 	int rc = 0;
@@ -206,7 +230,9 @@ int ea_wattson_read_infos(struct wctx *w)
 		return -1;
 	if (memchr(buf, '\0', len)) {
 		free(buf);
-		return ea_imp_fail(&w->b, w->infos, "a NUL byte: not Wattson's device_infos.sql");
+		return ea_imp_fail(
+			&w->b, w->infos,
+			"a NUL byte: not Wattson's device_infos.sql");
 	}
 	l.p = buf;
 	l.end = buf + len;
@@ -217,7 +243,8 @@ int ea_wattson_read_infos(struct wctx *w)
 			if (!strcasecmp(l.s, "CREATE"))
 				tb = TB_NONE;
 			if (after_table) {
-				if (!strcmp(l.s, "_device_cpu_deep_idle_offsets"))
+				if (!strcmp(l.s,
+					    "_device_cpu_deep_idle_offsets"))
 					tb = TB_OFFSETS;
 				else if (!strcmp(l.s, "_cpu_to_policy_map"))
 					tb = TB_POLICY;

@@ -20,18 +20,18 @@
 #include "model/import-priv.h"
 
 #define W_MAX_FILE (16u << 20)
-#define W_DEV_LEN 48		/* device names: leaves room for " (Wattson)" */
+#define W_DEV_LEN 48 /* device names: leaves room for " (Wattson)" */
 #define W_NO_DEP (-1)
 
 struct wrow {
 	char dev[W_DEV_LEN];
 	int policy;
 	uint32_t freq;
-	int dep_policy;		/* W_NO_DEP in cpu_1d.csv */
+	int dep_policy; /* W_NO_DEP in cpu_1d.csv */
 	uint64_t dep_freq;
 	double stat, active, idle0, idle1, ic;
 	int line;
-	int file;		/* index in w->files */
+	int file; /* index in w->files */
 };
 
 struct wfile {
@@ -49,15 +49,15 @@ struct wctx {
 	int nfiles;
 	struct wrow *rows;
 	int nrows, arows;
-	char dev[W_DEV_LEN];	/* the device imported */
-	char *infos;		/* device_infos.sql path */
+	char dev[W_DEV_LEN]; /* the device imported */
+	char *infos; /* device_infos.sql path */
 	/* from device_infos.sql, for dev; index = CPU */
-	int *policy, *pol_line;	/* -1: not mapped */
-	int64_t *offset;	/* -1: none given */
-	int idle_map[EA_MODEL_MAX_IDLE_STATES];	/* -2: none */
+	int *policy, *pol_line; /* -1: not mapped */
+	int64_t *offset; /* -1: none given */
+	int idle_map[EA_MODEL_MAX_IDLE_STATES]; /* -2: none */
 	int idle_line[EA_MODEL_MAX_IDLE_STATES];
 	bool have_idle_map;
-	bool *dep_used;		/* per --dep-freq option */
+	bool *dep_used; /* per --dep-freq option */
 	char loc[600];
 };
 
@@ -68,7 +68,8 @@ static inline const char *at(struct wctx *w, int file, int line)
 	return w->loc;
 }
 
-#define FAIL(w, file, line, ...) ea_imp_fail(&(w)->b, at(w, file, line), __VA_ARGS__)
+#define FAIL(w, file, line, ...) \
+	ea_imp_fail(&(w)->b, at(w, file, line), __VA_ARGS__)
 
 /* Rows of curve file fi (w->files[fi]) appended to w->rows. */
 int ea_wattson_read_curves(struct wctx *w, int fi);
