@@ -81,6 +81,17 @@ int ea_input_check_fd(int fd, const char *path, bool allow_pseudo,
 int ea_input_open(struct ea_input **in, const char *path, struct ea_err *err);
 
 /*
+ * Whether path holds a trace, by the test ea_input_open() makes (its first
+ * bytes, decompressed when gzip or zstd, recognised by a reader): 1 with
+ * *format (may be NULL) the reader's name ("dat", "perfetto", "systrace",
+ * "text"); 0 when it is not a trace (empty, or no reader recognises it),
+ * -1 when it cannot be read (missing, not a regular file, corrupt
+ * compressed data); err says why for 0 and -1, as ea_input_open() would.
+ * Not for "-".
+ */
+int ea_input_probe(const char *path, const char **format, struct ea_err *err);
+
+/*
  * Next event: 1 and *ev filled, 0 at end of trace, -1 with err set to
  * "PATH:POSITION: cause" on malformed input (after which the input must only
  * be closed).
