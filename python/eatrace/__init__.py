@@ -12,10 +12,13 @@ libeatrace.so.0).
     p = eatrace.replay("trace.dat", model="juno-r0", policies="feec,cfs")
     p.policies, p.clusters, p.cpus  # per policy (x cluster, x CPU)
 
-The library is found through $EATRACE_LIB (a path), then the build tree
-beside this package (../build/libeatrace.so.0), then the system
-(libeatrace.so.0 on the loader's path). Errors raise EatraceError with
-the one-line message the CLI prints.
+The library is found through $EATRACE_LIB (a path), then relative to this
+package: the copy `make install` put in LIBDIR with it (the path is in
+eatrace/_installed.py), or the build tree's (../build/libeatrace.so.0);
+then the system (libeatrace.so.0 on the loader's path). Bundled models are
+found beside the library (PREFIX/share/eatrace/models, or the tree's
+models/). Errors raise EatraceError with the one-line message the CLI
+prints.
 """
 import ctypes
 import json
@@ -45,7 +48,12 @@ def _load():
     if _lib is not None:
         return _lib
     here = os.path.dirname(os.path.abspath(__file__))
+    try:
+        from ._installed import LIB as installed  # written by make install
+    except ImportError:
+        installed = None
     cands = [os.environ.get("EATRACE_LIB"),
+             installed and os.path.normpath(os.path.join(here, installed)),
              os.path.join(here, "..", "..", "build", "libeatrace.so.0"),
              "libeatrace.so.0"]
     last = None
