@@ -105,6 +105,28 @@ void ea_input_where(const struct ea_input *in, char *buf, size_t n);
 void ea_input_close(struct ea_input *in);
 
 /*
+ * Where the pipeline (ea_run_source(), eatrace/pipeline.h) takes a trace's
+ * events from: an open input (ea_run()), or events kept in memory
+ * (eatrace/evstore.h). The callbacks have the contracts of the ea_input_*
+ * functions of the same names.
+ */
+struct ea_event_source {
+	int (*next)(void *ctx, struct ea_event *ev, struct ea_err *err);
+	void (*where)(void *ctx, char *buf, size_t n);
+	/* ea_input_first_event() without its err (an error counts as no
+	 * event), as ea_state_config.first_event wants it */
+	int (*first_event)(void *ctx, int cpu, struct ea_event *ev, bool *lost_before);
+	/* The info as it stands: at the start (ncpus, may_have), then
+	 * copied once next() has returned 0 or -1. */
+	const struct ea_input_info *(*info)(void *ctx);
+	/* Moves what the info owns (rails, procs) into dst, as
+	 * ea_input_take_owned(); NULL: they stay the source's, and the run
+	 * only borrows them (ea_run.info_borrowed). */
+	void (*take_owned)(void *ctx, struct ea_input_info *dst);
+	void *ctx;
+};
+
+/*
  * Threads an input may use (-j): 1 reads on the calling thread only; 2 or
  * more lets a trace.dat file's pages be walked and decoded (compressed
  * ones decompressed) on a thread of their own, ahead of the caller (the

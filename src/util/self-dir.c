@@ -21,7 +21,7 @@ static int dir_of(const char *path, char *buf, size_t n)
 		return -1;
 	len = (size_t)(slash - path);
 	if (!len)
-		len = 1;	/* "/eatrace": the root */
+		len = 1; /* "/eatrace": the root */
 	if (len >= n)
 		return -1;
 	memcpy(buf, path, len);
@@ -59,7 +59,8 @@ int ea_self_lib_dir(char *buf, size_t n)
 	 */
 	if (!dladdr((void *)ea_self_lib_dir, &self) || !self.dli_fname ||
 	    !strchr(self.dli_fname, '/') ||
-	    (dladdr((void *)getauxval(AT_PHDR), &prog) && prog.dli_fbase == self.dli_fbase))
+	    (dladdr((void *)getauxval(AT_PHDR), &prog) &&
+	     prog.dli_fbase == self.dli_fbase))
 		return ea_self_exe_dir(buf, n);
 	if (!realpath(self.dli_fname, real) || dir_of(real, buf, n)) {
 		buf[0] = '\0';
@@ -73,7 +74,9 @@ int ea_self_resolve(const char *dir, const char *rel, char *buf, size_t n)
 	char path[PATH_MAX], real[PATH_MAX];
 	struct stat st;
 
-	if (!*dir || snprintf(path, sizeof(path), "%s/%s", dir, rel) >= (int)sizeof(path) ||
+	if (!*dir ||
+	    snprintf(path, sizeof(path), "%s/%s", dir, rel) >=
+		    (int)sizeof(path) ||
 	    !realpath(path, real) || stat(real, &st) || !S_ISDIR(st.st_mode) ||
 	    strlen(real) >= n)
 		return -1;
