@@ -81,6 +81,17 @@ int ea_input_check_fd(int fd, const char *path, bool allow_pseudo,
 int ea_input_open(struct ea_input **in, const char *path, struct ea_err *err);
 
 /*
+ * Whether path holds a trace, by the test ea_input_open() makes (its first
+ * bytes, decompressed when gzip or zstd, recognised by a reader): 1 with
+ * *format (may be NULL) the reader's name ("dat", "perfetto", "systrace",
+ * "text"); 0 when it is not a trace (empty, or no reader recognises it),
+ * -1 when it cannot be read (missing, not a regular file, corrupt
+ * compressed data); err says why for 0 and -1, as ea_input_open() would.
+ * Not for "-".
+ */
+int ea_input_probe(const char *path, const char **format, struct ea_err *err);
+
+/*
  * Next event: 1 and *ev filled, 0 at end of trace, -1 with err set to
  * "PATH:POSITION: cause" on malformed input (after which the input must only
  * be closed).
@@ -92,6 +103,28 @@ const char *ea_input_path(const struct ea_input *in);
 /* Position of the last event returned ("line 12"), for later stages' errors. */
 void ea_input_where(const struct ea_input *in, char *buf, size_t n);
 void ea_input_close(struct ea_input *in);
+
+/*
+ * Where the pipeline (ea_run_source(), eatrace/pipeline.h) takes a trace's
+ * events from: an open input (ea_run()), or events kept in memory
+ * (eatrace/evstore.h). The callbacks have the contracts of the ea_input_*
+ * functions of the same names.
+ */
+struct ea_event_source {
+	int (*next)(void *ctx, struct ea_event *ev, struct ea_err *err);
+	void (*where)(void *ctx, char *buf, size_t n);
+	/* ea_input_first_event() without its err (an error counts as no
+	 * event), as ea_state_config.first_event wants it */
+	int (*first_event)(void *ctx, int cpu, struct ea_event *ev, bool *lost_before);
+	/* The info as it stands: at the start (ncpus, may_have), then
+	 * copied once next() has returned 0 or -1. */
+	const struct ea_input_info *(*info)(void *ctx);
+	/* Moves what the info owns (rails, procs) into dst, as
+	 * ea_input_take_owned(); NULL: they stay the source's, and the run
+	 * only borrows them (ea_run.info_borrowed). */
+	void (*take_owned)(void *ctx, struct ea_input_info *dst);
+	void *ctx;
+};
 
 /*
  * Threads an input may use (-j): 1 reads on the calling thread only; 2 or
