@@ -3,6 +3,8 @@
 #ifndef EATRACE_CLI_CMD_H
 #define EATRACE_CLI_CMD_H
 
+#include <stdbool.h>
+
 /* Each returns the process exit status: 0 ok, 1 gate failed, 2 error,
  * 3 the gate is inconclusive (diff). */
 int cmd_stats(int argc, char **argv);
@@ -11,6 +13,9 @@ int cmd_replay(int argc, char **argv);	/* cmd-replay.c */
 int cmd_model(int argc, char **argv);
 int cmd_model_import(int argc, char **argv);	/* cmd-model-import.c */
 int cmd_model_convert(int argc, char **argv);	/* cmd-model-import.c */
+int cmd_model_fit(int argc, char **argv);	/* cmd-model-fit.c */
+int cmd_model_check_measured(int argc, char **argv);	/* cmd-model-fit.c */
+bool cmd_model_check_is_measured(int argc, char **argv);	/* ditto */
 int cmd_dump(int argc, char **argv);
 int cmd_diff(int argc, char **argv);	/* cmd-diff.c */
 int cmd_record(int argc, char **argv);	/* cmd-record.c */
