@@ -10,9 +10,9 @@
  *     differ by orders of magnitude; the scaling changes nothing but the
  *     conditioning);
  *  3. lsi.c solves the constrained problem;
- *  4. round-off is removed from the constraints (a value 1e-16 below
- *     the one it must not go below is set to it: `model check` compares
- *     exactly);
+ *  4. round-off is removed: a value below 1e-12 of the largest is 0,
+ *     and one 1e-16 below the bound it must not go below is set to it
+ *     (`model check` compares exactly);
  *  5. the residuals give sigma^2 = RSS / (windows - free coefficients),
  *     and the covariance of the free coefficients sigma^2 (A^T A)^-1
  *     (from GSL's QR: R^-1 R^-T), whose diagonal gives each standard
@@ -124,7 +124,7 @@ int ea_fit_solve(const double *A, const double *b, size_t nrows, int n,
 	int *pos = malloc((size_t)n * sizeof(*pos));
 	double *d = malloc((size_t)n * sizeof(*d));
 	double *E = NULL, *bp = malloc((nrows ? nrows : 1) * sizeof(*bp));
-	double *G = NULL, *h = NULL, *z = NULL, *se = NULL, rss = 0;
+	double *G = NULL, *h = NULL, *z = NULL, *se = NULL, rss = 0, top = 0;
 
 	gsl_set_error_handler_off();
 	if (!col || !pos || !d || !bp)
@@ -199,7 +199,12 @@ int ea_fit_solve(const double *A, const double *b, size_t nrows, int n,
 		goto out;
 	for (int k = 0; k < p; k++)
 		sol->x[col[k]] = z[k] / d[k];
-	/* 4 */
+	/* 4, and round-off around 0 (LDP's 1e-13 for a true 0) set to 0 */
+	for (int k = 0; k < p; k++)
+		top = fmax(top, fabs(sol->x[col[k]]));
+	for (int k = 0; k < p; k++)
+		if (fabs(sol->x[col[k]]) < 1e-12 * top)
+			sol->x[col[k]] = 0;
 	ea_fit_enforce(sol->x, held, cons, ncons);
 	/* 5 */
 	for (size_t r = 0; r < nrows; r++) {
