@@ -94,7 +94,9 @@ static int rails_of(struct ea_meas **out, const struct ea_model *m,
 	char names[256] = "";
 
 	if (!strcmp(trace, "-"))
-		return ea_err_set(err, "-: a trace measured by its power rails is read twice: not from standard input");
+		return ea_err_set(err,
+				  "-: a trace measured by its power rails is "
+				  "read twice: not from standard input");
 	if (ea_input_open(&in, trace, err))
 		return -1;
 	info = ea_input_info(in);

@@ -135,10 +135,14 @@ static void coefficients(FILE *f, const struct ea_fit_report *r)
 		"per wakeup;\n",
 		fit->nfitted, m->power_unit, m->power_unit);
 	if (isnan(fit->t_quantile))
-		fprintf(f, "no intervals: no degrees of freedom left (%zu windows for %d coefficients)\n",
+		fprintf(f,
+			"no intervals: no degrees of freedom left (%zu windows "
+			"for %d coefficients)\n",
 			fit->nrows, fit->nfitted);
 	else
-		fprintf(f, "%.0f%% intervals from the residuals (t = %.4g, %d degrees of freedom)\n",
+		fprintf(f,
+			"%.0f%% intervals from the residuals (t = %.4g, %d "
+			"degrees of freedom)\n",
 			fit->confidence * 100, fit->t_quantile, fit->dof);
 	fprintf(f, "%-40s %12s %12s %9s %27s\n", "key", "initial", "fitted",
 		"change", "interval");

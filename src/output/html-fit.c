@@ -102,7 +102,10 @@ static void chart(FILE *f, const struct ea_fit_report *r, const size_t *idx,
 		/* 1, 2 or 4 x 10^k: svg_axes()'s ticks from -ymax then hit 0 */
 		double k = pow(10, floor(log10(top > 0 ? top : 1)));
 
-		p.ymax = top <= k ? k : top <= 2 * k ? 2 * k : top <= 4 * k ? 4 * k : 10 * k;
+		p.ymax = top <= k	? k
+			 : top <= 2 * k ? 2 * k
+			 : top <= 4 * k ? 4 * k
+					: 10 * k;
 		p.ymin = -p.ymax;
 	}
 	fprintf(f,
