@@ -45,7 +45,7 @@ _eatrace()
 		return
 	fi
 	if [[ $cmd == model && -z $sub ]]; then
-		COMPREPLY=($(compgen -W "show check list import convert" -- "$cur"))
+		COMPREPLY=($(compgen -W "show check list import convert fit" -- "$cur"))
 		return
 	fi
 
@@ -92,7 +92,12 @@ _eatrace()
 		COMPREPLY=($(compgen -W "all" -- "$cur"))
 		return
 		;;
-	-o | --output | --html | --perfetto | --emit-trace | -t | --trace | --device-infos)
+	--weights)
+		COMPREPLY=($(compgen -W "relative equal" -- "$cur"))
+		return
+		;;
+	-o | --output | --html | --perfetto | --emit-trace | -t | --trace | --device-infos | \
+	--pair | --measured)
 		_eatrace_files
 		return
 		;;
@@ -103,7 +108,8 @@ _eatrace()
 	--start | --end | --interval | -i | --count | -n | --duration | -d | \
 	--buffer-kb | -b | --idle-state | --assume-opp | --max-increase | \
 	--confidence | --source-capacity | --pin | --name | --ncpus | --cpus | \
-	--capacity | --freqs | --voltage | --power-unit | --perfetto-max-mb | --device | --rail)
+	--capacity | --freqs | --voltage | --power-unit | --perfetto-max-mb | --device | --rail | \
+	--hold | --window | --worst | --max-error | --max-window-error)
 		return
 		;;
 	esac

@@ -28,7 +28,7 @@ LAYERS = [
     ["state"],
     ["model"],
     ["energy"],
-    ["stats", "diff", "replay"],
+    ["stats", "diff", "replay", "fit"],
     ["output", "record"],
     ["cli"],
 ]

@@ -85,6 +85,14 @@ int ea_rails_compare(const struct ea_rails *rs, const struct ea_acct *a,
 		     struct ea_rail_cmp **out, size_t *n, struct ea_err *err);
 void ea_rails_cmp_free(struct ea_rail_cmp *c, size_t n);
 
+/*
+ * The clusters a rail feeds by its name or subsys alone (no --rail), the
+ * rule of docs/perfetto.md: feeds[i] set for each (nclusters entries,
+ * false on entry); returns how many.
+ */
+int ea_rail_feeds_by_name(const struct ea_model *m, const char *name,
+			  const char *subsys, bool *feeds);
+
 /* uWs per power_unit x s of a model's power unit: false when unknown. */
 bool ea_rails_unit(const char *power_unit, double *uws_per_unit);
 

@@ -171,29 +171,38 @@ static int cl_number(const char *name)
 	return -1;
 }
 
-static void by_name(struct ea_rail_cmp *c, const struct ea_model *m)
+int ea_rail_feeds_by_name(const struct ea_model *m, const char *name,
+			  const char *subsys, bool *feeds)
 {
+	int nfeeds = 0;
+
 	for (int i = 0; i < m->nclusters; i++) {
 		char n[EA_NAME_LEN];
 
 		norm(m->clusters[i].name, sizeof(m->clusters[i].name), n,
 		     sizeof(n));
-		if (names_cluster(c->rail->name, n) ||
-		    names_cluster(c->rail->subsys, n)) {
-			c->feeds[i] = true;
-			c->nfeeds++;
+		if (names_cluster(name, n) || names_cluster(subsys, n)) {
+			feeds[i] = true;
+			nfeeds++;
 		}
 	}
-	if (!c->nfeeds) {
-		int k = cl_number(c->rail->name);
+	if (!nfeeds) {
+		int k = cl_number(name);
 
 		if (k < 0)
-			k = cl_number(c->rail->subsys);
+			k = cl_number(subsys);
 		if (k >= 0 && k < m->nclusters) {
-			c->feeds[k] = true;
-			c->nfeeds = 1;
+			feeds[k] = true;
+			nfeeds = 1;
 		}
 	}
+	return nfeeds;
+}
+
+static void by_name(struct ea_rail_cmp *c, const struct ea_model *m)
+{
+	c->nfeeds = ea_rail_feeds_by_name(m, c->rail->name, c->rail->subsys,
+					  c->feeds);
 	c->mapped_by = c->nfeeds ? "name" : "none";
 }
 
