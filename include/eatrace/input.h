@@ -45,7 +45,7 @@ struct ea_input_info {
 	bool gzip;		/* set before open: the reader reads a gunzipped
 				   copy (src/input/spool.c) of a .gz */
 	/*
-	 * Measured energy (Perfetto power_rails, eatrace/rails.h), NULL when
+	 * Measured energy (Perfetto power_rails, eatrace/rail-samples.h), NULL when
 	 * the trace has none. Owned by the input (freed by ea_input_close())
 	 * until ea_input_take_owned() moves it to a copy of the info.
 	 */

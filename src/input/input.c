@@ -15,7 +15,7 @@
 
 #include "eatrace/input.h"
 #include "eatrace/procs.h"
-#include "eatrace/rails.h"
+#include "eatrace/rail-samples.h"
 #include "input/reader.h"
 #include "input/spool.h"
 #include "input/text-line.h"
