@@ -18,7 +18,7 @@
 #include "eatrace/rail-samples.h"
 #include "input/reader.h"
 #include "input/spool.h"
-#include "input/text-line.h"
+#include "input/text-events.h"
 #include "input/text-stream.h"
 
 /* Probed in order: the first that recognises the file reads it. */
