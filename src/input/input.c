@@ -162,7 +162,7 @@ int ea_input_open(struct ea_input **inp, const char *path, struct ea_err *err)
 		goto fail;
 	}
 	/*
-	 * A compressed text trace is decompressed as it is read (text-line.c);
+	 * A compressed text trace is decompressed as it is read (text-events.c);
 	 * the binary readers want a file: a decompressed copy (spool.c).
 	 */
 	if (zk != EA_Z_NONE && readers[i]->open != ea_text_open) {

@@ -32,7 +32,7 @@
  *    no cpu_frequency before then;
  *  - suspend_resume (its machine_suspend action only) and cpuhp_enter,
  *    cpuhp_multi_enter and cpuhp_exit become EA_EV_SUSPEND and
- *    EA_EV_HOTPLUG;
+ *    EA_EV_HOTPLUG (pf-event.c);
  *  - process_tree gives tgids and process names (report's processes);
  *    events eatrace's model has no place for are skipped.
  */
