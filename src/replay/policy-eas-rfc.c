@@ -36,38 +36,9 @@
 
 #include "replay/replay-internal.h"
 
-static int match_cap(const struct ea_cluster *cl, long util, int from);
-
-int rp_rfc_curr_idx(const struct ea_cluster *cl, int k)
-{
-	uint32_t top = cl->caps[cl->ncaps - 1].freq_khz;
-	long curr = top ? (long)((uint64_t)cl->caps[k].freq_khz * 1024 / top) :
-			  1024;
-	int i = match_cap(cl, curr, 0);
-
-	return i < cl->ncaps ? i : cl->ncaps - 1;
-}
-
-long rp_rfc_wakeup_energy(double per_wakeup)
-{
-	return lround(per_wakeup * 1024.0 * 1000.0 / 47742.0);
-}
-
 static long lpow(double p)
 {
 	return lround(p);
-}
-
-/* energy_match_cap(): the lowest state from `from` on whose capacity
- * covers util (those below `from` being known not to). */
-static int match_cap(const struct ea_cluster *cl, long util, int from)
-{
-	int i;
-
-	for (i = from; i < cl->ncaps; i++)
-		if ((long)cl->caps[i].cap >= util)
-			return i;
-	return i;
 }
 
 static long pos(long v)
@@ -172,7 +143,7 @@ static long diff_util(const struct rp_env *e, int ci,
 			  rp_rfc_curr_idx(cl, e->cap_idx[cpu]);
 	if ((long)cl->caps[curr].cap < cpu_util + util) {
 		/* capacities ascend: none up to curr covers it */
-		new = match_cap(cl, cpu_util + util, curr + 1);
+		new = rp_rfc_match_cap(cl, cpu_util + util, curr + 1);
 		if (new >= cl->ncaps)
 			return LONG_MAX;	/* can't handle the additional load */
 	} else {

@@ -24,32 +24,6 @@
 
 #include "replay/replay-internal.h"
 
-int64_t rp_em_power_u(const struct ea_cluster *cl, int k)
-{
-	return cl->caps[k].core_power_u + cl->caps[k].cluster_power_u / cl->ncpus;
-}
-
-int rp_em_efficient(const struct ea_cluster *cl, int k)
-{
-	uint32_t fmax = cl->caps[cl->ncaps - 1].freq_khz;
-	unsigned __int128 best = 0;
-	int best_k = cl->ncaps - 1;
-
-	/* from the top down: a state is efficient when it costs less than
-	 * every higher one; k maps to the lowest efficient state >= k */
-	for (int j = cl->ncaps - 1; j >= k; j--) {
-		unsigned __int128 cost = (unsigned __int128)rp_em_power_u(cl, j) *
-					 fmax / (cl->caps[j].freq_khz ?
-						 cl->caps[j].freq_khz : 1);
-
-		if (j == cl->ncaps - 1 || cost < best) {
-			best = cost;
-			best_k = j;
-		}
-	}
-	return best_k;
-}
-
 /* cpu_util(cpu, p, -1): max(util_avg, util_est), capped at cap. */
 static uint64_t cpu_util(const struct rp_env *e, int c, uint32_t cap)
 {

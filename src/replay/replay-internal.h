@@ -6,6 +6,7 @@
 #include <stddef.h>
 
 #include "eatrace/replay.h"
+#include "replay/platform.h"
 
 /* ---- workload (workload.c) ---- */
 
@@ -187,69 +188,6 @@ struct rp_env {
 	const uint32_t *util_est;
 };
 
-/*
- * Division of a non-negative long by a fixed divisor d >= 1 as a multiply
- * and a shift (Granlund and Montgomery 1994, theorem 4.2 with N = 63):
- * with l = ceil(log2 d) and m = ceil(2^(63 + l) / d), which fits 64 bits,
- * floor(n / d) = floor(n x m / 2^(63 + l)) for every 0 <= n < 2^63. A
- * negative n takes the plain division (C's, towards zero).
- */
-struct rp_div {
-	uint64_t m;
-	unsigned int shift;	/* 63 + l */
-};
-
-static inline void rp_div_init(struct rp_div *q, uint32_t d)
-{
-	unsigned int l = 0;
-
-	while (l < 32 && (1ull << l) < d)
-		l++;
-	q->shift = 63 + l;
-	q->m = (uint64_t)((((unsigned __int128)1 << q->shift) + d - 1) / d);
-}
-
-static inline long rp_div(long n, const struct rp_div *q, long d)
-{
-	if (n < 0)
-		return n / d;
-	return (long)(((unsigned __int128)(uint64_t)n * q->m) >> q->shift);
-}
-
-/*
- * eas-rfc's figures of a cluster: lround() of the busy powers per OPP, of
- * the deepest idle state's powers, that state's rp_rfc_wakeup_energy();
- * per OPP the reciprocal of its capacity and the RFC's current state at
- * that OPP (rp_rfc_curr_idx()). NULL arrays: from the model, at
- * each use.
- */
-struct rp_rfc_pow {
-	const long *core, *cluster;
-	long idle_core, idle_cluster, wake_core, wake_cluster;
-	const struct rp_div *div;
-	const int *first;
-};
-
-/*
- * What the energy-aware policies derive from the model, per cluster: the
- * same integers they would compute at each decision (the RFC's lround()ed
- * powers, feec's per-CPU share of the cluster power), plus scratch for
- * one decision.
- */
-struct rp_cl_cache {
-	struct rp_rfc_pow rfc;		/* eas-rfc */
-	int64_t *em_pow;		/* feec: em power per OPP */
-	int *em_eff;			/* feec: per OPP, the lowest efficient
-					   OPP at or above it (rp_em_efficient) */
-	/* eas-rfc, per decision: util summed over the cluster's CPUs, the
-	 * highest (0 at least), and the least loaded CPU (-1: none) */
-	long sum, max;
-	int probe;
-};
-
-struct rp_cl_cache *rp_cl_cache_new(const struct ea_model *m);
-void rp_cl_cache_free(struct rp_cl_cache *c);
-
 struct rp_wakee {
 	uint32_t util;		/* task util_avg, decayed to now */
 	uint32_t util_est;	/* task_util_est() at its last dequeue
@@ -312,19 +250,11 @@ static inline uint32_t rp_cap_curr(const struct rp_env *e, int cpu)
 	return rp_cluster(e, cpu)->caps[e->cap_idx[cpu]].cap;
 }
 
-/* fits_capacity(): util below 80% of cap (util x 1280 < cap x 1024). */
-static inline bool rp_fits(uint32_t util, uint32_t cap)
-{
-	return (uint64_t)util * 1280 < (uint64_t)cap * 1024;
-}
-
 static inline bool rp_idle(const struct rp_env *e, int cpu)
 {
 	return e->nr[cpu] == 0;
 }
 
-/* Whether the model's clusters differ in top capacity (asym_cpucapacity). */
-bool rp_asymmetric(const struct ea_model *m);
 /* `cfs`: prev if idle, else an idle sibling, else the least loaded. */
 int rp_select_cfs(const struct rp_env *e, const struct rp_wakee *p);
 
@@ -332,23 +262,6 @@ int rp_select_cfs(const struct rp_env *e, const struct rp_wakee *p);
  * PELT window; LONG_MAX when the cluster cannot take the utilisation. */
 long rp_energy_diff_util(const struct rp_env *e, int cpu, long util,
 			 long wakeups);
-/* The RFC's wakeup energy (x1024 per window) from a model's per-wakeup
- * figure: w x 1024 x 1000 / 47742, rounded. */
-long rp_rfc_wakeup_energy(double per_wakeup);
-/* The RFC's current state of a CPU at OPP k: set_curr_capacity() stores
- * freq x 1024 / the policy's max frequency, which energy_diff_util()
- * matches against the cap states in the model's units (energy_match_cap(),
- * the lowest state whose cap covers it; the top one if none does). */
-int rp_rfc_curr_idx(const struct ea_cluster *cl, int k);
-
-/* policy-feec.c: the energy model's power of a CPU of cl at OPP k, micro
- * power_unit: its core power plus an equal share of the cluster's. */
-int64_t rp_em_power_u(const struct ea_cluster *cl, int k);
-/* policy-feec.c: the lowest OPP at or above k that the energy model does
- * not mark EM_PERF_STATE_INEFFICIENT: a state is inefficient when some
- * higher one costs no more per unit of capacity (em_compute_costs(): cost
- * = power x max_freq / freq, compared from the top down). */
-int rp_em_efficient(const struct ea_cluster *cl, int k);
 /* mainline select_idle_sibling() from prev_cpu, wake_affine() aside: prev
  * if idle (and the task fits it on an asymmetric platform); else, on an
  * asymmetric platform, select_idle_capacity() (the first idle CPU from
