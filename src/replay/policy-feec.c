@@ -46,12 +46,6 @@ static uint64_t cpu_util_with(const struct rp_env *e, int c, uint32_t cap,
 	return u < cap ? u : cap;
 }
 
-/* task_util_est(): max(util_avg, its util_est) */
-static uint32_t task_util_est(const struct rp_wakee *p)
-{
-	return p->util > p->util_est ? p->util : p->util_est;
-}
-
 /* A perf domain's figures compute_energy() sums, without the task. */
 struct pd_util {
 	uint64_t pd_cap;	/* capacity summed over its CPUs */
@@ -106,8 +100,8 @@ static unsigned long long pd_energy(const struct rp_env *e, int ci,
 			max_util = u;
 	}
 	if (p)
-		busy = busy + task_util_est(p) < d->pd_cap ?
-			       busy + task_util_est(p) : d->pd_cap;
+		busy = busy + rp_task_util_est(p) < d->pd_cap ?
+			       busy + rp_task_util_est(p) : d->pd_cap;
 	if (!busy)
 		return 0;
 	/* map_util_perf(): 25% headroom, then the lowest OPP that covers it */
@@ -138,38 +132,6 @@ unsigned long long rp_feec_compute_energy(const struct rp_env *e, int ci,
 			 in_pd ? dst_cpu : -1);
 }
 
-static bool idle_fits(const struct rp_env *e, int c, uint32_t tu)
-{
-	return rp_idle(e, c) && (!e->asymmetric || rp_fits(tu, rp_cap_orig(e, c)));
-}
-
-int rp_select_idle_sibling(const struct rp_env *e, const struct rp_wakee *p)
-{
-	int prev = p->prev_cpu, best = -1;
-	uint32_t tu = task_util_est(p), best_cap = 0;
-
-	if (idle_fits(e, prev, tu))
-		return prev;
-	for (int j = 1; j <= e->ncpus; j++) {
-		int c = (prev + j) % e->ncpus;
-
-		if (!rp_idle(e, c))
-			continue;
-		if (e->asymmetric) {
-			/* select_idle_capacity() over every CPU */
-			if (rp_fits(tu, rp_cap_orig(e, c)))
-				return c;
-			if (rp_cap_orig(e, c) > best_cap) {
-				best_cap = rp_cap_orig(e, c);
-				best = c;
-			}
-		} else if (e->model->cpu_cluster[c] == e->model->cpu_cluster[prev]) {
-			return c;	/* select_idle_cpu() in the LLC */
-		}
-	}
-	return best >= 0 ? best : prev;
-}
-
 static int select_feec(const struct rp_env *e, const struct rp_wakee *p)
 {
 	unsigned long long prev_delta = ULLONG_MAX, best_delta = ULLONG_MAX;
@@ -177,7 +139,7 @@ static int select_feec(const struct rp_env *e, const struct rp_wakee *p)
 
 	if (e->overutilised || !e->asymmetric)
 		return rp_select_idle_sibling(e, p);
-	if (!task_util_est(p))
+	if (!rp_task_util_est(p))
 		return prev;
 	for (int ci = 0; ci < e->model->nclusters; ci++) {
 		const struct ea_cluster *cl = &e->model->clusters[ci];

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * The policy table and the helpers policies share. Adding a policy is one
- * file defining a struct rp_policy plus one line in `policies` below.
+ * The policy table. Adding a policy is one file defining a struct
+ * rp_policy plus one line in `policies` below.
  */
 #include <string.h>
 
@@ -53,29 +53,4 @@ const struct rp_policy *rp_policy_get(const char *name)
 	int i = ea_replay_policy_find(name);
 
 	return i < 0 ? NULL : policies[i];
-}
-
-static bool same_cluster(const struct rp_env *e, int a, int b)
-{
-	return e->model->cpu_cluster[a] == e->model->cpu_cluster[b];
-}
-
-int rp_select_cfs(const struct rp_env *e, const struct rp_wakee *p)
-{
-	int prev = p->prev_cpu, best = -1;
-
-	if (rp_idle(e, prev))
-		return prev;
-	for (int i = 0; i < e->ncpus; i++)
-		if (i != prev && same_cluster(e, i, prev) && rp_idle(e, i))
-			return i;
-	/* ties: the bigger CPU (as load / capacity would), then the lower
-	 * id: the same choice whatever the platform's numbering of clusters */
-	for (int i = 0; i < e->ncpus; i++)
-		if (best < 0 || e->nr[i] < e->nr[best] ||
-		    (e->nr[i] == e->nr[best] && (e->util[i] < e->util[best] ||
-		     (e->util[i] == e->util[best] &&
-		      rp_cap_orig(e, i) > rp_cap_orig(e, best)))))
-			best = i;
-	return best;
 }

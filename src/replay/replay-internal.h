@@ -255,14 +255,17 @@ static inline bool rp_idle(const struct rp_env *e, int cpu)
 	return e->nr[cpu] == 0;
 }
 
-/* `cfs`: prev if idle, else an idle sibling, else the least loaded. */
-int rp_select_cfs(const struct rp_env *e, const struct rp_wakee *p);
+/* task_util_est(): max(util_avg, its util_est) */
+static inline uint32_t rp_task_util_est(const struct rp_wakee *p)
+{
+	return p->util > p->util_est ? p->util : p->util_est;
+}
 
 /* policy-eas-rfc.c: the RFC's energy_diff_util(), in its power units per
  * PELT window; LONG_MAX when the cluster cannot take the utilisation. */
 long rp_energy_diff_util(const struct rp_env *e, int cpu, long util,
 			 long wakeups);
-/* mainline select_idle_sibling() from prev_cpu, wake_affine() aside: prev
+/* select-idle-sibling.c: mainline select_idle_sibling() from prev_cpu, wake_affine() aside: prev
  * if idle (and the task fits it on an asymmetric platform); else, on an
  * asymmetric platform, select_idle_capacity() (the first idle CPU from
  * prev, wrapping, where the task fits, else the idle CPU of highest
