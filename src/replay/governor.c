@@ -29,7 +29,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "replay/replay-internal.h"
+#include "eatrace/replay.h"
+#include "replay/governor.h"
 
 #define RP_SUGOV_RATE_LIMIT_US 1000
 

@@ -10,7 +10,8 @@
  */
 #include <string.h>
 
-#include "replay/replay-internal.h"
+#include "eatrace/replay.h"
+#include "replay/idle.h"
 
 int rp_idle_parse(const char *name)
 {

@@ -3,9 +3,10 @@
  * The replay's platform arithmetic, the bottom of src/replay: what every
  * policy, governor and the simulator compute from the model alone.
  * Capacities and the fits rule (here, inline), a divider by a fixed
- * capacity, mainline's energy model figures (em.c), the 2014 RFC's
- * (em-rfc.c), and both per cluster, computed once (platform.c). Nothing
- * here knows of policies, governors or the simulator.
+ * capacity, recorded CPUs onto another platform's (cpumap.c), mainline's
+ * energy model figures (em.c), the 2014 RFC's (em-rfc.c), and both per
+ * cluster, computed once (platform.c). Nothing here knows of workloads,
+ * policies, governors or the simulator.
  */
 #ifndef EATRACE_REPLAY_PLATFORM_H
 #define EATRACE_REPLAY_PLATFORM_H
@@ -60,6 +61,11 @@ static inline long rp_div(long n, const struct rp_div *q, long d)
 		return n / d;
 	return (long)(((unsigned __int128)(uint64_t)n * q->m) >> q->shift);
 }
+
+/* cpumap.c: recorded CPU (0..nsrc-1) -> CPU of dst (0..ndst-1), by
+ * capacity then id on each side (identity when same); malloc()ed. */
+int *rp_cpu_map_new(const struct ea_model *src, int nsrc,
+		    const struct ea_model *dst, int ndst, bool same);
 
 /* ---- mainline's energy model (em.c) ---- */
 

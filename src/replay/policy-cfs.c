@@ -5,7 +5,7 @@
  * its cluster, else the least loaded CPU (fewest tasks, then lowest util,
  * then the biggest capacity, then the lowest id).
  */
-#include "replay/replay-internal.h"
+#include "replay/policy.h"
 
 static bool same_cluster(const struct rp_env *e, int a, int b)
 {

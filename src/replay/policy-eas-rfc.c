@@ -34,7 +34,7 @@
 #include <limits.h>
 #include <math.h>
 
-#include "replay/replay-internal.h"
+#include "replay/policy.h"
 
 static long lpow(double p)
 {

@@ -22,7 +22,7 @@
  */
 #include <limits.h>
 
-#include "replay/replay-internal.h"
+#include "replay/policy.h"
 
 /* cpu_util(cpu, p, -1): max(util_avg, util_est), capped at cap. */
 static uint64_t cpu_util(const struct rp_env *e, int c, uint32_t cap)

@@ -5,7 +5,8 @@
  */
 #include <string.h>
 
-#include "replay/replay-internal.h"
+#include "eatrace/replay.h"
+#include "replay/policy.h"
 
 static const struct rp_policy *const policies[] = {
 	&rp_policy_recorded,

@@ -10,7 +10,7 @@
  * (policy.h): recent_used_cpu, select_idle_cpu()'s idle core then idle CPU
  * scan within the LLC, select_idle_capacity() as a function of its own.
  */
-#include "replay/replay-internal.h"
+#include "replay/policy.h"
 
 static bool idle_fits(const struct rp_env *e, int c, uint32_t tu)
 {

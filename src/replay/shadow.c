@@ -24,7 +24,8 @@
 #include <string.h>
 
 #include "eatrace/output.h"
-#include "replay/replay-internal.h"
+#include "eatrace/replay.h"
+#include "replay/policy.h"
 #include "state/pelt.h"
 
 struct sh_task {

@@ -3,7 +3,10 @@
 #ifndef EATRACE_REPLAY_SIM_H
 #define EATRACE_REPLAY_SIM_H
 
-#include "replay/replay-internal.h"
+#include "replay/governor.h"
+#include "replay/idle.h"
+#include "replay/policy.h"
+#include "replay/workload.h"
 #include "state/pelt.h"
 
 struct sim_arrival {
