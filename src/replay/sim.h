@@ -1,7 +1,13 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
-/* The simulator's state (sim.c), shared with its driver (replay.c). */
+/*
+ * The simulator's state and the functions its files (sim*.c, one per
+ * mechanism: docs/replay.md "Layout of src/replay") share: only they, the
+ * driver (replay.c) and the unit tests include it.
+ */
 #ifndef EATRACE_REPLAY_SIM_H
 #define EATRACE_REPLAY_SIM_H
+
+#include <stdio.h>
 
 #include "replay/governor.h"
 #include "replay/idle.h"
@@ -47,7 +53,7 @@ struct sim_move {
 struct sim_cpu {
 	/*
 	 * Its PELT signal, its task's work left, PELT signal and its busy
-	 * time are advanced lazily (sim.c "Lazy time"): they are as of
+	 * time are advanced lazily (sim-pelt.c "Lazy time"): they are as of
 	 * sync_t, and curr and rate have not changed since.
 	 */
 	struct ea_pelt pelt;
@@ -162,7 +168,7 @@ struct sim {
 	int nin_busy0;		/* CPUs in a recorded idle-task stretch */
 	int *done, ndone;	/* CPUs whose task's work ran out (advance) */
 	/* CPUs in the order they are visited where the first wins: the
-	 * biggest first, then by id (sim.c order_cpus()); cpos: its inverse */
+	 * biggest first, then by id (sim-init.c order_cpus()); cpos: its inverse */
 	int *corder, *cpos;
 	/* sets of CPUs, as bits of their positions in corder: [nw] words */
 	int nw;			/* ncpus / 64 + 1 */
@@ -196,6 +202,244 @@ struct sim {
 	char error[128];
 };
 
+#define TICK_NS 4000000ull
+#define KEY_SIM UINT64_MAX	/* events with no recorded cause: last */
+
+/* ---- small helpers of every mechanism ---- */
+
+static inline void sim_fail(struct sim *s, const char *msg)
+{
+	if (!s->error[0])
+		snprintf(s->error, sizeof(s->error), "%s", msg);
+}
+
+static inline const struct ea_cluster *cl_of(const struct sim *s, int cpu)
+{
+	return &s->m->clusters[s->cpus[cpu].cluster];
+}
+
+/* ea_pelt_update(): whether util_avg may have changed (a new period). */
+static inline bool pelt_update(struct ea_pelt *p, uint64_t now, bool running,
+			       uint32_t cap)
+{
+	if (ea_pelt_update_within(p, now, running, cap))
+		return false;
+	ea_pelt_update_slow(p, now, running, cap);
+	return true;
+}
+
+static inline uint64_t umin(uint64_t a, uint64_t b)
+{
+	return a < b ? a : b;
+}
+
+/* How much of [t0, t1) lies in the metrics' window. */
+static inline uint64_t in_win(const struct sim *s, uint64_t t0, uint64_t t1)
+{
+	if (t0 < s->win0)
+		t0 = s->win0;
+	if (t1 > s->win1)
+		t1 = s->win1;
+	return t1 > t0 ? t1 - t0 : 0;
+}
+
+static inline int map_cpu(const struct sim *s, int cpu)
+{
+	return cpu < 0 ? -1 : cpu < s->nsrc ? s->cpu_map[cpu] : cpu % s->ncpus;
+}
+
+static inline int nr_running(const struct sim *s, int cpu)
+{
+	return (s->cpus[cpu].curr >= 0) + s->cpus[cpu].nrq;
+}
+
+static inline void set_bit(uint64_t *set, int cpu)
+{
+	set[cpu >> 6] |= 1ull << (cpu & 63);
+}
+
+/* The lowest CPU in the set of word w (m, not 0). */
+static inline int first_of(int w, uint64_t m)
+{
+	return w * 64 + __builtin_ctzll(m);
+}
+
+/* What next_time() and sim_pick() know of cpu may have changed: look again. */
+static inline void touch(struct sim *s, int cpu)
+{
+	set_bit(s->nt_dirty, s->cpos[cpu]);
+	set_bit(s->pk_dirty, s->cpos[cpu]);
+}
+
+/* cpu's emission key floor in the current bucket. */
+static inline uint64_t *kmax(struct sim *s, struct sim_cpu *c)
+{
+	if (c->kmax_bucket != s->nbuckets) {
+		c->kmax_bucket = s->nbuckets;
+		c->kmax = 0;
+	}
+	return &c->kmax;
+}
+
+static inline const struct rp_act *cur_act(const struct sim *s, const struct sim_task *t)
+{
+	return &t->w->acts[t->cur];
+}
+
+/* The segments of t's current activation: none if the workload kept none. */
+static inline struct rp_act_segs cur_segs(const struct sim_task *t)
+{
+	return t->w->act_segs ? t->w->act_segs[t->cur] :
+				(struct rp_act_segs){ 0, 0 };
+}
+
+/* Index of the task the CPU's emitted stream says is running, -1. */
+static inline int e_task(const struct sim *s, int cpu)
+{
+	return s->cpus[cpu].e_pid > 0 ? s->cpus[cpu].e_task : -1;
+}
+
+static inline uint32_t task_util(struct sim *s, struct sim_task *t)
+{
+	pelt_update(&t->pelt, s->now, false, 0);
+	return t->pelt.util_avg;
+}
+
+/* Overutilised as the policy sees it (rp_balance.sticky_over). */
+static inline bool over_seen(const struct sim *s)
+{
+	return s->policy->balance.sticky_over ? s->over_sticky : s->overutilised;
+}
+
+/* Whether cpu is offline now (the recording's, on the same platform). */
+static inline bool is_off(const struct sim *s, int cpu)
+{
+	return s->off_until && s->now < s->off_until[cpu];
+}
+
+/* ---- between the simulator's files ---- */
+
+/* sim-arrivals.c: arrivals in (time, recorded order, task) order */
+struct sim_arrival sim_arr_pop(struct sim *s);
+bool sim_arrivals_in_order(const struct ea_workload *w, size_t *n);
+int sim_arrivals_sort(struct sim *s);
+void sim_arrivals_rewind(struct sim *s);
+
+/* sim-emit.c: the simulated events, ordered, to the sink */
+struct ea_event *sim_emit(struct sim *s, int cpu, uint8_t type, uint64_t key,
+			     int cur_task);
+void sim_close_bucket(struct sim *s);
+void sim_flush(struct sim *s);
+void sim_swapper_comm(int cpu, char *out);
+void sim_emit_switch(struct sim *s, int cpu, int next, uint64_t key);
+
+/* sim-pelt.c: lazy time: PELT, work left, busy time; util_est */
+bool sim_run_cpu(struct sim *s, struct sim_cpu *c, uint64_t t, bool is_live);
+void sim_advance(struct sim *s, uint64_t t);
+void sim_util_est_sleep(struct sim *s, struct sim_task *t, int cpu);
+
+/* sim-idle.c: idle entry and exit, idle states */
+void sim_go_idle(struct sim *s, int cpu, uint64_t key);
+int sim_push_len(struct sim *s, struct sim_cpu *c, uint64_t len);
+void sim_leave_idle(struct sim *s, int cpu, uint64_t key);
+void sim_recorded_idle_change(struct sim *s, int cpu);
+
+/* sim-freq.c: the governor, recorded frequencies */
+int sim_cap_idx_for_khz(const struct sim *s, const struct ea_cluster *cl,
+			   uint32_t khz);
+void sim_governor(struct sim *s);
+void sim_recorded_freq(struct sim *s, const struct rp_freq *f);
+
+/* sim-rq.c: run queues, slices, preemption */
+int sim_rq_push(struct sim *s, int cpu, int task);
+void sim_rq_last_first(struct sim *s, int cpu);
+int sim_rq_take(struct sim *s, int cpu, int at);
+void sim_enqueue(struct sim *s, int task, int cpu);
+void sim_migrate_running(struct sim *s, int src, int dst);
+uint64_t sim_slice(const struct sim *s, int cpu);
+void sim_run_next(struct sim *s, int cpu);
+
+/* sim-act.c: activations: start, end, segments, latency */
+void sim_record_latency(struct sim *s, const struct sim_task *t);
+void sim_start_act(struct sim *s, struct sim_task *t, size_t k);
+void sim_do_move(struct sim *s, size_t i);
+void sim_complete(struct sim *s, int cpu);
+
+/* sim-offline.c: offline CPUs and suspension */
+int sim_online_cpu(const struct sim *s, int task, int cpu);
+void sim_evacuate(struct sim *s, int cpu);
+void sim_off_start(struct sim *s, const struct rp_off *o);
+void sim_off_end(struct sim *s, int cpu);
+int sim_init_offs(struct sim *s);
+
+/* sim-balance.c: load balancing */
+void sim_balance_tick(struct sim *s);
+bool sim_pull(struct sim *s, int cpu);
+
+/* sim-busy0.c: idle-task stretches */
+void sim_busy0_end(struct sim *s, int cpu);
+void sim_busy0_start(struct sim *s, const struct rp_idle_busy *b);
+
+/* sim-wake.c: wakeup placement through the policy */
+void sim_arrive(struct sim *s, const struct sim_arrival *ar);
+
+/* sim-pick.c: what each CPU runs next */
+void sim_pick(struct sim *s, int cpu, bool tick);
+
+/*
+ * ---- sim-pelt.c's and sim-arrivals.c's, inline: every step runs them ----
+ */
+
+/* The first instant at which an update of p would not be within its
+ * period (ea_pelt_update_within() false): its period's end, which updates
+ * within the period keep. */
+static inline uint64_t pelt_boundary(const struct ea_pelt *p)
+{
+	if (!p->started)
+		return 0;
+	return p->last_ns + ((uint64_t)(1024 - p->period_contrib) << 10);
+}
+
+/* When cpu's or its task's signal next crosses a period, no sooner. */
+static inline void sim_set_pelt_b(struct sim *s, struct sim_cpu *c)
+{
+	uint64_t b = pelt_boundary(&c->pelt);
+
+	if (c->curr >= 0)
+		b = umin(b, pelt_boundary(&s->tasks[c->curr].pelt));
+	c->pelt_b = b;
+	if (b < s->pelt_next)
+		s->pelt_next = b;
+}
+
+/* Whether cpu's task has been through a step since it began running. */
+static inline bool live(const struct sim *s, const struct sim_cpu *c)
+{
+	return c->curr_step < s->nstep;
+}
+
+/*
+ * Bring cpu up to date: all within a period, sim_advance() saw to that. Not
+ * done yet if sync_t is now: a task may have become live since.
+ */
+static inline void sim_sync_cpu(struct sim *s, int cpu)
+{
+	struct sim_cpu *c = &s->cpus[cpu];
+
+	if (sim_run_cpu(s, c, s->now, live(s, c)))
+		s->util_dirty = true;
+}
+
+/* The next arrival due, NULL when there is none. */
+static inline const struct sim_arrival *sim_arr_peek(const struct sim *s)
+{
+	if (s->heap)
+		return s->nheap ? &s->heap[0] : NULL;
+	return s->ai < s->narr ? &s->arr[s->ai] : NULL;
+}
+
+/* ---- the driver's (replay.c) and the tests' ---- */
+
 int sim_init(struct sim *s, const struct ea_workload *w, const struct ea_model *m,
 	     const struct rp_policy *p, enum rp_gov g, enum rp_idle_sel idle,
 	     bool same_platform, uint32_t assumed_khz);
@@ -206,7 +450,7 @@ int sim_run(struct sim *s);
  * finishes the run. */
 bool sim_step(struct sim *s);
 /* util_est_update() at a sleep: the task's new util_est from its last
- * (ewma), its util at dequeue and its CPU's top capacity (sim.c). */
+ * (ewma), its util at dequeue and its CPU's top capacity (sim-pelt.c). */
 uint32_t rp_util_est_update(uint32_t ewma, uint32_t dequeued, uint32_t cap);
 /* For tests: take the arrivals from one sorted array, as when some task's
  * are out of order, instead of the heap; resets. 0 or -1 (memory). */
