@@ -332,6 +332,17 @@ static int select_eas_rfc(const struct rp_env *e, const struct rp_wakee *p)
 	return cpu;
 }
 
+/* --shadow's estimate: energy_diff_util() of the task on cpu; none where
+ * its cluster cannot take it. */
+static bool rfc_cpu_energy(const struct rp_env *e, const struct rp_wakee *p,
+			   int cpu, double *v)
+{
+	long d = rp_energy_diff_util(e, cpu, p->util, p->wakeups);
+
+	*v = (double)d;
+	return d != LONG_MAX;
+}
+
 const struct rp_policy rp_policy_eas_rfc = {
 	.name = "eas-rfc",
 	.summary = "the 2014 RFC: energy_diff through find_target_group/cpu (3.15 balance path, wake_affine disabled)",
@@ -339,4 +350,5 @@ const struct rp_policy rp_policy_eas_rfc = {
 	 * letter): 3.15's CFS balancing, which had no misfit */
 	.balance = { .no_misfit = true },
 	.select_cpu = select_eas_rfc,
+	.cpu_energy = rfc_cpu_energy,
 };

@@ -209,9 +209,22 @@ static int select_feec(const struct rp_env *e, const struct rp_wakee *p)
 	return prev;
 }
 
+/* --shadow's estimate: compute_energy() of cpu's perf domain with the task
+ * on cpu minus without it. */
+static bool feec_cpu_energy(const struct rp_env *e, const struct rp_wakee *p,
+			    int cpu, double *v)
+{
+	int ci = e->model->cpu_cluster[cpu];
+
+	*v = ((double)rp_feec_compute_energy(e, ci, p->util, cpu) -
+	      (double)rp_feec_compute_energy(e, ci, p->util, -1)) / 1e6;
+	return true;
+}
+
 const struct rp_policy rp_policy_feec = {
 	.name = "feec",
 	.summary = "mainline find_energy_efficient_cpu (em_cpu_energy without inefficient OPPs, util_est, util_fits_cpu; overutilised: select_idle_sibling)",
 	.balance = { .over_gated = true, .sticky_over = true },
 	.select_cpu = select_feec,
+	.cpu_energy = feec_cpu_energy,
 };

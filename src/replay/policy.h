@@ -68,16 +68,50 @@ struct rp_balance {
 	bool no_misfit;		/* no misfit migration (before 4.20) */
 };
 
+/*
+ * A policy: one file (policy-*.c) defining one of these, plus one line in
+ * policy.c's table. The simulator (sim-wake.c) and --shadow (shadow.c)
+ * call it through these members only.
+ */
 struct rp_policy {
 	const char *name;
 	const char *summary;
 	struct rp_balance balance;
 	bool follow_segments;	/* move as the recording did (`recorded`) */
+	/* A woken task's CPU (select_task_rq() at a wakeup). */
 	int (*select_cpu)(const struct rp_env *e, const struct rp_wakee *p);
+	/* A new task's first CPU (p->fork; select_task_rq() at fork, in
+	 * mainline find_idlest_cpu()); NULL: select_cpu places it too, as
+	 * with every policy so far. */
+	int (*select_fork)(const struct rp_env *e, const struct rp_wakee *p);
+	/* The policy's own estimate of placing p on cpu, in the model's
+	 * power_unit per window, for --shadow's decision rows; false: none
+	 * for that CPU. NULL: the policy makes none. */
+	bool (*cpu_energy)(const struct rp_env *e, const struct rp_wakee *p,
+			   int cpu, double *v);
 };
+
+/*
+ * Where the placements not modelled yet belong, each a file of its own:
+ *  - a `cfs` that is mainline's select_task_rq_fair(): its policy file
+ *    (policy-cfs.c's successor), wake_affine() (idle and weight variants)
+ *    in wake-affine.c, the rest of select_idle_sibling() (recent_used_cpu,
+ *    select_idle_cpu()'s idle core then idle CPU scan in the LLC,
+ *    select_idle_capacity()) in select-idle-sibling.c, which feec's
+ *    fallback uses already; the LLC from the model, in platform.h;
+ *  - fork and exec placement: each policy's select_fork above, mainline's
+ *    idlest-group search (find_idlest_group(), find_idlest_cpu()) in
+ *    find-idlest.c, the RFC's fork rule in policy-eas-rfc.c; a new task's
+ *    util (post_init_entity_util_avg()) where sim-wake.c places a fork;
+ *  - EEVDF wakeup preemption (an earlier deadline preempts): sim-rq.c,
+ *    sim_enqueue();
+ *  - an ensemble of perturbed runs (--ensemble): ensemble.c, above
+ *    replay.c, calling ea_replay_run() once per perturbation.
+ */
 
 extern const struct rp_policy rp_policy_recorded, rp_policy_eas_rfc,
 	rp_policy_feec, rp_policy_cfs, rp_policy_pack, rp_policy_spread;
+/* policy.c: the policy of that name, NULL. */
 const struct rp_policy *rp_policy_get(const char *name);
 
 /* Helpers shared by policies, inline: each runs per CPU per decision. */
@@ -112,15 +146,19 @@ static inline uint32_t rp_task_util_est(const struct rp_wakee *p)
 	return p->util > p->util_est ? p->util : p->util_est;
 }
 
+/* Shared by several policies (select-idle-sibling.c), or a policy's own
+ * figure the unit tests check (policy-eas-rfc.c, policy-feec.c). */
+
 /* policy-eas-rfc.c: the RFC's energy_diff_util(), in its power units per
  * PELT window; LONG_MAX when the cluster cannot take the utilisation. */
 long rp_energy_diff_util(const struct rp_env *e, int cpu, long util,
 			 long wakeups);
-/* select-idle-sibling.c: mainline select_idle_sibling() from prev_cpu, wake_affine() aside: prev
- * if idle (and the task fits it on an asymmetric platform); else, on an
- * asymmetric platform, select_idle_capacity() (the first idle CPU from
- * prev, wrapping, where the task fits, else the idle CPU of highest
- * capacity); else the first idle CPU of prev's cluster; else prev. */
+/* select-idle-sibling.c: mainline select_idle_sibling() from prev_cpu,
+ * wake_affine() aside: prev if idle (and the task fits it on an
+ * asymmetric platform); else, on an asymmetric platform,
+ * select_idle_capacity() (the first idle CPU from prev, wrapping, where
+ * the task fits, else the idle CPU of highest capacity); else the first
+ * idle CPU of prev's cluster; else prev. */
 int rp_select_idle_sibling(const struct rp_env *e, const struct rp_wakee *p);
 /* policy-feec.c: mainline compute_energy() for a perf domain, with the
  * task on dst_cpu (-1: without it). */

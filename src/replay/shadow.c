@@ -18,12 +18,14 @@
  * placement), and those without a target_cpu. Each decision is counted in
  * one kind: "overutilised" (the recorded state was), else "stayed on prev"
  * (the kernel kept prev) or "moved".
+ *
+ * It computes only: the counts (struct ea_shadow_result) and, for
+ * --emit-decisions, each decision with the policy's own estimate per CPU
+ * (struct rp_policy cpu_energy) handed to a sink; src/output writes both.
  */
-#include <limits.h>
+#include <math.h>
 #include <stdlib.h>
-#include <string.h>
 
-#include "eatrace/output.h"
 #include "eatrace/replay.h"
 #include "replay/policy.h"
 #include "state/pelt.h"
@@ -47,8 +49,8 @@ struct ea_shadow {
 	struct sh_task *tasks;	/* open addressing on pid */
 	size_t ntasks, cap_tasks;
 	struct ea_shadow_result res;
-	bool first_row, failed;
-	struct ea_json j;
+	bool failed;
+	double *energy;		/* a decision's, per CPU (decisions only) */
 };
 
 static struct sh_task *task_get(struct ea_shadow *sh, int32_t pid)
@@ -108,21 +110,14 @@ int ea_shadow_new(struct ea_shadow **out, const struct ea_shadow_config *cfg,
 	sh->nr = calloc(n, sizeof(*sh->nr));
 	sh->queued = calloc(n, sizeof(*sh->queued));
 	sh->clc = rp_cl_cache_new(cfg->model);
-	sh->first_row = true;
+	sh->energy = calloc(n, sizeof(*sh->energy));
 	if (!sh->util || !sh->kcpu || !sh->has_kcpu || !sh->cap || !sh->nr ||
-	    !sh->queued || !sh->clc) {
+	    !sh->queued || !sh->clc || !sh->energy) {
 		ea_shadow_free(sh);
 		return ea_err_set(err, "out of memory");
 	}
-	if (cfg->decisions && cfg->decisions_json) {
-		ea_json_begin(&sh->j, cfg->decisions);
-		ea_json_arr(&sh->j, NULL);
-	} else if (cfg->decisions) {
-		fputs("time_s,pid,comm,prev_cpu,recorded_cpu,policy_cpu,agree,kind", cfg->decisions);
-		for (int c = 0; c < n; c++)
-			fprintf(cfg->decisions, ",energy_cpu%d", c);
-		fputc('\n', cfg->decisions);
-	}
+	if (cfg->decisions)
+		cfg->decisions->begin(cfg->decisions->ctx, n);
 	*out = sh;
 	return 0;
 }
@@ -138,6 +133,7 @@ void ea_shadow_free(struct ea_shadow *sh)
 	free(sh->nr);
 	free(sh->queued);
 	free(sh->tasks);
+	free(sh->energy);
 	rp_cl_cache_free(sh->clc);
 	free(sh);
 }
@@ -151,83 +147,37 @@ int ea_shadow_done(struct ea_shadow *sh, struct ea_err *err)
 {
 	if (sh->failed)
 		return ea_err_set(err, "out of memory");
-	if (sh->cfg.decisions && sh->cfg.decisions_json) {
-		ea_json_arr_end(&sh->j);
-		ea_json_end(&sh->j);
-	}
+	if (sh->cfg.decisions)
+		sh->cfg.decisions->end(sh->cfg.decisions->ctx);
 	return 0;
 }
 
-static const char *const kinds[] = { "stayed_on_prev", "moved", "overutilised" };
-
-/*
- * The policy's own estimate of placing the task on cpu, in the model's
- * power_unit per window (feec: compute_energy() with minus without, the
- * cpu's perf domain; eas-rfc: energy_diff_util()); false: none.
- */
+/* The policy's own estimate of placing the task on cpu (struct rp_policy
+ * cpu_energy); false: none. */
 static bool candidate_energy(const struct ea_shadow *sh, const struct rp_env *e,
 			     const struct rp_wakee *p, int cpu, double *v)
 {
-	if (!strcmp(sh->pol->name, "feec")) {
-		int ci = e->model->cpu_cluster[cpu];
-
-		*v = ((double)rp_feec_compute_energy(e, ci, p->util, cpu) -
-		      (double)rp_feec_compute_energy(e, ci, p->util, -1)) / 1e6;
-		return true;
-	}
-	if (!strcmp(sh->pol->name, "eas-rfc")) {
-		long d = rp_energy_diff_util(e, cpu, p->util, p->wakeups);
-
-		*v = (double)d;
-		return d != LONG_MAX;
-	}
-	return false;
+	return sh->pol->cpu_energy && sh->pol->cpu_energy(e, p, cpu, v);
 }
 
-static void write_row(struct ea_shadow *sh, const struct ea_event *ev,
-		      const struct ea_task *t, const struct rp_env *e,
-		      const struct rp_wakee *p, int pick, int kind)
+/* The decision to the --emit-decisions sink, with the policy's estimate
+ * for each CPU. */
+static void send_decision(struct ea_shadow *sh, const struct ea_event *ev,
+			  const struct ea_task *t, const struct rp_env *e,
+			  const struct rp_wakee *p, int pick, int kind)
 {
-	FILE *f = sh->cfg.decisions;
-	double v;
+	const struct ea_shadow_sink *sink = sh->cfg.decisions;
+	struct ea_shadow_decision d = {
+		.ts = ev->ts, .pid = t->pid, .comm = t->comm,
+		.prev_cpu = p->prev_cpu, .recorded_cpu = p->rec_cpu,
+		.policy_cpu = pick, .kind = kind, .ncpus = e->ncpus,
+		.energy = sh->energy,
+	};
 
-	if (sh->cfg.decisions_json) {
-		struct ea_json *j = &sh->j;
-
-		ea_json_obj(j, NULL);
-		ea_json_ns_as_s(j, "time_s", ev->ts);
-		ea_json_int(j, "pid", t->pid);
-		ea_json_str(j, "comm", t->comm);
-		ea_json_int(j, "prev_cpu", p->prev_cpu);
-		ea_json_int(j, "recorded_cpu", p->rec_cpu);
-		ea_json_int(j, "policy_cpu", pick);
-		ea_json_bool(j, "agree", pick == p->rec_cpu);
-		ea_json_str(j, "kind", kinds[kind]);
-		ea_json_arr(j, "energy");
-		for (int c = 0; c < e->ncpus; c++) {
-			if (candidate_energy(sh, e, p, c, &v))
-				ea_json_num(j, NULL, v);
-			else
-				ea_json_raw(j, NULL, "null");
-		}
-		ea_json_arr_end(j);
-		ea_json_obj_end(j);
-		return;
-	}
-	fprintf(f, "%llu.%09llu,%d,", (unsigned long long)(ev->ts / 1000000000),
-		(unsigned long long)(ev->ts % 1000000000), t->pid);
-	/* comms have no commas or quotes in the kernel's; keep CSV simple */
-	for (const char *c = t->comm; *c; c++)
-		fputc(*c == ',' || *c == '"' ? '_' : *c, f);
-	fprintf(f, ",%d,%d,%d,%d,%s", p->prev_cpu, p->rec_cpu, pick,
-		pick == p->rec_cpu, kinds[kind]);
-	for (int c = 0; c < e->ncpus; c++) {
-		if (candidate_energy(sh, e, p, c, &v))
-			fprintf(f, ",%.6f", v);
-		else
-			fputc(',', f);
-	}
-	fputc('\n', f);
+	for (int c = 0; c < e->ncpus; c++)
+		if (!candidate_energy(sh, e, p, c, &sh->energy[c]))
+			sh->energy[c] = NAN;
+	sink->decision(sink->ctx, &d);
 }
 
 static void decide(struct ea_shadow *sh, const struct ea_state *s,
@@ -306,7 +256,7 @@ static void decide(struct ea_shadow *sh, const struct ea_state *s,
 	sh->res.agree[kind] += pick == p.rec_cpu;
 	sh->res.kernel_util += kernel;
 	if (sh->cfg.decisions)
-		write_row(sh, ev, t, &e, &p, pick, kind);
+		send_decision(sh, ev, t, &e, &p, pick, kind);
 }
 
 static void unqueue(struct ea_shadow *sh, struct sh_task *st)

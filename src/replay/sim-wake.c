@@ -62,7 +62,10 @@ static int place_policy(struct sim *s, int task)
 	p.rec_cpu = map_cpu(s, a->cpu);
 	p.prev_cpu = t->cpu >= 0 ? t->cpu : p.rec_cpu >= 0 ? p.rec_cpu : 0;
 	p.fork = a->flags & RP_ACT_FORK;
-	cpu = s->policy->select_cpu(&env, &p);
+	/* a new task: the policy's fork placement, if it has one */
+	cpu = p.fork && s->policy->select_fork ?
+		      s->policy->select_fork(&env, &p) :
+		      s->policy->select_cpu(&env, &p);
 	if (cpu < 0 || cpu >= s->ncpus)
 		cpu = p.prev_cpu;
 	if (t->upin && !rp_pin_allows(t->upin, cpu)) {
