@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * The simulator's setup: its state for one workload, model and policy
- * (sim_init()), back at the trace's start for another run (sim_rewind()),
- * freed (sim_free()); frequency domains, and the order in which CPUs are
- * visited (order_cpus()).
+ * (sim_new(), sim_init()), back at the trace's start for another run
+ * (sim_rewind()), freed (sim_free(), sim_delete()); frequency domains, and
+ * the order in which CPUs are visited (order_cpus()).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -337,4 +337,50 @@ void sim_free(struct sim *s)
 	free(s->out);
 	free(s->lat);
 	memset(s, 0, sizeof(*s));
+}
+
+struct sim *sim_new(const struct sim_config *cfg, char *err, size_t n)
+{
+	struct sim *s = malloc(sizeof(*s));
+
+	if (!s) {
+		snprintf(err, n, "out of memory");
+		return NULL;
+	}
+	if (sim_init(s, cfg->w, cfg->m, cfg->policy, cfg->gov->kind, cfg->idle,
+		     cfg->same_platform, cfg->assumed_khz)) {
+		snprintf(err, n, "%s", s->error);
+		sim_delete(s);
+		return NULL;
+	}
+	s->work = cfg->work;
+	s->gspec = *cfg->gov;
+	return s;
+}
+
+void sim_delete(struct sim *s)
+{
+	if (!s)
+		return;
+	sim_free(s);
+	free(s);
+}
+
+int sim_ncpus(const struct sim *s)
+{
+	return s->ncpus;
+}
+
+void sim_set_sink(struct sim *s,
+		  int (*sink)(void *ctx, const struct ea_event *ev,
+			      const char *comm),
+		  void *ctx)
+{
+	s->sink = sink;
+	s->sink_ctx = ctx;
+}
+
+const char *sim_error(const struct sim *s)
+{
+	return s->error;
 }

@@ -339,3 +339,32 @@ int sim_run(struct sim *s)
 		sim_flush(s);
 	return s->error[0] ? -1 : 0;
 }
+
+int sim_measure_idle(struct sim *s)
+{
+	int rc;
+
+	/* placement and frequencies do not depend on the idle states chosen */
+	s->oracle_pass1 = true;
+	rc = sim_run(s);
+	if (!rc)
+		sim_rewind(s);
+	s->oracle_pass1 = false;
+	return rc;
+}
+
+void sim_get_metrics(struct sim *s, struct sim_metrics *out)
+{
+	*out = (struct sim_metrics){
+		.lat = s->lat, .nlat = s->nlat, .wait_ns = s->wait_ns,
+		.late = s->late, .overutil_ns = s->overutil_ns,
+		.migrations = s->migrations, .events = s->events,
+	};
+}
+
+void sim_cpu_totals(const struct sim *s, int cpu, uint64_t *busy_ns,
+		    uint64_t *work)
+{
+	*busy_ns = s->cpus[cpu].task_busy_ns;
+	*work = s->cpus[cpu].work;
+}

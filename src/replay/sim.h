@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * The simulator's state and the functions its files (sim*.c, one per
- * mechanism: docs/replay.md "Layout of src/replay") share: only they, the
- * driver (replay.c) and the unit tests include it.
+ * mechanism: docs/replay.md "Layout of src/replay") share: only they and
+ * the unit tests include it; its driver (replay.c) has simulator.h.
  */
 #ifndef EATRACE_REPLAY_SIM_H
 #define EATRACE_REPLAY_SIM_H
@@ -12,6 +12,7 @@
 #include "replay/governor.h"
 #include "replay/idle.h"
 #include "replay/policy.h"
+#include "replay/simulator.h"
 #include "replay/workload.h"
 #include "state/pelt.h"
 
@@ -438,13 +439,13 @@ static inline const struct sim_arrival *sim_arr_peek(const struct sim *s)
 	return s->ai < s->narr ? &s->arr[s->ai] : NULL;
 }
 
-/* ---- the driver's (replay.c) and the tests' ---- */
+/* ---- sim_new()'s parts, and the unit tests' ---- */
 
+/* A simulator in *s (sim_free() it, even after a failure). 0, or -1 with
+ * s->error. */
 int sim_init(struct sim *s, const struct ea_workload *w, const struct ea_model *m,
 	     const struct rp_policy *p, enum rp_gov g, enum rp_idle_sel idle,
 	     bool same_platform, uint32_t assumed_khz);
-/* Run to the end, emitting to s->sink. 0 or -1 with s->error. */
-int sim_run(struct sim *s);
 /* For tests: one step of sim_run() (the next instant something is due);
  * false once none is left before the end, or on error. sim_run() then
  * finishes the run. */
