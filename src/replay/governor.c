@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * Frequency governors of the replay. `recorded` follows the trace's own
- * cpu_frequency timeline (sim.c does that); the others pick an OPP per
+ * cpu_frequency timeline (sim-freq.c does that); the others pick an OPP per
  * frequency domain:
  *  - schedutil (mainline kernel/sched/cpufreq_schedutil.c, shared policy):
  *    the domain's busiest CPU's util (capped at its capacity) with 25%

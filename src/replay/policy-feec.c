@@ -5,7 +5,8 @@
  *
  *  - not at all while the root domain is overutilised, nor on a platform
  *    whose CPUs all have the same capacity (no sd_asym_cpucapacity): then
- *    the regular path decides (here `cfs`, select_idle_sibling()'s spirit);
+ *    the regular path decides: mainline's select_idle_sibling()
+ *    (select-idle-sibling.c);
  *  - a task with no utilisation stays on prev_cpu;
  *  - per performance domain (a cluster), the candidates are prev_cpu and
  *    the CPU with the most spare capacity, among the CPUs where the task

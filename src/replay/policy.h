@@ -52,7 +52,7 @@ struct rp_wakee {
 };
 
 /*
- * A policy's load balancing rules (sim.c "Load balancing"). All false is
+ * A policy's load balancing rules (sim-balance.c; docs/replay.md "Load balancing"). All false is
  * plain mainline CFS: idle and newidle pulls, periodic balance at the
  * tick, misfit migration of running tasks on asymmetric platforms, active
  * balance.
