@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * The policy table. Adding a policy is one file defining a struct
+ * The policy table, and the policies by name for the rest of eatrace
+ * (ea_replay_policy_*()). Adding a policy is one file defining a struct
  * rp_policy plus one line in `policies` below.
  */
 #include <string.h>
