@@ -9,8 +9,10 @@
 #include "eatrace/output.h"
 #include "eatrace/replay.h"
 
-static const char *const kind_key[] = { "stayed_on_prev", "moved", "overutilised" };
-static const char *const kind_text[] = { "stayed on prev", "moved", "overutilised" };
+static const char *const kind_key[] = {"stayed_on_prev", "moved",
+				       "overutilised"};
+static const char *const kind_text[] = {"stayed on prev", "moved",
+					"overutilised"};
 
 static double pct(uint64_t a, uint64_t n)
 {
@@ -54,18 +56,27 @@ void ea_shadow_render(FILE *f, bool json, const char *trace,
 		ea_json_end(&j);
 		return;
 	}
-	fprintf(f, "%s: shadow %s on %s: %llu wakeup decisions, %llu agree with the kernel (%.1f%%)\n",
+	fprintf(f,
+		"%s: shadow %s on %s: %llu wakeup decisions, %llu agree with "
+		"the kernel (%.1f%%)\n",
 		trace, policy, m->name, (unsigned long long)n,
 		(unsigned long long)a, pct(a, n));
-	fprintf(f, "\n%-16s %10s %10s %8s\n", "kind", "decisions", "agree", "agree%");
+	fprintf(f, "\n%-16s %10s %10s %8s\n", "kind", "decisions", "agree",
+		"agree%");
 	for (int k = 0; k < 3; k++)
 		fprintf(f, "%-16s %10llu %10llu %8.1f\n", kind_text[k],
-			(unsigned long long)r->n[k], (unsigned long long)r->agree[k],
+			(unsigned long long)r->n[k],
+			(unsigned long long)r->agree[k],
 			pct(r->agree[k], r->n[k]));
-	fprintf(f, "\nutilisation: reconstructed PELT; the kernel's (sched_load_*) in %llu decisions\n",
+	fprintf(f,
+		"\nutilisation: reconstructed PELT; the kernel's "
+		"(sched_load_*) in %llu decisions\n",
 		(unsigned long long)r->kernel_util);
-	fprintf(f, "skipped wakeups: %llu RT/DL, %llu of a running task, %llu without a previous CPU, %llu without a target CPU\n",
-		(unsigned long long)r->skipped_rt, (unsigned long long)r->skipped_running,
+	fprintf(f,
+		"skipped wakeups: %llu RT/DL, %llu of a running task, %llu "
+		"without a previous CPU, %llu without a target CPU\n",
+		(unsigned long long)r->skipped_rt,
+		(unsigned long long)r->skipped_running,
 		(unsigned long long)r->skipped_no_prev,
 		(unsigned long long)r->skipped_no_target);
 }
@@ -73,7 +84,7 @@ void ea_shadow_render(FILE *f, bool json, const char *trace,
 /* ---- --emit-decisions ---- */
 
 struct rows {
-	struct ea_shadow_sink sink;	/* first: freed through it */
+	struct ea_shadow_sink sink; /* first: freed through it */
 	FILE *f;
 	bool json;
 	struct ea_json j;
@@ -88,7 +99,8 @@ static void rows_begin(void *ctx, int ncpus)
 		ea_json_arr(&r->j, NULL);
 		return;
 	}
-	fputs("time_s,pid,comm,prev_cpu,recorded_cpu,policy_cpu,agree,kind", r->f);
+	fputs("time_s,pid,comm,prev_cpu,recorded_cpu,policy_cpu,agree,kind",
+	      r->f);
 	for (int c = 0; c < ncpus; c++)
 		fprintf(r->f, ",energy_cpu%d", c);
 	fputc('\n', r->f);
@@ -160,8 +172,8 @@ struct ea_shadow_sink *ea_shadow_rows_new(FILE *f, bool json)
 		return NULL;
 	r->f = f;
 	r->json = json;
-	r->sink = (struct ea_shadow_sink){ rows_begin, rows_decision, rows_end,
-					   r };
+	r->sink =
+		(struct ea_shadow_sink){rows_begin, rows_decision, rows_end, r};
 	return &r->sink;
 }
 

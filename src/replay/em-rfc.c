@@ -13,8 +13,8 @@
 int rp_rfc_curr_idx(const struct ea_cluster *cl, int k)
 {
 	uint32_t top = cl->caps[cl->ncaps - 1].freq_khz;
-	long curr = top ? (long)((uint64_t)cl->caps[k].freq_khz * 1024 / top) :
-			  1024;
+	long curr = top ? (long)((uint64_t)cl->caps[k].freq_khz * 1024 / top)
+			: 1024;
 	int i = rp_rfc_match_cap(cl, curr, 0);
 
 	return i < cl->ncaps ? i : cl->ncaps - 1;

@@ -9,7 +9,8 @@
 
 int64_t rp_em_power_u(const struct ea_cluster *cl, int k)
 {
-	return cl->caps[k].core_power_u + cl->caps[k].cluster_power_u / cl->ncpus;
+	return cl->caps[k].core_power_u +
+	       cl->caps[k].cluster_power_u / cl->ncpus;
 }
 
 int rp_em_efficient(const struct ea_cluster *cl, int k)
@@ -21,9 +22,9 @@ int rp_em_efficient(const struct ea_cluster *cl, int k)
 	/* from the top down: a state is efficient when it costs less than
 	 * every higher one; k maps to the lowest efficient state >= k */
 	for (int j = cl->ncaps - 1; j >= k; j--) {
-		unsigned __int128 cost = (unsigned __int128)rp_em_power_u(cl, j) *
-					 fmax / (cl->caps[j].freq_khz ?
-						 cl->caps[j].freq_khz : 1);
+		unsigned __int128 cost =
+			(unsigned __int128)rp_em_power_u(cl, j) * fmax /
+			(cl->caps[j].freq_khz ? cl->caps[j].freq_khz : 1);
 
 		if (j == cl->ncaps - 1 || cost < best) {
 			best = cost;

@@ -11,16 +11,21 @@
 
 #include "replay/platform.h"
 
-enum rp_gov { RP_GOV_RECORDED, RP_GOV_SCHEDUTIL, RP_GOV_PERFORMANCE,
-	      RP_GOV_POWERSAVE, RP_GOV_FIXED };
+enum rp_gov {
+	RP_GOV_RECORDED,
+	RP_GOV_SCHEDUTIL,
+	RP_GOV_PERFORMANCE,
+	RP_GOV_POWERSAVE,
+	RP_GOV_FIXED
+};
 
 /* A --governor, parsed: "schedutil[:rate_limit_us=N][,all_opps]",
  * "fixed:A15=KHZ,...". */
 struct rp_gov_spec {
 	enum rp_gov kind;
-	uint32_t rate_limit_us;	/* schedutil: between frequency changes */
-	bool all_opps;		/* schedutil: inefficient OPPs too */
-	int *fixed_k;		/* fixed: OPP index per cluster (malloc) */
+	uint32_t rate_limit_us; /* schedutil: between frequency changes */
+	bool all_opps; /* schedutil: inefficient OPPs too */
+	int *fixed_k; /* fixed: OPP index per cluster (malloc) */
 };
 
 /* The kind of a --governor text, or -1 (syntax only). */

@@ -16,8 +16,8 @@
  */
 struct rp_cl_cache *rp_cl_cache_new(const struct ea_model *m)
 {
-	struct rp_cl_cache *cc = calloc(m->nclusters ? m->nclusters : 1,
-					sizeof(*cc));
+	struct rp_cl_cache *cc =
+		calloc(m->nclusters ? m->nclusters : 1, sizeof(*cc));
 	size_t total = 0, at = 0;
 	long *pow;
 	int64_t *em;
@@ -62,15 +62,19 @@ struct rp_cl_cache *rp_cl_cache_new(const struct ea_model *m)
 			cluster[k] = lround(cl->caps[k].cluster_power);
 			c->em_pow[k] = rp_em_power_u(cl, k);
 			c->em_eff[k] = rp_em_efficient(cl, k);
-			rp_div_init(&d[k], cl->caps[k].cap ? cl->caps[k].cap : 1);
+			rp_div_init(&d[k],
+				    cl->caps[k].cap ? cl->caps[k].cap : 1);
 			f[k] = rp_rfc_curr_idx(cl, k);
 		}
 		c->rfc = (struct rp_rfc_pow){
-			core, cluster, lround(idle->core_power),
+			core,
+			cluster,
+			lround(idle->core_power),
 			lround(idle->cluster_power),
 			rp_rfc_wakeup_energy(idle->core_wakeup),
-			rp_rfc_wakeup_energy(idle->cluster_wakeup), d, f
-		};
+			rp_rfc_wakeup_energy(idle->cluster_wakeup),
+			d,
+			f};
 	}
 	return cc;
 }

@@ -42,7 +42,7 @@ bool rp_asymmetric(const struct ea_model *m);
  */
 struct rp_div {
 	uint64_t m;
-	unsigned int shift;	/* 63 + l */
+	unsigned int shift; /* 63 + l */
 };
 
 static inline void rp_div_init(struct rp_div *q, uint32_t d)
@@ -125,10 +125,10 @@ struct rp_rfc_pow {
  * one decision.
  */
 struct rp_cl_cache {
-	struct rp_rfc_pow rfc;		/* eas-rfc */
-	int64_t *em_pow;		/* feec: em power per OPP */
-	int *em_eff;			/* feec: per OPP, the lowest efficient
-					   OPP at or above it (rp_em_efficient) */
+	struct rp_rfc_pow rfc; /* eas-rfc */
+	int64_t *em_pow; /* feec: em power per OPP */
+	int *em_eff; /* feec: per OPP, the lowest efficient
+			OPP at or above it (rp_em_efficient) */
 	/* eas-rfc, per decision: util summed over the cluster's CPUs, the
 	 * highest (0 at least), and the least loaded CPU (-1: none) */
 	long sum, max;

@@ -25,9 +25,10 @@ static int select_cfs(const struct rp_env *e, const struct rp_wakee *p)
 	 * id: the same choice whatever the platform's numbering of clusters */
 	for (int i = 0; i < e->ncpus; i++)
 		if (best < 0 || e->nr[i] < e->nr[best] ||
-		    (e->nr[i] == e->nr[best] && (e->util[i] < e->util[best] ||
-		     (e->util[i] == e->util[best] &&
-		      rp_cap_orig(e, i) > rp_cap_orig(e, best)))))
+		    (e->nr[i] == e->nr[best] &&
+		     (e->util[i] < e->util[best] ||
+		      (e->util[i] == e->util[best] &&
+		       rp_cap_orig(e, i) > rp_cap_orig(e, best)))))
 			best = i;
 	return best;
 }

@@ -40,7 +40,8 @@ static uint64_t cpu_util_with(const struct rp_env *e, int c, uint32_t cap,
 			      const struct rp_wakee *p)
 {
 	uint64_t u = (uint64_t)e->util[c] + p->util;
-	uint64_t ue = (uint64_t)(e->util_est ? e->util_est[c] : 0) + p->util_est;
+	uint64_t ue =
+		(uint64_t)(e->util_est ? e->util_est[c] : 0) + p->util_est;
 
 	if (ue > u)
 		u = ue;
@@ -49,9 +50,9 @@ static uint64_t cpu_util_with(const struct rp_env *e, int c, uint32_t cap,
 
 /* A perf domain's figures compute_energy() sums, without the task. */
 struct pd_util {
-	uint64_t pd_cap;	/* capacity summed over its CPUs */
-	uint64_t busy;		/* cpu_util() summed */
-	uint64_t max;		/* the highest cpu_util() */
+	uint64_t pd_cap; /* capacity summed over its CPUs */
+	uint64_t busy; /* cpu_util() summed */
+	uint64_t max; /* the highest cpu_util() */
 };
 
 static void pd_util(const struct rp_env *e, const struct ea_cluster *cl,
@@ -59,7 +60,7 @@ static void pd_util(const struct rp_env *e, const struct ea_cluster *cl,
 {
 	uint32_t cap = cl->caps[cl->ncaps - 1].cap;
 
-	*d = (struct pd_util){ 0 };
+	*d = (struct pd_util){0};
 	for (int i = 0; i < cl->ncpus; i++) {
 		int c = cl->cpus[i];
 		uint64_t u;
@@ -101,8 +102,9 @@ static unsigned long long pd_energy(const struct rp_env *e, int ci,
 			max_util = u;
 	}
 	if (p)
-		busy = busy + rp_task_util_est(p) < d->pd_cap ?
-			       busy + rp_task_util_est(p) : d->pd_cap;
+		busy = busy + rp_task_util_est(p) < d->pd_cap
+			       ? busy + rp_task_util_est(p)
+			       : d->pd_cap;
 	if (!busy)
 		return 0;
 	/* map_util_perf(): 25% headroom, then the lowest OPP that covers it */
@@ -114,8 +116,8 @@ static unsigned long long pd_energy(const struct rp_env *e, int ci,
 			break;
 	if (!e->em_all_opps)
 		k = e->clc ? e->clc[ci].em_eff[k] : rp_em_efficient(cl, k);
-	return (unsigned long long)(e->clc ? e->clc[ci].em_pow[k] :
-				    rp_em_power_u(cl, k)) *
+	return (unsigned long long)(e->clc ? e->clc[ci].em_pow[k]
+					   : rp_em_power_u(cl, k)) *
 	       busy / cl->caps[k].cap;
 }
 
@@ -125,7 +127,7 @@ unsigned long long rp_feec_compute_energy(const struct rp_env *e, int ci,
 	const struct ea_cluster *cl = &e->model->clusters[ci];
 	bool in_pd = dst_cpu >= 0 && dst_cpu < e->ncpus &&
 		     e->model->cpu_cluster[dst_cpu] == ci;
-	struct rp_wakee p = { .util = task_util };
+	struct rp_wakee p = {.util = task_util};
 	struct pd_util d;
 
 	pd_util(e, cl, &d);
@@ -218,14 +220,17 @@ static bool feec_cpu_energy(const struct rp_env *e, const struct rp_wakee *p,
 	int ci = e->model->cpu_cluster[cpu];
 
 	*v = ((double)rp_feec_compute_energy(e, ci, p->util, cpu) -
-	      (double)rp_feec_compute_energy(e, ci, p->util, -1)) / 1e6;
+	      (double)rp_feec_compute_energy(e, ci, p->util, -1)) /
+	     1e6;
 	return true;
 }
 
 const struct rp_policy rp_policy_feec = {
 	.name = "feec",
-	.summary = "mainline find_energy_efficient_cpu (em_cpu_energy without inefficient OPPs, util_est, util_fits_cpu; overutilised: select_idle_sibling)",
-	.balance = { .over_gated = true, .sticky_over = true },
+	.summary = "mainline find_energy_efficient_cpu (em_cpu_energy without "
+		   "inefficient OPPs, util_est, util_fits_cpu; overutilised: "
+		   "select_idle_sibling)",
+	.balance = {.over_gated = true, .sticky_over = true},
 	.select_cpu = select_feec,
 	.cpu_energy = feec_cpu_energy,
 };

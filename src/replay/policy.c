@@ -10,12 +10,8 @@
 #include "replay/policy.h"
 
 static const struct rp_policy *const policies[] = {
-	&rp_policy_recorded,
-	&rp_policy_eas_rfc,
-	&rp_policy_feec,
-	&rp_policy_cfs,
-	&rp_policy_pack,
-	&rp_policy_spread,
+	&rp_policy_recorded, &rp_policy_eas_rfc, &rp_policy_feec,
+	&rp_policy_cfs,	     &rp_policy_pack,	 &rp_policy_spread,
 };
 
 #define NPOLICIES ((int)(sizeof(policies) / sizeof(policies[0])))

@@ -26,8 +26,8 @@ struct rp_env {
 	const uint32_t *util;
 	const int *cap_idx;
 	const int *nr;
-	bool overutilised;	/* some CPU above 80% of its capacity */
-	bool asymmetric;	/* rp_asymmetric(model) */
+	bool overutilised; /* some CPU above 80% of its capacity */
+	bool asymmetric; /* rp_asymmetric(model) */
 	/* rp_cl_cache_new(model), one per cluster; NULL: computed each time */
 	struct rp_cl_cache *clc;
 	/* feec: the energy model uses every OPP (no
@@ -40,32 +40,32 @@ struct rp_env {
 };
 
 struct rp_wakee {
-	uint32_t util;		/* task util_avg, decayed to now */
-	uint32_t util_est;	/* task_util_est() at its last dequeue
-				   (max(ewma, enqueued)); 0: none */
-	uint32_t wakeups;	/* RFC wakeup_avg_sum (1024 per wakeup, decayed) */
-	int prev_cpu;		/* last CPU, or the recorded one at first */
-	int rec_cpu;		/* the CPU the recording used (mapped) */
-	bool fork;		/* a new task's first run (sched_wakeup_new):
-				   mainline places it with find_idlest_cpu(),
-				   not the wakeup path */
+	uint32_t util; /* task util_avg, decayed to now */
+	uint32_t util_est; /* task_util_est() at its last dequeue
+			      (max(ewma, enqueued)); 0: none */
+	uint32_t wakeups; /* RFC wakeup_avg_sum (1024 per wakeup, decayed) */
+	int prev_cpu; /* last CPU, or the recorded one at first */
+	int rec_cpu; /* the CPU the recording used (mapped) */
+	bool fork; /* a new task's first run (sched_wakeup_new):
+		      mainline places it with find_idlest_cpu(),
+		      not the wakeup path */
 };
 
 /*
- * A policy's load balancing rules (sim-balance.c; docs/replay.md "Load balancing"). All false is
- * plain mainline CFS: idle and newidle pulls, periodic balance at the
- * tick, misfit migration of running tasks on asymmetric platforms, active
- * balance.
+ * A policy's load balancing rules (sim-balance.c; docs/replay.md "Load
+ * balancing"). All false is plain mainline CFS: idle and newidle pulls,
+ * periodic balance at the tick, misfit migration of running tasks on asymmetric
+ * platforms, active balance.
  */
 struct rp_balance {
-	bool off;		/* none at all: tasks stay where placed */
-	bool over_gated;	/* only while overutilised (mainline EAS:
-				   find_busiest_group() bails out otherwise) */
-	bool sticky_over;	/* overutilised, once set, holds until the
-				   next periodic balance finds nothing over
-				   (mainline rd->overutilized); policies see
-				   that one */
-	bool no_misfit;		/* no misfit migration (before 4.20) */
+	bool off; /* none at all: tasks stay where placed */
+	bool over_gated; /* only while overutilised (mainline EAS:
+			    find_busiest_group() bails out otherwise) */
+	bool sticky_over; /* overutilised, once set, holds until the
+			     next periodic balance finds nothing over
+			     (mainline rd->overutilized); policies see
+			     that one */
+	bool no_misfit; /* no misfit migration (before 4.20) */
 };
 
 /*
@@ -77,7 +77,7 @@ struct rp_policy {
 	const char *name;
 	const char *summary;
 	struct rp_balance balance;
-	bool follow_segments;	/* move as the recording did (`recorded`) */
+	bool follow_segments; /* move as the recording did (`recorded`) */
 	/* A woken task's CPU (select_task_rq() at a wakeup). */
 	int (*select_cpu)(const struct rp_env *e, const struct rp_wakee *p);
 	/* A new task's first CPU (p->fork; select_task_rq() at fork, in

@@ -53,15 +53,19 @@ static void swap_u64(uint64_t *a, uint64_t *b)
  */
 static void select_nth(uint64_t *v, size_t n, size_t k)
 {
-	size_t lo = 0, hi = n;	/* k is in [lo, hi) */
+	size_t lo = 0, hi = n; /* k is in [lo, hi) */
 
 	while (hi - lo > 1) {
 		size_t mid = lo + (hi - lo) / 2, lt = lo, i = lo, gt = hi;
 		uint64_t a = v[lo], b = v[mid], c = v[hi - 1], pivot;
 
 		/* median of three */
-		pivot = a < b ? (b < c ? b : a < c ? c : a) :
-			(a < c ? a : b < c ? c : b);
+		pivot = a < b ? (b < c	 ? b
+				 : a < c ? c
+					 : a)
+			      : (a < c	 ? a
+				 : b < c ? c
+					 : b);
 		while (i < gt) {
 			if (v[i] < pivot)
 				swap_u64(&v[lt++], &v[i++]);
@@ -127,7 +131,8 @@ int ea_replay_work_parse(const char *name)
 	return -1;
 }
 
-int ea_replay_run(const struct ea_workload *w, const struct ea_replay_config *cfg,
+int ea_replay_run(const struct ea_workload *w,
+		  const struct ea_replay_config *cfg,
 		  struct ea_replay_result *r, struct ea_err *err)
 {
 	const struct rp_policy *pol = rp_policy_get(cfg->policy);
@@ -136,7 +141,7 @@ int ea_replay_run(const struct ea_workload *w, const struct ea_replay_config *cf
 	char gerr[200], serr[128];
 	struct ea_state_config scfg = cfg->state_cfg;
 	struct ea_acct_config acfg = cfg->acct_cfg;
-	struct feed f = { 0 };
+	struct feed f = {0};
 	struct sim_config sc;
 	struct sim_metrics sm;
 	struct sim *s = NULL;
@@ -144,11 +149,14 @@ int ea_replay_run(const struct ea_workload *w, const struct ea_replay_config *cf
 
 	memset(r, 0, sizeof(*r));
 	if (!pol || idle < 0)
-		return ea_err_set(err, "replay: unknown policy or idle selector");
+		return ea_err_set(err,
+				  "replay: unknown policy or idle selector");
 	if (pol->follow_segments && w->cfg.no_segments)
-		return ea_err_set(err, "replay: policy %s needs the workload's segments",
-				  pol->name);
-	if (rp_gov_spec_parse(&gov, cfg->governor, cfg->model, gerr, sizeof(gerr)))
+		return ea_err_set(
+			err, "replay: policy %s needs the workload's segments",
+			pol->name);
+	if (rp_gov_spec_parse(&gov, cfg->governor, cfg->model, gerr,
+			      sizeof(gerr)))
 		return ea_err_set(err, "replay: %s", gerr);
 	snprintf(r->policy, sizeof(r->policy), "%s", pol->name);
 	/* the results show CPU and cluster energy, never per-task figures */
@@ -157,10 +165,14 @@ int ea_replay_run(const struct ea_workload *w, const struct ea_replay_config *cf
 		rp_gov_spec_free(&gov);
 		return -1;
 	}
-	sc = (struct sim_config){ .w = w, .m = cfg->model, .policy = pol,
-				  .gov = &gov, .idle = idle, .work = cfg->work,
-				  .same_platform = cfg->same_platform,
-				  .assumed_khz = cfg->acct_cfg.assumed_khz };
+	sc = (struct sim_config){.w = w,
+				 .m = cfg->model,
+				 .policy = pol,
+				 .gov = &gov,
+				 .idle = idle,
+				 .work = cfg->work,
+				 .same_platform = cfg->same_platform,
+				 .assumed_khz = cfg->acct_cfg.assumed_khz};
 	s = sim_new(&sc, serr, sizeof(serr));
 	if (!s) {
 		ea_err_set(err, "replay: %s", serr);

@@ -14,7 +14,8 @@
 
 static bool idle_fits(const struct rp_env *e, int c, uint32_t tu)
 {
-	return rp_idle(e, c) && (!e->asymmetric || rp_fits(tu, rp_cap_orig(e, c)));
+	return rp_idle(e, c) &&
+	       (!e->asymmetric || rp_fits(tu, rp_cap_orig(e, c)));
 }
 
 int rp_select_idle_sibling(const struct rp_env *e, const struct rp_wakee *p)
@@ -37,8 +38,9 @@ int rp_select_idle_sibling(const struct rp_env *e, const struct rp_wakee *p)
 				best_cap = rp_cap_orig(e, c);
 				best = c;
 			}
-		} else if (e->model->cpu_cluster[c] == e->model->cpu_cluster[prev]) {
-			return c;	/* select_idle_cpu() in the LLC */
+		} else if (e->model->cpu_cluster[c] ==
+			   e->model->cpu_cluster[prev]) {
+			return c; /* select_idle_cpu() in the LLC */
 		}
 	}
 	return best >= 0 ? best : prev;

@@ -31,9 +31,9 @@
 #include "state/pelt.h"
 
 struct sh_task {
-	int32_t pid;		/* 0: free slot */
-	int32_t qcpu;		/* queued on, -1 */
-	uint32_t kutil;		/* sched_load_se util */
+	int32_t pid; /* 0: free slot */
+	int32_t qcpu; /* queued on, -1 */
+	uint32_t kutil; /* sched_load_se util */
 	bool has_kutil;
 	uint64_t wake_sum, wake_last_ms;
 };
@@ -42,15 +42,15 @@ struct ea_shadow {
 	struct ea_shadow_config cfg;
 	const struct rp_policy *pol;
 	struct rp_cl_cache *clc;
-	int ncpus;		/* the model's */
+	int ncpus; /* the model's */
 	uint32_t *util, *kcpu;
 	bool *has_kcpu;
 	int *cap, *nr, *queued;
-	struct sh_task *tasks;	/* open addressing on pid */
+	struct sh_task *tasks; /* open addressing on pid */
 	size_t ntasks, cap_tasks;
 	struct ea_shadow_result res;
 	bool failed;
-	double *energy;		/* a decision's, per CPU (decisions only) */
+	double *energy; /* a decision's, per CPU (decisions only) */
 };
 
 static struct sh_task *task_get(struct ea_shadow *sh, int32_t pid)
@@ -70,7 +70,8 @@ static struct sh_task *task_get(struct ea_shadow *sh, int32_t pid)
 		for (size_t k = 0; k < sh->cap_tasks; k++) {
 			if (!old[k].pid)
 				continue;
-			for (i = (size_t)old[k].pid % n; t[i].pid; i = (i + 1) % n)
+			for (i = (size_t)old[k].pid % n; t[i].pid;
+			     i = (i + 1) % n)
 				;
 			t[i] = old[k];
 		}
@@ -78,10 +79,11 @@ static struct sh_task *task_get(struct ea_shadow *sh, int32_t pid)
 		sh->tasks = t;
 		sh->cap_tasks = n;
 	}
-	for (i = (size_t)pid % sh->cap_tasks; sh->tasks[i].pid; i = (i + 1) % sh->cap_tasks)
+	for (i = (size_t)pid % sh->cap_tasks; sh->tasks[i].pid;
+	     i = (i + 1) % sh->cap_tasks)
 		if (sh->tasks[i].pid == pid)
 			return &sh->tasks[i];
-	sh->tasks[i] = (struct sh_task){ .pid = pid, .qcpu = -1 };
+	sh->tasks[i] = (struct sh_task){.pid = pid, .qcpu = -1};
 	sh->ntasks++;
 	return &sh->tasks[i];
 }
@@ -99,7 +101,9 @@ int ea_shadow_new(struct ea_shadow **out, const struct ea_shadow_config *cfg,
 	sh->pol = rp_policy_get(cfg->policy);
 	if (!sh->pol || sh->pol->follow_segments) {
 		free(sh);
-		return ea_err_set(err, "--shadow: '%s' is not a placement policy (eas-rfc, feec, cfs, pack, spread)",
+		return ea_err_set(err,
+				  "--shadow: '%s' is not a placement policy "
+				  "(eas-rfc, feec, cfs, pack, spread)",
 				  cfg->policy);
 	}
 	sh->ncpus = n;
@@ -168,9 +172,14 @@ static void send_decision(struct ea_shadow *sh, const struct ea_event *ev,
 {
 	const struct ea_shadow_sink *sink = sh->cfg.decisions;
 	struct ea_shadow_decision d = {
-		.ts = ev->ts, .pid = t->pid, .comm = t->comm,
-		.prev_cpu = p->prev_cpu, .recorded_cpu = p->rec_cpu,
-		.policy_cpu = pick, .kind = kind, .ncpus = e->ncpus,
+		.ts = ev->ts,
+		.pid = t->pid,
+		.comm = t->comm,
+		.prev_cpu = p->prev_cpu,
+		.recorded_cpu = p->rec_cpu,
+		.policy_cpu = pick,
+		.kind = kind,
+		.ncpus = e->ncpus,
 		.energy = sh->energy,
 	};
 
@@ -186,10 +195,14 @@ static void decide(struct ea_shadow *sh, const struct ea_state *s,
 	const struct ea_model *m = sh->cfg.model;
 	int n = ea_state_ncpus(s) < sh->ncpus ? ea_state_ncpus(s) : sh->ncpus;
 	struct ea_task *t = ea_state_task(s, ev->wake.pid);
-	struct rp_env e = { .model = m, .ncpus = n, .util = sh->util,
-			    .cap_idx = sh->cap, .nr = sh->nr,
-			    .asymmetric = rp_asymmetric(m), .clc = sh->clc };
-	struct rp_wakee p = { 0 };
+	struct rp_env e = {.model = m,
+			   .ncpus = n,
+			   .util = sh->util,
+			   .cap_idx = sh->cap,
+			   .nr = sh->nr,
+			   .asymmetric = rp_asymmetric(m),
+			   .clc = sh->clc};
+	struct rp_wakee p = {0};
 	struct ea_pelt tp;
 	bool kernel = false;
 	int pick, kind;
@@ -217,7 +230,8 @@ static void decide(struct ea_shadow *sh, const struct ea_state *s,
 	}
 	/* RFC wakeup tracking, as the simulator's */
 	if (ms > st->wake_last_ms) {
-		st->wake_sum = ea_pelt_decay(st->wake_sum, ms - st->wake_last_ms);
+		st->wake_sum =
+			ea_pelt_decay(st->wake_sum, ms - st->wake_last_ms);
 		st->wake_last_ms = ms;
 	}
 	st->wake_sum += 1024;
@@ -227,7 +241,8 @@ static void decide(struct ea_shadow *sh, const struct ea_state *s,
 		p.util = st->kutil;
 		kernel = true;
 	}
-	p.wakeups = (uint32_t)(st->wake_sum > UINT32_MAX ? UINT32_MAX : st->wake_sum);
+	p.wakeups = (uint32_t)(st->wake_sum > UINT32_MAX ? UINT32_MAX
+							 : st->wake_sum);
 	p.prev_cpu = t->cpu;
 	p.rec_cpu = ev->wake.target_cpu;
 	for (int c = 0; c < n; c++) {
@@ -235,21 +250,26 @@ static void decide(struct ea_shadow *sh, const struct ea_state *s,
 		const struct ea_cluster *cl;
 
 		if (m->cpu_cluster[c] < 0) {
-			sh->res.skipped_no_target++;	/* CPU not in the model */
+			sh->res.skipped_no_target++; /* CPU not in the model */
 			return;
 		}
 		cl = &m->clusters[m->cpu_cluster[c]];
-		sh->util[c] = sh->has_kcpu[c] ? sh->kcpu[c] :
-			      ea_state_cpu_util_at(s, c, ev->ts);
+		sh->util[c] = sh->has_kcpu[c]
+				      ? sh->kcpu[c]
+				      : ea_state_cpu_util_at(s, c, ev->ts);
 		kernel |= sh->has_kcpu[c];
-		sh->cap[c] = cs->freq_khz ? ea_model_cap_index_nearest(cl, cs->freq_khz) :
-					    cl->ncaps - 1;
-		sh->nr[c] = (cs->pid > 0 && cs->pid != ev->wake.pid) + sh->queued[c];
+		sh->cap[c] =
+			cs->freq_khz
+				? ea_model_cap_index_nearest(cl, cs->freq_khz)
+				: cl->ncaps - 1;
+		sh->nr[c] = (cs->pid > 0 && cs->pid != ev->wake.pid) +
+			    sh->queued[c];
 		if (!rp_fits(sh->util[c], cl->caps[cl->ncaps - 1].cap))
 			e.overutilised = true;
 	}
-	sh->util[p.prev_cpu] = sh->util[p.prev_cpu] > p.util ?
-			       sh->util[p.prev_cpu] - p.util : 0;
+	sh->util[p.prev_cpu] = sh->util[p.prev_cpu] > p.util
+				       ? sh->util[p.prev_cpu] - p.util
+				       : 0;
 	pick = sh->pol->select_cpu(&e, &p);
 	kind = e.overutilised ? 2 : p.rec_cpu == p.prev_cpu ? 0 : 1;
 	sh->res.n[kind]++;
@@ -277,7 +297,8 @@ static void enqueue_on(struct ea_shadow *sh, struct sh_task *st, int cpu)
 	st->qcpu = cpu;
 }
 
-static void on_event(void *ctx, const struct ea_state *s, const struct ea_event *ev)
+static void on_event(void *ctx, const struct ea_state *s,
+		     const struct ea_event *ev)
 {
 	struct ea_shadow *sh = ctx;
 	struct sh_task *st;
@@ -326,7 +347,8 @@ static void on_event(void *ctx, const struct ea_state *s, const struct ea_event 
 }
 
 static void no_change(void *ctx, const struct ea_state *s, int cpu,
-		      uint64_t since, uint64_t now, const struct ea_cpu_state *old,
+		      uint64_t since, uint64_t now,
+		      const struct ea_cpu_state *old,
 		      const struct ea_cpu_state *new)
 {
 }

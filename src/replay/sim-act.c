@@ -63,7 +63,7 @@ static bool demand(const struct sim *s, const struct rp_act *a)
 static uint64_t work_of(const struct sim *s, const struct sim_task *t,
 			const struct rp_act *a, uint32_t g)
 {
-	struct rp_act_segs as = { 0, 0 };
+	struct rp_act_segs as = {0, 0};
 	bool last;
 
 	if (s->policy->follow_segments)
@@ -73,7 +73,7 @@ static uint64_t work_of(const struct sim *s, const struct sim_task *t,
 		return UINT64_MAX;
 	if (!s->policy->follow_segments || !as.nseg)
 		return a->work;
-	if (s->same_platform)	/* overlap stretches: sim_busy0_start() */
+	if (s->same_platform) /* overlap stretches: sim_busy0_start() */
 		return t->w->segs[as.seg0 + g].work -
 		       t->w->segs[as.seg0 + g].stretch;
 	return t->w->segs[as.seg0 + g].work;
@@ -87,8 +87,8 @@ void sim_start_act(struct sim *s, struct sim_task *t, size_t k)
 	t->served = false;
 	t->seg = 0;
 	t->rem = work_of(s, t, a, 0);
-	t->until = demand(s, a) && !(a->flags & RP_ACT_OPEN) ? a->end :
-		   UINT64_MAX;
+	t->until =
+		demand(s, a) && !(a->flags & RP_ACT_OPEN) ? a->end : UINT64_MAX;
 	/* Time between release and eligibility was spent runnable. */
 	s->wait_ns += in_win(s, a->release, a->eligible);
 }
@@ -117,7 +117,7 @@ static void add_move(struct sim *s, int task, uint64_t t)
 		s->moves = p;
 		s->moves_cap = n;
 	}
-	s->moves[s->nmoves++] = (struct sim_move){ t, task };
+	s->moves[s->nmoves++] = (struct sim_move){t, task};
 	if (t < s->t_rec)
 		s->t_rec = t;
 }
@@ -130,10 +130,12 @@ void sim_do_move(struct sim *s, size_t i)
 	const struct rp_act *a = cur_act(s, t);
 	struct rp_act_segs as = cur_segs(t);
 
-	memmove(s->moves + i, s->moves + i + 1, (s->nmoves - i - 1) * sizeof(*s->moves));
+	memmove(s->moves + i, s->moves + i + 1,
+		(s->nmoves - i - 1) * sizeof(*s->moves));
 	s->nmoves--;
-	sim_enqueue(s, task, map_cpu(s, as.nseg ? t->w->segs[as.seg0 + t->seg].cpu :
-				 a->cpu));
+	sim_enqueue(s, task,
+		    map_cpu(s, as.nseg ? t->w->segs[as.seg0 + t->seg].cpu
+				       : a->cpu));
 }
 
 /*
@@ -143,8 +145,8 @@ void sim_do_move(struct sim *s, size_t i)
  */
 static bool late(const struct sim *s, const struct rp_act *a)
 {
-	uint64_t due = a->end, best = a->release +
-				       (a->work + s->cap_max - 1) / s->cap_max;
+	uint64_t due = a->end,
+		 best = a->release + (a->work + s->cap_max - 1) / s->cap_max;
 
 	if (best > due)
 		due = best;
@@ -161,11 +163,12 @@ void sim_complete(struct sim *s, int cpu)
 	touch(s, cpu);
 	if (s->policy->follow_segments && t->seg + 1 < cur_segs(t).nseg) {
 		/* The recording moved it: on to the next segment's CPU. */
-		const struct rp_seg *g = &t->w->segs[cur_segs(t).seg0 + ++t->seg];
+		const struct rp_seg *g =
+			&t->w->segs[cur_segs(t).seg0 + ++t->seg];
 
 		t->rem = work_of(s, t, a, t->seg);
-		add_move(s, c->curr, g->from_idle && g->start > s->now ?
-			 g->start : s->now);
+		add_move(s, c->curr,
+			 g->from_idle && g->start > s->now ? g->start : s->now);
 		c->curr = -1;
 		sim_set_pelt_b(s, c);
 		if (g->seq_in > *kmax(s, c))

@@ -52,8 +52,8 @@ static bool next_arrival(const struct sim *s, uint32_t i, size_t k,
 		if (!(x->flags & RP_ACT_RAN) ||
 		    x->eligible > s->w->counts.last_ts)
 			continue;
-		*a = (struct sim_arrival){ x->eligible, x->seq_in, i,
-					   (uint32_t)k };
+		*a = (struct sim_arrival){x->eligible, x->seq_in, i,
+					  (uint32_t)k};
 		return true;
 	}
 	return false;
@@ -100,10 +100,11 @@ bool sim_arrivals_in_order(const struct ea_workload *w, size_t *n)
 		for (size_t k = 0; k < t->nacts; k++) {
 			const struct rp_act *a = &t->acts[k];
 
-			if (!(a->flags & RP_ACT_RAN) || a->eligible > w->counts.last_ts)
+			if (!(a->flags & RP_ACT_RAN) ||
+			    a->eligible > w->counts.last_ts)
 				continue;
-			if (!first && (a->eligible < pt ||
-				       (a->eligible == pt && a->seq_in <= pseq)))
+			if (!first && (a->eligible < pt || (a->eligible == pt &&
+							    a->seq_in <= pseq)))
 				return false;
 			first = false;
 			pt = a->eligible;
@@ -133,10 +134,12 @@ int sim_arrivals_sort(struct sim *s)
 		for (size_t k = 0; k < t->nacts; k++) {
 			const struct rp_act *a = &t->acts[k];
 
-			if (!(a->flags & RP_ACT_RAN) || a->eligible > w->counts.last_ts)
+			if (!(a->flags & RP_ACT_RAN) ||
+			    a->eligible > w->counts.last_ts)
 				continue;
-			s->arr[s->narr++] = (struct sim_arrival){
-				a->eligible, a->seq_in, (uint32_t)i, (uint32_t)k };
+			s->arr[s->narr++] =
+				(struct sim_arrival){a->eligible, a->seq_in,
+						     (uint32_t)i, (uint32_t)k};
 		}
 	}
 	if (s->narr)

@@ -100,9 +100,9 @@ static bool active_pull(struct sim *s, int dst)
 		int i = s->corder[p];
 		struct sim_cpu *c = &s->cpus[i];
 
-		if (i == dst || c->curr < 0 || !c->nrq || movable(s, i, dst) >= 0 ||
-		    s->tasks[c->curr].pin >= 0 || s->tasks[c->curr].rt ||
-		    !upin_allows(s, c->curr, dst))
+		if (i == dst || c->curr < 0 || !c->nrq ||
+		    movable(s, i, dst) >= 0 || s->tasks[c->curr].pin >= 0 ||
+		    s->tasks[c->curr].rt || !upin_allows(s, c->curr, dst))
 			continue;
 		sim_migrate_running(s, i, dst);
 		return true;
@@ -187,7 +187,7 @@ void sim_balance_tick(struct sim *s)
 		if (!idle_cpu(s, i))
 			periodic_pull(s, i);
 		else if (source(s, i, 0) < 0 && !misfit_pull(s, i))
-			active_pull(s, i);	/* else sim_pick() pulls */
+			active_pull(s, i); /* else sim_pick() pulls */
 	}
 }
 

@@ -29,9 +29,9 @@ void sim_busy0_start(struct sim *s, const struct rp_idle_busy *b)
 	struct sim_cpu *c = &s->cpus[cpu];
 
 	if (b->overlap && !(s->policy->follow_segments && s->same_platform))
-		return;	/* the task's work, wherever a policy places it */
+		return; /* the task's work, wherever a policy places it */
 	if (c->curr >= 0 || c->nrq)
-		return;	/* a task runs there: the CPU is busy anyway */
+		return; /* a task runs there: the CPU is busy anyway */
 	/* On another platform, an idle entry after a task that ended sooner
 	 * there than recorded (a faster CPU): the CPU is idle already, and
 	 * the stretch was the task's way into idle, nothing that wakes the

@@ -16,7 +16,7 @@
 #include "replay/sim.h"
 
 #ifndef SIM_BATCH
-#define SIM_BATCH 256		/* events handed to the sink at a time */
+#define SIM_BATCH 256 /* events handed to the sink at a time */
 #endif
 
 /*
@@ -33,7 +33,7 @@ static const char *comm_of(const struct sim *s, int32_t pid, int task)
 }
 
 struct ea_event *sim_emit(struct sim *s, int cpu, uint8_t type, uint64_t key,
-			     int cur_task)
+			  int cur_task)
 {
 	struct sim_cpu *c = &s->cpus[cpu];
 	struct sim_out *o;
@@ -120,7 +120,7 @@ void sim_close_bucket(struct sim *s)
 	sort_out(s->out + s->bucket0, s->nout - s->bucket0);
 	s->bucket0 = s->nout;
 	s->order = 0;
-	s->nbuckets++;	/* every CPU's kmax is 0 again */
+	s->nbuckets++; /* every CPU's kmax is 0 again */
 	if (s->nout >= SIM_BATCH)
 		deliver(s);
 }
@@ -173,14 +173,16 @@ void sim_emit_switch(struct sim *s, int cpu, int next, uint64_t key)
 	if (c->e_pid == next_pid)
 		return;
 	if (c->e_fresh) {
-		/* The state infers the CPU ran next_pid from the trace start. */
+		/* The state infers the CPU ran next_pid from the trace start.
+		 */
 		c->e_fresh = false;
 		c->e_pid = next_pid;
 		c->e_task = next;
 		if (next_pid > 0) {
 			ev = sim_emit(s, cpu, EA_EV_MARKER, key, next);
 			if (ev)
-				snprintf(ev->marker.text, sizeof(ev->marker.text),
+				snprintf(ev->marker.text,
+					 sizeof(ev->marker.text),
 					 "eatrace: replay");
 		}
 		return;
@@ -191,8 +193,9 @@ void sim_emit_switch(struct sim *s, int cpu, int next, uint64_t key)
 		ev->sw.next_pid = next_pid;
 		ev->sw.prev_prio = prev >= 0 ? s->tasks[prev].w->prio : 120;
 		ev->sw.next_prio = next >= 0 ? s->tasks[next].w->prio : 120;
-		ev->sw.prev_state = prev >= 0 && !s->tasks[prev].runnable ?
-				    EA_PREV_BLOCKED : EA_PREV_RUNNABLE;
+		ev->sw.prev_state = prev >= 0 && !s->tasks[prev].runnable
+					    ? EA_PREV_BLOCKED
+					    : EA_PREV_RUNNABLE;
 		task_comm(s, prev, cpu, ev->sw.prev_comm);
 		task_comm(s, next, cpu, ev->sw.next_comm);
 	}

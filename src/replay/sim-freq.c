@@ -44,11 +44,12 @@ static void set_freq(struct sim *s, int cpu, int k, uint32_t khz, uint64_t key)
 }
 
 int sim_cap_idx_for_khz(const struct sim *s, const struct ea_cluster *cl,
-			   uint32_t khz)
+			uint32_t khz)
 {
 	if (!khz)
-		return s->assumed_khz ? ea_model_cap_index_nearest(cl, s->assumed_khz) :
-					cl->ncaps - 1;
+		return s->assumed_khz
+			       ? ea_model_cap_index_nearest(cl, s->assumed_khz)
+			       : cl->ncaps - 1;
 	return ea_model_cap_index_nearest(cl, khz);
 }
 
@@ -84,7 +85,8 @@ void sim_governor(struct sim *s)
 		if (s->cpus[cpus[0]].khz == cl->caps[k].freq_khz)
 			continue;
 		/* schedutil: sugov_should_update_freq()'s rate limit */
-		if (s->gov == RP_GOV_SCHEDUTIL && s->dom_last[d] != UINT64_MAX &&
+		if (s->gov == RP_GOV_SCHEDUTIL &&
+		    s->dom_last[d] != UINT64_MAX &&
 		    s->now - s->dom_last[d] <
 			    (uint64_t)s->gspec.rate_limit_us * 1000) {
 			s->gov_pending = true;

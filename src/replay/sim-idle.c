@@ -18,7 +18,8 @@ static int recorded_idle_state(struct sim *s, int cpu, bool *found)
 	if (!s->same_platform || cpu >= s->w->ncpus)
 		return 0;
 	tl = &s->w->cpus[cpu];
-	while (c->rec_idle + 1 < tl->nidles && tl->idles[c->rec_idle + 1].since <= s->now)
+	while (c->rec_idle + 1 < tl->nidles &&
+	       tl->idles[c->rec_idle + 1].since <= s->now)
 		c->rec_idle++;
 	if (!tl->nidles)
 		return 0;
@@ -40,8 +41,10 @@ static int pick_idle_state(struct sim *s, int cpu)
 		/* no recorded timeline for this CPU: predict */
 	}
 	if (s->idle == RP_IDLE_ORACLE)
-		return c->idle_period < c->nidle_lens ?
-		       rp_idle_state_for(cl, c->idle_lens[c->idle_period]) : 0;
+		return c->idle_period < c->nidle_lens
+			       ? rp_idle_state_for(cl,
+						   c->idle_lens[c->idle_period])
+			       : 0;
 	return rp_menu_state(cl, c->hist, c->nhist);
 }
 
@@ -100,7 +103,8 @@ void sim_leave_idle(struct sim *s, int cpu, uint64_t key)
 	c->e_idle = false;
 	touch(s, cpu);
 	if (c->nhist == RP_MENU_HIST)
-		memmove(c->hist, c->hist + 1, (RP_MENU_HIST - 1) * sizeof(c->hist[0]));
+		memmove(c->hist, c->hist + 1,
+			(RP_MENU_HIST - 1) * sizeof(c->hist[0]));
 	else
 		c->nhist++;
 	c->hist[c->nhist - 1] = len;

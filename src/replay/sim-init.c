@@ -13,9 +13,9 @@
 /* sched_prio_to_weight[]: CFS load weight per nice level, -20 .. 19. */
 static const uint32_t nice_weight[40] = {
 	88761, 71755, 56483, 46273, 36291, 29154, 23254, 18705, 14949, 11916,
-	9548,  7620,  6100,  4904,  3906,  3121,  2501,  1991,  1586,  1277,
-	1024,  820,   655,   526,   423,   335,   272,   215,   172,   137,
-	110,   87,    70,    56,    45,    36,    29,    23,    18,    15,
+	9548,  7620,  6100,  4904,  3906,  3121,  2501,	 1991,	1586,  1277,
+	1024,  820,   655,   526,   423,   335,	  272,	 215,	172,   137,
+	110,   87,    70,    56,    45,	   36,	  29,	 23,	18,    15,
 };
 
 static void reset(struct sim *s)
@@ -48,12 +48,13 @@ static void reset(struct sim *s)
 		t->cpu = t->pelt_cpu = -1;
 		t->until = UINT64_MAX;
 		t->rt = t->w->prio < 100;
-		t->weight = nice_weight[t->w->prio < 100 ? 20 :
-					t->w->prio > 139 ? 39 :
-					t->w->prio - 100];
+		t->weight = nice_weight[t->w->prio < 100   ? 20
+					: t->w->prio > 139 ? 39
+							   : t->w->prio - 100];
 		/* staying on one CPU means nothing on another platform */
-		t->pin = t->w->pin_auto && !s->same_platform ? -1 :
-			 map_cpu(s, t->w->pin);
+		t->pin = t->w->pin_auto && !s->same_platform
+				 ? -1
+				 : map_cpu(s, t->w->pin);
 		/* --pin: CPUs of this platform; one of them: a pin */
 		if (t->w->upin && ea_pin_first_cpu(t->w->upin) < s->ncpus) {
 			t->upin = t->w->upin;
@@ -94,9 +95,10 @@ static void reset(struct sim *s)
 		c->cap_orig = cl->caps[cl->ncaps - 1].cap;
 		/* util x 1280 >= cap x 1024 <=> util >= cap x 1024 / 1280,
 		 * rounded up */
-		c->over_util = (uint32_t)(((uint64_t)c->cap_orig * 1024 + 1279) /
-					  1280);
-		c->fin_rate = 0;	/* no finish time yet */
+		c->over_util =
+			(uint32_t)(((uint64_t)c->cap_orig * 1024 + 1279) /
+				   1280);
+		c->fin_rate = 0; /* no finish time yet */
 		c->rate = cl->caps[c->cap_idx].cap;
 		c->sync_t = s->now;
 		c->curr_step = 0;
@@ -111,7 +113,7 @@ static void reset(struct sim *s)
 		sim_set_pelt_b(s, &s->cpus[i]);
 	}
 	for (int d = 0; d < s->ndoms; d++) {
-		s->dom_k[d] = -1;	/* no OPP chosen yet */
+		s->dom_k[d] = -1; /* no OPP chosen yet */
 		s->dom_last[d] = UINT64_MAX;
 	}
 	s->util_dirty = true;
@@ -186,9 +188,9 @@ static int order_cpus(struct sim *s)
 	return 0;
 }
 
-int sim_init(struct sim *s, const struct ea_workload *w, const struct ea_model *m,
-	     const struct rp_policy *p, enum rp_gov g, enum rp_idle_sel idle,
-	     bool same_platform, uint32_t assumed_khz)
+int sim_init(struct sim *s, const struct ea_workload *w,
+	     const struct ea_model *m, const struct rp_policy *p, enum rp_gov g,
+	     enum rp_idle_sel idle, bool same_platform, uint32_t assumed_khz)
 {
 	size_t n = 0;
 
@@ -205,7 +207,9 @@ int sim_init(struct sim *s, const struct ea_workload *w, const struct ea_model *
 	s->rec_idle_tl = idle == RP_IDLE_RECORDED && same_platform;
 	s->cap_max = 1;
 	s->ncpus = same_platform && w->counts.ncpus > 0 &&
-		   w->counts.ncpus < m->ncpus ? w->counts.ncpus : m->ncpus;
+				   w->counts.ncpus < m->ncpus
+			   ? w->counts.ncpus
+			   : m->ncpus;
 	for (int i = 0; i < s->ncpus; i++)
 		if (m->cpu_cluster[i] < 0) {
 			snprintf(s->error, sizeof(s->error),
@@ -237,10 +241,10 @@ int sim_init(struct sim *s, const struct ea_workload *w, const struct ea_model *
 	s->comms = calloc(s->ntasks ? s->ntasks : 1, sizeof(*s->comms));
 	s->swapper = calloc(s->ncpus, sizeof(*s->swapper));
 	s->clc = rp_cl_cache_new(m);
-	if (!s->cpus || !s->tasks || !s->env_util || !s->env_ue || !s->env_cap ||
-	    !s->env_nr || !s->done || !s->nt || !s->nt_dirty || !s->pk_dirty ||
-	    !s->due ||
-	    !s->clc || !s->comms || !s->swapper || init_domains(s)) {
+	if (!s->cpus || !s->tasks || !s->env_util || !s->env_ue ||
+	    !s->env_cap || !s->env_nr || !s->done || !s->nt || !s->nt_dirty ||
+	    !s->pk_dirty || !s->due || !s->clc || !s->comms || !s->swapper ||
+	    init_domains(s)) {
 		sim_fail(s, "out of memory");
 		return -1;
 	}

@@ -32,7 +32,7 @@ int sim_online_cpu(const struct sim *s, int task, int cpu)
 {
 	int best = -1;
 
-	for (int p = 0; p < s->ncpus; p++) {	/* biggest first: sim.corder */
+	for (int p = 0; p < s->ncpus; p++) { /* biggest first: sim.corder */
 		int i = s->corder[p];
 
 		if (!is_off(s, i) && better_home(s, task, i, best))
@@ -75,8 +75,8 @@ void sim_evacuate(struct sim *s, int cpu)
 static void emit_hotplug(struct sim *s, int on_cpu, int cpu, bool enter,
 			 int target, int step, uint64_t key)
 {
-	struct ea_event *ev = sim_emit(s, on_cpu, EA_EV_HOTPLUG, key,
-				   e_task(s, on_cpu));
+	struct ea_event *ev =
+		sim_emit(s, on_cpu, EA_EV_HOTPLUG, key, e_task(s, on_cpu));
 
 	if (ev) {
 		ev->hotplug.cpu = cpu;
@@ -97,7 +97,8 @@ void sim_off_start(struct sim *s, const struct rp_off *o)
 	sim_evacuate(s, cpu);
 	touch(s, cpu);
 	if (o->suspended) {
-		if (cpu == 0 && (ev = sim_emit(s, 0, EA_EV_SUSPEND, o->seq, e_task(s, 0)))) {
+		if (cpu == 0 && (ev = sim_emit(s, 0, EA_EV_SUSPEND, o->seq,
+					       e_task(s, 0)))) {
 			ev->suspend.begin = 1;
 			ev->suspend.val = 3;
 		}
@@ -116,7 +117,8 @@ void sim_off_end(struct sim *s, int cpu)
 	s->off_end[cpu] = NULL;
 	touch(s, cpu);
 	if (o->suspended) {
-		if (cpu == 0 && (ev = sim_emit(s, 0, EA_EV_SUSPEND, o->end_seq, e_task(s, 0)))) {
+		if (cpu == 0 && (ev = sim_emit(s, 0, EA_EV_SUSPEND, o->end_seq,
+					       e_task(s, 0)))) {
 			ev->suspend.begin = 0;
 			ev->suspend.val = 3;
 		}

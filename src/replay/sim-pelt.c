@@ -73,7 +73,8 @@ void sim_advance(struct sim *s, uint64_t t)
 	s->ndone = 0;
 	for (int i = 0; cross && i < s->ncpus; i++)
 		if (s->cpus[i].pelt_b <= t)
-			sim_run_cpu(s, &s->cpus[i], s->now, live(s, &s->cpus[i]));
+			sim_run_cpu(s, &s->cpus[i], s->now,
+				    live(s, &s->cpus[i]));
 	s->nstep++;
 	if (cross) {
 		s->pelt_next = UINT64_MAX;
@@ -96,7 +97,8 @@ void sim_advance(struct sim *s, uint64_t t)
 			if (c->curr < 0)
 				continue;
 			sim_sync_cpu(s, i);
-			if (!s->tasks[c->curr].rem || s->tasks[c->curr].until <= t)
+			if (!s->tasks[c->curr].rem ||
+			    s->tasks[c->curr].until <= t)
 				s->done[s->ndone++] = i;
 		}
 	}

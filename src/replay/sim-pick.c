@@ -73,6 +73,7 @@ void sim_pick(struct sim *s, int cpu, bool tick)
 			sim_record_latency(s, t);
 		}
 	}
-	c->slice_end = c->nrq && !s->tasks[c->curr].rt ?
-		       s->now + sim_slice(s, cpu) : UINT64_MAX;
+	c->slice_end = c->nrq && !s->tasks[c->curr].rt
+			       ? s->now + sim_slice(s, cpu)
+			       : UINT64_MAX;
 }

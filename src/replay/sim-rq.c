@@ -114,8 +114,7 @@ void sim_enqueue(struct sim *s, int task, int cpu)
 		return;
 	}
 	sim_rq_push(s, cpu, task);
-	if (c->curr >= 0 && c->slice_end == UINT64_MAX &&
-	    !s->tasks[c->curr].rt)
+	if (c->curr >= 0 && c->slice_end == UINT64_MAX && !s->tasks[c->curr].rt)
 		c->slice_end = s->now + SLICE_NS / 2;
 }
 

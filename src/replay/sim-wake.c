@@ -26,13 +26,16 @@ static int place_policy(struct sim *s, int task)
 {
 	struct sim_task *t = &s->tasks[task];
 	const struct rp_act *a = cur_act(s, t);
-	struct rp_env env = { .model = s->m, .ncpus = s->ncpus,
-			      .util = s->env_util, .cap_idx = s->env_cap,
-			      .nr = s->env_nr,
-			      .overutilised = over_seen(s),
-			      .asymmetric = s->asymmetric, .clc = s->clc,
-			      .util_est = s->env_ue };
-	struct rp_wakee p = { 0 };
+	struct rp_env env = {.model = s->m,
+			     .ncpus = s->ncpus,
+			     .util = s->env_util,
+			     .cap_idx = s->env_cap,
+			     .nr = s->env_nr,
+			     .overutilised = over_seen(s),
+			     .asymmetric = s->asymmetric,
+			     .clc = s->clc,
+			     .util_est = s->env_ue};
+	struct rp_wakee p = {0};
 	int cpu;
 
 	if (t->pin >= 0)
@@ -56,16 +59,19 @@ static int place_policy(struct sim *s, int task)
 	p.util = task_util(s, t);
 	p.util_est = t->ue_ewma;
 	if (t->pelt_cpu >= 0)
-		s->env_util[t->pelt_cpu] = s->env_util[t->pelt_cpu] > p.util ?
-					   s->env_util[t->pelt_cpu] - p.util : 0;
-	p.wakeups = (uint32_t)(t->wake_sum > UINT32_MAX ? UINT32_MAX : t->wake_sum);
+		s->env_util[t->pelt_cpu] =
+			s->env_util[t->pelt_cpu] > p.util
+				? s->env_util[t->pelt_cpu] - p.util
+				: 0;
+	p.wakeups =
+		(uint32_t)(t->wake_sum > UINT32_MAX ? UINT32_MAX : t->wake_sum);
 	p.rec_cpu = map_cpu(s, a->cpu);
 	p.prev_cpu = t->cpu >= 0 ? t->cpu : p.rec_cpu >= 0 ? p.rec_cpu : 0;
 	p.fork = a->flags & RP_ACT_FORK;
 	/* a new task: the policy's fork placement, if it has one */
-	cpu = p.fork && s->policy->select_fork ?
-		      s->policy->select_fork(&env, &p) :
-		      s->policy->select_cpu(&env, &p);
+	cpu = p.fork && s->policy->select_fork
+		      ? s->policy->select_fork(&env, &p)
+		      : s->policy->select_cpu(&env, &p);
 	if (cpu < 0 || cpu >= s->ncpus)
 		cpu = p.prev_cpu;
 	if (t->upin && !rp_pin_allows(t->upin, cpu)) {
@@ -107,7 +113,7 @@ void sim_arrive(struct sim *s, const struct sim_arrival *ar)
 	if (!(a->flags & (RP_ACT_START | RP_ACT_INFERRED)))
 		track_wakeup(s, t);
 	if (t->runnable)
-		return;	/* still busy with an earlier one: queued behind it */
+		return; /* still busy with an earlier one: queued behind it */
 	sim_start_act(s, t, ar->act);
 	cpu = place(s, ar->task);
 	sim_enqueue(s, ar->task, cpu);

@@ -46,10 +46,11 @@ static uint64_t next_idle_change(struct sim *s, int cpu)
 	if (!s->rec_idle_tl || cpu >= s->w->ncpus || !c->e_idle)
 		return UINT64_MAX;
 	tl = &s->w->cpus[cpu];
-	while (c->rec_idle + 1 < tl->nidles && tl->idles[c->rec_idle + 1].since <= s->now)
+	while (c->rec_idle + 1 < tl->nidles &&
+	       tl->idles[c->rec_idle + 1].since <= s->now)
 		c->rec_idle++;
-	return c->rec_idle + 1 < tl->nidles ? tl->idles[c->rec_idle + 1].since :
-					       UINT64_MAX;
+	return c->rec_idle + 1 < tl->nidles ? tl->idles[c->rec_idle + 1].since
+					    : UINT64_MAX;
 }
 
 /*
@@ -128,8 +129,17 @@ static uint64_t next_time(struct sim *s)
 	return t;
 }
 
-enum due { DUE_NONE, DUE_FREQ, DUE_BUSY0_START, DUE_BUSY0_END, DUE_ARRIVAL,
-	   DUE_MOVE, DUE_IDLE, DUE_OFF_START, DUE_OFF_END };
+enum due {
+	DUE_NONE,
+	DUE_FREQ,
+	DUE_BUSY0_START,
+	DUE_BUSY0_END,
+	DUE_ARRIVAL,
+	DUE_MOVE,
+	DUE_IDLE,
+	DUE_OFF_START,
+	DUE_OFF_END
+};
 
 /* The recorded idle interval of cpu starting exactly now, while idle. */
 static bool idle_change_due(struct sim *s, int cpu, uint64_t *seq)
@@ -142,7 +152,8 @@ static bool idle_change_due(struct sim *s, int cpu, uint64_t *seq)
 	    c->idle_since == s->now)
 		return false;
 	tl = &s->w->cpus[cpu];
-	for (k = c->rec_idle; k + 1 < tl->nidles && tl->idles[k + 1].since <= s->now; k++)
+	for (k = c->rec_idle;
+	     k + 1 < tl->nidles && tl->idles[k + 1].since <= s->now; k++)
 		;
 	if (k >= tl->nidles || tl->idles[k].since != s->now ||
 	    tl->idles[k].state == c->e_state)
@@ -168,7 +179,8 @@ static void process_due(struct sim *s, uint64_t t)
 		bool per_cpu = s->nin_busy0 || s->rec_idle_tl;
 
 		if (s->gov == RP_GOV_RECORDED && s->fi < s->w->nfreqs &&
-		    s->w->freqs[s->fi].ts <= t && s->w->freqs[s->fi].seq < best) {
+		    s->w->freqs[s->fi].ts <= t &&
+		    s->w->freqs[s->fi].seq < best) {
 			best = s->w->freqs[s->fi].seq;
 			kind = DUE_FREQ;
 		}
@@ -197,7 +209,8 @@ static void process_due(struct sim *s, uint64_t t)
 		for (int i = 0; per_cpu && i < s->ncpus; i++) {
 			struct sim_cpu *c = &s->cpus[i];
 
-			if (c->in_busy0 && c->busy0_end <= t && c->busy0_seq_end < best) {
+			if (c->in_busy0 && c->busy0_end <= t &&
+			    c->busy0_seq_end < best) {
 				best = c->busy0_seq_end;
 				kind = DUE_BUSY0_END;
 				arg = i;
@@ -258,7 +271,8 @@ static void step(struct sim *s, uint64_t t)
 	if (t == s->first_ts && !s->started) {
 		/* CPUs the recording shows idle from the start start idle. */
 		s->started = true;
-		for (int i = 0; s->same_platform && i < s->ncpus && i < s->w->ncpus; i++)
+		for (int i = 0;
+		     s->same_platform && i < s->ncpus && i < s->w->ncpus; i++)
 			if (s->w->cpus[i].init_idle)
 				sim_go_idle(s, i, 0);
 	}
@@ -279,20 +293,21 @@ static void step(struct sim *s, uint64_t t)
 	if (tick)
 		sim_balance_tick(s);
 	/*
-	 * sim_pick() changes nothing on a CPU not touched since its last sim_pick(),
-	 * but at a tick (pull) or at its slice's end, which is no earlier
-	 * than its next event time. It leaves the CPU settled: what it does
-	 * there itself calls for no second look.
+	 * sim_pick() changes nothing on a CPU not touched since its last
+	 * sim_pick(), but at a tick (pull) or at its slice's end, which is no
+	 * earlier than its next event time. It leaves the CPU settled: what it
+	 * does there itself calls for no second look.
 	 */
-	for (int i = 0; i < s->ncpus; i++) {	/* i: a position in corder */
+	for (int i = 0; i < s->ncpus; i++) { /* i: a position in corder */
 		int w = i >> 6;
 		uint64_t m;
 
 		if (!tick) {
-			/* as they are now: sim_pick() may touch the CPUs after i */
+			/* as they are now: sim_pick() may touch the CPUs after
+			 * i */
 			m = (s->pk_dirty[w] | s->due[w]) & (~0ull << (i & 63));
 			if (!m) {
-				i = w * 64 + 63;	/* the next word */
+				i = w * 64 + 63; /* the next word */
 				continue;
 			}
 			i = first_of(w, m);
@@ -327,14 +342,16 @@ int sim_run(struct sim *s)
 		sim_advance(s, s->last_ts);
 	}
 	for (int i = 0; i < s->ncpus; i++)
-		sim_sync_cpu(s, i);	/* busy times: lazy */
+		sim_sync_cpu(s, i); /* busy times: lazy */
 	/* Close the timeline at the recording's last instant. */
 	ev = sim_emit(s, 0, EA_EV_MARKER, KEY_SIM, e_task(s, 0));
 	if (ev)
-		snprintf(ev->marker.text, sizeof(ev->marker.text), "eatrace: replay end");
+		snprintf(ev->marker.text, sizeof(ev->marker.text),
+			 "eatrace: replay end");
 	for (int i = 0; i < s->ncpus && s->oracle_pass1; i++)
 		if (s->cpus[i].e_idle)
-			sim_push_len(s, &s->cpus[i], s->now - s->cpus[i].idle_since);
+			sim_push_len(s, &s->cpus[i],
+				     s->now - s->cpus[i].idle_since);
 	if (!s->error[0])
 		sim_flush(s);
 	return s->error[0] ? -1 : 0;
@@ -356,9 +373,13 @@ int sim_measure_idle(struct sim *s)
 void sim_get_metrics(struct sim *s, struct sim_metrics *out)
 {
 	*out = (struct sim_metrics){
-		.lat = s->lat, .nlat = s->nlat, .wait_ns = s->wait_ns,
-		.late = s->late, .overutil_ns = s->overutil_ns,
-		.migrations = s->migrations, .events = s->events,
+		.lat = s->lat,
+		.nlat = s->nlat,
+		.wait_ns = s->wait_ns,
+		.late = s->late,
+		.overutil_ns = s->overutil_ns,
+		.migrations = s->migrations,
+		.events = s->events,
 	};
 }
 

@@ -22,27 +22,27 @@ struct sim_arrival {
 };
 
 struct sim_task {
-	uint64_t rem;		/* its work left, ns x cap; UINT64_MAX: open
-				   (following segments: the segment's) */
-	uint64_t until;		/* demand: runnable until then (its recorded
-				   end), UINT64_MAX: the trace's end */
+	uint64_t rem; /* its work left, ns x cap; UINT64_MAX: open
+			 (following segments: the segment's) */
+	uint64_t until; /* demand: runnable until then (its recorded
+			   end), UINT64_MAX: the trace's end */
 	struct ea_pelt pelt;
 	const struct rp_task *w;
-	size_t next;		/* activations released: [0, next) */
-	size_t cur;		/* the one being served */
-	uint32_t seg;		/* segment being served (follow_segments) */
-	bool rt;		/* RT or deadline: never placed by a CFS policy
-				   nor balanced; runs before CFS tasks */
-	uint32_t weight;	/* CFS: its nice level's load weight */
-	bool runnable;		/* queued or running */
-	bool served;		/* acts[cur] has had the CPU */
-	int cpu;		/* CPU queued/running on, else the last, -1 */
-	int pelt_cpu;		/* CPU whose signal holds its util, -1 */
-	int pin;		/* -1 */
-	const struct ea_pin *upin;	/* --pin to several CPUs, NULL */
-	uint64_t wait_from;	/* queued since */
-	uint64_t wake_sum, wake_last_ms;	/* RFC wakeup_avg_sum */
-	uint32_t ue_ewma;	/* util_est (mainline 6.9+), set at sleep */
+	size_t next; /* activations released: [0, next) */
+	size_t cur; /* the one being served */
+	uint32_t seg; /* segment being served (follow_segments) */
+	bool rt; /* RT or deadline: never placed by a CFS policy
+		    nor balanced; runs before CFS tasks */
+	uint32_t weight; /* CFS: its nice level's load weight */
+	bool runnable; /* queued or running */
+	bool served; /* acts[cur] has had the CPU */
+	int cpu; /* CPU queued/running on, else the last, -1 */
+	int pelt_cpu; /* CPU whose signal holds its util, -1 */
+	int pin; /* -1 */
+	const struct ea_pin *upin; /* --pin to several CPUs, NULL */
+	uint64_t wait_from; /* queued since */
+	uint64_t wake_sum, wake_last_ms; /* RFC wakeup_avg_sum */
+	uint32_t ue_ewma; /* util_est (mainline 6.9+), set at sleep */
 };
 
 /* A task moving to its next recorded segment's CPU. */
@@ -59,43 +59,43 @@ struct sim_cpu {
 	 */
 	struct ea_pelt pelt;
 	uint64_t slice_end;
-	uint64_t task_busy_ns;	/* in the window (w->counts.win_*) */
-	uint64_t work;		/* done in the window: ns x capacity */
-	int curr;		/* task index, -1 */
-	uint32_t rate;		/* capacity at cap_idx: its work rate */
-	uint32_t over_util;	/* util from which it is overutilised */
+	uint64_t task_busy_ns; /* in the window (w->counts.win_*) */
+	uint64_t work; /* done in the window: ns x capacity */
+	int curr; /* task index, -1 */
+	uint32_t rate; /* capacity at cap_idx: its work rate */
+	uint32_t over_util; /* util from which it is overutilised */
 	int nrq;
 	uint64_t sync_t;
-	uint64_t pelt_b;	/* when its or its task's signal next
-				   crosses a period (no sooner) */
-	uint64_t curr_step;	/* the step curr began running at */
+	uint64_t pelt_b; /* when its or its task's signal next
+			    crosses a period (no sooner) */
+	uint64_t curr_step; /* the step curr began running at */
 	/* ... and then often. */
-	bool in_busy0;		/* in a recorded idle-task stretch */
+	bool in_busy0; /* in a recorded idle-task stretch */
 	/* What the emitted stream says. */
 	bool e_fresh, e_idle;
 	int16_t e_state;
 	int32_t e_pid;
-	int e_task;		/* task index of e_pid, -1 */
-	uint64_t kmax;		/* emission key floor within the bucket */
-	uint64_t kmax_bucket;	/* ... if this one (sim.nbuckets), else 0 */
-	int *rq;		/* waiting tasks, FIFO */
+	int e_task; /* task index of e_pid, -1 */
+	uint64_t kmax; /* emission key floor within the bucket */
+	uint64_t kmax_bucket; /* ... if this one (sim.nbuckets), else 0 */
+	int *rq; /* waiting tasks, FIFO */
 	int rq_cap;
 	/* next_time(): its task's finish time, from rem at fin_now and rate */
 	uint32_t fin_rate;
 	uint64_t fin_t, fin_rem, fin_now;
 	int cluster;
-	int dom;		/* frequency domain (index in sim.doms) */
-	uint32_t cap_orig;	/* capacity at the top OPP */
+	int dom; /* frequency domain (index in sim.doms) */
+	uint32_t cap_orig; /* capacity at the top OPP */
 	uint64_t busy0_end, busy0_seq_end;
 	bool busy0_to_idle;
-	int cap_idx;		/* OPP index of its domain; see khz */
-	uint32_t khz;		/* 0: unknown (recorded governor only) */
+	int cap_idx; /* OPP index of its domain; see khz */
+	uint32_t khz; /* 0: unknown (recorded governor only) */
 	uint64_t idle_since;
 	/* Idle selection. */
-	size_t rec_idle;	/* cursor in the recorded idle timeline */
+	size_t rec_idle; /* cursor in the recorded idle timeline */
 	uint64_t hist[RP_MENU_HIST];
 	int nhist;
-	uint64_t *idle_lens;	/* oracle: lengths of its idle periods */
+	uint64_t *idle_lens; /* oracle: lengths of its idle periods */
 	size_t nidle_lens, idle_lens_cap, idle_period;
 };
 
@@ -114,18 +114,18 @@ struct sim {
 	/* the governor's parameters (sim_init: gov's defaults; the driver
 	 * may replace it before sim_run; fixed_k not owned) */
 	struct rp_gov_spec gspec;
-	uint64_t *dom_last;	/* schedutil: last frequency change, or
-				   UINT64_MAX: none yet */
-	bool gov_pending;	/* a change waits for the rate limit */
+	uint64_t *dom_last; /* schedutil: last frequency change, or
+			       UINT64_MAX: none yet */
+	bool gov_pending; /* a change waits for the rate limit */
 	enum rp_idle_sel idle;
-	enum ea_replay_work work;	/* set after sim_init(); 0: auto */
+	enum ea_replay_work work; /* set after sim_init(); 0: auto */
 	bool same_platform;
-	bool oracle_pass1;	/* measuring idle lengths for `oracle` */
-	bool asymmetric;	/* rp_asymmetric(m), for the policies */
-	bool rec_idle_tl;	/* idle states follow the recorded timeline */
+	bool oracle_pass1; /* measuring idle lengths for `oracle` */
+	bool asymmetric; /* rp_asymmetric(m), for the policies */
+	bool rec_idle_tl; /* idle states follow the recorded timeline */
 	uint32_t assumed_khz;
 	int ncpus;
-	int *cpu_map, nsrc;	/* recorded CPU -> CPU (cpumap.c) */
+	int *cpu_map, nsrc; /* recorded CPU -> CPU (cpumap.c) */
 	struct sim_cpu *cpus;
 	struct sim_task *tasks;
 	size_t ntasks;
@@ -142,11 +142,11 @@ struct sim {
 	 * dom_cpu[dom_start[d] .. dom_start[d + 1]), ascending */
 	int ndoms;
 	int *dom_start, *dom_cpu;
-	bool util_dirty;	/* some CPU's util_avg may have changed since
-				   the governor last ran */
-	int *dom_k;		/* governor: the OPP it chose last, -1 */
-	uint32_t *dom_util;	/* ... for this util */
-	size_t bi, fi;		/* cursors: idle-task stretches, frequencies */
+	bool util_dirty; /* some CPU's util_avg may have changed since
+			    the governor last ran */
+	int *dom_k; /* governor: the OPP it chose last, -1 */
+	uint32_t *dom_util; /* ... for this util */
+	size_t bi, fi; /* cursors: idle-task stretches, frequencies */
 	/* The recording's offline and suspended stretches (same platform
 	 * only), by (start, seq), and the cursor; per CPU, offline until
 	 * off_until, its end still to tell the output trace (off_end). */
@@ -157,38 +157,39 @@ struct sim {
 	struct sim_move *moves;
 	size_t nmoves, moves_cap;
 	uint64_t now, first_ts, last_ts, next_tick;
-	uint64_t win0, win1;	/* the metrics' window (counts.win_*) */
-	uint32_t cap_max;	/* the biggest CPU's top capacity */
-	uint64_t t_rec;		/* the next arrival, move, idle-task stretch
-				   or recorded frequency: no sooner */
-	uint64_t nstep;		/* steps advanced */
-	uint64_t pelt_next;	/* no later than any CPU's pelt_b */
-	bool over_stale;	/* some CPU's util_avg may have changed since
-				   advance() set overutilised */
+	uint64_t win0, win1; /* the metrics' window (counts.win_*) */
+	uint32_t cap_max; /* the biggest CPU's top capacity */
+	uint64_t t_rec; /* the next arrival, move, idle-task stretch
+			   or recorded frequency: no sooner */
+	uint64_t nstep; /* steps advanced */
+	uint64_t pelt_next; /* no later than any CPU's pelt_b */
+	bool over_stale; /* some CPU's util_avg may have changed since
+			    advance() set overutilised */
 	bool started;
-	int nin_busy0;		/* CPUs in a recorded idle-task stretch */
-	int *done, ndone;	/* CPUs whose task's work ran out (advance) */
+	int nin_busy0; /* CPUs in a recorded idle-task stretch */
+	int *done, ndone; /* CPUs whose task's work ran out (advance) */
 	/* CPUs in the order they are visited where the first wins: the
-	 * biggest first, then by id (sim-init.c order_cpus()); cpos: its inverse */
+	 * biggest first, then by id (sim-init.c order_cpus()); cpos: its
+	 * inverse */
 	int *corder, *cpos;
 	/* sets of CPUs, as bits of their positions in corder: [nw] words */
-	int nw;			/* ncpus / 64 + 1 */
-	uint64_t *nt;		/* next_time(): each CPU's, unless nt_dirty */
+	int nw; /* ncpus / 64 + 1 */
+	uint64_t *nt; /* next_time(): each CPU's, unless nt_dirty */
 	uint64_t *nt_dirty;
-	uint64_t *pk_dirty;	/* touched since pick() last looked */
-	uint64_t *due;		/* nt <= now: their time has come */
+	uint64_t *pk_dirty; /* touched since pick() last looked */
+	uint64_t *due; /* nt <= now: their time has come */
 	/* policy view, refreshed at each wakeup */
 	uint32_t *env_util;
-	uint32_t *env_ue;	/* each CPU's util_est: its runnable tasks' */
+	uint32_t *env_ue; /* each CPU's util_est: its runnable tasks' */
 	int *env_cap, *env_nr;
-	struct rp_cl_cache *clc;	/* the model, as the policies use it */
-	char (*comms)[EA_COMM_LEN];	/* each task's, as emitted */
-	char (*swapper)[EA_COMM_LEN];	/* each CPU's idle task's */
+	struct rp_cl_cache *clc; /* the model, as the policies use it */
+	char (*comms)[EA_COMM_LEN]; /* each task's, as emitted */
+	char (*swapper)[EA_COMM_LEN]; /* each CPU's idle task's */
 	/* output: events of past instants, ordered, before bucket0; then
 	 * those at time `now`, ordered when the next instant comes */
 	struct sim_out *out;
 	size_t nout, out_cap, bucket0;
-	uint64_t nbuckets;	/* closed */
+	uint64_t nbuckets; /* closed */
 	uint32_t order;
 	int (*sink)(void *ctx, const struct ea_event *ev, const char *comm);
 	void *sink_ctx;
@@ -198,13 +199,13 @@ struct sim {
 	size_t nlat, lat_cap;
 	uint64_t wait_ns, late, overutil_ns, migrations, events;
 	bool overutilised;
-	bool over_sticky;	/* overutilised since the last periodic balance
-				   that found nothing over (rp_balance) */
+	bool over_sticky; /* overutilised since the last periodic balance
+			     that found nothing over (rp_balance) */
 	char error[128];
 };
 
 #define TICK_NS 4000000ull
-#define KEY_SIM UINT64_MAX	/* events with no recorded cause: last */
+#define KEY_SIM UINT64_MAX /* events with no recorded cause: last */
 
 /* ---- small helpers of every mechanism ---- */
 
@@ -282,7 +283,8 @@ static inline uint64_t *kmax(struct sim *s, struct sim_cpu *c)
 	return &c->kmax;
 }
 
-static inline const struct rp_act *cur_act(const struct sim *s, const struct sim_task *t)
+static inline const struct rp_act *cur_act(const struct sim *s,
+					   const struct sim_task *t)
 {
 	return &t->w->acts[t->cur];
 }
@@ -290,8 +292,8 @@ static inline const struct rp_act *cur_act(const struct sim *s, const struct sim
 /* The segments of t's current activation: none if the workload kept none. */
 static inline struct rp_act_segs cur_segs(const struct sim_task *t)
 {
-	return t->w->act_segs ? t->w->act_segs[t->cur] :
-				(struct rp_act_segs){ 0, 0 };
+	return t->w->act_segs ? t->w->act_segs[t->cur]
+			      : (struct rp_act_segs){0, 0};
 }
 
 /* Index of the task the CPU's emitted stream says is running, -1. */
@@ -309,7 +311,8 @@ static inline uint32_t task_util(struct sim *s, struct sim_task *t)
 /* Overutilised as the policy sees it (rp_balance.sticky_over). */
 static inline bool over_seen(const struct sim *s)
 {
-	return s->policy->balance.sticky_over ? s->over_sticky : s->overutilised;
+	return s->policy->balance.sticky_over ? s->over_sticky
+					      : s->overutilised;
 }
 
 /* Whether cpu is offline now (the recording's, on the same platform). */
@@ -328,7 +331,7 @@ void sim_arrivals_rewind(struct sim *s);
 
 /* sim-emit.c: the simulated events, ordered, to the sink */
 struct ea_event *sim_emit(struct sim *s, int cpu, uint8_t type, uint64_t key,
-			     int cur_task);
+			  int cur_task);
 void sim_close_bucket(struct sim *s);
 void sim_flush(struct sim *s);
 void sim_swapper_comm(int cpu, char *out);
@@ -347,7 +350,7 @@ void sim_recorded_idle_change(struct sim *s, int cpu);
 
 /* sim-freq.c: the governor, recorded frequencies */
 int sim_cap_idx_for_khz(const struct sim *s, const struct ea_cluster *cl,
-			   uint32_t khz);
+			uint32_t khz);
 void sim_governor(struct sim *s);
 void sim_recorded_freq(struct sim *s, const struct rp_freq *f);
 
@@ -443,9 +446,9 @@ static inline const struct sim_arrival *sim_arr_peek(const struct sim *s)
 
 /* A simulator in *s (sim_free() it, even after a failure). 0, or -1 with
  * s->error. */
-int sim_init(struct sim *s, const struct ea_workload *w, const struct ea_model *m,
-	     const struct rp_policy *p, enum rp_gov g, enum rp_idle_sel idle,
-	     bool same_platform, uint32_t assumed_khz);
+int sim_init(struct sim *s, const struct ea_workload *w,
+	     const struct ea_model *m, const struct rp_policy *p, enum rp_gov g,
+	     enum rp_idle_sel idle, bool same_platform, uint32_t assumed_khz);
 /* For tests: one step of sim_run() (the next instant something is due);
  * false once none is left before the end, or on error. sim_run() then
  * finishes the run. */

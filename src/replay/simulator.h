@@ -18,19 +18,19 @@ struct sim;
 
 struct sim_config {
 	const struct ea_workload *w;
-	const struct ea_model *m;	/* the platform replayed on */
+	const struct ea_model *m; /* the platform replayed on */
 	const struct rp_policy *policy;
-	const struct rp_gov_spec *gov;	/* copied (its fixed_k not owned) */
+	const struct rp_gov_spec *gov; /* copied (its fixed_k not owned) */
 	enum rp_idle_sel idle;
-	enum ea_replay_work work;	/* 0: auto */
-	bool same_platform;		/* ea_replay_config.same_platform */
-	uint32_t assumed_khz;		/* ea_acct_config.assumed_khz */
+	enum ea_replay_work work; /* 0: auto */
+	bool same_platform; /* ea_replay_config.same_platform */
+	uint32_t assumed_khz; /* ea_acct_config.assumed_khz */
 };
 
 /* What a run measured, in the metrics' window (ea_workload_counts.win_*). */
 struct sim_metrics {
-	uint64_t *lat;		/* wakeup latencies, ns, [nlat]: the
-				   simulator's, the caller may reorder them */
+	uint64_t *lat; /* wakeup latencies, ns, [nlat]: the
+			  simulator's, the caller may reorder them */
 	size_t nlat;
 	uint64_t wait_ns, late, overutil_ns, migrations, events;
 };
