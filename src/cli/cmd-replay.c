@@ -376,6 +376,7 @@ static int run_shadow(struct ea_common_opts *o, const struct replay_opts *ro,
 		      const char *trace)
 {
 	struct ea_shadow_config scfg = { .policy = ro->shadow };
+	struct ea_shadow_sink *rows = NULL;
 	struct ea_shadow *sh = NULL;
 	struct ea_model *m = NULL;
 	struct ea_consumer cons;
@@ -400,8 +401,13 @@ static int run_shadow(struct ea_common_opts *o, const struct replay_opts *ro,
 			goto out;
 		}
 		n = strlen(ro->decisions);
-		scfg.decisions = dec.f;
-		scfg.decisions_json = n >= 5 && !strcmp(ro->decisions + n - 5, ".json");
+		rows = ea_shadow_rows_new(dec.f, n >= 5 &&
+					  !strcmp(ro->decisions + n - 5, ".json"));
+		if (!rows) {
+			ea_die("out of memory");
+			goto out;
+		}
+		scfg.decisions = rows;
 	}
 	if (ea_shadow_new(&sh, &scfg, &err)) {
 		ea_die("%s", err.msg);
@@ -432,6 +438,7 @@ out:
 		ea_out_abort(&dec);
 	ea_run_free(&run);
 	ea_shadow_free(sh);
+	ea_shadow_rows_free(rows);
 	ea_model_free(m);
 	return rc;
 }
