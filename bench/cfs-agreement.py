@@ -17,7 +17,8 @@ For each trace, with eatrace (default ./eatrace) and ARGS (default
    before select_task_rq()); without a sched_waking, the CPU the
    sched_wakeup was written on. Agreement with the kernel of cfs, of "keep
    prev" (prev_cpu) and of "the waker's CPU", overall and apart for the
-   wakeups where the kernel kept prev and where it moved the task.
+   wakeups where the kernel kept prev and where it moved the task (and,
+   in --json, how many of each were queued wakeups, see 2).
 2. Where sched_wakeup is written: on the waking CPU (the wakeup was done
    there, after select_task_rq()) or on the target CPU only (a queued
    wakeup: ttwu_queue_wakelist(), run by the target in
@@ -141,6 +142,9 @@ def decisions(eatrace, trace, model_args, policy, wakeups, tmp):
                 if w[1] is None:
                     n['waker_from_wakeup_record'] += 1
             group = 'stayed' if rec == prev else 'moved'
+            if w is not None and w[1] is not None and w[0] != w[1]:
+                # written by the target: a queued (wake-list) wakeup
+                n[group + '_queued'] += 1
             for g in ('all', group):
                 n[g] += 1
                 n[g + '_policy'] += pol == rec
