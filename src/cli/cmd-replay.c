@@ -7,6 +7,7 @@
 #include <time.h>
 
 #include "cli/cmd.h"
+#include "cli/not-input.h"
 #include "cli/options.h"
 #include "cli/pictures.h"
 #include "eatrace/energy.h"
@@ -394,6 +395,14 @@ static int run_shadow(struct ea_common_opts *o, const struct replay_opts *ro,
 	if (ea_model_load(&m, o->model, &err))
 		return ea_die("%s", err.msg);
 	scfg.model = m;
+	{
+		const char *outs[] = { o->output, ro->decisions };
+		const struct ea_model *ms[] = { m };
+		char *tr[] = { (char *)trace };
+
+		if (ea_cli_refuse_inputs_as_outputs(outs, 2, tr, 1, ms, 1))
+			goto out;
+	}
 	if (ro->decisions) {
 		if (ea_out_open(&dec, ro->decisions, &err)) {
 			ea_die("%s", err.msg);
@@ -496,6 +505,13 @@ int cmd_replay(int argc, char **argv)
 	}
 	if (!rr.target)
 		rr.target = rr.model;
+	{
+		const char *outs[] = { o.output, ro.html, ro.perfetto, ro.emit };
+		const struct ea_model *ms[] = { rr.model, rr.target };
+
+		if (ea_cli_refuse_inputs_as_outputs(outs, 4, args, 1, ms, 2))
+			goto out;
+	}
 	if (rr.target && ea_replay_governor_check(gov, rr.target, &err)) {
 		ea_die("%s", err.msg);
 		goto out;

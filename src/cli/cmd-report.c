@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "cli/cmd.h"
+#include "cli/not-input.h"
 #include "cli/options.h"
 #include "cli/pictures.h"
 #include "eatrace/energy.h"
@@ -247,6 +248,13 @@ int cmd_report(int argc, char **argv)
 		return ea_die("%s", err.msg);
 	if (check_model(model, &ro, &o))
 		goto out_model;
+	{
+		const char *outs[] = { o.output, ro.html, ro.perfetto };
+		const struct ea_model *ms[] = { model };
+
+		if (ea_cli_refuse_inputs_as_outputs(outs, 3, args, 1, ms, 1))
+			goto out_model;
+	}
 	acfg.assumed_khz = (uint32_t)ro.assume_khz;
 	acfg.interval_ns = ro.interval_ns;
 	acfg.zero_wakeups = ro.no_wakeups;
