@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "cli/cmd.h"
+#include "cli/not-input.h"
 #include "cli/options.h"
 #include "eatrace/diff.h"
 #include "eatrace/html.h"
@@ -357,6 +358,16 @@ int cmd_diff(int argc, char **argv)
 	    (o.model_b && ea_model_load(&mb, o.model_b, &err))) {
 		rc = run_error(&o, err.msg);
 		goto out;
+	}
+	{
+		/* before any trace is read; no JUnit error file then: -o
+		 * may be the very trace */
+		const char *outs[] = { o.output, o.html };
+		const struct ea_model *ms[] = { ma, mb };
+
+		if (ea_cli_refuse_inputs_as_outputs(outs, 2, o.base, o.nbase, ms, 2) ||
+		    ea_cli_refuse_inputs_as_outputs(outs, 2, o.new, o.nnew, ms, 0))
+			goto out;
 	}
 	d.norm = o.norm;
 	d.max_increase_pct = o.max_increase;
