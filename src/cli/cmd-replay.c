@@ -65,7 +65,9 @@ static const char usage_text[] =
 	"      --emit-trace OUT  write the simulated timeline as ftrace text\n"
 	"                        ('eatrace report' reads it; one policy only)\n"
 	"      --html FILE       also write a self-contained HTML page comparing the runs\n"
-	"      --perfetto FILE   also write Chrome trace-event JSON, one process per run\n"
+	"      --perfetto FILE   also write a trace for ui.perfetto.dev, one process\n"
+	"                        per run: Perfetto protobuf when FILE ends in\n"
+	"                        .pftrace or .perfetto-trace, else Chrome JSON\n"
 	EA_PERFETTO_MAX_MB_HELP
 
 	"  -f, --format FMT   text (default) or json\n"
@@ -448,7 +450,7 @@ out:
 int cmd_replay(int argc, char **argv)
 {
 	struct ea_common_opts o = { .format = EA_FMT_TEXT };
-	struct replay_opts ro = { 0 };
+	struct replay_opts ro = { .perfetto_max_mb = -1 };	/* -1: the default */
 	struct replay_run rr = { 0 };
 	struct ea_workload_config wcfg = { 0 };
 	struct ea_consumer cons[3];
