@@ -37,22 +37,6 @@ uint32_t ea_pf_priced_khz(const struct ea_acct *a, int c, uint32_t freq_khz)
 	return cl->caps[k < 0 ? cl->ncaps - 1 : k].freq_khz;
 }
 
-size_t ea_pf_power_step(const struct ea_perfetto *p,
-			const struct ea_timeline *t, int ncols,
-			long long bytes_per_counter)
-{
-	long pos = p->cap ? ftell(p->f) : -1;
-	long long budget, need;
-
-	if (pos < 0)
-		return 1;
-	budget = (p->cap - pos) / 2;
-	if (budget < p->cap / 10)
-		budget = p->cap / 10;
-	need = (long long)t->nbuckets * ncols * 2 * bytes_per_counter;
-	return need > budget ? (size_t)((need + budget - 1) / budget) : 1;
-}
-
 bool ea_pf_power_at(const struct ea_timeline *t, int col, size_t b, size_t step,
 		    bool wake, uint64_t *at, double *value)
 {
@@ -75,6 +59,62 @@ bool ea_pf_power_at(const struct ea_timeline *t, int col, size_t b, size_t step,
 		*value = ea_energy_to_double(all - w_e) /
 			 ((double)(e - a) / 1e9);
 	return true;
+}
+
+/* The counters column col gives at a step of step buckets: power on each
+ * change, wakeup energy on each change or nonzero step (as the writers
+ * do), each closed by a 0 at the end. */
+static long long counters_of(const struct ea_timeline *t, int col, size_t step)
+{
+	long long n = 0;
+
+	for (int wake = 0; wake < 2; wake++) {
+		bool any = false;
+		double last = 0;
+
+		for (size_t b = 0; b < t->nbuckets; b += step) {
+			uint64_t a;
+			double w;
+
+			if (!ea_pf_power_at(t, col, b, step, wake, &a, &w))
+				continue;
+			if (any && w == last && (!wake || !w))
+				continue;
+			n++;
+			last = w;
+			any = true;
+		}
+		n += t->nbuckets > 0;
+	}
+	return n;
+}
+
+size_t ea_pf_power_step(const struct ea_perfetto *p,
+			const struct ea_timeline *t, int ncpus,
+			long long bytes_per_counter)
+{
+	long pos = p->cap ? ftell(p->f) : -1;
+	long long budget;
+	size_t step = 1;
+
+	if (pos < 0)
+		return 1;
+	budget = (p->cap - pos) / 2;
+	if (budget < p->cap / 10)
+		budget = p->cap / 10;
+	/* the counters do not shrink in proportion to the step (activity
+	 * comes in bursts): count them, doubling the step until they fit */
+	for (; step < t->nbuckets; step *= 2) {
+		long long need = 0;
+
+		for (int c = 0; c < ncpus; c++)
+			need += counters_of(t, c, step);
+		for (int i = 0; i < t->acct->model->nclusters; i++)
+			need += counters_of(t, t->ncpus + i, step);
+		if (need * bytes_per_counter <= budget)
+			break;
+	}
+	return step;
 }
 
 bool ea_pf_check_cap(struct ea_perfetto *p, size_t k, uint64_t at)

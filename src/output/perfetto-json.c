@@ -176,7 +176,7 @@ static void json_process(struct ea_perfetto *p, const char *name,
 		meta(p, "thread_name", c + 1, "name", n, 0);
 		meta(p, "thread_sort_index", c + 1, "sort_index", NULL, c);
 	}
-	step = ea_pf_power_step(p, t, m->nclusters + ncpus, 100);
+	step = ea_pf_power_step(p, t, ncpus, 100);
 	for (int i = 0; i < m->nclusters; i++) {
 		snprintf(n, sizeof(n), "power %s (%s)", m->clusters[i].name, m->power_unit);
 		power_counters(p, t, t->ncpus + i, n, t0, false, step);

@@ -572,7 +572,7 @@ static void pb_process(struct ea_perfetto *p, const char *name,
 		ps->clock_written = true;
 	}
 	describe(p, ps, &k, name, t, rel(t->start, t0));
-	step = ea_pf_power_step(p, t, m->nclusters + k.ncpus, COUNTER_BYTES);
+	step = ea_pf_power_step(p, t, k.ncpus, COUNTER_BYTES);
 	for (int i = 0; i < m->nclusters; i++) {
 		power_counters(p, ps, k.seq, t, t->ncpus + i, k.cl_power[i], t0,
 			       false, step);

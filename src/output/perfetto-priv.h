@@ -50,13 +50,14 @@ const char *ea_pf_comm_of(const struct ea_state *s, int32_t pid, char *buf);
  * priced at the assumed OPP: --assume-opp's, else the cluster's highest). */
 uint32_t ea_pf_priced_khz(const struct ea_acct *a, int c, uint32_t freq_khz);
 /*
- * Buckets per power counter step: 1, or more when the power counters of
- * this process (ncols columns, 2 counters each per bucket at most, about
- * bytes_per_counter each) would take more than half of what the cap
+ * Buckets per power counter step: 1, or more when the power and wakeup
+ * energy counters of this process (the columns of its ncpus CPUs and of
+ * its clusters, about bytes_per_counter each, counted as they would be
+ * written at full resolution) would take more than half of what the cap
  * leaves (at least a tenth of the cap).
  */
 size_t ea_pf_power_step(const struct ea_perfetto *p,
-			const struct ea_timeline *t, int ncols,
+			const struct ea_timeline *t, int ncpus,
 			long long bytes_per_counter);
 /*
  * The power counter of column col over buckets [b, b + step): its start
