@@ -7,6 +7,7 @@
 #include <time.h>
 
 #include "cli/cmd.h"
+#include "cli/not-input.h"
 #include "cli/options.h"
 #include "cli/pictures.h"
 #include "eatrace/energy.h"
@@ -64,7 +65,9 @@ static const char usage_text[] =
 	"      --emit-trace OUT  write the simulated timeline as ftrace text\n"
 	"                        ('eatrace report' reads it; one policy only)\n"
 	"      --html FILE       also write a self-contained HTML page comparing the runs\n"
-	"      --perfetto FILE   also write Chrome trace-event JSON, one process per run\n"
+	"      --perfetto FILE   also write a trace for ui.perfetto.dev, one process\n"
+	"                        per run: Perfetto protobuf when FILE ends in\n"
+	"                        .pftrace or .perfetto-trace, else Chrome JSON\n"
 	EA_PERFETTO_MAX_MB_HELP
 
 	"  -f, --format FMT   text (default) or json\n"
@@ -395,6 +398,14 @@ static int run_shadow(struct ea_common_opts *o, const struct replay_opts *ro,
 	if (ea_model_load(&m, o->model, &err))
 		return ea_die("%s", err.msg);
 	scfg.model = m;
+	{
+		const char *outs[] = { o->output, ro->decisions };
+		const struct ea_model *ms[] = { m };
+		char *tr[] = { (char *)trace };
+
+		if (ea_cli_refuse_inputs_as_outputs(outs, 2, tr, 1, ms, 1))
+			goto out;
+	}
 	if (ro->decisions) {
 		if (ea_out_open(&dec, ro->decisions, &err)) {
 			ea_die("%s", err.msg);
@@ -446,7 +457,7 @@ out:
 int cmd_replay(int argc, char **argv)
 {
 	struct ea_common_opts o = { .format = EA_FMT_TEXT };
-	struct replay_opts ro = { 0 };
+	struct replay_opts ro = { .perfetto_max_mb = -1 };	/* -1: the default */
 	struct replay_run rr = { 0 };
 	struct ea_workload_config wcfg = { 0 };
 	struct ea_consumer cons[3];
@@ -503,6 +514,13 @@ int cmd_replay(int argc, char **argv)
 	}
 	if (!rr.target)
 		rr.target = rr.model;
+	{
+		const char *outs[] = { o.output, ro.html, ro.perfetto, ro.emit };
+		const struct ea_model *ms[] = { rr.model, rr.target };
+
+		if (ea_cli_refuse_inputs_as_outputs(outs, 4, args, 1, ms, 2))
+			goto out;
+	}
 	if (rr.target && ea_replay_governor_check(gov, rr.target, &err)) {
 		ea_die("%s", err.msg);
 		goto out;

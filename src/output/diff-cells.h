@@ -1,0 +1,30 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * What the text and Markdown forms of `eatrace diff` share
+ * (src/output/diff-text.c): changes in percent that may be n/a, and the
+ * reasons printed under a table for each n/a in it.
+ */
+#ifndef EATRACE_OUTPUT_DIFF_CELLS_H
+#define EATRACE_OUTPUT_DIFF_CELLS_H
+
+#include "eatrace/diff.h"
+
+/* 100 (b - a) / a; NaN (shown "n/a") when a is 0 and b is not, or either
+ * is NaN (absent, or a rate of a run of 0 s); 0 when both are 0. */
+double ea_diff_pct(double a, double b);
+
+/* The reasons for the n/a cells of one table, printed after it. */
+#define EA_DIFF_NA_MAX 8
+struct ea_diff_na {
+	char line[EA_DIFF_NA_MAX][384];
+	int n;
+};
+
+void ea_diff_na_add(struct ea_diff_na *na, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+/* The reasons for row label's n/a: its base is 0 (x == 0), or a side's
+ * rate is n/a (x or y NaN, rate true: that side has a run of 0 s). */
+void ea_diff_na_row(struct ea_diff_na *na, const struct ea_diff *d,
+		    const char *label, double x, double y, bool rate);
+
+#endif
