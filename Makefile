@@ -18,20 +18,22 @@ BUILD   ?= build
 BIN     ?= eatrace
 
 CC      ?= cc
-PKGS    := libtracecmd libtraceevent libtracefs json-c zlib libzstd yaml-0.1 libxml-2.0
+PKGS    := libtracecmd libtraceevent libtracefs json-c zlib libzstd yaml-0.1 libxml-2.0 gsl
 PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 PKG_LIBS   := $(shell pkg-config --libs $(PKGS) 2>/dev/null)
 CMOCKA_LIBS := $(shell pkg-config --libs cmocka 2>/dev/null)
 
 CFLAGS  ?= -O2 -g
 WARN    := -Wall -Wextra -Wshadow -Wformat=2 -Wno-unused-parameter
-override CFLAGS += -std=c11 -D_GNU_SOURCE $(WARN) -Iinclude -Isrc $(PKG_CFLAGS) \
-	-DEA_DATADIR='"$(DATADIR)"' -DEA_DOCDIR='"$(DOCDIR)"' -MMD -MP
+# No install path is compiled in: models and docs are found relative to the
+# binary or libeatrace.so.0 at run time (src/util/self-dir.c), so that
+# `make` then `make install PREFIX=P` finds P's.
+override CFLAGS += -std=c11 -D_GNU_SOURCE $(WARN) -Iinclude -Isrc $(PKG_CFLAGS) -MMD -MP
 LDLIBS  += $(PKG_LIBS) -lfdt -lm
 
 LIB_SRC := $(sort $(wildcard src/input/*.c src/model/*.c src/state/*.c \
 	src/stats/*.c src/energy/*.c src/diff/*.c src/replay/*.c src/output/*.c \
-	src/util/*.c src/record/*.c))
+	src/util/*.c src/record/*.c src/fit/*.c))
 CLI_SRC := $(sort $(wildcard src/cli/*.c))
 LIB_OBJ := $(LIB_SRC:%.c=$(BUILD)/%.o)
 CLI_OBJ := $(CLI_SRC:%.c=$(BUILD)/%.o)
@@ -84,7 +86,7 @@ check: deps
 # Unit tests (cmocka) and end-to-end scripts; one closing summary line. The
 # corpus replay (the longest) goes first, beside the rest (tests/run.sh).
 test: $(UNIT_BIN) $(BIN) $(FUZZ_REPLAY)
-	@EATRACE=$(abspath $(BIN)) FUZZ_BIN=$(abspath $(BUILD)/fuzz) bash tests/run.sh tests/fuzz/replay.sh $(E2E) $(UNIT_BIN)
+	@EATRACE=$(abspath $(BIN)) EA_BUILD=$(abspath $(BUILD)) FUZZ_BIN=$(abspath $(BUILD)/fuzz) bash tests/run.sh tests/fuzz/replay.sh $(E2E) $(UNIT_BIN)
 
 # The whole suite again under AddressSanitizer, UBSan and LeakSanitizer,
 # in its own build directory so the normal build stays untouched.
@@ -151,12 +153,22 @@ clean:
 # libeatrace.a: every object is built with -fPIC; the stamp file rebuilds
 # objects compiled before that. `make install` adds the library, the
 # headers (include/eatrace/) and eatrace.pc under LIBDIR, INCLUDEDIR, PCDIR,
-# and the Python package (python/eatrace, ctypes over the library) in PYDIR.
+# and the Python package (python/eatrace, ctypes over the library) in PYDIR:
+# PYTHON's own site directory for PREFIX, its purelib relative to its data
+# prefix (Debian: /usr/local -> /usr/local/lib/python3.11/dist-packages, on
+# its path; another PREFIX P -> P/lib/python3.11/dist-packages, for
+# PYTHONPATH). The package loads the library installed with it (the path
+# from PYDIR to LIBDIR is written in eatrace/_installed.py). Installed to
+# the system (no DESTDIR, root, LIBDIR on the loader's path), ldconfig runs
+# (contrib/post-install.sh). Models and docs are found beside the binary and
+# the library at run time: keep DATADIR and DOCDIR under PREFIX/share.
 VERSION    ?= 0.1
 LIBDIR     ?= $(PREFIX)/lib
 INCLUDEDIR ?= $(PREFIX)/include
 PCDIR      ?= $(LIBDIR)/pkgconfig
-PYDIR      ?= $(PREFIX)/lib/python3/dist-packages
+PYTHON     ?= /usr/bin/python3
+PYREL       = $(shell $(PYTHON) -c 'import os, sysconfig; print(os.path.relpath(sysconfig.get_path("purelib"), sysconfig.get_path("data")))' 2>/dev/null)
+PYDIR      ?= $(PREFIX)/$(or $(PYREL),lib/python3/dist-packages)
 SONAME     := libeatrace.so.0
 SHLIB      := $(BUILD)/$(SONAME)
 override CFLAGS += -fPIC
@@ -190,6 +202,11 @@ install-lib: $(SHLIB)
 		> $(DESTDIR)$(PCDIR)/eatrace.pc
 	install -d $(DESTDIR)$(PYDIR)/eatrace
 	install -m 644 python/eatrace/*.py $(DESTDIR)$(PYDIR)/eatrace/
+	printf '%s\n' '# Written by make install: libeatrace.so.0 as installed with this' \
+		'# package, relative to its directory.' \
+		"LIB = \"$$(realpath -m --relative-to=$(PYDIR)/eatrace $(LIBDIR)/$(SONAME))\"" \
+		> $(DESTDIR)$(PYDIR)/eatrace/_installed.py
+	@DESTDIR="$(DESTDIR)" sh contrib/post-install.sh $(LIBDIR) $(PYDIR) $(PYTHON)
 
 uninstall-lib:
 	rm -f $(DESTDIR)$(LIBDIR)/$(SONAME) $(DESTDIR)$(LIBDIR)/libeatrace.so \

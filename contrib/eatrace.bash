@@ -45,7 +45,7 @@ _eatrace()
 		return
 	fi
 	if [[ $cmd == model && -z $sub ]]; then
-		COMPREPLY=($(compgen -W "show check list import convert" -- "$cur"))
+		COMPREPLY=($(compgen -W "show check list import convert fit" -- "$cur"))
 		return
 	fi
 
@@ -101,7 +101,12 @@ _eatrace()
 		COMPREPLY=($(compgen -W "trace cluster cpu task" -- "$cur"))
 		return
 		;;
-	-o | --output | --html | --perfetto | --emit-trace | -t | --trace | --device-infos | --list)
+	--weights)
+		COMPREPLY=($(compgen -W "relative equal" -- "$cur"))
+		return
+		;;
+	-o | --output | --html | --perfetto | --emit-trace | -t | --trace | --device-infos | --list | \
+	--pair | --measured)
 		_eatrace_files
 		return
 		;;
@@ -112,7 +117,8 @@ _eatrace()
 	--start | --end | --interval | -i | --count | -n | --duration | -d | -j | --jobs | \
 	--buffer-kb | -b | --idle-state | --assume-opp | --max-increase | \
 	--confidence | --source-capacity | --pin | --name | --ncpus | --cpus | \
-	--capacity | --freqs | --voltage | --power-unit | --perfetto-max-mb | --device | --rail)
+	--capacity | --freqs | --voltage | --power-unit | --perfetto-max-mb | --device | --rail | \
+	--hold | --window | --worst | --max-error | --max-window-error)
 		return
 		;;
 	esac

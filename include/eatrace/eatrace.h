@@ -16,8 +16,9 @@
 #include "eatrace/replay.h"
 #include "eatrace/report.h"
 #include "eatrace/stats.h"
+#include "eatrace/trace.h"
 
-#define EA_API_VERSION 1
+#define EA_API_VERSION 2
 
 /*
  * `eatrace report -f json -m MODEL PATH`: the same bytes into *json. model:
@@ -57,6 +58,35 @@ struct ea_replay_request {
  */
 int ea_replay_json(const char *path, const struct ea_replay_request *rq, char **json,
 		   char **err);
+
+/*
+ * What `eatrace diff` is asked. Every field is the caller's: a zero is
+ * zero (the CLI's defaults are --max-increase 1, --confidence 0.95).
+ */
+struct ea_diff_request {
+	const char *model;		/* -m MODEL; with model_b: --models model model_b */
+	const char *model_b;
+	const char *const *base;	/* --base BASE... (with model_b: the traces) */
+	int nbase;
+	const char *const *news;	/* --new NEW... (none with model_b) */
+	int nnew;
+	double max_increase_pct;	/* --max-increase */
+	double confidence;		/* --confidence */
+	const char *normalize;		/* --normalize none (NULL), time, work */
+	const char *inconclusive;	/* --inconclusive pass|fail; NULL: its own verdict */
+	int jobs;			/* -j: processes pricing at once; 0, 1: this one */
+	/* --start, --end, --idle-state, --assume-opp, --no-wakeups (the
+	 * other fields of eatrace/trace.h's options refused); NULL: none */
+	const struct ea_trace_opts *opts;
+};
+
+/*
+ * `eatrace diff -f json` with rq's options: the same bytes into *json and
+ * the CLI's exit status for the verdict into *status (0 pass, 1 fail, 3
+ * inconclusive); the conventions of ea_report_json() otherwise (-1 and
+ * *err for what the CLI exits 2 on). No warning on stderr.
+ */
+int ea_diff_json(const struct ea_diff_request *rq, char **json, int *status, char **err);
 
 /* Free what ea_report_json() and ea_stats_json() return (free()). */
 void ea_free(void *p);

@@ -115,6 +115,20 @@ struct ea_acct_config {
 	/* No per-task figures (ntasks stays 0): for callers that read only
 	 * the CPU, cluster and window breakdowns, which stay the same. */
 	bool no_tasks;
+	/*
+	 * Only some CPUs' share (NULL: every CPU): cpu_only[cpu] for cpu <
+	 * ncpu_only. Every CPU is still priced (cluster energy is shared
+	 * among a cluster's busy CPUs, cpus[] has every CPU's figures), but
+	 * energy reaches the total, the clusters, the tasks and the windows
+	 * only as the selected CPUs' pieces (each of their own energy, and
+	 * their integer shares of their clusters' and of suspend power), so
+	 * the total is exactly the sum of the selected CPUs' energies and
+	 * every breakdown still adds up to it. Times and counts of clusters
+	 * stay the cluster's own; the unknown, suspended and offline figures
+	 * are the selected CPUs'.
+	 */
+	const bool *cpu_only;
+	int ncpu_only;
 };
 
 struct ea_acct {
@@ -154,6 +168,8 @@ int ea_acct_init(struct ea_acct *a, const struct ea_model *model,
 		 const struct ea_acct_config *cfg, struct ea_err *err);
 void ea_acct_free(struct ea_acct *a);
 extern const struct ea_state_ops ea_acct_ops;
+/* Whether cpu's energy reaches the totals (cfg.cpu_only; true without). */
+bool ea_acct_cpu_selected(const struct ea_acct *a, int cpu);
 /* After ea_state_finish(): task figures, window bounds. 0 or -1 + err. */
 int ea_acct_done(struct ea_acct *a, const struct ea_state *s,
 		 struct ea_err *err);

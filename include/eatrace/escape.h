@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * Names from traces and models (comms, cluster, state and model names, file
- * names) escaped for where they go (src/output/escape.c, docs/robustness.md).
+ * names) escaped for where they go (src/util/escape.c, docs/robustness.md).
  * They are bytes, usually UTF-8 but not always: every escaper decodes
  * strict UTF-8 (no overlong forms, surrogates or code points past
  * U+10FFFF) and treats each byte of an invalid sequence on its own.

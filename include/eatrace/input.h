@@ -14,6 +14,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 #include "eatrace/error.h"
 #include "eatrace/event.h"
@@ -45,7 +46,7 @@ struct ea_input_info {
 	bool gzip;		/* set before open: the reader reads a gunzipped
 				   copy (src/input/spool.c) of a .gz */
 	/*
-	 * Measured energy (Perfetto power_rails, eatrace/rails.h), NULL when
+	 * Measured energy (Perfetto power_rails, eatrace/rail-samples.h), NULL when
 	 * the trace has none. Owned by the input (freed by ea_input_close())
 	 * until ea_input_take_owned() moves it to a copy of the info.
 	 */
@@ -75,10 +76,29 @@ int ea_input_check_fd(int fd, const char *path, bool allow_pseudo,
 		      struct ea_err *err);
 
 /*
+ * The inputs of this run (src/input/run-inputs.c), by st_dev and st_ino:
+ * ea_input_check() notes each file that passes; an output file of the
+ * run is never one of them (src/output/outfile.c asks ea_input_noted()).
+ */
+void ea_input_note(dev_t dev, ino_t ino);
+bool ea_input_noted(dev_t dev, ino_t ino);
+
+/*
  * Open a trace (checked with ea_input_check()). Returns 0, or -1 with err
  * set to "PATH: cause".
  */
 int ea_input_open(struct ea_input **in, const char *path, struct ea_err *err);
+
+/*
+ * Whether path holds a trace, by the test ea_input_open() makes (its first
+ * bytes, decompressed when gzip or zstd, recognised by a reader): 1 with
+ * *format (may be NULL) the reader's name ("dat", "perfetto", "systrace",
+ * "text"); 0 when it is not a trace (empty, or no reader recognises it),
+ * -1 when it cannot be read (missing, not a regular file, corrupt
+ * compressed data); err says why for 0 and -1, as ea_input_open() would.
+ * Not for "-".
+ */
+int ea_input_probe(const char *path, const char **format, struct ea_err *err);
 
 /*
  * Next event: 1 and *ev filled, 0 at end of trace, -1 with err set to
@@ -92,6 +112,28 @@ const char *ea_input_path(const struct ea_input *in);
 /* Position of the last event returned ("line 12"), for later stages' errors. */
 void ea_input_where(const struct ea_input *in, char *buf, size_t n);
 void ea_input_close(struct ea_input *in);
+
+/*
+ * Where the pipeline (ea_run_source(), eatrace/pipeline.h) takes a trace's
+ * events from: an open input (ea_run()), or events kept in memory
+ * (eatrace/evstore.h). The callbacks have the contracts of the ea_input_*
+ * functions of the same names.
+ */
+struct ea_event_source {
+	int (*next)(void *ctx, struct ea_event *ev, struct ea_err *err);
+	void (*where)(void *ctx, char *buf, size_t n);
+	/* ea_input_first_event() without its err (an error counts as no
+	 * event), as ea_state_config.first_event wants it */
+	int (*first_event)(void *ctx, int cpu, struct ea_event *ev, bool *lost_before);
+	/* The info as it stands: at the start (ncpus, may_have), then
+	 * copied once next() has returned 0 or -1. */
+	const struct ea_input_info *(*info)(void *ctx);
+	/* Moves what the info owns (rails, procs) into dst, as
+	 * ea_input_take_owned(); NULL: they stay the source's, and the run
+	 * only borrows them (ea_run.info_borrowed). */
+	void (*take_owned)(void *ctx, struct ea_input_info *dst);
+	void *ctx;
+};
 
 /*
  * Threads an input may use (-j): 1 reads on the calling thread only; 2 or

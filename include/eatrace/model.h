@@ -143,7 +143,9 @@ bool ea_model_is_name(const char *arg);
 /*
  * Find NAME.json in, in order: each directory of $EATRACE_MODEL_PATH
  * (colon-separated), ./models, the executable's directory's models/,
- * ../share/eatrace/models and ../models, and EA_DATADIR/models. Writes the
+ * ../share/eatrace/models and ../models, and, when libeatrace is a shared
+ * library another program loaded, its directory's ../share/eatrace/models
+ * and ../models (all found at run time: no path is compiled in). Writes the
  * path found to path (size n) and returns 0, or -1 with err naming every
  * directory it looked in.
  */

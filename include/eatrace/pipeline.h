@@ -20,6 +20,7 @@ struct ea_run {
 	struct ea_input_info info;	/* copy, valid after ea_run() */
 	struct ea_state *state;		/* finished state; free with ea_run_free */
 	char format[64];
+	bool info_borrowed;		/* info's rails, procs are the source's */
 };
 
 /*
@@ -30,6 +31,14 @@ struct ea_run {
 int ea_run(struct ea_run *run, const char *path, struct ea_state_config *cfg,
 	   const struct ea_consumer *consumers, int nconsumers,
 	   struct ea_err *err);
+/*
+ * The same with the events of src (eatrace/input.h) instead of a file
+ * opened here; path names the trace in errors. Error positions are
+ * src->where()'s.
+ */
+int ea_run_source(struct ea_run *run, const char *path, const struct ea_event_source *src,
+		  struct ea_state_config *cfg, const struct ea_consumer *consumers,
+		  int nconsumers, struct ea_err *err);
 void ea_run_free(struct ea_run *run);
 
 #endif

@@ -12,17 +12,26 @@ libeatrace.so.0).
     p = eatrace.replay("trace.dat", model="juno-r0", policies="feec,cfs")
     p.policies, p.clusters, p.cpus  # per policy (x cluster, x CPU)
 
-The library is found through $EATRACE_LIB (a path), then the build tree
-beside this package (../build/libeatrace.so.0), then the system
-(libeatrace.so.0 on the loader's path). Errors raise EatraceError with
-the one-line message the CLI prints.
+    t = eatrace.Trace("trace.dat")  # read once, kept in memory
+    t.report("juno-r0", start=1, end=2, cpus=[0, 1])   # any number of times
+    t.intervals("juno-r0")      # per-CPU state intervals, a DataFrame
+    eatrace.diff(base=[...], new=[...], model="juno-r0").verdict
+
+The library is found through $EATRACE_LIB (a path), then relative to this
+package: the copy `make install` put in LIBDIR with it (the path is in
+eatrace/_installed.py), or the build tree's (../build/libeatrace.so.0);
+then the system (libeatrace.so.0 on the loader's path). Bundled models are
+found beside the library (PREFIX/share/eatrace/models, or the tree's
+models/). Errors raise EatraceError with the one-line message the CLI
+prints.
 """
 import ctypes
 import json
 import os
 
-__all__ = ["EatraceError", "Report", "Replay", "report", "replay", "stats",
-           "report_json", "replay_json", "stats_json", "batch_rows", "rows_frame"]
+__all__ = ["EatraceError", "Report", "Replay", "Trace", "Diff", "report", "replay",
+           "stats", "diff", "report_json", "replay_json", "stats_json", "diff_json",
+           "batch_rows", "rows_frame"]
 
 
 class _ReplayRequest(ctypes.Structure):
@@ -31,6 +40,35 @@ class _ReplayRequest(ctypes.Structure):
                 ("policies", ctypes.c_char_p), ("governor", ctypes.c_char_p),
                 ("idle", ctypes.c_char_p), ("work", ctypes.c_char_p),
                 ("source_capacity", ctypes.c_ulong), ("auto_pin", ctypes.c_int)]
+
+
+class _TraceOpts(ctypes.Structure):
+    """struct ea_trace_opts (include/eatrace/trace.h)."""
+    _fields_ = [("start_ns", ctypes.c_uint64), ("end_ns", ctypes.c_uint64),
+                ("start_absolute", ctypes.c_bool), ("end_absolute", ctypes.c_bool),
+                ("has_end", ctypes.c_bool), ("idle_state", ctypes.c_int),
+                ("unknown_idle_state", ctypes.c_int), ("absent_offline", ctypes.c_bool),
+                ("assume_khz", ctypes.c_ulong), ("no_wakeups", ctypes.c_bool),
+                ("interval_ns", ctypes.c_uint64), ("cpus", ctypes.c_char_p)]
+
+
+class _Interval(ctypes.Structure):
+    """struct ea_interval (include/eatrace/trace.h)."""
+    _fields_ = [("start_ns", ctypes.c_uint64), ("end_ns", ctypes.c_uint64),
+                ("power", ctypes.c_double), ("cpu", ctypes.c_int32),
+                ("pid", ctypes.c_int32), ("freq_khz", ctypes.c_uint32),
+                ("idle_state", ctypes.c_int16), ("state", ctypes.c_uint8),
+                ("pad", ctypes.c_uint8), ("comm", ctypes.c_char * 16)]
+
+
+class _DiffRequest(ctypes.Structure):
+    """struct ea_diff_request (include/eatrace/eatrace.h)."""
+    _fields_ = [("model", ctypes.c_char_p), ("model_b", ctypes.c_char_p),
+                ("base", ctypes.POINTER(ctypes.c_char_p)), ("nbase", ctypes.c_int),
+                ("news", ctypes.POINTER(ctypes.c_char_p)), ("nnew", ctypes.c_int),
+                ("max_increase_pct", ctypes.c_double), ("confidence", ctypes.c_double),
+                ("normalize", ctypes.c_char_p), ("inconclusive", ctypes.c_char_p),
+                ("jobs", ctypes.c_int), ("opts", ctypes.POINTER(_TraceOpts))]
 
 
 class EatraceError(Exception):
@@ -45,7 +83,12 @@ def _load():
     if _lib is not None:
         return _lib
     here = os.path.dirname(os.path.abspath(__file__))
+    try:
+        from ._installed import LIB as installed  # written by make install
+    except ImportError:
+        installed = None
     cands = [os.environ.get("EATRACE_LIB"),
+             installed and os.path.normpath(os.path.join(here, installed)),
              os.path.join(here, "..", "..", "build", "libeatrace.so.0"),
              "libeatrace.so.0"]
     last = None
@@ -73,6 +116,26 @@ def _load():
     lib.ea_batch_rows_text.restype = ctypes.c_int
     lib.ea_free.argtypes = [ctypes.c_void_p]
     lib.ea_free.restype = None
+    vp, opts = ctypes.c_void_p, ctypes.POINTER(_TraceOpts)
+    lib.ea_trace_open.argtypes = [ctypes.POINTER(vp), ctypes.c_char_p, pp]
+    lib.ea_trace_open.restype = ctypes.c_int
+    lib.ea_trace_free.argtypes = [vp]
+    lib.ea_trace_free.restype = None
+    for fn in ("ea_trace_nevents", "ea_trace_bytes"):
+        getattr(lib, fn).argtypes = [vp]
+        getattr(lib, fn).restype = ctypes.c_size_t
+    lib.ea_trace_report_json.argtypes = [vp, ctypes.c_char_p, opts, pp, pp]
+    lib.ea_trace_report_json.restype = ctypes.c_int
+    lib.ea_trace_stats_json.argtypes = [vp, ctypes.c_char_p, opts, pp, pp]
+    lib.ea_trace_stats_json.restype = ctypes.c_int
+    lib.ea_trace_replay_json.argtypes = [vp, ctypes.POINTER(_ReplayRequest), pp, pp]
+    lib.ea_trace_replay_json.restype = ctypes.c_int
+    lib.ea_trace_intervals.argtypes = [vp, ctypes.c_char_p, opts, pp,
+                                       ctypes.POINTER(ctypes.c_size_t), pp]
+    lib.ea_trace_intervals.restype = ctypes.c_int
+    lib.ea_diff_json.argtypes = [ctypes.POINTER(_DiffRequest), pp,
+                                 ctypes.POINTER(ctypes.c_int), pp]
+    lib.ea_diff_json.restype = ctypes.c_int
     _lib = lib
     return lib
 
@@ -118,14 +181,23 @@ def report_json(path, model, interval_ms=None):
     return _call("ea_report_json_interval", path, model, _interval_ns(interval_ms))
 
 
+def _enc(v):
+    return None if v is None else os.fsencode(v)
+
+
+def _replay_request(model, target_model, policies, governor, idle, work,
+                    source_capacity, auto_pin):
+    return _ReplayRequest(_enc(model), _enc(target_model), _enc(policies), _enc(governor),
+                          _enc(idle), _enc(work), int(source_capacity or 0),
+                          int(bool(auto_pin)))
+
+
 def replay_json(path, model=None, target_model=None, policies=None, governor=None,
                 idle=None, work=None, source_capacity=0, auto_pin=False):
     """`eatrace replay -f json PATH` with those options (--policy, ...),
     byte for byte, as a string."""
-    def enc(v):
-        return None if v is None else os.fsencode(v)
-    rq = _ReplayRequest(enc(model), enc(target_model), enc(policies), enc(governor),
-                        enc(idle), enc(work), int(source_capacity or 0), int(bool(auto_pin)))
+    rq = _replay_request(model, target_model, policies, governor, idle, work,
+                         source_capacity, auto_pin)
     return _call("ea_replay_json", path, ctypes.byref(rq))
 
 
@@ -261,3 +333,6 @@ def replay(path, model=None, target_model=None, policies=None, governor=None,
 def stats(path):
     """What each CPU and task did (no model): the JSON of `eatrace stats`."""
     return json.loads(stats_json(path))
+
+
+from eatrace.trace import Trace, Diff, diff, diff_json  # noqa: E402,F401

@@ -14,6 +14,7 @@
 #include "cli/cmd.h"
 #include "cli/options.h"
 #include "eatrace/batch.h"
+#include "eatrace/input.h"
 #include "eatrace/model.h"
 #include "eatrace/output.h"
 #include "eatrace/pool.h"
@@ -25,9 +26,10 @@ static const char usage_text[] =
 	"Price many traces with one or more models: one row per trace x model\n"
 	"(trace path, model, content hash, duration, total/busy/idle/wakeup\n"
 	"energy, mean power, units, model check errors, error), in input\n"
-	"order. A directory is walked recursively for *.dat, *.txt, *.trace\n"
-	"and *.ftrace files (sorted).\n"
-	"A trace that fails is a row with its one-line error.\n"
+	"order. A directory is walked recursively (sorted) for the files that\n"
+	"are traces by their content, as 'report' recognises them, whatever\n"
+	"their names; the other files are skipped and named on stderr. A trace\n"
+	"that fails is a row with its one-line error.\n"
 	"\n"
 	"options:\n"
 	"  -m, --model MODEL  model file or bundled name; repeat for more\n"
@@ -43,7 +45,10 @@ static const char usage_text[] =
 	"      --resume       keep the rows already in -o FILE and skip their\n"
 	"                     traces (same content hash and model); error rows\n"
 	"                     are run again\n"
-	"  -q, --quiet        no progress line or model warning on stderr\n"
+	"  -q, --quiet        no progress line, model warning, nor the files\n"
+	"                     skipped, on stderr\n"
+	"  -v, --verbose      name every file found in a directory on stderr:\n"
+	"                     each trace with its format, each file skipped\n"
 	"  -h, --help         this text\n"
 	"\n"
 	"Columns: docs/batch.md. Exit status: 0 every row ok, 1 some rows are\n"
@@ -61,6 +66,7 @@ static const struct option longopts[] = {
 	{ "rows", required_argument, NULL, OPT_ROWS },
 	{ "unit", required_argument, NULL, OPT_UNIT },
 	{ "quiet", no_argument, NULL, 'q' },
+	{ "verbose", no_argument, NULL, 'v' },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -104,7 +110,7 @@ struct batch {
 	int nmodels;
 	enum ea_batch_fmt fmt;
 	enum ea_batch_rows kind;
-	bool quiet;
+	bool quiet, verbose;
 	/* --resume: "hash\tmodel" of rows kept; kept lines */
 	struct strv keys, kept;
 	/* per trace: hash computed by the parent (resume), models to run */
@@ -120,25 +126,49 @@ struct batch {
 
 static struct strv *walk_into;
 
+/* Every regular file: which are traces is told by content (probe_found). */
 static int walk_cb(const char *path, const struct stat *st, int type, struct FTW *ftw)
 {
-	static const char *const ext[] = { ".dat", ".txt", ".trace", ".ftrace" };
-	size_t n = strlen(path);
-
 	if (type != FTW_F || !S_ISREG(st->st_mode))
 		return 0;
-	for (size_t i = 0; i < sizeof(ext) / sizeof(ext[0]); i++) {
-		size_t e = strlen(ext[i]);
-
-		if (n > e && !strcmp(path + n - e, ext[i]))
-			return strv_add(walk_into, path) ? -1 : 0;
-	}
-	return 0;
+	return strv_add(walk_into, path) ? -1 : 0;
 }
 
 static int cmp_str(const void *a, const void *b)
 {
 	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/*
+ * The files found under a directory from paths[first] on: those that are
+ * not traces by their content (ea_input_probe(), the test `report` makes)
+ * are dropped and named on stderr; those that cannot be read are kept,
+ * for their error rows.
+ */
+static void probe_found(struct batch *b, const char *dir, size_t first)
+{
+	size_t keep = first, skipped = 0;
+
+	for (size_t i = first; i < b->paths.n; i++) {
+		const char *format = NULL;
+		struct ea_err err;
+		int is = ea_input_probe(b->paths.v[i], &format, &err);
+
+		if (!is) {
+			if (!b->quiet || b->verbose)
+				ea_msg("batch: skipped %s", err.msg);
+			free(b->paths.v[i]);
+			skipped++;
+			continue;
+		}
+		if (b->verbose)
+			ea_msg("batch: %s: %s", b->paths.v[i], is > 0 ? format : "unreadable");
+		b->paths.v[keep++] = b->paths.v[i];
+	}
+	b->paths.n = keep;
+	if (b->verbose)
+		ea_msg("batch: %s: %zu trace(s), %zu other file(s) skipped", dir,
+		       keep - first, skipped);
 }
 
 /* A TRACE argument: a directory is walked (sorted), anything else taken as is. */
@@ -153,6 +183,7 @@ static int add_input(struct batch *b, const char *arg)
 	if (nftw(arg, walk_cb, 32, 0))
 		return ea_die("%s: cannot walk the directory: %s", arg, strerror(errno));
 	qsort(b->paths.v + first, b->paths.n - first, sizeof(char *), cmp_str);
+	probe_found(b, arg, first);
 	return 0;
 }
 
@@ -377,7 +408,7 @@ static int parse_args(struct batch *b, int argc, char **argv, const char **outpu
 
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":m:f:o:j:qh", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":m:f:o:j:qvh", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'm':
 			if (b->nmodels == 64)
@@ -417,6 +448,9 @@ static int parse_args(struct batch *b, int argc, char **argv, const char **outpu
 			break;
 		case 'q':
 			b->quiet = true;
+			break;
+		case 'v':
+			b->verbose = true;
 			break;
 		case 'h':
 			*help = true;

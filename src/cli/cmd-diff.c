@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "cli/cmd.h"
+#include "cli/not-input.h"
 #include "cli/options.h"
 #include "eatrace/diff.h"
 #include "eatrace/html.h"
@@ -23,13 +24,18 @@ static const char usage_text[] =
 	"how many runs per side would resolve a change of that size). With a\n"
 	"single run on a side there is no interval: the point estimate decides.\n"
 	"With --models, the same traces are priced by model A (base) and model B\n"
-	"(new): for platform teams comparing table revisions.\n"
+	"(new): for platform teams comparing table revisions. The runs are then\n"
+	"pairs: the change is the geometric mean of the per-trace ratios B/A, its\n"
+	"interval Student's t on their logs, and an inconclusive verdict says how\n"
+	"many traces would resolve it. A trace with zero energy under both models\n"
+	"is left out; under one only, refused. Figures that do not exist (a rate\n"
+	"of a run of 0 s, a change from 0) are n/a, the reason under the table.\n"
 	"\n"
 	"options:\n"
 	"  -m, --model MODEL      model file or bundled name\n"
 	"      --base TRACE...    the traces of the base runs (up to the next option)\n"
 	"      --new TRACE...     the traces of the new runs (up to the next option)\n"
-	"      --models A B       compare two models on the same traces\n"
+	"      --models A B       compare two models on the same traces, as pairs\n"
 	"      --max-increase PCT allowed increase in percent (default 1)\n"
 	"      --confidence C     confidence level of the interval (default 0.95)\n"
 	"      --inconclusive V   count an inconclusive verdict as pass or fail\n"
@@ -367,6 +373,16 @@ int cmd_diff(int argc, char **argv)
 	    (o.model_b && ea_model_load(&mb, o.model_b, &err))) {
 		rc = run_error(&o, err.msg);
 		goto out;
+	}
+	{
+		/* before any trace is read; no JUnit error file then: -o
+		 * may be the very trace */
+		const char *outs[] = { o.output, o.html };
+		const struct ea_model *ms[] = { ma, mb };
+
+		if (ea_cli_refuse_inputs_as_outputs(outs, 2, o.base, o.nbase, ms, 2) ||
+		    ea_cli_refuse_inputs_as_outputs(outs, 2, o.new, o.nnew, ms, 0))
+			goto out;
 	}
 	d.norm = o.norm;
 	d.max_increase_pct = o.max_increase;

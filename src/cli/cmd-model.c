@@ -19,6 +19,8 @@
 static const char usage_model[] =
 	"usage: eatrace model show  MODEL [-f text|json] [-o FILE]\n"
 	"       eatrace model check MODEL [--trace TRACE]... [-f text|json] [-o FILE] [-q]\n"
+	"       eatrace model check MODEL --trace TRACE --measured CSV ... (or --rails)\n"
+	"       eatrace model fit -m MODEL --pair TRACE CSV ... [-o FITTED.json]\n"
 	"       eatrace model list\n"
 	"       eatrace model import ...\n"
 	"       eatrace model convert ...\n"
@@ -34,6 +36,7 @@ static const char usage_model[] =
 	"  list     list the models found along the search path\n"
 	"  import   turn another energy-model format into a model file\n"
 	"  convert  rewrite a model file in the native format\n"
+	"  fit      fit a model's coefficients to measured energy\n"
 	"\n"
 	"'eatrace model SUBCOMMAND --help' describes each; docs/model-format.md\n"
 	"describes the file format.\n";
@@ -93,8 +96,26 @@ static const char usage_check[] =
 	"  -o, --output FILE  write there instead of stdout (atomically)\n"
 	"  -q, --quiet        print errors only, no warnings or summary\n"
 	"\n"
-	"Exit status: 0 no errors (warnings allowed), 1 errors found, 2 the model\n"
-	"or a trace cannot be read.\n";
+	"Against measured energy (docs/model-fit.md): with --measured CSV after a\n"
+	"--trace (a trace without one: its Perfetto power rails), the model's\n"
+	"estimate per measurement window against the measurement: per rail the\n"
+	"total error and the mean absolute error per window, the worst windows,\n"
+	"and the consistency findings above ('eatrace model fit' without the fit).\n"
+	"      --measured CSV the measurements of the --trace before it\n"
+	"                     (start_s,end_s,rail,energy; as for model fit)\n"
+	"      --rails        use the traces' power rails (the default for a\n"
+	"                     --trace without --measured)\n"
+	"      --rail RAIL=CLUSTER[+CLUSTER...]  rail RAIL measures these clusters\n"
+	"      --window MS    merge each rail's windows to at least MS ms\n"
+	"      --assume-opp F frequency charged while a CPU's is unknown\n"
+	"      --worst N      list the N worst windows (default 5)\n"
+	"      --html FILE    also write an HTML page of measured and estimated power\n"
+	"      --max-error PCT  exit 1 when a rail's |total error| exceeds PCT %\n"
+	"      --max-window-error PCT  exit 1 when a rail's mean absolute error\n"
+	"                     per window exceeds PCT % of its mean window\n"
+	"\n"
+	"Exit status: 0 no errors (warnings allowed), 1 errors found (or a gate\n"
+	"failed), 2 the model, a trace or a CSV cannot be read.\n";
 
 static const char usage_list[] =
 	"usage: eatrace model list\n"
@@ -858,14 +879,18 @@ int cmd_model(int argc, char **argv)
 	}
 	if (!strcmp(sub, "show"))
 		return cmd_model_show(argc - 1, argv + 1);
+	if (!strcmp(sub, "check") && cmd_model_check_is_measured(argc - 1, argv + 1))
+		return cmd_model_check_measured(argc - 1, argv + 1);
 	if (!strcmp(sub, "check"))
 		return cmd_model_check(argc - 1, argv + 1);
+	if (!strcmp(sub, "fit"))
+		return cmd_model_fit(argc - 1, argv + 1);
 	if (!strcmp(sub, "list"))
 		return cmd_model_list(argc - 1, argv + 1);
 	if (!strcmp(sub, "import"))
 		return cmd_model_import(argc - 1, argv + 1);
 	if (!strcmp(sub, "convert"))
 		return cmd_model_convert(argc - 1, argv + 1);
-	return ea_die("model: '%s' is not a model subcommand (show, check, list, import, convert; try 'eatrace model --help')",
+	return ea_die("model: '%s' is not a model subcommand (show, check, list, import, convert, fit; try 'eatrace model --help')",
 		      sub);
 }

@@ -7,6 +7,7 @@
 #include <time.h>
 
 #include "cli/cmd.h"
+#include "cli/not-input.h"
 #include "cli/options.h"
 #include "cli/pictures.h"
 #include "eatrace/energy.h"
@@ -65,7 +66,9 @@ static const char usage_text[] =
 	"      --emit-trace OUT  write the simulated timeline as ftrace text\n"
 	"                        ('eatrace report' reads it; one policy only)\n"
 	"      --html FILE       also write a self-contained HTML page comparing the runs\n"
-	"      --perfetto FILE   also write Chrome trace-event JSON, one process per run\n"
+	"      --perfetto FILE   also write a trace for ui.perfetto.dev, one process\n"
+	"                        per run: Perfetto protobuf when FILE ends in\n"
+	"                        .pftrace or .perfetto-trace, else Chrome JSON\n"
 	EA_PERFETTO_MAX_MB_HELP
 
 	"  -f, --format FMT   text (default) or json\n"
@@ -385,6 +388,7 @@ static int run_shadow(struct ea_common_opts *o, const struct replay_opts *ro,
 		      const char *trace)
 {
 	struct ea_shadow_config scfg = { .policy = ro->shadow };
+	struct ea_shadow_sink *rows = NULL;
 	struct ea_shadow *sh = NULL;
 	struct ea_model *m = NULL;
 	struct ea_consumer cons;
@@ -403,14 +407,27 @@ static int run_shadow(struct ea_common_opts *o, const struct replay_opts *ro,
 	if (ea_model_load(&m, o->model, &err))
 		return ea_die("%s", err.msg);
 	scfg.model = m;
+	{
+		const char *outs[] = { o->output, ro->decisions };
+		const struct ea_model *ms[] = { m };
+		char *tr[] = { (char *)trace };
+
+		if (ea_cli_refuse_inputs_as_outputs(outs, 2, tr, 1, ms, 1))
+			goto out;
+	}
 	if (ro->decisions) {
 		if (ea_out_open(&dec, ro->decisions, &err)) {
 			ea_die("%s", err.msg);
 			goto out;
 		}
 		n = strlen(ro->decisions);
-		scfg.decisions = dec.f;
-		scfg.decisions_json = n >= 5 && !strcmp(ro->decisions + n - 5, ".json");
+		rows = ea_shadow_rows_new(dec.f, n >= 5 &&
+					  !strcmp(ro->decisions + n - 5, ".json"));
+		if (!rows) {
+			ea_die("out of memory");
+			goto out;
+		}
+		scfg.decisions = rows;
 	}
 	if (ea_shadow_new(&sh, &scfg, &err)) {
 		ea_die("%s", err.msg);
@@ -441,6 +458,7 @@ out:
 		ea_out_abort(&dec);
 	ea_run_free(&run);
 	ea_shadow_free(sh);
+	ea_shadow_rows_free(rows);
 	ea_model_free(m);
 	return rc;
 }
@@ -448,7 +466,7 @@ out:
 int cmd_replay(int argc, char **argv)
 {
 	struct ea_common_opts o = { .format = EA_FMT_TEXT };
-	struct replay_opts ro = { 0 };
+	struct replay_opts ro = { .perfetto_max_mb = -1 };	/* -1: the default */
 	struct replay_run rr = { 0 };
 	struct ea_workload_config wcfg = { 0 };
 	struct ea_consumer cons[3];
@@ -514,6 +532,13 @@ int cmd_replay(int argc, char **argv)
 		const struct ea_model *models[2] = { rr.model, rr.target };
 
 		ea_cli_model_warnings(o.verbose, models, 2);
+	}
+	{
+		const char *outs[] = { o.output, ro.html, ro.perfetto, ro.emit };
+		const struct ea_model *ms[] = { rr.model, rr.target };
+
+		if (ea_cli_refuse_inputs_as_outputs(outs, 4, args, 1, ms, 2))
+			goto out;
 	}
 	if (rr.target && ea_replay_governor_check(gov, rr.target, &err)) {
 		ea_die("%s", err.msg);

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "cli/cmd.h"
+#include "cli/not-input.h"
 #include "cli/options.h"
 #include "cli/pictures.h"
 #include "eatrace/energy.h"
@@ -43,7 +44,9 @@ static const char usage_text[] =
 	"      --no-wakeups   price wakeups at zero\n"
 	EA_UNIT_HELP
 	"      --html FILE    also write a self-contained HTML report with plots\n"
-	"      --perfetto FILE  also write Chrome trace-event JSON (ui.perfetto.dev)\n"
+	"      --perfetto FILE  also write a trace for ui.perfetto.dev: Perfetto\n"
+	"                     protobuf when FILE ends in .pftrace or\n"
+	"                     .perfetto-trace, else Chrome trace-event JSON\n"
 	EA_PERFETTO_MAX_MB_HELP
 	"      --rail CLUSTER=RAIL  a Perfetto trace's power rail RAIL feeds\n"
 	"                     CLUSTER: its measured energy is shown beside the\n"
@@ -207,7 +210,7 @@ static int check_model(const struct ea_model *m, const struct report_opts *ro,
 int cmd_report(int argc, char **argv)
 {
 	struct ea_common_opts o = { .format = EA_FMT_TEXT };
-	struct report_opts ro = { 0 };
+	struct report_opts ro = { .perfetto_max_mb = -1 };	/* -1: the default */
 	struct ea_acct_config acfg = { 0 };
 	struct ea_model *model = NULL;
 	struct ea_consumer cons[3];
@@ -240,6 +243,13 @@ int cmd_report(int argc, char **argv)
 		return ea_die("%s", err.msg);
 	if (ea_cli_unit(&unit, ro.unit, model) || check_model(model, &ro, &o))
 		goto out_model;
+	{
+		const char *outs[] = { o.output, ro.html, ro.perfetto };
+		const struct ea_model *ms[] = { model };
+
+		if (ea_cli_refuse_inputs_as_outputs(outs, 3, args, 1, ms, 1))
+			goto out_model;
+	}
 	acfg.assumed_khz = (uint32_t)ro.assume_khz;
 	acfg.interval_ns = ro.interval_ns;
 	acfg.zero_wakeups = ro.no_wakeups;

@@ -5,6 +5,7 @@
  * command lives in its own cmd-*.c file; this file only calls down to them
  * (cmd.h) and to the messages (msg.h), and nothing calls it.
  */
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,10 +13,7 @@
 #include "cli/cmd.h"
 #include "eatrace/output.h"
 #include "eatrace/version.h"
-
-#ifndef EA_DOCDIR
-#define EA_DOCDIR "/usr/local/share/doc/eatrace"
-#endif
+#include "util/self-dir.h"
 
 struct ea_cmd {
 	const char *name;
@@ -35,6 +33,22 @@ static const struct ea_cmd cmds[] = {
 	{ "top", cmd_top, "live power per CPU and cluster, priced with a model (root)" },
 };
 
+/* Where the docs are, found beside the binary at run time: installed
+ * (BINDIR/../share/doc/eatrace), or the docs/ of the tree it was built in. */
+static void where_docs(FILE *f)
+{
+	char exe[PATH_MAX], dir[PATH_MAX];
+
+	ea_self_exe_dir(exe, sizeof(exe));
+	if (!ea_self_resolve(exe, "../share/doc/eatrace", dir, sizeof(dir)))
+		fprintf(f, "The docs/*.md the help names are installed in %s.\n", dir);
+	else if (!ea_self_resolve(exe, "docs", dir, sizeof(dir)))
+		fprintf(f, "The docs/*.md the help names are in %s (the build tree).\n", dir);
+	else
+		fprintf(f, "The docs/*.md the help names are not beside this binary\n"
+			   "(make install puts them in PREFIX/share/doc/eatrace).\n");
+}
+
 static void usage(FILE *f)
 {
 	fprintf(f, "usage: eatrace COMMAND [OPTIONS] ...\n\n"
@@ -49,8 +63,8 @@ static void usage(FILE *f)
 		   "Exit status: 0 ok, 1 a gate failed, 2 usage or input error,\n"
 		   "3 the diff gate is inconclusive.\n"
 		   "Environment: EATRACE_MODEL_PATH (model directories),\n"
-		   "EATRACE_DAT_READER=libtracecmd|pages (how trace.dat is read).\n"
-		   "The docs/*.md the help names are installed in %s.\n", EA_DOCDIR);
+		   "EATRACE_DAT_READER=libtracecmd|pages (how trace.dat is read).\n");
+	where_docs(f);
 }
 
 /*

@@ -46,6 +46,17 @@ static inline bool in_window(const struct ea_acct *a, uint64_t t)
 	return t >= a->clip_start && t < a->clip_end;
 }
 
+/* cfg.cpu_only: whether cpu's energy reaches the totals (all, without). */
+static inline bool selected(const struct ea_acct *a, int cpu)
+{
+	return !a->cfg.cpu_only || (cpu < a->cfg.ncpu_only && a->cfg.cpu_only[cpu]);
+}
+
+bool ea_acct_cpu_selected(const struct ea_acct *a, int cpu)
+{
+	return selected(a, cpu);
+}
+
 /* ---- tasks ---- */
 
 static size_t slot_of(int32_t pid, size_t n)
@@ -120,6 +131,8 @@ static inline void charge_task(struct ea_acct *a, int cpu, int32_t pid,
 {
 	struct ea_cpu_acct *ca = &a->cpus[cpu];
 
+	if (!selected(a, cpu))
+		return;
 	if (pid < -1 && pid != EA_PID_SUSPENDED && pid != EA_PID_OFFLINE)
 		pid = -1;
 	if (ca->last_task && ca->last_pid == pid)
@@ -225,6 +238,33 @@ static inline void charge_window_at(struct ea_acct *a, enum part part,
 		charge_window_at_slow(a, part, v, t);
 }
 
+/*
+ * With cfg.cpu_only: energy e of [t0, t1) (t0 < t1) that is the selected
+ * CPUs' share of a cluster's or the system's, spread over the windows in
+ * proportion to time, the remainder to the last: the windows still add
+ * up to the total exactly.
+ */
+static void charge_windows_share(struct ea_acct *a, enum part part, ea_energy_t e,
+				 uint64_t t0, uint64_t t1)
+{
+	uint64_t w = a->cfg.interval_ns, len = t1 - t0;
+	ea_energy_t left = e, per = e / len, rem = e % len;
+
+	if (!w || !e)
+		return;
+	while (t0 < t1) {
+		size_t b = (t0 - a->win_start) / w;
+		uint64_t bend = a->win_start + (b + 1) * w;
+		uint64_t end = bend < t1 ? bend : t1;
+		ea_energy_t part_e = end == t1 ? left :
+				     per * (end - t0) + rem * (end - t0) / len;
+
+		charge_window_at_slow(a, part, part_e, t0);
+		left -= part_e;
+		t0 = end;
+	}
+}
+
 /* ---- per-state prices ---- */
 
 static int assumed_index(const struct ea_acct *a, const struct ea_cluster *cl)
@@ -294,7 +334,8 @@ static void charge_absent(struct ea_acct *a, int cpu, int ci,
 		part = OFFLINE;
 		e = (ea_energy_t)cp->offline * len;
 		ca->offline_ns += len;
-		charge_windows(a, part, cp->offline, t0, t1);
+		if (selected(a, cpu))
+			charge_windows(a, part, cp->offline, t0, t1);
 	} else {
 		ea_energy_t all = (ea_energy_t)prices(a)->suspend * len;
 		int n = a->st_known < a->ncpus ? a->st_known : a->ncpus;
@@ -304,11 +345,16 @@ static void charge_absent(struct ea_acct *a, int cpu, int ci,
 		part = SUSPENDED;
 		e = all / n + (cpu < (int)(all % n) ? 1 : 0);
 		ca->suspended_ns += len;
-		if (cpu == 0)
+		if (a->cfg.cpu_only) {
+			if (selected(a, cpu))
+				charge_windows_share(a, part, e, t0, t1);
+		} else if (cpu == 0) {
 			charge_windows(a, part, prices(a)->suspend, t0, t1);
+		}
 	}
 	add(&ca->e, part, e);
-	add(&a->clusters[ci].e, part, e);
+	if (selected(a, cpu))
+		add(&a->clusters[ci].e, part, e);
 	if (!a->cfg.no_tasks)
 		charge_task(a, cpu, payer(st), part, e);
 }
@@ -363,6 +409,8 @@ static void charge_core(struct ea_acct *a, int cpu, int ci,
 	if (st->inferred & EA_INF_UNKNOWN)
 		ca->unknown_energy += e;
 	add(&ca->e, part, e);
+	if (!selected(a, cpu))
+		return;
 	add(&a->clusters[ci].e, part, e);
 	if (!a->cfg.no_tasks) {
 		charge_task(a, cpu, payer(st), part, e);
@@ -463,7 +511,7 @@ static void integrate_cluster(struct ea_acct *a, int ci,
 	int nsharers;
 	enum part part;
 	int64_t power, rem;	/* |rem| < nsharers */
-	ea_energy_t e, share;
+	ea_energy_t e, share, sel = 0;
 
 	ca->last_ns = now;
 	if (!len)
@@ -489,12 +537,14 @@ static void integrate_cluster(struct ea_acct *a, int ci,
 		ca->cstates[idle].ns += len;
 	}
 	e = (ea_energy_t)power * len;
-	if (nbusy)
-		ca->pstates[cap].energy += e;
-	else
-		ca->cstates[idle].energy += e;
-	add(&ca->e, part, e);
-	charge_windows(a, part, power, t0, t1);
+	if (!a->cfg.cpu_only) {
+		if (nbusy)
+			ca->pstates[cap].energy += e;
+		else
+			ca->cstates[idle].energy += e;
+		add(&ca->e, part, e);
+		charge_windows(a, part, power, t0, t1);
+	}
 
 	/* Shares: busy energy among busy CPUs, idle energy among all (the
 	 * first 64 of them in cluster order). */
@@ -531,6 +581,17 @@ static void integrate_cluster(struct ea_acct *a, int ci,
 			cpa->cstates[idle].energy += mine;
 		if (!a->cfg.no_tasks)
 			charge_task(a, who[i], payer(&cpa->st), part, mine);
+		if (a->cfg.cpu_only && selected(a, who[i]))
+			sel += mine;
+	}
+	/* cfg.cpu_only: the cluster's figures are its selected CPUs' shares */
+	if (sel) {
+		if (nbusy)
+			ca->pstates[cap].energy += sel;
+		else
+			ca->cstates[idle].energy += sel;
+		add(&ca->e, part, sel);
+		charge_windows_share(a, part, sel, t0, t1);
 	}
 }
 
@@ -579,10 +640,12 @@ static void charge_wakeups(struct ea_acct *a, int cpu, int ci,
 	ca->cstates[k].wakeups++;
 	ca->cstates[k].energy += cp->wake_core[k];
 	add(&ca->e, CORE_WAKEUP, cp->wake_core[k]);
-	add(&a->clusters[ci].e, CORE_WAKEUP, cp->wake_core[k]);
+	if (selected(a, cpu)) {
+		add(&a->clusters[ci].e, CORE_WAKEUP, cp->wake_core[k]);
+		charge_window_at(a, CORE_WAKEUP, cp->wake_core[k], now);
+	}
 	if (!a->cfg.no_tasks)
 		ca->pending_core_wakeup += cp->wake_core[k];
-	charge_window_at(a, CORE_WAKEUP, cp->wake_core[k], now);
 
 	/* a->cpus[cpu].st is still `old`: the cluster before this change. */
 	if (!cluster_all_idle(a, cl, &kc))
@@ -590,13 +653,15 @@ static void charge_wakeups(struct ea_acct *a, int cpu, int ci,
 	kc = idle_index(a, cl, kc, 0);
 	a->clusters[ci].wakeups++;
 	a->clusters[ci].cstates[kc].wakeups++;
-	a->clusters[ci].cstates[kc].energy += cp->wake_cluster[kc];
 	ca->cstates[kc].energy += cp->wake_cluster[kc];
 	add(&ca->e, CLUSTER_WAKEUP, cp->wake_cluster[kc]);
-	add(&a->clusters[ci].e, CLUSTER_WAKEUP, cp->wake_cluster[kc]);
+	if (selected(a, cpu)) {
+		a->clusters[ci].cstates[kc].energy += cp->wake_cluster[kc];
+		add(&a->clusters[ci].e, CLUSTER_WAKEUP, cp->wake_cluster[kc]);
+		charge_window_at(a, CLUSTER_WAKEUP, cp->wake_cluster[kc], now);
+	}
 	if (!a->cfg.no_tasks)
 		ca->pending_cluster_wakeup += cp->wake_cluster[kc];
-	charge_window_at(a, CLUSTER_WAKEUP, cp->wake_cluster[kc], now);
 }
 
 /* Wakeups are paid by the first task that runs after them. */
@@ -764,6 +829,8 @@ int ea_acct_done(struct ea_acct *a, const struct ea_state *s, struct ea_err *err
 	a->unknown_ns = 0;
 	a->unknown_energy = 0;
 	for (int i = 0; i < a->ncpus; i++) {
+		if (!selected(a, i))
+			continue;
 		a->unknown_ns += a->cpus[i].unknown_ns;
 		a->unknown_energy += a->cpus[i].unknown_energy;
 	}
@@ -771,6 +838,8 @@ int ea_acct_done(struct ea_acct *a, const struct ea_state *s, struct ea_err *err
 	a->suspended_ns = 0;
 	a->offline_ns = 0;
 	for (int i = 0; i < a->ncpus; i++) {
+		if (!selected(a, i))
+			continue;
 		/* every CPU is suspended at once: the longest is the system's */
 		if (a->cpus[i].suspended_ns > a->suspended_ns)
 			a->suspended_ns = a->cpus[i].suspended_ns;

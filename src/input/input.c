@@ -15,10 +15,10 @@
 
 #include "eatrace/input.h"
 #include "eatrace/procs.h"
-#include "eatrace/rails.h"
+#include "eatrace/rail-samples.h"
 #include "input/reader.h"
 #include "input/spool.h"
-#include "input/text-line.h"
+#include "input/text-events.h"
 #include "input/text-stream.h"
 
 /* Probed in order: the first that recognises the file reads it. */
@@ -73,7 +73,7 @@ static int read_head(const char *path, unsigned char *buf, size_t *n,
 	if (got < 0)
 		return ea_err_set(err, "%s: %s", path, strerror(errno));
 	if (got == 0)
-		return ea_err_set(err, "%s: empty file", path);
+		return ea_err_set(err, "%s: empty file", path), 1;
 	*n = (size_t)got;
 	return 0;
 }
@@ -103,9 +103,61 @@ static int read_zhead(const char *path, unsigned char *buf, size_t *n,
 	ea_ts_close(ts);
 	if (!have)
 		return ea_err_set(err, "%s: empty file (%s-compressed)", path,
-				  ea_z_name(ea_z_detect(buf, 4)));
+				  ea_z_name(ea_z_detect(buf, 4))), 1;
 	*n = have;
 	return 0;
+}
+
+#define NREADERS (sizeof(readers) / sizeof(readers[0]))
+
+/*
+ * Which reader reads the file at real (named path in messages), by its
+ * first bytes (decompressed when gzip or zstd): 0 with *reader its index
+ * and *zk the compression; 1 when it is not a trace (empty, no reader
+ * recognises it), -1 when it cannot be read; err set for both.
+ */
+static int detect(const char *real, const char *path, enum ea_zkind *zk,
+		  size_t *reader, struct ea_err *err)
+{
+	unsigned char head[PROBE_BYTES];
+	size_t n = 0, i;
+	int rc;
+
+	if ((rc = read_head(real, head, &n, err)))
+		return rc;
+	*zk = ea_z_detect(head, n);
+	if (*zk != EA_Z_NONE) {
+		unsigned char magic[4];
+
+		memcpy(magic, head, sizeof(magic));
+		if ((rc = read_zhead(real, head, &n, err)))
+			return rc;
+		if (ea_z_detect(head, n) != EA_Z_NONE)
+			return ea_err_set(err, "%s: %s data inside %s data: not a trace",
+					  path, ea_z_name(ea_z_detect(head, n)),
+					  ea_z_name(ea_z_detect(magic, 4))), 1;
+	}
+	for (i = 0; i < NREADERS; i++)
+		if (readers[i]->probe(head, n))
+			break;
+	if (i == NREADERS)
+		return ea_err_set(err, "%s: not a trace.dat, Perfetto trace, ftrace text or systrace file",
+				  path), 1;
+	*reader = i;
+	return 0;
+}
+
+int ea_input_probe(const char *path, const char **format, struct ea_err *err)
+{
+	enum ea_zkind zk;
+	size_t i;
+	int rc = detect(path, path, &zk, &i, err);
+
+	if (rc)
+		return rc < 0 ? -1 : 0;
+	if (format)
+		*format = readers[i]->name;
+	return 1;
 }
 
 /* An error from a reader about the spooled copy names the original. */
@@ -122,13 +174,12 @@ static void name_original(const char *tmp, const char *path, struct ea_err *err)
 
 int ea_input_open(struct ea_input **inp, const char *path, struct ea_err *err)
 {
-	unsigned char head[PROBE_BYTES];
 	struct ea_input *in;
 	char *tmp = NULL;
 	const char *real = path;
 	bool gzipped = false;
 	enum ea_zkind zk;
-	size_t n = 0, i;
+	size_t i;
 
 	*inp = NULL;
 	if (!strcmp(path, "-")) {
@@ -137,32 +188,10 @@ int ea_input_open(struct ea_input **inp, const char *path, struct ea_err *err)
 		path = EA_STDIN_NAME;
 		real = tmp;
 	}
-	if (read_head(real, head, &n, err))
+	if (detect(real, path, &zk, &i, err))
 		goto fail;
-	zk = ea_z_detect(head, n);
-	if (zk != EA_Z_NONE) {
-		unsigned char magic[4];
-
-		memcpy(magic, head, sizeof(magic));
-		if (read_zhead(real, head, &n, err))
-			goto fail;
-		if (ea_z_detect(head, n) != EA_Z_NONE) {
-			ea_err_set(err, "%s: %s data inside %s data: not a trace",
-				   path, ea_z_name(ea_z_detect(head, n)),
-				   ea_z_name(ea_z_detect(magic, 4)));
-			goto fail;
-		}
-	}
-	for (i = 0; i < sizeof(readers) / sizeof(readers[0]); i++)
-		if (readers[i]->probe(head, n))
-			break;
-	if (i == sizeof(readers) / sizeof(readers[0])) {
-		ea_err_set(err, "%s: not a trace.dat, Perfetto trace, ftrace text or systrace file",
-			   path);
-		goto fail;
-	}
 	/*
-	 * A compressed text trace is decompressed as it is read (text-line.c);
+	 * A compressed text trace is decompressed as it is read (text-events.c);
 	 * the binary readers want a file: a decompressed copy (spool.c).
 	 */
 	if (zk != EA_Z_NONE && readers[i]->open != ea_text_open) {

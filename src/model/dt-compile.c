@@ -31,6 +31,7 @@
 
 #include <libfdt.h>
 
+#include "model/import-priv.h"
 #include "model/import.h"
 
 #define RUN_SECONDS 10

@@ -19,6 +19,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "model/import-priv.h"
 #include "model/import.h"
 
 #define EM_MICROWATTS 0x1UL	/* EM_PERF_DOMAIN_MICROWATTS */

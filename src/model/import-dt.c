@@ -17,6 +17,7 @@
 
 #include <libfdt.h>
 
+#include "model/import-priv.h"
 #include "model/import.h"
 
 #define MAX_LEVELS 8

@@ -13,7 +13,7 @@
  *
  * Lines starting with '#' (and the rest of a line after '#') and blank
  * lines are ignored. The file gives no capacities and no CPUs: capacities
- * are derived from frequency (import-common.c) and CPUs come from --trace,
+ * are derived from frequency (import-finish.c) and CPUs come from --trace,
  * --ncpus or --cpus.
  */
 #include <ctype.h>
@@ -22,6 +22,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "model/import-priv.h"
 #include "model/import.h"
 
 #define MAX_TOK 8

@@ -24,6 +24,7 @@
 #include <string.h>
 #include <yaml.h>
 
+#include "model/import-priv.h"
 #include "model/import.h"
 
 /* plat_info files are kilobytes; libyaml keeps ~100 bytes per node */

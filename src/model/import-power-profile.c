@@ -26,6 +26,7 @@
 
 #include <libxml/tree.h>
 
+#include "model/import-priv.h"
 #include "model/import.h"
 
 struct def {			/* an <item> or <array>, in document order */

@@ -9,10 +9,7 @@
 #include <unistd.h>
 
 #include "eatrace/model.h"
-
-#ifndef EA_DATADIR
-#define EA_DATADIR "/usr/local/share/eatrace"
-#endif
+#include "util/self-dir.h"
 
 #define SEARCH_MAX 64
 
@@ -76,24 +73,6 @@ bool ea_model_is_name(const char *arg)
 	       !(n >= 5 && !strcmp(arg + n - 5, ".json"));
 }
 
-/* Directory of the running executable, or "" when unknown. */
-static void exe_dir(char *buf, size_t n)
-{
-	ssize_t len = readlink("/proc/self/exe", buf, n - 1);
-	char *slash;
-
-	if (len <= 0) {
-		buf[0] = '\0';
-		return;
-	}
-	buf[len] = '\0';
-	slash = strrchr(buf, '/');
-	if (slash)
-		*slash = '\0';
-	else
-		buf[0] = '\0';
-}
-
 static int add_dir(char **dirs, int n, int max, const char *a, const char *b)
 {
 	size_t len;
@@ -119,7 +98,7 @@ static int add_dir(char **dirs, int n, int max, const char *a, const char *b)
 int ea_model_search_dirs(char **dirs, int max)
 {
 	const char *env = getenv("EATRACE_MODEL_PATH");
-	char exe[PATH_MAX];
+	char exe[PATH_MAX], lib[PATH_MAX];
 	int n = 0;
 
 	if (env) {
@@ -140,13 +119,20 @@ int ea_model_search_dirs(char **dirs, int max)
 		}
 	}
 	n = add_dir(dirs, n, max, "./models", "");
-	exe_dir(exe, sizeof(exe));
+	ea_self_exe_dir(exe, sizeof(exe));
 	if (exe[0]) {
 		n = add_dir(dirs, n, max, exe, "/models");
 		n = add_dir(dirs, n, max, exe, "/../share/eatrace/models");
 		n = add_dir(dirs, n, max, exe, "/../models");
 	}
-	n = add_dir(dirs, n, max, EA_DATADIR, "/models");
+	/* libeatrace.so.0 loaded by another program (Python): beside it, as
+	 * installed (PREFIX/lib -> PREFIX/share/eatrace), or in a build tree
+	 * (build/ -> the clone's models/) */
+	ea_self_lib_dir(lib, sizeof(lib));
+	if (lib[0] && strcmp(lib, exe)) {
+		n = add_dir(dirs, n, max, lib, "/../share/eatrace/models");
+		n = add_dir(dirs, n, max, lib, "/../models");
+	}
 	return n;
 }
 

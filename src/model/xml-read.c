@@ -15,6 +15,7 @@
 #include <libxml/parser.h>
 #include <libxml/tree.h>
 
+#include "model/import-priv.h"
 #include "model/import.h"
 
 /*

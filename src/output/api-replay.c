@@ -1,15 +1,16 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * ea_replay_json() (include/eatrace/eatrace.h): `eatrace replay -f json`
- * in one call, the path cmd_replay() takes without pins, window, shadow
- * or pictures; the CLI's messages for the same mistakes.
+ * ea_replay_json() (include/eatrace/eatrace.h) and ea_trace_replay_json()
+ * (eatrace/trace.h): `eatrace replay -f json` in one call, the path
+ * cmd_replay() takes without pins, window, shadow or pictures; the CLI's
+ * messages for the same mistakes.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "eatrace/eatrace.h"
-#include "eatrace/progress.h"
+#include "output/api.h"
 
 #define MAX_POLICIES 16
 
@@ -99,9 +100,10 @@ static void render_fn(FILE *f, const struct ea_replay_report *rep)
 	ea_replay_render_json(f, rep);
 }
 
-static int replay_json(const char *path, const struct ea_replay_request *rq, char **json,
-		       char **err)
+int ea_api_replay(const struct ea_api_src *s, const struct ea_replay_request *rq,
+		  char **json, char **err)
 {
+	const char *path = s->path;
 	static const struct ea_replay_request none;
 	struct ea_state_config scfg = { .ncpus = -1 };
 	struct ea_workload_config wcfg = { 0 };
@@ -167,7 +169,7 @@ static int replay_json(const char *path, const struct ea_replay_request *rq, cha
 	scfg.ncpus = -1;
 	scfg.no_util = true;
 	scfg.no_tasks = true;
-	if (ea_run(&c.run, path, &scfg, cons, ncons, &e))
+	if (ea_api_run(s, &c.run, &scfg, cons, ncons, &e))
 		goto out;
 	c.have_run = true;
 	if ((c.have_acct && ea_acct_done(&c.acct, c.run.state, &e)) ||
@@ -225,10 +227,9 @@ out:
 int ea_replay_json(const char *path, const struct ea_replay_request *rq, char **json,
 		   char **err)
 {
-	int was = ea_progress_enabled, rc;
+	struct ea_api_src s = { .path = path };
+	int was = ea_api_quiet_begin(), rc = ea_api_replay(&s, rq, json, err);
 
-	ea_progress_enabled = 0;
-	rc = replay_json(path, rq, json, err);
-	ea_progress_enabled = was;
+	ea_api_quiet_end(was);
 	return rc;
 }

@@ -67,6 +67,42 @@ static void pairs(FILE *f, const char *const *cats, const double *base,
 	fputs("</svg>\n", f);
 }
 
+/* --models: each trace under both models, its ratio (src/diff/paired.c). */
+static void pairs_table(FILE *f, const struct ea_diff *d, const char *unit)
+{
+	const struct ea_diff_side *bs = &d->side[0], *ns = &d->side[1];
+	char b[32];
+
+	fputs("<h2>Per trace (paired)</h2>\n<p class=\"note\">The same traces priced by both "
+	      "models; the change is the geometric mean of the per-trace ratios, its "
+	      "interval Student&#39;s t on their logarithms.</p>\n", f);
+	fputs("<table data-table=\"pairs\">\n<tr><th>trace</th><th>base (", f);
+	svg_esc(f, unit);
+	fputs(")</th><th>new (", f);
+	svg_esc(f, unit);
+	fputs(")</th><th>change</th></tr>\n", f);
+	for (int i = 0; i < bs->n; i++) {
+		const char *why;
+		double r;
+
+		fputs("<tr><td>", f);
+		svg_esc(f, bs->runs[i].path);
+		fprintf(f, "</td><td data-v=\"%.17g\">%s</td>", bs->runs[i].value,
+			svg_num(b, bs->runs[i].value));
+		fprintf(f, "<td data-v=\"%.17g\">%s</td>", ns->runs[i].value,
+			svg_num(b, ns->runs[i].value));
+		if (ea_diff_pair_ratio(d, i, &r, &why)) {
+			fputs("<td>n/a: ", f);
+			svg_esc(f, why);
+			fputs(" (left out)</td></tr>\n", f);
+		} else {
+			fprintf(f, "<td data-ratio=\"%.17g\">%+.2f%%</td></tr>\n", r,
+				100 * (r - 1));
+		}
+	}
+	fputs("</table>\n", f);
+}
+
 void ea_diff_render_html(FILE *f, const struct ea_diff *d)
 {
 	const struct ea_diff_side *bs = &d->side[0], *ns = &d->side[1];
@@ -96,12 +132,23 @@ void ea_diff_render_html(FILE *f, const struct ea_diff *d)
 	fputs(").</p>\n", f);
 	html_model_warnings(f, models, 2);
 	fputs("<div class=\"cards\">\n", f);
-	fprintf(f, "<div class=\"card\" data-change-pct=\"%.17g\"><b>%+.2f%%</b><span>change of "
-		"the mean</span></div>\n", d->change_pct, d->change_pct);
-	if (d->stats)
+	fprintf(f, "<div class=\"card\" data-change-pct=\"%.17g\"><b>%+.2f%%</b><span>%s</span></div>\n",
+		d->change_pct, d->change_pct,
+		d->models_mode ? "change: the geometric mean of the per-trace ratios"
+			       : "change of the mean");
+	if (d->stats && d->models_mode)
+		fprintf(f, "<div class=\"card\" data-ci-low-pct=\"%.17g\" data-ci-high-pct=\"%.17g\">"
+			"<b>%+.2f%% to %+.2f%%</b><span>%g%% confidence interval (paired: t on "
+			"the log ratios of %d traces)</span></div>\n", d->ci_low_pct,
+			d->ci_high_pct, d->ci_low_pct, d->ci_high_pct, 100 * d->confidence,
+			d->paired.n);
+	else if (d->stats)
 		fprintf(f, "<div class=\"card\"><b>%+.2f%% to %+.2f%%</b><span>%g%% confidence "
 			"interval (Welch)</span></div>\n", d->ci_low_pct, d->ci_high_pct,
 			100 * d->confidence);
+	else if (d->models_mode)
+		fputs("<div class=\"card\"><b>n/a</b><span>confidence interval (needs 2+ traces "
+		      "with a ratio)</span></div>\n", f);
 	else
 		fputs("<div class=\"card\"><b>n/a</b><span>confidence interval (needs 2+ runs "
 		      "a side)</span></div>\n", f);
@@ -126,6 +173,8 @@ void ea_diff_render_html(FILE *f, const struct ea_diff *d)
 		new[4 + c] = ea_diff_cluster_mean(ns, c);
 	}
 	html_diff_runs(f, d);
+	if (d->models_mode)
+		pairs_table(f, d, unit);
 	fputs("<h2>Where it changed</h2>\n<p class=\"note\">Means over the runs of each side, in ", f);
 	svg_esc(f, unit);
 	fputs(".</p>\n", f);

@@ -65,6 +65,14 @@ void ea_report_render_json(FILE *f, const struct ea_report *r)
 	ea_json_ns_as_s(&j, "start_s", a->win_start);
 	ea_json_ns_as_s(&j, "end_s", a->win_end);
 	ea_json_ns_as_s(&j, "duration_s", a->win_end - a->win_start);
+	if (a->cfg.cpu_only) {
+		/* only these CPUs' share (energy.h cpu_only) */
+		ea_json_arr(&j, "cpu_filter");
+		for (int i = 0; i < a->cfg.ncpu_only && i < a->ncpus; i++)
+			if (a->cfg.cpu_only[i])
+				ea_json_int(&j, NULL, i);
+		ea_json_arr_end(&j);
+	}
 	ea_json_energy(&j, "energy", &a->total, u);
 	/* Time whose state the trace does not show (docs/inference.md) */
 	{
@@ -99,6 +107,8 @@ void ea_report_render_json(FILE *f, const struct ea_report *r)
 		const struct ea_cpu_acct *c = &a->cpus[i];
 		const struct ea_cluster *cl = &m->clusters[m->cpu_cluster[i]];
 
+		if (!ea_acct_cpu_selected(a, i))
+			continue;
 		ea_json_obj(&j, NULL);
 		ea_json_int(&j, "cpu", i);
 		ea_json_str(&j, "cluster", cl->name);
@@ -128,7 +138,12 @@ void ea_report_render_json(FILE *f, const struct ea_report *r)
 	for (int i = 0; i < m->nclusters; i++) {
 		const struct ea_cluster_acct *c = &a->clusters[i];
 		const struct ea_cluster *cl = &m->clusters[i];
+		bool any = false;
 
+		for (int k = 0; k < cl->ncpus; k++)
+			any |= ea_acct_cpu_selected(a, cl->cpus[k]);
+		if (!any)
+			continue;
 		ea_json_obj(&j, NULL);
 		ea_json_str(&j, "name", cl->name);
 		ea_json_arr(&j, "cpus");

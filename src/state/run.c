@@ -102,6 +102,17 @@ static void fan_init(struct fanout *f, const struct ea_consumer *c, int n)
 		f->ops.event = f->nev == 1 ? fan_event_one : fan_event;
 }
 
+/* An open input as an event source */
+static int input_next(void *ctx, struct ea_event *ev, struct ea_err *err)
+{
+	return ea_input_next(ctx, ev, err);
+}
+
+static void input_where(void *ctx, char *buf, size_t n)
+{
+	ea_input_where(ctx, buf, n);
+}
+
 /* cfg.first_event through the input (an error counts as no event: the
  * main pass meets it and says so). */
 static int first_event_cb(void *ctx, int cpu, struct ea_event *ev,
@@ -112,13 +123,43 @@ static int first_event_cb(void *ctx, int cpu, struct ea_event *ev,
 	return ea_input_first_event(ctx, cpu, ev, lost_before, &e);
 }
 
+static const struct ea_input_info *input_info(void *ctx)
+{
+	return ea_input_info(ctx);
+}
+
+static void input_take_owned(void *ctx, struct ea_input_info *dst)
+{
+	ea_input_take_owned(ctx, dst);
+}
+
 int ea_run(struct ea_run *run, const char *path, struct ea_state_config *cfg,
 	   const struct ea_consumer *consumers, int nconsumers,
 	   struct ea_err *err)
 {
+	struct ea_event_source src = {
+		input_next, input_where, first_event_cb, input_info, input_take_owned, NULL,
+	};
+	struct ea_input *in;
+	int rc;
+
+	memset(run, 0, sizeof(*run));
+	if (nconsumers > EA_MAX_CONSUMERS)
+		return ea_err_set(err, "%s: too many consumers", path);
+	if (ea_input_open(&in, path, err))
+		return -1;
+	src.ctx = in;
+	rc = ea_run_source(run, path, &src, cfg, consumers, nconsumers, err);
+	ea_input_close(in);
+	return rc;
+}
+
+int ea_run_source(struct ea_run *run, const char *path, const struct ea_event_source *src,
+		  struct ea_state_config *cfg, const struct ea_consumer *consumers,
+		  int nconsumers, struct ea_err *err)
+{
 	struct ea_state_config scfg;
 	struct fanout fan;
-	struct ea_input *in;
 	struct ea_event ev;
 	struct ea_err e2;
 	int rc;
@@ -127,59 +168,60 @@ int ea_run(struct ea_run *run, const char *path, struct ea_state_config *cfg,
 	if (nconsumers > EA_MAX_CONSUMERS)
 		return ea_err_set(err, "%s: too many consumers", path);
 	fan_init(&fan, consumers, nconsumers);
-	if (ea_input_open(&in, path, err))
-		return -1;
 	if (cfg->ncpus <= 0)
-		cfg->ncpus = ea_input_info(in)->ncpus;
+		cfg->ncpus = src->info(src->ctx)->ncpus;
 	if (!cfg->first_event) {
-		cfg->first_event = first_event_cb;
-		cfg->first_ctx = in;
+		cfg->first_event = src->first_event;
+		cfg->first_ctx = src->ctx;
 	}
 	scfg = *cfg;
 	if (cfg->util_if_kernel_util &&
-	    !ea_input_info(in)->may_have[EA_EV_UTIL_CFS])
+	    !src->info(src->ctx)->may_have[EA_EV_UTIL_CFS])
 		scfg.no_util = true;
 	/* A single consumer needs no fan-out: the state calls it directly
 	 * (it filters event() by the same types). */
 	if (nconsumers == 1 ?
 	    ea_state_new(&run->state, &scfg, consumers[0].ops, consumers[0].ctx) :
 	    ea_state_new(&run->state, &scfg, &fan.ops, &fan)) {
-		ea_input_close(in);
+		if (cfg->first_ctx == src->ctx) {
+			cfg->first_event = NULL;
+			cfg->first_ctx = NULL;
+		}
 		return ea_err_set(err, "%s: out of memory", path);
 	}
-	state_input_sorted(run->state);	/* ea_input refuses time going back */
+	state_input_sorted(run->state);	/* sources refuse time going back */
 	ea_progress_start(path);
-	while ((rc = ea_input_next(in, &ev, err)) > 0) {
+	while ((rc = src->next(src->ctx, &ev, err)) > 0) {
 		ea_progress_poll();
 		if (ea_state_feed(run->state, &ev, &e2)) {
 			char where[64] = "";
 
-			ea_input_where(in, where, sizeof(where));
+			src->where(src->ctx, where, sizeof(where));
 			ea_err_set(err, "%s:%s: %s", path, where, e2.msg);
 			rc = -1;
 			break;
 		}
 	}
 	ea_progress_end();
-	run->info = *ea_input_info(in);
-	ea_input_take_owned(in, &run->info);
+	run->info = *src->info(src->ctx);
+	if (src->take_owned)
+		src->take_owned(src->ctx, &run->info);
+	else
+		run->info_borrowed = true;
 	snprintf(run->format, sizeof(run->format), "%s",
 		 run->info.format ? run->info.format : "?");
 	run->info.format = run->format;
-	/* The input stays open: the start may still read ahead. */
+	/* The source stays open: the start may still read ahead. */
 	if (rc == 0 && ea_state_finish(run->state, &e2)) {
 		ea_err_set(err, "%s: %s", path, e2.msg);
 		rc = -1;
 	}
-	ea_input_close(in);
-	if (cfg->first_ctx == in) {
+	if (cfg->first_ctx == src->ctx) {
 		cfg->first_event = NULL;
 		cfg->first_ctx = NULL;
 	}
 	if (rc < 0) {
-		ea_input_info_free_owned(&run->info);
-		ea_state_free(run->state);
-		run->state = NULL;
+		ea_run_free(run);
 		return -1;
 	}
 	return 0;
@@ -187,7 +229,8 @@ int ea_run(struct ea_run *run, const char *path, struct ea_state_config *cfg,
 
 void ea_run_free(struct ea_run *run)
 {
-	ea_input_info_free_owned(&run->info);
+	if (!run->info_borrowed)
+		ea_input_info_free_owned(&run->info);
 	ea_state_free(run->state);
 	run->state = NULL;
 }

@@ -31,8 +31,10 @@ expect_eq "-m: bundled models" "$(comp eatrace report -m tc)" "tc2 tc2-idlestat 
 expect_eq "diff --inconclusive" "$(comp eatrace diff --inconclusive '')" "fail pass "
 expect_eq "diff -f" "$(comp eatrace diff -f '')" "json junit markdown text "
 expect_eq "replay -f (no csv)" "$(comp eatrace replay -f '')" "json text "
+expect_eq "model fit --weights" "$(comp eatrace model fit --weights '')" "equal relative "
+expect_eq "model subcommand fit" "$(comp eatrace model f)" "fit "
 # every long option of each command's help is offered
-for cmd in stats report replay batch diff record top dump "model check" "model import"; do
+for cmd in stats report replay batch diff record top dump "model check" "model import" "model fit"; do
 	want=$("$EATRACE" $cmd --help | grep -o -- '--[a-z][a-z0-9-]*' | sort -u | tr '\n' ' ')
 	# shellcheck disable=SC2086
 	expect_eq "$cmd: every --help option offered" "$(comp eatrace $cmd --)" "$want"

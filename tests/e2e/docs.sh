@@ -32,7 +32,7 @@ man_opts() {
 }
 
 for cmd in stats report replay diff record top dump "model show" "model check" \
-	"model list" "model import" "model convert"; do
+	"model list" "model import" "model convert" "model fit"; do
 	help_opts $cmd >"$TMP/h"
 	man_opts $cmd >"$TMP/m"
 	if [ ! -s "$TMP/m" ] && [ -s "$TMP/h" ]; then
@@ -81,8 +81,14 @@ if make --no-print-directory -C "$ROOT" -q eatrace 2>/dev/null; then
 	[ -f "$TMP/root/usr/share/man/man1/eatrace.1" ] && ok "installed: man page" || fail "man page not installed"
 	[ -f "$TMP/root/usr/share/bash-completion/completions/eatrace" ] && ok "installed: bash completion" ||
 		fail "bash completion not installed"
-	"$EATRACE" --help | grep -q "installed in .*/share/doc/eatrace" &&
-		ok "--help says where the docs are" || fail "--help: no docs location"
+	# the installed binary names the installed docs (found beside it at
+	# run time); this tree's binary names this tree's docs/
+	"$TMP/root/usr/bin/eatrace" --help |
+		grep -qxF "The docs/*.md the help names are installed in $TMP/root/usr/share/doc/eatrace." &&
+		ok "--help says where the docs are installed" || fail "--help: no docs location"
+	[ "$(readlink -f "$EATRACE")" != "$ROOT/eatrace" ] ||
+		"$EATRACE" --help | grep -qxF "The docs/*.md the help names are in $ROOT/docs (the build tree)." &&
+		ok "--help in the tree names its docs/" || fail "--help in the tree: $("$EATRACE" --help | tail -n 1)"
 else
 	echo "skip: ./eatrace not up to date, make install not tried"
 fi

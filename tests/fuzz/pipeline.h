@@ -22,7 +22,7 @@
 #include "fuzz.h"
 
 /*
- * reader-dat.c rehearses each open in a forked child, because libtracecmd
+ * dat-guard.c rehearses each open in a forked child, because libtracecmd
  * crashes on some corrupt headers. That child is a copy of the fuzzer:
  * without this, a crash it survives by design would make libFuzzer's
  * handlers, inherited by the child, write a crash artifact. In the child,

@@ -22,6 +22,7 @@
 #include <cmocka.h>
 
 #include "eatrace/model.h"
+#include "model/import-priv.h"
 #include "model/import.h"
 
 static char root[2048], shared[4096], tmpdir[4096];

@@ -1,5 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* Names escaped for JSON, HTML, CSV and terminals (eatrace/escape.h). */
+/*
+ * Names escaped for JSON, HTML, CSV and terminals (eatrace/escape.h). A
+ * utility below every layer: the renderers use it, and so do the model
+ * loader and writer (names as written to JSON) and the progress line.
+ */
 #include <stdbool.h>
 #include <string.h>
 
