@@ -2,9 +2,10 @@
 # SPDX-License-Identifier: GPL-2.0-only
 # A model that fails 'eatrace model check' is flagged in every output
 # (issue 30 item 4): report (text notes, JSON model_check and notes, HTML),
-# diff (text, JSON, Markdown, JUnit, HTML), replay (text, JSON, HTML),
-# batch (model_check_errors column), the Python result, and one line on
-# stderr per command; a model that passes leaves no trace of it.
+# diff (text, JSON, Markdown, JUnit, HTML; --models too), replay (text,
+# JSON, HTML), batch (model_check_errors column), the model fit and model
+# check --measured pages, the Python result, and one line on stderr per
+# command; a model that passes leaves no trace of it.
 . "$(dirname "$0")/lib.sh"
 export LSAN_OPTIONS="suppressions=$ROOT/tests/fuzz/lsan.supp${LSAN_OPTIONS:+:$LSAN_OPTIONS}"
 cd "$TMP" || exit 1
@@ -88,6 +89,20 @@ import json
 mc = json.load(open("dm.json"))["model_check"]
 assert not mc["ok"] and len(mc["errors"]) == 1, mc' && ok "diff --models: the failing one" ||
 	fail "diff --models JSON"
+# ... and the paired Markdown and HTML
+"$EATRACE" diff --models juno-r0 bad.json -f markdown "$TR" --html dm.html >dm.md 2>/dev/null
+grep -qxF "> **warning**: $WARN" dm.md && ok "diff --models markdown" || fail "diff --models markdown"
+grep -q 'data-table="pairs"' dm.html && html_warns "diff --models HTML" dm.html ||
+	fail "diff --models HTML: no pairs table"
+
+# model check --measured and model fit (their JSON has the check itself):
+# a CSV of what bad.json says the clusters drew (tests/fit/measure.py)
+/usr/bin/python3 "$ROOT/tests/fit/measure.py" csv "$EATRACE" bad.json "$TR" 10 0 1 m.csv ||
+	fail "measure.py"
+"$EATRACE" model check bad.json --trace "$TR" --measured m.csv --html mc.html >/dev/null 2>&1
+html_warns "model check --measured HTML" mc.html
+"$EATRACE" model fit -m bad.json --pair "$TR" m.csv --html mf.html >/dev/null 2>&1
+html_warns "model fit HTML: the initial model" mf.html
 
 # replay: text, JSON, HTML, stderr
 "$EATRACE" replay -m bad.json --policy cfs "$TR" >p.txt 2>p.err
