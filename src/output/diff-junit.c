@@ -70,6 +70,10 @@ void ea_diff_render_junit(FILE *f, const struct ea_diff *d)
 			xml_text(f, "\nwarning: ");
 			xml_text(f, msg);
 		}
+	/* the unit of the values below, as the text names it */
+	snprintf(msg, sizeof(msg), "\nnormalised by %s: values in ", ea_norm_name(d->norm));
+	xml_text(f, msg);
+	xml_text(f, ea_diff_value_unit(d, name, sizeof(name)));
 	for (int s = 0; !d->models_mode && s < 2; s++)
 		for (int i = 0; i < d->side[s].n; i++) {
 			char line[512];

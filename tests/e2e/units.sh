@@ -112,6 +112,32 @@ grep -q '^normalised by time: values in W$' d.txt && ok "diff text: W" || fail "
 grep -q '5.355  (0.005355 J in 0.001 s)' d.txt && ok "diff text: run in J, mean power in W" ||
 	fail "diff text runs: $(grep swapper d.txt)"
 
+# diff --models: a uW copy of the model (every power and wakeup energy x
+# 1000) prices the same energy, 5.355 mW x s = 5355 uW x s = 5.355 mJ:
+# with --unit mJ, both sides 5.355 and no change, the unit in every form
+"$EATRACE" model convert "$M" | /usr/bin/python3 -c '
+import json, sys
+m = json.load(sys.stdin)
+m["power_unit"] = "uW"
+for c in m["clusters"]:
+    for s in c["cap_states"] + c["idle_states"]:
+        for k in ("core_power", "cluster_power", "core_wakeup", "cluster_wakeup"):
+            if k in s:
+                s[k] *= 1000
+json.dump(m, sys.stdout)' >uw.json
+"$EATRACE" diff --models "$M" uw.json --unit mJ -f json "$T" >dm.json
+json_eq "diff --models json: both sides in mJ" dm.json \
+	'(j["energy_unit"], str(j["base"]["runs"][0]["value"]), str(j["new"]["runs"][0]["value"]), j["change_pct"])' \
+	"('mJ', '5.355', '5.355', 0)"
+"$EATRACE" diff --models "$M" uw.json --unit mJ -f markdown "$T" --html dm.html >dm.md
+grep -q '^| trace (paired) | base (mJ) | new (mJ) | change |$' dm.md &&
+	grep -q '^| where (mean per run, in mJ) |' dm.md && grep -q '^| | runs | mean (mJ, by none) |' dm.md &&
+	ok "diff --models markdown: mJ in each table" || fail "diff --models markdown: $(grep '^| ' dm.md | grep -v -- '---')"
+grep -q '<th>base (mJ)</th><th>new (mJ)</th>' dm.html && ok "diff --models html: pairs in mJ" ||
+	fail "diff --models html: $(grep -o '<table data-table="pairs">.\{0,120\}' dm.html)"
+"$EATRACE" diff --models "$M" uw.json --unit mJ -f junit "$T" >dm.xml
+grep -qx 'normalised by none: values in mJ' dm.xml && ok "diff junit: the unit" || fail "diff junit: $(cat dm.xml)"
+
 # replay: the recorded policy reproduces the report's energy, here in uJ;
 # work in capacity x s
 "$EATRACE" replay -q -m "$M" --policy recorded --unit uJ -f json "$T" >p.json
