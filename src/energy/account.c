@@ -849,8 +849,16 @@ int ea_acct_done(struct ea_acct *a, const struct ea_state *s, struct ea_err *err
 		size_t need = (a->win_end - a->win_start + a->cfg.interval_ns - 1) /
 			      a->cfg.interval_ns;
 
+		if (!need)
+			need = 1;
+		/* A wakeup at the trace's very last instant (the window's
+		 * end) lands one window past the last: it belongs to the
+		 * last, closed at that instant, so the windows add up to the
+		 * total (only instants can be there: intervals end by then). */
+		for (size_t i = need; i < a->nwindows; i++)
+			ea_energy_add(&a->windows[need - 1], &a->windows[i]);
 		if (need < a->nwindows)
-			a->nwindows = need ? need : 1;
+			a->nwindows = need;
 	}
 	for (size_t i = 0; i < a->ntasks; i++) {
 		struct ea_task_acct *t = &a->tasks[i];
