@@ -597,6 +597,11 @@ static void integrate_cluster(struct ea_acct *a, int ci,
 
 /* ---- wakeups at `now` ---- */
 
+/*
+ * Whether every present CPU of the cluster is idle; *state the shallowest
+ * of their states, -1 when none is present (all offline: the cluster is
+ * powered down).
+ */
 static bool cluster_all_idle(const struct ea_acct *a,
 			     const struct ea_cluster *cl, int *state)
 {
@@ -611,9 +616,9 @@ static bool cluster_all_idle(const struct ea_acct *a,
 		if (st->mode != EA_CPU_IDLE)
 			return false;
 		if (k < 0 || st->idle_state < k)
-			k = st->idle_state;
+			k = st->idle_state < 0 ? 0 : st->idle_state;
 	}
-	*state = k < 0 ? 0 : k;
+	*state = k;
 	return true;
 }
 
@@ -625,6 +630,7 @@ static void charge_wakeups(struct ea_acct *a, int cpu, int ci,
 {
 	struct ea_cpu_acct *ca = &a->cpus[cpu];
 	int k, kc;
+	bool online;
 
 	if (!new || !in_window(a, now))
 		return;
@@ -633,24 +639,31 @@ static void charge_wakeups(struct ea_acct *a, int cpu, int ci,
 		k = idle_index(a, cl, new->idle_state, 0);
 		ca->cstates[k].entries++;
 	}
-	if (!(old->mode == EA_CPU_IDLE && new->mode == EA_CPU_BUSY))
+	/* A CPU brought online busy wakes a fully idle (or powered down)
+	 * cluster as an idle CPU would, but leaves no idle state of its own. */
+	online = old->mode == EA_CPU_OFFLINE && new->mode == EA_CPU_BUSY;
+	if (!(old->mode == EA_CPU_IDLE && new->mode == EA_CPU_BUSY) && !online)
 		return;
-	k = idle_index(a, cl, old->idle_state, 0);
-	ca->wakeups++;
-	ca->cstates[k].wakeups++;
-	ca->cstates[k].energy += cp->wake_core[k];
-	add(&ca->e, CORE_WAKEUP, cp->wake_core[k]);
-	if (selected(a, cpu)) {
-		add(&a->clusters[ci].e, CORE_WAKEUP, cp->wake_core[k]);
-		charge_window_at(a, CORE_WAKEUP, cp->wake_core[k], now);
+	if (!online) {
+		k = idle_index(a, cl, old->idle_state, 0);
+		ca->wakeups++;
+		ca->cstates[k].wakeups++;
+		ca->cstates[k].energy += cp->wake_core[k];
+		add(&ca->e, CORE_WAKEUP, cp->wake_core[k]);
+		if (selected(a, cpu)) {
+			add(&a->clusters[ci].e, CORE_WAKEUP, cp->wake_core[k]);
+			charge_window_at(a, CORE_WAKEUP, cp->wake_core[k], now);
+		}
+		if (!a->cfg.no_tasks)
+			ca->pending_core_wakeup += cp->wake_core[k];
 	}
-	if (!a->cfg.no_tasks)
-		ca->pending_core_wakeup += cp->wake_core[k];
 
-	/* a->cpus[cpu].st is still `old`: the cluster before this change. */
+	/* a->cpus[cpu].st is still `old`: the cluster before this change;
+	 * no CPU present (the others offline too): as from its deepest
+	 * state, a cluster power-down. */
 	if (!cluster_all_idle(a, cl, &kc))
 		return;
-	kc = idle_index(a, cl, kc, 0);
+	kc = idle_index(a, cl, kc < 0 ? cl->nidles - 1 : kc, 0);
 	a->clusters[ci].wakeups++;
 	a->clusters[ci].cstates[kc].wakeups++;
 	ca->cstates[kc].energy += cp->wake_cluster[kc];

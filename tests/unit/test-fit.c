@@ -173,6 +173,9 @@ static void test_identity_hotplug_suspend(void **state)
 		 250000000, 0, true);
 	identity(FIX "suspend/hotplug.txt", FIX "suspend/model.json", 100000000,
 		 0, false);
+	/* a CPU brought online into a fully idle cluster: its wakeup */
+	identity(FIX "suspend/hotplug-wake.txt", FIX "suspend/wake-model.json",
+		 500000000, 0, false);
 	/* suspend: suspend_power shared among the CPUs */
 	identity(FIX "suspend/suspend.txt", FIX "suspend/model.json", 100000000,
 		 0, false);
