@@ -19,11 +19,16 @@ struct ea_freq_time {
 	uint64_t ns;
 };
 
+/*
+ * Per cpuidle state: ns the time in it (known, in the window); a period
+ * is one stay in it, its residency the part of the stay ns counts, so the
+ * periods' sum_ns is ns exactly.
+ */
 struct ea_idle_stat {
 	uint64_t ns;
-	uint64_t entries;	/* idle periods started in the window */
-	uint64_t periods;	/* idle periods ended in the window */
-	uint64_t min_ns, max_ns, sum_ns;	/* residency of ended periods */
+	uint64_t entries;	/* stays begun by entering it in the window */
+	uint64_t periods;	/* stays with time in the window */
+	uint64_t min_ns, max_ns, sum_ns;	/* their residencies */
 };
 
 struct ea_cpu_stats {
@@ -44,9 +49,11 @@ struct ea_cpu_stats {
 	bool has_cpuidle;
 	double util_mean;	/* reconstructed PELT util_avg, time-weighted */
 	uint32_t util_max;
-	/* private: current idle period */
-	uint64_t idle_start;
+	/* private: current idle period, its state, time so far, and whether
+	 * it began inside the window */
+	uint64_t idle_len;
 	int idle_cur;
+	bool idle_at_in;
 };
 
 struct ea_pelt_check {
