@@ -31,8 +31,17 @@ void ea_report_render_csv(FILE *f, const struct ea_report *r);
 struct ea_json;
 void ea_json_energy(struct ea_json *j, const char *key, const struct ea_energy *e);
 
-/* Notes on what the energy rests on, from the accountant: which idle state
- * a CPU without cpu_idle is priced in, and what that cost. */
+/* A report's notes (src/output/report-common.c), one per cause, each
+ * with the CPUs it concerns and the energy and share of the total that
+ * rest on it: unknown time first, then the trace's notes
+ * (ea_stats_foreach_note_but(), without the causes told here), the
+ * accountant's (below) and the topology check. */
+void ea_report_foreach_note(const struct ea_report *r,
+			    void (*fn)(void *arg, const char *kind, const char *msg),
+			    void *arg);
+/* The accountant's alone: CPUs without cpu_idle (the idle state they are
+ * priced in), busy time at an assumed or unmodelled frequency, idle time
+ * in states the model lacks. */
 void ea_report_foreach_energy_note(const struct ea_report *r,
 				   void (*fn)(void *arg, const char *kind, const char *msg),
 				   void *arg);

@@ -391,6 +391,10 @@ static void charge_core(struct ea_acct *a, int cpu, int ci,
 		ca->work += len * cl->caps[k].cap;
 		ca->pstates[k].ns += len;
 		ca->pstates[k].energy += e;
+		if (!st->freq_khz)
+			ca->assumed_freq_energy += e;
+		else if (ca->exact_cap < 0)	/* cap_index() just set it */
+			ca->unmodelled_freq_energy += e;
 	} else {
 		int k = idle_index(a, cl, st->idle_state, len);
 
@@ -405,6 +409,10 @@ static void charge_core(struct ea_acct *a, int cpu, int ci,
 		}
 		ca->cstates[k].ns += len;
 		ca->cstates[k].energy += e;
+		if (st->idle_state >= cl->nidles) {
+			ca->idle_clamped_ns += len;
+			ca->idle_clamped_energy += e;
+		}
 	}
 	if (st->inferred & EA_INF_UNKNOWN)
 		ca->unknown_energy += e;
@@ -444,6 +452,20 @@ static int busy_cap(struct ea_acct *a, const struct ea_cluster *cl, int cpu,
 		ca->near_cap = ea_model_cap_index_nearest(cl, freq);
 	}
 	return ca->near_cap;
+}
+
+/* A busy sharer's share e of its cluster's energy, when its frequency
+ * was not reported or is not the model's: energy that rests on it. */
+static void freq_assumed(struct ea_acct *a, const struct ea_cluster *cl,
+			 int cpu, ea_energy_t e)
+{
+	struct ea_cpu_acct *ca = &a->cpus[cpu];
+	uint32_t freq = ca->st.freq_khz;
+
+	if (!freq)
+		ca->assumed_freq_energy += e;
+	else if (cl->caps[busy_cap(a, cl, cpu, freq)].freq_khz != freq)
+		ca->unmodelled_freq_energy += e;
 }
 
 /* What integrate_cluster() reads of the states of the cluster's CPUs. */
@@ -575,6 +597,10 @@ static void integrate_cluster(struct ea_acct *a, int ci,
 		add(&cpa->e, part, mine);
 		if (cpa->st.inferred & EA_INF_UNKNOWN)
 			cpa->unknown_energy += mine;
+		if (nbusy)
+			freq_assumed(a, cl, who[i], mine);
+		else if (ca->idle >= cl->nidles)
+			cpa->idle_clamped_energy += mine;
 		if (nbusy)
 			cpa->pstates[cap].energy += mine;
 		else

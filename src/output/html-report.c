@@ -116,7 +116,7 @@ void ea_report_render_html(FILE *f, const struct ea_report *r,
 	html_task_bars(f, a, 15, "tasks");
 	if (r->stats) {
 		fputs("<h2>Notes</h2>\n<ul>\n", f);
-		ea_stats_foreach_note(r->stats, r->info, note, f);
+		ea_report_foreach_note(r, note, f);
 		fputs("</ul>\n", f);
 	}
 	html_foot(f);

@@ -188,16 +188,7 @@ void ea_report_render_json(FILE *f, const struct ea_report *r)
 	}
 	ea_report_rails_json(&j, r);
 	ea_json_arr(&j, "notes");
-	if (r->stats)
-		ea_stats_foreach_note(r->stats, r->info, ea_stats_note_json, &j);
-	ea_report_foreach_energy_note(r, ea_stats_note_json, &j);
-	if (r->info) {
-		char msg[256];
-		int agree = ea_topology_check(m, r->info, msg, sizeof(msg));
-
-		if (agree >= 0)
-			ea_stats_note_json(&j, agree ? "check" : "warning", msg);
-	}
+	ea_report_foreach_note(r, ea_stats_note_json, &j);
 	ea_json_arr_end(&j);
 	ea_json_obj_end(&j);
 	ea_json_end(&j);

@@ -24,7 +24,7 @@ static void note(void *arg, const char *kind, const char *msg)
 {
 	struct notes *notes = arg;
 
-	char m[4 * 256 + 1];
+	char m[4 * EA_NOTE_LEN + 1];
 
 	if (!notes->n++)
 		fprintf(notes->f, "\nNotes:\n");
@@ -72,7 +72,7 @@ void ea_report_render_text(FILE *f, const struct ea_report *r)
 	const struct ea_acct *a = r->acct;
 	const struct ea_model *m = a->model;
 	ea_energy_t total = ea_energy_total(&a->total);
-	char b1[32], b2[32], label[96], msg[512];
+	char b1[32], b2[32], label[96];
 	char t1[4 * 4096 + 1], t2[4 * EA_NAME_LEN + 1], t3[4 * EA_NAME_LEN + 1];
 	struct notes notes = { f, 0 };
 	size_t top = r->top ? r->top : TOP_TASKS;
@@ -209,38 +209,7 @@ void ea_report_render_text(FILE *f, const struct ea_report *r)
 		}
 	}
 	ea_report_rails_text(f, r);
-	if (a->unknown_ns) {
-		/* How much of the total rests on inference, at a glance. */
-		ea_energy_t tot = ea_energy_total(&a->total);
-		int len = snprintf(msg, sizeof(msg),
-				   "%.1f%% of this energy rests on inference: %s s of unknown time (",
-				   tot > 0 ? 100.0 * ea_energy_to_double(a->unknown_energy) /
-						     ea_energy_to_double(tot) : 0.0,
-				   ea_fmt_s(b1, a->unknown_ns));
-
-		for (int i = 0, first = 1; i < a->trace_ncpus && i < a->ncpus; i++) {
-			if (!a->cpus[i].unknown_ns || len >= (int)sizeof(msg))
-				continue;
-			len += snprintf(msg + len, sizeof(msg) - len, "%sCPU %d %s s",
-					first ? "" : ", ", i,
-					ea_fmt_s(b1, a->cpus[i].unknown_ns));
-			first = 0;
-		}
-		if (len < (int)sizeof(msg))
-			snprintf(msg + len, sizeof(msg) - len,
-				 "), priced as the last state known, idle in state %d (--unknown-idle-state) where the state is not",
-				 a->unknown_idle_state);
-		note(&notes, "inference", msg);
-	}
-	if (r->stats)
-		ea_stats_foreach_note(r->stats, r->info, note, &notes);
-	ea_report_foreach_energy_note(r, note, &notes);
-	if (r->info) {
-		int agree = ea_topology_check(a->model, r->info, msg, sizeof(msg));
-
-		if (agree >= 0)
-			note(&notes, agree ? "check" : "warning", msg);
-	}
+	ea_report_foreach_note(r, note, &notes);
 	if (!notes.n)
 		fprintf(f, "\nNotes: none\n");
 }
