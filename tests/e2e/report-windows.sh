@@ -3,7 +3,8 @@
 # --interval windows add up to the total exactly, a wakeup at the trace's
 # very last instant included: it is counted in the totals and belongs to
 # the last window (closed at that instant), whether the span is a whole
-# number of intervals or not. Hand-made trace and model below.
+# number of intervals or not. Hand-made trace and model below; then every
+# bundled trace and every trace of ../shared.
 . "$(dirname "$0")/lib.sh"
 
 # One cluster c of CPUs 0-1, one OPP (core 100, cluster 50 mW busy), WFI
@@ -59,4 +60,40 @@ from decimal import Decimal as D
 d = json.load(open(sys.argv[1]), parse_float=D)
 print(len(d["windows"]), sum(x["energy"]["total"] for x in d["windows"]) == d["energy"]["total"], d["energy"]["total"])' "$TMP/g.json")" \
 	"12 True 25.995276"
+
+# Every bundled trace and every trace of ../shared (traces/, repro/): at
+# 10 ms and at 7 ms (the span then ends inside a window) the windows'
+# totals and each of their six parts add up to the report's, exactly (the
+# JSON's decimals summed as decimals). juno-r0 has six CPUs; traces with
+# more are priced with wattson-tensor (eight).
+# sums_ok TRACE: prints "TRACE: ok" or what does not add up
+sums_ok() {
+	for iv in 10 7; do
+		"$EATRACE" report -q -m juno-r0 --interval $iv -f json "$1" >"$TMP/s.json" 2>"$TMP/s.err" ||
+			"$EATRACE" report -q -m wattson-tensor --interval $iv -f json "$1" >"$TMP/s.json" 2>"$TMP/s.err" ||
+			{ echo "$1: report --interval $iv failed: $(cat "$TMP/s.err")"; return; }
+		/usr/bin/python3 -c 'import json, sys
+from decimal import Decimal as D
+d = json.load(open(sys.argv[1]), parse_float=D)
+w = d["windows"]
+bad = [p for p in ("total", "core_busy", "cluster_busy", "core_idle", "cluster_idle", "core_wakeup", "cluster_wakeup")
+       if sum((x["energy"][p] for x in w), D(0)) != d["energy"][p]]
+if not w or bad:
+    print("%s --interval %s: %d windows, %s do not add up" % (sys.argv[2], sys.argv[3], len(w), bad))' "$TMP/s.json" "$1" $iv
+	done
+}
+n=0
+for f in $(sampled "$ROOT"/traces/*/*.dat "$ROOT"/traces/*/*.txt); do
+	sums_ok "$f"
+	n=$((n + 1))
+done >"$TMP/bundled.out"
+expect_eq "bundled traces ($n): the windows sum to the totals" "$(cat "$TMP/bundled.out")" ""
+need_shared
+n=0
+for f in $(sampled "$SHARED"/*/*.dat "$SHARED"/*/*.txt "$SHARED"/*/*.html "$SHARED"/../repro/*.txt); do
+	case $(basename "$f") in LICENSE*) continue ;; esac
+	sums_ok "$f"
+	n=$((n + 1))
+done >"$TMP/shared.out"
+expect_eq "../shared traces ($n): the windows sum to the totals" "$(cat "$TMP/shared.out")" ""
 finish
