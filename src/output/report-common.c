@@ -1,16 +1,23 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * A report's notes, shared by its renderers: one note per cause, each
- * with the CPUs it concerns and the energy (and share of the total) that
- * rests on it.
+ * A report's notes, shared by its renderers in the order they show them:
+ * one note per cause, each with the CPUs it concerns and the energy (and
+ * share of the total, in the report's unit) that rests on it.
  */
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 
+#include "eatrace/model-verdict.h"
 #include "eatrace/output.h"
 #include "eatrace/report.h"
+
+const struct ea_energy_unit *ea_report_unit(const struct ea_report *r,
+					    struct ea_energy_unit *tmp)
+{
+	return ea_energy_unit_or(r->unit, r->acct->model->power_unit, tmp);
+}
 
 /* CPUs listed in one note at most; the others are counted. */
 #define NOTE_MAX_CPUS 8
@@ -84,17 +91,20 @@ static int cpu_list(char *msg, size_t n, int len, const struct ea_report *r,
 	return len;
 }
 
-/* Append ": E UNIT x s, P% of the total". */
-static void share(char *msg, size_t n, int len, const struct ea_acct *a,
+/* Append ": E UNIT, P% of the total" (UNIT: the report's energy unit). */
+static void share(char *msg, size_t n, int len, const struct ea_report *r,
 		  ea_energy_t e)
 {
+	const struct ea_acct *a = r->acct;
+	struct ea_energy_unit ut;
+	const struct ea_energy_unit *u = ea_report_unit(r, &ut);
 	double total = ea_energy_to_double(ea_energy_total(&a->total));
 	double x = ea_energy_to_double(e);
 
 	if (len < (int)n)
-		snprintf(msg + len, n - len,
-			 ": %.6f %s x s, %.2f%% of the total", x,
-			 a->model->power_unit, total > 0 ? 100 * x / total : 0);
+		snprintf(msg + len, n - len, ": %.6f %s, %.2f%% of the total",
+			 ea_eu_energy(u, e), u->energy,
+			 total > 0 ? 100 * x / total : 0);
 }
 
 /* The state a CPU without cpu_idle is priced in: where its idle time is. */
@@ -155,43 +165,44 @@ static void no_cpuidle_note(const struct ea_report *r, note_fn *fn, void *arg)
 			msg + len, sizeof(msg) - len,
 			") is priced in %s (--idle-state N for another)",
 			state);
-	share(msg, sizeof(msg), len, a, e);
+	share(msg, sizeof(msg), len, r, e);
 	fn(arg, "inference", msg);
 }
 
-/* How much of the energy rests on unknown time, first. */
-static void unknown_note(const struct ea_report *r, note_fn *fn, void *arg)
+const char *ea_report_inference_msg(const struct ea_report *r, char *msg,
+				   size_t n)
 {
 	static const struct cause k = {
 		offsetof(struct ea_cpu_acct, unknown_ns),
 		offsetof(struct ea_cpu_acct, unknown_energy), false};
 	const struct ea_acct *a = r->acct;
 	ea_energy_t tot = ea_energy_total(&a->total);
-	char msg[EA_NOTE_LEN], b[32];
+	struct ea_energy_unit ut;
+	const struct ea_energy_unit *u = ea_report_unit(r, &ut);
+	char b[32];
 	int len;
 
 	if (!a->unknown_ns)
-		return;
+		return NULL;
 	len = snprintf(
-		msg, sizeof(msg),
+		msg, n,
 		"%.1f%% of this energy rests on inference: %s s of unknown "
 		"time (",
 		tot > 0 ? 100.0 * ea_energy_to_double(a->unknown_energy) /
 				  ea_energy_to_double(tot)
 			: 0.0,
 		ea_fmt_s(b, a->unknown_ns));
-	len = cpu_list(msg, sizeof(msg), len, r, &k);
-	if (len < (int)sizeof(msg))
+	len = cpu_list(msg, n, len, r, &k);
+	if (len < (int)n)
 		len += snprintf(
-			msg + len, sizeof(msg) - len,
+			msg + len, n - len,
 			"), priced as the last state known, idle in state %d "
 			"(--unknown-idle-state) where the state is not",
 			a->unknown_idle_state);
-	if (len < (int)sizeof(msg)) /* the share leads */
-		snprintf(msg + len, sizeof(msg) - len, ": %.6f %s x s",
-			 ea_energy_to_double(a->unknown_energy),
-			 a->model->power_unit);
-	fn(arg, "inference", msg);
+	if (len < (int)n) /* the share leads */
+		snprintf(msg + len, n - len, ": %.6f %s",
+			 ea_eu_energy(u, a->unknown_energy), u->energy);
+	return msg;
 }
 
 /* A per-CPU cause with its time and energy: "HEAD: T s ... TAIL: E, P%". */
@@ -211,7 +222,7 @@ static void cause_note(const struct ea_report *r, const struct cause *k,
 	len = cpu_list(msg, sizeof(msg), len, r, k);
 	if (len < (int)sizeof(msg))
 		len += snprintf(msg + len, sizeof(msg) - len, "), %s", tail);
-	share(msg, sizeof(msg), len, r->acct, e);
+	share(msg, sizeof(msg), len, r, e);
 	fn(arg, kind, msg);
 }
 
@@ -247,9 +258,12 @@ void ea_report_foreach_energy_note(const struct ea_report *r, note_fn *fn,
 
 void ea_report_foreach_note(const struct ea_report *r, note_fn *fn, void *arg)
 {
+	const struct ea_model *m = r->acct->model;
 	char msg[EA_NOTE_LEN];
 
-	unknown_note(r, fn, arg);
+	ea_model_verdict_notes(&m, 1, fn, arg);
+	if (ea_report_inference_msg(r, msg, sizeof(msg)))
+		fn(arg, "inference", msg);
 	if (r->stats)
 		ea_stats_foreach_note_but(r->stats, r->info,
 					  EA_NOTE_NO_CPUIDLE | EA_NOTE_UNKNOWN |
@@ -257,8 +271,7 @@ void ea_report_foreach_note(const struct ea_report *r, note_fn *fn, void *arg)
 					  fn, arg);
 	ea_report_foreach_energy_note(r, fn, arg);
 	if (r->info) {
-		int agree = ea_topology_check(r->acct->model, r->info, msg,
-					      sizeof(msg));
+		int agree = ea_topology_check(m, r->info, msg, sizeof(msg));
 
 		if (agree >= 0)
 			fn(arg, agree ? "check" : "warning", msg);
