@@ -170,7 +170,7 @@ static void no_cpuidle_note(const struct ea_report *r, note_fn *fn, void *arg)
 }
 
 const char *ea_report_inference_msg(const struct ea_report *r, char *msg,
-				   size_t n)
+				    size_t n)
 {
 	static const struct cause k = {
 		offsetof(struct ea_cpu_acct, unknown_ns),
