@@ -37,6 +37,12 @@ expect_eq "no cpu_idle: no second note on it (stats')" "$(grep -c "cpu_idle" "$T
 expect_eq "no cpu_frequency: one note with its energy and share" \
 	"$(grep -c "busy with no frequency reported (no cpu_frequency event yet) on 2 CPU(s), 0.000900000 s (CPU 0 0.000300000 s, CPU 1 0.000600000 s), priced at the assumed OPP (--assume-opp KHZ; default the cluster's highest): 0.342000 mW x s, 6.39% of the total" "$TMP/sw.txt")" 1
 expect_eq "no cpu_frequency: no second note on it (stats')" "$(grep -c "cpu_frequency" "$TMP/sw.txt")" 1
+# --unit uJ (two-cpu.json is in mW: 1 mW x s = 1000 uJ): the same notes,
+# 0.013 mW s = 13 uJ and 0.342 mW s = 342 uJ, the shares unchanged
+"$EATRACE" report -m "$TWO" --unit uJ "$SW" >"$TMP/sw-uj.txt" 2>"$TMP/err"
+expect_eq "--unit uJ: the notes' energies in uJ" \
+	"$(grep -c -e "'WFI' (--idle-state N for another): 13.000000 uJ, 0.24% of the total" \
+		-e "cluster's highest): 342.000000 uJ, 6.39% of the total" "$TMP/sw-uj.txt")" 2
 # OFF (state 1): core 0, cluster 5 mW: 5 x 100 us / 2 = 250 mW us each.
 "$EATRACE" report -m "$TWO" --idle-state 1 -f json "$SW" >"$TMP/sw.json"
 expect_eq "no cpu_idle, --idle-state 1: in the JSON notes, priced in OFF" \
