@@ -65,6 +65,11 @@ struct ea_cpu_acct {
 	uint64_t wakeups;		/* idle exits in the window */
 	uint64_t assumed_freq_ns;	/* busy with no frequency reported */
 	uint64_t unmodelled_freq_ns;	/* busy at a frequency the model lacks */
+	uint64_t idle_clamped_ns;	/* idle in a state the model lacks */
+	/* the energy of those three, core and cluster share, as
+	 * unknown_energy: what rests on each assumption (the notes) */
+	ea_energy_t assumed_freq_energy, unmodelled_freq_energy;
+	ea_energy_t idle_clamped_energy;
 	uint64_t work;		/* busy ns x capacity at the OPP (1024 = the
 				   biggest CPU at its top OPP for 1 ns) */
 	struct ea_pstate_acct *pstates;	/* per cap state of its cluster */

@@ -234,9 +234,10 @@ void ea_notes_to_stderr(const struct ea_common_opts *o, const struct ea_stats *s
 			(unsigned long long)st->counts.events);
 	if (o->format == EA_FMT_TEXT && !o->output)
 		return;		/* the report on the terminal has them */
-	ea_stats_foreach_note(st, info, note_err, &nf);
 	if (rep)
-		ea_report_foreach_energy_note(rep, note_err, &nf);
+		ea_report_foreach_note(rep, note_err, &nf);
+	else
+		ea_stats_foreach_note(st, info, note_err, &nf);
 }
 
 int ea_cli_unit(struct ea_energy_unit *u, const char *name, const struct ea_model *m)

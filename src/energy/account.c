@@ -391,6 +391,10 @@ static void charge_core(struct ea_acct *a, int cpu, int ci,
 		ca->work += len * cl->caps[k].cap;
 		ca->pstates[k].ns += len;
 		ca->pstates[k].energy += e;
+		if (!st->freq_khz)
+			ca->assumed_freq_energy += e;
+		else if (ca->exact_cap < 0)	/* cap_index() just set it */
+			ca->unmodelled_freq_energy += e;
 	} else {
 		int k = idle_index(a, cl, st->idle_state, len);
 
@@ -405,6 +409,10 @@ static void charge_core(struct ea_acct *a, int cpu, int ci,
 		}
 		ca->cstates[k].ns += len;
 		ca->cstates[k].energy += e;
+		if (st->idle_state >= cl->nidles) {
+			ca->idle_clamped_ns += len;
+			ca->idle_clamped_energy += e;
+		}
 	}
 	if (st->inferred & EA_INF_UNKNOWN)
 		ca->unknown_energy += e;
@@ -444,6 +452,20 @@ static int busy_cap(struct ea_acct *a, const struct ea_cluster *cl, int cpu,
 		ca->near_cap = ea_model_cap_index_nearest(cl, freq);
 	}
 	return ca->near_cap;
+}
+
+/* A busy sharer's share e of its cluster's energy, when its frequency
+ * was not reported or is not the model's: energy that rests on it. */
+static void freq_assumed(struct ea_acct *a, const struct ea_cluster *cl,
+			 int cpu, ea_energy_t e)
+{
+	struct ea_cpu_acct *ca = &a->cpus[cpu];
+	uint32_t freq = ca->st.freq_khz;
+
+	if (!freq)
+		ca->assumed_freq_energy += e;
+	else if (cl->caps[busy_cap(a, cl, cpu, freq)].freq_khz != freq)
+		ca->unmodelled_freq_energy += e;
 }
 
 /* What integrate_cluster() reads of the states of the cluster's CPUs. */
@@ -576,6 +598,10 @@ static void integrate_cluster(struct ea_acct *a, int ci,
 		if (cpa->st.inferred & EA_INF_UNKNOWN)
 			cpa->unknown_energy += mine;
 		if (nbusy)
+			freq_assumed(a, cl, who[i], mine);
+		else if (ca->idle >= cl->nidles)
+			cpa->idle_clamped_energy += mine;
+		if (nbusy)
 			cpa->pstates[cap].energy += mine;
 		else
 			cpa->cstates[idle].energy += mine;
@@ -597,6 +623,11 @@ static void integrate_cluster(struct ea_acct *a, int ci,
 
 /* ---- wakeups at `now` ---- */
 
+/*
+ * Whether every present CPU of the cluster is idle; *state the shallowest
+ * of their states, -1 when none is present (all offline: the cluster is
+ * powered down).
+ */
 static bool cluster_all_idle(const struct ea_acct *a,
 			     const struct ea_cluster *cl, int *state)
 {
@@ -611,9 +642,9 @@ static bool cluster_all_idle(const struct ea_acct *a,
 		if (st->mode != EA_CPU_IDLE)
 			return false;
 		if (k < 0 || st->idle_state < k)
-			k = st->idle_state;
+			k = st->idle_state < 0 ? 0 : st->idle_state;
 	}
-	*state = k < 0 ? 0 : k;
+	*state = k;
 	return true;
 }
 
@@ -625,6 +656,7 @@ static void charge_wakeups(struct ea_acct *a, int cpu, int ci,
 {
 	struct ea_cpu_acct *ca = &a->cpus[cpu];
 	int k, kc;
+	bool online;
 
 	if (!new || !in_window(a, now))
 		return;
@@ -633,24 +665,31 @@ static void charge_wakeups(struct ea_acct *a, int cpu, int ci,
 		k = idle_index(a, cl, new->idle_state, 0);
 		ca->cstates[k].entries++;
 	}
-	if (!(old->mode == EA_CPU_IDLE && new->mode == EA_CPU_BUSY))
+	/* A CPU brought online busy wakes a fully idle (or powered down)
+	 * cluster as an idle CPU would, but leaves no idle state of its own. */
+	online = old->mode == EA_CPU_OFFLINE && new->mode == EA_CPU_BUSY;
+	if (!(old->mode == EA_CPU_IDLE && new->mode == EA_CPU_BUSY) && !online)
 		return;
-	k = idle_index(a, cl, old->idle_state, 0);
-	ca->wakeups++;
-	ca->cstates[k].wakeups++;
-	ca->cstates[k].energy += cp->wake_core[k];
-	add(&ca->e, CORE_WAKEUP, cp->wake_core[k]);
-	if (selected(a, cpu)) {
-		add(&a->clusters[ci].e, CORE_WAKEUP, cp->wake_core[k]);
-		charge_window_at(a, CORE_WAKEUP, cp->wake_core[k], now);
+	if (!online) {
+		k = idle_index(a, cl, old->idle_state, 0);
+		ca->wakeups++;
+		ca->cstates[k].wakeups++;
+		ca->cstates[k].energy += cp->wake_core[k];
+		add(&ca->e, CORE_WAKEUP, cp->wake_core[k]);
+		if (selected(a, cpu)) {
+			add(&a->clusters[ci].e, CORE_WAKEUP, cp->wake_core[k]);
+			charge_window_at(a, CORE_WAKEUP, cp->wake_core[k], now);
+		}
+		if (!a->cfg.no_tasks)
+			ca->pending_core_wakeup += cp->wake_core[k];
 	}
-	if (!a->cfg.no_tasks)
-		ca->pending_core_wakeup += cp->wake_core[k];
 
-	/* a->cpus[cpu].st is still `old`: the cluster before this change. */
+	/* a->cpus[cpu].st is still `old`: the cluster before this change;
+	 * no CPU present (the others offline too): as from its deepest
+	 * state, a cluster power-down. */
 	if (!cluster_all_idle(a, cl, &kc))
 		return;
-	kc = idle_index(a, cl, kc, 0);
+	kc = idle_index(a, cl, kc < 0 ? cl->nidles - 1 : kc, 0);
 	a->clusters[ci].wakeups++;
 	a->clusters[ci].cstates[kc].wakeups++;
 	ca->cstates[kc].energy += cp->wake_cluster[kc];
@@ -849,8 +888,16 @@ int ea_acct_done(struct ea_acct *a, const struct ea_state *s, struct ea_err *err
 		size_t need = (a->win_end - a->win_start + a->cfg.interval_ns - 1) /
 			      a->cfg.interval_ns;
 
+		if (!need)
+			need = 1;
+		/* A wakeup at the trace's very last instant (the window's
+		 * end) lands one window past the last: it belongs to the
+		 * last, closed at that instant, so the windows add up to the
+		 * total (only instants can be there: intervals end by then). */
+		for (size_t i = need; i < a->nwindows; i++)
+			ea_energy_add(&a->windows[need - 1], &a->windows[i]);
 		if (need < a->nwindows)
-			a->nwindows = need ? need : 1;
+			a->nwindows = need;
 	}
 	for (size_t i = 0; i < a->ntasks; i++) {
 		struct ea_task_acct *t = &a->tasks[i];

@@ -56,7 +56,7 @@ void ea_report_render_html(FILE *f, const struct ea_report *r,
 	const struct ea_model *m = a->model;
 	struct ea_energy_unit ut;
 	const struct ea_energy_unit *u = ea_report_unit(r, &ut);
-	char title[512], b1[32], b2[32], exact[EA_EU_BUF], msg[512];
+	char title[512], b1[32], b2[32], exact[EA_EU_BUF], msg[EA_NOTE_LEN];
 
 	snprintf(title, sizeof(title), "eatrace report: %s", r->path);
 	html_head(f, title);

@@ -24,7 +24,7 @@ static void note(void *arg, const char *kind, const char *msg)
 {
 	struct notes *notes = arg;
 
-	char m[4 * 256 + 1];
+	char m[4 * EA_NOTE_LEN + 1];
 
 	if (!notes->n++)
 		fprintf(notes->f, "\nNotes:\n");
