@@ -36,7 +36,7 @@ void html_summary_cards(FILE *f, const struct ea_acct *a)
 	html_energy_unit(eu, sizeof(eu), m->power_unit);
 	fputs("<div class=\"cards\">\n", f);
 	snprintf(v, sizeof(v), "%s %s", svg_num(b, e), eu);
-	card(f, v, "energy, all CPUs");
+	card(f, v, a->cfg.cpu_only || a->cfg.task_only ? "energy, filtered" : "energy, all CPUs");
 	snprintf(v, sizeof(v), "%s %s", svg_num(b, d > 0 ? e / d : 0), m->power_unit);
 	card(f, v, "mean power");
 	snprintf(v, sizeof(v), "%s s", svg_num(b, d));
@@ -71,6 +71,15 @@ void ea_report_render_html(FILE *f, const struct ea_report *r,
 	fprintf(f, "</code>, window %s s to %s s of the trace clock. "
 		"Energy is in the model's %s x seconds.</p>\n",
 		ea_fmt_s(b1, a->win_start), ea_fmt_s(b2, a->win_end), m->power_unit);
+	if (a->cfg.cpu_only || a->cfg.task_only) {
+		char sel[1024];
+
+		fputs("<p class=\"note\" id=\"filter\">Filter: ", f);
+		svg_esc(f, ea_filter_describe(sel, sizeof(sel), a->cfg.cpu_only,
+					      a->cfg.ncpu_only, a->cfg.task_only));
+		fputs(": every energy is their share only; times are the CPUs' and "
+		      "clusters' own.</p>\n", f);
+	}
 	fprintf(f, "<div data-total-energy=\"%s\"></div>\n",
 		html_e(exact, ea_energy_total(&a->total)));
 	html_summary_cards(f, a);

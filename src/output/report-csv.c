@@ -3,7 +3,8 @@
  * `eatrace report --format csv`: one row per breakdown entry,
  *   scope,id,name,freq_khz,time_s,total,busy,idle,wakeup,start_s
  * scope: total, cluster, cpu, cpu_pstate, cpu_cstate, task, window, and
- * with power rails (report-rails.c) rail and rail_estimate.
+ * with power rails (report-rails.c) rail and rail_estimate; first, under
+ * --cpus or --task, filter rows (id cpus or tasks, name the selection).
  * time_s is always a duration, the time the row covers: the window's
  * length (total, cluster, cpu, window), the residency (cpu_pstate,
  * cpu_cstate), the runtime (task). start_s, on total and window rows
@@ -31,9 +32,20 @@ void ea_report_render_csv(FILE *f, const struct ea_report *r)
 	const struct ea_acct *a = r->acct;
 	const struct ea_model *m = a->model;
 	const struct ea_task_acct **t;
-	char b[64], b2[64];
+	char b[64], b2[64], sel[1024];
 
 	fprintf(f, "scope,id,name,freq_khz,time_s,total,busy,idle,wakeup,start_s\n");
+	if (a->cfg.cpu_only) {
+		fputs("filter,cpus,", f);
+		ea_esc_csv(f, ea_cpu_list_fmt(sel, sizeof(sel), a->cfg.cpu_only,
+					      a->cfg.ncpu_only));
+		fputs(",,,,,,,\n", f);
+	}
+	if (a->cfg.task_only) {
+		fputs("filter,tasks,", f);
+		ea_esc_csv(f, ea_filter_tasks_fmt(sel, sizeof(sel), a->cfg.task_only));
+		fputs(",,,,,,,\n", f);
+	}
 	fprintf(f, "total,,,,%s", ea_fmt_s(b, a->win_end - a->win_start));
 	energies(f, &a->total);
 	fprintf(f, ",%s\n", ea_fmt_s(b, a->win_start));
@@ -45,6 +57,8 @@ void ea_report_render_csv(FILE *f, const struct ea_report *r)
 		fprintf(f, "offline,,,,%s,%s,,,,\n", ea_fmt_s(b, a->offline_ns),
 			ea_energy_fmt(b2, a->total.offline));
 	for (int i = 0; i < m->nclusters; i++) {
+		if (!ea_acct_cluster_selected(a, i))
+			continue;
 		fprintf(f, "cluster,%d,", i);
 		ea_esc_csv(f, m->clusters[i].name);
 		fprintf(f, ",,%s", ea_fmt_s(b, a->clusters[i].busy_ns + a->clusters[i].idle_ns));
@@ -54,6 +68,8 @@ void ea_report_render_csv(FILE *f, const struct ea_report *r)
 	for (int i = 0; i < a->trace_ncpus && i < a->ncpus; i++) {
 		const struct ea_cluster *cl = &m->clusters[m->cpu_cluster[i]];
 
+		if (!ea_acct_cpu_selected(a, i))
+			continue;
 		fprintf(f, "cpu,%d,,,%s", i, ea_fmt_s(b, a->cpus[i].busy_ns + a->cpus[i].idle_ns));
 		energies(f, &a->cpus[i].e);
 		fputs(",\n", f);
