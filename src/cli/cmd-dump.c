@@ -12,6 +12,7 @@
 
 #include "cli/cmd.h"
 #include "cli/filter-opts.h"
+#include "cli/options.h"
 #include "eatrace/escape.h"
 #include "eatrace/input.h"
 
@@ -20,7 +21,9 @@ static const char usage_text[] =
 	"Print the events eatrace uses, normalised, one per line:\n"
 	"  TS_NS CPU CUR_PID EVENT key=value...\n"
 	"Timestamps are nanoseconds; prev_state is R (runnable), S (blocked)\n"
-	"or X (exited), decoded from the trace's own format.\n"
+	"or X (exited), decoded from the trace's own format. TRACE: trace.dat,\n"
+	"ftrace text, systrace or Perfetto (gzip or zstd too), '-' for standard\n"
+	"input.\n"
 	"\n"
 	"options:\n"
 	"      --cpus LIST    only events recorded on these CPUs (as 0-1,4) or\n"
@@ -244,7 +247,7 @@ static int dump(struct dump_sel *d, const char *path, bool quiet)
 	ea_input_close(in);
 	if (rc < 0)
 		return ea_die("%s", err.msg);
-	ea_cli_filter_warn(&d->f, path, quiet, dump_has_cpu, d);
+	ea_cli_filter_warn(&d->f, ea_trace_label(path), quiet, dump_has_cpu, d);
 	return 0;
 }
 

@@ -91,6 +91,7 @@ int cmd_stats(int argc, char **argv)
 static int stats_run(struct ea_common_opts *o, struct ea_filter *filter,
 		     const char *path)
 {
+	const char *label = ea_trace_label(path);	/* '-': <stdin> */
 	struct ea_stats st;
 	struct ea_consumer cons;
 	struct ea_run run;
@@ -127,9 +128,9 @@ static int stats_run(struct ea_common_opts *o, struct ea_filter *filter,
 	if (ea_stats_done(&st, run.state)) {
 		ea_run_free(&run);
 		ea_stats_free(&st);
-		return ea_die("%s: %s", path, st.error);
+		return ea_die("%s: %s", label, st.error);
 	}
-	if (ea_check_window(o, run.state, path)) {
+	if (ea_check_window(o, run.state, label)) {
 		ea_run_free(&run);
 		ea_stats_free(&st);
 		return EXIT_ERROR;
@@ -148,7 +149,7 @@ static int stats_run(struct ea_common_opts *o, struct ea_filter *filter,
 		ea_stats_render_csv(out.f, &st, &run.info);
 		break;
 	default:
-		ea_stats_render_text(out.f, &st, &run.info, path);
+		ea_stats_render_text(out.f, &st, &run.info, label);
 		break;
 	}
 	if (ea_out_commit(&out, &err)) {
@@ -156,8 +157,8 @@ static int stats_run(struct ea_common_opts *o, struct ea_filter *filter,
 		ea_run_free(&run);
 		return ea_die("%s", err.msg);
 	}
-	ea_notes_to_stderr(o, &st, &run.info, NULL, path);
-	ea_cli_filter_warn(filter, path, o->verbose < 0, stats_has_cpu, &st);
+	ea_notes_to_stderr(o, &st, &run.info, NULL, label);
+	ea_cli_filter_warn(filter, label, o->verbose < 0, stats_has_cpu, &st);
 	ea_stats_free(&st);
 	ea_run_free(&run);
 	return 0;

@@ -10,7 +10,9 @@
 #  - stats: only the selected rows, the same figures;
 #  - dump: only the events about the selected CPUs and tasks;
 #  - the outputs say the filter; bad lists are errors, a CPU or task the
-#    trace lacks a warning.
+#    trace lacks a warning;
+#  - with --unit and a model that fails model check, the filtered outputs
+#    name the unit and carry the warning as the unfiltered ones do.
 . "$(dirname "$0")/lib.sh"
 FIX=$ROOT/tests/fixtures
 THREE=$FIX/filters/three-tasks.txt
@@ -168,11 +170,49 @@ expect_eq "text: the filter line" "$(grep -c '^filter: CPUs 0,2; tasks task\*: '
 expect_eq "text: only CPUs 0 and 2" "$(grep -cE '^[0-9] \((A15|A7)\)' "$TMP/t.txt")" 2
 expect_eq "text: --task lists the tasks" "$(grep -c '^PID ' "$TMP/t.txt")" 1
 "$EATRACE" report -q -m tc2 -f csv --cpus 1-2,4 --task 1005 "$DEMO" >"$TMP/t.csv"
-expect_eq "csv: filter rows" "$(sed -n 2,3p "$TMP/t.csv" | tr '\n' ' ')" 'filter,cpus,"1-2,4",,,,,,, filter,tasks,"1005",,,,,,, '
+expect_eq "csv: filter rows" "$(sed -n 2,3p "$TMP/t.csv" | tr '\n' ' ')" 'filter,cpus,"1-2,4",,,,,,,, filter,tasks,"1005",,,,,,,, '
 expect_eq "csv: only the CPUs selected" "$(grep -c '^cpu,' "$TMP/t.csv")" 3
 "$EATRACE" report -q -m tc2 --cpus 3 --html "$TMP/t.html" "$DEMO" >/dev/null
 expect_eq "html: the filter line" "$(grep -c 'id="filter">Filter: CPU 3:' "$TMP/t.html")" 1
 expect_eq "html: CPU 3's rows only" "$(grep -o 'data-cpu="[0-9]*"' "$TMP/t.html" | sort -u | tr '\n' ' ')" 'data-cpu="3" '
+
+# ---- with --unit and a model that fails model check (issue 30 items 4, 5) ----
+# bad.json: two-cpu.json with OFF's core power 20, above WFI's 10, one
+# model-check error; the fixture never enters OFF, so the energies above
+# stand. mW x s = mJ, and 1 mJ = 1000 uJ: a's 2.543 mW s is 2543 uJ; CPU 1's
+# 0.617 (busy: core 0.09 + cluster 0.016 = 0.106; idle: core 0.007 +
+# cluster 0.004 = 0.011; wakeup 0.5) is 0.617 mJ, 617 uJ (106, 11, 500).
+sed 's/{ "name": "OFF", "core_power": 0,/{ "name": "OFF", "core_power": 20,/' "$TWO" >"$TMP/bad.json"
+"$EATRACE" model check "$TMP/bad.json" >/dev/null
+expect_eq "bad.json fails model check" "$?" 1
+"$EATRACE" report -m "$TMP/bad.json" -f json --task a --unit uJ "$THREE" >"$TMP/u.json" 2>"$TMP/u.err"
+expect_eq "--task a --unit uJ, a failing model: one warning on stderr" \
+	"$(grep -c "warning: model $TMP/bad.json fails 'eatrace model check'" "$TMP/u.err")" 1
+$PY - "$TMP/u.json" <<'PY' | while read -r line; do case $line in ok*) ok "${line#ok }" ;; *) fail "$line" ;; esac; done
+import json, sys
+from decimal import Decimal as D
+j = json.load(open(sys.argv[1]), parse_float=D, parse_int=D)
+def check(name, got, want):
+    print(('ok %s' % name) if got == want else '--unit uJ %s: got %s, expected %s' % (name, got, want))
+check('--task a --unit uJ: 2543 uJ, by hand', (j['energy']['total'], j['energy_unit'], j['power_unit']), (D(2543), 'uJ', 'uW'))
+check('... the task_filter', j['task_filter'], [{'comm': 'a', 'matched': True}])
+check('... model_check fails', (j['model_check']['ok'], len(j['model_check']['errors'])), (False, 1))
+check('... the warning is the first note', (j['notes'][0]['kind'], "fails 'eatrace model check'" in j['notes'][0]['message']),
+      ('warning', True))
+PY
+"$EATRACE" report -q -m "$TMP/bad.json" --cpus 1 --unit mJ --html "$TMP/u.html" "$THREE" >"$TMP/u.txt"
+expect_eq "text --cpus 1 --unit mJ: the unit, the filter, the total by hand" \
+	"$(grep -E '^(filter:|total )|energy in' "$TMP/u.txt" | sed 's/^.*energy in/energy in/; s/ \{1,\}/ /g')" \
+	"energy in mJ
+filter: CPU 1: the energies below are their share only (times: the CPUs' and clusters' own)
+total 0.617000 100.0% 0.106000 0.011000 0.500000"
+expect_eq "text: the model-check warning note" "$(grep -c "^  warning   model $TMP/bad.json fails 'eatrace model check'" "$TMP/u.txt")" 1
+expect_eq "html: the red box, the filter, the total in mJ" \
+	"$(grep -c '<p class="warn" data-model-check="fail">' "$TMP/u.html"):$(grep -c 'id="filter">Filter: CPU 1:' "$TMP/u.html"):$(grep -o 'data-total-energy="[^"]*" data-energy-unit="[^"]*"' "$TMP/u.html")" \
+	'1:1:data-total-energy="0.617" data-energy-unit="mJ"'
+"$EATRACE" report -q -m "$TMP/bad.json" -f csv --cpus 1 --unit uJ "$THREE" >"$TMP/u.csv"
+expect_eq "csv --unit uJ: the filter row, then CPU 1's share in uJ" "$(sed -n 2,3p "$TMP/u.csv" | tr '\n' ' ')" \
+	'filter,cpus,"1",,,,,,,, total,,,,0.001000000,617,106,11,500,300.000000000,"uJ" '
 
 # ---- stats: only the rows selected, the same figures ----
 "$EATRACE" stats -f json "$DEMO" >"$TMP/s.json"
