@@ -10,6 +10,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "eatrace/filter.h"
 #include "eatrace/state.h"
 
 #define EA_STATS_MAX_IDLE 64
@@ -72,6 +73,10 @@ struct ea_stats {
 	struct ea_pelt_check pelt;
 	int unknown_idle_state;		/* cfg.unknown_idle_state */
 	const struct ea_state *state;	/* for tasks, valid until freed */
+	/* The rows shown (--cpus, --task; NULL: all): the renderers' CPU
+	 * rows (ea_stats_cpu_shown()), ea_stats_tasks_sorted()'s tasks. The
+	 * figures are the same; the trace's totals and notes stay whole. */
+	const struct ea_filter *filter;
 	char error[256];		/* allocation failure inside a callback */
 	/* private: ea_state_clip_bounds(), once clip_known */
 	uint64_t clip_start, clip_end;
@@ -107,8 +112,11 @@ void ea_stats_foreach_note_but(const struct ea_stats *st,
 					  const char *msg),
 			       void *arg);
 
-/* Tasks sorted by runtime (descending, then pid); caller frees. */
+/* Tasks sorted by runtime (descending, then pid), those st->filter
+ * selects by pid and name; caller frees. */
 struct ea_task **ea_stats_tasks_sorted(const struct ea_stats *st, size_t *n);
+/* Whether st->filter shows CPU cpu's rows. */
+bool ea_stats_cpu_shown(const struct ea_stats *st, int cpu);
 
 /* Renderers (src/output/stats-*.c). */
 void ea_stats_render_text(FILE *f, const struct ea_stats *st,

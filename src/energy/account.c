@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "energy/price.h"
+#include "energy/task-only.h"
 #include "eatrace/energy.h"
 
 enum part {
@@ -55,6 +56,28 @@ static inline bool selected(const struct ea_acct *a, int cpu)
 bool ea_acct_cpu_selected(const struct ea_acct *a, int cpu)
 {
 	return selected(a, cpu);
+}
+
+bool ea_acct_cluster_selected(const struct ea_acct *a, int ci)
+{
+	const struct ea_cluster *cl = &a->model->clusters[ci];
+
+	for (int i = 0; i < cl->ncpus; i++)
+		if (selected(a, cl->cpus[i]))
+			return true;
+	return false;
+}
+
+/* cfg.task_only: whether what cpu charges pid counts (all, without). */
+static inline bool task_counts(struct ea_acct *a, int cpu, int32_t pid)
+{
+	return !a->cfg.task_only || ea_acct_task_selected(a, cpu, pid);
+}
+
+/* Only some CPUs' or tasks' share: the clusters' figures are shares. */
+static inline bool filtered(const struct ea_acct *a)
+{
+	return a->cfg.cpu_only || a->cfg.task_only;
 }
 
 /* ---- tasks ---- */
@@ -325,6 +348,7 @@ static void charge_absent(struct ea_acct *a, int cpu, int ci,
 			  uint64_t t1, uint64_t len)
 {
 	struct ea_cpu_acct *ca = &a->cpus[cpu];
+	bool mine = task_counts(a, cpu, payer(st));
 	enum part part;
 	ea_energy_t e;
 
@@ -334,7 +358,7 @@ static void charge_absent(struct ea_acct *a, int cpu, int ci,
 		part = OFFLINE;
 		e = (ea_energy_t)cp->offline * len;
 		ca->offline_ns += len;
-		if (selected(a, cpu))
+		if (selected(a, cpu) && mine)
 			charge_windows(a, part, cp->offline, t0, t1);
 	} else {
 		ea_energy_t all = (ea_energy_t)prices(a)->suspend * len;
@@ -345,13 +369,15 @@ static void charge_absent(struct ea_acct *a, int cpu, int ci,
 		part = SUSPENDED;
 		e = all / n + (cpu < (int)(all % n) ? 1 : 0);
 		ca->suspended_ns += len;
-		if (a->cfg.cpu_only) {
-			if (selected(a, cpu))
+		if (filtered(a)) {
+			if (selected(a, cpu) && mine)
 				charge_windows_share(a, part, e, t0, t1);
 		} else if (cpu == 0) {
 			charge_windows(a, part, prices(a)->suspend, t0, t1);
 		}
 	}
+	if (!mine)
+		return;
 	add(&ca->e, part, e);
 	if (selected(a, cpu))
 		add(&a->clusters[ci].e, part, e);
@@ -369,6 +395,7 @@ static void charge_core(struct ea_acct *a, int cpu, int ci,
 	ea_energy_t e;
 	int64_t power;
 	enum part part;
+	bool mine;
 
 	if (!len)
 		return;
@@ -376,6 +403,7 @@ static void charge_core(struct ea_acct *a, int cpu, int ci,
 		charge_absent(a, cpu, ci, cp, st, t0, t1, len);
 		return;
 	}
+	mine = task_counts(a, cpu, payer(st));
 	if (st->inferred)
 		ca->inferred_ns += len;
 	if (st->mode == EA_CPU_BUSY) {
@@ -390,11 +418,13 @@ static void charge_core(struct ea_acct *a, int cpu, int ci,
 			ca->busy_ns += len;
 		ca->work += len * cl->caps[k].cap;
 		ca->pstates[k].ns += len;
-		ca->pstates[k].energy += e;
-		if (!st->freq_khz)
-			ca->assumed_freq_energy += e;
-		else if (ca->exact_cap < 0)	/* cap_index() just set it */
-			ca->unmodelled_freq_energy += e;
+		if (mine) {
+			ca->pstates[k].energy += e;
+			if (!st->freq_khz)
+				ca->assumed_freq_energy += e;
+			else if (ca->exact_cap < 0)	/* cap_index() just set it */
+				ca->unmodelled_freq_energy += e;
+		}
 	} else {
 		int k = idle_index(a, cl, st->idle_state, len);
 
@@ -408,12 +438,16 @@ static void charge_core(struct ea_acct *a, int cpu, int ci,
 			ca->idle_ns += len;
 		}
 		ca->cstates[k].ns += len;
-		ca->cstates[k].energy += e;
-		if (st->idle_state >= cl->nidles) {
+		if (st->idle_state >= cl->nidles)
 			ca->idle_clamped_ns += len;
-			ca->idle_clamped_energy += e;
+		if (mine) {
+			ca->cstates[k].energy += e;
+			if (st->idle_state >= cl->nidles)
+				ca->idle_clamped_energy += e;
 		}
 	}
+	if (!mine)
+		return;
 	if (st->inferred & EA_INF_UNKNOWN)
 		ca->unknown_energy += e;
 	add(&ca->e, part, e);
@@ -559,7 +593,7 @@ static void integrate_cluster(struct ea_acct *a, int ci,
 		ca->cstates[idle].ns += len;
 	}
 	e = (ea_energy_t)power * len;
-	if (!a->cfg.cpu_only) {
+	if (!filtered(a)) {
 		if (nbusy)
 			ca->pstates[cap].energy += e;
 		else
@@ -594,6 +628,8 @@ static void integrate_cluster(struct ea_acct *a, int ci,
 		struct ea_cpu_acct *cpa = &a->cpus[who[i]];
 		ea_energy_t mine = share + (i < rem ? 1 : 0);
 
+		if (!task_counts(a, who[i], payer(&cpa->st)))
+			continue;
 		add(&cpa->e, part, mine);
 		if (cpa->st.inferred & EA_INF_UNKNOWN)
 			cpa->unknown_energy += mine;
@@ -607,10 +643,11 @@ static void integrate_cluster(struct ea_acct *a, int ci,
 			cpa->cstates[idle].energy += mine;
 		if (!a->cfg.no_tasks)
 			charge_task(a, who[i], payer(&cpa->st), part, mine);
-		if (a->cfg.cpu_only && selected(a, who[i]))
+		if (filtered(a) && selected(a, who[i]))
 			sel += mine;
 	}
-	/* cfg.cpu_only: the cluster's figures are its selected CPUs' shares */
+	/* filtered: the cluster's figures are the selected CPUs' and tasks'
+	 * shares */
 	if (sel) {
 		if (nbusy)
 			ca->pstates[cap].energy += sel;
@@ -648,6 +685,36 @@ static bool cluster_all_idle(const struct ea_acct *a,
 	return true;
 }
 
+/*
+ * A wakeup's energy, out of the CPU's C-state k (core; k < 0: a CPU brought
+ * online) and the cluster's kc (kc < 0: the cluster was not all idle), into the CPU's figures, and the
+ * selected CPUs' into the cluster's and the windows' (at ts).
+ */
+static void book_wakeup(struct ea_acct *a, int cpu, int k, ea_energy_t core,
+			int kc, ea_energy_t cluster, uint64_t ts)
+{
+	struct ea_cpu_acct *ca = &a->cpus[cpu];
+	int ci = a->model->cpu_cluster[cpu];
+
+	if (k >= 0) {	/* k < 0: a CPU brought online, no C-state left */
+		ca->cstates[k].energy += core;
+		add(&ca->e, CORE_WAKEUP, core);
+		if (selected(a, cpu)) {
+			add(&a->clusters[ci].e, CORE_WAKEUP, core);
+			charge_window_at(a, CORE_WAKEUP, core, ts);
+		}
+	}
+	if (kc < 0)
+		return;
+	ca->cstates[kc].energy += cluster;
+	add(&ca->e, CLUSTER_WAKEUP, cluster);
+	if (selected(a, cpu)) {
+		a->clusters[ci].cstates[kc].energy += cluster;
+		add(&a->clusters[ci].e, CLUSTER_WAKEUP, cluster);
+		charge_window_at(a, CLUSTER_WAKEUP, cluster, ts);
+	}
+}
+
 static void charge_wakeups(struct ea_acct *a, int cpu, int ci,
 			   const struct ea_cluster *cl,
 			   const struct cluster_price *cp, uint64_t now,
@@ -655,7 +722,8 @@ static void charge_wakeups(struct ea_acct *a, int cpu, int ci,
 			   const struct ea_cpu_state *new)
 {
 	struct ea_cpu_acct *ca = &a->cpus[cpu];
-	int k, kc;
+	ea_energy_t core = 0, cluster = 0;
+	int k = -1, kc = -1;
 	bool online;
 
 	if (!new || !in_window(a, now))
@@ -674,33 +742,32 @@ static void charge_wakeups(struct ea_acct *a, int cpu, int ci,
 		k = idle_index(a, cl, old->idle_state, 0);
 		ca->wakeups++;
 		ca->cstates[k].wakeups++;
-		ca->cstates[k].energy += cp->wake_core[k];
-		add(&ca->e, CORE_WAKEUP, cp->wake_core[k]);
-		if (selected(a, cpu)) {
-			add(&a->clusters[ci].e, CORE_WAKEUP, cp->wake_core[k]);
-			charge_window_at(a, CORE_WAKEUP, cp->wake_core[k], now);
-		}
-		if (!a->cfg.no_tasks)
-			ca->pending_core_wakeup += cp->wake_core[k];
+		core = cp->wake_core[k];
 	}
-
 	/* a->cpus[cpu].st is still `old`: the cluster before this change;
 	 * no CPU present (the others offline too): as from its deepest
 	 * state, a cluster power-down. */
-	if (!cluster_all_idle(a, cl, &kc))
-		return;
-	kc = idle_index(a, cl, kc < 0 ? cl->nidles - 1 : kc, 0);
-	a->clusters[ci].wakeups++;
-	a->clusters[ci].cstates[kc].wakeups++;
-	ca->cstates[kc].energy += cp->wake_cluster[kc];
-	add(&ca->e, CLUSTER_WAKEUP, cp->wake_cluster[kc]);
-	if (selected(a, cpu)) {
-		a->clusters[ci].cstates[kc].energy += cp->wake_cluster[kc];
-		add(&a->clusters[ci].e, CLUSTER_WAKEUP, cp->wake_cluster[kc]);
-		charge_window_at(a, CLUSTER_WAKEUP, cp->wake_cluster[kc], now);
+	if (cluster_all_idle(a, cl, &kc)) {
+		kc = idle_index(a, cl, kc < 0 ? cl->nidles - 1 : kc, 0);
+		a->clusters[ci].wakeups++;
+		a->clusters[ci].cstates[kc].wakeups++;
+		cluster = cp->wake_cluster[kc];
+	} else {
+		kc = -1;
+		if (online)	/* nothing woke */
+			return;
 	}
-	if (!a->cfg.no_tasks)
-		ca->pending_cluster_wakeup += cp->wake_cluster[kc];
+	if (a->cfg.task_only) {	/* priced once its payer is known */
+		ca->pending_k = k;
+		ca->pending_kc = kc;
+		ca->pending_ts = now;
+	} else {
+		book_wakeup(a, cpu, k, core, kc, cluster, now);
+	}
+	if (!a->cfg.no_tasks) {
+		ca->pending_core_wakeup += core;
+		ca->pending_cluster_wakeup += cluster;
+	}
 }
 
 /* Wakeups are paid by the first task that runs after them. */
@@ -715,6 +782,17 @@ static void settle_wakeups(struct ea_acct *a, int cpu,
 	if (new && new->mode == EA_CPU_BUSY && new->pid == 0)
 		return;	/* still in the idle task: wait for a task */
 	pid = new && new->mode == EA_CPU_BUSY ? new->pid : 0;
+	if (a->cfg.task_only) {
+		/* one wakeup at most waits: the CPU idles again first */
+		if (task_counts(a, cpu, pid))
+			book_wakeup(a, cpu, ca->pending_k, ca->pending_core_wakeup,
+				    ca->pending_kc, ca->pending_cluster_wakeup,
+				    ca->pending_ts);
+		else {
+			ca->pending_core_wakeup = ca->pending_cluster_wakeup = 0;
+			return;
+		}
+	}
 	charge_task(a, cpu, pid, CORE_WAKEUP, ca->pending_core_wakeup);
 	charge_task(a, cpu, pid, CLUSTER_WAKEUP, ca->pending_cluster_wakeup);
 	ca->pending_core_wakeup = ca->pending_cluster_wakeup = 0;
@@ -748,6 +826,7 @@ static void on_change(void *ctx, const struct ea_state *s, int cpu,
 
 	if (a->error[0])
 		return;
+	a->cur_state = s;
 	if (cpu >= a->model->ncpus || a->model->cpu_cluster[cpu] < 0) {
 		snprintf(a->error, sizeof(a->error),
 			 "the trace has CPU %d, which model '%s' does not describe",
@@ -793,6 +872,8 @@ int ea_acct_init(struct ea_acct *a, const struct ea_model *model,
 	a->model = model;
 	if (cfg)
 		a->cfg = *cfg;
+	if (a->cfg.task_only)	/* it filters the per-task attribution */
+		a->cfg.no_tasks = false;
 	if (ea_prices_new(&p, model, a->cfg.zero_wakeups)) {
 		ea_prices_free(p);
 		return ea_err_set(err, "out of memory");
@@ -898,6 +979,10 @@ int ea_acct_done(struct ea_acct *a, const struct ea_state *s, struct ea_err *err
 			ea_energy_add(&a->windows[need - 1], &a->windows[i]);
 		if (need < a->nwindows)
 			a->nwindows = need;
+		/* the last windows, when a filter left them without a charge */
+		else if (need > a->nwindows && need <= EA_MAX_WINDOWS &&
+			 !grow_windows(a, need))
+			return ea_err_set(err, "%s", a->error);
 	}
 	for (size_t i = 0; i < a->ntasks; i++) {
 		struct ea_task_acct *t = &a->tasks[i];

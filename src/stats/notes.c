@@ -206,15 +206,24 @@ static int by_runtime(const void *a, const void *b)
 
 struct ea_task **ea_stats_tasks_sorted(const struct ea_stats *st, size_t *n)
 {
-	size_t nt = st->state ? ea_state_ntasks(st->state) : 0;
+	size_t nt = st->state ? ea_state_ntasks(st->state) : 0, kept = 0;
 	struct ea_task **v = malloc((nt ? nt : 1) * sizeof(*v));
 
 	*n = 0;
 	if (!v)
 		return NULL;
-	for (size_t i = 0; i < nt; i++)
-		v[i] = ea_state_task_at(st->state, i);
-	qsort(v, nt, sizeof(*v), by_runtime);
-	*n = nt;
+	for (size_t i = 0; i < nt; i++) {
+		struct ea_task *t = ea_state_task_at(st->state, i);
+
+		if (ea_filter_task(st->filter, t->pid, t->comm))
+			v[kept++] = t;
+	}
+	qsort(v, kept, sizeof(*v), by_runtime);
+	*n = kept;
 	return v;
+}
+
+bool ea_stats_cpu_shown(const struct ea_stats *st, int cpu)
+{
+	return ea_filter_cpu(st->filter, cpu);
 }
