@@ -11,25 +11,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "energy/part.h"
 #include "energy/price.h"
 #include "energy/task-only.h"
+#include "energy/windows.h"
 #include "eatrace/energy.h"
-
-enum part {
-	CORE_BUSY = offsetof(struct ea_energy, core_busy),
-	CLUSTER_BUSY = offsetof(struct ea_energy, cluster_busy),
-	CORE_IDLE = offsetof(struct ea_energy, core_idle),
-	CLUSTER_IDLE = offsetof(struct ea_energy, cluster_idle),
-	CORE_WAKEUP = offsetof(struct ea_energy, core_wakeup),
-	CLUSTER_WAKEUP = offsetof(struct ea_energy, cluster_wakeup),
-	SUSPENDED = offsetof(struct ea_energy, suspended),
-	OFFLINE = offsetof(struct ea_energy, offline),
-};
-
-static void add(struct ea_energy *e, enum part part, ea_energy_t v)
-{
-	*(ea_energy_t *)((char *)e + part) += v;
-}
 
 static struct ea_prices *prices(const struct ea_acct *a)
 {
@@ -179,115 +165,6 @@ static int32_t payer(const struct ea_cpu_state *st)
 	}
 }
 
-/* ---- time windows ---- */
-
-/* --interval must not make memory grow without bound with the time span. */
-static void too_many_windows(struct ea_acct *a)
-{
-	snprintf(a->error, sizeof(a->error),
-		 "--interval %.3f ms makes more than %d windows over this trace: use a longer one",
-		 (double)a->cfg.interval_ns / 1e6, EA_MAX_WINDOWS);
-}
-
-/* Grow a->windows to n (> a->nwindows) zeroed windows. false, with
- * a->error set, when memory runs out. */
-static bool grow_windows(struct ea_acct *a, size_t n)
-{
-	struct ea_energy *p = realloc(a->windows, n * sizeof(*p));
-
-	if (!p) {
-		snprintf(a->error, sizeof(a->error), "out of memory");
-		return false;
-	}
-	memset(p + a->nwindows, 0, (n - a->nwindows) * sizeof(*p));
-	a->windows = p;
-	a->nwindows = n;
-	return true;
-}
-
-static void charge_windows_slow(struct ea_acct *a, enum part part,
-				int64_t power, uint64_t t0, uint64_t t1)
-{
-	uint64_t w = a->cfg.interval_ns;
-
-	if ((t1 - 1 - a->win_start) / w >= EA_MAX_WINDOWS) {
-		too_many_windows(a);
-		return;
-	}
-	while (t0 < t1) {
-		size_t b = (t0 - a->win_start) / w;
-		uint64_t bend = a->win_start + (b + 1) * w;
-		uint64_t e = bend < t1 ? bend : t1;
-
-		if (b >= a->nwindows) {
-			size_t n = b + 1 > a->nwindows * 2 ? b + 1 : a->nwindows * 2;
-
-			if (!grow_windows(a, n))
-				return;
-		}
-		add(&a->windows[b], part, (ea_energy_t)power * (ea_energy_t)(e - t0));
-		t0 = e;
-	}
-}
-
-/* Time windows are optional (--interval): no call when there are none. */
-static inline void charge_windows(struct ea_acct *a, enum part part,
-				  int64_t power, uint64_t t0, uint64_t t1)
-{
-	if (a->cfg.interval_ns)
-		charge_windows_slow(a, part, power, t0, t1);
-}
-
-static void charge_window_at_slow(struct ea_acct *a, enum part part,
-				  ea_energy_t v, uint64_t t)
-{
-	uint64_t w = a->cfg.interval_ns;
-	size_t b;
-
-	b = (t - a->win_start) / w;
-	if (b >= EA_MAX_WINDOWS) {
-		too_many_windows(a);
-		return;
-	}
-	if (b >= a->nwindows && !grow_windows(a, b + 1))
-		return;
-	add(&a->windows[b], part, v);
-}
-
-static inline void charge_window_at(struct ea_acct *a, enum part part,
-				    ea_energy_t v, uint64_t t)
-{
-	if (a->cfg.interval_ns)
-		charge_window_at_slow(a, part, v, t);
-}
-
-/*
- * With cfg.cpu_only: energy e of [t0, t1) (t0 < t1) that is the selected
- * CPUs' share of a cluster's or the system's, spread over the windows in
- * proportion to time, the remainder to the last: the windows still add
- * up to the total exactly.
- */
-static void charge_windows_share(struct ea_acct *a, enum part part, ea_energy_t e,
-				 uint64_t t0, uint64_t t1)
-{
-	uint64_t w = a->cfg.interval_ns, len = t1 - t0;
-	ea_energy_t left = e, per = e / len, rem = e % len;
-
-	if (!w || !e)
-		return;
-	while (t0 < t1) {
-		size_t b = (t0 - a->win_start) / w;
-		uint64_t bend = a->win_start + (b + 1) * w;
-		uint64_t end = bend < t1 ? bend : t1;
-		ea_energy_t part_e = end == t1 ? left :
-				     per * (end - t0) + rem * (end - t0) / len;
-
-		charge_window_at_slow(a, part, part_e, t0);
-		left -= part_e;
-		t0 = end;
-	}
-}
-
 /* ---- per-state prices ---- */
 
 static int assumed_index(const struct ea_acct *a, const struct ea_cluster *cl)
@@ -371,7 +248,7 @@ static void charge_absent(struct ea_acct *a, int cpu, int ci,
 		ca->suspended_ns += len;
 		if (filtered(a)) {
 			if (selected(a, cpu) && mine)
-				charge_windows_share(a, part, e, t0, t1);
+				ea_acct_charge_windows_share(a, part, e, t0, t1);
 		} else if (cpu == 0) {
 			charge_windows(a, part, prices(a)->suspend, t0, t1);
 		}
@@ -654,7 +531,7 @@ static void integrate_cluster(struct ea_acct *a, int ci,
 		else
 			ca->cstates[idle].energy += sel;
 		add(&ca->e, part, sel);
-		charge_windows_share(a, part, sel, t0, t1);
+		ea_acct_charge_windows_share(a, part, sel, t0, t1);
 	}
 }
 
@@ -981,7 +858,7 @@ int ea_acct_done(struct ea_acct *a, const struct ea_state *s, struct ea_err *err
 			a->nwindows = need;
 		/* the last windows, when a filter left them without a charge */
 		else if (need > a->nwindows && need <= EA_MAX_WINDOWS &&
-			 !grow_windows(a, need))
+			 !ea_acct_grow_windows(a, need))
 			return ea_err_set(err, "%s", a->error);
 	}
 	for (size_t i = 0; i < a->ntasks; i++) {
