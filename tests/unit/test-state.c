@@ -92,10 +92,14 @@ static void test_resync_and_missing_wakeup(void **unused)
 	assert_int_equal(f.st.counts.resync_from_wakeup, 1);
 	/* a [0,100] + b [400,600] + a [800,900]; treating CPU1 as idle until
 	 * b's switch-out would give 200 us, busy since 100 us 700 us. b's
-	 * [400,600] is an estimate (its switch-in is lost): unknown time,
-	 * from the resync to b's first record at 600 us. */
-	assert_int_equal(c1->busy_ns, 200 * US);
-	assert_int_equal(c1->unknown_ns, 200 * US);
+	 * switch-in is lost, but its [400,600] is proven: the idle task
+	 * recorded b's wakeup on CPU1 (it never runs while a task is queued
+	 * there) and nothing else is recorded on CPU1 before b's own record
+	 * at 600 us. Busy, not unknown; still inferred (resync). */
+	assert_int_equal(f.st.counts.resync_proven, 1);
+	assert_int_equal(f.st.counts.resync_after_prev, 0);
+	assert_int_equal(c1->busy_ns, 400 * US);
+	assert_int_equal(c1->unknown_ns, 0);
 	assert_int_equal(c1->unknown_idle_ns, 0);
 	assert_int_equal(c1->idle_ns, 600 * US);
 	assert_int_equal(c1->inferred_resync_ns, 200 * US);
