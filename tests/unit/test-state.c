@@ -116,6 +116,36 @@ static void test_resync_and_missing_wakeup(void **unused)
 	fixture_free(&f);
 }
 
+/* Two wakeups in one interrupt of the idle task, then the first woken task
+ * runs with its switch-in lost (tests/fixtures/state/two-wakeups.txt). */
+static void test_resync_after_prev_record(void **unused)
+{
+	struct fixture_run f;
+	const struct ea_cpu_stats *c1;
+
+	fixture_run(&f, FIX "two-wakeups.txt", NULL, NULL);
+	c1 = &f.st.cpus[1];
+	assert_int_equal(f.st.counts.resyncs, 1);
+	assert_int_equal(f.st.counts.resync_from_wakeup, 1);
+	/* moved from b's wakeup (1000 us) past c's (1001 us) */
+	assert_int_equal(f.st.counts.resync_after_prev, 1);
+	assert_int_equal(f.st.counts.resync_proven, 1);
+	/* no record names another task than the resync placed */
+	assert_int_equal(f.st.counts.records_overruled, 0);
+	/* b [1001,3000] = 1999 us + c [3000,4000] = 1000 us */
+	assert_int_equal(c1->busy_ns, 2999 * US);
+	/* [0,1000] + [1000,1001] + [4000,5000] */
+	assert_int_equal(c1->idle_ns, 2001 * US);
+	assert_int_equal(c1->unknown_ns, 0);
+	assert_int_equal(c1->inferred_resync_ns, 1999 * US);
+	assert_int_equal(task(&f, 11)->runtime_ns, 1999 * US);
+	assert_int_equal(task(&f, 12)->runtime_ns, 1000 * US);
+	/* CPU0: d throughout */
+	assert_int_equal(f.st.cpus[0].busy_ns, 5000 * US);
+	assert_int_equal(task(&f, 20)->runtime_ns, 5000 * US);
+	fixture_free(&f);
+}
+
 /*
  * PELT, worked by hand with the kernel's formulas: running at full capacity
  * for exactly 32 periods from zero, accumulate_sum() adds
@@ -561,6 +591,7 @@ int main(void)
 		cmocka_unit_test(test_swapper_idle),
 		cmocka_unit_test(test_cpuidle_residency),
 		cmocka_unit_test(test_resync_and_missing_wakeup),
+		cmocka_unit_test(test_resync_after_prev_record),
 		cmocka_unit_test(test_fork_migrate_pelt),
 		cmocka_unit_test(test_pelt),
 		cmocka_unit_test(test_sorted_early_pop),
