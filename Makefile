@@ -86,7 +86,7 @@ check: deps
 # Unit tests (cmocka) and end-to-end scripts; one closing summary line. The
 # corpus replay (the longest) goes first, beside the rest (tests/run.sh).
 test: $(UNIT_BIN) $(BIN) $(FUZZ_REPLAY)
-	@EATRACE=$(abspath $(BIN)) FUZZ_BIN=$(abspath $(BUILD)/fuzz) bash tests/run.sh tests/fuzz/replay.sh $(E2E) $(UNIT_BIN)
+	@EATRACE=$(abspath $(BIN)) EA_BUILD=$(abspath $(BUILD)) FUZZ_BIN=$(abspath $(BUILD)/fuzz) bash tests/run.sh tests/fuzz/replay.sh $(E2E) $(UNIT_BIN)
 
 # The whole suite again under AddressSanitizer, UBSan and LeakSanitizer,
 # in its own build directory so the normal build stays untouched.
