@@ -487,7 +487,7 @@ static inline void cand_add(struct lookahead *la, int cpu, int32_t pid)
 	struct la_cands *k = &la->cands[cpu];
 
 	/* sched_waking then sched_wakeup: once */
-	if (k->pid[(k->n - 1) % LA_NCAND] != pid || !k->n)
+	if (!k->n || k->pid[(k->n - 1) % LA_NCAND] != pid)
 		k->pid[k->n++ % LA_NCAND] = pid;
 }
 
@@ -858,4 +858,3 @@ const struct ea_event *la_pop_early(struct lookahead *la)
 		return NULL;
 	return la_pop(la);
 }
-

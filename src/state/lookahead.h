@@ -189,7 +189,6 @@ la_pop_synth_before(struct lookahead *la, const struct ea_event *ev)
 	return la->nsynth ? la_pop_synth_before_slow(la, ev) : NULL;
 }
 const struct la_cpu *la_cpu(const struct lookahead *la, int cpu);
-
 /* What the scanner learns from the first event of CPU c (with cur the task
  * it shows current), also for a first event found beyond the look-ahead. */
 void la_first_sight(struct la_cpu *c, const struct ea_event *ev, int32_t cur);
