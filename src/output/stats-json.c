@@ -118,6 +118,12 @@ void ea_stats_render_json(FILE *f, const struct ea_stats *st,
 	ea_json_obj(&j, "inferences");
 	ea_json_uint(&j, "resyncs", c->resyncs);
 	ea_json_uint(&j, "resyncs_at_wakeup", c->resync_from_wakeup);
+	ea_json_uint(&j, "resyncs_after_prev_record", c->resync_after_prev);
+	ea_json_uint(&j, "resyncs_proven", c->resync_proven);
+	ea_json_uint(&j, "prev_from_waking", c->prev_from_waking);
+	ea_json_uint(&j, "prev_from_scanner", c->prev_from_scanner);
+	ea_json_uint(&j, "records_overruled", c->records_overruled);
+	ea_json_uint(&j, "curr_from_record", c->curr_from_record);
 	ea_json_uint(&j, "wakeups_inferred", c->wakeups_inferred);
 	ea_json_uint(&j, "lost_markers", c->lost_markers);
 	ea_json_uint(&j, "lost_events", c->lost_events);

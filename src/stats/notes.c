@@ -120,9 +120,22 @@ void ea_stats_foreach_note_but(const struct ea_stats *st,
 		     no_freq);
 	if (c->resyncs)
 		NOTE("warning",
-		     "%llu contradiction(s) resynchronised: a CPU ran a task it was never seen switching to (%llu placed at the task's wakeup, the rest at its first sign)",
+		     "%llu contradiction(s) resynchronised: a CPU ran a task it was never seen switching to (%llu placed at the task's wakeup, %llu of them after a later record of the previous task there; the rest at its first sign); %llu proven the task's (the idle task recorded its wakeup there): busy, the rest unknown until its record",
 		     (unsigned long long)c->resyncs,
-		     (unsigned long long)c->resync_from_wakeup);
+		     (unsigned long long)c->resync_from_wakeup,
+		     (unsigned long long)c->resync_after_prev,
+		     (unsigned long long)c->resync_proven);
+	if (c->prev_from_waking || c->prev_from_scanner)
+		NOTE("inference",
+		     "%llu switch(es) without their prev task (compact_sched) recovered where a switch-in was lost: %llu named the task woken onto the CPU (the derived prev, the idle task, slept), %llu the task a record showed running",
+		     (unsigned long long)(c->prev_from_waking +
+					  c->prev_from_scanner),
+		     (unsigned long long)c->prev_from_waking,
+		     (unsigned long long)c->prev_from_scanner);
+	if (c->records_overruled)
+		NOTE("inference",
+		     "%llu record(s) named another current task than a resync placed or a reader derived (compact_sched): ignored",
+		     (unsigned long long)c->records_overruled);
 	if (c->wakeups_inferred)
 		NOTE("inference",
 		     "%llu switch-in(s) with no recorded wakeup: the wakeup is taken at the switch-in",
