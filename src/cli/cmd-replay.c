@@ -596,6 +596,8 @@ int cmd_replay(int argc, char **argv)
 			.model = rr.target, .policy = names[i], .governor = gov,
 			.idle = idle, .same_platform = same, .work = ro.work,
 			.sink = tw ? &sink : NULL,
+			/* priced on to the runs' common end below */
+			.keep_open = true,
 		};
 
 		cfg.state_cfg.win_start = o.cfg.win_start;
@@ -630,7 +632,14 @@ int cmd_replay(int argc, char **argv)
 		if (timing)
 			timing_line("policy", names[i], t0, "decisions",
 				    rr.res[i].lat_n);
-		if (pictures && ea_tl_shadow_done(&rr.sh[i], &err)) {
+	}
+	/* every policy priced to the latest end among them (same work) */
+	if (ea_replay_close(rr.res, rr.nres, &err)) {
+		ea_die("%s: %s", args[0], err.msg);
+		goto out;
+	}
+	for (int i = 0; pictures && i < rr.nres; i++) {
+		if (ea_tl_shadow_done(&rr.sh[i], &err)) {
 			ea_die("%s: %s", args[0], err.msg);
 			goto out;
 		}
