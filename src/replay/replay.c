@@ -177,8 +177,9 @@ int ea_replay_run(const struct ea_workload *w,
 	sim_set_sink(s, rp_pricing_event, r->pricing);
 	if (sim_run(s)) {
 		ea_err_set(err, "replay %s: %s", pol->name,
-			   *rp_pricing_error(r->pricing) ?
-			   rp_pricing_error(r->pricing) : sim_error(s));
+			   *rp_pricing_error(r->pricing)
+				   ? rp_pricing_error(r->pricing)
+				   : sim_error(s));
 		goto out;
 	}
 	sim_get_metrics(s, &sm);
