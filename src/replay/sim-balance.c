@@ -162,18 +162,62 @@ static int source(const struct sim *s, int dst, int min_nr)
 	return best;
 }
 
+/* A waiting task of src to dst. */
+static void pull_from(struct sim *s, int src, int dst)
+{
+	int k = movable(s, src, dst);
+
+	sim_leave(s, s->cpus[src].rq[k], src, false);
+	sim_enqueue(s, sim_rq_take(s, src, k), dst);
+}
+
 /* Periodic balance of busy dst: from a CPU with 2 tasks more. */
 static void periodic_pull(struct sim *s, int dst)
 {
 	int src = source(s, dst, nr_running(s, dst) + 2);
 
 	if (src >= 0)
-		sim_enqueue(s, sim_rq_take(s, src, movable(s, src, dst)), dst);
+		pull_from(s, src, dst);
+}
+
+/*
+ * SIS_UTIL's update_idle_cpu_scan(), at the periodic balance of each LLC
+ * (here every tick, whatever the policy): nr_idle_scan = (1024 - min(x^2
+ * x 117^2 / (10000 x 1024), 1024)) x the LLC's CPUs / 1024, x the LLC's
+ * mean cpu_util() (max(util_avg, util_est), at most the capacity).
+ */
+static void idle_cpu_scan(struct sim *s)
+{
+	const struct rp_topo *t = s->topo;
+
+	for (int l = 0; l < t->nllc; l++) {
+		uint64_t sum = 0;
+
+		for (int i = 0; i < s->ncpus; i++) {
+			const struct sim_cpu *c = &s->cpus[i];
+			uint64_t u, ue = 0;
+
+			if (t->llc[i] != l)
+				continue;
+			sim_sync_cpu(s, i);
+			u = c->pelt.util_avg;
+			if (c->curr >= 0)
+				ue = s->tasks[c->curr].ue_ewma;
+			for (int k = 0; k < c->nrq; k++)
+				ue += s->tasks[c->rq[k]].ue_ewma;
+			if (ue > u)
+				u = ue;
+			sum += u < c->cap_orig ? u : c->cap_orig;
+		}
+		s->nr_idle_scan[l] = rp_sis_util_nr_scan(
+			sum / (uint64_t)t->llc_size[l], t->llc_size[l]);
+	}
 }
 
 /* At the tick, before the CPUs pick: periodic, misfit, active balance. */
 void sim_balance_tick(struct sim *s)
 {
+	idle_cpu_scan(s);
 	/* the periodic balance clears a sticky overutilised */
 	if (!s->overutilised)
 		s->over_sticky = false;
@@ -201,6 +245,6 @@ bool sim_pull(struct sim *s, int cpu)
 	src = source(s, cpu, 0);
 	if (src < 0)
 		return false;
-	sim_enqueue(s, sim_rq_take(s, src, movable(s, src, cpu)), cpu);
+	pull_from(s, src, cpu);
 	return true;
 }

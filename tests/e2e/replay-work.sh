@@ -32,15 +32,18 @@ expect_eq "--work auto = default" "$(figs)" "112.64 0.1 102.4 0.01 10.24 0.0"
 # demand: both runnable to their recorded ends: 102.4 + 0.02 x 1024 = 20.48.
 run --work demand
 expect_eq "demand: both to their recorded ends" "$(figs)" "122.88 0.1 102.4 0.02 20.48 0.0"
-# demand, both on CPU 0 (round robin, 3 ms slices): CPU 0 has a runnable
-# task all through [0, 100 ms) and none after: busy 0.1 s, work 102.4.
-# sleeper's demand ends at 20 ms while it waits (spin's slice [18, 21)):
-# it never runs after 18 ms. Waits: sleeper [0,3) [6,9) [12,15) [18,20) =
-# 11 ms, spin [3,6) [9,12) [15,18) = 9 ms: 0.02 s.
+# demand, both on CPU 0 (EEVDF, 1.4 ms slices seen at the 4 ms tick:
+# tests/e2e/replay-classes.sh): CPU 0 has a runnable task all through
+# [0, 100 ms) and none after: busy 0.1 s, work 102.4. Both woken at 0 with
+# the same vruntime and deadline: spin, queued first, runs [0, 4); at each
+# tick the runner is past its deadline and not eligible: sleeper [4, 8),
+# spin [8, 12), sleeper [12, 16), spin from 16. sleeper's demand ends at
+# 20 ms while it waits: it never runs after 16 ms. Waits: sleeper [0, 4)
+# [8, 12) [16, 20) = 12 ms, spin [4, 8) [12, 16) = 8 ms: 0.02 s.
 run --work demand --pin sleeper=0 --pin spin=0 --emit-trace "$TMP/e.txt"
 expect_eq "demand on one CPU: the CPU busy to spin's end" "$(figs)" "102.4 0.1 102.4 0.0 0.0 0.02"
 last=$(grep 'sched_switch: prev_comm=sleeper' "$TMP/e.txt" | tail -1 | sed 's/.* \([0-9.]*\): sched_switch.*/\1/')
-expect_eq "demand on one CPU: sleeper's last run ends by its recorded end" "$last" "100.018000000"
+expect_eq "demand on one CPU: sleeper's last run ends by its recorded end" "$last" "100.016000000"
 # Comparisons say when the policies did different amounts of work: the
 # CPU-bound threads (demand) under `recorded` run on tc2's 2 CPUs the 2
 # source CPUs map to, under cfs on all 5: 2 x 2015 against 2 x 2015 +
