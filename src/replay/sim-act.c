@@ -195,6 +195,7 @@ void sim_complete(struct sim *s, int cpu)
 		return;
 	}
 	sim_leave(s, c->curr, cpu, true);
+	t->off_ns = s->now;
 	t->runnable = false;
 	sim_util_est_sleep(s, t, cpu);
 	c->curr = -1;

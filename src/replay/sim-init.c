@@ -66,6 +66,7 @@ static void reset(struct sim *s)
 		t->wake_last_ms = s->first_ts / 1000000;
 		t->load_cpu = -1;
 		t->recent_cpu = -1;
+		t->off_ns = 0;
 	}
 	for (int i = 0; i < s->ncpus; i++) {
 		struct sim_cpu *c = &s->cpus[i];
@@ -108,6 +109,8 @@ static void reset(struct sim *s)
 		c->exec_start = s->now;
 		c->v0 = 0;
 		c->idle_flips = c->idle_last_wakee = 0;
+		c->lb_failed = 0;
+		c->busy_lb_next = 0;
 		c->idle_flip_ts = 0;
 		c->rate = cl->caps[c->cap_idx].cap;
 		c->sync_t = s->now;

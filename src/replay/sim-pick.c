@@ -45,6 +45,7 @@ void sim_pick(struct sim *s, int cpu, bool tick)
 			if (k < 0)
 				return;
 			sim_sync_cpu(s, cpu);
+			s->tasks[c->curr].off_ns = s->now;
 			if (sim_rq_push(s, cpu, c->curr))
 				return;
 			c->curr = sim_rq_take(s, cpu, k);
@@ -58,12 +59,13 @@ void sim_pick(struct sim *s, int cpu, bool tick)
 			sim_eevdf_update_curr(s, cpu); /* put_prev_entity() */
 		/* preempted by an RT task (or round robin's slice over): the
 		 * next to run */
+		s->tasks[c->curr].off_ns = s->now;
 		if (!sim_rq_push(s, cpu, c->curr) && s->tasks[c->rq[0]].rt)
 			sim_rq_last_first(s, cpu);
 		c->curr = -1;
 	}
 	if (!c->nrq && (tick || !c->e_idle))
-		sim_pull(s, cpu);
+		sim_pull(s, cpu, tick);
 	if (!c->nrq) {
 		if (!c->e_idle)
 			sim_go_idle(s, cpu, *kmax(s, c));

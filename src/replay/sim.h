@@ -60,6 +60,9 @@ struct sim_task {
 	uint32_t last_wakee;
 	uint64_t flip_decay_ts;
 	int recent_cpu; /* p->recent_used_cpu, -1 */
+	/* when it last left a CPU (preempted or blocking): se.exec_start as
+	 * task_hot() reads it (sim-balance.c) */
+	uint64_t off_ns;
 };
 
 /* A task moving to its next recorded segment's CPU. */
@@ -110,6 +113,10 @@ struct sim_cpu {
 	int64_t v0;
 	/* record_wakee() of its idle task, current for an interrupt in idle */
 	uint32_t idle_flips, idle_last_wakee;
+	/* its periodic balance: sd->nr_balance_failed, and when it next
+	 * balances while busy (balance_interval x busy_factor) */
+	uint32_t lb_failed;
+	uint64_t busy_lb_next;
 	uint64_t idle_flip_ts;
 	/* next_time(): its task's finish time, from rem at fin_now and rate */
 	uint32_t fin_rate;
@@ -443,7 +450,7 @@ int sim_init_offs(struct sim *s);
 
 /* sim-balance.c: load balancing */
 void sim_balance_tick(struct sim *s);
-bool sim_pull(struct sim *s, int cpu);
+bool sim_pull(struct sim *s, int cpu, bool tick);
 
 /* sim-busy0.c: idle-task stretches */
 void sim_busy0_end(struct sim *s, int cpu);

@@ -60,13 +60,20 @@ expect_eq "two tasks on CPU 1" \
 # queue is not running time, so its util_avg is below the peak of a
 # 1-in-4 ms square wave, 1024 x (1 - y) / (1 - y^4) = 264 (y = 0.5^(1/32)
 # per ms), and running alone from 80 ms it reaches at most
-# 1024 - (1024 - 264) x 0.5^(20/32) = 531 < 820 by 100 ms. A7s 3 and 4
-# each pull one. 3 migrations: CPUs 0, 3, 4 busy the last 0.02 s, CPU 2
-# all 0.1 s, CPU 1 never. (Counting the wait as running gave each task
+# 1024 - (1024 - 264) x 0.5^(20/32) = 531 < 820 by 100 ms. Then the CPUs
+# pick in order: CPU 2's tick ends its running task's slice (EEVDF: d,
+# switched out at 80 ms, b runs); A7 CPU 3 pulls c (last ran [72, 76): not
+# cache hot); A7 CPU 4 finds only d, which left its CPU less than 0.5 ms
+# ago (task_hot(): not pulled before two failed tick-time balances). At
+# 84 ms nothing is overutilised any more; the sticky flag lets that
+# tick's balance run, where CPU 4 again finds only the task CPU 2 has just
+# switched out; from 88 ms feec balances no more.
+# 2 migrations: CPUs 0 and 3 busy the last 0.02 s, CPU 2 all 0.1 s, CPUs 1
+# and 4 never. (Counting the wait as running gave each task
 # about 1024 x (1 - 0.5^(88/32)) = 872 > 820 by 88 ms: a false misfit.)
 "$EATRACE" replay --target-model tc2 --source-capacity 1024 --governor performance \
 	--policy feec -f json "$st" >"$TMP/r.json" || fail "replay feec"
-expect_eq "feec: no balancing until overutilised (80 ms)" "$(figs)" "3 0.02 0.0 0.1 0.02 0.02"
+expect_eq "feec: no balancing until overutilised (80 ms)" "$(figs)" "2 0.02 0.0 0.1 0.02 0.0"
 # `recorded` does not balance: all four stay on CPU 0.
 "$EATRACE" replay --target-model tests/fixtures/energy/two-cpu.json --source-capacity 1024 \
 	--governor performance --policy recorded -f json "$st" >"$TMP/r.json" || fail "replay recorded"
