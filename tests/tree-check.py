@@ -44,12 +44,13 @@ LAYERS = [
 # of src/replay").
 FOLDER_LAYERS = {
     "replay": [
-        ["platform", "em", "em-rfc", "cpumap"],  # the model's arithmetic
+        ["platform", "em", "em-rfc", "cpumap", "topology"],  # the model's arithmetic
         ["workload", "pin"],  # the recording as activations
+        ["wake-affine", "select-idle-capacity", "find-idlest"],  # mainline's pieces
         ["select-idle-sibling"],  # shared by policies
         ["policy-*", "governor", "idle"],  # policies, governors, idle states
         ["policy"],  # the policy table
-        ["sim-emit", "sim-pelt", "sim-arrivals", "sim-exit"],  # the simulator, by mechanism
+        ["sim-emit", "sim-pelt", "sim-arrivals", "sim-exit", "sim-load", "sim-eevdf"],  # the simulator, by mechanism
         ["sim-idle", "sim-freq", "sim-rq", "sim-busy0"],
         ["sim-act", "sim-offline"],
         ["sim-balance", "sim-wake"],

@@ -58,14 +58,19 @@ enum ea_prev_state {
  * (docs/inference.md "Contradictions").
  */
 #define EA_EVF_DERIVED 0x4
+/* Set by readers on wakeup events (sched_waking, sched_wakeup,
+ * sched_wakeup_new) recorded in interrupt context: hardirq, softirq or
+ * NMI (common_flags 0x08, 0x10, 0x40; the text's flags column h, s, H, z,
+ * Z). Not set where the format does not tell (Perfetto). */
+#define EA_EVF_IRQ 0x8
 
 struct ea_event {
 	uint64_t ts;		/* ns */
 	int32_t cpu;		/* CPU whose buffer holds the record */
 	int32_t cur_pid;	/* common_pid: task current on cpu (-1 unknown) */
 	uint8_t type;		/* enum ea_event_type */
-	uint8_t flags;		/* EA_EVF_*: set by the state stage; readers
-				   set EA_EVF_DERIVED only */
+	uint8_t flags;		/* EA_EVF_*: SYNTH and UNKNOWN set by the state
+				   stage; readers set only DERIVED and IRQ */
 	union {
 		struct {
 			int32_t prev_pid, next_pid;

@@ -80,6 +80,11 @@ struct ea_cluster {
 	 * "offline_power", default 0. An all-offline cluster draws nothing
 	 * beyond its CPUs' offline power. */
 	double offline_power;
+	/* The last-level cache its CPUs share, "llc": clusters naming the
+	 * same one share it (a DynamIQ DSU's L3); "" (the default): the
+	 * cluster's own (its L2, as on Juno and TC2). Only the replay's
+	 * mainline placement reads it (docs/replay.md "Topology"). */
+	char llc[EA_NAME_LEN];
 };
 
 struct ea_model {

@@ -242,6 +242,12 @@ struct ea_shadow_result {
 	/* per kind: 0 stayed on prev, 1 moved (the kernel's choice, the
 	 * state not overutilised), 2 overutilised */
 	uint64_t n[3], agree[3];
+	/* on the same decisions, the agreement of "keep prev" and of "the
+	 * waker's CPU" (where try_to_wake_up() ran); the decisions where the
+	 * policy compared candidates (loads, energies, a scan), and its
+	 * agreement on them */
+	uint64_t agree_prev[3], agree_waker[3];
+	uint64_t compared[3], compared_agree[3];
 	uint64_t kernel_util;	/* decisions with some kernel util value */
 	uint64_t skipped_rt, skipped_running, skipped_no_prev,
 		 skipped_no_target;

@@ -285,6 +285,8 @@ static void show_text(FILE *f, const struct ea_model *m)
 		if (cl->offline_power)
 			fprintf(f, "  offline CPU: %s %s\n", num(cl->offline_power, a),
 				m->power_unit);
+		if (cl->llc[0])
+			fprintf(f, "  last-level cache: %s\n", cl->llc);
 		fprintf(f, "  cap states (core/cap = core_power / cap; shared/cap = (core_power + cluster_power / %d) / cap):\n",
 			cl->ncpus);
 		fprintf(f, "  %10s %5s %12s %14s %10s %11s  %s\n", "freq_khz",
@@ -359,6 +361,8 @@ static void show_json(FILE *f, const struct ea_model *m)
 		ea_json_bool(&j, "freq_domain", cl->freq_domain);
 		ea_json_bool(&j, "idle_implicit", cl->idle_implicit);
 		ea_json_num(&j, "offline_power", cl->offline_power);
+		if (cl->llc[0])
+			ea_json_str(&j, "llc", cl->llc);
 		ea_json_arr(&j, "cap_states");
 		for (int i = 0; i < cl->ncaps; i++) {
 			const struct ea_cap_state *cs = &cl->caps[i];

@@ -162,6 +162,11 @@ static int resolve_common(struct dat_fmt *r, const char *path,
 	r->common_min = t->offset + t->size;
 	if (p->offset + p->size > r->common_min)
 		r->common_min = p->offset + p->size;
+	/* common_flags: the interrupt context of wakeups (EA_EVF_IRQ) */
+	t = tep_find_common_field(ev, "common_flags");
+	r->has_flags = t && !resolve_field(t, false, &r->f_flags) &&
+		       r->f_flags.size == 1 &&
+		       r->f_flags.off < r->common_min;
 	return 0;
 }
 

@@ -68,6 +68,8 @@ struct desc {
 struct dat_fmt {
 	struct tep_handle *tep;
 	struct fld f_type, f_pid; /* common_type, common_pid */
+	struct fld f_flags; /* common_flags (has_flags) */
+	bool has_flags;
 	int common_min;
 	int ndesc;
 	struct desc desc[NSPECS];

@@ -156,6 +156,9 @@ static inline uint32_t ld32(const unsigned char *p)
 	return v;
 }
 
+/* common_flags of interrupt context: TRACE_FLAG_HARDIRQ, _SOFTIRQ, _NMI */
+#define IRQ_FLAGS 0x58
+
 static inline int32_t ldi32(const unsigned char *data, const struct fld *f)
 {
 	return (int32_t)ld32(data + f->off);
@@ -317,6 +320,8 @@ static int decode(struct dat *dr, const struct dat_raw *rec, int cpu,
 			ev->wake.prio = ldi32(p, &f[WK_PRIO]);
 			ev->wake.target_cpu = ldi32(p, &f[WK_TARGET]);
 			ld_comm(ev->wake.comm, p + f[WK_COMM].off);
+			if (r->has_flags && p[r->f_flags.off] & IRQ_FLAGS)
+				ev->flags = EA_EVF_IRQ;
 		}
 		return 1;
 	}
@@ -342,6 +347,8 @@ static int decode(struct dat *dr, const struct dat_raw *rec, int cpu,
 	case EA_EV_WAKEUP:
 	case EA_EV_WAKING:
 	case EA_EV_WAKEUP_NEW:
+		if (r->has_flags && rec->data[r->f_flags.off] & IRQ_FLAGS)
+			ev->flags = EA_EVF_IRQ;
 		ev->wake.pid = rd_i32(r, rec, &f[WK_PID]);
 		ev->wake.prio = rd_i32(r, rec, &f[WK_PRIO]);
 		ev->wake.target_cpu = rd_i32(r, rec, &f[WK_TARGET]);

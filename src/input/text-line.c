@@ -278,6 +278,21 @@ static const char *after_flags(const char *b, const char *e)
 	return q;
 }
 
+/*
+ * Whether the flags column after the CPU column b says interrupt context:
+ * its third character (hardirq/softirq: h, s, H hardirq in a softirq, z
+ * NMI, Z NMI in a hardirq).
+ */
+static bool irq_context(const char *b, const char *e)
+{
+	const char *q = skip_spaces(memchr(b, ']', (size_t)(e - b)) + 1, e);
+
+	if (q + 3 > e || is_digit(*q) || is_space(q[1]) || is_space(q[2]))
+		return false;
+	return q[2] == 'h' || q[2] == 's' || q[2] == 'H' || q[2] == 'z' ||
+	       q[2] == 'Z';
+}
+
 int ea_tl_cpu(const char *s, size_t n, uint64_t *ts)
 {
 	const char *e = s + n, *p = skip_spaces(s, e), *b, *q;
@@ -315,6 +330,7 @@ enum ea_tl_kind ea_tl_parse(const char *s, size_t n, struct ea_tl *r)
 	uint64_t ts;
 	enum ea_tl_kind kind;
 	const char *bad;
+	bool irq;
 
 	r->tgid = false;
 	p = skip_spaces(p, e);
@@ -337,6 +353,7 @@ enum ea_tl_kind ea_tl_parse(const char *s, size_t n, struct ea_tl *r)
 			return fail(r, "binary data in text trace");
 		return EA_TL_NONE;
 	}
+	irq = irq_context(b, e);
 	q = after_flags(b, e);
 	if (q == e)
 		return fail(r, "truncated event line (no timestamp)");
@@ -366,5 +383,8 @@ enum ea_tl_kind ea_tl_parse(const char *s, size_t n, struct ea_tl *r)
 	kind = ea_tl_body(name, (size_t)(q - name), q + 1, e, ev, &bad);
 	if (kind == EA_TL_ERROR)
 		return malformed(r, bad, skip_spaces(q + 1, e), e);
+	if (irq && (ev->type == EA_EV_WAKING || ev->type == EA_EV_WAKEUP ||
+		    ev->type == EA_EV_WAKEUP_NEW))
+		ev->flags = EA_EVF_IRQ;
 	return kind;
 }

@@ -57,6 +57,8 @@ bool ea_model_equal(const struct ea_model *a, const struct ea_model *b,
 			     x->cpus[k], y->cpus[k]);
 		DIFF(x->freq_domain != y->freq_domain,
 		     "clusters[%d].freq_domain", i);
+		DIFF(differ(x->llc, y->llc), "clusters[%d].llc '%s' vs '%s'",
+		     i, x->llc, y->llc);
 		DIFF(x->idle_implicit != y->idle_implicit,
 		     "clusters[%d]: implicit idle state", i);
 		DIFF(x->ncaps != y->ncaps, "clusters[%d]: %d vs %d cap states",

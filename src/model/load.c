@@ -237,7 +237,7 @@ static const char *const top_keys[] = {
 };
 static const char *const cluster_keys[] = {
 	"name", "cpus", "freq_domain", "cap_states", "idle_states",
-	"offline_power", NULL
+	"offline_power", "llc", NULL
 };
 static const char *const cap_keys[] = {
 	"freq_khz", "cap", "core_power", "cluster_power", NULL
@@ -315,7 +315,8 @@ static int load_cluster(struct loader *ld, json_object *o, const char *path,
 		return lfail(ld, path, "expected an object, got %s", type_desc(o));
 	if (check_members(ld, o, path, cluster_keys) ||
 	    get_string(ld, o, path, "name", true, cl->name, sizeof(cl->name)) ||
-	    get_num(ld, o, path, "offline_power", false, &cl->offline_power))
+	    get_num(ld, o, path, "offline_power", false, &cl->offline_power) ||
+	    get_string(ld, o, path, "llc", false, cl->llc, sizeof(cl->llc)))
 		return -1;
 
 	if (get(ld, o, path, "cpus", json_type_array, true, &a))

@@ -68,6 +68,11 @@ static void put_cluster(FILE *f, const struct ea_cluster *cl, bool last)
 		put_num(f, cl->offline_power);
 		fputs(",\n", f);
 	}
+	if (cl->llc[0]) {
+		fputs("      \"llc\": ", f);
+		put_string(f, cl->llc);
+		fputs(",\n", f);
+	}
 	fputs("      \"cap_states\": [\n", f);
 	for (int i = 0; i < cl->ncaps; i++) {
 		const struct ea_cap_state *cs = &cl->caps[i];

@@ -25,6 +25,11 @@ void ea_shadow_render(FILE *f, bool json, const char *trace,
 {
 	uint64_t n = r->n[0] + r->n[1] + r->n[2];
 	uint64_t a = r->agree[0] + r->agree[1] + r->agree[2];
+	uint64_t ap = r->agree_prev[0] + r->agree_prev[1] + r->agree_prev[2];
+	uint64_t aw = r->agree_waker[0] + r->agree_waker[1] + r->agree_waker[2];
+	uint64_t nc = r->compared[0] + r->compared[1] + r->compared[2];
+	uint64_t ac = r->compared_agree[0] + r->compared_agree[1] +
+		      r->compared_agree[2];
 
 	if (json) {
 		struct ea_json j;
@@ -37,11 +42,19 @@ void ea_shadow_render(FILE *f, bool json, const char *trace,
 		ea_json_str(&j, "policy", policy);
 		ea_json_uint(&j, "decisions", n);
 		ea_json_uint(&j, "agree", a);
+		ea_json_uint(&j, "agree_keep_prev", ap);
+		ea_json_uint(&j, "agree_waker_cpu", aw);
+		ea_json_uint(&j, "compared", nc);
+		ea_json_uint(&j, "compared_agree", ac);
 		ea_json_obj(&j, "kinds");
 		for (int k = 0; k < 3; k++) {
 			ea_json_obj(&j, kind_key[k]);
 			ea_json_uint(&j, "decisions", r->n[k]);
 			ea_json_uint(&j, "agree", r->agree[k]);
+			ea_json_uint(&j, "agree_keep_prev", r->agree_prev[k]);
+			ea_json_uint(&j, "agree_waker_cpu", r->agree_waker[k]);
+			ea_json_uint(&j, "compared", r->compared[k]);
+			ea_json_uint(&j, "compared_agree", r->compared_agree[k]);
 			ea_json_obj_end(&j);
 		}
 		ea_json_obj_end(&j);
@@ -61,13 +74,28 @@ void ea_shadow_render(FILE *f, bool json, const char *trace,
 		"the kernel (%.1f%%)\n",
 		trace, policy, m->name, (unsigned long long)n,
 		(unsigned long long)a, pct(a, n));
-	fprintf(f, "\n%-16s %10s %10s %8s\n", "kind", "decisions", "agree",
-		"agree%");
+	fprintf(f,
+		"baselines on the same decisions: keep prev %llu (%.1f%%), "
+		"the waker's CPU %llu (%.1f%%)\n",
+		(unsigned long long)ap, pct(ap, n), (unsigned long long)aw,
+		pct(aw, n));
+	fprintf(f,
+		"%s compared candidates in %llu decisions (%.1f%%), agreeing in "
+		"%llu (%.1f%%); the others took a first idle or kept CPU\n",
+		policy, (unsigned long long)nc, pct(nc, n),
+		(unsigned long long)ac, pct(ac, nc));
+	fprintf(f, "\n%-16s %10s %10s %8s %10s %8s %9s %9s\n", "kind",
+		"decisions", "agree", "agree%", "keep-prev%", "waker%",
+		"compared", "agree%");
 	for (int k = 0; k < 3; k++)
-		fprintf(f, "%-16s %10llu %10llu %8.1f\n", kind_text[k],
-			(unsigned long long)r->n[k],
+		fprintf(f, "%-16s %10llu %10llu %8.1f %10.1f %8.1f %9llu %9.1f\n",
+			kind_text[k], (unsigned long long)r->n[k],
 			(unsigned long long)r->agree[k],
-			pct(r->agree[k], r->n[k]));
+			pct(r->agree[k], r->n[k]),
+			pct(r->agree_prev[k], r->n[k]),
+			pct(r->agree_waker[k], r->n[k]),
+			(unsigned long long)r->compared[k],
+			pct(r->compared_agree[k], r->compared[k]));
 	fprintf(f,
 		"\nutilisation: reconstructed PELT; the kernel's "
 		"(sched_load_*) in %llu decisions\n",

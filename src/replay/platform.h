@@ -67,6 +67,42 @@ static inline long rp_div(long n, const struct rp_div *q, long d)
 int *rp_cpu_map_new(const struct ea_model *src, int nsrc,
 		    const struct ea_model *dst, int ndst, bool same);
 
+/* ---- mainline's scheduling domains (topology.c) ---- */
+
+/*
+ * The platform's CPUs as mainline's domains group them: the MC domain of a
+ * CPU spans its last-level cache (sd_llc: a cluster, or clusters whose
+ * model names the same "llc"), groups of one CPU each; the PKG domain
+ * above spans every CPU, its groups the LLCs (none when there is one LLC);
+ * SD_ASYM_CPUCAPACITY on the whole platform when the clusters' capacities
+ * differ. imbalance_pct 117 at both levels (sd_init()).
+ */
+struct rp_topo {
+	int ncpus;
+	int *llc; /* per CPU: its LLC, 0 .. nllc - 1 */
+	int nllc;
+	int *llc_size; /* per LLC: its CPUs (sd_llc_size) */
+	int *llc_first; /* per LLC: its lowest CPU */
+	bool asym; /* rp_asymmetric() */
+};
+
+#define RP_IMBALANCE_PCT 117
+
+/* topology.c: the topology of m's first ncpus CPUs; NULL: no memory. */
+struct rp_topo *rp_topo_new(const struct ea_model *m, int ncpus);
+void rp_topo_free(struct rp_topo *t);
+
+/* SIS_UTIL's update_idle_cpu_scan(): how many CPUs select_idle_cpu() may
+ * scan in an LLC of llc_size CPUs whose mean cpu_util() is util_mean:
+ * (1024 - min(x^2 x 117^2 / (10000 x 1024), 1024)) x llc_size / 1024. */
+int rp_sis_util_nr_scan(uint64_t util_mean, int llc_size);
+
+/* cpus_share_cache() */
+static inline bool rp_share_cache(const struct rp_topo *t, int a, int b)
+{
+	return t->llc[a] == t->llc[b];
+}
+
 /* ---- mainline's energy model (em.c) ---- */
 
 /* The energy model's power of a CPU of cl at OPP k, micro power_unit: its

@@ -283,6 +283,7 @@ static int select_eas_rfc(const struct rp_env *e, const struct rp_wakee *p)
 	struct memo mm;
 
 	mm.have = 0;
+	rp_why_set(p, true, "rfc:balance");
 	for (int ci = 0; e->clc && ci < m->nclusters; ci++)
 		cluster_scan(e, ci, &e->clc[ci]);
 
@@ -355,5 +356,9 @@ const struct rp_policy rp_policy_eas_rfc = {
 	 * letter): 3.15's CFS balancing, which had no misfit */
 	.balance = {.no_misfit = true},
 	.select_cpu = select_eas_rfc,
+	/* 3.15's fork balancing is the same balance path from the forking
+	 * CPU (patch 15 changed find_idlest_group/cpu() for both): prev_cpu
+	 * is then the parent's CPU */
+	.select_fork = select_eas_rfc,
 	.cpu_energy = rfc_cpu_energy,
 };

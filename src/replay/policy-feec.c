@@ -5,8 +5,13 @@
  *
  *  - not at all while the root domain is overutilised, nor on a platform
  *    whose CPUs all have the same capacity (no sd_asym_cpucapacity): then
- *    the regular path decides: mainline's select_idle_sibling()
- *    (select-idle-sibling.c);
+ *    the regular path decides: mainline's select_idle_sibling() from
+ *    prev (select-idle-sibling.c), as this replay's feec had it before
+ *    `cfs` became mainline's: without wake_affine(), recent_used_cpu,
+ *    the per-CPU kthread rule or SIS_UTIL's limit (docs/replay.md);
+ *  - forks do not go through feec: mainline's slow path,
+ *    sched_balance_find_dst_cpu() (find-idlest.c), and a new task's util
+ *    from post_init_entity_util_avg(), as `cfs`;
  *  - a task with no utilisation stays on prev_cpu;
  *  - per performance domain (a cluster), the candidates are prev_cpu and
  *    the CPU with the most spare capacity, among the CPUs where the task
@@ -140,10 +145,21 @@ static int select_feec(const struct rp_env *e, const struct rp_wakee *p)
 	unsigned long long prev_delta = ULLONG_MAX, best_delta = ULLONG_MAX;
 	int prev = p->prev_cpu, best_cpu = -1, prev_fits = -1, best_fits = -1;
 
-	if (e->overutilised || !e->asymmetric)
-		return rp_select_idle_sibling(e, p);
+	if (e->overutilised || !e->asymmetric) {
+		struct rp_env e2 = *e;
+		struct rp_wakee p2 = *p;
+
+		e2.nr_idle_scan = NULL;
+		p2.recent_used_cpu = NULL;
+		p2.waker_kthread = false;
+		rp_why_set(p, false, "feec:sis");
+		return rp_select_idle_sibling(&e2, &p2, p->prev_cpu,
+					      p->prev_cpu);
+	}
+	rp_why_set(p, false, "feec:no-util");
 	if (!rp_task_util_est(p))
 		return prev;
+	rp_why_set(p, false, "feec:prev-only");
 	for (int ci = 0; ci < e->model->nclusters; ci++) {
 		const struct ea_cluster *cl = &e->model->clusters[ci];
 		long prev_spare = -1, max_spare = -1;
@@ -195,6 +211,8 @@ static int select_feec(const struct rp_env *e, const struct rp_wakee *p)
 		if (max_cpu >= 0 && max_spare > prev_spare) {
 			if (max_fits < best_fits)
 				continue;
+			/* an energy comparison with another CPU than prev */
+			rp_why_set(p, true, "feec:energy");
 			cur = pd_energy(e, ci, &pd, p, max_cpu);
 			if (cur < base)
 				return prev;
@@ -210,6 +228,15 @@ static int select_feec(const struct rp_env *e, const struct rp_wakee *p)
 			      (best_fits > 0 && best_delta < prev_delta)))
 		return best_cpu;
 	return prev;
+}
+
+/* WF_FORK: sched_balance_find_dst_cpu() from the parent's CPU. */
+static int select_feec_fork(const struct rp_env *e, const struct rp_wakee *p)
+{
+	int cpu = p->waker_cpu >= 0 && p->waker_cpu < e->ncpus ? p->waker_cpu
+								: p->prev_cpu;
+
+	return e->topo ? rp_find_idlest_cpu(e, p, cpu) : cpu;
 }
 
 /* --shadow's estimate: compute_energy() of cpu's perf domain with the task
@@ -232,5 +259,7 @@ const struct rp_policy rp_policy_feec = {
 		   "select_idle_sibling)",
 	.balance = {.over_gated = true, .sticky_over = true},
 	.select_cpu = select_feec,
+	.select_fork = select_feec_fork,
+	.post_init_util = true,
 	.cpu_energy = feec_cpu_energy,
 };

@@ -13,6 +13,7 @@ static int select_pack(const struct rp_env *e, const struct rp_wakee *p)
 	int best = -1, spare = -1;
 	long best_spare = 0;
 
+	rp_why_set(p, true, "pack:scan");
 	for (int i = 0; i < e->ncpus; i++) {
 		uint32_t cap = rp_cap_orig(e, i);
 		long s = (long)cap - (long)e->util[i] - (long)p->util;

@@ -10,6 +10,7 @@ static int select_spread(const struct rp_env *e, const struct rp_wakee *p)
 {
 	int best = -1;
 
+	rp_why_set(p, true, "spread:scan");
 	for (int i = 0; i < e->ncpus; i++) {
 		if (best >= 0 && e->nr[i] > e->nr[best])
 			continue;

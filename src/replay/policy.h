@@ -3,8 +3,11 @@
  * The policy interface: what a placement policy sees at a wakeup (struct
  * rp_env, struct rp_wakee), what it is (struct rp_policy: its placement
  * and its load balancing rules), and the table of them (policy.c). One
- * file per policy (policy-*.c); mainline's select_idle_sibling() apart
- * (select-idle-sibling.c). Policies use this and the platform layer only.
+ * file per policy (policy-*.c); mainline's placement mechanisms apart, a
+ * file each: wake_wide()/wake_affine() (wake-affine.c),
+ * select_idle_capacity() (select-idle-capacity.c), select_idle_sibling()
+ * (select-idle-sibling.c), the idlest-group search of fork placement
+ * (find-idlest.c). Policies use this and the platform layer only.
  */
 #ifndef EATRACE_REPLAY_POLICY_H
 #define EATRACE_REPLAY_POLICY_H
@@ -37,6 +40,35 @@ struct rp_env {
 	/* feec: each CPU's util_est (sum over its runnable tasks'), NULL:
 	 * none; cpu_util() is max(util, util_est) */
 	const uint32_t *util_est;
+	/* mainline's domains (topology.c); NULL: each cluster an LLC is not
+	 * known, the policies needing it fall back to prev */
+	const struct rp_topo *topo;
+	/* cpu_load(): each CPU's cfs_rq load_avg (PELT of runnable time x
+	 * nice weight, blocked tasks' decaying), the waking task's blocked
+	 * load included where it is attached (rp_wakee.load_cpu); NULL: util
+	 * stands for it */
+	const uint32_t *load;
+	/* cpu_runnable(): runnable_avg (PELT of runnable time x 1024 per
+	 * runnable task); NULL: util stands for it */
+	const uint32_t *runnable;
+	/* an idle CPU's idle state (cpuidle index: a deeper one exits
+	 * later), -1 busy; NULL: not known */
+	const int *idle_state;
+	/* rq->idle_stamp: when each CPU last went idle, ns; NULL: not known */
+	const uint64_t *idle_stamp;
+	/* SIS_UTIL: per LLC (rp_topo.llc), sd_llc_shared->nr_idle_scan as the
+	 * last periodic balance set it; NULL: no limit */
+	const int *nr_idle_scan;
+};
+
+/* Why a policy chose its CPU, for --shadow (rp_wakee.why). */
+struct rp_why {
+	/* the choice came from comparing candidates (loads, energies, an
+	 * idle scan, the idlest-group search), not from a first check that
+	 * answered at once (target idle, prev idle, ...) */
+	bool compared;
+	const char *affine; /* wake_affine()'s branch, NULL: not run */
+	const char *path; /* the branch that answered, e.g. "sis:prev" */
 };
 
 struct rp_wakee {
@@ -48,7 +80,25 @@ struct rp_wakee {
 	int rec_cpu; /* the CPU the recording used (mapped) */
 	bool fork; /* a new task's first run (sched_wakeup_new):
 		      mainline places it with find_idlest_cpu(),
-		      not the wakeup path */
+		      not the wakeup path; then prev_cpu is the
+		      parent's CPU where select_fork is called */
+	/* this_cpu: the CPU try_to_wake_up() ran on (the waker's, or the
+	 * forking parent's); -1: not known (no wake_affine(): prev) */
+	int waker_cpu;
+	bool sync; /* WF_SYNC as approximated (docs/replay.md "The waker") */
+	/* the waker is a per-CPU kthread in task context
+	 * (is_per_cpu_kthread(current) && in_task()) */
+	bool waker_kthread;
+	uint32_t load; /* task_h_load(): its load_avg (flat hierarchy) */
+	int load_cpu; /* the CPU its load and util are attached to, -1 */
+	uint32_t waker_load; /* task_h_load(current), for a sync wakeup */
+	/* record_wakee()'s counts, after this wakeup was recorded:
+	 * current->wakee_flips and p->wakee_flips (wake_wide()) */
+	uint32_t waker_flips, wakee_flips;
+	/* p->recent_used_cpu, which select_idle_sibling() reads and sets to
+	 * prev; NULL: not kept (never used) */
+	int *recent_used_cpu;
+	struct rp_why *why; /* NULL: not asked */
 };
 
 /*
@@ -81,9 +131,13 @@ struct rp_policy {
 	/* A woken task's CPU (select_task_rq() at a wakeup). */
 	int (*select_cpu)(const struct rp_env *e, const struct rp_wakee *p);
 	/* A new task's first CPU (p->fork; select_task_rq() at fork, in
-	 * mainline find_idlest_cpu()); NULL: select_cpu places it too, as
-	 * with every policy so far. */
+	 * mainline sched_balance_find_dst_cpu()), p->prev_cpu being the
+	 * parent's CPU; NULL: select_cpu places it too, p->prev_cpu the
+	 * CPU the recording ran it on. */
 	int (*select_fork)(const struct rp_env *e, const struct rp_wakee *p);
+	/* A new task's util starts as post_init_entity_util_avg() on the
+	 * CPU chosen (mainline since 4.x); false: at 0. */
+	bool post_init_util;
 	/* The policy's own estimate of placing p on cpu, in the model's
 	 * power_unit per window, for --shadow's decision rows; false: none
 	 * for that CPU. NULL: the policy makes none. */
@@ -92,21 +146,16 @@ struct rp_policy {
 };
 
 /*
- * Where the placements not modelled yet belong, each a file of its own:
- *  - a `cfs` that is mainline's select_task_rq_fair(): its policy file
- *    (policy-cfs.c's successor), wake_affine() (idle and weight variants)
- *    in wake-affine.c, the rest of select_idle_sibling() (recent_used_cpu,
- *    select_idle_cpu()'s idle core then idle CPU scan in the LLC,
- *    select_idle_capacity()) in select-idle-sibling.c, which feec's
- *    fallback uses already; the LLC from the model, in platform.h;
- *  - fork and exec placement: each policy's select_fork above, mainline's
- *    idlest-group search (find_idlest_group(), find_idlest_cpu()) in
- *    find-idlest.c, the RFC's fork rule in policy-eas-rfc.c; a new task's
- *    util (post_init_entity_util_avg()) where sim-wake.c places a fork;
- *  - EEVDF wakeup preemption (an earlier deadline preempts): sim-rq.c,
- *    sim_enqueue();
- *  - an ensemble of perturbed runs (--ensemble): ensemble.c, above
- *    replay.c, calling ea_replay_run() once per perturbation.
+ * Where mainline's mechanisms are (docs/replay.md "Layout of src/replay"):
+ * select_task_rq_fair() is `cfs` (policy-cfs.c); wake_wide() and
+ * wake_affine() in wake-affine.c; select_idle_sibling() in
+ * select-idle-sibling.c; select_idle_capacity() in select-idle-capacity.c;
+ * fork placement through each policy's select_fork, mainline's
+ * idlest-group search in find-idlest.c; a new task's util
+ * (post_init_entity_util_avg()) where sim-wake.c places a fork (policies
+ * with post_init_util); EEVDF and its wakeup preemption in sim-eevdf.c.
+ * Still to come: an ensemble of perturbed runs (--ensemble): ensemble.c,
+ * above replay.c, calling ea_replay_run() once per perturbation.
  */
 
 extern const struct rp_policy rp_policy_recorded, rp_policy_eas_rfc,
@@ -140,6 +189,23 @@ static inline bool rp_idle(const struct rp_env *e, int cpu)
 	return e->nr[cpu] == 0;
 }
 
+/* cpu_util(cpu, NULL, -1, 0): max(util_avg, util_est) capped at the
+ * CPU's capacity (the waking task's already out, as cpu_util_without()). */
+static inline uint32_t rp_cpu_util(const struct rp_env *e, int cpu)
+{
+	uint32_t u = e->util[cpu], cap = rp_cap_orig(e, cpu);
+
+	if (e->util_est && e->util_est[cpu] > u)
+		u = e->util_est[cpu];
+	return u < cap ? u : cap;
+}
+
+/* cpu_load(): the CPU's load_avg (util where there is none). */
+static inline uint32_t rp_cpu_load(const struct rp_env *e, int cpu)
+{
+	return e->load ? e->load[cpu] : e->util[cpu];
+}
+
 /* task_util_est(): max(util_avg, its util_est) */
 static inline uint32_t rp_task_util_est(const struct rp_wakee *p)
 {
@@ -153,13 +219,39 @@ static inline uint32_t rp_task_util_est(const struct rp_wakee *p)
  * PELT window; LONG_MAX when the cluster cannot take the utilisation. */
 long rp_energy_diff_util(const struct rp_env *e, int cpu, long util,
 			 long wakeups);
-/* select-idle-sibling.c: mainline select_idle_sibling() from prev_cpu,
- * wake_affine() aside: prev if idle (and the task fits it on an
- * asymmetric platform); else, on an asymmetric platform,
- * select_idle_capacity() (the first idle CPU from prev, wrapping, where
- * the task fits, else the idle CPU of highest capacity); else the first
- * idle CPU of prev's cluster; else prev. */
-int rp_select_idle_sibling(const struct rp_env *e, const struct rp_wakee *p);
+/* wake-affine.c: wake_wide(): the waker and the wakee each switch
+ * between many partners (p's flips, the LLC's size of the waker's CPU). */
+bool rp_wake_wide(const struct rp_env *e, const struct rp_wakee *p);
+/* wake-affine.c: wake_affine(): this_cpu (the waker's) or prev_cpu, by
+ * wake_affine_idle() then wake_affine_weight() (loads, 117% domain). */
+int rp_wake_affine(const struct rp_env *e, const struct rp_wakee *p,
+		   int this_cpu, int prev_cpu);
+/* select-idle-capacity.c: select_idle_capacity() over the whole platform
+ * (the asymmetric domain) from target, wrapping: the first idle CPU where
+ * the task fits, else the idle CPU of highest capacity; -1: none idle. */
+int rp_select_idle_capacity(const struct rp_env *e, const struct rp_wakee *p,
+			    int target);
+/* select-idle-sibling.c: mainline select_idle_sibling(p, prev, target):
+ * target idle, prev idle (same LLC), the per-CPU kthread's stacking,
+ * recent_used_cpu idle, then select_idle_capacity() (asymmetric) or
+ * select_idle_cpu() (the LLC, from target + 1, at most nr_idle_scan
+ * CPUs), else target. */
+int rp_select_idle_sibling(const struct rp_env *e, const struct rp_wakee *p,
+			   int prev, int target);
+/* find-idlest.c: sched_balance_find_dst_cpu() from this_cpu down the
+ * domains (PKG: LLCs; MC: the LLC's CPUs): fork placement. */
+int rp_find_idlest_cpu(const struct rp_env *e, const struct rp_wakee *p,
+		       int this_cpu);
+/* The path a policy's answer came from, for --shadow (p->why): compared
+ * adds up over the steps of one decision. */
+static inline void rp_why_set(const struct rp_wakee *p, bool compared,
+			      const char *path)
+{
+	if (p->why) {
+		p->why->compared |= compared;
+		p->why->path = path;
+	}
+}
 /* policy-feec.c: mainline compute_energy() for a perf domain, with the
  * task on dst_cpu (-1: without it). */
 unsigned long long rp_feec_compute_energy(const struct rp_env *e, int cl,

@@ -12,12 +12,24 @@
  *  - nr: the task running on the CPU plus those queued there (woken to it,
  *    preempted on it, migrated to it), the waking task excluded;
  *  - overutilised: some CPU's util above 80% of its capacity;
- *  - prev: the CPU the task last ran on; RFC wakeup rate as the simulator.
+ *  - prev: the CPU the task last ran on; RFC wakeup rate as the simulator;
+ *  - for mainline's placement (`cfs`, feec's fallback): the LLCs from the
+ *    model (topology.c); the waker's CPU, the CPU the task's last
+ *    sched_waking was written on (try_to_wake_up() runs there), else the
+ *    sched_wakeup's; current there (the waker, or the task an interrupt
+ *    interrupted) for record_wakee()'s flips and the per-CPU kthread rule;
+ *    the task's recent_used_cpu as select_idle_sibling() leaves it; SIS_UTIL's
+ *    scan limit from the LLC's util now; load as util (no load signal in
+ *    the state); never sync (whether the waker blocks next is not known
+ *    at the wakeup).
  * Skipped: wakeups of tasks never seen running (no prev), of RT/DL tasks
  * (prio < 100: no CFS policy places them), of a task running already (no
  * placement), and those without a target_cpu. Each decision is counted in
  * one kind: "overutilised" (the recorded state was), else "stayed on prev"
- * (the kernel kept prev) or "moved".
+ * (the kernel kept prev) or "moved". Beside the policy's agreement, on the
+ * same decisions, that of two baselines, "keep prev" and "the waker's
+ * CPU", and the decisions where the policy compared candidates (struct
+ * rp_why: loads, energies, a scan) rather than taking a first idle CPU.
  *
  * It computes only: the counts (struct ea_shadow_result) and, for
  * --emit-decisions, each decision with the policy's own estimate per CPU
@@ -28,7 +40,10 @@
 
 #include "eatrace/replay.h"
 #include "replay/policy.h"
+#include "replay/workload.h"
 #include "state/pelt.h"
+
+#define FLIP_DECAY_NS 1000000000ull /* record_wakee(): halved each second */
 
 struct sh_task {
 	int32_t pid; /* 0: free slot */
@@ -36,6 +51,15 @@ struct sh_task {
 	uint32_t kutil; /* sched_load_se util */
 	bool has_kutil;
 	uint64_t wake_sum, wake_last_ms;
+	/* its last sched_waking since its last decision: the CPU (-1: none)
+	 * and current there, in interrupt context or not */
+	int32_t waking_cpu, waking_pid;
+	bool waking_irq;
+	int recent; /* p->recent_used_cpu, -1 */
+	/* record_wakee() as current: wakee_flips, last_wakee, decay time */
+	uint32_t flips;
+	int32_t last_wakee;
+	uint64_t flip_ts;
 };
 
 struct ea_shadow {
@@ -46,6 +70,8 @@ struct ea_shadow {
 	uint32_t *util, *kcpu;
 	bool *has_kcpu;
 	int *cap, *nr, *queued;
+	struct rp_topo *topo;
+	int *nr_idle_scan; /* per LLC */
 	struct sh_task *tasks; /* open addressing on pid */
 	size_t ntasks, cap_tasks;
 	struct ea_shadow_result res;
@@ -83,7 +109,8 @@ static struct sh_task *task_get(struct ea_shadow *sh, int32_t pid)
 	     i = (i + 1) % sh->cap_tasks)
 		if (sh->tasks[i].pid == pid)
 			return &sh->tasks[i];
-	sh->tasks[i] = (struct sh_task){.pid = pid, .qcpu = -1};
+	sh->tasks[i] = (struct sh_task){
+		.pid = pid, .qcpu = -1, .waking_cpu = -1, .recent = -1};
 	sh->ntasks++;
 	return &sh->tasks[i];
 }
@@ -115,8 +142,11 @@ int ea_shadow_new(struct ea_shadow **out, const struct ea_shadow_config *cfg,
 	sh->queued = calloc(n, sizeof(*sh->queued));
 	sh->clc = rp_cl_cache_new(cfg->model);
 	sh->energy = calloc(n, sizeof(*sh->energy));
+	sh->topo = rp_topo_new(cfg->model, n);
+	sh->nr_idle_scan = calloc(n, sizeof(*sh->nr_idle_scan));
 	if (!sh->util || !sh->kcpu || !sh->has_kcpu || !sh->cap || !sh->nr ||
-	    !sh->queued || !sh->clc || !sh->energy) {
+	    !sh->queued || !sh->clc || !sh->energy || !sh->topo ||
+	    !sh->nr_idle_scan) {
 		ea_shadow_free(sh);
 		return ea_err_set(err, "out of memory");
 	}
@@ -138,6 +168,8 @@ void ea_shadow_free(struct ea_shadow *sh)
 	free(sh->queued);
 	free(sh->tasks);
 	free(sh->energy);
+	free(sh->nr_idle_scan);
+	rp_topo_free(sh->topo);
 	rp_cl_cache_free(sh->clc);
 	free(sh);
 }
@@ -189,6 +221,67 @@ static void send_decision(struct ea_shadow *sh, const struct ea_event *ev,
 	sink->decision(sink->ctx, &d);
 }
 
+/*
+ * record_wakee() of current (pid: the waker, or the task an interrupt
+ * interrupted; none for the idle task) as it wakes wakee: its flips
+ * after. 0: no current.
+ */
+static uint32_t record_wakee(struct ea_shadow *sh, int32_t pid, int32_t wakee,
+			     uint64_t ts)
+{
+	struct sh_task *cur = pid > 0 ? task_get(sh, pid) : NULL;
+
+	if (!cur)
+		return 0;
+	if (ts > cur->flip_ts + FLIP_DECAY_NS) {
+		cur->flips >>= 1;
+		cur->flip_ts = ts;
+	}
+	if (cur->last_wakee != wakee) {
+		cur->last_wakee = wakee;
+		cur->flips++;
+	}
+	return cur->flips;
+}
+
+/* SIS_UTIL's scan limit of each LLC from the CPUs' util now. */
+static void idle_scan(struct ea_shadow *sh, const struct rp_env *e)
+{
+	const struct rp_topo *t = sh->topo;
+
+	for (int l = 0; l < t->nllc; l++) {
+		uint64_t sum = 0;
+
+		for (int c = 0; c < e->ncpus; c++)
+			if (t->llc[c] == l)
+				sum += rp_cpu_util(e, c);
+		sh->nr_idle_scan[l] = rp_sis_util_nr_scan(
+			sum / (uint64_t)t->llc_size[l], t->llc_size[l]);
+	}
+}
+
+/*
+ * The waker side of p: its CPU (the last sched_waking's, else this
+ * sched_wakeup's), current there, the flips of both, the per-CPU kthread
+ * rule; the task's recent_used_cpu.
+ */
+static void waker_of(struct ea_shadow *sh, const struct ea_state *s,
+		     const struct ea_event *ev, struct sh_task *st,
+		     struct rp_wakee *p, int n)
+{
+	int32_t cpu = st->waking_cpu >= 0 ? st->waking_cpu : ev->cpu;
+	int32_t cur = st->waking_cpu >= 0 ? st->waking_pid : ev->cur_pid;
+	bool irq = st->waking_cpu >= 0 ? st->waking_irq
+				       : (ev->flags & EA_EVF_IRQ) != 0;
+	const struct ea_task *wt = cur > 0 ? ea_state_task(s, cur) : NULL;
+
+	p->waker_cpu = cpu >= 0 && cpu < n ? cpu : -1;
+	p->waker_kthread = !irq && wt && rp_kthread_cpu(wt->comm) >= 0;
+	p->waker_flips = record_wakee(sh, cur, st->pid, ev->ts);
+	p->wakee_flips = st->flips;
+	p->recent_used_cpu = &st->recent;
+}
+
 static void decide(struct ea_shadow *sh, const struct ea_state *s,
 		   const struct ea_event *ev, struct sh_task *st)
 {
@@ -201,8 +294,11 @@ static void decide(struct ea_shadow *sh, const struct ea_state *s,
 			   .cap_idx = sh->cap,
 			   .nr = sh->nr,
 			   .asymmetric = rp_asymmetric(m),
-			   .clc = sh->clc};
+			   .clc = sh->clc,
+			   .topo = sh->topo,
+			   .nr_idle_scan = sh->nr_idle_scan};
 	struct rp_wakee p = {0};
+	struct rp_why why = {0};
 	struct ea_pelt tp;
 	bool kernel = false;
 	int pick, kind;
@@ -267,13 +363,26 @@ static void decide(struct ea_shadow *sh, const struct ea_state *s,
 		if (!rp_fits(sh->util[c], cl->caps[cl->ncaps - 1].cap))
 			e.overutilised = true;
 	}
+	/* SIS_UTIL's limit as the last periodic balance left it: the task's
+	 * blocked util still on prev */
+	idle_scan(sh, &e);
 	sh->util[p.prev_cpu] = sh->util[p.prev_cpu] > p.util
 				       ? sh->util[p.prev_cpu] - p.util
 				       : 0;
+	p.load = p.util;
+	p.load_cpu = p.prev_cpu;
+	p.why = &why;
+	waker_of(sh, s, ev, st, &p, n);
 	pick = sh->pol->select_cpu(&e, &p);
 	kind = e.overutilised ? 2 : p.rec_cpu == p.prev_cpu ? 0 : 1;
 	sh->res.n[kind]++;
 	sh->res.agree[kind] += pick == p.rec_cpu;
+	sh->res.agree_prev[kind] += p.prev_cpu == p.rec_cpu;
+	sh->res.agree_waker[kind] += p.waker_cpu == p.rec_cpu;
+	if (why.compared) {
+		sh->res.compared[kind]++;
+		sh->res.compared_agree[kind] += pick == p.rec_cpu;
+	}
 	sh->res.kernel_util += kernel;
 	if (sh->cfg.decisions)
 		send_decision(sh, ev, t, &e, &p, pick, kind);
@@ -304,24 +413,39 @@ static void on_event(void *ctx, const struct ea_state *s,
 	struct sh_task *st;
 
 	switch (ev->type) {
+	case EA_EV_WAKING:
+		st = task_get(sh, ev->wake.pid);
+		if (st) {
+			st->waking_cpu = ev->cpu;
+			st->waking_pid = ev->cur_pid;
+			st->waking_irq = (ev->flags & EA_EVF_IRQ) != 0;
+		}
+		return;
 	case EA_EV_WAKEUP:
 		st = task_get(sh, ev->wake.pid);
 		if (!st)
 			return;
 		decide(sh, s, ev, st);
+		st->waking_cpu = -1;
 		if (ea_state_task(s, ev->wake.pid) &&
 		    ea_state_task(s, ev->wake.pid)->run != EA_TASK_RUNNING)
 			enqueue_on(sh, st, ev->wake.target_cpu);
 		return;
 	case EA_EV_WAKEUP_NEW:
-		enqueue_on(sh, task_get(sh, ev->wake.pid), ev->wake.target_cpu);
+		st = task_get(sh, ev->wake.pid);
+		/* wake_up_new_task(): recent_used_cpu is the parent's CPU */
+		if (st)
+			st->recent = ev->cpu;
+		enqueue_on(sh, st, ev->wake.target_cpu);
 		return;
 	case EA_EV_SWITCH:
 		unqueue(sh, task_get(sh, ev->sw.next_pid));
-		if (ev->sw.prev_state == EA_PREV_RUNNABLE)
+		if (ev->sw.prev_state == EA_PREV_RUNNABLE) {
 			enqueue_on(sh, task_get(sh, ev->sw.prev_pid), ev->cpu);
-		else
-			unqueue(sh, task_get(sh, ev->sw.prev_pid));
+			return;
+		}
+		st = task_get(sh, ev->sw.prev_pid);
+		unqueue(sh, st);
 		return;
 	case EA_EV_MIGRATE:
 		st = task_get(sh, ev->migrate.pid);
@@ -356,7 +480,8 @@ static void no_change(void *ctx, const struct ea_state *s, int cpu,
 const struct ea_state_ops ea_shadow_ops = {
 	.cpu_change = no_change,
 	.event = on_event,
-	.event_types = 1u << EA_EV_WAKEUP | 1u << EA_EV_WAKEUP_NEW |
-		       1u << EA_EV_SWITCH | 1u << EA_EV_MIGRATE |
-		       1u << EA_EV_UTIL_CFS | 1u << EA_EV_UTIL_SE,
+	.event_types = 1u << EA_EV_WAKING | 1u << EA_EV_WAKEUP |
+		       1u << EA_EV_WAKEUP_NEW | 1u << EA_EV_SWITCH |
+		       1u << EA_EV_MIGRATE | 1u << EA_EV_UTIL_CFS |
+		       1u << EA_EV_UTIL_SE,
 };

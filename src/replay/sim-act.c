@@ -201,6 +201,7 @@ void sim_complete(struct sim *s, int cpu)
 		t->rem = work_of(s, t, a, t->seg);
 		add_move(s, c->curr,
 			 g->from_idle && g->start > s->now ? g->start : s->now);
+		sim_leave(s, c->curr, cpu, false);
 		c->curr = -1;
 		sim_set_pelt_b(s, c);
 		if (g->seq_in > *kmax(s, c))
@@ -219,11 +220,14 @@ void sim_complete(struct sim *s, int cpu)
 		    map_cpu(s, n->cpu) != cpu) {
 			/* the recording ran it elsewhere */
 			add_move(s, c->curr, s->now);
+			sim_leave(s, c->curr, cpu, false);
 			c->curr = -1;
 			sim_set_pelt_b(s, c);
 		}
 		return;
 	}
+	sim_leave(s, c->curr, cpu, true);
+	t->off_ns = s->now;
 	t->runnable = false;
 	sim_util_est_sleep(s, t, cpu);
 	c->curr = -1;

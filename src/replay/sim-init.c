@@ -69,6 +69,9 @@ static void reset(struct sim *s)
 					t->pin = -1;
 		}
 		t->wake_last_ms = s->first_ts / 1000000;
+		t->load_cpu = -1;
+		t->recent_cpu = -1;
+		t->off_ns = 0;
 	}
 	for (int i = 0; i < s->ncpus; i++) {
 		struct sim_cpu *c = &s->cpus[i];
@@ -105,6 +108,16 @@ static void reset(struct sim *s)
 			(uint32_t)(((uint64_t)c->cap_orig * 1024 + 1279) /
 				   1280);
 		c->fin_rate = 0; /* no finish time yet */
+		memset(&c->lload, 0, sizeof(c->lload));
+		memset(&c->lrunnable, 0, sizeof(c->lrunnable));
+		c->lw = 0;
+		c->lnr = 0;
+		c->exec_start = s->now;
+		c->v0 = 0;
+		c->idle_flips = c->idle_last_wakee = 0;
+		c->lb_failed = 0;
+		c->busy_lb_next = 0;
+		c->idle_flip_ts = 0;
 		c->rate = cl->caps[c->cap_idx].cap;
 		c->sync_t = s->now;
 		c->curr_step = 0;
@@ -124,6 +137,9 @@ static void reset(struct sim *s)
 	}
 	s->util_dirty = true;
 	s->gov_pending = false;
+	/* SIS_UTIL: nothing scanned until the first periodic balance */
+	for (int l = 0; s->topo && l < s->topo->nllc; l++)
+		s->nr_idle_scan[l] = 0;
 	sim_arrivals_rewind(s);
 }
 
@@ -239,6 +255,12 @@ int sim_init(struct sim *s, const struct ea_workload *w,
 	s->env_ue = calloc(s->ncpus, sizeof(*s->env_ue));
 	s->env_cap = calloc(s->ncpus, sizeof(*s->env_cap));
 	s->env_nr = calloc(s->ncpus, sizeof(*s->env_nr));
+	s->env_load = calloc(s->ncpus, sizeof(*s->env_load));
+	s->env_runnable = calloc(s->ncpus, sizeof(*s->env_runnable));
+	s->env_idle_state = calloc(s->ncpus, sizeof(*s->env_idle_state));
+	s->env_idle_stamp = calloc(s->ncpus, sizeof(*s->env_idle_stamp));
+	s->nr_idle_scan = calloc(s->ncpus, sizeof(*s->nr_idle_scan));
+	s->topo = rp_topo_new(m, s->ncpus);
 	s->done = calloc(s->ncpus, sizeof(*s->done));
 	s->nt = calloc(s->ncpus, sizeof(*s->nt));
 	s->nw = s->ncpus / 64 + 1;
@@ -251,6 +273,8 @@ int sim_init(struct sim *s, const struct ea_workload *w,
 	if (!s->cpus || !s->tasks || !s->env_util || !s->env_ue ||
 	    !s->env_cap || !s->env_nr || !s->done || !s->nt || !s->nt_dirty ||
 	    !s->pk_dirty || !s->due || !s->clc || !s->comms || !s->swapper ||
+	    !s->env_load || !s->env_runnable || !s->env_idle_state ||
+	    !s->env_idle_stamp || !s->nr_idle_scan || !s->topo ||
 	    init_domains(s)) {
 		sim_fail(s, "out of memory");
 		return -1;
@@ -267,6 +291,11 @@ int sim_init(struct sim *s, const struct ea_workload *w,
 		sim_fail(s, "out of memory");
 		return -1;
 	}
+	/* EEVDF's base slice: sysctl_sched_base_slice, 0.70 ms scaled by
+	 * 1 + ilog2(min(CPUs, 8)) (SCHED_TUNABLESCALING_LOG) */
+	s->base_slice = 700000;
+	for (int nc = s->ncpus < 8 ? s->ncpus : 8; nc > 1; nc >>= 1)
+		s->base_slice += 700000;
 	for (size_t i = 0; i < s->ntasks; i++)
 		memcpy(s->comms[i], w->tasks[i].comm,
 		       strnlen(w->tasks[i].comm, EA_COMM_LEN - 1));
@@ -325,6 +354,12 @@ void sim_free(struct sim *s)
 	free(s->env_ue);
 	free(s->env_cap);
 	free(s->env_nr);
+	free(s->env_load);
+	free(s->env_runnable);
+	free(s->env_idle_state);
+	free(s->env_idle_stamp);
+	free(s->nr_idle_scan);
+	rp_topo_free(s->topo);
 	free(s->done);
 	free(s->nt);
 	free(s->nt_dirty);

@@ -47,8 +47,10 @@ void sim_evacuate(struct sim *s, int cpu)
 	struct sim_cpu *c = &s->cpus[cpu];
 
 	for (int k = c->nrq; k-- > 0;) {
-		int task = sim_rq_take(s, cpu, k);
+		int task = c->rq[k];
 
+		sim_leave(s, task, cpu, false);
+		sim_rq_take(s, cpu, k);
 		sim_enqueue(s, task, sim_online_cpu(s, task, cpu));
 	}
 	if (c->curr >= 0) {
@@ -59,6 +61,7 @@ void sim_evacuate(struct sim *s, int cpu)
 		} else {
 			/* none online (suspended): it waits, runnable */
 			sim_sync_cpu(s, cpu);
+			sim_eevdf_update_curr(s, cpu);
 			if (sim_rq_push(s, cpu, c->curr))
 				return;
 			c->curr = -1;

@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * What a CPU runs next (docs/replay.md "Simulator"): its task keeps it
- * until its slice ends while others wait (round robin, an RT task first);
- * an empty CPU pulls a waiting task (idle balance) or goes idle; an
- * offline one gives its tasks away.
+ * What a CPU runs next (docs/replay.md "Simulator"): an RT task first
+ * (it runs until it blocks); among CFS tasks its running one keeps it
+ * until EEVDF reschedules (at the tick, as a task joins or leaves, or a
+ * wakeup preempts: sim-eevdf.c), then EEVDF's pick; an empty CPU pulls a
+ * waiting task (idle balance) or goes idle; an offline one gives its
+ * tasks away.
  */
 #include "replay/sim.h"
 
@@ -21,20 +23,49 @@ void sim_pick(struct sim *s, int cpu, bool tick)
 		return;
 	}
 	if (c->curr >= 0) {
-		if (!c->nrq || s->now < c->slice_end) {
-			if (!c->nrq)
-				c->slice_end = UINT64_MAX;
+		bool cfs = !s->tasks[c->curr].rt, rr = sim_round_robin(s);
+
+		/* the tick: update_curr() renews the deadline, and may find
+		 * the slice over */
+		if (tick && cfs && !rr && sim_eevdf_update_curr(s, cpu) &&
+		    c->nrq)
+			c->slice_end = s->now;
+		if (!c->nrq) {
+			c->slice_end = UINT64_MAX;
 			return;
 		}
+		if (s->now < c->slice_end)
+			return;
+		c->slice_end = UINT64_MAX;
+		if (cfs && !rr && !s->tasks[c->rq[0]].rt) {
+			/* EEVDF's pick; the running task may be it again,
+			 * with no new protection (no set_next_entity()) */
+			int k = sim_eevdf_pick(s, cpu);
+
+			if (k < 0)
+				return;
+			sim_sync_cpu(s, cpu);
+			s->tasks[c->curr].off_ns = s->now;
+			if (sim_rq_push(s, cpu, c->curr))
+				return;
+			c->curr = sim_rq_take(s, cpu, k);
+			c->curr_step = s->nstep;
+			sim_eevdf_set_next(s, cpu, true);
+			pelt_update(&s->tasks[c->curr].pelt, s->now, false, 0);
+			goto run;
+		}
 		sim_sync_cpu(s, cpu);
-		/* slice over: round robin; preempted by an RT task: the
-		 * next CFS task to run */
+		if (!rr)
+			sim_eevdf_update_curr(s, cpu); /* put_prev_entity() */
+		/* preempted by an RT task (or round robin's slice over): the
+		 * next to run */
+		s->tasks[c->curr].off_ns = s->now;
 		if (!sim_rq_push(s, cpu, c->curr) && s->tasks[c->rq[0]].rt)
 			sim_rq_last_first(s, cpu);
 		c->curr = -1;
 	}
 	if (!c->nrq && (tick || !c->e_idle))
-		sim_pull(s, cpu);
+		sim_pull(s, cpu, tick);
 	if (!c->nrq) {
 		if (!c->e_idle)
 			sim_go_idle(s, cpu, *kmax(s, c));
@@ -42,6 +73,7 @@ void sim_pick(struct sim *s, int cpu, bool tick)
 	}
 	sim_sync_cpu(s, cpu);
 	sim_run_next(s, cpu);
+run:
 	while (c->curr >= 0 && s->tasks[c->curr].until <= s->now) {
 		/* Its demand ended while it waited: over, without the CPU. */
 		struct sim_task *t = &s->tasks[c->curr];
@@ -73,7 +105,8 @@ void sim_pick(struct sim *s, int cpu, bool tick)
 			sim_record_latency(s, t);
 		}
 	}
-	c->slice_end = c->nrq && !s->tasks[c->curr].rt
-			       ? s->now + sim_slice(s, cpu)
+	c->slice_end = sim_round_robin(s) && c->curr >= 0 && c->nrq &&
+				       !s->tasks[c->curr].rt
+			       ? s->now + sim_rr_slice(s, cpu)
 			       : UINT64_MAX;
 }

@@ -1,22 +1,19 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * Run queues of the simulation: per CPU a FIFO of waiting tasks, RT tasks
- * before CFS ones (docs/replay.md "Scheduling classes"); a task queued
- * (its util attached to the CPU's signal, the preemption it causes) or
- * taken off, a running task moved to another CPU's queue, the CFS slice
- * (sched_slice(), by nice weight), the next task to run.
- *
- * No wakeup preemption among CFS tasks: a woken CFS task waits for the
- * running one's slice to end. EEVDF's wakeup preemption (a woken task
- * with an earlier deadline preempts) belongs in sim_enqueue().
+ * Run queues of the simulation: per CPU the waiting tasks, RT tasks first
+ * (FIFO) then CFS ones (docs/replay.md "Scheduling classes"); a task
+ * queued (its util and load attached to the CPU's signals, its EEVDF
+ * placement, the preemption it causes: sim-eevdf.c) or leaving (its lag),
+ * a running task moved to another CPU's queue, the next task to run (an
+ * RT task, else EEVDF's pick).
  */
 #include <stdlib.h>
 #include <string.h>
 
 #include "replay/sim.h"
 
-#define SLICE_NS 6000000ull
-#define MIN_SLICE_NS 750000ull
+#define RR_SLICE_NS 6000000ull
+#define RR_MIN_SLICE_NS 750000ull
 
 int sim_rq_push(struct sim *s, int cpu, int task)
 {
@@ -99,23 +96,51 @@ static void attach(struct sim *s, int task, int cpu)
 	t->pelt_cpu = cpu;
 }
 
+/*
+ * The task joins cpu's queue: woken (it was not runnable), or moved there
+ * (sim_leave() took it off another CPU). A CFS task woken or moved next
+ * to a running CFS task preempts it at once if EEVDF says so
+ * (check_preempt_wakeup_fair()).
+ */
 void sim_enqueue(struct sim *s, int task, int cpu)
 {
 	struct sim_task *t = &s->tasks[task];
 	struct sim_cpu *c = &s->cpus[cpu];
+	bool wakeup = !t->runnable;
 
 	if (t->cpu >= 0 && t->cpu != cpu)
 		s->migrations++;
 	t->cpu = cpu;
 	t->runnable = true;
 	attach(s, task, cpu);
+	sim_load_join(s, task, cpu);
 	if (t->rt) {
 		rq_push_rt(s, cpu, task);
 		return;
 	}
-	sim_rq_push(s, cpu, task);
-	if (c->curr >= 0 && c->slice_end == UINT64_MAX && !s->tasks[c->curr].rt)
-		c->slice_end = s->now + SLICE_NS / 2;
+	if (sim_round_robin(s)) {
+		/* a task joining a running one: its half slice ends */
+		if (sim_rq_push(s, cpu, task))
+			return;
+		if (c->curr >= 0 && c->slice_end == UINT64_MAX &&
+		    !s->tasks[c->curr].rt)
+			c->slice_end = s->now + RR_SLICE_NS / 2;
+		return;
+	}
+	sim_eevdf_place(s, task, cpu, wakeup);
+	if (sim_rq_push(s, cpu, task))
+		return;
+	if (sim_eevdf_preempt(s, cpu, task))
+		c->slice_end = s->now;
+}
+
+/* The task leaves cpu, where it runs or waits (still there): it sleeps,
+ * or moves to another CPU (sim_enqueue() next). */
+void sim_leave(struct sim *s, int task, int cpu, bool sleep)
+{
+	if (!sim_round_robin(s))
+		sim_eevdf_leave(s, task, cpu, sleep);
+	sim_load_leave(s, task, cpu);
 }
 
 /* Move the task running on src to dst's queue (it stays runnable). */
@@ -125,6 +150,7 @@ void sim_migrate_running(struct sim *s, int src, int dst)
 	int task = c->curr;
 
 	sim_sync_cpu(s, src);
+	sim_leave(s, task, src, false);
 	c->curr = -1;
 	c->slice_end = UINT64_MAX;
 	sim_set_pelt_b(s, c);
@@ -133,12 +159,11 @@ void sim_migrate_running(struct sim *s, int src, int dst)
 }
 
 /*
- * The running CFS task's slice: 6 ms x its weight / the weight of the
- * CFS tasks there (sched_slice(): round robin then shares the CPU by nice
- * weight), at least 0.75 ms. An RT task has none: it runs until it
- * blocks (SCHED_FIFO), and CFS tasks never preempt it.
+ * Round robin (sim_round_robin()): the running CFS task's slice, 6 ms x
+ * its weight / the weight of the CFS tasks there (sched_slice() before
+ * EEVDF), at least 0.75 ms.
  */
-uint64_t sim_slice(const struct sim *s, int cpu)
+uint64_t sim_rr_slice(const struct sim *s, int cpu)
 {
 	const struct sim_cpu *c = &s->cpus[cpu];
 	uint64_t w = s->tasks[c->curr].weight, sum = w, sl;
@@ -148,23 +173,31 @@ uint64_t sim_slice(const struct sim *s, int cpu)
 	for (int k = 0; k < c->nrq; k++)
 		if (!s->tasks[c->rq[k]].rt)
 			sum += s->tasks[c->rq[k]].weight;
-	sl = SLICE_NS * w / sum;
-	return sl < MIN_SLICE_NS ? MIN_SLICE_NS : sl;
+	sl = RR_SLICE_NS * w / sum;
+	return sl < RR_MIN_SLICE_NS ? RR_MIN_SLICE_NS : sl;
 }
 
 /*
- * The first of cpu's queue starts running. Its signal is brought up to now
- * first, as not running: run_cpu() updates it as running from its last
- * update on, and the time it waited in the queue is not running time (a
- * task sharing a CPU with three others, running a quarter of the time,
- * has a util_avg towards a quarter of the capacity, not all of it).
+ * The next task of cpu's queue starts running: the first RT task, else
+ * EEVDF's pick among the CFS ones. Its signal is brought up to now first,
+ * as not running: run_cpu() updates it as running from its last update
+ * on, and the time it waited in the queue is not running time (a task
+ * sharing a CPU with three others, running a quarter of the time, has a
+ * util_avg towards a quarter of the capacity, not all of it).
  */
 void sim_run_next(struct sim *s, int cpu)
 {
 	struct sim_cpu *c = &s->cpus[cpu];
+	int at = 0;
 
-	c->curr = sim_rq_take(s, cpu, 0);
+	if (!s->tasks[c->rq[0]].rt && !sim_round_robin(s)) {
+		at = sim_eevdf_pick(s, cpu);
+		if (at < 0)
+			at = 0;
+	}
+	c->curr = sim_rq_take(s, cpu, at);
 	c->curr_step = s->nstep;
+	sim_eevdf_set_next(s, cpu, true);
 	if (c->curr >= 0)
 		pelt_update(&s->tasks[c->curr].pelt, s->now, false, 0);
 }

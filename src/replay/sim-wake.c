@@ -2,9 +2,19 @@
 /*
  * Wakeup placement in the simulation: an arrival's activation starts, the
  * policy chooses its CPU through the policy interface (policy.h) from what
- * the CPUs look like without the task (struct rp_env), then the
- * simulator's own rules apply (pins, RT tasks, offline CPUs); the task is
- * queued there and its wakeup emitted.
+ * the CPUs look like without the task (struct rp_env) and who woke it
+ * (struct rp_wakee: the waker's CPU now, sync, the wakee flips, the
+ * task's recent CPU), then the simulator's own rules apply (pins, RT
+ * tasks, offline CPUs); a new task's util starts as
+ * post_init_entity_util_avg() there (policies with post_init_util); the
+ * task is queued there and its wakeup emitted.
+ *
+ * The waker's CPU (docs/replay.md "The waker"): for a task waker, the CPU
+ * that task has in the simulation now (it ran the wakeup); for an
+ * interrupt on the CPU the task last ran on in the recording (its own
+ * timer, as a nanosleep's), the task's previous CPU in the simulation;
+ * for another interrupt, the recorded CPU (mapped); for a fork, the
+ * parent's CPU.
  */
 #include <string.h>
 
@@ -22,6 +32,91 @@ static void track_wakeup(struct sim *s, struct sim_task *t)
 	t->wake_sum += 1024;
 }
 
+/* The CPU the wakeup of t's activation a (waker k) runs on, -1. */
+static int waker_cpu(const struct sim *s, const struct sim_task *t,
+		     const struct rp_waker *k)
+{
+	int cpu = map_cpu(s, k->cpu);
+
+	switch (k->kind) {
+	case RP_WAKER_TASK:
+		if (k->task >= 0 && s->tasks[k->task].cpu >= 0)
+			return s->tasks[k->task].cpu;
+		return cpu;
+	case RP_WAKER_IRQ_PREV:
+		return t->cpu >= 0 ? t->cpu : cpu;
+	case RP_WAKER_IRQ:
+		return cpu;
+	default:
+		return -1;
+	}
+}
+
+/*
+ * record_wakee(): the waker (current: the waking task, or whatever runs
+ * on the CPU an interrupt woke it from, or that CPU's idle task) flips
+ * to a new wakee; its count halves once a second. Its count after.
+ */
+static uint32_t record_wakee(struct sim *s, int task, const struct rp_waker *k,
+			     int cpu)
+{
+	uint32_t *flips, *last;
+	uint64_t *ts;
+	int cur = k->kind == RP_WAKER_TASK ? k->task
+		  : cpu >= 0		     ? s->cpus[cpu].curr
+					     : -1;
+
+	if (cur >= 0) {
+		flips = &s->tasks[cur].wakee_flips;
+		last = &s->tasks[cur].last_wakee;
+		ts = &s->tasks[cur].flip_decay_ts;
+	} else if (cpu >= 0) {
+		flips = &s->cpus[cpu].idle_flips;
+		last = &s->cpus[cpu].idle_last_wakee;
+		ts = &s->cpus[cpu].idle_flip_ts;
+	} else {
+		return 0;
+	}
+	if (s->now > *ts + 1000000000ull) {
+		*flips >>= 1;
+		*ts = s->now;
+	}
+	if (*last != (uint32_t)task + 1) {
+		*last = (uint32_t)task + 1;
+		(*flips)++;
+	}
+	return *flips;
+}
+
+/*
+ * post_init_entity_util_avg() on cpu (its cfs_rq's util and load as they
+ * are, before the task joins): half the CPU's spare capacity, at most the
+ * CPU's util x the task's weight / (its load + 1); none when no capacity
+ * is spare. The task's util signal starts there.
+ */
+static void post_init_util(struct sim *s, int task, int cpu)
+{
+	struct sim_task *t = &s->tasks[task];
+	struct sim_cpu *c = &s->cpus[cpu];
+	uint32_t util_rq, load_rq;
+	int64_t cap, util = 0;
+
+	sim_sync_cpu(s, cpu);
+	util_rq = c->pelt.util_avg;
+	load_rq = sim_load_cpu(s, cpu);
+	cap = ((int64_t)c->cap_orig - util_rq) / 2;
+	if (cap > 0) {
+		util = util_rq ? (int64_t)util_rq * t->weight / (load_rq + 1)
+			       : cap;
+		if (util > cap)
+			util = cap;
+	}
+	pelt_update(&t->pelt, s->now, false, 0); /* starts it */
+	t->pelt.util_avg = (uint32_t)util;
+	t->pelt.util_sum = (uint64_t)util * (EA_PELT_LOAD_AVG_MAX - 1024 +
+					     t->pelt.period_contrib);
+}
+
 static int place_policy(struct sim *s, int task)
 {
 	struct sim_task *t = &s->tasks[task];
@@ -34,8 +129,15 @@ static int place_policy(struct sim *s, int task)
 			     .overutilised = over_seen(s),
 			     .asymmetric = s->asymmetric,
 			     .clc = s->clc,
-			     .util_est = s->env_ue};
+			     .util_est = s->env_ue,
+			     .topo = s->topo,
+			     .load = s->env_load,
+			     .runnable = s->env_runnable,
+			     .idle_state = s->env_idle_state,
+			     .idle_stamp = s->env_idle_stamp,
+			     .nr_idle_scan = s->nr_idle_scan};
 	struct rp_wakee p = {0};
+	const struct rp_waker *k = &t->w->wakers[t->cur];
 	int cpu;
 
 	if (t->pin >= 0)
@@ -53,8 +155,12 @@ static int place_policy(struct sim *s, int task)
 		s->env_cap[i] = c->cap_idx;
 		s->env_nr[i] = nr_running(s, i);
 		s->env_ue[i] = c->curr >= 0 ? s->tasks[c->curr].ue_ewma : 0;
-		for (int k = 0; k < c->nrq; k++)
-			s->env_ue[i] += s->tasks[c->rq[k]].ue_ewma;
+		for (int q = 0; q < c->nrq; q++)
+			s->env_ue[i] += s->tasks[c->rq[q]].ue_ewma;
+		s->env_load[i] = sim_load_cpu(s, i);
+		s->env_runnable[i] = sim_runnable_cpu(s, i);
+		s->env_idle_state[i] = c->e_idle ? c->e_state : -1;
+		s->env_idle_stamp[i] = c->idle_since;
 	}
 	p.util = task_util(s, t);
 	p.util_est = t->ue_ewma;
@@ -68,10 +174,29 @@ static int place_policy(struct sim *s, int task)
 	p.rec_cpu = map_cpu(s, a->cpu);
 	p.prev_cpu = t->cpu >= 0 ? t->cpu : p.rec_cpu >= 0 ? p.rec_cpu : 0;
 	p.fork = a->flags & RP_ACT_FORK;
-	/* a new task: the policy's fork placement, if it has one */
-	cpu = p.fork && s->policy->select_fork
-		      ? s->policy->select_fork(&env, &p)
-		      : s->policy->select_cpu(&env, &p);
+	p.waker_cpu = waker_cpu(s, t, k);
+	p.load = sim_load_task(s, task);
+	p.load_cpu = t->load_cpu;
+	p.sync = k->sync && k->kind == RP_WAKER_TASK;
+	if (k->kind == RP_WAKER_TASK && k->task >= 0) {
+		p.waker_kthread = rp_kthread_cpu(s->tasks[k->task].w->comm) >= 0;
+		p.waker_load = sim_load_task(s, k->task);
+	}
+	if (p.fork && s->policy->select_fork) {
+		/* wake_up_new_task(): prev and recent_used_cpu are the
+		 * parent's CPU (sched_fork()) */
+		if (p.waker_cpu >= 0)
+			p.prev_cpu = p.waker_cpu;
+		t->recent_cpu = p.prev_cpu;
+		cpu = s->policy->select_fork(&env, &p);
+	} else if (p.fork) {
+		cpu = s->policy->select_cpu(&env, &p);
+	} else {
+		p.waker_flips = record_wakee(s, task, k, p.waker_cpu);
+		p.wakee_flips = t->wakee_flips;
+		p.recent_used_cpu = &t->recent_cpu;
+		cpu = s->policy->select_cpu(&env, &p);
+	}
 	if (cpu < 0 || cpu >= s->ncpus)
 		cpu = p.prev_cpu;
 	if (t->upin && !rp_pin_allows(t->upin, cpu)) {
@@ -116,6 +241,14 @@ void sim_arrive(struct sim *s, const struct sim_arrival *ar)
 		return; /* still busy with an earlier one: queued behind it */
 	sim_start_act(s, t, ar->act);
 	cpu = place(s, ar->task);
+	if ((a->flags & RP_ACT_FORK) && !t->rt) {
+		/* a new task: half a slice (PLACE_DEADLINE_INITIAL), its
+		 * load full, its util post_init_entity_util_avg()'s */
+		t->initial = true;
+		sim_load_new_task(s, ar->task);
+		if (s->policy->post_init_util)
+			post_init_util(s, ar->task, cpu);
+	}
 	sim_enqueue(s, ar->task, cpu);
 	sim_exit_wake(s, ar->task, cpu);
 	ev = sim_emit(s, cpu, EA_EV_WAKEUP, a->seq_in, e_task(s, cpu));

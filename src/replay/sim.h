@@ -45,6 +45,26 @@ struct sim_task {
 	uint64_t wait_from; /* queued since */
 	uint64_t wake_sum, wake_last_ms; /* RFC wakeup_avg_sum */
 	uint32_t ue_ewma; /* util_est (mainline 6.9+), set at sleep */
+	/* PELT of its runnable time (sim-load.c): load_avg = this x weight
+	 * / 1024; attached to load_cpu's signals, runnable there (lrun) */
+	struct ea_pelt lsig;
+	int load_cpu;
+	bool lrun;
+	/* EEVDF (sim-eevdf.c), virtual ns: vruntime, deadline, lag saved at
+	 * dequeue, the vruntime its slice is protected up to; rel_dl: the
+	 * deadline is relative (moved while runnable, PLACE_REL_DEADLINE);
+	 * initial: its next enqueue is a new task's (half a slice) */
+	int64_t vrt, dl, vlag, vprot;
+	bool rel_dl, initial;
+	/* record_wakee(): as current, its wakee_flips, last wakee (index +
+	 * 1), the time they were last halved */
+	uint32_t wakee_flips;
+	uint32_t last_wakee;
+	uint64_t flip_decay_ts;
+	int recent_cpu; /* p->recent_used_cpu, -1 */
+	/* when it last left a CPU (preempted or blocking): se.exec_start as
+	 * task_hot() reads it (sim-balance.c) */
+	uint64_t off_ns;
 };
 
 /* A task moving to its next recorded segment's CPU. */
@@ -81,8 +101,26 @@ struct sim_cpu {
 	int e_task; /* task index of e_pid, -1 */
 	uint64_t kmax; /* emission key floor within the bucket */
 	uint64_t kmax_bucket; /* ... if this one (sim.nbuckets), else 0 */
-	int *rq; /* waiting tasks, FIFO */
+	int *rq; /* waiting tasks: RT first (FIFO), then CFS in the order
+		    they were queued (EEVDF picks among them) */
 	int rq_cap;
+	/* its cfs_rq's load_avg (weights of runnable CFS tasks) and
+	 * runnable_avg (1024 per runnable CFS task) signals, their sums of
+	 * runnable tasks now (sim-load.c) */
+	struct ea_pelt lload, lrunnable;
+	uint64_t lw;
+	uint32_t lnr;
+	/* EEVDF: when curr's vruntime was last advanced; V when last known
+	 * (where an empty queue places its first task) */
+	uint64_t exec_start;
+	int64_t v0;
+	/* record_wakee() of its idle task, current for an interrupt in idle */
+	uint32_t idle_flips, idle_last_wakee;
+	/* its periodic balance: sd->nr_balance_failed, and when it next
+	 * balances while busy (balance_interval x busy_factor) */
+	uint32_t lb_failed;
+	uint64_t busy_lb_next;
+	uint64_t idle_flip_ts;
 	/* next_time(): its task's finish time, from rem at fin_now and rate */
 	uint32_t fin_rate;
 	uint64_t fin_t, fin_rem, fin_now;
@@ -189,6 +227,12 @@ struct sim {
 	uint32_t *env_util;
 	uint32_t *env_ue; /* each CPU's util_est: its runnable tasks' */
 	int *env_cap, *env_nr;
+	uint32_t *env_load, *env_runnable;
+	int *env_idle_state;
+	uint64_t *env_idle_stamp;
+	struct rp_topo *topo; /* mainline's domains (topology.c) */
+	int *nr_idle_scan; /* per LLC, SIS_UTIL (sim-balance.c) */
+	uint64_t base_slice; /* EEVDF: 0.70 ms x (1 + ilog2(min(ncpus, 8))) */
 	struct rp_cl_cache *clc; /* the model, as the policies use it */
 	char (*comms)[EA_COMM_LEN]; /* each task's, as emitted */
 	char (*swapper)[EA_COMM_LEN]; /* each CPU's idle task's */
@@ -216,7 +260,7 @@ struct sim {
 	char error[128];
 };
 
-#define TICK_NS 4000000ull
+#define TICK_NS 4000000ull /* HZ=250, the recorded VMs' */
 #define KEY_SIM UINT64_MAX /* events with no recorded cause: last */
 
 /* ---- small helpers of every mechanism ---- */
@@ -240,6 +284,17 @@ static inline bool pelt_update(struct ea_pelt *p, uint64_t now, bool running,
 		return false;
 	ea_pelt_update_slow(p, now, running, cap);
 	return true;
+}
+
+/*
+ * Whether CFS tasks share a CPU in round robin slices (sim_rr_slice())
+ * rather than by EEVDF: under `recorded`, which follows the recording's
+ * placement segment by segment; its shorter turns hand segments over
+ * closer to the recording's times (docs/replay.md "Self-consistency").
+ */
+static inline bool sim_round_robin(const struct sim *s)
+{
+	return s->policy->follow_segments;
 }
 
 static inline uint64_t umin(uint64_t a, uint64_t b)
@@ -355,6 +410,22 @@ bool sim_run_cpu(struct sim *s, struct sim_cpu *c, uint64_t t, bool is_live);
 void sim_advance(struct sim *s, uint64_t t);
 void sim_util_est_sleep(struct sim *s, struct sim_task *t, int cpu);
 
+/* sim-load.c: PELT load_avg and runnable_avg of tasks and CPUs */
+void sim_load_join(struct sim *s, int task, int cpu);
+void sim_load_leave(struct sim *s, int task, int cpu);
+uint32_t sim_load_cpu(struct sim *s, int cpu);
+uint32_t sim_runnable_cpu(struct sim *s, int cpu);
+uint32_t sim_load_task(struct sim *s, int task);
+void sim_load_new_task(struct sim *s, int task);
+
+/* sim-eevdf.c: EEVDF among a CPU's CFS tasks */
+bool sim_eevdf_update_curr(struct sim *s, int cpu);
+void sim_eevdf_place(struct sim *s, int task, int cpu, bool wakeup);
+void sim_eevdf_leave(struct sim *s, int task, int cpu, bool sleep);
+bool sim_eevdf_preempt(struct sim *s, int cpu, int task);
+int sim_eevdf_pick(struct sim *s, int cpu);
+void sim_eevdf_set_next(struct sim *s, int cpu, bool renew);
+
 /* sim-idle.c: idle entry and exit, idle states */
 void sim_go_idle(struct sim *s, int cpu, uint64_t key);
 int sim_push_len(struct sim *s, struct sim_cpu *c, uint64_t len);
@@ -372,9 +443,10 @@ int sim_rq_push(struct sim *s, int cpu, int task);
 void sim_rq_last_first(struct sim *s, int cpu);
 int sim_rq_take(struct sim *s, int cpu, int at);
 void sim_enqueue(struct sim *s, int task, int cpu);
+void sim_leave(struct sim *s, int task, int cpu, bool sleep);
 void sim_migrate_running(struct sim *s, int src, int dst);
-uint64_t sim_slice(const struct sim *s, int cpu);
 void sim_run_next(struct sim *s, int cpu);
+uint64_t sim_rr_slice(const struct sim *s, int cpu);
 
 /* sim-exit.c: idle exit: when a task placed on an idle CPU may run */
 void sim_exit_wake(struct sim *s, int task, int cpu);
@@ -395,7 +467,7 @@ int sim_init_offs(struct sim *s);
 
 /* sim-balance.c: load balancing */
 void sim_balance_tick(struct sim *s);
-bool sim_pull(struct sim *s, int cpu);
+bool sim_pull(struct sim *s, int cpu, bool tick);
 
 /* sim-busy0.c: idle-task stretches */
 void sim_busy0_end(struct sim *s, int cpu);

@@ -53,6 +53,18 @@ static void oom(struct ea_workload *w)
 		ok_;                                                           \
 	})
 
+/* The task of pid, NULL: none yet (none is created). */
+static struct rp_task *task_find(struct ea_workload *w, int32_t pid)
+{
+	if (!w->nslots)
+		return NULL;
+	for (size_t j = slot_of(pid, w->nslots); w->slots[j];
+	     j = (j + 1) & (w->nslots - 1))
+		if (w->tasks[w->slots[j] - 1].pid == pid)
+			return &w->tasks[w->slots[j] - 1];
+	return NULL;
+}
+
 static struct rp_task *task_get(struct ea_workload *w, int32_t pid,
 				const char *comm)
 {
@@ -123,6 +135,16 @@ static struct rp_act *act_open(struct ea_workload *w, struct rp_task *t,
 		}
 		t->act_segs = p;
 	}
+	if (t->cap != cap || !t->wakers) {
+		struct rp_waker *p = realloc(t->wakers, t->cap * sizeof(*p));
+
+		if (!p) {
+			oom(w);
+			return NULL;
+		}
+		t->wakers = p;
+	}
+	t->wakers[t->nacts] = (struct rp_waker){-1, -1, RP_WAKER_NONE, 0};
 	if (t->act_segs)
 		t->act_segs[t->nacts] = (struct rp_act_segs){ 0, 0 };
 	a = &t->acts[t->nacts++];
@@ -429,6 +451,52 @@ static uint64_t eligible_of(const struct rp_cpu_timeline *tl,
 	return a->release;
 }
 
+/*
+ * The waker of t's activation just opened by ev (struct rp_waker): a task
+ * in task context, else an interrupt (or the idle task), on the CPU that
+ * recorded ev; a task waker's wakeup is its candidate for sync.
+ */
+static void note_waker(struct ea_workload *w, struct rp_task *t,
+		       const struct ea_event *ev)
+{
+	struct rp_waker *k = &t->wakers[t->nacts - 1];
+	struct rp_task *waker;
+
+	k->cpu = (int16_t)ev->cpu;
+	if (ev->cur_pid > 0 && ev->cur_pid != ev->wake.pid &&
+	    (!(ev->flags & EA_EVF_IRQ) || ev->type == EA_EV_WAKEUP_NEW)) {
+		k->kind = RP_WAKER_TASK;
+		k->task = ev->cur_pid;
+	} else {
+		k->kind = ev->cpu == t->last_run_cpu ? RP_WAKER_IRQ_PREV
+						    : RP_WAKER_IRQ;
+	}
+	if (k->kind != RP_WAKER_TASK || ev->type == EA_EV_WAKEUP_NEW)
+		return;
+	waker = task_find(w, ev->cur_pid);
+	if (waker) {
+		waker->sync_wakee = (uint32_t)(t - w->tasks) + 1;
+		waker->sync_act = (uint32_t)(t->nacts - 1);
+		waker->sync_ts = ev->ts;
+		waker->sync_cpu = ev->cpu;
+	}
+}
+
+/* The waker switching out (ev): its last wakeup was sync if it blocked
+ * there soon after (RP_SYNC_NS), running nothing else meanwhile. */
+static void note_sync(struct ea_workload *w, const struct ea_event *ev)
+{
+	struct rp_task *waker = task_find(w, ev->sw.prev_pid);
+
+	if (!waker || !waker->sync_wakee)
+		return;
+	if (ev->sw.prev_state != EA_PREV_RUNNABLE &&
+	    ev->cpu == waker->sync_cpu && ev->ts >= waker->sync_ts &&
+	    ev->ts - waker->sync_ts <= RP_SYNC_NS)
+		w->tasks[waker->sync_wakee - 1].wakers[waker->sync_act].sync = 1;
+	waker->sync_wakee = 0;
+}
+
 /* A prio an event showed for t (kernel prio, 0..139). */
 static void note_prio(struct rp_task *t, int32_t prio)
 {
@@ -460,9 +528,10 @@ static void on_event(void *ctx, const struct ea_state *s,
 		t = task_get(w, ev->wake.pid, ev->wake.comm);
 		if (t)
 			note_prio(t, ev->wake.prio);
-		if (t && !t->open)
-			act_open(w, t, ev->ts, ev->type == EA_EV_WAKEUP_NEW ?
-				 RP_ACT_FORK : 0);
+		if (t && !t->open &&
+		    act_open(w, t, ev->ts, ev->type == EA_EV_WAKEUP_NEW ?
+			     RP_ACT_FORK : 0))
+			note_waker(w, t, ev);
 		return;
 	case EA_EV_SWITCH:
 		if (grow_cpus(w, ev->cpu))
@@ -471,6 +540,8 @@ static void on_event(void *ctx, const struct ea_state *s,
 			w->cpus[ev->cpu].left_idle = false;
 			w->cpus[ev->cpu].after_idle = ev->ts;
 		}
+		if (ev->sw.prev_pid > 0)
+			note_sync(w, ev);
 		if (ev->sw.prev_pid > 0 && ev->sw.prev_state != EA_PREV_RUNNABLE) {
 			t = task_get(w, ev->sw.prev_pid, ev->sw.prev_comm);
 			if (t)
@@ -535,6 +606,7 @@ void ea_workload_free(struct ea_workload *w)
 		free(w->tasks[i].acts);
 		free(w->tasks[i].act_segs);
 		free(w->tasks[i].segs);
+		free(w->tasks[i].wakers);
 	}
 	for (int i = 0; i < w->ncpus; i++)
 		free(w->cpus[i].idles);
@@ -592,6 +664,13 @@ int ea_workload_done(struct ea_workload *w, const struct ea_state *s,
 		if (t->prio < 100)
 			c->rt_tasks++;
 		rp_pin_resolve(&w->cfg, t);	/* pin.c */
+		for (size_t k = 0; k < t->nacts; k++) {
+			struct rp_waker *wk = &t->wakers[k];
+			struct rp_task *by = wk->kind == RP_WAKER_TASK ?
+				task_find(w, wk->task) : NULL;
+
+			wk->task = by ? (int32_t)(by - w->tasks) : -1;
+		}
 		if (t->pin >= 0 || t->upin)
 			c->pinned_tasks++;
 	}

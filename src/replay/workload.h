@@ -61,6 +61,33 @@ struct rp_act {
 
 _Static_assert(sizeof(struct rp_act) == 56, "struct rp_act: 56 bytes");
 
+/*
+ * Who woke an activation (docs/replay.md "The waker"), from the record
+ * that opened it: try_to_wake_up() writes sched_waking on the CPU it runs
+ * on, the waker's; its common_pid is the task running there (the waker,
+ * or the one an interrupt interrupted), its common_flags the context. A
+ * sched_wakeup without a sched_waking before it: that record's CPU and
+ * task; sched_wakeup_new: the forking parent's.
+ */
+enum {
+	RP_WAKER_NONE, /* no wakeup record (a switch-in, the trace start) */
+	RP_WAKER_TASK, /* a task (task context): task, cpu */
+	RP_WAKER_IRQ, /* interrupt context, or the idle task: cpu */
+	RP_WAKER_IRQ_PREV, /* ... on the CPU the task last ran on */
+};
+
+struct rp_waker {
+	int32_t task; /* RP_WAKER_TASK: the waker's task index (its pid
+			 while extracting), -1 unknown */
+	int16_t cpu; /* the recorded CPU the wakeup ran on, -1 */
+	uint8_t kind; /* RP_WAKER_* */
+	/* WF_SYNC as approximated: the waker blocked on that CPU within
+	 * RP_SYNC_NS, running nothing else meanwhile */
+	uint8_t sync;
+};
+
+#define RP_SYNC_NS 50000ull
+
 /* An activation's segments: segs[seg0 .. seg0 + nseg) of its task. */
 struct rp_act_segs {
 	uint32_t seg0, nseg;
@@ -78,6 +105,7 @@ struct rp_task {
 	struct rp_act_segs *act_segs;
 	struct rp_seg *segs;
 	size_t nsegs, seg_cap;
+	struct rp_waker *wakers; /* acts[k]'s waker at wakers[k] */
 	int32_t prio; /* the most urgent prio its events showed (kernel
 			 prio: < 100 RT or deadline; 100..139 CFS,
 			 nice + 120); 120 if none did */
@@ -89,6 +117,13 @@ struct rp_task {
 	int32_t last_run_cpu; /* extraction: CPU of its latest run */
 	int32_t ran_cpu; /* extraction: CPU of the run ending latest */
 	uint64_t ran_until; /* ... and its end (ns) */
+	/* extraction: the last wakeup it made (a task waker), a candidate
+	 * for sync until it next switches out: the wakee's index + 1 (0:
+	 * none), its activation, the time and CPU */
+	uint32_t sync_wakee;
+	uint32_t sync_act;
+	uint64_t sync_ts;
+	int32_t sync_cpu;
 };
 
 /* A stretch of CPU time in the idle task (interrupts, idle entry/exit). */

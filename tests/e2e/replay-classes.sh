@@ -22,17 +22,23 @@ for p in cfs feec eas-rfc pack spread; do
 		"$(/usr/bin/python3 -c "import json,sys; print(json.load(open(sys.argv[1]))['policies'][0]['latency']['max'])" "$TMP/r.json")" "0.0"
 done
 
-# The CFS task an RT task preempts runs next: a and b share CPU 0 in 3 ms
-# slices (a from 0, b from 1 ms: a's half slice to 4 ms, then b [4, 7),
-# a [7, 10), b from 10); rt wakes at 11 ms and preempts b, runs 1 ms, and
-# b, not a, resumes at 12 ms.
+# After an RT task, EEVDF picks among the CFS tasks (sim-eevdf.c): a and b
+# share CPU 0 (base slice 0.7 ms x (1 + ilog2(2)) = 1.4 ms, rescheduled
+# at the 4 ms tick, no HRTICK). a runs from 0 (vruntime 0, deadline 1.4);
+# b joins at 1 ms at V = a's vruntime 1 (deadline 2.4); a is protected
+# (vruntime below its deadline) and keeps the CPU. Tick 4 ms: a at 4,
+# past its deadline (next 5.4): V = (4 + 1) / 2 = 2.5, only b is
+# eligible: b [4, 8). Tick 8: b at 5 (deadline 6.4), V = 4.5: a (4)
+# eligible, b not: a [8, 11). rt wakes at 11 ms and preempts a (a at 7),
+# runs 1 ms; at 12 ms V = (7 + 5) / 2 = 6: b (5) is eligible, a (7) not:
+# b, not the preempted a, runs next, until the tick at 16 ms.
 "$EATRACE" replay --target-model $two --source-capacity 1024 --governor performance \
 	--policy cfs --pin a=0 --pin b=0 --emit-trace "$TMP/p.txt" \
 	tests/fixtures/replay/rt-preempt.txt >"$TMP/out" || fail "replay rt-preempt"
 got=$(grep sched_switch "$TMP/p.txt" | sed -n 3,5p |
 	sed 's/.* \([0-9.]*\): sched_switch: prev_comm=\([a-z]*\) .*next_comm=\([a-z]*\) .*/\1:\2>\3/' | tr '\n' ' ')
-expect_eq "the preempted CFS task resumes after the RT task" "$got" \
-	"100.010000000:a>b 100.011000000:b>rt 100.012000000:rt>b "
+expect_eq "after the RT task EEVDF's pick runs, not the preempted task" "$got" \
+	"100.011000000:a>rt 100.012000000:rt>b 100.016000000:b>a "
 
 # 2. n0 (nice 0, weight 1024) and n5 (nice 5, weight 335) share CPU 0
 # (pinned) for 100 ms. n0 runs alone [0, 4 ms), then its half slice to

@@ -12,7 +12,15 @@
 #    disagrees at the first (stayed on prev 0/1), agrees at the second
 #    (moved 1/1); each candidate's energy: A15 / A7 = 4.806 / 1.829 =
 #    2.6275 whatever the util;
-#  - cfs: prev (CPU 0) is idle both times: stayed 1/1, moved 0/1.
+#  - cfs: prev (CPU 0) is idle both times: stayed 1/1, moved 0/1. The
+#    first wakeup is written on CPU 0 (no sched_waking: the waker's CPU is
+#    the sched_wakeup's), prev: no wake_affine, target 0 idle. The second
+#    on CPU 2, an A7, another LLC than prev's: wake_affine_idle() does not
+#    take an idle this_cpu of another LLC, prev is idle: prev; target 0
+#    idle. No candidates compared (0 of 2);
+#  - baselines on the same 2 decisions: keep prev (0, 0) agrees once; the
+#    waker's CPU (0, then 2) twice. feec compared energies both times
+#    (compared 2, agreeing 1).
 . "$(dirname "$0")/lib.sh"
 cd "$ROOT" || exit 1
 fx=tests/fixtures/replay/shadow-tc2.txt
@@ -28,6 +36,15 @@ print(' '.join('%d/%d' % (k[x]['agree'], k[x]['decisions'])
 expect_eq "feec: stayed 0/1, moved 1/1, overutilised 0/0" "$(kinds "$TMP/feec.json")" "0/1 1/1 0/0"
 "$EATRACE" replay "$fx" -m tc2 --shadow cfs -f json >"$TMP/cfs.json" || fail "shadow cfs"
 expect_eq "cfs: stayed 1/1, moved 0/1" "$(kinds "$TMP/cfs.json")" "1/1 0/1 0/0"
+base() { /usr/bin/python3 -c "
+import json,sys; d=json.load(open(sys.argv[1]))
+print(d['agree_keep_prev'], d['agree_waker_cpu'], d['compared'], d['compared_agree'])" "$1"; }
+expect_eq "cfs: keep prev 1, waker's CPU 2, compared 0" "$(base "$TMP/cfs.json")" "1 2 0 0"
+expect_eq "feec: keep prev 1, waker's CPU 2, compared 2 (1 agrees)" "$(base "$TMP/feec.json")" "1 2 2 1"
+"$EATRACE" replay "$fx" -m tc2 --shadow cfs >"$TMP/cfs.txt" || fail "shadow cfs text"
+expect_eq "text: the baselines beside the agreement" \
+	"$(sed -n 2p "$TMP/cfs.txt")" \
+	"baselines on the same decisions: keep prev 1 (50.0%), the waker's CPU 2 (100.0%)"
 # the CSV: header + 2 decisions; columns; candidate energies' ratio
 expect_eq "decisions CSV rows" "$(wc -l <"$TMP/d.csv" | tr -d ' ')" "3"
 expect_eq "decisions CSV first row" "$(sed -n 2p "$TMP/d.csv" | cut -d, -f1-8)" \

@@ -34,11 +34,17 @@ expect_eq "--work auto = default" "$(figs)" "61.44 0.05 51.2 0.01 10.24 0.0"
 # demand: each ran all the time from its release to its end: 61.44 again.
 run --work demand
 expect_eq "demand: each asks what it got running all its span" "$(figs)" "61.44 0.05 51.2 0.01 10.24 0.0"
-# demand, both on CPU 0 (round robin, 3 ms slices, spin first): spin
-# [0,3) [6,9) [12,15) [18,21), sleeper [3,6) [9,12) [15,18) [21,22): its
-# 10 ms done at 22 ms; spin alone on to its 50 ms at 60 ms. CPU 0 busy
-# 0.06 s, work 61.44. Waits: sleeper [0,3) [6,9) [12,15) [18,21) = 12 ms,
-# spin [3,6) [9,12) [15,18) [21,22) = 10 ms: 0.022 s.
+# demand, both on CPU 0 (EEVDF, 1.4 ms slices seen at the 4 ms tick:
+# tests/e2e/replay-classes.sh), each until its work is done: sleeper
+# 10 ms, spin 50 ms at 1024. Both woken at 0 with the same vruntime and
+# deadline: spin, queued first, runs [0, 4); at each tick the runner is
+# past its deadline and the other is eligible with a deadline no later
+# (equal weights: both at the same vruntime every 8 ms, the waiting one
+# picked): sleeper [4, 8), spin [8, 12), sleeper [12, 16), spin [16, 20),
+# sleeper [20, 22): its 10 ms done at 22 ms; spin alone on, 12 ms done by
+# 20, its other 38 ms [22, 60). CPU 0 busy 0.06 s, work 61.44. Waits:
+# sleeper [0, 4) [8, 12) [16, 20) = 12 ms, spin [4, 8) [12, 16) [20, 22)
+# = 10 ms: 0.022 s. (Round robin's 3 ms turns gave the same figures.)
 run --work demand --pin sleeper=0 --pin spin=0 --emit-trace "$TMP/e.txt"
 expect_eq "demand on one CPU: the work done, whatever the time" "$(figs)" "61.44 0.06 61.44 0.0 0.0 0.022"
 last=$(grep 'sched_switch: prev_comm=sleeper' "$TMP/e.txt" | tail -1 | sed 's/.* \([0-9.]*\): sched_switch.*/\1/')
@@ -52,18 +58,41 @@ expect_eq "demand on one CPU: sleeper's 10 ms done at 22 ms" "$last" "100.022000
 # demand (auto: never slept): work x span / ran: a 25.6 x 100 / 25 =
 # 102.4, b 25.6 x 99 / 25 = 101.376, c x 98 / 25 = 100.352, d x 97 / 25 =
 # 99.328: 403.456 in all; on two-cpu.json's 2 CPUs at 1024 that is
-# 394 ms of CPU: the run goes on past the trace's end, each CPU busy
-# 0.197 s (a and d on one, b and c on the other: 201.728 each), the last
-# done at 198 ms (CPU 1 started at 1 ms): extra 0.098 s, priced 0.198 s.
+# 394 ms of CPU, run past the trace's end.
+# Under cfs the wakeups of b, c, d at 1, 2, 3 ms take prev, CPU 0: it is
+# busy, SIS_UTIL scans no CPU before the first tick and the waker (a) is
+# on CPU 0. EEVDF on CPU 0 (base slice 1.4 ms, sim-eevdf.c): a runs from 0
+# (vruntime 0, deadline 1.4, protected to 1.4); b joins at 1 at V = 1,
+# deadline 2.4: a still protected, runs on. c joins at 2: a's vruntime 2
+# passed its deadline (next one 3.4), the CPU reschedules; c is placed at
+# V(a 2, b 1) = 1.5, deadline 2.9; V = 1.5, a not eligible, b (deadline
+# 2.4) runs [2, 4). d joins at 3 at V(a 2, b 2, c 1.5) = 1.833, deadline
+# 3.233: b protected to 2.4 but not eligible (2 > V 1.833), the pick is c,
+# not d: no preemption. The 4 ms tick: b's deadline passed, V = 2.083,
+# eligible a (2, 3.4), c (1.5, 2.9), d (1.833, 3.233): c runs. Idle CPU 1
+# pulls at that tick the task least recently run that is not cache hot
+# (b left 0 ms ago): a (ran [0, 2)); at 8 ms its periodic balance takes
+# d (never ran; CPU 0: 3 against 1), then 2 + 2, nothing moves (below).
+# fixed: 25 ms each at 1024. CPU 0 runs a's 2 ms, b's and c's 25 each:
+# busy [0, 52 ms), 0.052 s; CPU 1 a's other 23 and d's 25: [4, 52),
+# 0.048 s; done before the trace's end: extra 0, priced 0.1 s. Each CPU
+# shares its two to the end (c done near 50 ms, a near 46, the others
+# alone to 52): never one CPU idle while the other runs two: 2
+# migrations. auto: b and c ask 101.376 + 100.352 = 201.728 = 197 ms,
+# a and d 102.4 + 99.328 = 197 ms. CPU 0: a's 2 ms + 197 = 199 ms from 0;
+# CPU 1: 197 - 2 = 195 ms from 4: both done at 199 ms (the first of each
+# pair done near 196: no idle CPU beside two tasks, 2 migrations):
+# 0.199 / 0.195 s, extra 0.199 - 0.1 = 0.099 s, priced 0.199 s.
+# (Round robin gave 0.05 / 0.05 and 0.197 / 0.197 with {a, d} / {b, c}.)
 st=tests/fixtures/replay/stacked.txt
 stk() { "$EATRACE" replay --target-model tests/fixtures/energy/two-cpu.json \
 	--source-capacity 1024 --governor performance --idle menu --policy cfs "$@" \
 	-f json "$st" >"$TMP/r.json" || fail "replay stacked $*"
 	/usr/bin/python3 -c "
 import json,sys; d=json.load(open(sys.argv[1])); p=d['policies'][0]
-print(p['work'], *[c['task_busy_s'] for c in p['cpus']], p['extra_s'], d['priced_s'])" "$TMP/r.json"; }
-expect_eq "stacked, fixed: the recorded work" "$(stk --work fixed)" "102.4 0.05 0.05 0.0 0.1"
-expect_eq "stacked, auto: demands past the trace's end" "$(stk)" "403.456 0.197 0.197 0.098 0.198"
+print(p['work'], p['migrations'], *[c['task_busy_s'] for c in p['cpus']], p['extra_s'], d['priced_s'])" "$TMP/r.json"; }
+expect_eq "stacked, fixed: the recorded work" "$(stk --work fixed)" "102.4 2 0.052 0.048 0.0 0.1"
+expect_eq "stacked, auto: demands past the trace's end" "$(stk)" "403.456 2 0.199 0.195 0.099 0.199"
 
 # Every policy does the same work; only `recorded` on its own platform
 # stops at the trace's end (it is the recording's timeline, as report

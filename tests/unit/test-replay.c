@@ -429,30 +429,6 @@ static void cpu_map(void **state)
 	ea_model_free(a7);
 }
 
-/*
- * cfs's least loaded CPU when every CPU has one task at util 0 and prev's
- * cluster has no idle CPU: ties go to the biggest CPU, then the lowest id,
- * so an A15 on tc2 (CPU 0) and on the A7-first copy (CPU 3), not CPU 0
- * whatever cluster it is.
- */
-static void cfs_ties_by_capacity(void **state)
-{
-	struct scen s = { .nr = { 1, 1, 1, 1, 1 } };
-	struct rp_wakee p = { .util = 10, .prev_cpu = 4 };
-	struct ea_model *a7;
-	struct ea_err err;
-
-	load(state);
-	if (ea_model_load(&a7, "tests/fixtures/models/tc2-a7-first.json", &err))
-		fail_msg("%s", err.msg);
-	assert_int_equal(rp_policy_cfs.select_cpu(env(&s, false), &p), 0);
-	env(&s, false)->model = a7;
-	s.env.asymmetric = rp_asymmetric(a7);
-	p.prev_cpu = 2;
-	assert_int_equal(rp_policy_cfs.select_cpu(&s.env, &p), 3);
-	ea_model_free(a7);
-}
-
 /* Per-CPU kthreads by name; the unbound kworker pool is not bound. */
 static void kthread_pins(void **state)
 {
@@ -1054,7 +1030,6 @@ int main(void)
 		cmocka_unit_test(rfc_curr_capacity),
 		cmocka_unit_test(cpu_map),
 		cmocka_unit_test(kthread_pins),
-		cmocka_unit_test(cfs_ties_by_capacity),
 		cmocka_unit_test(governors),
 		cmocka_unit_test(eas_rfc_big_to_little),
 		cmocka_unit_test(rfc_wakeup_energy),
