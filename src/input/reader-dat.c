@@ -78,6 +78,8 @@ unsigned long long tracecmd_get_cursor(struct tracecmd_input *handle, int cpu);
 struct tep_record *tracecmd_peek_data(struct tracecmd_input *handle, int cpu);
 long long tracecmd_get_cpu_file_size(struct tracecmd_input *handle, int cpu);
 int tracecmd_set_cursor(struct tracecmd_input *handle, int cpu, size_t offset);
+struct tracecmd_input *tracecmd_alloc_fd(int fd, int flags);
+int tracecmd_read_headers(struct tracecmd_input *handle, int state);
 
 static const unsigned char dat_magic[10] = "\x17\x08\x44tracing";
 
@@ -174,6 +176,8 @@ struct cpu_span {
 
 struct dat {
 	struct tracecmd_input *top;	/* the file */
+	int top_fd;			/* its descriptor (open_head()), or -1 */
+	struct stat top_st;
 	struct tracecmd_input *h;	/* the buffer read: top or an instance */
 	struct tep_handle *tep;
 	char *path;
@@ -628,43 +632,54 @@ static void dat_free(struct dat *r)
  * init_cpu_data() printf()s "File possibly truncated. Need at least N, but
  * file size is M." on stdout, where it would land in the middle of a dump.
  * While it opens a file, both go to /dev/null. Records are read without
- * this (it would cost syscalls per record).
+ * this (it would cost syscalls per record). Threads opening files at once
+ * (a Dask worker's) share one redirection: the first in saves stdout and
+ * stderr, the last out puts them back (each thread restoring its own
+ * saved copy left the process's stdout on /dev/null, or let a message
+ * through, when two opens overlapped).
  */
-struct quiet {
-	int out, err;
-};
+static pthread_mutex_t quiet_lock = PTHREAD_MUTEX_INITIALIZER;
+static int quiet_users, quiet_out = -1, quiet_err = -1;
 
-static void quiet_begin(struct quiet *q)
+static void quiet_begin(void)
 {
 	int null;
 
-	q->out = q->err = -1;
-	fflush(stdout);
-	fflush(stderr);
-	null = open("/dev/null", O_WRONLY | O_CLOEXEC);
-	if (null < 0)
-		return;
-	q->out = fcntl(STDOUT_FILENO, F_DUPFD_CLOEXEC, 3);
-	q->err = fcntl(STDERR_FILENO, F_DUPFD_CLOEXEC, 3);
-	if (q->out >= 0)
-		dup2(null, STDOUT_FILENO);
-	if (q->err >= 0)
-		dup2(null, STDERR_FILENO);
-	close(null);
+	pthread_mutex_lock(&quiet_lock);
+	if (quiet_users++ == 0) {
+		fflush(stdout);
+		fflush(stderr);
+		null = open("/dev/null", O_WRONLY | O_CLOEXEC);
+		if (null >= 0) {
+			quiet_out = fcntl(STDOUT_FILENO, F_DUPFD_CLOEXEC, 3);
+			quiet_err = fcntl(STDERR_FILENO, F_DUPFD_CLOEXEC, 3);
+			if (quiet_out >= 0)
+				dup2(null, STDOUT_FILENO);
+			if (quiet_err >= 0)
+				dup2(null, STDERR_FILENO);
+			close(null);
+		}
+	}
+	pthread_mutex_unlock(&quiet_lock);
 }
 
-static void quiet_end(struct quiet *q)
+static void quiet_end(void)
 {
-	fflush(stdout);
-	fflush(stderr);
-	if (q->out >= 0) {
-		dup2(q->out, STDOUT_FILENO);
-		close(q->out);
+	pthread_mutex_lock(&quiet_lock);
+	if (--quiet_users == 0) {
+		fflush(stdout);
+		fflush(stderr);
+		if (quiet_out >= 0) {
+			dup2(quiet_out, STDOUT_FILENO);
+			close(quiet_out);
+		}
+		if (quiet_err >= 0) {
+			dup2(quiet_err, STDERR_FILENO);
+			close(quiet_err);
+		}
+		quiet_out = quiet_err = -1;
 	}
-	if (q->err >= 0) {
-		dup2(q->err, STDERR_FILENO);
-		close(q->err);
-	}
+	pthread_mutex_unlock(&quiet_lock);
 }
 
 #define OPEN_FLAGS (TRACECMD_FL_LOAD_NO_PLUGINS | TRACECMD_FL_LOAD_NO_SYSTEM_PLUGINS)
@@ -719,6 +734,28 @@ static void save_cursors(struct dat *r, struct tracecmd_input *h)
 	r->cursor_h = h;
 }
 
+/*
+ * tracecmd_open_head() keeping the descriptor: libtracecmd 3.1 leaks it
+ * when the magic or version is bad, and a handle abandoned after a failed
+ * open keeps it open; ea_dat_open() closes it then (a batch of corrupt
+ * files, or a Python process, ran out of descriptors).
+ */
+static struct tracecmd_input *open_head(const char *path, struct dat *r)
+{
+	struct tracecmd_input *h;
+
+	r->top_fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (r->top_fd < 0 || fstat(r->top_fd, &r->top_st))
+		return NULL;
+	h = tracecmd_alloc_fd(r->top_fd, OPEN_FLAGS);
+	if (h && tracecmd_read_headers(h, 0) < 0) {
+		tracecmd_close(h);	/* closes top_fd */
+		r->top_fd = -1;
+		return NULL;
+	}
+	return h;
+}
+
 static enum open_result open_buffers(const char *path, struct dat *r,
 				     const char **bufname)
 {
@@ -726,7 +763,7 @@ static enum open_result open_buffers(const char *path, struct dat *r,
 
 	*bufname = NULL;
 	stage(OPEN_HEAD);
-	r->top = tracecmd_open_head(path, OPEN_FLAGS);
+	r->top = open_head(path, r);
 	if (!r->top)
 		return OPEN_HEAD;
 	stage(OPEN_DATA);
@@ -1236,7 +1273,6 @@ static int dat_open(void **priv, const char *path, struct ea_input_info *info,
 	enum open_result res;
 	const char *crashed;
 	unsigned long version;
-	struct quiet q;
 	struct dat *r;
 	int t, len, e;
 
@@ -1251,7 +1287,8 @@ static int dat_open(void **priv, const char *path, struct ea_input_info *info,
 	}
 	r->last_cpu = -1;
 	r->fast_err_cpu = -1;
-	quiet_begin(&q);
+	r->top_fd = -1;
+	quiet_begin();
 	ea_dat_kallsyms_skip(true);	/* eatrace resolves no address nor pid */
 #ifdef GUARD_CHILD
 	crashed = NULL;
@@ -1270,11 +1307,17 @@ static int dat_open(void **priv, const char *path, struct ea_input_info *info,
 	e = 0;
 #endif
 	ea_dat_kallsyms_skip(false);
-	quiet_end(&q);
+	quiet_end();
 	if (res != OPEN_OK) {
 		const char *why = crashed ? crashed : "";
 
-		/* Failed handles are not closed: see rehearse_open(). */
+		/* Failed handles are not closed (see rehearse_open()), but
+		 * their descriptor is: still the file's, it is ours */
+		struct stat st;
+
+		if (r->top_fd >= 0 && !fstat(r->top_fd, &st) &&
+		    st.st_dev == r->top_st.st_dev && st.st_ino == r->top_st.st_ino)
+			close(r->top_fd);
 		r->top = r->h = NULL;
 		dat_free(r);
 		if (crashed && !strcmp(crashed, REHEARSE_STALLED)) {
