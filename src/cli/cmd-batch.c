@@ -11,6 +11,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "cli/batch-stop.h"
 #include "cli/cmd.h"
 #include "eatrace/batch.h"
 #include "eatrace/input.h"
@@ -203,6 +204,26 @@ static int add_list(struct batch *b, const char *file)
 	return rc;
 }
 
+/*
+ * --resume: the table's first line must be this -f's: a CSV table starts
+ * with its header, JSON lines with an object. Anything else is another
+ * format's table (resuming it would replace its rows by one of ours) or no
+ * table at all: refused, the file left as it is.
+ */
+static int table_format(const struct batch *b, const char *file, const char *line)
+{
+	bool csv = !strncmp(line, "path,model,", 11), json = line[0] == '{';
+
+	if (b->fmt == EA_BATCH_CSV ? csv : json)
+		return 0;
+	if (csv || json)
+		return ea_die("%s:1: a %s table; cannot resume it with -f %s (give -f %s)",
+			      file, csv ? "CSV" : "JSON-lines",
+			      b->fmt == EA_BATCH_CSV ? "csv" : "jsonl", csv ? "csv" : "jsonl");
+	return ea_die("%s:1: not a batch table (%s); cannot resume it", file,
+		      b->fmt == EA_BATCH_CSV ? "no CSV header" : "not a JSON object");
+}
+
 /* --resume: keep the ok rows of the existing output, note their keys. */
 static int read_previous(struct batch *b, const char *file)
 {
@@ -216,6 +237,8 @@ static int read_previous(struct batch *b, const char *file)
 		return errno == ENOENT ? 0 : ea_die("%s: cannot read: %s", file, strerror(errno));
 	while (!rc && getline(&line, &cap, f) >= 0) {
 		lineno++;
+		if (lineno == 1 && (rc = table_format(b, file, line)))
+			break;
 		if (b->fmt == EA_BATCH_CSV && !strncmp(line, "path,model,", 11)) {
 			/* a table of other columns (another --rows) is not this one */
 			char *want = NULL;
@@ -461,6 +484,34 @@ static void batch_free(struct batch *b)
 	strv_free(&b->kept);
 }
 
+/*
+ * Stopped by a signal: the rows finished but not written yet (traces done
+ * after one still running) go out too, in input order, so the table holds
+ * every row finished and --resume prices only the rest. Returns the exit
+ * status, 128 + the signal.
+ */
+static int stopped(struct batch *b, struct ea_out *out, const char *output, int sig)
+{
+	struct ea_err err;
+
+	for (size_t i = b->emitted; i < b->njobs; i++)
+		if (b->res[i]) {
+			fputs(b->res[i], b->out);
+			free(b->res[i]);
+			b->res[i] = NULL;
+		}
+	if (ea_out_commit(out, &err))
+		return ea_die("%s", err.msg);
+	if (output && strcmp(output, "-"))
+		ea_msg("batch: stopped by %s: the rows of %zu of %zu traces priced are in %s "
+		       "(--resume goes on from them)", batch_signal_name(sig), b->ndone,
+		       b->njobs, output);
+	else
+		ea_msg("batch: stopped by %s: the rows of %zu of %zu traces priced were written",
+		       batch_signal_name(sig), b->ndone, b->njobs);
+	return 128 + sig;
+}
+
 /* Which trace x model rows to run; with --resume, the parent hashes. */
 static int plan(struct batch *b, bool resume)
 {
@@ -524,6 +575,10 @@ int cmd_batch(int argc, char **argv)
 		}
 	if ((resume && read_previous(&b, output)) || plan(&b, resume))
 		goto out;
+	if (resume)
+		batch_remove_stale(output, b.quiet);
+	/* from the temporary on: a signal commits the rows finished */
+	batch_catch_stop();
 	if (ea_out_open(&out, output, &err)) {
 		ea_die("%s", err.msg);
 		goto out;
@@ -535,6 +590,14 @@ int cmd_batch(int argc, char **argv)
 	ea_progress_enabled = 0;	/* the workers' own per-file progress */
 	clock_gettime(CLOCK_MONOTONIC, &b.t0);
 	if (ea_pool_run(b.njobs, jobs, run_trace, trace_done, &b)) {
+		int sig = errno == EINTR ? batch_stopped_by() : 0;
+
+		if (b.drawn)
+			fputs("\r\033[K", stderr);
+		if (sig) {
+			rc = stopped(&b, &out, output, sig);
+			goto out;
+		}
 		ea_die("batch: cannot start workers: %s", strerror(errno));
 		ea_out_abort(&out);
 		goto out;
