@@ -43,14 +43,20 @@ static const char usage_text[] =
 	"  -j, --jobs N       worker processes (default: the CPU count)\n"
 	"      --resume       keep the rows already in -o FILE and skip their\n"
 	"                     traces (same content hash and model); error rows\n"
-	"                     are run again\n"
+	"                     are run again; FILE must be a table of this -f;\n"
+	"                     temporaries a killed batch left beside it are\n"
+	"                     removed\n"
 	"  -q, --quiet        no progress line, nor the files skipped, on stderr\n"
 	"  -v, --verbose      name every file found in a directory on stderr:\n"
 	"                     each trace with its format, each file skipped\n"
 	"  -h, --help         this text\n"
 	"\n"
+	"SIGINT, SIGTERM or SIGHUP stop the workers and write the rows finished\n"
+	"so far (to -o FILE: --resume goes on from them).\n"
+	"\n"
 	"Columns: docs/batch.md. Exit status: 0 every row ok, 1 some rows are\n"
-	"errors, 2 usage error or the output could not be written.\n";
+	"errors, 2 usage error or the output could not be written, 128 + the\n"
+	"signal when stopped by one.\n";
 
 enum { OPT_LIST = 2000, OPT_RESUME, OPT_ROWS };
 
