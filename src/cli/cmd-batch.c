@@ -13,6 +13,7 @@
 
 #include "cli/batch-stop.h"
 #include "cli/cmd.h"
+#include "cli/options.h"
 #include "eatrace/batch.h"
 #include "eatrace/input.h"
 #include "eatrace/model.h"
@@ -41,6 +42,8 @@ static const char usage_text[] =
 	"                     or task, with its key columns after hash\n"
 	"  -o, --output FILE  write there instead of stdout (atomically)\n"
 	"  -j, --jobs N       worker processes (default: the CPU count)\n"
+	"      --max-inflate R  a compressed trace may expand to R times its\n"
+	"                     size on disk, at least 32 MiB (default 32)\n"
 	"      --resume       keep the rows already in -o FILE and skip their\n"
 	"                     traces (same content hash and model); error rows\n"
 	"                     are run again; FILE must be a table of this -f;\n"
@@ -58,7 +61,7 @@ static const char usage_text[] =
 	"errors, 2 usage error or the output could not be written, 128 + the\n"
 	"signal when stopped by one.\n";
 
-enum { OPT_LIST = 2000, OPT_RESUME, OPT_ROWS };
+enum { OPT_LIST = 2000, OPT_RESUME, OPT_ROWS, OPT_MAX_INFLATE };
 
 static const struct option longopts[] = {
 	{ "model", required_argument, NULL, 'm' },
@@ -68,6 +71,7 @@ static const struct option longopts[] = {
 	{ "list", required_argument, NULL, OPT_LIST },
 	{ "resume", no_argument, NULL, OPT_RESUME },
 	{ "rows", required_argument, NULL, OPT_ROWS },
+	{ "max-inflate", required_argument, NULL, OPT_MAX_INFLATE },
 	{ "quiet", no_argument, NULL, 'q' },
 	{ "verbose", no_argument, NULL, 'v' },
 	{ "help", no_argument, NULL, 'h' },
@@ -448,6 +452,10 @@ static int parse_args(struct batch *b, int argc, char **argv, const char **outpu
 			break;
 		case OPT_RESUME:
 			*resume = true;
+			break;
+		case OPT_MAX_INFLATE:
+			if (ea_parse_max_inflate(optarg))
+				return -1;
 			break;
 		case OPT_ROWS:
 			if (ea_batch_rows_parse(optarg) < 0)

@@ -135,7 +135,9 @@ struct pf {
 	int lim_cpu;
 };
 
-static int grow_ev(struct evbuf *b, size_t need)
+/* Room for need events in b, for bundle bd: 0, or -1 with err. */
+static int grow_ev(struct pf *r, const struct pf_bundle *bd, struct evbuf *b,
+		   size_t need, struct ea_err *err)
 {
 	size_t n = b->cap ? b->cap : 64;
 	struct ea_event *q;
@@ -144,17 +146,20 @@ static int grow_ev(struct evbuf *b, size_t need)
 		return 0;
 	while (n < need)
 		n *= 2;
+	if (pf_spend_decoded(&r->ix, (n - b->cap) * sizeof(*q), bd, r->path, err))
+		return -1;
 	q = realloc(b->ev, n * sizeof(*q));
 	if (!q)
-		return -1;
+		return ea_err_set(err, "%s: out of memory", r->path);
 	b->ev = q;
 	b->cap = n;
 	return 0;
 }
 
-static struct ea_event *push(struct evbuf *b)
+static struct ea_event *push(struct pf *r, const struct pf_bundle *bd,
+			     struct evbuf *b, struct ea_err *err)
 {
-	if (b->n == b->cap && grow_ev(b, b->n + 1))
+	if (b->n == b->cap && grow_ev(r, bd, b, b->n + 1, err))
 		return NULL;
 	return &b->ev[b->n++];
 }
@@ -437,9 +442,9 @@ static int one_event(struct pf *r, struct pcpu *c,
 	if (!num)
 		return 0;
 	/* decoded in place, taken back when skipped */
-	ev = push(&c->src[SRC_EVENT]);
+	ev = push(r, bd, &c->src[SRC_EVENT], err);
 	if (!ev)
-		return ea_err_set(err, "%s: out of memory", r->path);
+		return -1;
 	rc = payload(num, pay, ev);
 	if (rc <= 0) {
 		c->src[SRC_EVENT].n--;
@@ -495,8 +500,8 @@ static int compact(struct pf *r, struct pcpu *c, const struct pf_bundle *bd,
 	/* switches: as many as timestamps (at most one per byte), and every
 	 * array as long */
 	n = (size_t)(a[CS_SW_TS].b.end - a[CS_SW_TS].b.p);
-	if (grow_ev(&c->src[SRC_SWITCH], n))
-		return ea_err_set(err, "%s: out of memory", r->path);
+	if (grow_ev(r, bd, &c->src[SRC_SWITCH], n, err))
+		return -1;
 	for (i = 0, ts = 0; a[CS_SW_TS].b.p < a[CS_SW_TS].b.end; i++) {
 		struct ea_event *e = &c->src[SRC_SWITCH].ev[i];
 		uint64_t st, pid, prio, ci;
@@ -527,8 +532,8 @@ static int compact(struct pf *r, struct pcpu *c, const struct pf_bundle *bd,
 	c->src[SRC_SWITCH].n = i;
 	/* wakings */
 	n = (size_t)(a[CS_WK_TS].b.end - a[CS_WK_TS].b.p);
-	if (grow_ev(&c->src[SRC_WAKING], n))
-		return ea_err_set(err, "%s: out of memory", r->path);
+	if (grow_ev(r, bd, &c->src[SRC_WAKING], n, err))
+		return -1;
 	for (i = 0, ts = 0; a[CS_WK_TS].b.p < a[CS_WK_TS].b.end; i++) {
 		struct ea_event *e = &c->src[SRC_WAKING].ev[i];
 		uint64_t pid, tgt, prio, ci;
@@ -852,7 +857,7 @@ static int pf_open(void **priv, const char *path, struct ea_input_info *info,
 		return ea_err_set(err, "%s: out of memory", path);
 	}
 	r->last_cpu = -1;
-	if (pf_index_open(&r->ix, path, err)) {
+	if (pf_index_open(&r->ix, path, info->stored_bytes, err)) {
 		pf_free(r);
 		return -1;
 	}
