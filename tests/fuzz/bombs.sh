@@ -5,7 +5,8 @@
 # meets the fuzzers' memory limit (-rss_limit_mb=2048, TARGET.options).
 #
 #   tests/fuzz/bombs.sh                 write the committed seeds (below)
-#   tests/fuzz/bombs.sh --perfetto DIR  also the Perfetto bomb, into DIR
+#   tests/fuzz/bombs.sh --perfetto DIR  also the four-packet Perfetto bomb,
+#                                       into DIR
 #
 # Committed (33 KB each, in tests/fuzz/corpus/T/bomb-*, T = text, render;
 # textz's get a leading 0x00, its "bytes as they are" mode):
@@ -14,9 +15,12 @@
 #   bomb-zstd-1g-line   zstd of an ftrace header line and 1 GiB without a
 #                       newline: stops at 64 KiB ("line longer than")
 #   bomb-gzip-32m-line  the same in gzip, 32 MiB (gzip's ratio is ~1000)
-# Not committed: the Perfetto bomb, four zstd_compressed_packets of 1 GiB
-# of zeros each (135 KB), which the Perfetto reader still inflates whole
-# (issue 29 item 1: the fuzz target dies on its memory limit with it).
+# and, since issue 29 items 1 and 2 bounded them (--max-inflate):
+#   perfetto/bomb-zstd-1g   one zstd_compressed_packets of 1 GiB of zeros
+#                           (33 KB): refused past 32 MiB, 40 MB peak
+#   dat/bomb-zstd-1g        zstd of the trace.dat magic and 1 GiB of
+#                           zeros (33 KB): its copy refused past 32 MiB
+# Not committed: four such Perfetto packets (135 KB), --perfetto DIR.
 set -eu
 top=$(cd "$(dirname "$0")" && pwd)
 GIB=1073741824
@@ -35,17 +39,10 @@ seed() {	# NAME: stdin to text/NAME, render/NAME, textz/NAME (0x00 first)
 	rm -f "$f"
 }
 
-head -c $GIB /dev/zero | zstd -q -19 -c | seed bomb-zstd-1g-nul
-line $GIB | zstd -q -19 -c | seed bomb-zstd-1g-line
-line $((32 << 20)) | gzip -9 -n -c | seed bomb-gzip-32m-line
-
-if [ "${1:-}" = --perfetto ]; then
-	# Trace { packet (1) { zstd_compressed_packets (133) = frame } } x 4;
-	# 133 << 3 | 2 = 1066: varint aa 08
-	out=$2/bomb-zstd-4x1g.pftrace
-	frame=$(mktemp)
-	head -c $GIB /dev/zero | zstd -q -19 -c >"$frame"
-	/usr/bin/python3 - "$frame" "$out" <<'EOF'
+# Trace { packet (1) { zstd_compressed_packets (133) = frame } } x N;
+# 133 << 3 | 2 = 1066: varint aa 08
+packets() {	# FRAME N OUT
+	/usr/bin/python3 - "$@" <<'EOF'
 import sys
 def varint(n):
     b = b""
@@ -56,7 +53,21 @@ def varint(n):
             return b
 frame = open(sys.argv[1], "rb").read()
 pkt = b"\xaa\x08" + varint(len(frame)) + frame
-open(sys.argv[2], "wb").write((b"\x0a" + varint(len(pkt)) + pkt) * 4)
+open(sys.argv[3], "wb").write((b"\x0a" + varint(len(pkt)) + pkt) * int(sys.argv[2]))
 EOF
-	rm -f "$frame"
+}
+
+frame=$(mktemp)
+head -c $GIB /dev/zero | zstd -q -19 -c >"$frame"
+packets "$frame" 1 "$top/corpus/perfetto/bomb-zstd-1g"
+if [ "${1:-}" = --perfetto ]; then
+	packets "$frame" 4 "$2/bomb-zstd-4x1g.pftrace"
 fi
+rm -f "$frame"
+{ printf '\027\010\104tracing6\0'; head -c $GIB /dev/zero; } | zstd -q -19 -c \
+	>"$top/corpus/dat/bomb-zstd-1g"
+
+head -c $GIB /dev/zero | zstd -q -19 -c | seed bomb-zstd-1g-nul
+line $GIB | zstd -q -19 -c | seed bomb-zstd-1g-line
+line $((32 << 20)) | gzip -9 -n -c | seed bomb-gzip-32m-line
+
