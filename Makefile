@@ -18,7 +18,7 @@ BUILD   ?= build
 BIN     ?= eatrace
 
 CC      ?= cc
-PKGS    := libtracecmd libtraceevent libtracefs json-c zlib libzstd yaml-0.1 libxml-2.0
+PKGS    := libtracecmd libtraceevent libtracefs json-c zlib libzstd yaml-0.1 libxml-2.0 gsl
 PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 PKG_LIBS   := $(shell pkg-config --libs $(PKGS) 2>/dev/null)
 CMOCKA_LIBS := $(shell pkg-config --libs cmocka 2>/dev/null)
@@ -33,7 +33,7 @@ LDLIBS  += $(PKG_LIBS) -lfdt -lm
 
 LIB_SRC := $(sort $(wildcard src/input/*.c src/model/*.c src/state/*.c \
 	src/stats/*.c src/energy/*.c src/diff/*.c src/replay/*.c src/output/*.c \
-	src/util/*.c src/record/*.c))
+	src/util/*.c src/record/*.c src/fit/*.c))
 CLI_SRC := $(sort $(wildcard src/cli/*.c))
 LIB_OBJ := $(LIB_SRC:%.c=$(BUILD)/%.o)
 CLI_OBJ := $(CLI_SRC:%.c=$(BUILD)/%.o)
@@ -86,7 +86,7 @@ check: deps
 # Unit tests (cmocka) and end-to-end scripts; one closing summary line. The
 # corpus replay (the longest) goes first, beside the rest (tests/run.sh).
 test: $(UNIT_BIN) $(BIN) $(FUZZ_REPLAY)
-	@EATRACE=$(abspath $(BIN)) FUZZ_BIN=$(abspath $(BUILD)/fuzz) bash tests/run.sh tests/fuzz/replay.sh $(E2E) $(UNIT_BIN)
+	@EATRACE=$(abspath $(BIN)) EA_BUILD=$(abspath $(BUILD)) FUZZ_BIN=$(abspath $(BUILD)/fuzz) bash tests/run.sh tests/fuzz/replay.sh $(E2E) $(UNIT_BIN)
 
 # The whole suite again under AddressSanitizer, UBSan and LeakSanitizer,
 # in its own build directory so the normal build stays untouched.

@@ -37,15 +37,15 @@ _eatrace()
 		esac
 	done
 	if [[ -z $cmd ]]; then
-		COMPREPLY=($(compgen -W "stats report replay diff model dump record top help --help --version" -- "$cur"))
+		COMPREPLY=($(compgen -W "stats report replay batch diff model dump record top help --help --version" -- "$cur"))
 		return
 	fi
 	if [[ $cmd == help ]]; then
-		COMPREPLY=($(compgen -W "stats report replay diff model dump record top" -- "$cur"))
+		COMPREPLY=($(compgen -W "stats report replay batch diff model dump record top" -- "$cur"))
 		return
 	fi
 	if [[ $cmd == model && -z $sub ]]; then
-		COMPREPLY=($(compgen -W "show check list import convert" -- "$cur"))
+		COMPREPLY=($(compgen -W "show check list import convert fit" -- "$cur"))
 		return
 	fi
 
@@ -58,6 +58,7 @@ _eatrace()
 	-f | --format)
 		case $cmd in
 		diff) COMPREPLY=($(compgen -W "text json markdown junit" -- "$cur")) ;;
+		batch) COMPREPLY=($(compgen -W "csv jsonl" -- "$cur")) ;;
 		replay | model) COMPREPLY=($(compgen -W "text json" -- "$cur")) ;;
 		top) COMPREPLY=($(compgen -W "text csv json" -- "$cur")) ;;
 		*) COMPREPLY=($(compgen -W "text json csv" -- "$cur")) ;;
@@ -92,7 +93,20 @@ _eatrace()
 		COMPREPLY=($(compgen -W "all" -- "$cur"))
 		return
 		;;
-	-o | --output | --html | --perfetto | --emit-trace | -t | --trace | --device-infos)
+	--unit)
+		COMPREPLY=($(compgen -W "J mJ uJ" -- "$cur"))
+		return
+		;;
+	--rows)
+		COMPREPLY=($(compgen -W "trace cluster cpu task" -- "$cur"))
+		return
+		;;
+	--weights)
+		COMPREPLY=($(compgen -W "relative equal" -- "$cur"))
+		return
+		;;
+	-o | --output | --html | --perfetto | --emit-trace | -t | --trace | --device-infos | --list | \
+	--pair | --measured)
 		_eatrace_files
 		return
 		;;
@@ -100,10 +114,11 @@ _eatrace()
 		COMPREPLY=($(compgen -d -- "$cur"))
 		return
 		;;
-	--start | --end | --interval | -i | --count | -n | --duration | -d | \
+	--start | --end | --interval | -i | --count | -n | --duration | -d | -j | --jobs | \
 	--buffer-kb | -b | --idle-state | --assume-opp | --max-increase | \
 	--confidence | --source-capacity | --pin | --name | --ncpus | --cpus | \
-	--capacity | --freqs | --voltage | --power-unit | --perfetto-max-mb | --device | --rail)
+	--capacity | --freqs | --voltage | --power-unit | --perfetto-max-mb | --device | --rail | \
+	--hold | --window | --worst | --max-error | --max-window-error)
 		return
 		;;
 	esac

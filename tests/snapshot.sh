@@ -74,16 +74,16 @@ for t in "${traces[@]}"; do
 	done
 	add "shadow-json-$s" "replay $T -m tc2 --shadow feec -f json --emit-decisions d.json"
 done
-light=$(ls traces/diff/light-*.dat | tr '\n' ' ')
-heavy=$(ls traces/diff/heavy-*.dat | tr '\n' ' ')
+light=$(ls "$top"/traces/diff/light-*.dat | tr '\n' ' ')
+heavy=$(ls "$top"/traces/diff/heavy-*.dat | tr '\n' ' ')
 add "diff-text" "diff -m juno-r0 --base $light --new $heavy"
 add "diff-json" "diff -m juno-r0 -f json --base $light --new $heavy"
 add "diff-md" "diff -m juno-r0 -f markdown --base $light --new $heavy"
 add "diff-junit" "diff -m juno-r0 -f junit --normalize time --base $light --new $heavy"
 add "diff-html" "diff -m juno-r0 --html d.html --base $light --new $heavy"
-add "diff-models" "diff --models juno-r0 juno-r0-eas traces/vm/vm-v7.dat traces/vm/wl-busy.dat traces/vm/wl-periodic.dat"
-add "batch" "batch -m juno-r0 -m tc2 -j 1 traces/vm traces/diff"
-add "batch-jsonl" "batch -m juno-r0 -f jsonl -j 1 traces/vm"
+add "diff-models" "diff --models juno-r0 juno-r0-eas $top/traces/vm/vm-v7.dat $top/traces/vm/wl-busy.dat $top/traces/vm/wl-periodic.dat"
+add "batch" "batch -m juno-r0 -m tc2 -j 1 $top/traces/vm $top/traces/diff"
+add "batch-jsonl" "batch -m juno-r0 -f jsonl -j 1 $top/traces/vm"
 if [ -d "$shared" ]; then
 	add "import-idlestat" "model import --from idlestat $shared/idlestat/energy_model_TC2 --ncpus 5"
 	add "import-lisa" "model import --from lisa $shared/lisa/tests__assets__sched_load__plat_info.yml"

@@ -11,10 +11,13 @@ definer, and fails (exit 1) on:
   - a ring: files that reach each other (a strongly connected component of
     two or more files), printed as the cycle through them;
   - a call up the layers: a file of one folder using a symbol defined in a
-    folder of a higher layer (LAYERS below, lowest first);
+    folder of a higher layer (LAYERS below, lowest first), or, in a folder
+    with an order of its own (FOLDER_LAYERS), a file using one of a higher
+    group of that folder, or a file in none of its groups;
   - a .c file of SRC_DIR/src with more than MAX_LINES lines.
 Exit 2 when it cannot run (no objects, no nm)."""
 
+import fnmatch
 import os
 import subprocess
 import sys
@@ -28,10 +31,47 @@ LAYERS = [
     ["state"],
     ["model"],
     ["energy"],
-    ["stats", "diff", "replay"],
+    ["stats", "diff", "replay", "fit"],
     ["output", "record"],
     ["cli"],
 ]
+
+
+# Optional order of the files within a folder, lowest first: a file may use
+# files of its own group or a lower one. Names are fnmatch() patterns on
+# the file's name without ".c"; a file of the folder in no group is a
+# problem too, so that a new file gets its place (docs/replay.md "Layout
+# of src/replay").
+FOLDER_LAYERS = {
+    "replay": [
+        ["platform", "em", "em-rfc", "cpumap"],  # the model's arithmetic
+        ["workload", "pin"],  # the recording as activations
+        ["select-idle-sibling"],  # shared by policies
+        ["policy-*", "governor", "idle"],  # policies, governors, idle states
+        ["policy"],  # the policy table
+        ["sim-emit", "sim-pelt", "sim-arrivals"],  # the simulator, by mechanism
+        ["sim-idle", "sim-freq", "sim-rq", "sim-busy0"],
+        ["sim-act", "sim-offline"],
+        ["sim-balance", "sim-wake"],
+        ["sim-pick"],
+        ["sim", "sim-init"],  # its loop and setup
+        ["replay", "shadow"],  # one policy's replay; --shadow
+    ],
+}
+
+
+def file_layer_of(path):
+    """(folder, group index or None) of src/FOLDER/NAME.c; None if the
+    folder has no order of its own."""
+    parts = path.split("/")
+    groups = FOLDER_LAYERS.get(parts[1]) if len(parts) == 3 else None
+    if groups is None:
+        return None
+    stem = parts[2][:-2]
+    for i, names in enumerate(groups):
+        if any(fnmatch.fnmatchcase(stem, n) for n in names):
+            return parts[1], i
+    return parts[1], None
 
 
 def layer_of(folder):
@@ -172,6 +212,18 @@ def main():
         lf = layer_of(f.split("/")[1])
         ld = layer_of(d.split("/")[1])
         if lf is not None and ld is not None and ld > lf:
+            print("tree-check: %s calls up into %s (%s)" % (f, d, s))
+            failed += 1
+    for f in sorted(defs):
+        fl = file_layer_of(f)
+        if fl and fl[1] is None:
+            print("tree-check: %s is in no group of src/%s's order (FOLDER_LAYERS)"
+                  % (f, fl[0]))
+            failed += 1
+    for (f, d), s in sorted(why.items()):
+        lf, ld = file_layer_of(f), file_layer_of(d)
+        if (lf and ld and lf[0] == ld[0] and lf[1] is not None
+                and ld[1] is not None and ld[1] > lf[1]):
             print("tree-check: %s calls up into %s (%s)" % (f, d, s))
             failed += 1
     for d, _, files in os.walk(os.path.join(top, "src")):

@@ -4,6 +4,8 @@
  * confidence, and where from. Each trace is priced by the accountant
  * (include/eatrace/energy.h); runs are normalised, each side summarised, and
  * the relative change of the means given with a Welch confidence interval.
+ * With --models A B the same traces are priced by both models: the runs
+ * are pairs, compared by their per-trace ratios (src/diff/paired.c).
  */
 #ifndef EATRACE_DIFF_H
 #define EATRACE_DIFF_H
@@ -14,6 +16,7 @@
 #include "eatrace/energy.h"
 #include "eatrace/error.h"
 #include "eatrace/model.h"
+#include "eatrace/unit.h"
 
 enum ea_norm {
 	EA_NORM_NONE,	/* energy, power_unit x s */
@@ -66,6 +69,9 @@ struct ea_diff_side {
 	struct ea_diff_run *runs;
 	int n;
 	double mean, sd;	/* of value */
+	/* the unit its figures are shown in (--unit), applied by
+	 * ea_diff_in_unit(); energy[0] == 0: the model's power_unit x s */
+	struct ea_energy_unit unit;
 };
 
 struct ea_diff {
@@ -84,7 +90,22 @@ struct ea_diff {
 	 * size at the observed spread (0: none would, e.g. change = threshold). */
 	int runs_needed;
 	bool fail;		/* counts as failed: FAIL, or INCONCLUSIVE as FAIL */
-	bool models_mode;	/* same traces, two models */
+	bool models_mode;	/* same traces, two models: compared as pairs */
+	/*
+	 * models_mode: run i of both sides is the same trace. The change,
+	 * interval, df and t above are then those of the paired comparison:
+	 * Student's t on ln(value_new / value_base) over the traces that
+	 * have energy under both models (src/diff/paired.c).
+	 */
+	struct ea_diff_paired {
+		int n;			/* pairs with a ratio */
+		int left_out;		/* pairs with zero energy under both models */
+		double mean_log, sd_log;	/* of the n log ratios */
+		/* Inconclusive: traces whose log ratios, at this spread,
+		 * would give an interval clear of the threshold (0: none
+		 * would, the change is at the threshold). */
+		int traces_needed;
+	} paired;
 };
 
 /* Price one trace; fills r. Returns 0 or -1 with err. */
@@ -103,6 +124,19 @@ int ea_diff_price(struct ea_diff *d, char *const *base, int nbase,
  * inputs that cannot be compared (empty side, different CPU counts). */
 int ea_diff_compute(struct ea_diff *d, struct ea_err *err);
 void ea_diff_free(struct ea_diff *d);
+
+/* Paired comparison (src/diff/paired.c), called by ea_diff_compute() in
+ * models_mode after the checks common to both comparisons. */
+int ea_diff_compute_paired(struct ea_diff *d, struct ea_err *err);
+/* Pair i's ratio value_new / value_base: 0 and *ratio set; 1 when the trace
+ * has zero energy under both models (no ratio; *why says so); -1 when
+ * under one only (the comparison refuses it; *why says so). */
+int ea_diff_pair_ratio(const struct ea_diff *d, int i, double *ratio,
+		       const char **why);
+/* Smallest n (>= 2) of pairs whose log ratios, with sample sd sd_log, give
+ * a t interval of half-width t(0.5 + confidence / 2, n - 1) sd_log / sqrt(n)
+ * below gap_log; 0 when no n up to 1e6 does. */
+int ea_pairs_needed(double sd_log, double gap_log, double confidence);
 
 /* Statistics (src/diff/tstat.c). */
 void ea_mean_sd(const double *x, int n, double *mean, double *sd);
@@ -133,6 +167,19 @@ void ea_diff_render_junit(FILE *f, const struct ea_diff *d);
 void ea_diff_render_junit_error(FILE *f, const char *msg);
 /* The verdict line ("FAIL: energy +3.10% (95% CI ...") for the renderers. */
 const char *ea_diff_verdict_line(const struct ea_diff *d, char *buf, size_t n);
+/*
+ * Units (src/output/diff-unit.c). ea_diff_in_unit(), once, after
+ * ea_diff_price() and before ea_diff_compute(): each side's energies in
+ * its side->unit, and work in capacity x s (1024 = the biggest CPU at its
+ * highest OPP for 1 s; --normalize work then gives energy per capacity x
+ * s), as replay shows it. ea_diff_unit(): the base side's unit (the
+ * native one in *tmp when unset); ea_diff_value_unit(): what the
+ * normalised values are in, "mW x s", "mW", "mW x s per capacity x s".
+ */
+void ea_diff_in_unit(struct ea_diff *d);
+const struct ea_energy_unit *ea_diff_unit(const struct ea_diff *d,
+					  struct ea_energy_unit *tmp);
+const char *ea_diff_value_unit(const struct ea_diff *d, char *buf, size_t n);
 
 /*
  * Attribution helpers shared by the renderers (src/diff/diff.c). The
@@ -144,7 +191,11 @@ double ea_diff_side_mean(const struct ea_diff_side *s, size_t offset);
 double ea_diff_cluster_mean(const struct ea_diff_side *s, int cluster);
 double ea_diff_pstate_mean(const struct ea_diff_side *s, int cluster, int k);
 double ea_diff_cstate_mean(const struct ea_diff_side *s, int cluster, int k);
+/* Idle exits per second, the mean over the runs; NaN when a run lasts 0 s
+ * (it has no rate): ea_diff_zero_run() names it. */
 double ea_diff_wakeups_mean(const struct ea_diff_side *s);
+/* The first run of s that lasts 0 s, or NULL. */
+const struct ea_diff_run *ea_diff_zero_run(const struct ea_diff_side *s);
 /* Tasks (by comm) whose mean normalised energy moved most; caller frees. */
 struct ea_diff_task_delta {
 	char comm[EA_COMM_LEN];

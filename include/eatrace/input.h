@@ -14,6 +14,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 #include "eatrace/error.h"
 #include "eatrace/event.h"
@@ -48,7 +49,7 @@ struct ea_input_info {
 				   file the reader reads a decompressed copy
 				   of, 0: it reads the file itself */
 	/*
-	 * Measured energy (Perfetto power_rails, eatrace/rails.h), NULL when
+	 * Measured energy (Perfetto power_rails, eatrace/rail-samples.h), NULL when
 	 * the trace has none. Owned by the input (freed by ea_input_close())
 	 * until ea_input_take_owned() moves it to a copy of the info.
 	 */
@@ -76,6 +77,14 @@ int ea_input_check(const char *path, struct ea_err *err);
 /* The same on an open fd; allow_pseudo: procfs/sysfs/... files pass. */
 int ea_input_check_fd(int fd, const char *path, bool allow_pseudo,
 		      struct ea_err *err);
+
+/*
+ * The inputs of this run (src/input/run-inputs.c), by st_dev and st_ino:
+ * ea_input_check() notes each file that passes; an output file of the
+ * run is never one of them (src/output/outfile.c asks ea_input_noted()).
+ */
+void ea_input_note(dev_t dev, ino_t ino);
+bool ea_input_noted(dev_t dev, ino_t ino);
 
 /*
  * Open a trace (checked with ea_input_check()). Returns 0, or -1 with err

@@ -54,8 +54,6 @@ const char *ea_out_pending_path(const struct ea_out *o);
  * content of o: renamed when possible, else copied (and removed).
  */
 int ea_out_adopt(struct ea_out *o, const char *file, struct ea_err *err);
-/* An input of this run (st_dev, st_ino): never opened as an output. */
-void ea_out_note_input(dev_t dev, ino_t ino);
 
 /* JSON writer: two-space indentation, keys in the order written. */
 struct ea_json {

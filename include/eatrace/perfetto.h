@@ -1,10 +1,12 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * Chrome trace-event JSON ("traceEvents" array) for ui.perfetto.dev and
- * chrome://tracing: per-CPU and per-cluster power counters, OPP and idle
- * state counters, running tasks as slices on one thread per CPU. Each
- * priced timeline (the actual run, each replayed policy) is one process.
- * Format notes and how it was checked: docs/html.md.
+ * A trace for ui.perfetto.dev of what was priced: per-CPU and per-cluster
+ * power counters, OPP and idle state counters, running tasks as slices on
+ * one track per CPU. Each priced timeline (the actual run, each replayed
+ * policy) is one process. Two formats: Chrome trace-event JSON
+ * ("traceEvents" array, also for chrome://tracing) and Perfetto's own
+ * protobuf (TracePackets with track descriptors and track events, several
+ * times smaller). Format notes and how they were checked: docs/html.md.
  */
 #ifndef EATRACE_PERFETTO_H
 #define EATRACE_PERFETTO_H
@@ -17,7 +19,24 @@
 
 struct ea_perfetto;
 
-/* Starts the file; 0 or -1 (out of memory). */
+enum ea_perfetto_format {
+	EA_PERFETTO_JSON,	/* Chrome trace-event JSON */
+	EA_PERFETTO_PROTOBUF,	/* perfetto.protos.Trace */
+};
+
+/* The default caps, MiB (--perfetto-max-mb): JSON is bounded so that the
+ * UI's JSON importer copes; protobuf costs the UI far less per event. */
+#define EA_PERFETTO_JSON_DEFAULT_MB 50
+#define EA_PERFETTO_PB_DEFAULT_MB 256
+
+/* PROTOBUF when path ends in .pftrace or .perfetto-trace, else JSON. */
+enum ea_perfetto_format ea_perfetto_format_of(const char *path);
+/* The default cap of a format, bytes. */
+long long ea_perfetto_default_cap(enum ea_perfetto_format fmt);
+
+/* Starts the file; 0 or -1 (out of memory). begin: JSON. */
+int ea_perfetto_begin_as(struct ea_perfetto **p, FILE *f,
+			 enum ea_perfetto_format fmt);
 int ea_perfetto_begin(struct ea_perfetto **p, FILE *f);
 /* Cap the file near bytes (0: none): task slices and OPP/idle counters
  * stop at the time it is reached. */
@@ -30,7 +49,8 @@ bool ea_perfetto_truncated(const struct ea_perfetto *p, uint64_t *at);
 void ea_perfetto_process(struct ea_perfetto *p, const char *name,
 			 const struct ea_timeline *t, const struct ea_state *s,
 			 uint64_t t0);
-/* Closes the JSON and frees p. */
-void ea_perfetto_end(struct ea_perfetto *p);
+/* Finishes the file and frees p: 0, or -1 when the writer ran out of
+ * memory on the way (the file is incomplete: discard it). */
+int ea_perfetto_end(struct ea_perfetto *p);
 
 #endif

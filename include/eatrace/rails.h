@@ -1,13 +1,15 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * Measured energy beside the estimate (docs/perfetto.md, "Power rails").
+ * Measured energy beside the estimate (docs/perfetto.md, "Power rails";
+ * src/energy/rails.c).
  *
  * A Perfetto trace may carry power_rails packets: rail descriptors (index,
  * rail_name, subsys_name) and samples of each rail's energy counter, the
  * energy accumulated since boot in microwatt-seconds (uWs), at a time in
- * ms. The reader collects them (struct ea_rails, in ea_input_info); the
- * report compares each rail's energy over the estimate's window with the
- * estimate for the model clusters the rail feeds.
+ * ms. The reader collects them (struct ea_rails, in ea_input_info:
+ * eatrace/rail-samples.h); the report compares each rail's energy over the
+ * estimate's window with the estimate for the model clusters the rail
+ * feeds.
  */
 #ifndef EATRACE_RAILS_H
 #define EATRACE_RAILS_H
@@ -18,36 +20,7 @@
 
 #include "eatrace/energy.h"
 #include "eatrace/error.h"
-
-#define EA_RAIL_NAME_LEN 64
-
-struct ea_rail_sample {
-	uint64_t ts; /* ns, the trace's clock (boot time) */
-	uint64_t uws; /* energy since boot, uWs */
-};
-
-struct ea_rail {
-	uint32_t index; /* RailDescriptor.index */
-	bool described; /* a descriptor named it */
-	char name[EA_RAIL_NAME_LEN];
-	char subsys[EA_RAIL_NAME_LEN];
-	struct ea_rail_sample *s; /* in time order (ea_rails_finish) */
-	size_t n, cap;
-};
-
-struct ea_rails {
-	struct ea_rail *r;
-	size_t n, cap;
-};
-
-/* The rail with this index, added (unnamed) when new; NULL: out of memory. */
-struct ea_rail *ea_rails_get(struct ea_rails *rs, uint32_t index);
-/* 0, or -1 out of memory. */
-int ea_rail_add_sample(struct ea_rail *r, uint64_t ts, uint64_t uws);
-/* Sorts each rail's samples by time; unnamed rails get "rail<index>". */
-void ea_rails_finish(struct ea_rails *rs);
-/* Frees rs and what it holds; NULL is fine. */
-void ea_rails_free(struct ea_rails *rs);
+#include "eatrace/rail-samples.h"
 
 /* --rail CLUSTER=RAIL */
 struct ea_rail_map {
@@ -84,6 +57,14 @@ int ea_rails_compare(const struct ea_rails *rs, const struct ea_acct *a,
 		     const struct ea_rail_map *maps, int nmaps,
 		     struct ea_rail_cmp **out, size_t *n, struct ea_err *err);
 void ea_rails_cmp_free(struct ea_rail_cmp *c, size_t n);
+
+/*
+ * The clusters a rail feeds by its name or subsys alone (no --rail), the
+ * rule of docs/perfetto.md: feeds[i] set for each (nclusters entries,
+ * false on entry); returns how many.
+ */
+int ea_rail_feeds_by_name(const struct ea_model *m, const char *name,
+			  const char *subsys, bool *feeds);
 
 /* uWs per power_unit x s of a model's power unit: false when unknown. */
 bool ea_rails_unit(const char *power_unit, double *uws_per_unit);

@@ -179,11 +179,34 @@ void ea_replay_result_free(struct ea_replay_result *r);
  * it would place the task on the recorded state and compares with the
  * kernel's target_cpu.
  */
+/* One decision, for --emit-decisions. */
+struct ea_shadow_decision {
+	uint64_t ts;			/* the sched_wakeup's, ns */
+	int32_t pid;
+	const char *comm;
+	int prev_cpu, recorded_cpu, policy_cpu;
+	int kind;			/* ea_shadow_result's index of n[] */
+	int ncpus;
+	/* per CPU, the policy's own estimate of placing the task there, in
+	 * the model's power_unit per window (feec: compute_energy() with
+	 * minus without, the CPU's perf domain; eas-rfc: energy_diff_util());
+	 * NaN: none */
+	const double *energy;
+};
+
+/* Where the decisions go: begin() once (the model's CPUs), decision() at
+ * each, end() from ea_shadow_done(). */
+struct ea_shadow_sink {
+	void (*begin)(void *ctx, int ncpus);
+	void (*decision)(void *ctx, const struct ea_shadow_decision *d);
+	void (*end)(void *ctx);
+	void *ctx;
+};
+
 struct ea_shadow_config {
 	const struct ea_model *model;	/* the recorded platform */
 	const char *policy;
-	FILE *decisions;		/* --emit-decisions, NULL: none */
-	bool decisions_json;		/* else CSV */
+	const struct ea_shadow_sink *decisions;	/* --emit-decisions, NULL */
 };
 
 struct ea_shadow_result {
@@ -199,15 +222,21 @@ struct ea_shadow;
 int ea_shadow_new(struct ea_shadow **sh, const struct ea_shadow_config *cfg,
 		  struct ea_err *err);
 extern const struct ea_state_ops ea_shadow_ops;
-/* After ea_run(): closes the decisions' JSON. 0 or -1 + err. */
+/* After ea_run(): ends the decisions (their sink's end()). 0 or -1 + err. */
 int ea_shadow_done(struct ea_shadow *sh, struct ea_err *err);
 const struct ea_shadow_result *ea_shadow_result(const struct ea_shadow *sh);
 void ea_shadow_free(struct ea_shadow *sh);
 void ea_shadow_render(FILE *f, bool json, const char *trace,
 		      const struct ea_model *m, const char *policy,
 		      const struct ea_shadow_result *r);
+/* --emit-decisions (src/output/replay-shadow.c): a sink writing each
+ * decision to f, as CSV or (json) one JSON array; NULL: out of memory.
+ * Free it after ea_shadow_done(). */
+struct ea_shadow_sink *ea_shadow_rows_new(FILE *f, bool json);
+void ea_shadow_rows_free(struct ea_shadow_sink *rows);
 
 /* The replay JSON's and text's renderers (src/output/replay-*.c). */
+struct ea_energy_unit;
 struct ea_replay_report {
 	const char *path;
 	const struct ea_model *model, *target;
@@ -217,6 +246,10 @@ struct ea_replay_report {
 	const struct ea_workload_counts *wl;
 	const struct ea_replay_result *results;
 	int nresults;
+	/* the unit energies are shown in (--unit; eatrace/unit.h): unit for
+	 * the policies (NULL: the target model's power_unit x s),
+	 * actual_unit for the actual run (NULL: the model's) */
+	const struct ea_energy_unit *unit, *actual_unit;
 };
 
 void ea_replay_render_json(FILE *f, const struct ea_replay_report *r);
@@ -226,6 +259,13 @@ double ea_replay_delta_pct(const struct ea_replay_report *r,
 			   const struct ea_replay_result *res);
 /* Energy per unit of work (power_unit x s per capacity x s); NaN: none. */
 double ea_replay_energy_per_work(const struct ea_replay_result *res);
+/* r's unit: r->unit, or the target model's power_unit x s in *tmp
+ * (src/output/replay-json.c). */
+const struct ea_energy_unit *ea_replay_unit(const struct ea_replay_report *r,
+					    struct ea_energy_unit *tmp);
+/* ... and the actual run's (r->actual_unit, or r->model's). */
+const struct ea_energy_unit *ea_replay_actual_unit(const struct ea_replay_report *r,
+						   struct ea_energy_unit *tmp);
 /* How far apart the policies' work is: (max - min) / max in percent. */
 double ea_replay_work_spread_pct(const struct ea_replay_report *r);
 /* Spreads above this say the policies did different amounts of work. */

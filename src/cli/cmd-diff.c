@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "cli/cmd.h"
+#include "cli/not-input.h"
 #include "cli/options.h"
 #include "eatrace/diff.h"
 #include "eatrace/html.h"
@@ -23,13 +24,18 @@ static const char usage_text[] =
 	"how many runs per side would resolve a change of that size). With a\n"
 	"single run on a side there is no interval: the point estimate decides.\n"
 	"With --models, the same traces are priced by model A (base) and model B\n"
-	"(new): for platform teams comparing table revisions.\n"
+	"(new): for platform teams comparing table revisions. The runs are then\n"
+	"pairs: the change is the geometric mean of the per-trace ratios B/A, its\n"
+	"interval Student's t on their logs, and an inconclusive verdict says how\n"
+	"many traces would resolve it. A trace with zero energy under both models\n"
+	"is left out; under one only, refused. Figures that do not exist (a rate\n"
+	"of a run of 0 s, a change from 0) are n/a, the reason under the table.\n"
 	"\n"
 	"options:\n"
 	"  -m, --model MODEL      model file or bundled name\n"
 	"      --base TRACE...    the traces of the base runs (up to the next option)\n"
 	"      --new TRACE...     the traces of the new runs (up to the next option)\n"
-	"      --models A B       compare two models on the same traces\n"
+	"      --models A B       compare two models on the same traces, as pairs\n"
 	"      --max-increase PCT allowed increase in percent (default 1)\n"
 	"      --confidence C     confidence level of the interval (default 0.95)\n"
 	"      --inconclusive V   count an inconclusive verdict as pass or fail\n"
@@ -41,9 +47,12 @@ static const char usage_text[] =
 	"      --idle-state N     idle state for CPUs without cpu_idle (as report)\n"
 	"      --assume-opp F     kHz charged while a frequency is unknown (as report)\n"
 	"      --no-wakeups       price wakeups at zero\n"
+	"      --unit U           energies in J, mJ or uJ (powers in W, mW, uW),\n"
+	"                         not the model's power_unit x s; refused (exit 2)\n"
+	"                         for a model whose power_unit is not W, mW, uW, nW\n"
 	"      --normalize N      none (energy), time (energy / duration: mean\n"
 	"                         power) or work (energy / capacity-seconds of\n"
-	"                         work done); default none\n"
+	"                         work done, in capacity x s); default none\n"
 	"  -f, --format FMT       text, json, markdown or junit (default text)\n"
 	"  -o, --output FILE      write there (atomically) instead of stdout\n"
 	"      --html FILE        also write a self-contained HTML page, base against new\n"
@@ -56,6 +65,8 @@ static const char usage_text[] =
 	"example:\n"
 	"  eatrace diff -m juno-r0 --max-increase 2 --base base*.dat --new new*.dat\n"
 	"\n"
+	"A model that 'eatrace model check' rejects is used with a warning (stderr\n"
+	"and every format: JSON model_check). "
 	"Traces must come from machines with the same CPU count. With -f junit, a\n"
 	"run that cannot read a trace or model still writes the JUnit file, with\n"
 	"one error case.\n"
@@ -65,7 +76,7 @@ static const char usage_text[] =
 enum fmt { F_TEXT, F_JSON, F_MD, F_JUNIT };
 
 struct diff_opts {
-	const char *model, *model_a, *model_b, *output, *html;
+	const char *model, *model_a, *model_b, *output, *html, *unit;
 	const char *dashed;	/* an argument after '--' that looks like an option */
 	enum ea_verdict inconclusive_as;
 	double max_increase, confidence;
@@ -179,6 +190,11 @@ static int parse(int argc, char **argv, struct diff_opts *o, bool *help,
 			i++;
 		} else if (!strcmp(a, "--no-wakeups")) {
 			o->acfg.zero_wakeups = true;
+		} else if (!strcmp(a, "--unit")) {
+			if (!v)
+				return ea_die("%s needs a unit (J, mJ or uJ)", a), -1;
+			o->unit = v;
+			i++;
 		} else if (!strcmp(a, "--inconclusive")) {
 			if (v && !strcmp(v, "pass"))
 				o->inconclusive_as = EA_VERDICT_PASS;
@@ -358,6 +374,16 @@ int cmd_diff(int argc, char **argv)
 		rc = run_error(&o, err.msg);
 		goto out;
 	}
+	{
+		/* before any trace is read; no JUnit error file then: -o
+		 * may be the very trace */
+		const char *outs[] = { o.output, o.html };
+		const struct ea_model *ms[] = { ma, mb };
+
+		if (ea_cli_refuse_inputs_as_outputs(outs, 2, o.base, o.nbase, ms, 2) ||
+		    ea_cli_refuse_inputs_as_outputs(outs, 2, o.new, o.nnew, ms, 0))
+			goto out;
+	}
 	d.norm = o.norm;
 	d.max_increase_pct = o.max_increase;
 	d.confidence = o.confidence;
@@ -369,11 +395,20 @@ int cmd_diff(int argc, char **argv)
 					   .state_cfg = &o.cfg, .acct_cfg = &o.acfg };
 	if (mb)
 		warn_cluster_match(ma, mb);
+	for (int s = 0; s < 2; s++)
+		if (ea_cli_unit(&d.side[s].unit, o.unit, d.side[s].model))
+			goto out;
+	{
+		const struct ea_model *models[2] = { ma, mb };
+
+		ea_cli_model_warnings(0, models, 2);
+	}
 	if (ea_diff_price(&d, o.base, o.nbase, o.new, o.nnew, o.norm,
 			  o.jobs, &err)) {
 		rc = run_error(&o, err.msg);
 		goto out;
 	}
+	ea_diff_in_unit(&d);
 	if (ea_diff_compute(&d, &err)) {
 		rc = run_error(&o, err.msg);
 		goto out;

@@ -19,6 +19,8 @@
 static const char usage_model[] =
 	"usage: eatrace model show  MODEL [-f text|json] [-o FILE]\n"
 	"       eatrace model check MODEL [--trace TRACE]... [-f text|json] [-o FILE] [-q]\n"
+	"       eatrace model check MODEL --trace TRACE --measured CSV ... (or --rails)\n"
+	"       eatrace model fit -m MODEL --pair TRACE CSV ... [-o FITTED.json]\n"
 	"       eatrace model list\n"
 	"       eatrace model import ...\n"
 	"       eatrace model convert ...\n"
@@ -34,6 +36,7 @@ static const char usage_model[] =
 	"  list     list the models found along the search path\n"
 	"  import   turn another energy-model format into a model file\n"
 	"  convert  rewrite a model file in the native format\n"
+	"  fit      fit a model's coefficients to measured energy\n"
 	"\n"
 	"'eatrace model SUBCOMMAND --help' describes each; docs/model-format.md\n"
 	"describes the file format.\n";
@@ -84,7 +87,8 @@ static const char usage_check[] =
 	"Each finding is one line on stdout, \"MODEL: error: ...\" or\n"
 	"\"MODEL: warning: ...\", then a summary line.\n"
 	"\n"
-	"  -t, --trace TRACE  a trace (trace.dat, ftrace text, systrace) to cover\n"
+	"  -t, --trace TRACE  a trace (trace.dat, ftrace or systrace text, Perfetto;\n"
+	"                     gzip or zstd too) to cover\n"
 	"  -f, --format FMT   finding lines (text, the default) or json, one object:\n"
 	"                     {\"eatrace_model_check\": 1, \"model\", \"name\", \"traces\",\n"
 	"                     \"errors\", \"warnings\", \"findings\": [{\"severity\",\n"
@@ -92,8 +96,26 @@ static const char usage_check[] =
 	"  -o, --output FILE  write there instead of stdout (atomically)\n"
 	"  -q, --quiet        print errors only, no warnings or summary\n"
 	"\n"
-	"Exit status: 0 no errors (warnings allowed), 1 errors found, 2 the model\n"
-	"or a trace cannot be read.\n";
+	"Against measured energy (docs/model-fit.md): with --measured CSV after a\n"
+	"--trace (a trace without one: its Perfetto power rails), the model's\n"
+	"estimate per measurement window against the measurement: per rail the\n"
+	"total error and the mean absolute error per window, the worst windows,\n"
+	"and the consistency findings above ('eatrace model fit' without the fit).\n"
+	"      --measured CSV the measurements of the --trace before it\n"
+	"                     (start_s,end_s,rail,energy; as for model fit)\n"
+	"      --rails        use the traces' power rails (the default for a\n"
+	"                     --trace without --measured)\n"
+	"      --rail RAIL=CLUSTER[+CLUSTER...]  rail RAIL measures these clusters\n"
+	"      --window MS    merge each rail's windows to at least MS ms\n"
+	"      --assume-opp F frequency charged while a CPU's is unknown\n"
+	"      --worst N      list the N worst windows (default 5)\n"
+	"      --html FILE    also write an HTML page of measured and estimated power\n"
+	"      --max-error PCT  exit 1 when a rail's |total error| exceeds PCT %\n"
+	"      --max-window-error PCT  exit 1 when a rail's mean absolute error\n"
+	"                     per window exceeds PCT % of its mean window\n"
+	"\n"
+	"Exit status: 0 no errors (warnings allowed), 1 errors found (or a gate\n"
+	"failed), 2 the model, a trace or a CSV cannot be read.\n";
 
 static const char usage_list[] =
 	"usage: eatrace model list\n"
@@ -756,6 +778,45 @@ static int cmp_str(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
+/* One line per model found (the first of a name): name, path, title, in
+ * columns as wide as their longest entry. */
+static void print_list(char **names, int nnames)
+{
+	struct ea_model **m = calloc(nnames ? (size_t)nnames : 1, sizeof(*m));
+	char (*err)[EA_ERR_MAX] = calloc(nnames ? (size_t)nnames : 1, sizeof(*err));
+	int wn = 16, wp = 32;
+
+	if (!m || !err) {
+		free(m);
+		free(err);
+		ea_die("out of memory");
+		return;
+	}
+	for (int i = 0; i < nnames; i++) {
+		struct ea_err e;
+
+		if (i && !strcmp(names[i], names[i - 1]))
+			continue;
+		if (ea_model_load(&m[i], names[i], &e))
+			snprintf(err[i], sizeof(err[i]), "%s", e.msg);
+		if ((int)strlen(names[i]) > wn)
+			wn = (int)strlen(names[i]);
+		if (m[i] && (int)strlen(m[i]->path) > wp)
+			wp = (int)strlen(m[i]->path);
+	}
+	for (int i = 0; i < nnames; i++) {
+		if (i && !strcmp(names[i], names[i - 1]))
+			continue;
+		if (m[i])
+			printf("%-*s %-*s %s\n", wn, names[i], wp, m[i]->path, m[i]->name);
+		else
+			printf("%-*s (does not load: %s)\n", wn, names[i], err[i]);
+		ea_model_free(m[i]);
+	}
+	free(m);
+	free(err);
+}
+
 static int cmd_model_list(int argc, char **argv)
 {
 	char *dirs[64], **names = NULL;
@@ -797,19 +858,7 @@ static int cmd_model_list(int argc, char **argv)
 	}
 	if (nnames)
 		qsort(names, (size_t)nnames, sizeof(*names), cmp_str);
-	for (int i = 0; i < nnames; i++) {
-		struct ea_model *m;
-		struct ea_err err;
-
-		if (i && !strcmp(names[i], names[i - 1]))
-			continue;
-		if (ea_model_load(&m, names[i], &err)) {
-			printf("%-16s (does not load: %s)\n", names[i], err.msg);
-			continue;
-		}
-		printf("%-16s %-32s %s\n", names[i], m->path, m->name);
-		ea_model_free(m);
-	}
+	print_list(names, nnames);
 	for (int i = 0; i < nnames; i++)
 		free(names[i]);
 	free(names);
@@ -830,14 +879,18 @@ int cmd_model(int argc, char **argv)
 	}
 	if (!strcmp(sub, "show"))
 		return cmd_model_show(argc - 1, argv + 1);
+	if (!strcmp(sub, "check") && cmd_model_check_is_measured(argc - 1, argv + 1))
+		return cmd_model_check_measured(argc - 1, argv + 1);
 	if (!strcmp(sub, "check"))
 		return cmd_model_check(argc - 1, argv + 1);
+	if (!strcmp(sub, "fit"))
+		return cmd_model_fit(argc - 1, argv + 1);
 	if (!strcmp(sub, "list"))
 		return cmd_model_list(argc - 1, argv + 1);
 	if (!strcmp(sub, "import"))
 		return cmd_model_import(argc - 1, argv + 1);
 	if (!strcmp(sub, "convert"))
 		return cmd_model_convert(argc - 1, argv + 1);
-	return ea_die("model: '%s' is not a model subcommand (show, check, list, import, convert; try 'eatrace model --help')",
+	return ea_die("model: '%s' is not a model subcommand (show, check, list, import, convert, fit; try 'eatrace model --help')",
 		      sub);
 }

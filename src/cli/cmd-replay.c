@@ -7,6 +7,7 @@
 #include <time.h>
 
 #include "cli/cmd.h"
+#include "cli/not-input.h"
 #include "cli/options.h"
 #include "cli/pictures.h"
 #include "eatrace/energy.h"
@@ -16,6 +17,7 @@
 #include "eatrace/pipeline.h"
 #include "eatrace/progress.h"
 #include "eatrace/replay.h"
+#include "eatrace/unit.h"
 
 static const char usage_text[] =
 	"usage: eatrace replay [OPTIONS] -m MODEL TRACE\n"
@@ -64,10 +66,13 @@ static const char usage_text[] =
 	"      --emit-trace OUT  write the simulated timeline as ftrace text\n"
 	"                        ('eatrace report' reads it; one policy only)\n"
 	"      --html FILE       also write a self-contained HTML page comparing the runs\n"
-	"      --perfetto FILE   also write Chrome trace-event JSON, one process per run\n"
+	"      --perfetto FILE   also write a trace for ui.perfetto.dev, one process\n"
+	"                        per run: Perfetto protobuf when FILE ends in\n"
+	"                        .pftrace or .perfetto-trace, else Chrome JSON\n"
 	EA_PERFETTO_MAX_MB_HELP
 
 	"  -f, --format FMT   text (default) or json\n"
+	EA_UNIT_HELP
 	EA_COMMON_OPTS_HELP_NOFMT
 	"      --auto-pin        also pin tasks never seen off one CPU over 10+\n"
 	"                        activations (recorded platform only; default off:\n"
@@ -78,14 +83,17 @@ static const char usage_text[] =
 	"                        pricing) with its decisions; -v does it too\n"
 	"  -h, --help            this text\n"
 	"\n"
-	"Energy is in the model's power_unit x seconds. Performance costs per\n"
+	"Energy is in the model's power_unit x seconds (--unit: J, mJ or uJ),\n"
+	"work in capacity x s. A model that 'eatrace model check' rejects is\n"
+	"used with a warning (stderr, text, JSON model_check, HTML). Performance costs per\n"
 	"policy: wakeup-to-run latency, runnable wait, activations finishing later\n"
 	"than recorded, overutilised time, migrations. See docs/replay.md.\n"
 	"Exit status: 0 ok, 2 usage or input error.\n";
 
 enum { OPT_POLICY = 2000, OPT_GOVERNOR, OPT_IDLE, OPT_TARGET, OPT_SRC_CAP,
        OPT_PIN, OPT_EMIT, OPT_NO_AUTO_PIN, OPT_HTML, OPT_PERFETTO,
-       OPT_TIMING, OPT_WORK, OPT_AUTO_PIN, OPT_SHADOW, OPT_DECISIONS, OPT_PERFETTO_MAX };
+       OPT_TIMING, OPT_WORK, OPT_AUTO_PIN, OPT_SHADOW, OPT_DECISIONS, OPT_PERFETTO_MAX,
+       OPT_UNIT };
 
 static const struct option extra[] = {
 	{ "policy", required_argument, NULL, OPT_POLICY },
@@ -104,6 +112,7 @@ static const struct option extra[] = {
 	{ "perfetto-max-mb", required_argument, NULL, OPT_PERFETTO_MAX },
 	{ "timing", no_argument, NULL, OPT_TIMING },
 	{ "work", required_argument, NULL, OPT_WORK },
+	{ "unit", required_argument, NULL, OPT_UNIT },
 };
 
 #define MAX_PINS 64
@@ -111,7 +120,7 @@ static const struct option extra[] = {
 
 struct replay_opts {
 	const char *policy, *governor, *idle, *target, *emit, *html, *perfetto;
-	const char *shadow, *decisions;
+	const char *shadow, *decisions, *unit;
 	double perfetto_max_mb;
 	unsigned long source_capacity;
 	bool auto_pin, timing;
@@ -174,6 +183,9 @@ static int on_opt(int opt, const char *arg, void *ctx)
 		return 0;
 	case OPT_TIMING:
 		ro->timing = true;
+		return 0;
+	case OPT_UNIT:
+		ro->unit = arg;
 		return 0;
 	case OPT_WORK:
 		if (ea_replay_work_parse(arg) < 0)
@@ -376,6 +388,7 @@ static int run_shadow(struct ea_common_opts *o, const struct replay_opts *ro,
 		      const char *trace)
 {
 	struct ea_shadow_config scfg = { .policy = ro->shadow };
+	struct ea_shadow_sink *rows = NULL;
 	struct ea_shadow *sh = NULL;
 	struct ea_model *m = NULL;
 	struct ea_consumer cons;
@@ -394,14 +407,27 @@ static int run_shadow(struct ea_common_opts *o, const struct replay_opts *ro,
 	if (ea_model_load(&m, o->model, &err))
 		return ea_die("%s", err.msg);
 	scfg.model = m;
+	{
+		const char *outs[] = { o->output, ro->decisions };
+		const struct ea_model *ms[] = { m };
+		char *tr[] = { (char *)trace };
+
+		if (ea_cli_refuse_inputs_as_outputs(outs, 2, tr, 1, ms, 1))
+			goto out;
+	}
 	if (ro->decisions) {
 		if (ea_out_open(&dec, ro->decisions, &err)) {
 			ea_die("%s", err.msg);
 			goto out;
 		}
 		n = strlen(ro->decisions);
-		scfg.decisions = dec.f;
-		scfg.decisions_json = n >= 5 && !strcmp(ro->decisions + n - 5, ".json");
+		rows = ea_shadow_rows_new(dec.f, n >= 5 &&
+					  !strcmp(ro->decisions + n - 5, ".json"));
+		if (!rows) {
+			ea_die("out of memory");
+			goto out;
+		}
+		scfg.decisions = rows;
 	}
 	if (ea_shadow_new(&sh, &scfg, &err)) {
 		ea_die("%s", err.msg);
@@ -432,6 +458,7 @@ out:
 		ea_out_abort(&dec);
 	ea_run_free(&run);
 	ea_shadow_free(sh);
+	ea_shadow_rows_free(rows);
 	ea_model_free(m);
 	return rc;
 }
@@ -439,7 +466,7 @@ out:
 int cmd_replay(int argc, char **argv)
 {
 	struct ea_common_opts o = { .format = EA_FMT_TEXT };
-	struct replay_opts ro = { 0 };
+	struct replay_opts ro = { .perfetto_max_mb = -1 };	/* -1: the default */
 	struct replay_run rr = { 0 };
 	struct ea_workload_config wcfg = { 0 };
 	struct ea_consumer cons[3];
@@ -449,6 +476,7 @@ int cmd_replay(int argc, char **argv)
 	struct ea_out out, eo = { 0 };
 	struct ea_trace_writer *tw = NULL;
 	struct ea_replay_sink sink, shsink[MAX_POLICIES];
+	struct ea_energy_unit unit, actual_unit;
 	struct ea_err err;
 	char **args;
 	int nargs, npol, ncons = 0, rc = EXIT_ERROR;
@@ -496,6 +524,22 @@ int cmd_replay(int argc, char **argv)
 	}
 	if (!rr.target)
 		rr.target = rr.model;
+	/* each run in the unit asked, each model converted from its own */
+	if (ea_cli_unit(&unit, ro.unit, rr.target) ||
+	    (rr.model && ea_cli_unit(&actual_unit, ro.unit, rr.model)))
+		goto out;
+	{
+		const struct ea_model *models[2] = { rr.model, rr.target };
+
+		ea_cli_model_warnings(o.verbose, models, 2);
+	}
+	{
+		const char *outs[] = { o.output, ro.html, ro.perfetto, ro.emit };
+		const struct ea_model *ms[] = { rr.model, rr.target };
+
+		if (ea_cli_refuse_inputs_as_outputs(outs, 4, args, 1, ms, 2))
+			goto out;
+	}
 	if (rr.target && ea_replay_governor_check(gov, rr.target, &err)) {
 		ea_die("%s", err.msg);
 		goto out;
@@ -555,7 +599,7 @@ int cmd_replay(int argc, char **argv)
 	if ((rr.have_acct && ea_acct_done(&rr.acct, rr.run.state, &err)) ||
 	    (rr.have_tl && ea_timeline_done(&rr.tl, rr.run.state, &err)) ||
 	    ea_workload_done(rr.wl, rr.run.state, &err)) {
-		ea_die("%s: %s", args[0], err.msg);
+		ea_die("%s: %s", ea_trace_label(args[0]), err.msg);
 		goto out;
 	}
 	if (timing)
@@ -593,11 +637,11 @@ int cmd_replay(int argc, char **argv)
 			cfg.sink = &shsink[i];
 		}
 		t0 = stamp_now();
-		snprintf(step, sizeof(step), "%s: replaying policy %s", args[0], names[i]);
+		snprintf(step, sizeof(step), "%s: replaying policy %s", ea_trace_label(args[0]), names[i]);
 		ea_progress_step(step, i + 1, npol);
 		if (ea_replay_run(rr.wl, &cfg, &rr.res[i], &err)) {
 			ea_progress_end();
-			ea_die("%s: %s", args[0], err.msg);
+			ea_die("%s: %s", ea_trace_label(args[0]), err.msg);
 			goto out;
 		}
 		rr.nres++;
@@ -606,7 +650,7 @@ int cmd_replay(int argc, char **argv)
 			timing_line("policy", names[i], t0, "decisions",
 				    rr.res[i].lat_n);
 		if (pictures && ea_tl_shadow_done(&rr.sh[i], &err)) {
-			ea_die("%s: %s", args[0], err.msg);
+			ea_die("%s: %s", ea_trace_label(args[0]), err.msg);
 			goto out;
 		}
 	}
@@ -623,13 +667,14 @@ int cmd_replay(int argc, char **argv)
 		goto out;
 	}
 	rep = (struct ea_replay_report){
-		.path = args[0], .model = rr.model, .target = rr.target,
+		.path = ea_trace_label(args[0]), .model = rr.model, .target = rr.target,
 		.governor = gov, .idle = idle,
 		.work = ro.work == EA_WORK_DEMAND ? "demand" :
 			ro.work == EA_WORK_FIXED ? "fixed" : "auto",
 		.actual = rr.have_acct ? &rr.acct : NULL,
 		.wl = ea_workload_counts(rr.wl), .results = rr.res,
-		.nresults = rr.nres,
+		.nresults = rr.nres, .unit = &unit,
+		.actual_unit = rr.model ? &actual_unit : NULL,
 	};
 	if (o.format == EA_FMT_JSON)
 		ea_replay_render_json(out.f, &rep);

@@ -7,6 +7,8 @@
 #ifndef EATRACE_CLI_CMD_H
 #define EATRACE_CLI_CMD_H
 
+#include <stdbool.h>
+
 #include "cli/msg.h"
 
 /* Each returns the process exit status (EXIT_* in msg.h, 0 ok). */
@@ -17,6 +19,9 @@ int cmd_model(int argc, char **argv);
 /* cmd-model-import.c, dispatched from cmd_model() (cmd-model.c) */
 int cmd_model_import(int argc, char **argv);
 int cmd_model_convert(int argc, char **argv);
+int cmd_model_fit(int argc, char **argv);	/* cmd-model-fit.c */
+int cmd_model_check_measured(int argc, char **argv);	/* cmd-model-fit.c */
+bool cmd_model_check_is_measured(int argc, char **argv);	/* ditto */
 int cmd_dump(int argc, char **argv);
 int cmd_diff(int argc, char **argv);	/* cmd-diff.c */
 int cmd_record(int argc, char **argv);	/* cmd-record.c */

@@ -25,28 +25,51 @@ int ea_cli_pic_commit(struct ea_out *out)
 	return 0;
 }
 
+/* The cap in bytes: --perfetto-max-mb's, else the format's default. */
+static long long cap_bytes(enum ea_perfetto_format fmt, double max_mb)
+{
+	return max_mb < 0 ? ea_perfetto_default_cap(fmt)
+			  : (long long)(max_mb * 1048576);
+}
+
 int ea_cli_perfetto_open(struct ea_out *out, const char *path,
 			 struct ea_perfetto **pf, double max_mb)
 {
+	enum ea_perfetto_format fmt = ea_perfetto_format_of(path);
+
 	if (ea_cli_pic_open(out, path))
 		return EXIT_ERROR;
-	if (ea_perfetto_begin(pf, out->f)) {
+	if (ea_perfetto_begin_as(pf, out->f, fmt)) {
 		ea_out_abort(out);
 		return ea_die("out of memory");
 	}
-	ea_perfetto_cap(*pf, (long long)(max_mb * 1048576));
+	ea_perfetto_cap(*pf, cap_bytes(fmt, max_mb));
 	return 0;
 }
 
 int ea_cli_perfetto_commit(struct ea_out *out, struct ea_perfetto *pf,
 			   double max_mb, const char *path)
 {
+	enum ea_perfetto_format fmt = ea_perfetto_format_of(path);
+	char given[64];
 	uint64_t at;
 
+	if (max_mb < 0)
+		snprintf(given, sizeof(given), "%g (the default for %s)",
+			 cap_bytes(fmt, max_mb) / 1048576.0,
+			 fmt == EA_PERFETTO_PROTOBUF ? "protobuf" : "JSON");
+	else
+		snprintf(given, sizeof(given), "%g", max_mb);
 	if (ea_perfetto_truncated(pf, &at))
-		ea_msg("warning: %s reached --perfetto-max-mb %g at %.6f s: task slices and OPP and idle-state counters stop there (power counters cover the window; --start/--end show another part)",
-			path, max_mb, at / 1e9);
-	ea_perfetto_end(pf);
+		ea_msg("warning: %s reached --perfetto-max-mb %s at %.6f s: "
+		       "task slices and OPP and idle-state counters stop there "
+		       "(power counters cover the window; --start/--end show "
+		       "another part, --perfetto-max-mb 0 lifts the cap)",
+		       path, given, at / 1e9);
+	if (ea_perfetto_end(pf)) {
+		ea_out_abort(out);
+		return ea_die("%s: out of memory while writing it", path);
+	}
 	return ea_cli_pic_commit(out);
 }
 
@@ -55,8 +78,10 @@ int ea_cli_parse_max_mb(const char *arg, double *mb)
 	char *end;
 	double v = strtod(arg, &end);
 
-	if (*end || !(v >= 0.01) || v > 1e6)
-		return ea_die("--perfetto-max-mb: '%s' is not a size in MB (0.01 to 1000000)", arg);
+	if (*end || end == arg || !(v == 0 || v >= 0.01) || v > 1e6)
+		return ea_die("--perfetto-max-mb: '%s' is not a size in MB "
+			      "(MiB: 0.01 to 1000000, or 0: no cap)",
+			      arg);
 	*mb = v;
 	return 0;
 }

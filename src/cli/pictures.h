@@ -14,18 +14,22 @@
 int ea_cli_pic_open(struct ea_out *out, const char *path);
 int ea_cli_pic_commit(struct ea_out *out);
 
-/* The same with a Perfetto writer begun on out->f (and ended by commit),
- * capped near max_mb MB (0: no cap; commit warns when it was reached). */
+/* The same with a Perfetto writer begun on out->f (and ended by commit):
+ * protobuf when path ends in .pftrace or .perfetto-trace, else JSON;
+ * capped near max_mb MiB (0: no cap; negative: the format's default,
+ * EA_PERFETTO_*_DEFAULT_MB; commit warns when it was reached). */
 int ea_cli_perfetto_open(struct ea_out *out, const char *path,
 			 struct ea_perfetto **pf, double max_mb);
 int ea_cli_perfetto_commit(struct ea_out *out, struct ea_perfetto *pf,
 			   double max_mb, const char *path);
-/* --perfetto-max-mb MB: 0, or says why and returns EXIT_ERROR. */
+/* --perfetto-max-mb MB (0: no cap): 0, or says why and returns EXIT_ERROR. */
 int ea_cli_parse_max_mb(const char *arg, double *mb);
 
 /* The help line of --perfetto-max-mb. */
 #define EA_PERFETTO_MAX_MB_HELP                                                \
-	"      --perfetto-max-mb MB  cap the --perfetto file near MB: task slices\n" \
-	"                     and OPP/idle counters stop where it is reached\n"
+	"      --perfetto-max-mb MB  cap the --perfetto file near MB MiB (default\n" \
+	"                     50 for JSON, 256 for protobuf; 0: no cap): task\n" \
+	"                     slices and OPP/idle counters stop where it is\n"     \
+	"                     reached (a warning says when)\n"
 
 #endif

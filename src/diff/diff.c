@@ -162,6 +162,8 @@ int ea_diff_compute(struct ea_diff *d, struct ea_err *err)
 						  d->side[s].runs[i].path,
 						  d->side[s].runs[i].ncpus,
 						  b->runs[0].path, b->runs[0].ncpus);
+	if (d->models_mode)
+		return ea_diff_compute_paired(d, err);
 	if (!(b->mean > 0))
 		return ea_err_set(err, "the base side's energy is zero: no relative change");
 	d->change_pct = 100 * (n->mean - b->mean) / b->mean;
@@ -263,10 +265,20 @@ double ea_diff_cstate_mean(const struct ea_diff_side *s, int c, int k)
 	return s->n ? sum / s->n : 0;
 }
 
+const struct ea_diff_run *ea_diff_zero_run(const struct ea_diff_side *s)
+{
+	for (int i = 0; i < s->n; i++)
+		if (!(s->runs[i].duration_s > 0))
+			return &s->runs[i];
+	return NULL;
+}
+
 double ea_diff_wakeups_mean(const struct ea_diff_side *s)
 {
 	double sum = 0;
 
+	if (ea_diff_zero_run(s))
+		return NAN;
 	for (int i = 0; i < s->n; i++)
 		sum += (double)s->runs[i].wakeups / s->runs[i].duration_s;
 	return s->n ? sum / s->n : 0;

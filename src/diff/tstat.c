@@ -2,10 +2,12 @@
 /*
  * The statistics of `eatrace diff`: mean and sample standard deviation,
  * Welch's standard error and degrees of freedom, and Student's t
- * distribution (through the regularised incomplete beta function, by
- * Lentz's continued fraction) with its quantile by bisection.
+ * distribution and its quantile (GSL's).
  */
 #include <math.h>
+
+#include <gsl/gsl_cdf.h>
+#include <gsl/gsl_errno.h>
 
 #include "eatrace/diff.h"
 
@@ -38,86 +40,21 @@ void ea_welch(double m1, double s1, int n1, double m2, double s2, int n2,
 	      (v1 * v1 / (n1 - 1) + v2 * v2 / (n2 - 1));
 }
 
-/* Continued fraction for the incomplete beta function (modified Lentz). */
-static double beta_cf(double a, double b, double x)
-{
-	const double tiny = 1e-300, eps = 1e-15;
-	double qab = a + b, qap = a + 1, qam = a - 1;
-	double c = 1, d = 1 - qab * x / qap, h;
-
-	if (fabs(d) < tiny)
-		d = tiny;
-	d = 1 / d;
-	h = d;
-	for (int m = 1; m <= 1000; m++) {
-		int m2 = 2 * m;
-		double aa = m * (b - m) * x / ((qam + m2) * (a + m2)), del;
-
-		d = 1 + aa * d;
-		if (fabs(d) < tiny)
-			d = tiny;
-		c = 1 + aa / c;
-		if (fabs(c) < tiny)
-			c = tiny;
-		d = 1 / d;
-		h *= d * c;
-		aa = -(a + m) * (qab + m) * x / ((a + m2) * (qap + m2));
-		d = 1 + aa * d;
-		if (fabs(d) < tiny)
-			d = tiny;
-		c = 1 + aa / c;
-		if (fabs(c) < tiny)
-			c = tiny;
-		d = 1 / d;
-		del = d * c;
-		h *= del;
-		if (fabs(del - 1) < eps)
-			break;
-	}
-	return h;
-}
-
-/* Regularised incomplete beta I_x(a, b). */
-static double beta_inc(double a, double b, double x)
-{
-	double bt;
-
-	if (x <= 0)
-		return 0;
-	if (x >= 1)
-		return 1;
-	bt = exp(lgamma(a + b) - lgamma(a) - lgamma(b) + a * log(x) +
-		 b * log(1 - x));
-	if (x < (a + 1) / (a + b + 2))
-		return bt * beta_cf(a, b, x) / a;
-	return 1 - bt * beta_cf(b, a, 1 - x) / b;
-}
-
+/*
+ * Student's t distribution: GSL's (gsl_cdf_tdist_P, gsl_cdf_tdist_Pinv),
+ * for real degrees of freedom (Welch's are fractional). GSL's error
+ * handler aborts by default: off, so a domain error gives NaN instead.
+ */
 double ea_t_cdf(double t, double df)
 {
-	double tail, half;
-
-	if (t * t < df) {	/* near the centre: I(t^2/(df+t^2); 1/2, df/2) */
-		half = 0.5 * beta_inc(0.5, df / 2, t * t / (df + t * t));
-		return t > 0 ? 0.5 + half : 0.5 - half;
-	}
-	tail = 0.5 * beta_inc(df / 2, 0.5, df / (df + t * t));
-	return t > 0 ? 1 - tail : tail;
+	gsl_set_error_handler_off();
+	return gsl_cdf_tdist_P(t, df);
 }
 
 double ea_t_quantile(double p, double df)
 {
-	double lo = -1e6, hi = 1e6;
-
-	for (int i = 0; i < 200; i++) {
-		double mid = (lo + hi) / 2;
-
-		if (ea_t_cdf(mid, df) < p)
-			lo = mid;
-		else
-			hi = mid;
-	}
-	return (lo + hi) / 2;
+	gsl_set_error_handler_off();
+	return gsl_cdf_tdist_Pinv(p, df);
 }
 
 /* Half-width (percent of mean_base) of the Welch interval with n runs a side. */

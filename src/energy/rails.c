@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * Power rails: their samples (filled by the Perfetto reader) and the
- * comparison of each rail's measured energy with the estimate for the
- * clusters it feeds (include/eatrace/rails.h, docs/perfetto.md).
+ * Power rails: the comparison of each rail's measured energy (its samples,
+ * read from the trace into src/input/rail-samples.c's store) with the
+ * estimate for the clusters it feeds (include/eatrace/rails.h,
+ * docs/perfetto.md).
  */
 #include <ctype.h>
 #include <stdio.h>
@@ -11,77 +12,6 @@
 #include <strings.h>
 
 #include "eatrace/rails.h"
-
-/* ---- the data ---------------------------------------------------------- */
-
-struct ea_rail *ea_rails_get(struct ea_rails *rs, uint32_t index)
-{
-	struct ea_rail *r;
-
-	for (size_t i = 0; i < rs->n; i++)
-		if (rs->r[i].index == index)
-			return &rs->r[i];
-	if (rs->n == rs->cap) {
-		size_t n = rs->cap ? rs->cap * 2 : 8;
-		struct ea_rail *q = realloc(rs->r, n * sizeof(*q));
-
-		if (!q)
-			return NULL;
-		rs->r = q;
-		rs->cap = n;
-	}
-	r = &rs->r[rs->n++];
-	memset(r, 0, sizeof(*r));
-	r->index = index;
-	return r;
-}
-
-int ea_rail_add_sample(struct ea_rail *r, uint64_t ts, uint64_t uws)
-{
-	if (r->n == r->cap) {
-		size_t n = r->cap ? r->cap * 2 : 64;
-		struct ea_rail_sample *q = realloc(r->s, n * sizeof(*q));
-
-		if (!q)
-			return -1;
-		r->s = q;
-		r->cap = n;
-	}
-	r->s[r->n++] = (struct ea_rail_sample){ts, uws};
-	return 0;
-}
-
-static int by_ts(const void *a, const void *b)
-{
-	const struct ea_rail_sample *x = a, *y = b;
-
-	return x->ts < y->ts ? -1 : x->ts > y->ts;
-}
-
-void ea_rails_finish(struct ea_rails *rs)
-{
-	for (size_t i = 0; i < rs->n; i++) {
-		struct ea_rail *r = &rs->r[i];
-		bool sorted = true;
-
-		for (size_t k = 1; k < r->n && sorted; k++)
-			sorted = r->s[k - 1].ts <= r->s[k].ts;
-		if (!sorted)
-			qsort(r->s, r->n, sizeof(*r->s), by_ts);
-		if (!r->name[0])
-			snprintf(r->name, sizeof(r->name), "rail%u", r->index);
-	}
-}
-
-void ea_rails_free(struct ea_rails *rs)
-{
-	if (!rs)
-		return;
-	for (size_t i = 0; i < rs->n; i++)
-		free(rs->r[i].s);
-	free(rs->r);
-	free(rs);
-}
 
 /* ---- units ------------------------------------------------------------- */
 
@@ -171,29 +101,38 @@ static int cl_number(const char *name)
 	return -1;
 }
 
-static void by_name(struct ea_rail_cmp *c, const struct ea_model *m)
+int ea_rail_feeds_by_name(const struct ea_model *m, const char *name,
+			  const char *subsys, bool *feeds)
 {
+	int nfeeds = 0;
+
 	for (int i = 0; i < m->nclusters; i++) {
 		char n[EA_NAME_LEN];
 
 		norm(m->clusters[i].name, sizeof(m->clusters[i].name), n,
 		     sizeof(n));
-		if (names_cluster(c->rail->name, n) ||
-		    names_cluster(c->rail->subsys, n)) {
-			c->feeds[i] = true;
-			c->nfeeds++;
+		if (names_cluster(name, n) || names_cluster(subsys, n)) {
+			feeds[i] = true;
+			nfeeds++;
 		}
 	}
-	if (!c->nfeeds) {
-		int k = cl_number(c->rail->name);
+	if (!nfeeds) {
+		int k = cl_number(name);
 
 		if (k < 0)
-			k = cl_number(c->rail->subsys);
+			k = cl_number(subsys);
 		if (k >= 0 && k < m->nclusters) {
-			c->feeds[k] = true;
-			c->nfeeds = 1;
+			feeds[k] = true;
+			nfeeds = 1;
 		}
 	}
+	return nfeeds;
+}
+
+static void by_name(struct ea_rail_cmp *c, const struct ea_model *m)
+{
+	c->nfeeds = ea_rail_feeds_by_name(m, c->rail->name, c->rail->subsys,
+					  c->feeds);
 	c->mapped_by = c->nfeeds ? "name" : "none";
 }
 

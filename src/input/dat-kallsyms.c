@@ -15,7 +15,7 @@
  * The same for the saved cmdlines (pid -> comm, thousands of lines, each
  * through sscanf(): 17 M instructions on the bench trace, more than all
  * the rest of the open): eatrace takes comms from the records' own
- * fields and prints no event with its comm (reader-dat.c prints only
+ * fields and prints no event with its comm (dat-read.c prints only
  * suspend_resume's info text).
  */
 #include <dlfcn.h>

@@ -4,7 +4,7 @@
  * event's own print format: a small C constant-expression evaluator (the
  * format's masks are expressions), the parser of the format's flag table
  * and "+" condition, and a text form of libtraceevent's parsed print
- * arguments to parse from. Used once per file by reader-dat.c at open;
+ * arguments to parse from. Used once per file by dat-format.c at open;
  * declared in reader-dat.h (unit tests call them directly).
  */
 #include <stdbool.h>

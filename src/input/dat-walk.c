@@ -142,7 +142,7 @@ static int load_page(struct dw *w, int c)
 	const unsigned char *pg;
 	uint64_t commit;
 
-	/* sizes are whole pages (reader-dat.c checks): no partial page */
+	/* sizes are whole pages (dat-walk-setup.c checks): no partial page */
 	if (cp->next_page >= cp->end || cp->end - cp->next_page < w->page_size)
 		return 0;
 	if (cp->next_page < cp->buf_off ||

@@ -4,7 +4,7 @@
  * files in the host's byte order): each CPU's pages are read in chunks and
  * walked in place, as libtraceevent's kbuffer walks them, and the records
  * come out with the timestamps, offsets, sizes and missed-event counts
- * libtracecmd would give them. reader-dat.c merges the CPUs and decodes.
+ * libtracecmd would give them. dat-read.c merges the CPUs and decodes.
  *
  * Unlike kbuffer, every length is checked against the page and the CPU's
  * data: a record that does not fit, a page whose commit size exceeds the

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * A single-producer single-consumer ring of event blocks, for a reader
- * that decodes on a thread of its own (reader-dat.c): the producer fills a
+ * that decodes on a thread of its own (dat-read.c): the producer fills a
  * whole block of decoded events and hands it over, the consumer takes
  * whole blocks; the lock is taken once per block (EVR_BLK events), never
  * per event. On these 2-vCPU machines crossing cores per event cost about

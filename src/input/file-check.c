@@ -5,8 +5,8 @@
  * A FIFO, socket, terminal or device, and the pseudo-files of procfs,
  * sysfs, debugfs and tracefs (trace_pipe looks regular but blocks; their
  * sizes mean nothing) are refused: reading them could block for ever.
- * Each file that passes is noted as an input of the run, so that no output
- * of the same run replaces it (eatrace/output.h).
+ * Each file that passes is noted as an input of the run (run-inputs.c), so
+ * that no output of the same run replaces it (src/output/outfile.c).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -16,7 +16,6 @@
 #include <unistd.h>
 
 #include "eatrace/input.h"
-#include "eatrace/output.h"
 
 #define PROC_MAGIC	0x9fa0
 #define SYSFS_MAGIC	0x62656572
@@ -68,7 +67,7 @@ int ea_input_check_fd(int fd, const char *path, bool allow_pseudo,
 	if (!allow_pseudo && !fstatfs(fd, &sf) && (fs = pseudo((long)sf.f_type)))
 		return ea_err_set(err, "%s: not a regular file (a %s pseudo-file: "
 				  "reading it could block; copy it first)", path, fs);
-	ea_out_note_input(st.st_dev, st.st_ino);
+	ea_input_note(st.st_dev, st.st_ino);
 	return 0;
 }
 

@@ -15,10 +15,10 @@
 
 #include "eatrace/input.h"
 #include "eatrace/procs.h"
-#include "eatrace/rails.h"
+#include "eatrace/rail-samples.h"
 #include "input/reader.h"
 #include "input/spool.h"
-#include "input/text-line.h"
+#include "input/text-events.h"
 #include "input/text-stream.h"
 
 /* Probed in order: the first that recognises the file reads it. */
@@ -204,7 +204,7 @@ int ea_input_open(struct ea_input **inp, const char *path, struct ea_err *err)
 	if (detect(real, path, &zk, &i, err))
 		goto fail;
 	/*
-	 * A compressed text trace is decompressed as it is read (text-line.c);
+	 * A compressed text trace is decompressed as it is read (text-events.c);
 	 * the binary readers want a file: a decompressed copy (spool.c).
 	 */
 	if (zk != EA_Z_NONE && readers[i]->open != ea_text_open) {

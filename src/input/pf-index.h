@@ -22,7 +22,7 @@
 #include "eatrace/error.h"
 #include "eatrace/event.h"
 #include "eatrace/procs.h"
-#include "eatrace/rails.h"
+#include "eatrace/rail-samples.h"
 
 struct pf_bundle {
 	const uint8_t *p, *end;	/* the FtraceEventBundle's bytes in memory;

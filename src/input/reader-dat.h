@@ -2,7 +2,8 @@
 /*
  * Internals of the trace.dat reader that unit tests exercise directly:
  * the constant-expression evaluator and the sched_switch prev_state
- * decoding derived from the trace's own print format.
+ * decoding derived from the trace's own print format (dat-prev-state.c);
+ * and the file's magic bytes, which several of its files check.
  */
 #ifndef EATRACE_INPUT_READER_DAT_H
 #define EATRACE_INPUT_READER_DAT_H
@@ -14,6 +15,9 @@
 #include "eatrace/event.h"
 
 struct tep_event;
+
+/* A trace.dat file's first bytes (then the version string, "6" or "7"). */
+static const unsigned char dat_magic[10] = "\x17\x08\x44tracing";
 
 /*
  * Evaluate the C constant expression at *s (decimal and hex literals with

@@ -9,9 +9,10 @@
  *    events in time order; the CPUs' streams are merged here, lowest
  *    timestamp first and the lowest CPU on ties (as the trace.dat reader);
  *  - a bundle is decoded when its CPU's previous one is used up: its
- *    compact_sched switches and wakings and its per-event FtraceEvents are
- *    merged by timestamp, in the order Perfetto's trace processor gives
- *    equal timestamps (compact switches, compact wakings, then events);
+ *    compact_sched switches and wakings (pf-compact.c) and its per-event
+ *    FtraceEvents (pf-event.c) are merged by timestamp, in the order
+ *    Perfetto's trace processor gives equal timestamps (compact switches,
+ *    compact wakings, then events);
  *  - compact_sched: the prev task of a switch is the next task of the
  *    CPU's previous switch; a CPU's first switch has none, and (as in
  *    Perfetto) yields no event, only the knowledge of who runs next. The
@@ -31,7 +32,7 @@
  *    no cpu_frequency before then;
  *  - suspend_resume (its machine_suspend action only) and cpuhp_enter,
  *    cpuhp_multi_enter and cpuhp_exit become EA_EV_SUSPEND and
- *    EA_EV_HOTPLUG;
+ *    EA_EV_HOTPLUG (pf-event.c);
  *  - process_tree gives tgids and process names (report's processes);
  *    events eatrace's model has no place for are skipped.
  */
@@ -41,68 +42,36 @@
 #include <string.h>
 
 #include "input/pb-wire.h"
+#include "input/pf-events.h"
 #include "input/pf-index.h"
 #include "input/reader.h"
-#include "input/text-line.h"
-
-/* FtraceEvent fields (ftrace_event.proto) */
-enum {
-	FE_TIMESTAMP = 1, FE_PID = 2, FE_PRINT = 3, FE_SWITCH = 4,
-	FE_FREQ = 11, FE_IDLE = 13, FE_WAKEUP = 17, FE_WAKING = 20,
-	FE_WAKEUP_NEW = 114, FE_MIGRATE = 491,
-	FE_SUSPEND = 113, FE_CPUHP_EXIT = 343, FE_CPUHP_MULTI_ENTER = 344,
-	FE_CPUHP_ENTER = 345,
-};
 
 /* FtraceEventBundle fields */
 enum { FB_EVENT = 2, FB_LOST = 3, FB_COMPACT = 4 };
 
-/* CompactSched fields */
-enum {
-	CS_SW_TS = 1, CS_SW_PREV_STATE = 2, CS_SW_NEXT_PID = 3,
-	CS_SW_NEXT_PRIO = 4, CS_INTERN = 5, CS_SW_NEXT_COMM = 6,
-	CS_WK_TS = 7, CS_WK_PID = 8, CS_WK_TARGET = 9, CS_WK_PRIO = 10,
-	CS_WK_COMM = 11,
-};
-
-/* ea_tl_prev_state_number(), inline: once per switch */
-static inline uint8_t prev_state(uint64_t v)
-{
-	if (v == 0 || (v & 0xff) == 0)
-		return EA_PREV_RUNNABLE;
-	if ((v & 0x70) && !(v & 0x3))
-		return EA_PREV_DEAD;
-	return EA_PREV_BLOCKED;
-}
-
 /* Where an event came from, for the tie order of one bundle's events. */
 enum { SRC_SWITCH, SRC_WAKING, SRC_EVENT };
 
-struct evbuf {
-	struct ea_event *ev;
-	size_t n, cap;
-};
-
 struct pcpu {
-	size_t *bi;		/* indexes into ix.b of this CPU's bundles */
+	size_t *bi; /* indexes into ix.b of this CPU's bundles */
 	size_t nb, capb, next;
 	/* the current bundle's events by source (SRC_*), each in time order */
-	struct evbuf src[3];
+	struct pf_evbuf src[3];
 	/* ... merged, processed and cropped: the CPU's next events, as
 	 * pointers into src (or to lost_ev) */
 	struct {
 		struct ea_event **ev;
 		size_t n, cap;
 	} out;
-	size_t pos;		/* *out.ev[pos] is the CPU's next event */
-	struct ea_event lost_ev;	/* a loss reported in out */
+	size_t pos; /* *out.ev[pos] is the CPU's next event */
+	struct ea_event lost_ev; /* a loss reported in out */
 	bool lost_pending;
-	uint64_t lost_count;	/* ftrace_stats' count, for the next lost event */
-	bool lost0_pending;	/* ... as they were before its first bundle */
+	uint64_t lost_count; /* ftrace_stats' count, for the next lost event */
+	bool lost0_pending; /* ... as they were before its first bundle */
 	uint64_t lost0_count;
 	bool done;
-	size_t cur_bundle;	/* index into ix.b, for where() */
-	bool have_cur;		/* the task now running is known */
+	size_t cur_bundle; /* index into ix.b, for where() */
+	bool have_cur; /* the task now running is known */
 	int32_t cur_pid, cur_prio;
 	char cur_comm[EA_COMM_LEN];
 };
@@ -113,296 +82,44 @@ struct pf {
 	struct pf_index ix;
 	struct pcpu *cpu;
 	int ncpu;
-	uint64_t crop;		/* events before it are dropped */
+	uint64_t crop; /* events before it are dropped */
 	uint64_t cropped;
-	size_t chunk;		/* bytes read from the file at once */
+	size_t chunk; /* bytes read from the file at once */
 	/* the parts of the file read: as many as CPUs, the least recently
 	 * used replaced; CPUs whose bundles are near each other share them */
 	struct pf_chunk *ck;
 	uint64_t *ck_used;
 	uint64_t ck_clock;
-	char (*intern)[EA_COMM_LEN];	/* a bundle's comm table, NUL-padded */
-	size_t nintern, capintern;
+	struct pf_intern intern; /* a bundle's compact_sched comms */
 	int last_cpu;
 	/* sys_stats' initial frequencies, given before the first event at or
 	 * after freq0_ts; freq_seen: CPUs with a cpu_frequency before */
 	size_t freq0_next;
 	bool *freq_seen;
-	bool emitted;		/* an event was given */
+	bool emitted; /* an event was given */
 	/* pf_next(): the CPU whose events follow, while before lim_ts */
 	struct pcpu *run;
 	uint64_t lim_ts;
 	int lim_cpu;
 };
 
-/* Room for need events in b, for bundle bd: 0, or -1 with err. */
-static int grow_ev(struct pf *r, const struct pf_bundle *bd, struct evbuf *b,
-		   size_t need, struct ea_err *err)
-{
-	size_t n = b->cap ? b->cap : 64;
-	struct ea_event *q;
-
-	if (need <= b->cap)
-		return 0;
-	while (n < need)
-		n *= 2;
-	if (pf_spend_decoded(&r->ix, (n - b->cap) * sizeof(*q), bd, r->path, err))
-		return -1;
-	q = realloc(b->ev, n * sizeof(*q));
-	if (!q)
-		return ea_err_set(err, "%s: out of memory", r->path);
-	b->ev = q;
-	b->cap = n;
-	return 0;
-}
-
 static struct ea_event *push(struct pf *r, const struct pf_bundle *bd,
-			     struct evbuf *b, struct ea_err *err)
+			     struct pf_evbuf *b, struct ea_err *err)
 {
-	if (b->n == b->cap && grow_ev(r, bd, b, b->n + 1, err))
+	if (b->n == b->cap && pf_grow_ev(&r->ix, bd, b, b->n + 1, r->path, err))
 		return NULL;
 	return &b->ev[b->n++];
 }
 
-static int bundle_err(struct pf *r, const struct pf_bundle *b,
-		      struct ea_err *err, const char *what)
+/* ---- one FtraceEvent: its timestamp and pid here, its payload in
+ * pf-event.c ---------------------------------------------------------- */
+
+static int one_event(struct pf *r, struct pcpu *c, const struct pf_bundle *bd,
+		     struct pb_buf b, struct ea_err *err)
 {
-	return ea_err_set(err, "%s:cpu %d packet %" PRIu32 ": %s", r->path,
-			  b->cpu, b->packet, what);
-}
-
-/* ---- one FtraceEvent -------------------------------------------------- */
-
-/*
- * A string field's bytes into comm (EA_COMM_LEN, NUL-terminated, cut),
- * as pb_str() but inline: comms are short.
- */
-static inline void comm_copy(char *comm, const uint8_t *p, size_t len,
-			     const uint8_t *end)
-{
-	size_t i;
-
-	if (len > EA_COMM_LEN - 1)
-		len = EA_COMM_LEN - 1;
-	if (end - p >= EA_COMM_LEN) {
-		/* whole: two word moves (bytes past len are inside the
-		 * message, and cut by the NUL) */
-		memcpy(comm, p, EA_COMM_LEN);
-		comm[len] = '\0';
-		return;
-	}
-	for (i = 0; i < len; i++)
-		comm[i] = (char)p[i];
-	comm[i] = '\0';
-}
-
-/*
- * comm 1, pid 2, prio 3, target 5 (sched_wakeup*, sched_migrate_task's
- * comm, pid, prio, dest_cpu). One-byte tags of varints and short strings
- * are read without pb_next(): these are most of a trace's fields.
- */
-static int task_fields(struct pb_buf b, char *comm, int32_t *pid,
-		       int32_t *prio, int32_t *target)
-{
-	struct pb_field f = { 0 };
-	int rc;
-
-	while (b.p < b.end) {
-		uint8_t t = *b.p;
-		uint64_t v;
-
-		if (t == 0x0a && b.end - b.p >= 2 && b.p[1] < 0x80 &&
-		    b.p[1] <= b.end - b.p - 2) {
-			comm_copy(comm, b.p + 2, b.p[1], b.end);
-			b.p += 2 + b.p[1];
-			continue;
-		}
-		if (t >= 0x08 && t < 0x80 && !(t & 7)) {
-			b.p++;
-			if (pb_varint(&b, &v) != PB_OK)
-				return PB_ERR;
-			f.num = t >> 3;
-			f.wire = PB_VARINT;
-			f.v = v;
-		} else {
-			rc = pb_next(&b, &f);
-			if (rc != PB_OK)
-				return rc;
-		}
-		switch (f.num) {
-		case 1:
-			if (f.wire == PB_LEN)
-				pb_str(&f.sub, comm, EA_COMM_LEN);
-			break;
-		case 2:
-			*pid = pb_i32(f.v);
-			break;
-		case 3:
-			*prio = pb_i32(f.v);
-			break;
-		case 5:
-			*target = pb_i32(f.v);
-			break;
-		default:
-			break;
-		}
-	}
-	return PB_END;
-}
-
-/*
- * Decode payload num (its bytes in b) into ev. 1: an event eatrace uses,
- * 0: skipped, -1: malformed.
- */
-static int payload(uint32_t num, struct pb_buf b, struct ea_event *ev)
-{
-	struct pb_field f = { 0 };
-	int rc = PB_END;
-
-	/* a malformed payload is an error, whatever was read before it */
-	switch (num) {
-	case FE_SWITCH:
-		ev->type = EA_EV_SWITCH;
-		memset(&ev->sw, 0, sizeof(ev->sw));
-		while ((rc = pb_next(&b, &f)) == PB_OK) {
-			switch (f.num) {
-			case 1:
-				if (f.wire == PB_LEN)
-					pb_str(&f.sub, ev->sw.prev_comm, EA_COMM_LEN);
-				break;
-			case 2: ev->sw.prev_pid = pb_i32(f.v); break;
-			case 3: ev->sw.prev_prio = pb_i32(f.v); break;
-			case 4:
-				ev->sw.prev_state = prev_state(f.v);
-				break;
-			case 5:
-				if (f.wire == PB_LEN)
-					pb_str(&f.sub, ev->sw.next_comm, EA_COMM_LEN);
-				break;
-			case 6: ev->sw.next_pid = pb_i32(f.v); break;
-			case 7: ev->sw.next_prio = pb_i32(f.v); break;
-			default: break;
-			}
-		}
-		return rc == PB_ERR ? -1 : 1;
-	case FE_WAKEUP:
-	case FE_WAKING:
-	case FE_WAKEUP_NEW:
-		ev->type = num == FE_WAKEUP ? EA_EV_WAKEUP :
-			   num == FE_WAKING ? EA_EV_WAKING : EA_EV_WAKEUP_NEW;
-		ev->wake.comm[0] = '\0';
-		ev->wake.pid = 0;
-		ev->wake.prio = -1;
-		ev->wake.target_cpu = -1;
-		rc = task_fields(b, ev->wake.comm, &ev->wake.pid,
-				 &ev->wake.prio, &ev->wake.target_cpu);
-		return rc == PB_ERR ? -1 : 1;
-	case FE_MIGRATE: {
-		int32_t prio = -1, orig = 0;
-
-		ev->type = EA_EV_MIGRATE;
-		ev->migrate.comm[0] = '\0';
-		ev->migrate.pid = 0;
-		ev->migrate.dest_cpu = 0;
-		/* comm 1, pid 2, prio 3, orig_cpu 4, dest_cpu 5 */
-		if (task_fields(b, ev->migrate.comm, &ev->migrate.pid, &prio,
-				&ev->migrate.dest_cpu) == PB_ERR)
-			return -1;
-		while (pb_next(&b, &f) == PB_OK)
-			if (f.num == 4)
-				orig = pb_i32(f.v);
-		ev->migrate.orig_cpu = orig;
-		return 1;
-	}
-	case FE_FREQ:
-	case FE_IDLE: {
-		uint32_t state = 0;
-		int32_t cpu = 0;
-
-		while ((rc = pb_next(&b, &f)) == PB_OK) {
-			if (f.num == 1)
-				state = (uint32_t)f.v;
-			else if (f.num == 2)
-				cpu = pb_i32(f.v);
-		}
-		if (rc == PB_ERR)
-			return -1;
-		if (num == FE_FREQ) {
-			ev->type = EA_EV_FREQ;
-			ev->freq.freq_khz = state;
-			ev->freq.cpu = cpu;
-		} else {
-			ev->type = EA_EV_IDLE;
-			/* 4294967295 (PWR_EVENT_EXIT) becomes EA_IDLE_EXIT */
-			ev->idle.state = (int32_t)state;
-			ev->idle.cpu = cpu;
-		}
-		return 1;
-	}
-	case FE_SUSPEND: {
-		/* action 1, val 2, start 3 (power.proto) */
-		bool keep = false;
-
-		ev->suspend.val = 0;
-		ev->suspend.begin = 0;
-		while ((rc = pb_next(&b, &f)) == PB_OK) {
-			if (f.num == 1 && f.wire == PB_LEN)
-				keep = ea_suspend_action_keep((const char *)f.sub.p,
-						(size_t)(f.sub.end - f.sub.p));
-			else if (f.num == 2)
-				ev->suspend.val = pb_i32(f.v);
-			else if (f.num == 3)
-				ev->suspend.begin = f.v != 0;
-		}
-		if (rc == PB_ERR)
-			return -1;
-		ev->type = EA_EV_SUSPEND;
-		return keep;
-	}
-	case FE_CPUHP_ENTER:
-	case FE_CPUHP_MULTI_ENTER:
-	case FE_CPUHP_EXIT:
-		/* cpu 1 and idx (the step) 2 or 3, target 4 (cpuhp.proto) */
-		ev->type = EA_EV_HOTPLUG;
-		ev->hotplug.cpu = 0;
-		ev->hotplug.step = 0;
-		ev->hotplug.enter = num != FE_CPUHP_EXIT;
-		ev->hotplug.target = -1;
-		while ((rc = pb_next(&b, &f)) == PB_OK) {
-			if (f.num == 1)
-				ev->hotplug.cpu = pb_i32(f.v);
-			else if (f.num == (num == FE_CPUHP_EXIT ? 2u : 3u))
-				ev->hotplug.step = pb_i32(f.v);
-			else if (f.num == 4 && num != FE_CPUHP_EXIT)
-				ev->hotplug.target = pb_i32(f.v);
-		}
-		return rc == PB_ERR ? -1 : 1;
-	case FE_PRINT: {
-		char *t = ev->marker.text;
-
-		t[0] = '\0';
-		while ((rc = pb_next(&b, &f)) == PB_OK)
-			if (f.num == 2 && f.wire == PB_LEN)
-				pb_str(&f.sub, t, sizeof(ev->marker.text));
-		if (rc == PB_ERR)
-			return -1;
-		if (!ea_marker_keep(t))
-			return 0;
-		ev->type = EA_EV_MARKER;
-		return 1;
-	}
-	default:
-		return 0;
-	}
-}
-
-static int one_event(struct pf *r, struct pcpu *c,
-		     const struct pf_bundle *bd, struct pb_buf b,
-		     struct ea_err *err)
-{
-	struct pb_buf pay = { NULL, NULL };
+	struct pb_buf pay = {NULL, NULL};
 	struct ea_event *ev;
-	struct pb_field f = { 0 };
+	struct pb_field f = {0};
 	uint32_t num = 0;
 	uint64_t ts = 0;
 	int32_t pid = -1;
@@ -438,130 +155,28 @@ static int one_event(struct pf *r, struct pcpu *c,
 		}
 	}
 	if (rc == PB_ERR)
-		return bundle_err(r, bd, err, "malformed ftrace event (protobuf field cut or invalid)");
+		return pf_bundle_err(r->path, bd, err,
+				     "malformed ftrace event (protobuf field "
+				     "cut or invalid)");
 	if (!num)
 		return 0;
 	/* decoded in place, taken back when skipped */
 	ev = push(r, bd, &c->src[SRC_EVENT], err);
 	if (!ev)
 		return -1;
-	rc = payload(num, pay, ev);
+	rc = pf_event_payload(num, pay, ev);
 	if (rc <= 0) {
 		c->src[SRC_EVENT].n--;
 		if (rc < 0)
-			return bundle_err(r, bd, err, "malformed ftrace event payload (protobuf field cut or invalid)");
+			return pf_bundle_err(r->path, bd, err,
+					     "malformed ftrace event payload "
+					     "(protobuf field cut or invalid)");
 		return 0;
 	}
 	ev->ts = ts;
 	ev->cpu = bd->cpu;
 	ev->cur_pid = pid;
 	ev->flags = 0;
-	return 0;
-}
-
-/* ---- compact_sched ---------------------------------------------------- */
-
-struct packed {
-	struct pb_buf b;
-};
-
-static int compact(struct pf *r, struct pcpu *c, const struct pf_bundle *bd,
-		   struct pb_buf b, struct ea_err *err)
-{
-	struct packed a[CS_WK_COMM + 1];
-	struct pb_field f = { 0 };
-	uint64_t ts, v;
-	size_t n, i;
-	int rc;
-
-	memset(a, 0, sizeof(a));
-	r->nintern = 0;
-	while ((rc = pb_next(&b, &f)) == PB_OK) {
-		if (f.num == CS_INTERN && f.wire == PB_LEN) {
-			if (r->nintern == r->capintern) {
-				size_t nc = r->capintern ? r->capintern * 2 : 64;
-				char (*q)[EA_COMM_LEN] = realloc(r->intern, nc * sizeof(*q));
-
-				if (!q)
-					return ea_err_set(err, "%s: out of memory", r->path);
-				r->intern = q;
-				r->capintern = nc;
-			}
-			memset(r->intern[r->nintern], 0, EA_COMM_LEN);
-			pb_str(&f.sub, r->intern[r->nintern++], EA_COMM_LEN);
-		} else if (f.num <= CS_WK_COMM && f.wire == PB_LEN) {
-			if (a[f.num].b.p)
-				return bundle_err(r, bd, err, "compact_sched array split in pieces (not supported)");
-			a[f.num].b = f.sub;
-		}
-	}
-	if (rc == PB_ERR)
-		return bundle_err(r, bd, err, "malformed compact_sched (protobuf field cut or invalid)");
-	/* switches: as many as timestamps (at most one per byte), and every
-	 * array as long */
-	n = (size_t)(a[CS_SW_TS].b.end - a[CS_SW_TS].b.p);
-	if (grow_ev(r, bd, &c->src[SRC_SWITCH], n, err))
-		return -1;
-	for (i = 0, ts = 0; a[CS_SW_TS].b.p < a[CS_SW_TS].b.end; i++) {
-		struct ea_event *e = &c->src[SRC_SWITCH].ev[i];
-		uint64_t st, pid, prio, ci;
-
-		if (pb_packed_next(&a[CS_SW_TS].b, &v) != PB_OK ||
-		    pb_packed_next(&a[CS_SW_PREV_STATE].b, &st) != PB_OK ||
-		    pb_packed_next(&a[CS_SW_NEXT_PID].b, &pid) != PB_OK ||
-		    pb_packed_next(&a[CS_SW_NEXT_PRIO].b, &prio) != PB_OK ||
-		    pb_packed_next(&a[CS_SW_NEXT_COMM].b, &ci) != PB_OK)
-			return bundle_err(r, bd, err, "compact_sched switch arrays of different lengths (or malformed)");
-		ts += v;
-		if (ci >= r->nintern)
-			return bundle_err(r, bd, err, "compact_sched switch comm index beyond the intern table");
-		e->ts = ts;
-		e->cpu = bd->cpu;
-		e->type = EA_EV_SWITCH;
-		e->flags = 0;
-		e->sw.prev_state = prev_state(st);
-		e->sw.next_pid = pb_i32(pid);
-		e->sw.next_prio = pb_i32(prio);
-		memcpy(e->sw.next_comm, r->intern[ci], EA_COMM_LEN);
-	}
-	if (a[CS_SW_PREV_STATE].b.p != a[CS_SW_PREV_STATE].b.end ||
-	    a[CS_SW_NEXT_PID].b.p != a[CS_SW_NEXT_PID].b.end ||
-	    a[CS_SW_NEXT_PRIO].b.p != a[CS_SW_NEXT_PRIO].b.end ||
-	    a[CS_SW_NEXT_COMM].b.p != a[CS_SW_NEXT_COMM].b.end)
-		return bundle_err(r, bd, err, "compact_sched switch arrays of different lengths (or malformed)");
-	c->src[SRC_SWITCH].n = i;
-	/* wakings */
-	n = (size_t)(a[CS_WK_TS].b.end - a[CS_WK_TS].b.p);
-	if (grow_ev(r, bd, &c->src[SRC_WAKING], n, err))
-		return -1;
-	for (i = 0, ts = 0; a[CS_WK_TS].b.p < a[CS_WK_TS].b.end; i++) {
-		struct ea_event *e = &c->src[SRC_WAKING].ev[i];
-		uint64_t pid, tgt, prio, ci;
-
-		if (pb_packed_next(&a[CS_WK_TS].b, &v) != PB_OK ||
-		    pb_packed_next(&a[CS_WK_PID].b, &pid) != PB_OK ||
-		    pb_packed_next(&a[CS_WK_TARGET].b, &tgt) != PB_OK ||
-		    pb_packed_next(&a[CS_WK_PRIO].b, &prio) != PB_OK ||
-		    pb_packed_next(&a[CS_WK_COMM].b, &ci) != PB_OK)
-			return bundle_err(r, bd, err, "compact_sched waking arrays of different lengths (or malformed)");
-		ts += v;
-		if (ci >= r->nintern)
-			return bundle_err(r, bd, err, "compact_sched waking comm index beyond the intern table");
-		e->ts = ts;
-		e->cpu = bd->cpu;
-		e->type = EA_EV_WAKING;
-		e->flags = 0;
-		e->wake.pid = pb_i32(pid);
-		e->wake.target_cpu = pb_i32(tgt);
-		e->wake.prio = pb_i32(prio);
-		memcpy(e->wake.comm, r->intern[ci], EA_COMM_LEN);
-	}
-	if (a[CS_WK_PID].b.p != a[CS_WK_PID].b.end ||
-	    a[CS_WK_TARGET].b.p != a[CS_WK_TARGET].b.end ||
-	    a[CS_WK_PRIO].b.p != a[CS_WK_PRIO].b.end ||
-	    a[CS_WK_COMM].b.p != a[CS_WK_COMM].b.end)
-		return bundle_err(r, bd, err, "compact_sched waking arrays of different lengths (or malformed)");
-	c->src[SRC_WAKING].n = i;
 	return 0;
 }
 
@@ -585,7 +200,7 @@ static int process(struct pf *r, struct pcpu *c, int src, struct ea_event *e)
 		c->cur_prio = e->sw.next_prio;
 		memcpy(c->cur_comm, e->sw.next_comm, EA_COMM_LEN);
 		if (!known)
-			return 0;	/* the CPU's first switch: prev unknown */
+			return 0; /* the CPU's first switch: prev unknown */
 	} else if (src == SRC_WAKING) {
 		e->cur_pid = c->have_cur ? c->cur_pid : -1;
 	} else if (e->type == EA_EV_SWITCH) {
@@ -632,7 +247,7 @@ static int load_bundle(struct pf *r, struct pcpu *c, struct ea_err *err)
 {
 	const struct pf_bundle *bd = &r->ix.b[c->bi[c->next]];
 	struct pb_buf b;
-	struct pb_field f = { 0 };
+	struct pb_field f = {0};
 	int rc;
 
 	c->cur_bundle = c->bi[c->next++];
@@ -649,12 +264,16 @@ static int load_bundle(struct pf *r, struct pcpu *c, struct ea_err *err)
 			if (one_event(r, c, bd, f.sub, err))
 				return -1;
 		} else if (f.num == FB_COMPACT) {
-			if (compact(r, c, bd, f.sub, err))
+			if (pf_compact(&r->ix, &r->intern, &c->src[SRC_SWITCH],
+				       &c->src[SRC_WAKING], bd, f.sub, r->path,
+				       err))
 				return -1;
 		}
 	}
 	if (rc == PB_ERR)
-		return bundle_err(r, bd, err, "malformed ftrace bundle (protobuf field cut or invalid)");
+		return pf_bundle_err(r->path, bd, err,
+				     "malformed ftrace bundle (protobuf field "
+				     "cut or invalid)");
 	return 0;
 }
 
@@ -669,7 +288,7 @@ static int merge(struct pf *r, struct pcpu *c)
 {
 	size_t need = c->src[0].n + c->src[1].n + c->src[2].n + 1;
 	struct ea_event **o, *ev[3];
-	size_t i[3] = { 0, 0, 0 }, nk[3], n = 0, left = need - 1;
+	size_t i[3] = {0, 0, 0}, nk[3], n = 0, left = need - 1;
 	uint64_t t[3];
 
 	c->pos = 0;
@@ -766,7 +385,7 @@ static void pf_free(struct pf *r)
 	free(r->ck_used);
 	free(r->cpu);
 	free(r->freq_seen);
-	free(r->intern);
+	free(r->intern.comm);
 	pf_index_free(&r->ix);
 	free(r->path);
 	free(r);
@@ -776,16 +395,16 @@ static void pf_free(struct pf *r)
 static bool bundle_lost(struct pf *r, struct pcpu *c, const struct pf_bundle *b)
 {
 	struct pb_buf m;
-	struct pb_field f = { 0 };
+	struct pb_field f = {0};
 	struct ea_err err;
 
 	(void)c;
 	if (bundle_bytes(r, b, &m, &err))
-		return false;	/* the reader meets the error later */
+		return false; /* the reader meets the error later */
 	while (pb_next(&m, &f) == PB_OK)
 		if (f.num == FB_LOST && f.wire == PB_VARINT && f.v)
 			return true;
-	return false;	/* a malformed bundle: the reader says so later */
+	return false; /* a malformed bundle: the reader says so later */
 }
 
 /*
@@ -795,12 +414,13 @@ static bool bundle_lost(struct pf *r, struct pcpu *c, const struct pf_bundle *b)
  */
 static int lost_counts(struct pf *r)
 {
-	for (int i = 0; r->ix.lost_known && i < r->ncpu && (size_t)i < r->ix.nlost; i++) {
+	for (int i = 0;
+	     r->ix.lost_known && i < r->ncpu && (size_t)i < r->ix.nlost; i++) {
 		struct pcpu *c = &r->cpu[i];
 		uint64_t n = r->ix.lost[i];
 		bool marked = false;
 
-		if (!n || n > INT64_MAX)	/* none, or fewer at the end */
+		if (!n || n > INT64_MAX) /* none, or fewer at the end */
 			continue;
 		c->lost_count = n;
 		for (size_t k = 0; k < c->nb && !marked; k++)
@@ -826,7 +446,8 @@ static int freq0_next(struct pf *r, uint64_t ts, struct ea_event *ev)
 
 	if (!r->freq_seen || at > ts || ts == UINT64_MAX)
 		return 0;
-	while (r->freq0_next < r->ix.nfreq0 && r->freq0_next < (size_t)r->ncpu) {
+	while (r->freq0_next < r->ix.nfreq0 &&
+	       r->freq0_next < (size_t)r->ncpu) {
 		size_t c = r->freq0_next++;
 
 		if (!r->ix.freq0[c] || r->freq_seen[c])
@@ -866,10 +487,12 @@ static int pf_open(void **priv, const char *path, struct ea_input_info *info,
 	 * CPUs (16 MB in all), never less than 64 KB */
 	r->chunk = PF_CHUNK;
 	if (r->ncpu > 64)
-		r->chunk = r->ncpu > 256 ? (size_t)64 << 10 : ((size_t)16 << 20) / (size_t)r->ncpu;
+		r->chunk = r->ncpu > 256 ? (size_t)64 << 10
+					 : ((size_t)16 << 20) / (size_t)r->ncpu;
 	r->cpu = calloc(r->ncpu > 0 ? (size_t)r->ncpu : 1, sizeof(*r->cpu));
 	r->ck = calloc(r->ncpu > 0 ? (size_t)r->ncpu : 1, sizeof(*r->ck));
-	r->ck_used = calloc(r->ncpu > 0 ? (size_t)r->ncpu : 1, sizeof(*r->ck_used));
+	r->ck_used =
+		calloc(r->ncpu > 0 ? (size_t)r->ncpu : 1, sizeof(*r->ck_used));
 	if (!r->cpu || !r->ck || !r->ck_used) {
 		pf_free(r);
 		return ea_err_set(err, "%s: out of memory", path);
@@ -884,7 +507,8 @@ static int pf_open(void **priv, const char *path, struct ea_input_info *info,
 
 			if (!q) {
 				pf_free(r);
-				return ea_err_set(err, "%s: out of memory", path);
+				return ea_err_set(err, "%s: out of memory",
+						  path);
 			}
 			c->bi = q;
 			c->capb = n;
@@ -900,7 +524,7 @@ static int pf_open(void **priv, const char *path, struct ea_input_info *info,
 	}
 	for (t = 0; t < EA_EV_NR; t++)
 		info->may_have[t] = true;
-	info->may_have[EA_EV_UTIL_CFS] = false;	/* no such Perfetto event */
+	info->may_have[EA_EV_UTIL_CFS] = false; /* no such Perfetto event */
 	info->may_have[EA_EV_UTIL_SE] = false;
 	len = snprintf(r->format, sizeof(r->format), "perfetto%s%s",
 		       r->ix.gzip || info->gzip ? " (gzip)" : "",
@@ -910,7 +534,7 @@ static int pf_open(void **priv, const char *path, struct ea_input_info *info,
 			 ", cropped before %" PRIu64 " ns", r->crop);
 	info->format = r->format;
 	info->ncpus = r->ncpu > 0 ? r->ncpu : -1;
-	info->rails = r->ix.rails;	/* the input owns it now */
+	info->rails = r->ix.rails; /* the input owns it now */
 	r->ix.rails = NULL;
 	info->procs = r->ix.procs;
 	r->ix.procs = NULL;
@@ -959,9 +583,11 @@ static int pf_next(void *priv, struct ea_event *ev, struct ea_err *err)
 		}
 		ts = c->out.ev[c->pos]->ts;
 		if (!best || ts < best->out.ev[best->pos]->ts) {
-			/* the former best: below lim, or on it and a lower CPU */
-			if (best && (best->out.ev[best->pos]->ts < lim ||
-				     (best->out.ev[best->pos]->ts == lim && bc < lc))) {
+			/* the former best: below lim, or on it and a lower CPU
+			 */
+			if (best &&
+			    (best->out.ev[best->pos]->ts < lim ||
+			     (best->out.ev[best->pos]->ts == lim && bc < lc))) {
 				lim = best->out.ev[best->pos]->ts;
 				lc = bc;
 			}
@@ -973,7 +599,9 @@ static int pf_next(void *priv, struct ea_event *ev, struct ea_err *err)
 		}
 	}
 	if (r->freq_seen) {
-		if (freq0_next(r, best ? best->out.ev[best->pos]->ts : UINT64_MAX, ev)) {
+		if (freq0_next(r,
+			       best ? best->out.ev[best->pos]->ts : UINT64_MAX,
+			       ev)) {
 			r->last_cpu = -1;
 			return 1;
 		}

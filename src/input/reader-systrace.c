@@ -5,10 +5,11 @@
  * whose ftrace text sits in <script class="trace-data"
  * type="application/text"> blocks (other such blocks hold JSON and are
  * skipped). HTML is streamed line by line like any text trace; the line
- * parser is shared with the ftrace-text reader (text-line.c).
+ * parser and the stream are shared with the ftrace-text reader
+ * (text-line.c, text-events.c).
  */
 #include "input/reader.h"
-#include "input/text-line.h"
+#include "input/text-events.h"
 
 static int systrace_probe(const unsigned char *head, size_t n)
 {

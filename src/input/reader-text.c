@@ -4,11 +4,11 @@
  * none), `trace-cmd report` in its plugin, -R and -N forms (with or without
  * the "version = " and "cpus=N" header), and idlestat's hand-written
  * experiment files. Recognised by content: an event line or a
- * "# tracer:" header in the first bytes. The work is in text-line.c,
+ * "# tracer:" header in the first bytes. The work is in text-events.c,
  * shared with the systrace reader.
  */
 #include "input/reader.h"
-#include "input/text-line.h"
+#include "input/text-events.h"
 
 static int text_probe(const unsigned char *head, size_t n)
 {

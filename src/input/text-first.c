@@ -29,6 +29,7 @@
 #include <unistd.h>
 
 #include "input/reorder.h"
+#include "input/text-events.h"
 #include "input/text-line.h"
 #include "input/text-stream.h"
 

@@ -4,7 +4,7 @@
  * (1f 8b) or zstd (28 b5 2f fd): recognised by its magic bytes, not its
  * name (text-stream.c). No temporary file, bounded memory (the input
  * buffer plus the decompressor's window). Used by the text readers
- * (text-line.c, text-first.c) and by spool.c for the binary formats.
+ * (text-events.c, text-first.c) and by spool.c for the binary formats.
  */
 #ifndef EATRACE_INPUT_TEXT_STREAM_H
 #define EATRACE_INPUT_TEXT_STREAM_H

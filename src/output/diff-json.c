@@ -2,9 +2,11 @@
 /* `eatrace diff --format json` (keys in docs/json.md). */
 #include <math.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <stdlib.h>
 
 #include "eatrace/diff.h"
+#include "eatrace/model-verdict.h"
 #include "eatrace/output.h"
 #include "diff/rows.h"
 
@@ -26,7 +28,8 @@ static void side_json(struct ea_json *j, const struct ea_diff_side *s)
 		ea_json_num(j, "idle", r->idle);
 		ea_json_num(j, "wakeup", r->wakeup);
 		ea_json_num(j, "duration_s", r->duration_s);
-		ea_json_num(j, "work_cap_s", r->work_cap_s);
+		/* work in capacity x s, as replay's (1024 x work_cap_s) */
+		ea_json_num(j, "work", r->work_cap_s * 1024);
 		ea_json_num(j, "value", r->value);
 		ea_json_obj_end(j);
 	}
@@ -34,19 +37,73 @@ static void side_json(struct ea_json *j, const struct ea_diff_side *s)
 	ea_json_obj_end(j);
 }
 
+/* --models: the paired comparison (src/diff/paired.c). */
+static void paired_json(struct ea_json *j, const struct ea_diff *d)
+{
+	const struct ea_diff_paired *p = &d->paired;
+
+	ea_json_obj(j, "paired");
+	ea_json_str(j, "test", "t on ln(new / base) per trace");
+	ea_json_int(j, "n", p->n);
+	ea_json_int(j, "left_out", p->left_out);
+	ea_json_num(j, "mean_log_ratio", p->mean_log);
+	ea_json_num(j, "sd_log_ratio", p->n > 1 ? p->sd_log : NAN);
+	ea_json_num(j, "geomean_ratio", exp(p->mean_log));
+	ea_json_arr(j, "pairs");
+	for (int i = 0; i < d->side[0].n; i++) {
+		const char *why;
+		double r;
+		int rc = ea_diff_pair_ratio(d, i, &r, &why);
+
+		ea_json_obj(j, NULL);
+		ea_json_str(j, "trace", d->side[0].runs[i].path);
+		ea_json_num(j, "base", d->side[0].runs[i].value);
+		ea_json_num(j, "new", d->side[1].runs[i].value);
+		ea_json_num(j, "ratio", r);
+		ea_json_num(j, "change_pct", rc ? NAN : 100 * (r - 1));
+		ea_json_num(j, "log_ratio", rc ? NAN : log(r));
+		if (rc)
+			ea_json_str(j, "reason", why);
+		ea_json_obj_end(j);
+	}
+	ea_json_arr_end(j);
+	ea_json_obj_end(j);
+}
+
+/* Idle exits per second of a side: null with a reason when a run lasts 0 s. */
+static void rate_json(struct ea_json *j, const char *key, const struct ea_diff_side *s)
+{
+	const struct ea_diff_run *z = ea_diff_zero_run(s);
+	char k[64], why[4200];
+
+	ea_json_num(j, key, ea_diff_wakeups_mean(s));
+	if (!z)
+		return;
+	snprintf(k, sizeof(k), "%s_reason", key);
+	snprintf(why, sizeof(why), "run %s lasts 0 s: it has no rate", z->path);
+	ea_json_str(j, k, why);
+}
+
 void ea_diff_render_json(FILE *f, const struct ea_diff *d)
 {
 	const struct ea_diff_side *b = &d->side[0], *n = &d->side[1];
-	const struct ea_model *m = b->model;
+	const struct ea_model *models[2] = { b->model, n->model };
+	struct ea_energy_unit ut;
+	const struct ea_energy_unit *u = ea_diff_unit(d, &ut);
 	struct ea_diff_task_delta *t;
 	struct ea_json j;
+	char vu[64];
 	size_t nt;
 
 	ea_json_begin(&j, f);
 	ea_json_obj(&j, NULL);
 	ea_json_int(&j, "eatrace_diff", 1);
 	ea_json_str(&j, "normalize", ea_norm_name(d->norm));
-	ea_json_str(&j, "power_unit", m->power_unit);
+	ea_json_str(&j, "power_unit", u->power);
+	ea_json_str(&j, "energy_unit", u->energy);
+	ea_json_str(&j, "value_unit", ea_diff_value_unit(d, vu, sizeof(vu)));
+	ea_json_str(&j, "work_unit", EA_WORK_UNIT);
+	ea_model_verdict_json(&j, models, 2);
 	ea_json_num(&j, "max_increase_pct", d->max_increase_pct);
 	ea_json_num(&j, "confidence", d->confidence);
 	side_json(&j, b);
@@ -56,12 +113,17 @@ void ea_diff_render_json(FILE *f, const struct ea_diff *d)
 	if (d->stats) {
 		ea_json_num(&j, "ci_low_pct", d->ci_low_pct);
 		ea_json_num(&j, "ci_high_pct", d->ci_high_pct);
-		ea_json_num(&j, "welch_df", d->df);
+		ea_json_num(&j, d->models_mode ? "df" : "welch_df", d->df);
 		ea_json_num(&j, "t", d->t);
 	}
+	if (d->models_mode)
+		paired_json(&j, d);
 	ea_json_str(&j, "verdict", ea_verdict_name(d->verdict));
 	if (d->verdict == EA_VERDICT_INCONCLUSIVE) {
-		ea_json_int(&j, "runs_per_side_needed", d->runs_needed);
+		if (d->models_mode)
+			ea_json_int(&j, "traces_needed", d->paired.traces_needed);
+		else
+			ea_json_int(&j, "runs_per_side_needed", d->runs_needed);
 		ea_json_str(&j, "counted_as", ea_verdict_name(d->inconclusive_as));
 	}
 
@@ -73,8 +135,8 @@ void ea_diff_render_json(FILE *f, const struct ea_diff *d)
 	ea_json_num(&j, "idle_new", ea_diff_side_mean(n, offsetof(struct ea_diff_run, idle)));
 	ea_json_num(&j, "wakeup_base", ea_diff_side_mean(b, offsetof(struct ea_diff_run, wakeup)));
 	ea_json_num(&j, "wakeup_new", ea_diff_side_mean(n, offsetof(struct ea_diff_run, wakeup)));
-	ea_json_num(&j, "wakeups_per_s_base", ea_diff_wakeups_mean(b));
-	ea_json_num(&j, "wakeups_per_s_new", ea_diff_wakeups_mean(n));
+	rate_json(&j, "wakeups_per_s_base", b);
+	rate_json(&j, "wakeups_per_s_new", n);
 	ea_json_obj_end(&j);
 	ea_json_arr(&j, "clusters");
 	for (int c = 0; c < ea_diff_nclusters(d); c++) {

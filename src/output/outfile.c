@@ -10,7 +10,8 @@
  *  - a symlink is followed, its target replaced (a dangling one created);
  *  - anything else (device, FIFO, socket, /dev/stdout, /dev/fd/N of a
  *    process substitution) is written in place, never replaced;
- *  - a file the run reads (ea_out_note_input()) is never written;
+ *  - a file the run reads (ea_input_noted(), src/input/run-inputs.c) is
+ *    never written;
  *  - one regular file named as two outputs of a run (by two names, links
  *    or symlinks) is refused at the second: the later rename would
  *    silently drop the first output.
@@ -24,6 +25,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "eatrace/input.h"
 #include "eatrace/output.h"
 
 struct ea_outfile {
@@ -40,34 +42,9 @@ struct ea_outfile {
 
 static struct ea_outfile *files;	/* every file opened, newest first */
 
-struct input_id {
-	dev_t dev;
-	ino_t ino;
-};
-
-static struct input_id *inputs;
-static size_t ninputs;
-
-void ea_out_note_input(dev_t dev, ino_t ino)
-{
-	struct input_id *n;
-
-	for (size_t i = 0; i < ninputs; i++)
-		if (inputs[i].dev == dev && inputs[i].ino == ino)
-			return;
-	n = realloc(inputs, (ninputs + 1) * sizeof(*inputs));
-	if (!n)
-		return;
-	inputs = n;
-	inputs[ninputs++] = (struct input_id){ dev, ino };
-}
-
 static bool is_input(const struct stat *st)
 {
-	for (size_t i = 0; i < ninputs; i++)
-		if (inputs[i].dev == st->st_dev && inputs[i].ino == st->st_ino)
-			return true;
-	return false;
+	return ea_input_noted(st->st_dev, st->st_ino);
 }
 
 static int refuse_input(const char *path, struct ea_err *err)

@@ -1,44 +1,60 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * Chrome trace-event JSON (include/eatrace/perfetto.h, docs/html.md).
- *
- * { "displayTimeUnit": "ms", "traceEvents": [ ... ] } with, per process
- * (one priced timeline):
- *  - "M" metadata: process_name, process_sort_index, and thread_name
- *    "CPU n" for tid n + 1 (tid 0 is avoided: some viewers treat it as
- *    the process itself);
- *  - "X" complete events (ts, dur in us) for each stretch a task ran on a
- *    CPU, on that CPU's thread;
- *  - "C" counters, one series each, at the process level: "power CPU n",
- *    "power <cluster>" (mean busy + idle power per timeline bucket,
- *    power_unit: never above the model's), "wakeup energy CPU n" and
- *    "wakeup energy <cluster>" (the wakeup energy of each bucket,
- *    power_unit x s, drawn apart so that it does not read as power),
- *    "OPP CPU n" (kHz while busy: the OPP it is priced at, the assumed
- *    one while the trace has not said), "idle state CPU n" (index while
- *    idle, -1 busy). A counter is written only when its value changes.
- * Timestamps are the trace's own (microseconds, ns resolution) unless the
- * caller gives another origin. With a size cap (ea_perfetto_cap()), the
- * power counters are downsampled (whole buckets merged) to fit half of it,
- * and the task slices and the OPP and idle-state counters, written in time
- * order, stop at the time the file reaches it.
+ * The --perfetto file (include/eatrace/perfetto.h): Chrome trace-event
+ * JSON (src/output/perfetto-json.c) or Perfetto's own protobuf
+ * (src/output/perfetto-pb.c), chosen by the caller, by default from the
+ * file's name.
  */
-#include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "eatrace/escape.h"
-#include "eatrace/output.h"
-#include "eatrace/perfetto.h"
+#include "output/perfetto-priv.h"
 
-struct ea_perfetto {
-	FILE *f;
-	int pid;
-	bool first;
-	long long cap;		/* bytes, 0: none */
-	bool full;		/* the cap was reached ... */
-	uint64_t full_at;	/* ... at this trace time (ns) */
-};
+static bool ends_with(const char *s, const char *suffix)
+{
+	size_t n = strlen(s), k = strlen(suffix);
+
+	return n >= k && !strcmp(s + n - k, suffix);
+}
+
+enum ea_perfetto_format ea_perfetto_format_of(const char *path)
+{
+	return path && (ends_with(path, ".pftrace") ||
+			ends_with(path, ".perfetto-trace"))
+		       ? EA_PERFETTO_PROTOBUF
+		       : EA_PERFETTO_JSON;
+}
+
+long long ea_perfetto_default_cap(enum ea_perfetto_format fmt)
+{
+	return (fmt == EA_PERFETTO_PROTOBUF ? EA_PERFETTO_PB_DEFAULT_MB
+					    : EA_PERFETTO_JSON_DEFAULT_MB) *
+	       1048576ll;
+}
+
+int ea_perfetto_begin_as(struct ea_perfetto **pp, FILE *f,
+			 enum ea_perfetto_format fmt)
+{
+	struct ea_perfetto *p = calloc(1, sizeof(*p));
+	int rc;
+
+	*pp = p;
+	if (!p)
+		return -1;
+	p->f = f;
+	rc = fmt == EA_PERFETTO_PROTOBUF ? ea_pf_pb_begin(p)
+					 : ea_pf_json_begin(p);
+	if (rc) {
+		free(p);
+		*pp = NULL;
+	}
+	return rc;
+}
+
+int ea_perfetto_begin(struct ea_perfetto **pp, FILE *f)
+{
+	return ea_perfetto_begin_as(pp, f, EA_PERFETTO_JSON);
+}
 
 void ea_perfetto_cap(struct ea_perfetto *p, long long bytes)
 {
@@ -51,255 +67,21 @@ bool ea_perfetto_truncated(const struct ea_perfetto *p, uint64_t *at)
 	return p->full;
 }
 
-int ea_perfetto_begin(struct ea_perfetto **pp, FILE *f)
-{
-	struct ea_perfetto *p = calloc(1, sizeof(*p));
-
-	*pp = p;
-	if (!p)
-		return -1;
-	p->f = f;
-	p->first = true;
-	fputs("{\"displayTimeUnit\":\"ms\",\"otherData\":{\"generator\":\"eatrace\"},\n"
-	      "\"traceEvents\":[\n", f);
-	return 0;
-}
-
-void ea_perfetto_end(struct ea_perfetto *p)
-{
-	if (!p)
-		return;
-	fputs("\n]}\n", p->f);
-	free(p);
-}
-
-static void sep(struct ea_perfetto *p)
-{
-	if (!p->first)
-		fputs(",\n", p->f);
-	p->first = false;
-}
-
-static void jstr(FILE *f, const char *s)
-{
-	ea_esc_json(f, s);
-}
-
-/* Microseconds with ns resolution: "1234.567". */
-static const char *us(char *buf, uint64_t ns, uint64_t t0)
-{
-	uint64_t d = ns > t0 ? ns - t0 : 0;
-
-	snprintf(buf, 32, "%" PRIu64 ".%03u", d / 1000, (unsigned)(d % 1000));
-	return buf;
-}
-
-static void meta(struct ea_perfetto *p, const char *what, int tid,
-		 const char *key, const char *sval, long long ival)
-{
-	sep(p);
-	fprintf(p->f, "{\"ph\":\"M\",\"pid\":%d,\"tid\":%d,\"name\":\"%s\",\"args\":{\"%s\":",
-		p->pid, tid, what, key);
-	if (sval)
-		jstr(p->f, sval);
-	else
-		fprintf(p->f, "%lld", ival);
-	fputs("}}", p->f);
-}
-
-static void counter(struct ea_perfetto *p, const char *name, uint64_t ts,
-		    uint64_t t0, const char *val)
-{
-	char b[32];
-
-	sep(p);
-	fprintf(p->f, "{\"ph\":\"C\",\"pid\":%d,\"tid\":0,\"name\":", p->pid);
-	jstr(p->f, name);
-	fprintf(p->f, ",\"ts\":%s,\"args\":{\"value\":%s}}", us(b, ts, t0), val);
-}
-
-static const char *comm_of(const struct ea_state *s, int32_t pid, char *buf)
-{
-	const struct ea_task *t;
-
-	if (pid == 0)
-		return "[idle task]";
-	if (pid < 0)
-		return "[unknown]";
-	t = s ? ea_state_task(s, pid) : NULL;
-	if (t && t->comm[0])
-		return t->comm;
-	snprintf(buf, 32, "pid %d", pid);
-	return buf;
-}
-
-/* Power (wake false: busy + idle energy over the bucket's length) or the
- * bucket's wakeup energy (wake true) of column col, as a counter; step
- * buckets at a time (a downsampling step, to keep under a size cap). */
-static void power_counters(struct ea_perfetto *p, const struct ea_timeline *t,
-			   int col, const char *name, uint64_t t0, bool wake,
-			   size_t step)
-{
-	char val[40], last[40] = "";
-
-	for (size_t b = 0; b < t->nbuckets; b += step) {
-		ea_energy_t w_e = 0, all = 0;
-		uint64_t a, e, a2, e2;
-		double w;
-
-		ea_timeline_bucket(t, b, &a, &e);
-		for (size_t k = b; k < b + step && k < t->nbuckets; k++) {
-			ea_timeline_bucket(t, k, &a2, &e2);
-			w_e += ea_timeline_wakeup_at(t, k, col);
-			all += ea_timeline_at(t, k, col);
-			e = e2;
-		}
-		if (e <= a)
-			continue;
-		if (wake)
-			w = ea_energy_to_double(w_e);
-		else
-			w = ea_energy_to_double(all - w_e) / ((double)(e - a) / 1e9);
-		ea_fmt_num(val, w);
-		/* power: on change; wakeup energy: every nonzero bucket, so
-		 * that the values add up to it */
-		if (!strcmp(val, last) && (!wake || !w))
-			continue;
-		counter(p, name, a, t0, val);
-		snprintf(last, sizeof(last), "%s", val);
-	}
-	/* Close the last step at the end so its length is visible. */
-	if (t->nbuckets)
-		counter(p, name, t->end, t0, "0");
-}
-
-/* Buckets per power counter step: 1, or more when the counters of this
- * process (about 100 bytes each, 2 per column per bucket at most) would
- * take more than half of what the cap leaves. */
-static size_t power_step(struct ea_perfetto *p, const struct ea_timeline *t,
-			 int ncols)
-{
-	long pos = p->cap ? ftell(p->f) : -1;
-	long long budget, need;
-
-	if (pos < 0)
-		return 1;
-	budget = (p->cap - pos) / 2;
-	if (budget < p->cap / 10)
-		budget = p->cap / 10;
-	need = (long long)t->nbuckets * ncols * 2 * 100;
-	return need > budget ? (size_t)((need + budget - 1) / budget) : 1;
-}
-
-/* The frequency CPU c is priced at while busy at freq_khz (0: unknown,
- * priced at the assumed OPP: --assume-opp's, else the cluster's highest). */
-static uint32_t priced_khz(const struct ea_acct *a, int c, uint32_t freq_khz)
-{
-	const struct ea_model *m = a->model;
-	const struct ea_cluster *cl;
-	int k;
-
-	if (freq_khz || c >= m->ncpus || m->cpu_cluster[c] < 0)
-		return freq_khz;
-	cl = &m->clusters[m->cpu_cluster[c]];
-	if (!cl->ncaps)
-		return 0;
-	k = a->cfg.assumed_khz ? ea_model_cap_index_nearest(cl, a->cfg.assumed_khz)
-			       : cl->ncaps - 1;
-	return cl->caps[k < 0 ? cl->ncaps - 1 : k].freq_khz;
-}
-
-/* Per CPU: OPP and idle-state counters and task slices, in the order the
- * changes happened (time order), so that a size cap cuts them all at one
- * time. */
-static void changes(struct ea_perfetto *p, const struct ea_timeline *t,
-		    const struct ea_state *s, int ncpus, uint64_t t0)
-{
-	long long *last_f = malloc((size_t)(ncpus > 0 ? ncpus : 1) * sizeof(*last_f));
-	long long *last_i = malloc((size_t)(ncpus > 0 ? ncpus : 1) * sizeof(*last_i));
-	char fn[48], in[48], val[32], b1[32], b2[32], cb[32];
-
-	if (!last_f || !last_i) {
-		free(last_f);
-		free(last_i);
-		return;
-	}
-	for (int c = 0; c < ncpus; c++) {
-		last_f[c] = -2;
-		last_i[c] = -3;
-	}
-	for (size_t k = 0; k < t->nch && !p->full; k++) {
-		const struct ea_tl_change *ch = &t->ch[k];
-		int c = ch->cpu;
-		long long fv = ch->mode == EA_CPU_BUSY ?
-			(long long)priced_khz(t->acct, c, ch->freq_khz) : 0;
-		long long iv = ch->mode == EA_CPU_IDLE ? ch->idle_state : -1;
-
-		if (c >= ncpus || ch->t1 <= ch->t0)
-			continue;
-		if (p->cap && !(k % 256)) {
-			long pos = ftell(p->f);
-
-			if (pos >= 0 && pos >= p->cap) {
-				p->full = true;
-				p->full_at = ch->t0;
-				break;
-			}
-		}
-		if (fv != last_f[c]) {
-			snprintf(fn, sizeof(fn), "OPP CPU %d (kHz)", c);
-			snprintf(val, sizeof(val), "%lld", fv);
-			counter(p, fn, ch->t0, t0, val);
-			last_f[c] = fv;
-		}
-		if (iv != last_i[c]) {
-			snprintf(in, sizeof(in), "idle state CPU %d", c);
-			snprintf(val, sizeof(val), "%lld", iv);
-			counter(p, in, ch->t0, t0, val);
-			last_i[c] = iv;
-		}
-		if (ch->mode != EA_CPU_BUSY)
-			continue;
-		sep(p);
-		fprintf(p->f, "{\"ph\":\"X\",\"pid\":%d,\"tid\":%d,\"name\":", p->pid, c + 1);
-		jstr(p->f, comm_of(s, ch->pid, cb));
-		fprintf(p->f, ",\"cat\":\"task\",\"ts\":%s,\"dur\":%s,\"args\":{\"pid\":%d,\"freq_khz\":%lld}}",
-			us(b1, ch->t0, t0), us(b2, ch->t1, ch->t0), ch->pid, fv);
-	}
-	free(last_f);
-	free(last_i);
-}
-
 void ea_perfetto_process(struct ea_perfetto *p, const char *name,
 			 const struct ea_timeline *t, const struct ea_state *s,
 			 uint64_t t0)
 {
-	const struct ea_model *m = t->acct->model;
-	int ncpus = t->acct->trace_ncpus < t->ncpus ? t->acct->trace_ncpus : t->ncpus;
-	char n[EA_NAME_LEN + 64];
-	size_t step;
+	p->ops->process(p, name, t, s, t0);
+}
 
-	p->pid++;
-	meta(p, "process_name", 0, "name", name, 0);
-	meta(p, "process_sort_index", 0, "sort_index", NULL, p->pid);
-	for (int c = 0; c < ncpus; c++) {
-		snprintf(n, sizeof(n), "CPU %d", c);
-		meta(p, "thread_name", c + 1, "name", n, 0);
-		meta(p, "thread_sort_index", c + 1, "sort_index", NULL, c);
-	}
-	step = power_step(p, t, m->nclusters + ncpus);
-	for (int i = 0; i < m->nclusters; i++) {
-		snprintf(n, sizeof(n), "power %s (%s)", m->clusters[i].name, m->power_unit);
-		power_counters(p, t, t->ncpus + i, n, t0, false, step);
-		snprintf(n, sizeof(n), "wakeup energy %s (%s x s)", m->clusters[i].name,
-			 m->power_unit);
-		power_counters(p, t, t->ncpus + i, n, t0, true, step);
-	}
-	for (int c = 0; c < ncpus; c++) {
-		snprintf(n, sizeof(n), "power CPU %d (%s)", c, m->power_unit);
-		power_counters(p, t, c, n, t0, false, step);
-		snprintf(n, sizeof(n), "wakeup energy CPU %d (%s x s)", c, m->power_unit);
-		power_counters(p, t, c, n, t0, true, step);
-	}
-	changes(p, t, s, ncpus, t0);
+int ea_perfetto_end(struct ea_perfetto *p)
+{
+	bool failed;
+
+	if (!p)
+		return 0;
+	p->ops->end(p);
+	failed = p->failed;
+	free(p);
+	return failed ? -1 : 0;
 }

@@ -11,7 +11,7 @@
  */
 #include <stdlib.h>
 
-#include "replay/replay-internal.h"
+#include "replay/platform.h"
 
 struct ranked {
 	uint32_t cap;

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * Frequency governors of the replay. `recorded` follows the trace's own
- * cpu_frequency timeline (sim.c does that); the others pick an OPP per
+ * cpu_frequency timeline (sim-freq.c does that); the others pick an OPP per
  * frequency domain:
  *  - schedutil (mainline kernel/sched/cpufreq_schedutil.c, shared policy):
  *    the domain's busiest CPU's util (capped at its capacity) with 25%
@@ -29,7 +29,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "replay/replay-internal.h"
+#include "eatrace/replay.h"
+#include "replay/governor.h"
 
 #define RP_SUGOV_RATE_LIMIT_US 1000
 

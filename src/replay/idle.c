@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * Idle-state selection of the replay. `recorded` takes the state the
- * recorded CPU was in at that instant (sim.c); `menu` predicts the idle
+ * recorded CPU was in at that instant (sim-idle.c); `menu` predicts the idle
  * duration from the CPU's last eight idle periods the way the menu
  * governor's get_typical_interval() does (their mean when they agree, else
  * drop the longest and retry); `oracle` knows the duration (a first pass of
@@ -10,7 +10,8 @@
  */
 #include <string.h>
 
-#include "replay/replay-internal.h"
+#include "eatrace/replay.h"
+#include "replay/idle.h"
 
 int rp_idle_parse(const char *name)
 {

@@ -16,7 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "replay/replay-internal.h"
+#include "replay/workload.h"
 
 #define PIN_MIN_ACTS 10
 

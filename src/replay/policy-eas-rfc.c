@@ -34,40 +34,11 @@
 #include <limits.h>
 #include <math.h>
 
-#include "replay/replay-internal.h"
-
-static int match_cap(const struct ea_cluster *cl, long util, int from);
-
-int rp_rfc_curr_idx(const struct ea_cluster *cl, int k)
-{
-	uint32_t top = cl->caps[cl->ncaps - 1].freq_khz;
-	long curr = top ? (long)((uint64_t)cl->caps[k].freq_khz * 1024 / top) :
-			  1024;
-	int i = match_cap(cl, curr, 0);
-
-	return i < cl->ncaps ? i : cl->ncaps - 1;
-}
-
-long rp_rfc_wakeup_energy(double per_wakeup)
-{
-	return lround(per_wakeup * 1024.0 * 1000.0 / 47742.0);
-}
+#include "replay/policy.h"
 
 static long lpow(double p)
 {
 	return lround(p);
-}
-
-/* energy_match_cap(): the lowest state from `from` on whose capacity
- * covers util (those below `from` being known not to). */
-static int match_cap(const struct ea_cluster *cl, long util, int from)
-{
-	int i;
-
-	for (i = from; i < cl->ncaps; i++)
-		if ((long)cl->caps[i].cap >= util)
-			return i;
-	return i;
 }
 
 static long pos(long v)
@@ -97,11 +68,14 @@ static const struct rp_rfc_pow *get_pow(const struct rp_env *e, int ci,
 
 	if (e->clc)
 		return &e->clc[ci].rfc;
-	*tmp = (struct rp_rfc_pow){ NULL, NULL, lpow(idle->core_power),
-				    lpow(idle->cluster_power),
-				    rp_rfc_wakeup_energy(idle->core_wakeup),
-				    rp_rfc_wakeup_energy(idle->cluster_wakeup),
-				    NULL, NULL };
+	*tmp = (struct rp_rfc_pow){NULL,
+				   NULL,
+				   lpow(idle->core_power),
+				   lpow(idle->cluster_power),
+				   rp_rfc_wakeup_energy(idle->core_wakeup),
+				   rp_rfc_wakeup_energy(idle->cluster_wakeup),
+				   NULL,
+				   NULL};
 	return tmp;
 }
 
@@ -110,8 +84,8 @@ static const struct rp_rfc_pow *get_pow(const struct rp_env *e, int ci,
 static long div_cap(const struct rp_rfc_pow *w, const struct ea_cluster *cl,
 		    int k, long n)
 {
-	return w->div ? rp_div(n, &w->div[k], cl->caps[k].cap) :
-			n / (long)cl->caps[k].cap;
+	return w->div ? rp_div(n, &w->div[k], cl->caps[k].cap)
+		      : n / (long)cl->caps[k].cap;
 }
 
 /*
@@ -158,8 +132,8 @@ static void cluster_util(const struct rp_env *e, int ci, long *sum, long *max)
  * max(max_bef, util[cpu] + util).
  */
 static long diff_util(const struct rp_env *e, int ci,
-		      const struct rp_rfc_pow *w,
-		      int cpu, long util, long wakeups, long sum, long max_bef)
+		      const struct rp_rfc_pow *w, int cpu, long util,
+		      long wakeups, long sum, long max_bef)
 {
 	const struct ea_cluster *cl = &e->model->clusters[ci];
 	long cpu_util = e->util[cpu], diff = 0;
@@ -168,13 +142,13 @@ static long diff_util(const struct rp_env *e, int ci,
 	int curr, new;
 
 	/* cpu_curr_capacity -> curr; the state the new max utilisation needs */
-	curr = w->first ? w->first[e->cap_idx[cpu]] :
-			  rp_rfc_curr_idx(cl, e->cap_idx[cpu]);
+	curr = w->first ? w->first[e->cap_idx[cpu]]
+			: rp_rfc_curr_idx(cl, e->cap_idx[cpu]);
 	if ((long)cl->caps[curr].cap < cpu_util + util) {
 		/* capacities ascend: none up to curr covers it */
-		new = match_cap(cl, cpu_util + util, curr + 1);
+		new = rp_rfc_match_cap(cl, cpu_util + util, curr + 1);
 		if (new >= cl->ncaps)
-			return LONG_MAX;	/* can't handle the additional load */
+			return LONG_MAX; /* can't handle the additional load */
 	} else {
 		new = curr;
 	}
@@ -201,27 +175,28 @@ static long diff_util(const struct rp_env *e, int ci,
 	aff_aft = aff_bef + util;
 	unused_bef = pos(cap_c - cpu_util);
 	unused_aft = pos(cap_n - cpu_util - util);
-	if (aff_bef == aff_aft && curr == new && unused_aft < 100)
+	if (aff_bef == aff_aft && curr == new &&unused_aft < 100)
 		return diff;
 	diff -= div_cap(w, cl, curr, aff_bef * core_pow(w, cl, curr));
 	diff -= div_cap(w, cl, curr, unused_bef * w->idle_core);
 	diff += div_cap(w, cl, new, aff_aft * core_pow(w, cl, new));
 	diff += div_cap(w, cl, new, unused_aft * w->idle_core);
-	diff += div_cap(w, cl, new, (wakeups * w->wake_core >> 10) * unused_aft);
+	diff += div_cap(w, cl, new,
+			(wakeups * w->wake_core >> 10) * unused_aft);
 
 	/* Higher level: the cluster, by its busiest CPU. */
 	aff_bef = max_bef;
 	aff_aft = max_aft;
 	unused_bef = pos(cap_c - aff_bef);
 	unused_aft = pos(cap_n - aff_aft);
-	if (aff_bef == aff_aft && curr == new && unused_aft < 100)
+	if (aff_bef == aff_aft && curr == new &&unused_aft < 100)
 		return diff;
 	diff -= div_cap(w, cl, curr, aff_bef * cluster_pow(w, cl, curr));
 	diff -= div_cap(w, cl, curr, unused_bef * w->idle_cluster);
 	diff += div_cap(w, cl, new, aff_aft * cluster_pow(w, cl, new));
 	diff += div_cap(w, cl, new, unused_aft * w->idle_cluster);
-	diff += div_cap(w, cl, new, (wakeups * w->wake_cluster >> 10) *
-				   unused_aft);
+	diff += div_cap(w, cl, new,
+			(wakeups * w->wake_cluster >> 10) * unused_aft);
 	return diff;
 }
 
@@ -361,11 +336,24 @@ static int select_eas_rfc(const struct rp_env *e, const struct rp_wakee *p)
 	return cpu;
 }
 
+/* --shadow's estimate: energy_diff_util() of the task on cpu; none where
+ * its cluster cannot take it. */
+static bool rfc_cpu_energy(const struct rp_env *e, const struct rp_wakee *p,
+			   int cpu, double *v)
+{
+	long d = rp_energy_diff_util(e, cpu, p->util, p->wakeups);
+
+	*v = (double)d;
+	return d != LONG_MAX;
+}
+
 const struct rp_policy rp_policy_eas_rfc = {
 	.name = "eas-rfc",
-	.summary = "the 2014 RFC: energy_diff through find_target_group/cpu (3.15 balance path, wake_affine disabled)",
+	.summary = "the 2014 RFC: energy_diff through find_target_group/cpu "
+		   "(3.15 balance path, wake_affine disabled)",
 	/* "No modifications to periodic or idle balance yet" (cover
 	 * letter): 3.15's CFS balancing, which had no misfit */
-	.balance = { .no_misfit = true },
+	.balance = {.no_misfit = true},
 	.select_cpu = select_eas_rfc,
+	.cpu_energy = rfc_cpu_energy,
 };

@@ -5,7 +5,8 @@
  *
  *  - not at all while the root domain is overutilised, nor on a platform
  *    whose CPUs all have the same capacity (no sd_asym_cpucapacity): then
- *    the regular path decides (here `cfs`, select_idle_sibling()'s spirit);
+ *    the regular path decides: mainline's select_idle_sibling()
+ *    (select-idle-sibling.c);
  *  - a task with no utilisation stays on prev_cpu;
  *  - per performance domain (a cluster), the candidates are prev_cpu and
  *    the CPU with the most spare capacity, among the CPUs where the task
@@ -22,33 +23,7 @@
  */
 #include <limits.h>
 
-#include "replay/replay-internal.h"
-
-int64_t rp_em_power_u(const struct ea_cluster *cl, int k)
-{
-	return cl->caps[k].core_power_u + cl->caps[k].cluster_power_u / cl->ncpus;
-}
-
-int rp_em_efficient(const struct ea_cluster *cl, int k)
-{
-	uint32_t fmax = cl->caps[cl->ncaps - 1].freq_khz;
-	unsigned __int128 best = 0;
-	int best_k = cl->ncaps - 1;
-
-	/* from the top down: a state is efficient when it costs less than
-	 * every higher one; k maps to the lowest efficient state >= k */
-	for (int j = cl->ncaps - 1; j >= k; j--) {
-		unsigned __int128 cost = (unsigned __int128)rp_em_power_u(cl, j) *
-					 fmax / (cl->caps[j].freq_khz ?
-						 cl->caps[j].freq_khz : 1);
-
-		if (j == cl->ncaps - 1 || cost < best) {
-			best = cost;
-			best_k = j;
-		}
-	}
-	return best_k;
-}
+#include "replay/policy.h"
 
 /* cpu_util(cpu, p, -1): max(util_avg, util_est), capped at cap. */
 static uint64_t cpu_util(const struct rp_env *e, int c, uint32_t cap)
@@ -65,24 +40,19 @@ static uint64_t cpu_util_with(const struct rp_env *e, int c, uint32_t cap,
 			      const struct rp_wakee *p)
 {
 	uint64_t u = (uint64_t)e->util[c] + p->util;
-	uint64_t ue = (uint64_t)(e->util_est ? e->util_est[c] : 0) + p->util_est;
+	uint64_t ue =
+		(uint64_t)(e->util_est ? e->util_est[c] : 0) + p->util_est;
 
 	if (ue > u)
 		u = ue;
 	return u < cap ? u : cap;
 }
 
-/* task_util_est(): max(util_avg, its util_est) */
-static uint32_t task_util_est(const struct rp_wakee *p)
-{
-	return p->util > p->util_est ? p->util : p->util_est;
-}
-
 /* A perf domain's figures compute_energy() sums, without the task. */
 struct pd_util {
-	uint64_t pd_cap;	/* capacity summed over its CPUs */
-	uint64_t busy;		/* cpu_util() summed */
-	uint64_t max;		/* the highest cpu_util() */
+	uint64_t pd_cap; /* capacity summed over its CPUs */
+	uint64_t busy; /* cpu_util() summed */
+	uint64_t max; /* the highest cpu_util() */
 };
 
 static void pd_util(const struct rp_env *e, const struct ea_cluster *cl,
@@ -90,7 +60,7 @@ static void pd_util(const struct rp_env *e, const struct ea_cluster *cl,
 {
 	uint32_t cap = cl->caps[cl->ncaps - 1].cap;
 
-	*d = (struct pd_util){ 0 };
+	*d = (struct pd_util){0};
 	for (int i = 0; i < cl->ncpus; i++) {
 		int c = cl->cpus[i];
 		uint64_t u;
@@ -132,8 +102,9 @@ static unsigned long long pd_energy(const struct rp_env *e, int ci,
 			max_util = u;
 	}
 	if (p)
-		busy = busy + task_util_est(p) < d->pd_cap ?
-			       busy + task_util_est(p) : d->pd_cap;
+		busy = busy + rp_task_util_est(p) < d->pd_cap
+			       ? busy + rp_task_util_est(p)
+			       : d->pd_cap;
 	if (!busy)
 		return 0;
 	/* map_util_perf(): 25% headroom, then the lowest OPP that covers it */
@@ -145,8 +116,8 @@ static unsigned long long pd_energy(const struct rp_env *e, int ci,
 			break;
 	if (!e->em_all_opps)
 		k = e->clc ? e->clc[ci].em_eff[k] : rp_em_efficient(cl, k);
-	return (unsigned long long)(e->clc ? e->clc[ci].em_pow[k] :
-				    rp_em_power_u(cl, k)) *
+	return (unsigned long long)(e->clc ? e->clc[ci].em_pow[k]
+					   : rp_em_power_u(cl, k)) *
 	       busy / cl->caps[k].cap;
 }
 
@@ -156,44 +127,12 @@ unsigned long long rp_feec_compute_energy(const struct rp_env *e, int ci,
 	const struct ea_cluster *cl = &e->model->clusters[ci];
 	bool in_pd = dst_cpu >= 0 && dst_cpu < e->ncpus &&
 		     e->model->cpu_cluster[dst_cpu] == ci;
-	struct rp_wakee p = { .util = task_util };
+	struct rp_wakee p = {.util = task_util};
 	struct pd_util d;
 
 	pd_util(e, cl, &d);
 	return pd_energy(e, ci, &d, dst_cpu >= 0 ? &p : NULL,
 			 in_pd ? dst_cpu : -1);
-}
-
-static bool idle_fits(const struct rp_env *e, int c, uint32_t tu)
-{
-	return rp_idle(e, c) && (!e->asymmetric || rp_fits(tu, rp_cap_orig(e, c)));
-}
-
-int rp_select_idle_sibling(const struct rp_env *e, const struct rp_wakee *p)
-{
-	int prev = p->prev_cpu, best = -1;
-	uint32_t tu = task_util_est(p), best_cap = 0;
-
-	if (idle_fits(e, prev, tu))
-		return prev;
-	for (int j = 1; j <= e->ncpus; j++) {
-		int c = (prev + j) % e->ncpus;
-
-		if (!rp_idle(e, c))
-			continue;
-		if (e->asymmetric) {
-			/* select_idle_capacity() over every CPU */
-			if (rp_fits(tu, rp_cap_orig(e, c)))
-				return c;
-			if (rp_cap_orig(e, c) > best_cap) {
-				best_cap = rp_cap_orig(e, c);
-				best = c;
-			}
-		} else if (e->model->cpu_cluster[c] == e->model->cpu_cluster[prev]) {
-			return c;	/* select_idle_cpu() in the LLC */
-		}
-	}
-	return best >= 0 ? best : prev;
 }
 
 static int select_feec(const struct rp_env *e, const struct rp_wakee *p)
@@ -203,7 +142,7 @@ static int select_feec(const struct rp_env *e, const struct rp_wakee *p)
 
 	if (e->overutilised || !e->asymmetric)
 		return rp_select_idle_sibling(e, p);
-	if (!task_util_est(p))
+	if (!rp_task_util_est(p))
 		return prev;
 	for (int ci = 0; ci < e->model->nclusters; ci++) {
 		const struct ea_cluster *cl = &e->model->clusters[ci];
@@ -273,9 +212,25 @@ static int select_feec(const struct rp_env *e, const struct rp_wakee *p)
 	return prev;
 }
 
+/* --shadow's estimate: compute_energy() of cpu's perf domain with the task
+ * on cpu minus without it. */
+static bool feec_cpu_energy(const struct rp_env *e, const struct rp_wakee *p,
+			    int cpu, double *v)
+{
+	int ci = e->model->cpu_cluster[cpu];
+
+	*v = ((double)rp_feec_compute_energy(e, ci, p->util, cpu) -
+	      (double)rp_feec_compute_energy(e, ci, p->util, -1)) /
+	     1e6;
+	return true;
+}
+
 const struct rp_policy rp_policy_feec = {
 	.name = "feec",
-	.summary = "mainline find_energy_efficient_cpu (em_cpu_energy without inefficient OPPs, util_est, util_fits_cpu; overutilised: select_idle_sibling)",
-	.balance = { .over_gated = true, .sticky_over = true },
+	.summary = "mainline find_energy_efficient_cpu (em_cpu_energy without "
+		   "inefficient OPPs, util_est, util_fits_cpu; overutilised: "
+		   "select_idle_sibling)",
+	.balance = {.over_gated = true, .sticky_over = true},
 	.select_cpu = select_feec,
+	.cpu_energy = feec_cpu_energy,
 };

@@ -6,7 +6,7 @@
  * (below 80% of its capacity), the lowest id among equals; if none, the
  * CPU with the most spare capacity, then the biggest.
  */
-#include "replay/replay-internal.h"
+#include "replay/policy.h"
 
 static int select_pack(const struct rp_env *e, const struct rp_wakee *p)
 {

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* `recorded`: the CPU the recording ran the activation on. */
-#include "replay/replay-internal.h"
+#include "replay/policy.h"
 
 static int select_recorded(const struct rp_env *e, const struct rp_wakee *p)
 {

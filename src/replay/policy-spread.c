@@ -4,7 +4,7 @@
  * most or gives the shortest latency of any placement). The CPU with the fewest tasks, then the lowest util,
  * then the biggest capacity: every CPU gets work before any gets two.
  */
-#include "replay/replay-internal.h"
+#include "replay/policy.h"
 
 static int select_spread(const struct rp_env *e, const struct rp_wakee *p)
 {

@@ -1,14 +1,17 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * ea_replay_run(): one policy's replay, from workload to priced timeline.
- * The simulator's events go into a fresh state stage driving the same
- * accountant (ea_acct_ops) as `eatrace report`, configured by the replay
- * platform's model exactly as `report` configures it.
+ * ea_replay_run(): one policy's replay, from workload to priced timeline,
+ * the top of src/replay (docs/replay.md "Layout of src/replay"). The
+ * simulator's events (simulator.h) go into a fresh state stage driving the
+ * same accountant (ea_acct_ops) as `eatrace report`, configured by the
+ * replay platform's model exactly as `report` configures it; its metrics
+ * become the result's (latency percentiles here).
  */
 #include <stdlib.h>
 #include <string.h>
 
-#include "replay/sim.h"
+#include "replay/simulator.h"
+#include "replay/workload.h"
 
 struct feed {
 	struct ea_state *st;
@@ -50,15 +53,19 @@ static void swap_u64(uint64_t *a, uint64_t *b)
  */
 static void select_nth(uint64_t *v, size_t n, size_t k)
 {
-	size_t lo = 0, hi = n;	/* k is in [lo, hi) */
+	size_t lo = 0, hi = n; /* k is in [lo, hi) */
 
 	while (hi - lo > 1) {
 		size_t mid = lo + (hi - lo) / 2, lt = lo, i = lo, gt = hi;
 		uint64_t a = v[lo], b = v[mid], c = v[hi - 1], pivot;
 
 		/* median of three */
-		pivot = a < b ? (b < c ? b : a < c ? c : a) :
-			(a < c ? a : b < c ? c : b);
+		pivot = a < b ? (b < c	 ? b
+				 : a < c ? c
+					 : a)
+			      : (a < c	 ? a
+				 : b < c ? c
+					 : b);
 		while (i < gt) {
 			if (v[i] < pivot)
 				swap_u64(&v[lt++], &v[i++]);
@@ -124,26 +131,32 @@ int ea_replay_work_parse(const char *name)
 	return -1;
 }
 
-int ea_replay_run(const struct ea_workload *w, const struct ea_replay_config *cfg,
+int ea_replay_run(const struct ea_workload *w,
+		  const struct ea_replay_config *cfg,
 		  struct ea_replay_result *r, struct ea_err *err)
 {
 	const struct rp_policy *pol = rp_policy_get(cfg->policy);
 	int idle = rp_idle_parse(cfg->idle);
 	struct rp_gov_spec gov;
-	char gerr[200];
+	char gerr[200], serr[128];
 	struct ea_state_config scfg = cfg->state_cfg;
 	struct ea_acct_config acfg = cfg->acct_cfg;
-	struct feed f = { 0 };
-	struct sim s;
+	struct feed f = {0};
+	struct sim_config sc;
+	struct sim_metrics sm;
+	struct sim *s = NULL;
 	int rc = -1;
 
 	memset(r, 0, sizeof(*r));
 	if (!pol || idle < 0)
-		return ea_err_set(err, "replay: unknown policy or idle selector");
+		return ea_err_set(err,
+				  "replay: unknown policy or idle selector");
 	if (pol->follow_segments && w->cfg.no_segments)
-		return ea_err_set(err, "replay: policy %s needs the workload's segments",
-				  pol->name);
-	if (rp_gov_spec_parse(&gov, cfg->governor, cfg->model, gerr, sizeof(gerr)))
+		return ea_err_set(
+			err, "replay: policy %s needs the workload's segments",
+			pol->name);
+	if (rp_gov_spec_parse(&gov, cfg->governor, cfg->model, gerr,
+			      sizeof(gerr)))
 		return ea_err_set(err, "replay: %s", gerr);
 	snprintf(r->policy, sizeof(r->policy), "%s", pol->name);
 	/* the results show CPU and cluster energy, never per-task figures */
@@ -152,26 +165,26 @@ int ea_replay_run(const struct ea_workload *w, const struct ea_replay_config *cf
 		rp_gov_spec_free(&gov);
 		return -1;
 	}
-	if (sim_init(&s, w, cfg->model, pol, gov.kind, idle, cfg->same_platform,
-		     cfg->acct_cfg.assumed_khz)) {
-		ea_err_set(err, "replay: %s", s.error);
+	sc = (struct sim_config){.w = w,
+				 .m = cfg->model,
+				 .policy = pol,
+				 .gov = &gov,
+				 .idle = idle,
+				 .work = cfg->work,
+				 .same_platform = cfg->same_platform,
+				 .assumed_khz = cfg->acct_cfg.assumed_khz};
+	s = sim_new(&sc, serr, sizeof(serr));
+	if (!s) {
+		ea_err_set(err, "replay: %s", serr);
 		goto out;
 	}
-	s.work = cfg->work;
-	s.gspec = gov;
-	if (idle == RP_IDLE_ORACLE) {
-		/* First pass: how long each idle period lasts (placement and
-		 * frequencies do not depend on the idle states chosen). */
-		s.oracle_pass1 = true;
-		if (sim_run(&s)) {
-			ea_err_set(err, "replay: %s", s.error);
-			goto out;
-		}
-		sim_rewind(&s);
-		s.oracle_pass1 = false;
+	/* First pass: how long each idle period lasts. */
+	if (idle == RP_IDLE_ORACLE && sim_measure_idle(s)) {
+		ea_err_set(err, "replay: %s", sim_error(s));
+		goto out;
 	}
 	ea_acct_state_config(&r->acct, &scfg);
-	scfg.ncpus = s.ncpus;
+	scfg.ncpus = sim_ncpus(s);
 	/* the simulated timeline is consistent: no look-ahead needed past
 	 * the start (see ea_state_config.lookahead) */
 	scfg.lookahead = 1;
@@ -184,11 +197,10 @@ int ea_replay_run(const struct ea_workload *w, const struct ea_replay_config *cf
 		goto out;
 	}
 	f.sink = cfg->sink;
-	s.sink = feed_event;
-	s.sink_ctx = &f;
-	if (sim_run(&s)) {
+	sim_set_sink(s, feed_event, &f);
+	if (sim_run(s)) {
 		ea_err_set(err, "replay %s: %s", pol->name,
-			   f.failed ? f.err.msg : s.error);
+			   f.failed ? f.err.msg : sim_error(s));
 		goto out;
 	}
 	if (ea_state_finish(f.st, &f.err)) {
@@ -197,29 +209,29 @@ int ea_replay_run(const struct ea_workload *w, const struct ea_replay_config *cf
 	}
 	if (ea_acct_done(&r->acct, f.st, err))
 		goto out;
-	r->lat_n = s.nlat;
-	percentiles(s.lat, s.nlat, r);
-	r->wait_ns = s.wait_ns;
-	r->late = s.late;
-	r->overutilised_ns = s.overutil_ns;
-	r->migrations = s.migrations;
-	r->events = s.events;
-	r->ncpus = s.ncpus;
-	r->cpu_busy_ns = calloc(s.ncpus, sizeof(*r->cpu_busy_ns));
-	r->cpu_work = calloc(s.ncpus, sizeof(*r->cpu_work));
+	sim_get_metrics(s, &sm);
+	r->lat_n = sm.nlat;
+	percentiles(sm.lat, sm.nlat, r);
+	r->wait_ns = sm.wait_ns;
+	r->late = sm.late;
+	r->overutilised_ns = sm.overutil_ns;
+	r->migrations = sm.migrations;
+	r->events = sm.events;
+	r->ncpus = sim_ncpus(s);
+	r->cpu_busy_ns = calloc(r->ncpus, sizeof(*r->cpu_busy_ns));
+	r->cpu_work = calloc(r->ncpus, sizeof(*r->cpu_work));
 	if (!r->cpu_busy_ns || !r->cpu_work) {
 		ea_err_set(err, "out of memory");
 		goto out;
 	}
-	for (int i = 0; i < s.ncpus; i++) {
-		r->cpu_busy_ns[i] = s.cpus[i].task_busy_ns;
-		r->cpu_work[i] = s.cpus[i].work;
-		r->work += s.cpus[i].work;
+	for (int i = 0; i < r->ncpus; i++) {
+		sim_cpu_totals(s, i, &r->cpu_busy_ns[i], &r->cpu_work[i]);
+		r->work += r->cpu_work[i];
 	}
 	rc = 0;
 out:
 	ea_state_free(f.st);
-	sim_free(&s);
+	sim_delete(s);
 	rp_gov_spec_free(&gov);
 	if (rc)
 		ea_replay_result_free(r);

@@ -18,19 +18,22 @@
  * placement), and those without a target_cpu. Each decision is counted in
  * one kind: "overutilised" (the recorded state was), else "stayed on prev"
  * (the kernel kept prev) or "moved".
+ *
+ * It computes only: the counts (struct ea_shadow_result) and, for
+ * --emit-decisions, each decision with the policy's own estimate per CPU
+ * (struct rp_policy cpu_energy) handed to a sink; src/output writes both.
  */
-#include <limits.h>
+#include <math.h>
 #include <stdlib.h>
-#include <string.h>
 
-#include "eatrace/output.h"
-#include "replay/replay-internal.h"
+#include "eatrace/replay.h"
+#include "replay/policy.h"
 #include "state/pelt.h"
 
 struct sh_task {
-	int32_t pid;		/* 0: free slot */
-	int32_t qcpu;		/* queued on, -1 */
-	uint32_t kutil;		/* sched_load_se util */
+	int32_t pid; /* 0: free slot */
+	int32_t qcpu; /* queued on, -1 */
+	uint32_t kutil; /* sched_load_se util */
 	bool has_kutil;
 	uint64_t wake_sum, wake_last_ms;
 };
@@ -39,15 +42,15 @@ struct ea_shadow {
 	struct ea_shadow_config cfg;
 	const struct rp_policy *pol;
 	struct rp_cl_cache *clc;
-	int ncpus;		/* the model's */
+	int ncpus; /* the model's */
 	uint32_t *util, *kcpu;
 	bool *has_kcpu;
 	int *cap, *nr, *queued;
-	struct sh_task *tasks;	/* open addressing on pid */
+	struct sh_task *tasks; /* open addressing on pid */
 	size_t ntasks, cap_tasks;
 	struct ea_shadow_result res;
-	bool first_row, failed;
-	struct ea_json j;
+	bool failed;
+	double *energy; /* a decision's, per CPU (decisions only) */
 };
 
 static struct sh_task *task_get(struct ea_shadow *sh, int32_t pid)
@@ -67,7 +70,8 @@ static struct sh_task *task_get(struct ea_shadow *sh, int32_t pid)
 		for (size_t k = 0; k < sh->cap_tasks; k++) {
 			if (!old[k].pid)
 				continue;
-			for (i = (size_t)old[k].pid % n; t[i].pid; i = (i + 1) % n)
+			for (i = (size_t)old[k].pid % n; t[i].pid;
+			     i = (i + 1) % n)
 				;
 			t[i] = old[k];
 		}
@@ -75,10 +79,11 @@ static struct sh_task *task_get(struct ea_shadow *sh, int32_t pid)
 		sh->tasks = t;
 		sh->cap_tasks = n;
 	}
-	for (i = (size_t)pid % sh->cap_tasks; sh->tasks[i].pid; i = (i + 1) % sh->cap_tasks)
+	for (i = (size_t)pid % sh->cap_tasks; sh->tasks[i].pid;
+	     i = (i + 1) % sh->cap_tasks)
 		if (sh->tasks[i].pid == pid)
 			return &sh->tasks[i];
-	sh->tasks[i] = (struct sh_task){ .pid = pid, .qcpu = -1 };
+	sh->tasks[i] = (struct sh_task){.pid = pid, .qcpu = -1};
 	sh->ntasks++;
 	return &sh->tasks[i];
 }
@@ -96,7 +101,9 @@ int ea_shadow_new(struct ea_shadow **out, const struct ea_shadow_config *cfg,
 	sh->pol = rp_policy_get(cfg->policy);
 	if (!sh->pol || sh->pol->follow_segments) {
 		free(sh);
-		return ea_err_set(err, "--shadow: '%s' is not a placement policy (eas-rfc, feec, cfs, pack, spread)",
+		return ea_err_set(err,
+				  "--shadow: '%s' is not a placement policy "
+				  "(eas-rfc, feec, cfs, pack, spread)",
 				  cfg->policy);
 	}
 	sh->ncpus = n;
@@ -107,21 +114,14 @@ int ea_shadow_new(struct ea_shadow **out, const struct ea_shadow_config *cfg,
 	sh->nr = calloc(n, sizeof(*sh->nr));
 	sh->queued = calloc(n, sizeof(*sh->queued));
 	sh->clc = rp_cl_cache_new(cfg->model);
-	sh->first_row = true;
+	sh->energy = calloc(n, sizeof(*sh->energy));
 	if (!sh->util || !sh->kcpu || !sh->has_kcpu || !sh->cap || !sh->nr ||
-	    !sh->queued || !sh->clc) {
+	    !sh->queued || !sh->clc || !sh->energy) {
 		ea_shadow_free(sh);
 		return ea_err_set(err, "out of memory");
 	}
-	if (cfg->decisions && cfg->decisions_json) {
-		ea_json_begin(&sh->j, cfg->decisions);
-		ea_json_arr(&sh->j, NULL);
-	} else if (cfg->decisions) {
-		fputs("time_s,pid,comm,prev_cpu,recorded_cpu,policy_cpu,agree,kind", cfg->decisions);
-		for (int c = 0; c < n; c++)
-			fprintf(cfg->decisions, ",energy_cpu%d", c);
-		fputc('\n', cfg->decisions);
-	}
+	if (cfg->decisions)
+		cfg->decisions->begin(cfg->decisions->ctx, n);
 	*out = sh;
 	return 0;
 }
@@ -137,6 +137,7 @@ void ea_shadow_free(struct ea_shadow *sh)
 	free(sh->nr);
 	free(sh->queued);
 	free(sh->tasks);
+	free(sh->energy);
 	rp_cl_cache_free(sh->clc);
 	free(sh);
 }
@@ -150,83 +151,42 @@ int ea_shadow_done(struct ea_shadow *sh, struct ea_err *err)
 {
 	if (sh->failed)
 		return ea_err_set(err, "out of memory");
-	if (sh->cfg.decisions && sh->cfg.decisions_json) {
-		ea_json_arr_end(&sh->j);
-		ea_json_end(&sh->j);
-	}
+	if (sh->cfg.decisions)
+		sh->cfg.decisions->end(sh->cfg.decisions->ctx);
 	return 0;
 }
 
-static const char *const kinds[] = { "stayed_on_prev", "moved", "overutilised" };
-
-/*
- * The policy's own estimate of placing the task on cpu, in the model's
- * power_unit per window (feec: compute_energy() with minus without, the
- * cpu's perf domain; eas-rfc: energy_diff_util()); false: none.
- */
+/* The policy's own estimate of placing the task on cpu (struct rp_policy
+ * cpu_energy); false: none. */
 static bool candidate_energy(const struct ea_shadow *sh, const struct rp_env *e,
 			     const struct rp_wakee *p, int cpu, double *v)
 {
-	if (!strcmp(sh->pol->name, "feec")) {
-		int ci = e->model->cpu_cluster[cpu];
-
-		*v = ((double)rp_feec_compute_energy(e, ci, p->util, cpu) -
-		      (double)rp_feec_compute_energy(e, ci, p->util, -1)) / 1e6;
-		return true;
-	}
-	if (!strcmp(sh->pol->name, "eas-rfc")) {
-		long d = rp_energy_diff_util(e, cpu, p->util, p->wakeups);
-
-		*v = (double)d;
-		return d != LONG_MAX;
-	}
-	return false;
+	return sh->pol->cpu_energy && sh->pol->cpu_energy(e, p, cpu, v);
 }
 
-static void write_row(struct ea_shadow *sh, const struct ea_event *ev,
-		      const struct ea_task *t, const struct rp_env *e,
-		      const struct rp_wakee *p, int pick, int kind)
+/* The decision to the --emit-decisions sink, with the policy's estimate
+ * for each CPU. */
+static void send_decision(struct ea_shadow *sh, const struct ea_event *ev,
+			  const struct ea_task *t, const struct rp_env *e,
+			  const struct rp_wakee *p, int pick, int kind)
 {
-	FILE *f = sh->cfg.decisions;
-	double v;
+	const struct ea_shadow_sink *sink = sh->cfg.decisions;
+	struct ea_shadow_decision d = {
+		.ts = ev->ts,
+		.pid = t->pid,
+		.comm = t->comm,
+		.prev_cpu = p->prev_cpu,
+		.recorded_cpu = p->rec_cpu,
+		.policy_cpu = pick,
+		.kind = kind,
+		.ncpus = e->ncpus,
+		.energy = sh->energy,
+	};
 
-	if (sh->cfg.decisions_json) {
-		struct ea_json *j = &sh->j;
-
-		ea_json_obj(j, NULL);
-		ea_json_ns_as_s(j, "time_s", ev->ts);
-		ea_json_int(j, "pid", t->pid);
-		ea_json_str(j, "comm", t->comm);
-		ea_json_int(j, "prev_cpu", p->prev_cpu);
-		ea_json_int(j, "recorded_cpu", p->rec_cpu);
-		ea_json_int(j, "policy_cpu", pick);
-		ea_json_bool(j, "agree", pick == p->rec_cpu);
-		ea_json_str(j, "kind", kinds[kind]);
-		ea_json_arr(j, "energy");
-		for (int c = 0; c < e->ncpus; c++) {
-			if (candidate_energy(sh, e, p, c, &v))
-				ea_json_num(j, NULL, v);
-			else
-				ea_json_raw(j, NULL, "null");
-		}
-		ea_json_arr_end(j);
-		ea_json_obj_end(j);
-		return;
-	}
-	fprintf(f, "%llu.%09llu,%d,", (unsigned long long)(ev->ts / 1000000000),
-		(unsigned long long)(ev->ts % 1000000000), t->pid);
-	/* comms have no commas or quotes in the kernel's; keep CSV simple */
-	for (const char *c = t->comm; *c; c++)
-		fputc(*c == ',' || *c == '"' ? '_' : *c, f);
-	fprintf(f, ",%d,%d,%d,%d,%s", p->prev_cpu, p->rec_cpu, pick,
-		pick == p->rec_cpu, kinds[kind]);
-	for (int c = 0; c < e->ncpus; c++) {
-		if (candidate_energy(sh, e, p, c, &v))
-			fprintf(f, ",%.6f", v);
-		else
-			fputc(',', f);
-	}
-	fputc('\n', f);
+	for (int c = 0; c < e->ncpus; c++)
+		if (!candidate_energy(sh, e, p, c, &sh->energy[c]))
+			sh->energy[c] = NAN;
+	sink->decision(sink->ctx, &d);
 }
 
 static void decide(struct ea_shadow *sh, const struct ea_state *s,
@@ -235,10 +195,14 @@ static void decide(struct ea_shadow *sh, const struct ea_state *s,
 	const struct ea_model *m = sh->cfg.model;
 	int n = ea_state_ncpus(s) < sh->ncpus ? ea_state_ncpus(s) : sh->ncpus;
 	struct ea_task *t = ea_state_task(s, ev->wake.pid);
-	struct rp_env e = { .model = m, .ncpus = n, .util = sh->util,
-			    .cap_idx = sh->cap, .nr = sh->nr,
-			    .asymmetric = rp_asymmetric(m), .clc = sh->clc };
-	struct rp_wakee p = { 0 };
+	struct rp_env e = {.model = m,
+			   .ncpus = n,
+			   .util = sh->util,
+			   .cap_idx = sh->cap,
+			   .nr = sh->nr,
+			   .asymmetric = rp_asymmetric(m),
+			   .clc = sh->clc};
+	struct rp_wakee p = {0};
 	struct ea_pelt tp;
 	bool kernel = false;
 	int pick, kind;
@@ -266,7 +230,8 @@ static void decide(struct ea_shadow *sh, const struct ea_state *s,
 	}
 	/* RFC wakeup tracking, as the simulator's */
 	if (ms > st->wake_last_ms) {
-		st->wake_sum = ea_pelt_decay(st->wake_sum, ms - st->wake_last_ms);
+		st->wake_sum =
+			ea_pelt_decay(st->wake_sum, ms - st->wake_last_ms);
 		st->wake_last_ms = ms;
 	}
 	st->wake_sum += 1024;
@@ -276,7 +241,8 @@ static void decide(struct ea_shadow *sh, const struct ea_state *s,
 		p.util = st->kutil;
 		kernel = true;
 	}
-	p.wakeups = (uint32_t)(st->wake_sum > UINT32_MAX ? UINT32_MAX : st->wake_sum);
+	p.wakeups = (uint32_t)(st->wake_sum > UINT32_MAX ? UINT32_MAX
+							 : st->wake_sum);
 	p.prev_cpu = t->cpu;
 	p.rec_cpu = ev->wake.target_cpu;
 	for (int c = 0; c < n; c++) {
@@ -284,28 +250,33 @@ static void decide(struct ea_shadow *sh, const struct ea_state *s,
 		const struct ea_cluster *cl;
 
 		if (m->cpu_cluster[c] < 0) {
-			sh->res.skipped_no_target++;	/* CPU not in the model */
+			sh->res.skipped_no_target++; /* CPU not in the model */
 			return;
 		}
 		cl = &m->clusters[m->cpu_cluster[c]];
-		sh->util[c] = sh->has_kcpu[c] ? sh->kcpu[c] :
-			      ea_state_cpu_util_at(s, c, ev->ts);
+		sh->util[c] = sh->has_kcpu[c]
+				      ? sh->kcpu[c]
+				      : ea_state_cpu_util_at(s, c, ev->ts);
 		kernel |= sh->has_kcpu[c];
-		sh->cap[c] = cs->freq_khz ? ea_model_cap_index_nearest(cl, cs->freq_khz) :
-					    cl->ncaps - 1;
-		sh->nr[c] = (cs->pid > 0 && cs->pid != ev->wake.pid) + sh->queued[c];
+		sh->cap[c] =
+			cs->freq_khz
+				? ea_model_cap_index_nearest(cl, cs->freq_khz)
+				: cl->ncaps - 1;
+		sh->nr[c] = (cs->pid > 0 && cs->pid != ev->wake.pid) +
+			    sh->queued[c];
 		if (!rp_fits(sh->util[c], cl->caps[cl->ncaps - 1].cap))
 			e.overutilised = true;
 	}
-	sh->util[p.prev_cpu] = sh->util[p.prev_cpu] > p.util ?
-			       sh->util[p.prev_cpu] - p.util : 0;
+	sh->util[p.prev_cpu] = sh->util[p.prev_cpu] > p.util
+				       ? sh->util[p.prev_cpu] - p.util
+				       : 0;
 	pick = sh->pol->select_cpu(&e, &p);
 	kind = e.overutilised ? 2 : p.rec_cpu == p.prev_cpu ? 0 : 1;
 	sh->res.n[kind]++;
 	sh->res.agree[kind] += pick == p.rec_cpu;
 	sh->res.kernel_util += kernel;
 	if (sh->cfg.decisions)
-		write_row(sh, ev, t, &e, &p, pick, kind);
+		send_decision(sh, ev, t, &e, &p, pick, kind);
 }
 
 static void unqueue(struct ea_shadow *sh, struct sh_task *st)
@@ -326,7 +297,8 @@ static void enqueue_on(struct ea_shadow *sh, struct sh_task *st, int cpu)
 	st->qcpu = cpu;
 }
 
-static void on_event(void *ctx, const struct ea_state *s, const struct ea_event *ev)
+static void on_event(void *ctx, const struct ea_state *s,
+		     const struct ea_event *ev)
 {
 	struct ea_shadow *sh = ctx;
 	struct sh_task *st;
@@ -375,7 +347,8 @@ static void on_event(void *ctx, const struct ea_state *s, const struct ea_event 
 }
 
 static void no_change(void *ctx, const struct ea_state *s, int cpu,
-		      uint64_t since, uint64_t now, const struct ea_cpu_state *old,
+		      uint64_t since, uint64_t now,
+		      const struct ea_cpu_state *old,
 		      const struct ea_cpu_state *new)
 {
 }

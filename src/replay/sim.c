@@ -1,1720 +1,22 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * The discrete-event simulator (docs/replay.md "Simulator").
+ * The discrete-event simulator's loop (docs/replay.md "Simulator").
  *
  * Time advances from one instant to the next at which anything happens:
  * an activation becomes eligible, a running task finishes its work or its
  * slice, a recorded idle-task stretch starts or ends, a recorded frequency
  * or idle state changes, or the 4 ms tick. At each instant, in this order:
- * work and PELT are advanced (lazily: "Lazy time"); finished activations
- * block; idle-task stretches end, then start; arrivals are placed by the
- * policy; at the tick, load balancing ("Load balancing"); then every CPU
- * picks what runs (FIFO round robin, slices of 6 ms / nr_running, at least
- * 0.75 ms; an idle CPU may pull a waiting task); then the governor sets
- * each frequency domain's OPP.
- *
- * The timeline is emitted as ea_events (sched_switch, sched_wakeup,
- * cpu_idle, cpu_frequency). Events of one instant are ordered by the
- * recorded event that caused them (each activation, stretch and frequency
- * change carries its recorded position), keeping each CPU's own order: with
- * the `recorded` choices this reproduces the recording's order, which
- * matters to cluster wakeups (whether a CPU leaves idle before or after its
- * sibling enters it at the same nanosecond).
- *
- * Idle-task stretches (CPU busy in pid 0) are replayed on their recorded
- * CPU at their recorded time: all of them under `recorded`; under other
- * policies only those between two idle periods (interrupts), not the idle
- * exit before a task's run nor the idle entry after it (they belong to that
- * run, which may be elsewhere), and none while a task runs there.
+ * work and PELT are advanced (lazily: sim-pelt.c "Lazy time"); finished
+ * activations end (sim-act.c); idle-task stretches end, then start
+ * (sim-busy0.c), and the other recorded changes and arrivals (placed by
+ * the policy: sim-wake.c) come in the recording's order; at the tick, load
+ * balancing (sim-balance.c); then every CPU picks what runs (sim-pick.c:
+ * FIFO round robin, slices of 6 ms / nr_running, at least 0.75 ms; an idle
+ * CPU may pull a waiting task); then the governor sets each frequency
+ * domain's OPP (sim-freq.c). The events go out ordered by their recorded
+ * causes (sim-emit.c).
  */
-#include <stdlib.h>
-#include <string.h>
-
 #include "replay/sim.h"
-
-#define TICK_NS 4000000ull
-#define SLICE_NS 6000000ull
-#define MIN_SLICE_NS 750000ull
-#define KEY_SIM UINT64_MAX	/* events with no recorded cause: last */
-#ifndef SIM_BATCH
-#define SIM_BATCH 256		/* events handed to the sink at a time */
-#endif
-
-/* ---- small helpers ---- */
-
-static void fail(struct sim *s, const char *msg)
-{
-	if (!s->error[0])
-		snprintf(s->error, sizeof(s->error), "%s", msg);
-}
-
-static const struct ea_cluster *cl_of(const struct sim *s, int cpu)
-{
-	return &s->m->clusters[s->cpus[cpu].cluster];
-}
-
-/* !rp_fits(util, cap_orig): above 80% of the CPU's capacity. */
-static bool over(const struct sim_cpu *c)
-{
-	return c->pelt.util_avg >= c->over_util;
-}
-
-/* ea_pelt_update(): whether util_avg may have changed (a new period). */
-static inline bool pelt_update(struct ea_pelt *p, uint64_t now, bool running,
-			       uint32_t cap)
-{
-	if (ea_pelt_update_within(p, now, running, cap))
-		return false;
-	ea_pelt_update_slow(p, now, running, cap);
-	return true;
-}
-
-static uint64_t umin(uint64_t a, uint64_t b)
-{
-	return a < b ? a : b;
-}
-
-/* sched_prio_to_weight[]: CFS load weight per nice level, -20 .. 19. */
-static const uint32_t nice_weight[40] = {
-	88761, 71755, 56483, 46273, 36291, 29154, 23254, 18705, 14949, 11916,
-	9548,  7620,  6100,  4904,  3906,  3121,  2501,  1991,  1586,  1277,
-	1024,  820,   655,   526,   423,   335,   272,   215,   172,   137,
-	110,   87,    70,    56,    45,    36,    29,    23,    18,    15,
-};
-
-/* How much of [t0, t1) lies in the metrics' window. */
-static inline uint64_t in_win(const struct sim *s, uint64_t t0, uint64_t t1)
-{
-	if (t0 < s->win0)
-		t0 = s->win0;
-	if (t1 > s->win1)
-		t1 = s->win1;
-	return t1 > t0 ? t1 - t0 : 0;
-}
-
-/* Whether a's latency (and lateness) count: a recorded wakeup, in the
- * window. */
-static bool measured(const struct sim *s, const struct rp_act *a)
-{
-	return !(a->flags & (RP_ACT_START | RP_ACT_INFERRED)) &&
-	       a->release >= s->win0 && a->release <= s->win1;
-}
-
-static int map_cpu(const struct sim *s, int cpu)
-{
-	return cpu < 0 ? -1 : cpu < s->nsrc ? s->cpu_map[cpu] : cpu % s->ncpus;
-}
-
-/* The CPUs of cpu's frequency domain: [*n] from the returned pointer. */
-static const int *dom_cpus(const struct sim *s, int cpu, int *n)
-{
-	int d = s->cpus[cpu].dom;
-
-	*n = s->dom_start[d + 1] - s->dom_start[d];
-	return &s->dom_cpu[s->dom_start[d]];
-}
-
-static int nr(const struct sim *s, int cpu)
-{
-	return (s->cpus[cpu].curr >= 0) + s->cpus[cpu].nrq;
-}
-
-static inline void set_bit(uint64_t *set, int cpu)
-{
-	set[cpu >> 6] |= 1ull << (cpu & 63);
-}
-
-/* The lowest CPU in the set of word w (m, not 0). */
-static inline int first_of(int w, uint64_t m)
-{
-	return w * 64 + __builtin_ctzll(m);
-}
-
-/* What next_time() and pick() know of cpu may have changed: look again. */
-static inline void touch(struct sim *s, int cpu)
-{
-	set_bit(s->nt_dirty, s->cpos[cpu]);
-	set_bit(s->pk_dirty, s->cpos[cpu]);
-}
-
-/* cpu's emission key floor in the current bucket. */
-static uint64_t *kmax(struct sim *s, struct sim_cpu *c)
-{
-	if (c->kmax_bucket != s->nbuckets) {
-		c->kmax_bucket = s->nbuckets;
-		c->kmax = 0;
-	}
-	return &c->kmax;
-}
-
-static const struct rp_act *cur_act(const struct sim *s, const struct sim_task *t)
-{
-	return &t->w->acts[t->cur];
-}
-
-/* The segments of t's current activation: none if the workload kept none. */
-static struct rp_act_segs cur_segs(const struct sim_task *t)
-{
-	return t->w->act_segs ? t->w->act_segs[t->cur] :
-				(struct rp_act_segs){ 0, 0 };
-}
-
-/* ---- emission ---- */
-
-/*
- * The comm an emitted event carries: the task's, as snprintf("%s") would
- * copy it (at most EA_COMM_LEN - 1 bytes, zero-padded), or "<idle>".
- */
-static const char *comm_of(const struct sim *s, int32_t pid, int task)
-{
-	static const char idle[EA_COMM_LEN] = "<idle>";
-
-	if (pid <= 0 || task < 0)
-		return idle;
-	return s->comms[task];
-}
-
-static struct ea_event *emit(struct sim *s, int cpu, uint8_t type, uint64_t key,
-			     int cur_task)
-{
-	struct sim_cpu *c = &s->cpus[cpu];
-	struct sim_out *o;
-
-	if (s->oracle_pass1)
-		return NULL;
-	if (s->nout == s->out_cap) {
-		size_t n = s->out_cap ? s->out_cap * 2 : 256;
-		struct sim_out *p = realloc(s->out, n * sizeof(*p));
-
-		if (!p) {
-			fail(s, "out of memory");
-			return NULL;
-		}
-		s->out = p;
-		s->out_cap = n;
-	}
-	if (key < *kmax(s, c))
-		key = c->kmax;
-	c->kmax = key;
-	o = &s->out[s->nout++];
-	memset(&o->ev, 0, sizeof(o->ev));
-	o->key = key;
-	o->order = s->order++;
-	o->ev.ts = s->now;
-	o->ev.cpu = cpu;
-	o->ev.cur_pid = c->e_pid;
-	o->ev.type = type;
-	memcpy(o->comm, comm_of(s, c->e_pid, cur_task), sizeof(o->comm));
-	return &o->ev;
-}
-
-static int cmp_out(const void *a, const void *b)
-{
-	const struct sim_out *x = a, *y = b;
-
-	if (x->key != y->key)
-		return x->key < y->key ? -1 : 1;
-	return x->order < y->order ? -1 : x->order > y->order;
-}
-
-/* Order the instant's events by (key, order): a few, mostly in order
- * already. */
-static void sort_out(struct sim_out *out, size_t n)
-{
-	struct sim_out tmp;
-
-	if (n > 16) {
-		qsort(out, n, sizeof(*out), cmp_out);
-		return;
-	}
-	for (size_t i = 1; i < n; i++) {
-		size_t j = i;
-
-		if (cmp_out(&out[i - 1], &out[i]) <= 0)
-			continue;
-		tmp = out[i];
-		while (j > 0 && cmp_out(&out[j - 1], &tmp) > 0) {
-			out[j] = out[j - 1];
-			j--;
-		}
-		out[j] = tmp;
-	}
-}
-
-/* Hand the ordered events over to the sink. */
-static void deliver(struct sim *s)
-{
-	for (size_t i = 0; i < s->nout && !s->error[0]; i++) {
-		if (s->sink(s->sink_ctx, &s->out[i].ev, s->out[i].comm))
-			fail(s, "cannot write the simulated events");
-		s->events++;
-	}
-	s->nout = s->bucket0 = 0;
-}
-
-/*
- * Close the instant's bucket: order its events, start the next. They go
- * to the sink in batches of some instants: the simulator's data stays
- * in cache over many steps, then the sink's over many events.
- */
-static void close_bucket(struct sim *s)
-{
-	sort_out(s->out + s->bucket0, s->nout - s->bucket0);
-	s->bucket0 = s->nout;
-	s->order = 0;
-	s->nbuckets++;	/* every CPU's kmax is 0 again */
-	if (s->nout >= SIM_BATCH)
-		deliver(s);
-}
-
-static void flush(struct sim *s)
-{
-	close_bucket(s);
-	deliver(s);
-}
-
-/* Index of the task the CPU's emitted stream says is running, -1. */
-static int e_task(const struct sim *s, int cpu)
-{
-	return s->cpus[cpu].e_pid > 0 ? s->cpus[cpu].e_task : -1;
-}
-
-/* The idle task's comm on cpu: "swapper/CPU". */
-static void swapper_comm(int cpu, char *out)
-{
-	char buf[32] = "swapper/";
-	char digits[12];
-	size_t n = 0, len = 8;
-
-	if (cpu < 0) {
-		snprintf(buf, sizeof(buf), "swapper/%d", cpu);
-	} else {
-		do {
-			digits[n++] = (char)('0' + cpu % 10);
-			cpu /= 10;
-		} while (cpu);
-		while (n)
-			buf[len++] = digits[--n];
-	}
-	memcpy(out, buf, EA_COMM_LEN - 1);
-	out[EA_COMM_LEN - 1] = '\0';
-}
-
-/* A task's comm, or the idle task's (made once per CPU: sim_init()). */
-static void task_comm(const struct sim *s, int task, int cpu, char *out)
-{
-	if (task >= 0)
-		memcpy(out, s->tasks[task].w->comm, EA_COMM_LEN);
-	else if (cpu >= 0 && cpu < s->ncpus)
-		memcpy(out, s->swapper[cpu], EA_COMM_LEN);
-	else
-		swapper_comm(cpu, out);
-}
-
-static void emit_switch(struct sim *s, int cpu, int next, uint64_t key)
-{
-	struct sim_cpu *c = &s->cpus[cpu];
-	int prev = e_task(s, cpu);
-	int32_t next_pid = next >= 0 ? s->tasks[next].w->pid : 0;
-	struct ea_event *ev;
-
-	if (c->e_pid == next_pid)
-		return;
-	if (c->e_fresh) {
-		/* The state infers the CPU ran next_pid from the trace start. */
-		c->e_fresh = false;
-		c->e_pid = next_pid;
-		c->e_task = next;
-		if (next_pid > 0) {
-			ev = emit(s, cpu, EA_EV_MARKER, key, next);
-			if (ev)
-				snprintf(ev->marker.text, sizeof(ev->marker.text),
-					 "eatrace: replay");
-		}
-		return;
-	}
-	ev = emit(s, cpu, EA_EV_SWITCH, key, prev);
-	if (ev) {
-		ev->sw.prev_pid = c->e_pid;
-		ev->sw.next_pid = next_pid;
-		ev->sw.prev_prio = prev >= 0 ? s->tasks[prev].w->prio : 120;
-		ev->sw.next_prio = next >= 0 ? s->tasks[next].w->prio : 120;
-		ev->sw.prev_state = prev >= 0 && !s->tasks[prev].runnable ?
-				    EA_PREV_BLOCKED : EA_PREV_RUNNABLE;
-		task_comm(s, prev, cpu, ev->sw.prev_comm);
-		task_comm(s, next, cpu, ev->sw.next_comm);
-	}
-	c->e_pid = next_pid;
-	c->e_task = next;
-}
-
-/* ---- idle state selection ---- */
-
-static int recorded_idle_state(struct sim *s, int cpu, bool *found)
-{
-	const struct rp_cpu_timeline *tl;
-	struct sim_cpu *c = &s->cpus[cpu];
-
-	*found = false;
-	if (!s->same_platform || cpu >= s->w->ncpus)
-		return 0;
-	tl = &s->w->cpus[cpu];
-	while (c->rec_idle + 1 < tl->nidles && tl->idles[c->rec_idle + 1].since <= s->now)
-		c->rec_idle++;
-	if (!tl->nidles)
-		return 0;
-	*found = true;
-	return tl->idles[c->rec_idle].state;
-}
-
-static int pick_idle_state(struct sim *s, int cpu)
-{
-	const struct ea_cluster *cl = cl_of(s, cpu);
-	struct sim_cpu *c = &s->cpus[cpu];
-	bool found;
-	int k;
-
-	if (s->idle == RP_IDLE_RECORDED) {
-		k = recorded_idle_state(s, cpu, &found);
-		if (found)
-			return k;
-		/* no recorded timeline for this CPU: predict */
-	}
-	if (s->idle == RP_IDLE_ORACLE)
-		return c->idle_period < c->nidle_lens ?
-		       rp_idle_state_for(cl, c->idle_lens[c->idle_period]) : 0;
-	return rp_menu_state(cl, c->hist, c->nhist);
-}
-
-static void go_idle(struct sim *s, int cpu, uint64_t key)
-{
-	struct sim_cpu *c = &s->cpus[cpu];
-	struct ea_event *ev;
-	int k;
-
-	if (c->e_idle)
-		return;
-	emit_switch(s, cpu, -1, key);
-	c->e_fresh = false;
-	touch(s, cpu);
-	k = pick_idle_state(s, cpu);
-	ev = emit(s, cpu, EA_EV_IDLE, key, -1);
-	if (ev) {
-		ev->idle.state = k;
-		ev->idle.cpu = cpu;
-	}
-	c->e_idle = true;
-	c->e_state = (int16_t)k;
-	c->idle_since = s->now;
-}
-
-static int push_len(struct sim *s, struct sim_cpu *c, uint64_t len)
-{
-	if (c->nidle_lens == c->idle_lens_cap) {
-		size_t n = c->idle_lens_cap ? c->idle_lens_cap * 2 : 64;
-		uint64_t *p = realloc(c->idle_lens, n * sizeof(*p));
-
-		if (!p) {
-			fail(s, "out of memory");
-			return -1;
-		}
-		c->idle_lens = p;
-		c->idle_lens_cap = n;
-	}
-	c->idle_lens[c->nidle_lens++] = len;
-	return 0;
-}
-
-static void leave_idle(struct sim *s, int cpu, uint64_t key)
-{
-	struct sim_cpu *c = &s->cpus[cpu];
-	uint64_t len = s->now - c->idle_since;
-	struct ea_event *ev;
-
-	if (!c->e_idle)
-		return;
-	ev = emit(s, cpu, EA_EV_IDLE, key, -1);
-	if (ev) {
-		ev->idle.state = EA_IDLE_EXIT;
-		ev->idle.cpu = cpu;
-	}
-	c->e_idle = false;
-	touch(s, cpu);
-	if (c->nhist == RP_MENU_HIST)
-		memmove(c->hist, c->hist + 1, (RP_MENU_HIST - 1) * sizeof(c->hist[0]));
-	else
-		c->nhist++;
-	c->hist[c->nhist - 1] = len;
-	if (s->oracle_pass1)
-		push_len(s, c, len);
-	c->idle_period++;
-}
-
-/* ---- PELT and time ---- */
-
-/*
- * Lazy time. A step used to advance every CPU's PELT signal, its task's
- * work left, PELT signal and busy time to the step's instant, which is
- * mostly adding: an update within a PELT period (ea_pelt_update_within())
- * leaves the same state whether made at once or in pieces, and so do the
- * work done and the busy time. So a CPU is brought up to date (sync_cpu())
- * only before what it runs or its rate changes, or what it accumulated is
- * read. An update crossing a period decays, which does not add up: the
- * step whose instant crosses (pelt_b) makes it from the previous step's
- * instant, as each step did. A task that starts running was updated from
- * its own last update at its first step after, even one at the same
- * instant: so it still is (live()).
- */
-
-/* The first instant at which an update of p would not be within its
- * period (ea_pelt_update_within() false): its period's end, which updates
- * within the period keep. */
-static uint64_t pelt_boundary(const struct ea_pelt *p)
-{
-	if (!p->started)
-		return 0;
-	return p->last_ns + ((uint64_t)(1024 - p->period_contrib) << 10);
-}
-
-static void set_pelt_b(struct sim *s, struct sim_cpu *c)
-{
-	uint64_t b = pelt_boundary(&c->pelt);
-
-	if (c->curr >= 0)
-		b = umin(b, pelt_boundary(&s->tasks[c->curr].pelt));
-	c->pelt_b = b;
-	if (b < s->pelt_next)
-		s->pelt_next = b;
-}
-
-/* Whether cpu's task has been through a step since it began running. */
-static bool live(const struct sim *s, const struct sim_cpu *c)
-{
-	return c->curr_step < s->nstep;
-}
-
-/*
- * Run c from sync_t to t as it was: its task's work and busy time, its
- * task's signal if live, its own. Whether its util_avg may have changed.
- */
-static bool run_cpu(struct sim *s, struct sim_cpu *c, uint64_t t, bool is_live)
-{
-	uint64_t dt = t - c->sync_t, t0 = c->sync_t;
-	bool running = c->curr >= 0;
-	uint32_t r = running ? c->rate : 0;
-
-	c->sync_t = t;
-	if (running) {
-		struct sim_task *tk = &s->tasks[c->curr];
-		uint64_t done = dt * r, win = in_win(s, t0, t);
-
-		if (tk->rem != UINT64_MAX)
-			tk->rem = tk->rem > done ? tk->rem - done : 0;
-		if (is_live)
-			pelt_update(&tk->pelt, t, true, r);
-		c->task_busy_ns += win;
-		c->work += win * r;
-	}
-	return pelt_update(&c->pelt, t, running, r);
-}
-
-/*
- * Bring cpu up to date: all within a period, advance() saw to that. Not
- * done yet if sync_t is now: a task may have become live since.
- */
-static void sync_cpu(struct sim *s, int cpu)
-{
-	struct sim_cpu *c = &s->cpus[cpu];
-
-	if (run_cpu(s, c, s->now, live(s, c)))
-		s->util_dirty = true;
-}
-
-static bool any_over(const struct sim *s)
-{
-	for (int i = 0; i < s->ncpus; i++)
-		if (over(&s->cpus[i]))
-			return true;
-	return false;
-}
-
-/*
- * To t: the signals that cross a period now, the tasks whose work runs
- * out (listed in s->done, by CPU). Those can only be the CPUs whose next
- * event time (next_time() has just set nt) has come.
- */
-static void advance(struct sim *s, uint64_t t)
-{
-	uint64_t dt = t - s->now;
-	bool was_over, crossed = false;
-	bool cross = t >= s->pelt_next;
-
-	/* util_avg changes at a period's end, attach or detach only */
-	was_over = s->over_stale ? any_over(s) : s->overutilised;
-	s->ndone = 0;
-	for (int i = 0; cross && i < s->ncpus; i++)
-		if (s->cpus[i].pelt_b <= t)
-			run_cpu(s, &s->cpus[i], s->now, live(s, &s->cpus[i]));
-	s->nstep++;
-	if (cross) {
-		s->pelt_next = UINT64_MAX;
-		for (int i = 0; i < s->ncpus; i++) {
-			struct sim_cpu *c = &s->cpus[i];
-
-			if (c->pelt_b <= t && run_cpu(s, c, t, true)) {
-				s->util_dirty = true;
-				crossed = true;
-			}
-			set_pelt_b(s, c);
-		}
-	}
-	s->now = t;
-	for (int w = 0; w < s->nw; w++) {
-		for (uint64_t m = s->due[w]; m; m &= m - 1) {
-			int i = s->corder[first_of(w, m)];
-			struct sim_cpu *c = &s->cpus[i];
-
-			if (c->curr < 0)
-				continue;
-			sync_cpu(s, i);
-			if (!s->tasks[c->curr].rem || s->tasks[c->curr].until <= t)
-				s->done[s->ndone++] = i;
-		}
-	}
-	if (was_over)
-		s->overutil_ns += in_win(s, s->now - dt, s->now);
-	s->overutilised = crossed || s->over_stale ? any_over(s) : was_over;
-	s->over_stale = false;
-	if (s->overutilised)
-		s->over_sticky = true;
-}
-
-/* ---- frequency ---- */
-
-static void set_freq(struct sim *s, int cpu, int k, uint32_t khz, uint64_t key)
-{
-	const struct ea_cluster *cl = cl_of(s, cpu);
-	const int *cpus;
-	struct ea_event *ev;
-	int n;
-
-	if (s->cpus[cpu].khz == khz)
-		return;
-	cpus = dom_cpus(s, cpu, &n);
-	for (int i = 0; i < n; i++) {
-		struct sim_cpu *c = &s->cpus[cpus[i]];
-
-		sync_cpu(s, cpus[i]);
-		c->khz = khz;
-		c->cap_idx = k;
-		c->rate = cl->caps[k].cap;
-		/* its finish time moves; nothing pick() reads changed */
-		set_bit(s->nt_dirty, s->cpos[cpus[i]]);
-	}
-	ev = emit(s, cpu, EA_EV_FREQ, key, e_task(s, cpu));
-	if (ev) {
-		ev->freq.freq_khz = khz;
-		ev->freq.cpu = cpu;
-	}
-}
-
-static int cap_idx_for_khz(const struct sim *s, const struct ea_cluster *cl,
-			   uint32_t khz)
-{
-	if (!khz)
-		return s->assumed_khz ? ea_model_cap_index_nearest(cl, s->assumed_khz) :
-					cl->ncaps - 1;
-	return ea_model_cap_index_nearest(cl, khz);
-}
-
-/*
- * Each domain's OPP from its busiest CPU, domains by their first CPU. Only
- * the governor sets frequencies then, so while no CPU's util has changed
- * since its last run, nothing would change.
- */
-static void governor(struct sim *s)
-{
-	if (s->gov == RP_GOV_RECORDED || (!s->util_dirty && !s->gov_pending))
-		return;
-	s->util_dirty = false;
-	s->gov_pending = false;
-	for (int d = 0; d < s->ndoms; d++) {
-		const int *cpus = &s->dom_cpu[s->dom_start[d]];
-		int n = s->dom_start[d + 1] - s->dom_start[d];
-		const struct ea_cluster *cl = cl_of(s, cpus[0]);
-		uint32_t util = 0;
-		int k;
-
-		for (int j = 0; j < n; j++)
-			if (s->cpus[cpus[j]].pelt.util_avg > util)
-				util = s->cpus[cpus[j]].pelt.util_avg;
-		/* the OPP is a function of util: the last one's if it holds */
-		if (s->dom_k[d] < 0 || s->dom_util[d] != util) {
-			s->dom_k[d] = rp_gov_cap_idx(&s->gspec,
-						     s->m->cpu_cluster[cpus[0]],
-						     cl, s->clc, util);
-			s->dom_util[d] = util;
-		}
-		k = s->dom_k[d];
-		if (s->cpus[cpus[0]].khz == cl->caps[k].freq_khz)
-			continue;
-		/* schedutil: sugov_should_update_freq()'s rate limit */
-		if (s->gov == RP_GOV_SCHEDUTIL && s->dom_last[d] != UINT64_MAX &&
-		    s->now - s->dom_last[d] <
-			    (uint64_t)s->gspec.rate_limit_us * 1000) {
-			s->gov_pending = true;
-			continue;
-		}
-		s->dom_last[d] = s->now;
-		set_freq(s, cpus[0], k, cl->caps[k].freq_khz, KEY_SIM);
-	}
-}
-
-/* ---- run queues ---- */
-
-static int rq_push(struct sim *s, int cpu, int task)
-{
-	struct sim_cpu *c = &s->cpus[cpu];
-
-	if (c->nrq == c->rq_cap) {
-		int n = c->rq_cap ? c->rq_cap * 2 : 8;
-		int *p = realloc(c->rq, n * sizeof(*p));
-
-		if (!p) {
-			fail(s, "out of memory");
-			return -1;
-		}
-		c->rq = p;
-		c->rq_cap = n;
-	}
-	c->rq[c->nrq++] = task;
-	touch(s, cpu);
-	s->tasks[task].wait_from = s->now;
-	return 0;
-}
-
-/*
- * Queue an RT task before the CFS tasks waiting (after the RT ones), and
- * have a CFS task running there preempted when the CPU next picks.
- */
-/* Move the task last queued on cpu to just after the RT tasks waiting. */
-static void rq_last_first(struct sim *s, int cpu)
-{
-	struct sim_cpu *c = &s->cpus[cpu];
-	int at = 0, task = c->rq[c->nrq - 1];
-
-	while (at < c->nrq - 1 && s->tasks[c->rq[at]].rt)
-		at++;
-	memmove(c->rq + at + 1, c->rq + at, (c->nrq - 1 - at) * sizeof(int));
-	c->rq[at] = task;
-}
-
-static void rq_push_rt(struct sim *s, int cpu, int task)
-{
-	struct sim_cpu *c = &s->cpus[cpu];
-
-	if (rq_push(s, cpu, task))
-		return;
-	rq_last_first(s, cpu);
-	if (c->curr >= 0 && !s->tasks[c->curr].rt)
-		c->slice_end = s->now;
-}
-
-static int rq_take(struct sim *s, int cpu, int at)
-{
-	struct sim_cpu *c = &s->cpus[cpu];
-	int task = c->rq[at];
-
-	memmove(c->rq + at, c->rq + at + 1, (c->nrq - at - 1) * sizeof(int));
-	c->nrq--;
-	touch(s, cpu);
-	/* a demand that ended while it waited waited until then */
-	s->wait_ns += in_win(s, s->tasks[task].wait_from,
-			     umin(s->now, s->tasks[task].until));
-	return task;
-}
-
-/* Move the task's utilisation to cpu's signal (attach/detach). */
-static void attach(struct sim *s, int task, int cpu)
-{
-	struct sim_task *t = &s->tasks[task];
-
-	pelt_update(&t->pelt, s->now, false, 0);
-	if (t->pelt_cpu == cpu)
-		return;
-	if (t->pelt_cpu >= 0) {
-		sync_cpu(s, t->pelt_cpu);
-		ea_pelt_detach(&s->cpus[t->pelt_cpu].pelt, &t->pelt);
-	}
-	sync_cpu(s, cpu);
-	ea_pelt_attach(&s->cpus[cpu].pelt, &t->pelt);
-	s->util_dirty = true;
-	s->over_stale = true;
-	t->pelt_cpu = cpu;
-}
-
-static void enqueue(struct sim *s, int task, int cpu)
-{
-	struct sim_task *t = &s->tasks[task];
-	struct sim_cpu *c = &s->cpus[cpu];
-
-	if (t->cpu >= 0 && t->cpu != cpu)
-		s->migrations++;
-	t->cpu = cpu;
-	t->runnable = true;
-	attach(s, task, cpu);
-	if (t->rt) {
-		rq_push_rt(s, cpu, task);
-		return;
-	}
-	rq_push(s, cpu, task);
-	if (c->curr >= 0 && c->slice_end == UINT64_MAX &&
-	    !s->tasks[c->curr].rt)
-		c->slice_end = s->now + SLICE_NS / 2;
-}
-
-static void record_latency(struct sim *s, const struct sim_task *t)
-{
-	const struct rp_act *a = cur_act(s, t);
-
-	if (!measured(s, a))
-		return;
-	if (s->nlat == s->lat_cap) {
-		size_t n = s->lat_cap ? s->lat_cap * 2 : 256;
-		uint64_t *p = realloc(s->lat, n * sizeof(*p));
-
-		if (!p) {
-			fail(s, "out of memory");
-			return;
-		}
-		s->lat = p;
-		s->lat_cap = n;
-	}
-	/* eligible >= release (workload.c); saturate all the same */
-	s->lat[s->nlat++] = s->now > a->release ? s->now - a->release : 0;
-}
-
-/* Whether a is demand (runnable to its recorded end): --work. */
-static bool demand(const struct sim *s, const struct rp_act *a)
-{
-	switch (s->work) {
-	case EA_WORK_DEMAND:
-		return true;
-	case EA_WORK_FIXED:
-		return false;
-	default:
-		/* the recording's own choices on its own platform got what
-		 * it gave them: the recording is the reference */
-		if (s->policy->follow_segments && s->same_platform)
-			return false;
-		return a->flags & RP_ACT_DEMAND;
-	}
-}
-
-/* Work of segment g of a, t's current activation (following segments),
- * or of all of a; UINT64_MAX: demand, its last one runs until its task's
- * until. */
-static uint64_t work_of(const struct sim *s, const struct sim_task *t,
-			const struct rp_act *a, uint32_t g)
-{
-	struct rp_act_segs as = { 0, 0 };
-	bool last;
-
-	if (s->policy->follow_segments)
-		as = cur_segs(t);
-	last = !s->policy->follow_segments || g + 1 >= as.nseg;
-	if (last && demand(s, a))
-		return UINT64_MAX;
-	if (!s->policy->follow_segments || !as.nseg)
-		return a->work;
-	if (s->same_platform)	/* overlap stretches: busy0_start() */
-		return t->w->segs[as.seg0 + g].work -
-		       t->w->segs[as.seg0 + g].stretch;
-	return t->w->segs[as.seg0 + g].work;
-}
-
-static void start_act(struct sim *s, struct sim_task *t, size_t k)
-{
-	const struct rp_act *a = &t->w->acts[k];
-
-	t->cur = k;
-	t->served = false;
-	t->seg = 0;
-	t->rem = work_of(s, t, a, 0);
-	t->until = demand(s, a) && !(a->flags & RP_ACT_OPEN) ? a->end :
-		   UINT64_MAX;
-	/* Time between release and eligibility was spent runnable. */
-	s->wait_ns += in_win(s, a->release, a->eligible);
-}
-
-/* ---- placement ---- */
-
-static uint32_t task_util(struct sim *s, struct sim_task *t)
-{
-	pelt_update(&t->pelt, s->now, false, 0);
-	return t->pelt.util_avg;
-}
-
-/* RFC wakeup tracking: += 1024 per wakeup, decayed per ms (seed 008). */
-static void track_wakeup(struct sim *s, struct sim_task *t)
-{
-	uint64_t ms = s->now / 1000000;
-
-	if (ms > t->wake_last_ms) {
-		t->wake_sum = ea_pelt_decay(t->wake_sum, ms - t->wake_last_ms);
-		t->wake_last_ms = ms;
-	}
-	t->wake_sum += 1024;
-}
-
-/* Overutilised as the policy sees it (rp_balance.sticky_over). */
-static bool over_seen(const struct sim *s)
-{
-	return s->policy->balance.sticky_over ? s->over_sticky : s->overutilised;
-}
-
-/* ---- offline CPUs: the recording's hotplug and suspension ---- */
-
-/* Whether cpu is offline now (the recording's, on the same platform). */
-static bool is_off(const struct sim *s, int cpu)
-{
-	return s->off_until && s->now < s->off_until[cpu];
-}
-
-/* Whether an online i is a better home than best for task (-1: any):
- * its --pin allows it, then fewer tasks, lower util (ties: the first
- * in sim.corder, the biggest CPU). */
-static bool better_home(const struct sim *s, int task, int i, int best)
-{
-	const struct ea_pin *u = task >= 0 ? s->tasks[task].upin : NULL;
-	bool ok_i = !u || rp_pin_allows(u, i), ok_b;
-
-	if (best < 0)
-		return true;
-	ok_b = !u || rp_pin_allows(u, best);
-	if (ok_i != ok_b)
-		return ok_i;
-	if (nr(s, i) != nr(s, best))
-		return nr(s, i) < nr(s, best);
-	return s->cpus[i].pelt.util_avg < s->cpus[best].pelt.util_avg;
-}
-
-/* An online CPU for task instead of the offline cpu (cpu if none is). */
-static int online_cpu(const struct sim *s, int task, int cpu)
-{
-	int best = -1;
-
-	for (int p = 0; p < s->ncpus; p++) {	/* biggest first: sim.corder */
-		int i = s->corder[p];
-
-		if (!is_off(s, i) && better_home(s, task, i, best))
-			best = i;
-	}
-	return best >= 0 ? best : cpu;
-}
-
-static int place_policy(struct sim *s, int task)
-{
-	struct sim_task *t = &s->tasks[task];
-	const struct rp_act *a = cur_act(s, t);
-	struct rp_env env = { .model = s->m, .ncpus = s->ncpus,
-			      .util = s->env_util, .cap_idx = s->env_cap,
-			      .nr = s->env_nr,
-			      .overutilised = over_seen(s),
-			      .asymmetric = s->asymmetric, .clc = s->clc,
-			      .util_est = s->env_ue };
-	struct rp_wakee p = { 0 };
-	int cpu;
-
-	if (t->pin >= 0)
-		return t->pin;
-	if (t->rt) {
-		/* not the CFS policies': where it ran (mapped), else prev */
-		cpu = map_cpu(s, a->cpu);
-		return cpu >= 0 ? cpu : t->cpu >= 0 ? t->cpu : 0;
-	}
-	/* util_avg is up to date: see advance() */
-	for (int i = 0; i < s->ncpus; i++) {
-		const struct sim_cpu *c = &s->cpus[i];
-
-		s->env_util[i] = c->pelt.util_avg;
-		s->env_cap[i] = c->cap_idx;
-		s->env_nr[i] = nr(s, i);
-		s->env_ue[i] = c->curr >= 0 ? s->tasks[c->curr].ue_ewma : 0;
-		for (int k = 0; k < c->nrq; k++)
-			s->env_ue[i] += s->tasks[c->rq[k]].ue_ewma;
-	}
-	p.util = task_util(s, t);
-	p.util_est = t->ue_ewma;
-	if (t->pelt_cpu >= 0)
-		s->env_util[t->pelt_cpu] = s->env_util[t->pelt_cpu] > p.util ?
-					   s->env_util[t->pelt_cpu] - p.util : 0;
-	p.wakeups = (uint32_t)(t->wake_sum > UINT32_MAX ? UINT32_MAX : t->wake_sum);
-	p.rec_cpu = map_cpu(s, a->cpu);
-	p.prev_cpu = t->cpu >= 0 ? t->cpu : p.rec_cpu >= 0 ? p.rec_cpu : 0;
-	p.fork = a->flags & RP_ACT_FORK;
-	cpu = s->policy->select_cpu(&env, &p);
-	if (cpu < 0 || cpu >= s->ncpus)
-		cpu = p.prev_cpu;
-	if (t->upin && !rp_pin_allows(t->upin, cpu)) {
-		/* outside its --pin set: its allowed CPU with the fewest
-		 * tasks, then the lowest util */
-		int best = -1;
-
-		for (int q = 0; q < s->ncpus; q++) {
-			int i = s->corder[q];
-
-			if (rp_pin_allows(t->upin, i) &&
-			    (best < 0 || s->env_nr[i] < s->env_nr[best] ||
-			     (s->env_nr[i] == s->env_nr[best] &&
-			      s->env_util[i] < s->env_util[best])))
-				best = i;
-		}
-		cpu = best >= 0 ? best : cpu;
-	}
-	return cpu;
-}
-
-/* Where the task goes: the policy's choice, never an offline CPU (the
- * kernel breaks a pinned task's affinity too). */
-static int place(struct sim *s, int task)
-{
-	int cpu = place_policy(s, task);
-
-	return is_off(s, cpu) ? online_cpu(s, task, cpu) : cpu;
-}
-
-static void arrive(struct sim *s, const struct sim_arrival *ar)
-{
-	struct sim_task *t = &s->tasks[ar->task];
-	const struct rp_act *a = &t->w->acts[ar->act];
-	struct ea_event *ev;
-	int cpu;
-
-	t->next = ar->act + 1;
-	if (!(a->flags & (RP_ACT_START | RP_ACT_INFERRED)))
-		track_wakeup(s, t);
-	if (t->runnable)
-		return;	/* still busy with an earlier one: queued behind it */
-	start_act(s, t, ar->act);
-	cpu = place(s, ar->task);
-	enqueue(s, ar->task, cpu);
-	ev = emit(s, cpu, EA_EV_WAKEUP, a->seq_in, e_task(s, cpu));
-	if (ev) {
-		ev->wake.pid = t->w->pid;
-		ev->wake.prio = t->w->prio;
-		ev->wake.target_cpu = cpu;
-		memcpy(ev->wake.comm, t->w->comm, EA_COMM_LEN);
-	}
-}
-
-/* The next released activation after cur that ran in the recording. */
-static bool next_released(struct sim_task *t)
-{
-	for (size_t k = t->cur + 1; k < t->next; k++)
-		if (t->w->acts[k].flags & RP_ACT_RAN) {
-			t->cur = k;
-			return true;
-		}
-	return false;
-}
-
-static void add_move(struct sim *s, int task, uint64_t t)
-{
-	if (s->nmoves == s->moves_cap) {
-		size_t n = s->moves_cap ? s->moves_cap * 2 : 16;
-		struct sim_move *p = realloc(s->moves, n * sizeof(*p));
-
-		if (!p) {
-			fail(s, "out of memory");
-			return;
-		}
-		s->moves = p;
-		s->moves_cap = n;
-	}
-	s->moves[s->nmoves++] = (struct sim_move){ t, task };
-	if (t < s->t_rec)
-		s->t_rec = t;
-}
-
-/* Move i is due: the task joins its next segment's CPU. */
-static void do_move(struct sim *s, size_t i)
-{
-	int task = s->moves[i].task;
-	struct sim_task *t = &s->tasks[task];
-	const struct rp_act *a = cur_act(s, t);
-	struct rp_act_segs as = cur_segs(t);
-
-	memmove(s->moves + i, s->moves + i + 1, (s->nmoves - i - 1) * sizeof(*s->moves));
-	s->nmoves--;
-	enqueue(s, task, map_cpu(s, as.nseg ? t->w->segs[as.seg0 + t->seg].cpu :
-				 a->cpu));
-}
-
-/*
- * Whether a, finishing now, is late: past both its recorded end and what
- * its work takes from its release on the platform's biggest CPU at its
- * top OPP, by more than EA_REPLAY_LATE_NS.
- */
-static bool late(const struct sim *s, const struct rp_act *a)
-{
-	uint64_t due = a->end, best = a->release +
-				       (a->work + s->cap_max - 1) / s->cap_max;
-
-	if (best > due)
-		due = best;
-	return s->now > due + EA_REPLAY_LATE_NS;
-}
-
-/*
- * util_est_update() at a sleep (mainline 6.9+, UTIL_EST_MARGIN 1024 / 100,
- * weight 1/4): up at once to the util at dequeue, down by a quarter of the
- * difference unless within the margin or above the CPU's capacity. Not
- * modelled: its skip when the task did not get all the CPU it wanted
- * (dequeued + margin < runnable_avg: no runnable_avg here).
- */
-uint32_t rp_util_est_update(uint32_t ewma, uint32_t dequeued, uint32_t cap)
-{
-	uint32_t diff;
-
-	if (ewma <= dequeued)
-		return dequeued;
-	diff = ewma - dequeued;
-	if (diff < 1024 / 100 || dequeued > cap)
-		return ewma;
-	return ((ewma << 2) - diff) >> 2;
-}
-
-static void util_est_sleep(struct sim *s, struct sim_task *t, int cpu)
-{
-	t->ue_ewma = rp_util_est_update(t->ue_ewma, task_util(s, t),
-					s->cpus[cpu].cap_orig);
-}
-
-static void complete(struct sim *s, int cpu)
-{
-	struct sim_cpu *c = &s->cpus[cpu];
-	struct sim_task *t = &s->tasks[c->curr];
-	const struct rp_act *a = cur_act(s, t);
-	uint64_t key = a->seq_out;
-
-	touch(s, cpu);
-	if (s->policy->follow_segments && t->seg + 1 < cur_segs(t).nseg) {
-		/* The recording moved it: on to the next segment's CPU. */
-		const struct rp_seg *g = &t->w->segs[cur_segs(t).seg0 + ++t->seg];
-
-		t->rem = work_of(s, t, a, t->seg);
-		add_move(s, c->curr, g->from_idle && g->start > s->now ?
-			 g->start : s->now);
-		c->curr = -1;
-		set_pelt_b(s, c);
-		if (g->seq_in > *kmax(s, c))
-			c->kmax = g->seq_in;
-		return;
-	}
-	if (measured(s, a) && late(s, a))
-		s->late++;
-	if (next_released(t)) {
-		const struct rp_act *n = cur_act(s, t);
-
-		start_act(s, t, t->cur);
-		t->served = true;
-		record_latency(s, t);
-		if (s->policy->follow_segments && n->cpu >= 0 &&
-		    map_cpu(s, n->cpu) != cpu) {
-			/* the recording ran it elsewhere */
-			add_move(s, c->curr, s->now);
-			c->curr = -1;
-			set_pelt_b(s, c);
-		}
-		return;
-	}
-	t->runnable = false;
-	util_est_sleep(s, t, cpu);
-	c->curr = -1;
-	set_pelt_b(s, c);
-	if (key > *kmax(s, c))
-		c->kmax = key;
-}
-
-/*
- * ---- Load balancing ----
- *
- * What each policy's scheduler does besides placing wakeups, by its
- * rp_balance rules (none at all, or only while overutilised):
- *  - idle and newidle balance: a CPU with nothing to run, at its tick or
- *    as it becomes idle, pulls a waiting task: from its own cluster first,
- *    from another only if that cluster runs more tasks than it has CPUs
- *    (may_pull()), the queue with the most waiting first (pull(), from
- *    pick());
- *  - periodic balance, at the tick: a busy CPU pulls a waiting task the
- *    same way from a CPU with 2 or more tasks than it;
- *  - misfit migration (asymmetric platforms, not rp_balance.no_misfit): at
- *    the tick, an idle CPU takes the running task of a CPU of smaller
- *    capacity that the task no longer fits (util above 80% of it), the
- *    biggest such task first;
- *  - active balance, at the tick: an idle CPU with nothing to pull takes
- *    the running task of a CPU whose waiting tasks are all pinned there.
- * Running tasks move by preemption: switched out runnable, queued on the
- * other CPU (a migration).
- */
-static bool balancing(const struct sim *s)
-{
-	const struct rp_balance *b = &s->policy->balance;
-
-	return !b->off && (!b->over_gated || over_seen(s));
-}
-
-/* Whether --pin lets task run on cpu. */
-static bool upin_allows(const struct sim *s, int task, int cpu)
-{
-	return !s->tasks[task].upin || rp_pin_allows(s->tasks[task].upin, cpu);
-}
-
-/* The first waiting task of cpu that may move to dst (any CPU: -1), its rq
- * index, or -1. */
-static int movable(const struct sim *s, int cpu, int dst)
-{
-	const struct sim_cpu *c = &s->cpus[cpu];
-
-	for (int k = 0; k < c->nrq; k++) {
-		const struct sim_task *t = &s->tasks[c->rq[k]];
-
-		if (t->pin < 0 && !t->rt &&
-		    (dst < 0 || upin_allows(s, c->rq[k], dst)))
-			return k;
-	}
-	return -1;
-}
-
-/* Move the task running on src to dst's queue (it stays runnable). */
-static void migrate_running(struct sim *s, int src, int dst)
-{
-	struct sim_cpu *c = &s->cpus[src];
-	int task = c->curr;
-
-	sync_cpu(s, src);
-	c->curr = -1;
-	c->slice_end = UINT64_MAX;
-	set_pelt_b(s, c);
-	touch(s, src);
-	enqueue(s, task, dst);
-}
-
-static bool idle_cpu(const struct sim *s, int cpu)
-{
-	const struct sim_cpu *c = &s->cpus[cpu];
-
-	return c->curr < 0 && !c->nrq && !c->in_busy0;
-}
-
-/* Misfit: the biggest running task that does not fit its smaller CPU. */
-static bool misfit_pull(struct sim *s, int dst)
-{
-	uint32_t best_util = 0;
-	int src = -1;
-
-	if (!s->asymmetric || s->policy->balance.no_misfit)
-		return false;
-	for (int p = 0; p < s->ncpus; p++) {
-		int i = s->corder[p];
-		struct sim_cpu *c = &s->cpus[i];
-		uint32_t u;
-
-		if (c->curr < 0 || c->cap_orig >= s->cpus[dst].cap_orig ||
-		    s->tasks[c->curr].pin >= 0 || s->tasks[c->curr].rt ||
-		    !upin_allows(s, c->curr, dst))
-			continue;
-		sync_cpu(s, i);
-		u = s->tasks[c->curr].pelt.util_avg;
-		if (u >= c->over_util && u > best_util) {
-			best_util = u;
-			src = i;
-		}
-	}
-	if (src < 0)
-		return false;
-	migrate_running(s, src, dst);
-	return true;
-}
-
-/* Active balance: a running task whose CPU's waiting tasks cannot move. */
-static bool active_pull(struct sim *s, int dst)
-{
-	for (int p = 0; p < s->ncpus; p++) {
-		int i = s->corder[p];
-		struct sim_cpu *c = &s->cpus[i];
-
-		if (i == dst || c->curr < 0 || !c->nrq || movable(s, i, dst) >= 0 ||
-		    s->tasks[c->curr].pin >= 0 || s->tasks[c->curr].rt ||
-		    !upin_allows(s, c->curr, dst))
-			continue;
-		migrate_running(s, i, dst);
-		return true;
-	}
-	return false;
-}
-
-/*
- * Whether dst may pull from src's queue: within a cluster always; across
- * clusters only when src's cluster runs more tasks than it has CPUs (3.15
- * and mainline find_busiest_group(): for an idle CPU, a group running no
- * more tasks than its CPUs is balanced).
- */
-static bool may_pull(const struct sim *s, int src, int dst)
-{
-	int cl = s->cpus[src].cluster, n = 0, ncpu = 0;
-
-	if (cl == s->cpus[dst].cluster)
-		return true;
-	for (int i = 0; i < s->ncpus; i++)
-		if (s->cpus[i].cluster == cl) {
-			n += nr(s, i);
-			ncpu++;
-		}
-	return n > ncpu;
-}
-
-/*
- * The CPU dst pulls a waiting task from: one with a task that may move,
- * at least min_nr tasks, that dst may pull from; its own cluster's first,
- * then the most waiting, then the first in sim.corder. -1: none.
- */
-static int source(const struct sim *s, int dst, int min_nr)
-{
-	int best = -1;
-	bool best_local = false;
-
-	for (int p = 0; p < s->ncpus; p++) {
-		int i = s->corder[p];
-		bool local = s->cpus[i].cluster == s->cpus[dst].cluster;
-
-		/* a CPU not running anything picks its own queue */
-		if (i == dst || !s->cpus[i].nrq || nr(s, i) < min_nr ||
-		    (s->cpus[i].curr < 0 && !s->cpus[i].in_busy0) ||
-		    movable(s, i, dst) < 0)
-			continue;
-		if (best >= 0 && (best_local && !local))
-			continue;
-		if (best >= 0 && best_local == local &&
-		    s->cpus[i].nrq <= s->cpus[best].nrq)
-			continue;
-		if (!may_pull(s, i, dst))
-			continue;
-		best = i;
-		best_local = local;
-	}
-	return best;
-}
-
-/* Periodic balance of busy dst: from a CPU with 2 tasks more. */
-static void periodic_pull(struct sim *s, int dst)
-{
-	int src = source(s, dst, nr(s, dst) + 2);
-
-	if (src >= 0)
-		enqueue(s, rq_take(s, src, movable(s, src, dst)), dst);
-}
-
-/* At the tick, before the CPUs pick: periodic, misfit, active balance. */
-static void balance_tick(struct sim *s)
-{
-	/* the periodic balance clears a sticky overutilised */
-	if (!s->overutilised)
-		s->over_sticky = false;
-	if (!balancing(s))
-		return;
-	for (int p = 0; p < s->ncpus; p++) {
-		int i = s->corder[p];
-
-		if (s->cpus[i].in_busy0 || is_off(s, i))
-			continue;
-		if (!idle_cpu(s, i))
-			periodic_pull(s, i);
-		else if (source(s, i, 0) < 0 && !misfit_pull(s, i))
-			active_pull(s, i);	/* else pick() pulls */
-	}
-}
-
-/* An idle CPU pulls a waiting task from the busiest queue (idle balance). */
-static bool pull(struct sim *s, int cpu)
-{
-	int src;
-
-	if (!balancing(s) || is_off(s, cpu))
-		return false;
-	src = source(s, cpu, 0);
-	if (src < 0)
-		return false;
-	enqueue(s, rq_take(s, src, movable(s, src, cpu)), cpu);
-	return true;
-}
-
-/*
- * The running CFS task's slice: 6 ms x its weight / the weight of the
- * CFS tasks there (sched_slice(): round robin then shares the CPU by nice
- * weight), at least 0.75 ms. An RT task has none: it runs until it
- * blocks (SCHED_FIFO), and CFS tasks never preempt it.
- */
-static uint64_t slice(const struct sim *s, int cpu)
-{
-	const struct sim_cpu *c = &s->cpus[cpu];
-	uint64_t w = s->tasks[c->curr].weight, sum = w, sl;
-
-	if (s->tasks[c->curr].rt)
-		return UINT64_MAX;
-	for (int k = 0; k < c->nrq; k++)
-		if (!s->tasks[c->rq[k]].rt)
-			sum += s->tasks[c->rq[k]].weight;
-	sl = SLICE_NS * w / sum;
-	return sl < MIN_SLICE_NS ? MIN_SLICE_NS : sl;
-}
-
-/*
- * The first of cpu's queue starts running. Its signal is brought up to now
- * first, as not running: run_cpu() updates it as running from its last
- * update on, and the time it waited in the queue is not running time (a
- * task sharing a CPU with three others, running a quarter of the time,
- * has a util_avg towards a quarter of the capacity, not all of it).
- */
-static void run_next(struct sim *s, int cpu)
-{
-	struct sim_cpu *c = &s->cpus[cpu];
-
-	c->curr = rq_take(s, cpu, 0);
-	c->curr_step = s->nstep;
-	if (c->curr >= 0)
-		pelt_update(&s->tasks[c->curr].pelt, s->now, false, 0);
-}
-
-/* An offline CPU's tasks, waiting and running, move to online CPUs. */
-static void evacuate(struct sim *s, int cpu)
-{
-	struct sim_cpu *c = &s->cpus[cpu];
-
-	for (int k = c->nrq; k-- > 0;) {
-		int task = rq_take(s, cpu, k);
-
-		enqueue(s, task, online_cpu(s, task, cpu));
-	}
-	if (c->curr >= 0) {
-		int dst = online_cpu(s, c->curr, cpu);
-
-		if (dst != cpu) {
-			migrate_running(s, cpu, dst);
-		} else {
-			/* none online (suspended): it waits, runnable */
-			sync_cpu(s, cpu);
-			if (rq_push(s, cpu, c->curr))
-				return;
-			c->curr = -1;
-			c->slice_end = UINT64_MAX;
-			set_pelt_b(s, c);
-			touch(s, cpu);
-		}
-	}
-}
-
-/* A hotplug step of cpu for the output trace, recorded on on_cpu: the
- * state stage's rule (docs/inference.md) takes it down with a step on
- * itself then one on another CPU, up with the reverse. */
-static void emit_hotplug(struct sim *s, int on_cpu, int cpu, bool enter,
-			 int target, int step, uint64_t key)
-{
-	struct ea_event *ev = emit(s, on_cpu, EA_EV_HOTPLUG, key,
-				   e_task(s, on_cpu));
-
-	if (ev) {
-		ev->hotplug.cpu = cpu;
-		ev->hotplug.enter = enter;
-		ev->hotplug.target = target;
-		ev->hotplug.step = step;
-	}
-}
-
-static void off_start(struct sim *s, const struct rp_off *o)
-{
-	int cpu = o->cpu, other = o->cpu ? 0 : 1;
-	struct ea_event *ev;
-
-	if (o->end > s->off_until[cpu])
-		s->off_until[cpu] = o->end;
-	s->off_end[cpu] = o;
-	evacuate(s, cpu);
-	touch(s, cpu);
-	if (o->suspended) {
-		if (cpu == 0 && (ev = emit(s, 0, EA_EV_SUSPEND, o->seq, e_task(s, 0)))) {
-			ev->suspend.begin = 1;
-			ev->suspend.val = 3;
-		}
-	} else if (other < s->ncpus) {
-		emit_hotplug(s, cpu, cpu, true, 0, 1, o->seq);
-		emit_hotplug(s, other, cpu, false, -1, 1, o->seq);
-	}
-}
-
-static void off_end(struct sim *s, int cpu)
-{
-	const struct rp_off *o = s->off_end[cpu];
-	int other = cpu ? 0 : 1;
-	struct ea_event *ev;
-
-	s->off_end[cpu] = NULL;
-	touch(s, cpu);
-	if (o->suspended) {
-		if (cpu == 0 && (ev = emit(s, 0, EA_EV_SUSPEND, o->end_seq, e_task(s, 0)))) {
-			ev->suspend.begin = 0;
-			ev->suspend.val = 3;
-		}
-	} else if (other < s->ncpus) {
-		emit_hotplug(s, other, cpu, true, 1, 0, o->end_seq);
-		emit_hotplug(s, cpu, cpu, true, 1, 1, o->end_seq);
-	}
-}
-
-static void pick(struct sim *s, int cpu, bool tick)
-{
-	struct sim_cpu *c = &s->cpus[cpu];
-	uint64_t key = KEY_SIM;
-
-	if (c->in_busy0)
-		return;
-	if (is_off(s, cpu)) {
-		evacuate(s, cpu);
-		if (!c->e_idle && c->curr < 0)
-			go_idle(s, cpu, *kmax(s, c));
-		return;
-	}
-	if (c->curr >= 0) {
-		if (!c->nrq || s->now < c->slice_end) {
-			if (!c->nrq)
-				c->slice_end = UINT64_MAX;
-			return;
-		}
-		sync_cpu(s, cpu);
-		/* slice over: round robin; preempted by an RT task: the
-		 * next CFS task to run */
-		if (!rq_push(s, cpu, c->curr) && s->tasks[c->rq[0]].rt)
-			rq_last_first(s, cpu);
-		c->curr = -1;
-	}
-	if (!c->nrq && (tick || !c->e_idle))
-		pull(s, cpu);
-	if (!c->nrq) {
-		if (!c->e_idle)
-			go_idle(s, cpu, *kmax(s, c));
-		return;
-	}
-	sync_cpu(s, cpu);
-	run_next(s, cpu);
-	while (c->curr >= 0 && s->tasks[c->curr].until <= s->now) {
-		/* Its demand ended while it waited: over, without the CPU. */
-		struct sim_task *t = &s->tasks[c->curr];
-
-		if (!t->served) {
-			t->served = true;
-			record_latency(s, t);
-		}
-		complete(s, cpu);
-		if (c->curr < 0 && c->nrq)
-			run_next(s, cpu);
-	}
-	if (c->curr < 0) {
-		if (!c->e_idle)
-			go_idle(s, cpu, *kmax(s, c));
-		return;
-	}
-	set_pelt_b(s, c);
-	if (!s->tasks[c->curr].served)
-		key = cur_act(s, &s->tasks[c->curr])->seq_in;
-	if (c->e_idle)
-		leave_idle(s, cpu, key);
-	emit_switch(s, cpu, c->curr, key);
-	{
-		struct sim_task *t = &s->tasks[c->curr];
-
-		if (!t->served) {
-			t->served = true;
-			record_latency(s, t);
-		}
-	}
-	c->slice_end = c->nrq && !s->tasks[c->curr].rt ?
-		       s->now + slice(s, cpu) : UINT64_MAX;
-}
-
-/* ---- recorded timelines: idle-task stretches, frequencies, idle states ---- */
-
-static void busy0_end(struct sim *s, int cpu)
-{
-	struct sim_cpu *c = &s->cpus[cpu];
-
-	if (c->in_busy0)
-		s->nin_busy0--;
-	c->in_busy0 = false;
-	touch(s, cpu);
-	if (c->busy0_seq_end > *kmax(s, c))
-		c->kmax = c->busy0_seq_end;
-	if (c->busy0_to_idle && c->curr < 0 && !c->nrq)
-		go_idle(s, cpu, c->busy0_seq_end);
-}
-
-static void busy0_start(struct sim *s, const struct rp_idle_busy *b)
-{
-	int cpu = map_cpu(s, b->cpu);
-	struct sim_cpu *c = &s->cpus[cpu];
-
-	if (b->overlap && !(s->policy->follow_segments && s->same_platform))
-		return;	/* the task's work, wherever a policy places it */
-	if (c->curr >= 0 || c->nrq)
-		return;	/* a task runs there: the CPU is busy anyway */
-	/* On another platform, an idle entry after a task that ended sooner
-	 * there than recorded (a faster CPU): the CPU is idle already, and
-	 * the stretch was the task's way into idle, nothing that wakes the
-	 * CPU again. (On the recorded platform it stays: the recording's
-	 * idle timeline is followed, and report counts what it shows.) */
-	if (b->from_task && c->e_idle && !s->same_platform)
-		return;
-	/* Idle exit into a task, idle entry after one: part of that task's
-	 * run, which other policies may place elsewhere. */
-	if (!s->policy->follow_segments && (!b->to_idle || b->from_task))
-		return;
-	if (c->in_busy0)
-		busy0_end(s, cpu);
-	if (c->e_idle)
-		leave_idle(s, cpu, b->seq_start);
-	else
-		emit_switch(s, cpu, -1, b->seq_start);
-	c->e_fresh = false;
-	c->in_busy0 = true;
-	touch(s, cpu);
-	s->nin_busy0++;
-	c->busy0_end = b->end;
-	c->busy0_seq_end = b->seq_end;
-	c->busy0_to_idle = b->to_idle;
-}
-
-static void recorded_freq(struct sim *s, const struct rp_freq *f)
-{
-	const struct ea_cluster *cl;
-
-	if (f->cpu >= s->ncpus)
-		return;
-	cl = cl_of(s, f->cpu);
-	set_freq(s, f->cpu, cap_idx_for_khz(s, cl, f->khz), f->khz, f->seq);
-}
-
-/* A recorded idle CPU changed state while idle (nested cpu_idle enter). */
-static void recorded_idle_change(struct sim *s, int cpu)
-{
-	struct sim_cpu *c = &s->cpus[cpu];
-	const struct rp_cpu_timeline *tl = &s->w->cpus[cpu];
-	struct ea_event *ev;
-	bool found;
-	int k;
-
-	if (!c->e_idle || c->idle_since == s->now)
-		return;
-	k = recorded_idle_state(s, cpu, &found);
-	if (!found || k == c->e_state || tl->idles[c->rec_idle].since != s->now)
-		return;
-	ev = emit(s, cpu, EA_EV_IDLE, tl->idles[c->rec_idle].seq, -1);
-	if (ev) {
-		ev->idle.state = k;
-		ev->idle.cpu = cpu;
-	}
-	c->e_state = (int16_t)k;
-}
-
-static uint64_t next_idle_change(struct sim *s, int cpu)
-{
-	const struct rp_cpu_timeline *tl;
-	struct sim_cpu *c = &s->cpus[cpu];
-
-	if (!s->rec_idle_tl || cpu >= s->w->ncpus || !c->e_idle)
-		return UINT64_MAX;
-	tl = &s->w->cpus[cpu];
-	while (c->rec_idle + 1 < tl->nidles && tl->idles[c->rec_idle + 1].since <= s->now)
-		c->rec_idle++;
-	return c->rec_idle + 1 < tl->nidles ? tl->idles[c->rec_idle + 1].since :
-					       UINT64_MAX;
-}
-
-/* ---- the loop ---- */
-
-/* ---- arrivals ---- */
-
-static bool arr_less(const struct sim_arrival *x, const struct sim_arrival *y)
-{
-	if (x->t != y->t)
-		return x->t < y->t;
-	if (x->seq != y->seq)
-		return x->seq < y->seq;
-	return x->task < y->task;
-}
-
-static void sift_down(struct sim *s, size_t i)
-{
-	struct sim_arrival *h = s->heap, x = h[i];
-	size_t n = s->nheap;
-
-	for (;;) {
-		size_t c = 2 * i + 1;
-
-		if (c >= n)
-			break;
-		if (c + 1 < n && arr_less(&h[c + 1], &h[c]))
-			c++;
-		if (!arr_less(&h[c], &x))
-			break;
-		h[i] = h[c];
-		i = c;
-	}
-	h[i] = x;
-}
-
-/* Task i's first arrival from acts[k] on into *a; false if none is left. */
-static bool next_arrival(const struct sim *s, uint32_t i, size_t k,
-			 struct sim_arrival *a)
-{
-	const struct rp_task *t = &s->w->tasks[i];
-
-	for (; k < t->nacts; k++) {
-		const struct rp_act *x = &t->acts[k];
-
-		/* the task's next activation, for when it arrives */
-		__builtin_prefetch(x + 1);
-		__builtin_prefetch((const char *)(x + 2) - 1);
-		if (!(x->flags & RP_ACT_RAN) ||
-		    x->eligible > s->w->counts.last_ts)
-			continue;
-		*a = (struct sim_arrival){ x->eligible, x->seq_in, i,
-					   (uint32_t)k };
-		return true;
-	}
-	return false;
-}
-
-/* The next arrival due, NULL when there is none. */
-static const struct sim_arrival *arr_peek(const struct sim *s)
-{
-	if (s->heap)
-		return s->nheap ? &s->heap[0] : NULL;
-	return s->ai < s->narr ? &s->arr[s->ai] : NULL;
-}
-
-static struct sim_arrival arr_pop(struct sim *s)
-{
-	struct sim_arrival a;
-
-	if (!s->heap)
-		return s->arr[s->ai++];
-	a = s->heap[0];
-	if (!next_arrival(s, a.task, a.act + 1, &s->heap[0]))
-		s->heap[0] = s->heap[--s->nheap];
-	if (s->nheap)
-		sift_down(s, 0);
-	return a;
-}
 
 /*
  * When the CPU's task has done rem at its rate: now + ceil(rem / rate).
@@ -1736,6 +38,21 @@ static uint64_t finish(struct sim *s, struct sim_cpu *c, uint64_t rem)
 	return c->fin_t;
 }
 
+static uint64_t next_idle_change(struct sim *s, int cpu)
+{
+	const struct rp_cpu_timeline *tl;
+	struct sim_cpu *c = &s->cpus[cpu];
+
+	if (!s->rec_idle_tl || cpu >= s->w->ncpus || !c->e_idle)
+		return UINT64_MAX;
+	tl = &s->w->cpus[cpu];
+	while (c->rec_idle + 1 < tl->nidles &&
+	       tl->idles[c->rec_idle + 1].since <= s->now)
+		c->rec_idle++;
+	return c->rec_idle + 1 < tl->nidles ? tl->idles[c->rec_idle + 1].since
+					    : UINT64_MAX;
+}
+
 /*
  * The next instant cpu's own timeline has something: its task's finish or
  * slice end, its idle-task stretch's end, its recorded idle state change.
@@ -1754,7 +71,7 @@ static uint64_t cpu_next_time(struct sim *s, int i)
 		uint64_t rem = s->tasks[c->curr].rem;
 
 		if (rem != UINT64_MAX) {
-			/* its work left now: lazy (advance()) */
+			/* its work left now: lazy (sim_advance()) */
 			uint64_t done = (s->now - c->sync_t) * c->rate;
 
 			rem = rem > done ? rem - done : 0;
@@ -1777,8 +94,8 @@ static uint64_t next_time(struct sim *s)
 {
 	uint64_t t = UINT64_MAX, m = UINT64_MAX;
 
-	if (arr_peek(s))
-		t = umin(t, arr_peek(s)->t);
+	if (sim_arr_peek(s))
+		t = umin(t, sim_arr_peek(s)->t);
 	for (size_t i = 0; i < s->nmoves; i++)
 		t = umin(t, s->moves[i].t);
 	if (s->bi < s->w->nbusy0)
@@ -1812,8 +129,17 @@ static uint64_t next_time(struct sim *s)
 	return t;
 }
 
-enum due { DUE_NONE, DUE_FREQ, DUE_BUSY0_START, DUE_BUSY0_END, DUE_ARRIVAL,
-	   DUE_MOVE, DUE_IDLE, DUE_OFF_START, DUE_OFF_END };
+enum due {
+	DUE_NONE,
+	DUE_FREQ,
+	DUE_BUSY0_START,
+	DUE_BUSY0_END,
+	DUE_ARRIVAL,
+	DUE_MOVE,
+	DUE_IDLE,
+	DUE_OFF_START,
+	DUE_OFF_END
+};
 
 /* The recorded idle interval of cpu starting exactly now, while idle. */
 static bool idle_change_due(struct sim *s, int cpu, uint64_t *seq)
@@ -1826,7 +152,8 @@ static bool idle_change_due(struct sim *s, int cpu, uint64_t *seq)
 	    c->idle_since == s->now)
 		return false;
 	tl = &s->w->cpus[cpu];
-	for (k = c->rec_idle; k + 1 < tl->nidles && tl->idles[k + 1].since <= s->now; k++)
+	for (k = c->rec_idle;
+	     k + 1 < tl->nidles && tl->idles[k + 1].since <= s->now; k++)
 		;
 	if (k >= tl->nidles || tl->idles[k].since != s->now ||
 	    tl->idles[k].state == c->e_state)
@@ -1852,7 +179,8 @@ static void process_due(struct sim *s, uint64_t t)
 		bool per_cpu = s->nin_busy0 || s->rec_idle_tl;
 
 		if (s->gov == RP_GOV_RECORDED && s->fi < s->w->nfreqs &&
-		    s->w->freqs[s->fi].ts <= t && s->w->freqs[s->fi].seq < best) {
+		    s->w->freqs[s->fi].ts <= t &&
+		    s->w->freqs[s->fi].seq < best) {
 			best = s->w->freqs[s->fi].seq;
 			kind = DUE_FREQ;
 		}
@@ -1873,7 +201,7 @@ static void process_due(struct sim *s, uint64_t t)
 			best = s->offs[s->oi].seq;
 			kind = DUE_OFF_START;
 		}
-		ar = arr_peek(s);
+		ar = sim_arr_peek(s);
 		if (ar && ar->t <= t && ar->seq < best) {
 			best = ar->seq;
 			kind = DUE_ARRIVAL;
@@ -1881,7 +209,8 @@ static void process_due(struct sim *s, uint64_t t)
 		for (int i = 0; per_cpu && i < s->ncpus; i++) {
 			struct sim_cpu *c = &s->cpus[i];
 
-			if (c->in_busy0 && c->busy0_end <= t && c->busy0_seq_end < best) {
+			if (c->in_busy0 && c->busy0_end <= t &&
+			    c->busy0_seq_end < best) {
 				best = c->busy0_seq_end;
 				kind = DUE_BUSY0_END;
 				arg = i;
@@ -1907,29 +236,29 @@ static void process_due(struct sim *s, uint64_t t)
 		case DUE_NONE:
 			return;
 		case DUE_FREQ:
-			recorded_freq(s, &s->w->freqs[s->fi++]);
+			sim_recorded_freq(s, &s->w->freqs[s->fi++]);
 			break;
 		case DUE_BUSY0_START:
-			busy0_start(s, &s->w->busy0[s->bi++]);
+			sim_busy0_start(s, &s->w->busy0[s->bi++]);
 			break;
 		case DUE_BUSY0_END:
-			busy0_end(s, arg);
+			sim_busy0_end(s, arg);
 			break;
 		case DUE_ARRIVAL:
-			next = arr_pop(s);
-			arrive(s, &next);
+			next = sim_arr_pop(s);
+			sim_arrive(s, &next);
 			break;
 		case DUE_MOVE:
-			do_move(s, (size_t)arg);
+			sim_do_move(s, (size_t)arg);
 			break;
 		case DUE_IDLE:
-			recorded_idle_change(s, arg);
+			sim_recorded_idle_change(s, arg);
 			break;
 		case DUE_OFF_START:
-			off_start(s, &s->offs[s->oi++]);
+			sim_off_start(s, &s->offs[s->oi++]);
 			break;
 		case DUE_OFF_END:
-			off_end(s, arg);
+			sim_off_end(s, arg);
 			break;
 		}
 	}
@@ -1942,49 +271,51 @@ static void step(struct sim *s, uint64_t t)
 	if (t == s->first_ts && !s->started) {
 		/* CPUs the recording shows idle from the start start idle. */
 		s->started = true;
-		for (int i = 0; s->same_platform && i < s->ncpus && i < s->w->ncpus; i++)
+		for (int i = 0;
+		     s->same_platform && i < s->ncpus && i < s->w->ncpus; i++)
 			if (s->w->cpus[i].init_idle)
-				go_idle(s, i, 0);
+				sim_go_idle(s, i, 0);
 	}
 
 	if (t > s->now && s->nout > s->bucket0)
-		close_bucket(s);
-	advance(s, t);
+		sim_close_bucket(s);
+	sim_advance(s, t);
 	if (t == s->next_tick) {
 		tick = true;
 		s->next_tick += TICK_NS;
 	}
-	/* the CPUs whose task has no work left: advance() listed them */
+	/* the CPUs whose task has no work left: sim_advance() listed them */
 	for (int i = 0; i < s->ndone; i++)
-		complete(s, s->done[i]);
+		sim_complete(s, s->done[i]);
 	/* nothing recorded is due before t_rec, but what CPUs have */
 	if (t >= s->t_rec || s->nin_busy0 || s->rec_idle_tl)
 		process_due(s, t);
 	if (tick)
-		balance_tick(s);
+		sim_balance_tick(s);
 	/*
-	 * pick() changes nothing on a CPU not touched since its last pick(),
-	 * but at a tick (pull) or at its slice's end, which is no earlier
-	 * than its next event time. It leaves the CPU settled: what it does
-	 * there itself calls for no second look.
+	 * sim_pick() changes nothing on a CPU not touched since its last
+	 * sim_pick(), but at a tick (pull) or at its slice's end, which is no
+	 * earlier than its next event time. It leaves the CPU settled: what it
+	 * does there itself calls for no second look.
 	 */
-	for (int i = 0; i < s->ncpus; i++) {	/* i: a position in corder */
+	for (int i = 0; i < s->ncpus; i++) { /* i: a position in corder */
 		int w = i >> 6;
 		uint64_t m;
 
 		if (!tick) {
-			/* as they are now: pick() may touch the CPUs after i */
+			/* as they are now: sim_pick() may touch the CPUs after
+			 * i */
 			m = (s->pk_dirty[w] | s->due[w]) & (~0ull << (i & 63));
 			if (!m) {
-				i = w * 64 + 63;	/* the next word */
+				i = w * 64 + 63; /* the next word */
 				continue;
 			}
 			i = first_of(w, m);
 		}
-		pick(s, s->corder[i], tick);
+		sim_pick(s, s->corder[i], tick);
 		s->pk_dirty[w] &= ~(1ull << (i & 63));
 	}
-	governor(s);
+	sim_governor(s);
 }
 
 bool sim_step(struct sim *s)
@@ -2007,455 +338,54 @@ int sim_run(struct sim *s)
 	while (sim_step(s))
 		;
 	if (s->now < s->last_ts && !s->error[0]) {
-		close_bucket(s);
-		advance(s, s->last_ts);
+		sim_close_bucket(s);
+		sim_advance(s, s->last_ts);
 	}
 	for (int i = 0; i < s->ncpus; i++)
-		sync_cpu(s, i);	/* busy times: lazy */
+		sim_sync_cpu(s, i); /* busy times: lazy */
 	/* Close the timeline at the recording's last instant. */
-	ev = emit(s, 0, EA_EV_MARKER, KEY_SIM, e_task(s, 0));
+	ev = sim_emit(s, 0, EA_EV_MARKER, KEY_SIM, e_task(s, 0));
 	if (ev)
-		snprintf(ev->marker.text, sizeof(ev->marker.text), "eatrace: replay end");
+		snprintf(ev->marker.text, sizeof(ev->marker.text),
+			 "eatrace: replay end");
 	for (int i = 0; i < s->ncpus && s->oracle_pass1; i++)
 		if (s->cpus[i].e_idle)
-			push_len(s, &s->cpus[i], s->now - s->cpus[i].idle_since);
+			sim_push_len(s, &s->cpus[i],
+				     s->now - s->cpus[i].idle_since);
 	if (!s->error[0])
-		flush(s);
+		sim_flush(s);
 	return s->error[0] ? -1 : 0;
 }
 
-/* ---- setup ---- */
-
-static int cmp_arr(const void *a, const void *b)
+int sim_measure_idle(struct sim *s)
 {
-	const struct sim_arrival *x = a, *y = b;
+	int rc;
 
-	if (x->t != y->t)
-		return x->t < y->t ? -1 : 1;
-	if (x->seq != y->seq)
-		return x->seq < y->seq ? -1 : 1;
-	return x->task < y->task ? -1 : x->task > y->task;
+	/* placement and frequencies do not depend on the idle states chosen */
+	s->oracle_pass1 = true;
+	rc = sim_run(s);
+	if (!rc)
+		sim_rewind(s);
+	s->oracle_pass1 = false;
+	return rc;
 }
 
-static void reset(struct sim *s)
+void sim_get_metrics(struct sim *s, struct sim_metrics *out)
 {
-	const struct ea_workload *w = s->w;
-
-	s->now = s->first_ts = w->counts.first_ts;
-	s->last_ts = w->counts.last_ts;
-	s->win0 = w->counts.win_start;
-	s->win1 = w->counts.win_end;
-	s->next_tick = s->first_ts + TICK_NS;
-	s->t_rec = 0;
-	s->ai = s->bi = s->fi = s->oi = 0;
-	for (int i = 0; s->off_until && i < s->ncpus; i++) {
-		s->off_until[i] = 0;
-		s->off_end[i] = NULL;
-	}
-	s->nmoves = 0;
-	s->nout = s->bucket0 = 0;
-	s->order = 0;
-	s->nlat = 0;
-	s->wait_ns = s->late = s->overutil_ns = s->migrations = s->events = 0;
-	s->overutilised = s->over_sticky = false;
-	s->started = false;
-	for (size_t i = 0; i < s->ntasks; i++) {
-		struct sim_task *t = &s->tasks[i];
-
-		memset(t, 0, sizeof(*t));
-		t->w = &w->tasks[i];
-		t->cpu = t->pelt_cpu = -1;
-		t->until = UINT64_MAX;
-		t->rt = t->w->prio < 100;
-		t->weight = nice_weight[t->w->prio < 100 ? 20 :
-					t->w->prio > 139 ? 39 :
-					t->w->prio - 100];
-		/* staying on one CPU means nothing on another platform */
-		t->pin = t->w->pin_auto && !s->same_platform ? -1 :
-			 map_cpu(s, t->w->pin);
-		/* --pin: CPUs of this platform; one of them: a pin */
-		if (t->w->upin && ea_pin_first_cpu(t->w->upin) < s->ncpus) {
-			t->upin = t->w->upin;
-			t->pin = ea_pin_first_cpu(t->upin);
-			for (int j = t->pin + 1; j < s->ncpus; j++)
-				if (rp_pin_allows(t->upin, j))
-					t->pin = -1;
-		}
-		t->wake_last_ms = s->first_ts / 1000000;
-	}
-	for (int i = 0; i < s->ncpus; i++) {
-		struct sim_cpu *c = &s->cpus[i];
-		const struct ea_cluster *cl;
-
-		c->cluster = s->m->cpu_cluster[i];
-		cl = &s->m->clusters[c->cluster];
-		c->curr = -1;
-		c->nrq = 0;
-		c->slice_end = UINT64_MAX;
-		c->in_busy0 = false;
-		s->nin_busy0 = 0;
-		memset(&c->pelt, 0, sizeof(c->pelt));
-		c->e_fresh = true;
-		c->e_idle = false;
-		c->e_pid = 0;
-		c->e_task = -1;
-		c->e_state = 0;
-		c->kmax = 0;
-		c->kmax_bucket = s->nbuckets;
-		c->rec_idle = 0;
-		c->nhist = 0;
-		c->idle_period = 0;
-		c->task_busy_ns = 0;
-		c->work = 0;
-		/* recorded: unknown until the trace says; else set at once */
-		c->khz = 0;
-		c->cap_idx = cap_idx_for_khz(s, cl, 0);
-		c->cap_orig = cl->caps[cl->ncaps - 1].cap;
-		/* util x 1280 >= cap x 1024 <=> util >= cap x 1024 / 1280,
-		 * rounded up */
-		c->over_util = (uint32_t)(((uint64_t)c->cap_orig * 1024 + 1279) /
-					  1280);
-		c->fin_rate = 0;	/* no finish time yet */
-		c->rate = cl->caps[c->cap_idx].cap;
-		c->sync_t = s->now;
-		c->curr_step = 0;
-		touch(s, i);
-	}
-	memset(s->due, 0, s->nw * sizeof(*s->due));
-	s->nstep = 0;
-	s->pelt_next = UINT64_MAX;
-	s->over_stale = true;
-	for (int i = 0; i < s->ncpus; i++) {
-		ea_pelt_update(&s->cpus[i].pelt, s->now, false, 0);
-		set_pelt_b(s, &s->cpus[i]);
-	}
-	for (int d = 0; d < s->ndoms; d++) {
-		s->dom_k[d] = -1;	/* no OPP chosen yet */
-		s->dom_last[d] = UINT64_MAX;
-	}
-	s->util_dirty = true;
-	s->gov_pending = false;
-	if (s->heap) {
-		s->nheap = 0;
-		for (size_t i = 0; i < s->ntasks; i++)
-			if (next_arrival(s, (uint32_t)i, 0, &s->heap[s->nheap]))
-				s->nheap++;
-		for (size_t i = s->nheap / 2; i-- > 0;)
-			sift_down(s, i);
-	}
+	*out = (struct sim_metrics){
+		.lat = s->lat,
+		.nlat = s->nlat,
+		.wait_ns = s->wait_ns,
+		.late = s->late,
+		.overutil_ns = s->overutil_ns,
+		.migrations = s->migrations,
+		.events = s->events,
+	};
 }
 
-/*
- * Whether each task's own arrivals come in (t, seq) order, strictly: then
- * merging the tasks' sequences in a heap yields the order of sorting them
- * all (cmp_arr), without the sort and its array. *n: how many arrivals.
- */
-static bool arrivals_in_order(const struct ea_workload *w, size_t *n)
+void sim_cpu_totals(const struct sim *s, int cpu, uint64_t *busy_ns,
+		    uint64_t *work)
 {
-	*n = 0;
-	for (size_t i = 0; i < w->ntasks; i++) {
-		const struct rp_task *t = &w->tasks[i];
-		uint64_t pt = 0, pseq = 0;
-		bool first = true;
-
-		for (size_t k = 0; k < t->nacts; k++) {
-			const struct rp_act *a = &t->acts[k];
-
-			if (!(a->flags & RP_ACT_RAN) || a->eligible > w->counts.last_ts)
-				continue;
-			if (!first && (a->eligible < pt ||
-				       (a->eligible == pt && a->seq_in <= pseq)))
-				return false;
-			first = false;
-			pt = a->eligible;
-			pseq = a->seq_in;
-			(*n)++;
-		}
-	}
-	return true;
-}
-
-/* Frequency domains: CPUs of one cluster that is a frequency domain, or
- * each CPU on its own. */
-static int init_domains(struct sim *s)
-{
-	int n = 0;
-
-	s->dom_start = calloc(s->ncpus + 1, sizeof(*s->dom_start));
-	s->dom_cpu = calloc(s->ncpus ? s->ncpus : 1, sizeof(*s->dom_cpu));
-	s->dom_k = calloc(s->ncpus ? s->ncpus : 1, sizeof(*s->dom_k));
-	s->dom_util = calloc(s->ncpus ? s->ncpus : 1, sizeof(*s->dom_util));
-	s->dom_last = calloc(s->ncpus ? s->ncpus : 1, sizeof(*s->dom_last));
-	if (!s->dom_start || !s->dom_cpu || !s->dom_k || !s->dom_util ||
-	    !s->dom_last)
-		return -1;
-	for (int i = 0; i < s->ncpus; i++) {
-		int cl = s->m->cpu_cluster[i];
-
-		s->cpus[i].dom = -1;
-		for (int j = 0; j < i; j++)
-			if (s->m->clusters[cl].freq_domain &&
-			    s->m->cpu_cluster[j] == cl) {
-				s->cpus[i].dom = s->cpus[j].dom;
-				break;
-			}
-		if (s->cpus[i].dom < 0)
-			s->cpus[i].dom = s->ndoms++;
-	}
-	for (int d = 0; d < s->ndoms; d++) {
-		s->dom_start[d] = n;
-		for (int i = 0; i < s->ncpus; i++)
-			if (s->cpus[i].dom == d)
-				s->dom_cpu[n++] = i;
-	}
-	s->dom_start[s->ndoms] = n;
-	return 0;
-}
-
-/*
- * The order in which the simulator visits CPUs wherever the first visited
- * wins (which CPU picks, pulls or balances first, ties among sources): the
- * biggest top capacity first, then by id. A renumbering that keeps each
- * cluster's CPUs in order (tc2 and its A7-first copy) leaves it the same
- * sequence of CPUs, so it changes no result; on a platform numbered
- * big-first, such as tc2, it is the ids' order.
- */
-static int order_cpus(struct sim *s)
-{
-	s->corder = malloc((s->ncpus ? s->ncpus : 1) * sizeof(*s->corder));
-	s->cpos = malloc((s->ncpus ? s->ncpus : 1) * sizeof(*s->cpos));
-	if (!s->corder || !s->cpos)
-		return -1;
-	for (int i = 0; i < s->ncpus; i++) {
-		uint32_t cap = s->cpus[i].cap_orig;
-		int p = i;
-
-		/* insertion: ncpus is small, and this runs once */
-		while (p > 0 && s->cpus[s->corder[p - 1]].cap_orig < cap) {
-			s->corder[p] = s->corder[p - 1];
-			p--;
-		}
-		s->corder[p] = i;
-	}
-	for (int p = 0; p < s->ncpus; p++)
-		s->cpos[s->corder[p]] = p;
-	return 0;
-}
-
-/* All arrivals in one array, sorted: when some task's are out of order. */
-static int sort_arrivals(struct sim *s)
-{
-	const struct ea_workload *w = s->w;
-	size_t n = 0;
-
-	for (size_t i = 0; i < w->ntasks; i++)
-		n += w->tasks[i].nacts;
-	s->arr = calloc(n ? n : 1, sizeof(*s->arr));
-	if (!s->arr) {
-		fail(s, "out of memory");
-		return -1;
-	}
-	for (size_t i = 0; i < w->ntasks; i++) {
-		const struct rp_task *t = &w->tasks[i];
-
-		for (size_t k = 0; k < t->nacts; k++) {
-			const struct rp_act *a = &t->acts[k];
-
-			if (!(a->flags & RP_ACT_RAN) || a->eligible > w->counts.last_ts)
-				continue;
-			s->arr[s->narr++] = (struct sim_arrival){
-				a->eligible, a->seq_in, (uint32_t)i, (uint32_t)k };
-		}
-	}
-	if (s->narr)
-		qsort(s->arr, s->narr, sizeof(*s->arr), cmp_arr);
-	return 0;
-}
-
-static int cmp_off(const void *a, const void *b)
-{
-	const struct rp_off *x = a, *y = b;
-
-	if (x->start != y->start)
-		return x->start < y->start ? -1 : 1;
-	if (x->seq != y->seq)
-		return x->seq < y->seq ? -1 : 1;
-	return x->cpu - y->cpu;
-}
-
-/* The recording's offline stretches, sorted, on the same platform (the
- * recorded CPUs are the replayed ones); elsewhere none. */
-static int init_offs(struct sim *s)
-{
-	const struct ea_workload *w = s->w;
-	size_t n = 0;
-
-	if (!s->same_platform || !w->noffs)
-		return 0;
-	s->offs = malloc(w->noffs * sizeof(*s->offs));
-	s->off_until = calloc(s->ncpus, sizeof(*s->off_until));
-	s->off_end = calloc(s->ncpus, sizeof(*s->off_end));
-	if (!s->offs || !s->off_until || !s->off_end) {
-		fail(s, "out of memory");
-		return -1;
-	}
-	for (size_t i = 0; i < w->noffs; i++)
-		if (w->offs[i].cpu < s->ncpus)
-			s->offs[n++] = w->offs[i];
-	qsort(s->offs, n, sizeof(*s->offs), cmp_off);
-	s->noffs = n;
-	return 0;
-}
-
-int sim_init(struct sim *s, const struct ea_workload *w, const struct ea_model *m,
-	     const struct rp_policy *p, enum rp_gov g, enum rp_idle_sel idle,
-	     bool same_platform, uint32_t assumed_khz)
-{
-	size_t n = 0;
-
-	memset(s, 0, sizeof(*s));
-	s->w = w;
-	s->m = m;
-	s->policy = p;
-	s->gov = g;
-	rp_gov_spec_default(&s->gspec, g);
-	s->idle = idle;
-	s->same_platform = same_platform;
-	s->assumed_khz = assumed_khz;
-	s->asymmetric = rp_asymmetric(m);
-	s->rec_idle_tl = idle == RP_IDLE_RECORDED && same_platform;
-	s->cap_max = 1;
-	s->ncpus = same_platform && w->counts.ncpus > 0 &&
-		   w->counts.ncpus < m->ncpus ? w->counts.ncpus : m->ncpus;
-	for (int i = 0; i < s->ncpus; i++)
-		if (m->cpu_cluster[i] < 0) {
-			snprintf(s->error, sizeof(s->error),
-				 "model '%s' has no CPU %d", m->name, i);
-			return -1;
-		}
-	s->ntasks = w->ntasks;
-	s->nsrc = w->counts.ncpus > w->ncpus ? w->counts.ncpus : w->ncpus;
-	s->cpu_map = rp_cpu_map_new(w->cfg.model, s->nsrc, m, s->ncpus,
-				    same_platform);
-	if (!s->cpu_map) {
-		fail(s, "out of memory");
-		return -1;
-	}
-	if (s->nsrc < 1)
-		s->nsrc = 1;
-	s->cpus = calloc(s->ncpus, sizeof(*s->cpus));
-	s->tasks = calloc(s->ntasks ? s->ntasks : 1, sizeof(*s->tasks));
-	s->env_util = calloc(s->ncpus, sizeof(*s->env_util));
-	s->env_ue = calloc(s->ncpus, sizeof(*s->env_ue));
-	s->env_cap = calloc(s->ncpus, sizeof(*s->env_cap));
-	s->env_nr = calloc(s->ncpus, sizeof(*s->env_nr));
-	s->done = calloc(s->ncpus, sizeof(*s->done));
-	s->nt = calloc(s->ncpus, sizeof(*s->nt));
-	s->nw = s->ncpus / 64 + 1;
-	s->nt_dirty = calloc(s->nw, sizeof(*s->nt_dirty));
-	s->pk_dirty = calloc(s->nw, sizeof(*s->pk_dirty));
-	s->due = calloc(s->nw, sizeof(*s->due));
-	s->comms = calloc(s->ntasks ? s->ntasks : 1, sizeof(*s->comms));
-	s->swapper = calloc(s->ncpus, sizeof(*s->swapper));
-	s->clc = rp_cl_cache_new(m);
-	if (!s->cpus || !s->tasks || !s->env_util || !s->env_ue || !s->env_cap ||
-	    !s->env_nr || !s->done || !s->nt || !s->nt_dirty || !s->pk_dirty ||
-	    !s->due ||
-	    !s->clc || !s->comms || !s->swapper || init_domains(s)) {
-		fail(s, "out of memory");
-		return -1;
-	}
-	for (int i = 0; i < s->ncpus; i++) {
-		const struct ea_cluster *cl = &m->clusters[m->cpu_cluster[i]];
-
-		swapper_comm(i, s->swapper[i]);
-		s->cpus[i].cap_orig = cl->caps[cl->ncaps - 1].cap;
-		if (cl->caps[cl->ncaps - 1].cap > s->cap_max)
-			s->cap_max = cl->caps[cl->ncaps - 1].cap;
-	}
-	if (order_cpus(s)) {
-		fail(s, "out of memory");
-		return -1;
-	}
-	for (size_t i = 0; i < s->ntasks; i++)
-		memcpy(s->comms[i], w->tasks[i].comm,
-		       strnlen(w->tasks[i].comm, EA_COMM_LEN - 1));
-	if (init_offs(s))
-		return -1;
-	if (arrivals_in_order(w, &n)) {
-		s->heap = calloc(s->ntasks ? s->ntasks : 1, sizeof(*s->heap));
-		if (!s->heap) {
-			fail(s, "out of memory");
-			return -1;
-		}
-	} else {
-		if (sort_arrivals(s))
-			return -1;
-		n = s->narr;
-	}
-	/* a latency per activation served, at most one per arrival */
-	s->lat = malloc((n ? n : 1) * sizeof(*s->lat));
-	if (!s->lat) {
-		fail(s, "out of memory");
-		return -1;
-	}
-	s->lat_cap = n ? n : 1;
-	reset(s);
-	return 0;
-}
-
-int sim_sort_arrivals(struct sim *s)
-{
-	free(s->heap);
-	s->heap = NULL;
-	s->nheap = 0;
-	if (!s->arr && sort_arrivals(s))
-		return -1;
-	reset(s);
-	return 0;
-}
-
-int sim_rewind(struct sim *s)
-{
-	reset(s);
-	return 0;
-}
-
-void sim_free(struct sim *s)
-{
-	for (int i = 0; s->cpus && i < s->ncpus; i++) {
-		free(s->cpus[i].rq);
-		free(s->cpus[i].idle_lens);
-	}
-	free(s->cpus);
-	free(s->tasks);
-	free(s->env_util);
-	free(s->cpu_map);
-	free(s->env_ue);
-	free(s->env_cap);
-	free(s->env_nr);
-	free(s->done);
-	free(s->nt);
-	free(s->nt_dirty);
-	free(s->pk_dirty);
-	free(s->due);
-	free(s->corder);
-	free(s->cpos);
-	free(s->comms);
-	free(s->swapper);
-	rp_cl_cache_free(s->clc);
-	free(s->arr);
-	free(s->heap);
-	free(s->dom_start);
-	free(s->dom_cpu);
-	free(s->dom_k);
-	free(s->dom_util);
-	free(s->dom_last);
-	free(s->moves);
-	free(s->offs);
-	free(s->off_until);
-	free(s->off_end);
-	free(s->out);
-	free(s->lat);
-	memset(s, 0, sizeof(*s));
+	*busy_ns = s->cpus[cpu].task_busy_ns;
+	*work = s->cpus[cpu].work;
 }

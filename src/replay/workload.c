@@ -22,7 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "replay/replay-internal.h"
+#include "replay/workload.h"
 
 
 static size_t slot_of(int32_t pid, size_t n)
@@ -157,7 +157,8 @@ static struct rp_act *open_act(struct rp_task *t)
 	return t->open ? &t->acts[t->nacts - 1] : NULL;
 }
 
-uint32_t rp_source_capacity(const struct ea_workload *w, int cpu, uint32_t khz)
+static uint32_t source_capacity(const struct ea_workload *w, int cpu,
+				uint32_t khz)
 {
 	const struct ea_model *m = w->cfg.model;
 	const struct ea_cluster *cl;
@@ -321,7 +322,7 @@ static void on_change(void *ctx, const struct ea_state *s, int cpu,
 		note_run(t, a, cpu);
 		{
 			uint64_t work = (now - since) *
-					rp_source_capacity(w, cpu, old->freq_khz);
+					source_capacity(w, cpu, old->freq_khz);
 			struct rp_seg *g = NULL;
 
 			if (!w->cfg.no_segments) {

@@ -7,7 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "state/state-internal.h"
+#include "state/cpu.h"
+#include "state/task.h"
 
 static void cpu_init_one(struct ea_state *s, int i)
 {

@@ -1,5 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
-/* The state stage's private data, shared by its files. */
+/*
+ * The state stage's data, shared by its files: struct ea_state with its
+ * CPUs (struct ea_cpu) and its task table, one home below the files that
+ * work on it. state.c, on top, feeds each event down to the per-CPU
+ * machine (cpu.c, cpu.h) and the task machine (task.c, task.h); cpu.c
+ * uses the task table too; run.c drives state.c.
+ */
 #ifndef EATRACE_STATE_INTERNAL_H
 #define EATRACE_STATE_INTERNAL_H
 
@@ -78,71 +84,5 @@ static inline bool st_in_window(const struct ea_state *s, uint64_t t)
  * (ea_input checks it): the look-ahead may then let events go as soon as
  * nothing later can change them (la_pop_early()). */
 void state_input_sorted(struct ea_state *s);
-
-/* cpu.c */
-int cpu_grow(struct ea_state *s, int ncpus);
-void cpu_start(struct ea_state *s);
-void cpu_apply(struct ea_state *s, const struct ea_event *ev);
-/* Derive cpu's state again; tell the consumers if it changed. */
-void cpu_update(struct ea_state *s, int cpu, uint64_t now);
-
-/* A recorded event concerns the CPU. */
-static inline void cpu_touch(struct ea_state *s, int cpu,
-			     const struct ea_event *ev)
-{
-	struct ea_cpu *c = &s->cpus[cpu];
-
-	if (ev->flags & EA_EVF_SYNTH)
-		return;
-	if (!c->seen) {
-		c->seen = true;
-		c->first_ts = ev->ts;
-	}
-	c->last_ts = ev->ts;
-	c->flags &= ~EA_INF_START;
-}
-
-/* cpu_apply() for the events that only say which task is current (the
- * wakeups, most of a trace): inline, and no update() when nothing
- * derive() reads has changed. */
-static inline void cpu_apply_other(struct ea_state *s,
-				   const struct ea_event *ev)
-{
-	struct ea_cpu *c = &s->cpus[ev->cpu];
-	uint8_t flags = c->flags;
-
-	cpu_touch(s, ev->cpu, ev);
-	/* The look-ahead has already made curr agree with cur_pid, except
-	 * after lost events or a task shown gone (curr -1). */
-	if (ev->cur_pid >= 0 && c->curr != ev->cur_pid) {
-		c->curr = ev->cur_pid;
-		c->flags &= ~EA_INF_LOST;
-	}
-	/* A task's record proves the state; the idle task's only where
-	 * pid 0 is idle (no cpu_idle: on such a CPU an interrupt runs in
-	 * the idle task whether or not it was in a cpuidle state). */
-	if ((c->flags & EA_INF_UNKNOWN) &&
-	    (ev->cur_pid > 0 || (ev->cur_pid == 0 && !c->has_cpuidle)))
-		c->flags &= ~(EA_INF_UNKNOWN | EA_INF_LOST);
-	if (c->flags == flags && c->st.pid == c->curr)
-		return;
-	cpu_update(s, ev->cpu, ev->ts);
-}
-void cpu_finish(struct ea_state *s);
-/* sched_migrate_task: the task's util moves (kernel: detach/attach). */
-void cpu_migrate(struct ea_state *s, const struct ea_event *ev);
-uint32_t cpu_util_at(const struct ea_state *s, int cpu, uint64_t now);
-
-/* task.c */
-struct ea_task *task_get(struct ea_state *s, int32_t pid, const char *comm);
-/* task_get() through a small cache of the tasks last met on cpu. */
-struct ea_task *task_get_on(struct ea_state *s, int cpu, int32_t pid,
-			    const char *comm);
-struct ea_task *task_find(const struct ea_state *s, int32_t pid);
-void task_apply(struct ea_state *s, const struct ea_event *ev);
-/* task_apply() of a sched_waking, sched_wakeup or sched_wakeup_new */
-void task_wakeup(struct ea_state *s, const struct ea_event *ev);
-void task_finish(struct ea_state *s);
-void task_table_free(struct task_table *t);
 
 #endif

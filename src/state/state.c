@@ -6,7 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "state/state-internal.h"
+#include "state/cpu.h"
+#include "state/task.h"
 
 int ea_state_new(struct ea_state **sp, const struct ea_state_config *cfg,
 		 const struct ea_state_ops *ops, void *ctx)

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "state/state-internal.h"
+#include "state/task.h"
 
 static size_t slot_of(int32_t pid, size_t nslots)
 {

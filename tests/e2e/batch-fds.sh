@@ -31,7 +31,8 @@ grep -q "CPU data unreadable" err.txt && ok "the truncated copy is 'CPU data unr
 
 # rows of good traces alone, as the reference
 "$EATRACE" batch -q -j 1 -m juno-r0 good >ref.csv
-expect_eq "reference: 3 priced rows" "$(grep -c '^good/.*,mW,$' ref.csv)" 3
+# (an ok row ends power_unit, energy_unit, model_check_errors, no error)
+expect_eq "reference: 3 priced rows" "$(grep -c '^good/.*,mW,mW x s,[0-9]*,$' ref.csv)" 3
 
 for j in 1 2; do
 	(ulimit -n 128 && exec "$EATRACE" batch -q -j $j -m juno-r0 bad good) >out$j.csv 2>err$j.txt
@@ -44,10 +45,10 @@ for j in 1 2; do
 	grep '^good/' ref.csv >goodref.csv
 	cmp -s good$j.csv goodref.csv && ok "batch -j $j: the good traces priced as alone" ||
 		fail "batch -j $j: good rows differ: $(diff goodref.csv good$j.csv | head -n 4)"
-	# every line a row of 11 fields (quoted errors may hold commas)
+	# every line a row of 13 fields (quoted errors may hold commas)
 	/usr/bin/python3 -c 'import csv, sys
 rows = list(csv.reader(open(sys.argv[1])))
-bad = [r for r in rows if len(r) != 11 or not r[0].startswith(("bad/", "good/", "path"))]
+bad = [r for r in rows if len(r) != 13 or not r[0].startswith(("bad/", "good/", "path"))]
 sys.exit(1 if bad else 0)' out$j.csv && ok "batch -j $j: stdout is table rows only" ||
 		fail "batch -j $j: stdout holds something else: $(grep -v '^bad/\|^good/\|^path,' out$j.csv | head -n 2)"
 done

@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-only
-# Decoding on a thread of its own (issue 19, item 2; reader-dat.c
+# Decoding on a thread of its own (issue 19, item 2; dat-read.c
 # par_main()): with -j 2 the page walker and the decoding run on a second
 # thread and hand blocks of events to the state stage. Every trace.dat of
 # traces/ (of $SHARED with dat-par-shared.sh, which runs this script with

@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-only
-# The two trace.dat readers (src/input/reader-dat.c): the page walker
+# The two trace.dat readers (src/input/dat-read.c): the page walker
 # (dat-walk.c, the default for uncompressed files) and libtracecmd's
 # record-by-record path (EATRACE_DAT_READER=libtracecmd) must give the
 # same events in the same order:

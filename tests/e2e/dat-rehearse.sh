@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-only
 # The sanitizer build opens every trace.dat first in a rehearsal child
-# (src/input/reader-dat.c: libtracecmd crashes on some corrupt files). Its
+# (src/input/dat-guard.c: libtracecmd crashes on some corrupt files). Its
 # limit is CPU time, not wall-clock time: a loaded machine that keeps the
 # child waiting must not turn a good trace into "libtracecmd looped on it"
 # (seen once: test-first-event under parallel ASan tests, a 10 s alarm).

@@ -32,7 +32,7 @@ man_opts() {
 }
 
 for cmd in stats report replay diff record top dump "model show" "model check" \
-	"model list" "model import" "model convert"; do
+	"model list" "model import" "model convert" "model fit"; do
 	help_opts $cmd >"$TMP/h"
 	man_opts $cmd >"$TMP/m"
 	if [ ! -s "$TMP/m" ] && [ -s "$TMP/h" ]; then

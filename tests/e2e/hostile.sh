@@ -205,7 +205,7 @@ stats_bad "KNOWN LIMITATION libtraceevent leak: still one clean error" \
 	"$H/known-tep-parse-event-leak.dat"
 # KNOWN LIMITATION: libtracecmd's tracecmd_open_head() fails on this
 # corrupt header and then spends 1-3 s in tracecmd_close() (inside the
-# rehearsal child of reader-dat.c). Bounded in every case seen; the test
+# rehearsal child of dat-guard.c). Bounded in every case seen; the test
 # pins that it ends, with the usual error, within the timeout.
 stats_bad "KNOWN LIMITATION slow tracecmd_close: ends with one error" \
 	"known-tracecmd-close-slow.dat: truncated or corrupt trace.dat headers" \

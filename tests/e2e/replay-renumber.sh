@@ -7,7 +7,7 @@
 #
 # Every policy is held to it: wherever the first CPU visited wins (which
 # CPU picks, pulls or balances first) the simulator visits the biggest
-# CPUs first, then by id (sim.c order_cpus()), the same sequence of CPUs
+# CPUs first, then by id (sim-init.c order_cpus()), the same sequence of CPUs
 # under either numbering; pack's ties go to the bigger CPU. Before that,
 # pack moved by +2.36% (seven-periodic, schedutil), eas-rfc by -1.34%.
 . "$(dirname "$0")/lib.sh"

@@ -28,7 +28,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 }
 
 /*
- * Every open forks (reader-dat.c's rehearsal child): a smaller ASan
+ * Every open forks (dat-guard.c's rehearsal child): a smaller ASan
  * quarantine keeps the process, and so each fork, small.
  */
 const char *__asan_default_options(void);

@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * Fuzz target: Perfetto traces (protobuf, gzip'd or not, compressed_packets)
- * through ea_input_open/ea_input_next (reader-perfetto.c, pf-index.c,
- * pb-wire.h) and the whole pipeline. Corpus: tests/fuzz/corpus/perfetto/
- * (the text-format fixtures of tests/fixtures/perfetto encoded, and small
- * converted recordings, per-event, compact_sched, deflated and gzip'd).
+ * through ea_input_open/ea_input_next (reader-perfetto.c, pf-event.c,
+ * pf-compact.c, pf-index.c, pb-wire.h) and the whole pipeline. Corpus:
+ * tests/fuzz/corpus/perfetto/ (the text-format fixtures of
+ * tests/fixtures/perfetto encoded, and small converted recordings,
+ * per-event, compact_sched, deflated and gzip'd).
  */
 #include "pipeline.h"
 

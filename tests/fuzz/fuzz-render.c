@@ -3,8 +3,8 @@
  * Fuzz target: the renderers, not the readers. A text trace goes through
  * the pipeline as 'eatrace report --html --perfetto' runs it (statistics,
  * accountant and timeline on a two-cluster model with hostile names), then
- * through the HTML report, the Perfetto (Chrome trace-event JSON) writer
- * and the CSV and JSON renderers, into /dev/null. The last byte picks the
+ * through the HTML report, the Perfetto writers (Chrome trace-event JSON
+ * and protobuf) and the CSV and JSON renderers, into /dev/null. The last byte picks the
  * options (a seed ends in a comment line without a newline to choose
  * it). Corpus: tests/fuzz/corpus/render/ (small traces with extreme
  * timestamps, durations and names).
@@ -85,6 +85,13 @@ static void render(const char *path, unsigned variant)
 			ea_perfetto_process(pf, "run \"1\"", &tl, run.state,
 					    tl.start);
 			ea_perfetto_end(pf);
+			/* and Perfetto's protobuf (.pftrace) */
+			if (ea_perfetto_begin_as(&pf, out, EA_PERFETTO_PROTOBUF))
+				abort();
+			ea_perfetto_process(pf, "run \"1\"", &tl, run.state,
+					    tl.start);
+			if (ea_perfetto_end(pf))
+				abort();
 			ea_report_render_csv(out, &rep);
 			ea_stats_render_csv(out, &st, &run.info);
 			ea_report_render_json(out, &rep);

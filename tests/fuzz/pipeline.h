@@ -22,7 +22,7 @@
 #include "fuzz.h"
 
 /*
- * reader-dat.c rehearses each open in a forked child, because libtracecmd
+ * dat-guard.c rehearses each open in a forked child, because libtracecmd
  * crashes on some corrupt headers. That child is a copy of the fuzzer:
  * without this, a crash it survives by design would make libFuzzer's
  * handlers, inherited by the child, write a crash artifact. In the child,
@@ -129,7 +129,7 @@ static inline void fuzz_pipeline(const char *path, unsigned variant)
 				      &nrails, &err)) {
 			/* power rails and processes (Perfetto) rendered too */
 			rep = (struct ea_report){ path, &run.info, &acct, &st,
-						  true, 0, rails, nrails };
+						  true, 0, rails, nrails, NULL };
 			switch (variant % 3) {
 			case 0:
 				ea_report_render_json(fuzz_devnull(), &rep);

@@ -3,7 +3,7 @@
  * The cost of opening a trace.dat (issue 19): the file's kallsyms section
  * and saved cmdlines are not parsed (dat-kallsyms.c), and its headers and formats are parsed
  * once, in this process: no rehearsal child is forked (except in
- * AddressSanitizer builds, which keep the child: reader-dat.c).
+ * AddressSanitizer builds, which keep the child: dat-guard.c).
  */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * A trace.dat read with two jobs (the page walker and the decoding on a
- * thread of their own, reader-dat.c par_main()) gives the events of the
+ * thread of their own, dat-read.c par_main()) gives the events of the
  * one-job read, in the same order, with the same position after each
  * (ea_input_where()); and an input closed in the middle of the stream
  * (the decoding thread still running, or asleep on a full ring) closes

@@ -13,7 +13,7 @@
 #include <string.h>
 
 #include "harness.h"
-#include "replay/replay-internal.h"
+#include "replay/policy.h"
 #include "replay/sim.h"
 
 static struct ea_model *tc2;

@@ -1,0 +1,696 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * A trace.dat's records into events (dat-read.h: ea_reader_ops.next and
+ * .where), three ways:
+ *  - through libtracecmd's merge, tracecmd_read_next_data() (tc_next()),
+ *    for the files the page walker cannot read;
+ *  - through eatrace's page walker (fast_next(): dat-walk.c, set up by
+ *    dat-walk-setup.c), the same records in the same order;
+ *  - the page walker on a thread of its own when -j allows (par_main()),
+ *    this thread taking its events in blocks (par_next()).
+ * The decoding of each record (decode()) lives in the same file as the
+ * loops that call it, for the compiler: this is the reader's hot path.
+ *
+ * Per record, the decoder looks common_type up in a table of at most a
+ * dozen ids (dat-format.c resolved them at open) and either skips the
+ * record or reads its fields at their known offsets: for the usual layout
+ * of sched_switch and the wakeups (host byte order, 4-byte integers,
+ * char[16] comms) with plain loads and no switch per field; otherwise
+ * through rd_u()/rd_str(), which handle every size, kind and byte order.
+ * No allocation.
+ *
+ * Quirk handled here: tracecmd_read_next_data() returns NULL both at the
+ * end of the data and when a page cannot be loaded: check_end() compares
+ * where each CPU's records stopped with where its data ends.
+ */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <event-parse.h>
+#include <trace-cmd.h>
+
+#include "eatrace/input.h"
+#include "input/dat-read.h"
+#include "input/dat-tracecmd.h"
+#include "input/reader.h"
+
+/* One record, from libtracecmd or from the page walker (dat-walk.c). */
+struct dat_raw {
+	const unsigned char *data;
+	uint32_t size;
+	uint64_t ts;
+	unsigned long long offset; /* file offset (for messages) */
+};
+
+static inline uint64_t rd_u(const struct dat_fmt *r, const struct dat_raw *rec,
+			    const struct fld *f)
+{
+	const char *p = (const char *)rec->data + f->off;
+
+	if (r->native) { /* as tep_read_number(), without the call */
+		uint16_t v2;
+		uint32_t v4;
+		uint64_t v8;
+
+		switch (f->size) {
+		case 1:
+			return *(const uint8_t *)p;
+		case 2:
+			memcpy(&v2, p, 2);
+			return v2;
+		case 4:
+			memcpy(&v4, p, 4);
+			return v4;
+		case 8:
+			memcpy(&v8, p, 8);
+			return v8;
+		default:
+			return 0;
+		}
+	}
+	return tep_read_number(r->tep, p, f->size);
+}
+
+static inline int64_t rd_s(const struct dat_fmt *r, const struct dat_raw *rec,
+			   const struct fld *f)
+{
+	uint64_t v;
+	unsigned sh;
+
+	if (f->kind != FLD_NUM)
+		return -1;
+	v = rd_u(r, rec, f);
+	if (f->sign && f->size < 8) {
+		sh = 64 - 8 * f->size;
+		return (int64_t)(v << sh) >> sh;
+	}
+	return (int64_t)v;
+}
+
+static inline int32_t rd_i32(const struct dat_fmt *r, const struct dat_raw *rec,
+			     const struct fld *f)
+{
+	return (int32_t)rd_s(r, rec, f);
+}
+
+/*
+ * Copy a string field into dst (n bytes, always NUL-terminated, cut at
+ * the first NUL). Returns -1 when a dynamic field points outside the
+ * record.
+ */
+static int rd_str(const struct dat_fmt *r, const struct dat_raw *rec,
+		  const struct fld *f, char *dst, size_t n)
+{
+	const char *data = (const char *)rec->data;
+	size_t start, len, i;
+
+	switch (f->kind) {
+	case FLD_ARRAY:
+		start = f->off;
+		len = f->size;
+		break;
+	case FLD_REST:
+		start = f->off;
+		len = rec->size - f->off;
+		break;
+	case FLD_DYN:
+	case FLD_REL: {
+		uint32_t loc = tep_read_number(r->tep, data + f->off, 4);
+
+		start = loc & 0xffff;
+		len = loc >> 16;
+		if (f->kind == FLD_REL)
+			start += f->off + f->size;
+		if (start + len > (size_t)rec->size)
+			return -1;
+		break;
+	}
+	default:
+		memset(dst, 0, n);
+		return 0;
+	}
+	/*
+	 * Up to the first NUL, at most len bytes and n - 1; the rest of dst
+	 * is zeroed (consumers may copy the whole array).
+	 */
+	i = len < n - 1 ? len : n - 1;
+	i = strnlen(data + start, i);
+	memcpy(dst, data + start, i);
+	memset(dst + i, 0, n - i);
+	return 0;
+}
+
+/*
+ * The usual layout, checked once per event type at open (fixed_layout()):
+ * host byte order, 4-byte integers, char[16] or longer comms. Fields are
+ * then plain loads at their offsets, with no switch on size, kind or
+ * byte order per field.
+ */
+static inline uint32_t ld32(const unsigned char *p)
+{
+	uint32_t v;
+
+	memcpy(&v, p, 4);
+	return v;
+}
+
+static inline int32_t ldi32(const unsigned char *data, const struct fld *f)
+{
+	return (int32_t)ld32(data + f->off);
+}
+
+static inline uint64_t ld_num(const unsigned char *data, const struct fld *f)
+{
+	uint64_t v8;
+
+	if (f->size == 8) {
+		memcpy(&v8, data + f->off, 8);
+		return v8;
+	}
+	return ld32(data + f->off);
+}
+
+/*
+ * A comm of a char[N >= 16] field: the first 15 bytes up to the first
+ * NUL, zero-padded to 16, as rd_str() gives, with two 8-byte loads.
+ */
+static inline void ld_comm(char *dst, const unsigned char *src)
+{
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	const uint64_t ones = 0x0101010101010101ull, highs = ones << 7;
+	uint64_t a, b, z;
+
+	memcpy(&a, src, 8);
+	memcpy(&b, src + 8, 8);
+	b &= ~(0xffull << 56); /* byte 15: always the NUL */
+	z = (a - ones) & ~a & highs; /* lowest set bit: first NUL byte */
+	if (z) {
+		a &= (z ^ (z - 1)) >> 8; /* keep the bytes before it */
+		b = 0;
+	} else {
+		z = (b - ones) & ~b & highs;
+		b &= (z ^ (z - 1)) >> 8;
+	}
+	memcpy(dst, &a, 8);
+	memcpy(dst + 8, &b, 8);
+#else
+	size_t i = strnlen((const char *)src, EA_COMM_LEN - 1);
+
+	memcpy(dst, src, i);
+	memset(dst + i, 0, EA_COMM_LEN - i);
+#endif
+}
+
+static const struct desc *find_desc(const struct dat_fmt *r, int id)
+{
+	int i;
+
+	if (id >= 0 && id < DESC_IDS)
+		return r->desc_of[id] ? &r->desc[r->desc_of[id] - 1] : NULL;
+	for (i = 0; i < r->ndesc; i++)
+		if (r->desc[i].id == id)
+			return &r->desc[i];
+	return NULL;
+}
+
+static int bad_record(const struct dat *r, struct ea_err *err, const char *what,
+		      const struct dat_raw *rec)
+{
+	return ea_err_set(err,
+			  "%s:cpu %d record %" PRIu64 ": %s (%" PRIu32
+			  " bytes at offset %llu)",
+			  r->path, r->last_cpu,
+			  r->last_cpu >= 0 ? r->nrec[r->last_cpu] : 0, what,
+			  rec->size, rec->offset);
+}
+
+static uint32_t clamp_u32(uint64_t v)
+{
+	return v > UINT32_MAX ? UINT32_MAX : (uint32_t)v;
+}
+
+/*
+ * suspend_resume: its action is a pointer to a tracepoint string, which
+ * only libtraceevent's printing resolves (from the file's printk formats):
+ * the event's text, "machine_suspend[3] begin", gives it. 1 kept, 0 not.
+ */
+static int decode_suspend(const struct dat_fmt *r, const struct dat_raw *rec,
+			  int cpu, const struct fld *f, struct ea_event *ev)
+{
+	struct tep_record tr;
+	struct trace_seq s;
+	const char *b;
+	bool keep;
+
+	memset(&tr, 0, sizeof(tr));
+	tr.ts = rec->ts;
+	tr.cpu = cpu;
+	tr.size = (int)rec->size;
+	tr.data = (void *)rec->data;
+	trace_seq_init(&s);
+	tep_print_event(r->tep, &s, &tr, "%s", TEP_PRINT_INFO);
+	trace_seq_terminate(&s);
+	b = s.buffer ? strchr(s.buffer, '[') : NULL;
+	keep = b && ea_suspend_action_keep(s.buffer, (size_t)(b - s.buffer));
+	trace_seq_destroy(&s);
+	if (!keep)
+		return 0;
+	ev->suspend.val = rd_i32(r, rec, &f[SR_VAL]);
+	ev->suspend.begin = rd_u(r, rec, &f[SR_START]) != 0;
+	return 1;
+}
+
+/*
+ * 1: ev filled, 0: record not used, -1: corrupt record.
+ * ev is not cleared first: the header and every field of the union member
+ * of its type are set (strings NUL-padded to their array's end); the rest
+ * of the union is left as it was.
+ */
+static int decode(struct dat *dr, const struct dat_raw *rec, int cpu,
+		  struct ea_event *ev, struct ea_err *err)
+{
+	const struct dat_fmt *r = &dr->fmt;
+	const struct desc *d;
+	const struct fld *f;
+	char tmp[4];
+
+	if (!r->ndesc)
+		return 0;
+	if (rec->size < (uint32_t)r->common_min)
+		return bad_record(dr, err,
+				  "record shorter than the common fields", rec);
+	if (r->fixed_common) {
+		uint16_t id;
+
+		memcpy(&id, rec->data + r->f_type.off, 2);
+		d = find_desc(r, id);
+	} else {
+		d = find_desc(r, (int)rd_u(r, rec, &r->f_type));
+	}
+	if (!d)
+		return 0;
+	if (rec->size < (uint32_t)d->min_size)
+		return bad_record(dr, err,
+				  "record shorter than its event format", rec);
+	f = d->f;
+	if (d->fixed) {
+		const unsigned char *p = rec->data;
+
+		ev->ts = rec->ts;
+		ev->cpu = cpu;
+		ev->cur_pid = ldi32(p, &r->f_pid);
+		ev->type = d->type;
+		ev->flags = 0;
+		if (d->type == EA_EV_SWITCH) {
+			ev->sw.prev_pid = ldi32(p, &f[SW_PREV_PID]);
+			ev->sw.next_pid = ldi32(p, &f[SW_NEXT_PID]);
+			ev->sw.prev_prio = ldi32(p, &f[SW_PREV_PRIO]);
+			ev->sw.next_prio = ldi32(p, &f[SW_NEXT_PRIO]);
+			ev->sw.prev_state = ea_dat_prev_state_decode(
+				&r->ps, ld_num(p, &f[SW_PREV_STATE]));
+			ld_comm(ev->sw.prev_comm, p + f[SW_PREV_COMM].off);
+			ld_comm(ev->sw.next_comm, p + f[SW_NEXT_COMM].off);
+		} else {
+			ev->wake.pid = ldi32(p, &f[WK_PID]);
+			ev->wake.prio = ldi32(p, &f[WK_PRIO]);
+			ev->wake.target_cpu = ldi32(p, &f[WK_TARGET]);
+			ld_comm(ev->wake.comm, p + f[WK_COMM].off);
+		}
+		return 1;
+	}
+	ev->ts = rec->ts;
+	ev->cpu = cpu;
+	ev->cur_pid = rd_i32(r, rec, &r->f_pid);
+	ev->type = d->type;
+	ev->flags = 0;
+	switch (d->type) {
+	case EA_EV_SWITCH:
+		ev->sw.prev_pid = rd_i32(r, rec, &f[SW_PREV_PID]);
+		ev->sw.next_pid = rd_i32(r, rec, &f[SW_NEXT_PID]);
+		ev->sw.prev_prio = rd_i32(r, rec, &f[SW_PREV_PRIO]);
+		ev->sw.next_prio = rd_i32(r, rec, &f[SW_NEXT_PRIO]);
+		ev->sw.prev_state = ea_dat_prev_state_decode(
+			&r->ps, rd_u(r, rec, &f[SW_PREV_STATE]));
+		if (rd_str(r, rec, &f[SW_PREV_COMM], ev->sw.prev_comm,
+			   EA_COMM_LEN) ||
+		    rd_str(r, rec, &f[SW_NEXT_COMM], ev->sw.next_comm,
+			   EA_COMM_LEN))
+			goto bad_str;
+		break;
+	case EA_EV_WAKEUP:
+	case EA_EV_WAKING:
+	case EA_EV_WAKEUP_NEW:
+		ev->wake.pid = rd_i32(r, rec, &f[WK_PID]);
+		ev->wake.prio = rd_i32(r, rec, &f[WK_PRIO]);
+		ev->wake.target_cpu = rd_i32(r, rec, &f[WK_TARGET]);
+		if (rd_str(r, rec, &f[WK_COMM], ev->wake.comm, EA_COMM_LEN))
+			goto bad_str;
+		break;
+	case EA_EV_MIGRATE:
+		ev->migrate.pid = rd_i32(r, rec, &f[MG_PID]);
+		ev->migrate.orig_cpu = rd_i32(r, rec, &f[MG_ORIG]);
+		ev->migrate.dest_cpu = rd_i32(r, rec, &f[MG_DEST]);
+		if (rd_str(r, rec, &f[MG_COMM], ev->migrate.comm, EA_COMM_LEN))
+			goto bad_str;
+		break;
+	case EA_EV_FREQ:
+		ev->freq.freq_khz = (uint32_t)rd_u(r, rec, &f[PW_STATE]);
+		ev->freq.cpu = rd_i32(r, rec, &f[PW_CPU]);
+		break;
+	case EA_EV_IDLE:
+		/* u32 4294967295 (PWR_EVENT_EXIT) becomes EA_IDLE_EXIT */
+		ev->idle.state = (int32_t)(uint32_t)rd_u(r, rec, &f[PW_STATE]);
+		ev->idle.cpu = rd_i32(r, rec, &f[PW_CPU]);
+		break;
+	case EA_EV_UTIL_CFS:
+		if (rd_str(r, rec, &f[UT_PATH_OR_PID], tmp, sizeof(tmp)))
+			goto bad_str;
+		if (strcmp(tmp, "/"))
+			return 0; /* a task group's rq, not the CPU's */
+		ev->util.cpu = rd_i32(r, rec, &f[UT_CPU]);
+		ev->util.pid = -1;
+		ev->util.util = clamp_u32(rd_u(r, rec, &f[UT_UTIL]));
+		break;
+	case EA_EV_UTIL_SE:
+		ev->util.pid = rd_i32(r, rec, &f[UT_PATH_OR_PID]);
+		if (ev->util.pid <= 0)
+			return 0; /* group entity */
+		ev->util.cpu = rd_i32(r, rec, &f[UT_CPU]);
+		ev->util.util = clamp_u32(rd_u(r, rec, &f[UT_UTIL]));
+		break;
+	case EA_EV_SUSPEND:
+		return decode_suspend(r, rec, cpu, f, ev);
+	case EA_EV_HOTPLUG:
+		ev->hotplug.cpu = rd_i32(r, rec, &f[HP_CPU]);
+		ev->hotplug.enter = strcmp(d->name, "cpuhp_exit") != 0;
+		ev->hotplug.target =
+			ev->hotplug.enter
+				? rd_i32(r, rec, &f[HP_TARGET_OR_STATE])
+				: -1;
+		ev->hotplug.step = rd_i32(r, rec, &f[HP_IDX]);
+		break;
+	case EA_EV_MARKER: {
+		char *t = ev->marker.text;
+
+		if (rd_str(r, rec, &f[MK_BUF], t, sizeof(ev->marker.text)))
+			goto bad_str;
+		if (!ea_marker_keep(t))
+			return 0;
+		break;
+	}
+	default:
+		return 0;
+	}
+	return 1;
+bad_str:
+	return bad_record(dr, err, "string field points outside the record",
+			  rec);
+}
+
+/*
+ * libtracecmd returns NULL both at the end of the data and when it fails
+ * to load a page (corrupt page header). Such a CPU's data ends early and
+ * silently: detect it by where its last record lies. Data is read page by
+ * page, so the last record must lie in the CPU's last page; otherwise
+ * whole pages were left unread.
+ */
+static int check_end(struct dat *r, struct ea_err *err)
+{
+	int cpu;
+
+	for (cpu = 0; cpu < r->ncpus; cpu++) {
+		const struct cpu_span *c = &r->span[cpu];
+
+		if (!c->size || c->last + r->page_size >= c->start + c->size)
+			continue;
+		return ea_err_set(err,
+				  "%s:cpu %d record %" PRIu64
+				  ": corrupt trace.dat: CPU data ends at "
+				  "offset %llu, %llu bytes before its end",
+				  r->path, cpu, r->nrec[cpu], c->last,
+				  c->start + c->size - c->last);
+	}
+	return 0;
+}
+
+static inline int decode_rec(struct dat *r, const struct tep_record *rec,
+			     int cpu, struct ea_event *ev, struct ea_err *err)
+{
+	struct dat_raw raw = {
+		.data = rec->data,
+		.size = rec->size > 0 ? (uint32_t)rec->size : 0,
+		.ts = rec->ts,
+		.offset = rec->offset,
+	};
+
+	return decode(r, &raw, cpu, ev, err);
+}
+
+int ea_dat_decode_rec(struct dat *r, const struct tep_record *rec, int cpu,
+		      struct ea_event *ev, struct ea_err *err)
+{
+	return decode_rec(r, rec, cpu, ev, err);
+}
+
+static void lost_event(struct ea_event *ev, uint64_t ts, int cpu, int missed)
+{
+	memset(ev, 0, sizeof(*ev));
+	ev->ts = ts;
+	ev->cpu = cpu;
+	ev->cur_pid = -1;
+	ev->type = EA_EV_LOST;
+	ev->lost.count = missed > 0 ? (uint64_t)missed : 0;
+}
+
+/* The libtracecmd path: one record at a time through its merge. */
+static int tc_next(struct dat *r, struct ea_event *ev, struct ea_err *err)
+{
+	struct tep_record *rec;
+	int cpu, rc;
+
+	if (r->pending) {
+		rec = r->pending;
+		cpu = r->pending_cpu;
+		r->pending = NULL;
+		goto decode;
+	}
+	if (r->ended)
+		return 0;
+	for (;;) {
+		rec = tracecmd_read_next_data(r->h, &cpu);
+		if (!rec) {
+			r->ended = true;
+			return check_end(r, err);
+		}
+		if (cpu < 0 || cpu >= r->ncpus) {
+			tracecmd_free_record(rec);
+			return ea_err_set(err,
+					  "%s:cpu %d: record from a CPU the "
+					  "header does not list (%d CPUs)",
+					  r->path, cpu, r->ncpus);
+		}
+		r->nrec[cpu]++;
+		r->span[cpu].last = rec->offset;
+		r->last_cpu = cpu;
+		if (rec->missed_events) {
+			/* Report the loss before the record that follows it. */
+			lost_event(ev, rec->ts, cpu, rec->missed_events);
+			r->pending = rec;
+			r->pending_cpu = cpu;
+			return 1;
+		}
+	decode:
+		rc = decode_rec(r, rec, cpu, ev, err);
+		tracecmd_free_record(rec);
+		if (rc)
+			return rc;
+	}
+}
+
+/*
+ * The page walker's path: the same records in the same order (lowest
+ * timestamp first, the lowest CPU on ties, as tracecmd_peek_next_data()).
+ * The CPU whose record was returned moves on at the next call, so the
+ * record's bytes stay in place while it is decoded.
+ */
+static int fast_next(struct dat *r, struct ea_event *ev, struct ea_err *err)
+{
+	struct dw *w = &r->w;
+	int cpu, rc;
+
+	if (r->ended)
+		return 0;
+	for (;;) {
+		const struct dw_rec *wr;
+		struct dat_raw raw;
+
+		if (r->fast_pending) {
+			r->fast_pending = false;
+			cpu = r->adv;
+		} else {
+			if (r->adv >= 0 && dw_advance(w, r->adv) < 0) {
+				r->ended = true;
+				return ea_err_set(
+					err, "%s:cpu %d record %" PRIu64 ": %s",
+					r->path, r->adv, r->nrec[r->adv] + 1,
+					w->err);
+			}
+			cpu = dw_first(w);
+			if (cpu < 0) {
+				r->ended = true;
+				return 0;
+			}
+			r->adv = cpu;
+			r->nrec[cpu]++;
+			r->last_cpu = cpu;
+			wr = &w->cpu[cpu].rec;
+			r->span[cpu].last = wr->offset;
+			if (wr->missed) {
+				lost_event(ev, wr->ts, cpu, wr->missed);
+				r->fast_pending = true;
+				return 1;
+			}
+		}
+		wr = &w->cpu[cpu].rec;
+		raw.data = wr->data;
+		raw.size = wr->size;
+		raw.ts = wr->ts;
+		raw.offset = wr->offset;
+		rc = decode(r, &raw, cpu, ev, err);
+		if (rc)
+			return rc;
+	}
+}
+
+/*
+ * The decoding thread: fast_next() into blocks of events, in the order
+ * fast_next() gives them. The last block says how the stream ended and
+ * where the reader then stood (the records after the last event, unused,
+ * count in ea_dat_where()).
+ */
+static void *par_main(void *arg)
+{
+	struct dat *r = arg;
+	struct evr_blk *b;
+
+	while ((b = evr_take_free(&r->q))) {
+		int rc = 1;
+
+		b->n = 0;
+		b->status = 0;
+		while (b->n < r->blk_n) {
+			rc = fast_next(r, &b->ev[b->n], &b->err);
+			if (rc <= 0)
+				break;
+			/* fast_next() left last_cpu at the event's CPU */
+			b->nrec[b->n++] = r->nrec[r->last_cpu];
+		}
+		if (rc <= 0) {
+			b->status = rc < 0 ? -1 : 1;
+			b->end_cpu = r->last_cpu;
+			b->end_nrec =
+				r->last_cpu >= 0 ? r->nrec[r->last_cpu] : 0;
+		}
+		evr_put(&r->q, b);
+		if (rc <= 0)
+			break;
+	}
+	return NULL;
+}
+
+/* The events par_main() decoded, one at a time. */
+static int par_next(struct dat *r, struct ea_event *ev, struct ea_err *err)
+{
+	struct evr_blk *b = r->cur;
+
+	for (;;) {
+		if (b && r->ci < b->n) {
+			/* lines the other core wrote: ask for them early */
+			__builtin_prefetch(&b->ev[r->ci + 6]);
+			__builtin_prefetch((const char *)&b->ev[r->ci + 6] +
+					   64);
+			*ev = b->ev[r->ci];
+			r->pcpu = ev->cpu;
+			r->pnrec = b->nrec[r->ci++];
+			return 1;
+		}
+		if (r->par_done)
+			return 0;
+		if (b && b->status) {
+			r->par_done = true;
+			r->pcpu = b->end_cpu;
+			r->pnrec = b->end_nrec;
+			if (b->status > 0)
+				return 0;
+			*err = b->err;
+			return -1;
+		}
+		if (b)
+			evr_release(&r->q, b);
+		b = r->cur = evr_take_full(&r->q);
+		r->ci = 0;
+	}
+}
+
+/*
+ * With more than one job, the first read starts the decoding thread (not
+ * the open: a second reader of the file, dat_first_event(), reads a CPU
+ * on its own through libtracecmd). A compressed file's chunks are
+ * decompressed on a helper thread of their own (dz_start(), before the
+ * decoding thread calls dz_fill()), ahead of the decoding thread: zlib's
+ * inflating costs more than the decoding, and the helper sleeps once it
+ * is DZ_RING chunks ahead.
+ */
+static void par_begin(struct dat *r)
+{
+	const char *env;
+
+	r->par_tried = true;
+	/* an uncompressed file: only when -j asks (ea_input_jobs_for()) */
+	if (ea_input_jobs_for(r->zfast) < 2)
+		return;
+	if (r->zfast)
+		dz_start(&r->z); /* failing: decompressed by dz_fill()'s caller
+				  */
+	/* tests: blocks of a few events exercise the hand-over */
+	env = getenv("EATRACE_DAT_BLOCK");
+	r->blk_n = env ? (uint32_t)strtoul(env, NULL, 10) : EVR_BLK;
+	if (!r->blk_n || r->blk_n > EVR_BLK)
+		r->blk_n = EVR_BLK;
+	if (evr_start(&r->q, par_main, r) == 0) {
+		r->par = true;
+		r->pcpu = -1;
+	}
+}
+
+int ea_dat_next(void *priv, struct ea_event *ev, struct ea_err *err)
+{
+	struct dat *r = priv;
+
+	if (!r->fast)
+		return tc_next(r, ev, err);
+	if (!r->par_tried)
+		par_begin(r);
+	return r->par ? par_next(r, ev, err) : fast_next(r, ev, err);
+}
+
+void ea_dat_where(void *priv, char *buf, size_t n)
+{
+	struct dat *r = priv;
+
+	if (r->par) {
+		if (r->pcpu < 0)
+			snprintf(buf, n, "start of data");
+		else
+			snprintf(buf, n, "cpu %d record %" PRIu64, r->pcpu,
+				 r->pnrec);
+		return;
+	}
+	if (r->last_cpu < 0)
+		snprintf(buf, n, "start of data");
+	else
+		snprintf(buf, n, "cpu %d record %" PRIu64, r->last_cpu,
+			 r->nrec[r->last_cpu]);
+}

@@ -1,0 +1,133 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* What the JSON and protobuf --perfetto writers share
+ * (src/output/perfetto-priv.h). */
+#include <stdlib.h>
+
+#include "output/perfetto-priv.h"
+
+const char *ea_pf_comm_of(const struct ea_state *s, int32_t pid, char *buf)
+{
+	const struct ea_task *t;
+
+	if (pid == 0)
+		return "[idle task]";
+	if (pid < 0)
+		return "[unknown]";
+	t = s ? ea_state_task(s, pid) : NULL;
+	if (t && t->comm[0])
+		return t->comm;
+	snprintf(buf, 32, "pid %d", pid);
+	return buf;
+}
+
+uint32_t ea_pf_priced_khz(const struct ea_acct *a, int c, uint32_t freq_khz)
+{
+	const struct ea_model *m = a->model;
+	const struct ea_cluster *cl;
+	int k;
+
+	if (freq_khz || c >= m->ncpus || m->cpu_cluster[c] < 0)
+		return freq_khz;
+	cl = &m->clusters[m->cpu_cluster[c]];
+	if (!cl->ncaps)
+		return 0;
+	k = a->cfg.assumed_khz
+		    ? ea_model_cap_index_nearest(cl, a->cfg.assumed_khz)
+		    : cl->ncaps - 1;
+	return cl->caps[k < 0 ? cl->ncaps - 1 : k].freq_khz;
+}
+
+bool ea_pf_power_at(const struct ea_timeline *t, int col, size_t b, size_t step,
+		    bool wake, uint64_t *at, double *value)
+{
+	ea_energy_t w_e = 0, all = 0;
+	uint64_t a, e, a2, e2;
+
+	ea_timeline_bucket(t, b, &a, &e);
+	for (size_t k = b; k < b + step && k < t->nbuckets; k++) {
+		ea_timeline_bucket(t, k, &a2, &e2);
+		w_e += ea_timeline_wakeup_at(t, k, col);
+		all += ea_timeline_at(t, k, col);
+		e = e2;
+	}
+	if (e <= a)
+		return false;
+	*at = a;
+	if (wake)
+		*value = ea_energy_to_double(w_e);
+	else
+		*value = ea_energy_to_double(all - w_e) /
+			 ((double)(e - a) / 1e9);
+	return true;
+}
+
+/* The counters column col gives at a step of step buckets: power on each
+ * change, wakeup energy on each change or nonzero step (as the writers
+ * do), each closed by a 0 at the end. */
+static long long counters_of(const struct ea_timeline *t, int col, size_t step)
+{
+	long long n = 0;
+
+	for (int wake = 0; wake < 2; wake++) {
+		bool any = false;
+		double last = 0;
+
+		for (size_t b = 0; b < t->nbuckets; b += step) {
+			uint64_t a;
+			double w;
+
+			if (!ea_pf_power_at(t, col, b, step, wake, &a, &w))
+				continue;
+			if (any && w == last && (!wake || !w))
+				continue;
+			n++;
+			last = w;
+			any = true;
+		}
+		n += t->nbuckets > 0;
+	}
+	return n;
+}
+
+size_t ea_pf_power_step(const struct ea_perfetto *p,
+			const struct ea_timeline *t, int ncpus,
+			long long bytes_per_counter)
+{
+	long pos = p->cap ? ftell(p->f) : -1;
+	long long budget;
+	size_t step = 1;
+
+	if (pos < 0)
+		return 1;
+	budget = (p->cap - pos) / 2;
+	if (budget < p->cap / 10)
+		budget = p->cap / 10;
+	/* the counters do not shrink in proportion to the step (activity
+	 * comes in bursts): count them, doubling the step until they fit */
+	for (; step < t->nbuckets; step *= 2) {
+		long long need = 0;
+
+		for (int c = 0; c < ncpus; c++)
+			need += counters_of(t, c, step);
+		for (int i = 0; i < t->acct->model->nclusters; i++)
+			need += counters_of(t, t->ncpus + i, step);
+		if (need * bytes_per_counter <= budget)
+			break;
+	}
+	return step;
+}
+
+bool ea_pf_check_cap(struct ea_perfetto *p, size_t k, uint64_t at)
+{
+	long pos;
+
+	if (!p->cap || k % 256)
+		return false;
+	pos = ftell(p->f);
+	if (pos >= 0 && pos >= p->cap) {
+		p->full = true;
+		p->full_at = at;
+		return true;
+	}
+	return false;
+}

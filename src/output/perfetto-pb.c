@@ -1,0 +1,616 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Perfetto's own protobuf (include/eatrace/perfetto.h, docs/html.md): the
+ * --perfetto file when its name ends in .pftrace or .perfetto-trace. The
+ * same tracks and values as the JSON (src/output/perfetto-json.c), about
+ * five times smaller, read by ui.perfetto.dev natively.
+ *
+ * The file is a perfetto.protos.Trace: a run of `packet` fields (1), each a
+ * TracePacket (../shared/perfetto/protos; field numbers below). It opens
+ * with a ClockSnapshot naming BOOTTIME the trace's clock: every absolute
+ * timestamp is the trace's own ns (less the caller's origin) on it. Per
+ * priced timeline (a "process"):
+ *  - on the process's sequence (trusted_packet_sequence_id): the
+ *    TrackDescriptors, the process (ProcessDescriptor pid = its number, 1
+ *    for the actual run) and under it, ordered explicitly, per cluster
+ *    "power <cluster> (<unit>)" and "wakeup energy <cluster> (<unit> x s)",
+ *    per CPU the slice track "CPU n", then counter tracks "power CPU n
+ *    (<unit>)", "OPP CPU n (kHz)", "idle state CPU n" and "wakeup energy CPU
+ *    n (<unit> x s)"; then the power and wakeup energy counters
+ *    (TYPE_COUNTER, double_counter_value, absolute timestamps), written
+ *    when the value changes, as in the JSON;
+ *  - on a sequence of its own per CPU, as Perfetto's SDK writes track
+ *    events: a first packet that clears the sequence's state and sets its
+ *    defaults (the CPU's slice track; extra counter tracks OPP, idle state;
+ *    timestamps on clock 64) and a ClockSnapshot making clock 64 an
+ *    incremental clock at that time on BOOTTIME, so that each later packet's
+ *    timestamp is the delta from the one before; then the task slices,
+ *    TYPE_SLICE_BEGIN / TYPE_SLICE_END named "comm pid" (an EventName
+ *    interned in the sequence the first time), carrying the OPP and idle
+ *    state values in extra_counter_values where they change at a slice's
+ *    start or end, and TYPE_COUNTER events on those tracks where they
+ *    change elsewhere (idle to idle).
+ * The cap works as in the JSON: power counters downsampled to half of it,
+ * slices and OPP and idle-state counters stopped, all at one time, when
+ * the file reaches it.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "output/pb-write.h"
+#include "output/perfetto-priv.h"
+
+/* Field numbers and values (perfetto_trace.proto). */
+enum {
+	TRACE_PACKET = 1,
+	/* TracePacket */
+	TP_CLOCK_SNAPSHOT = 6,
+	TP_TIMESTAMP = 8,
+	TP_SEQUENCE_ID = 10,
+	TP_TRACK_EVENT = 11,
+	TP_INTERNED_DATA = 12,
+	TP_SEQUENCE_FLAGS = 13,
+	TP_TIMESTAMP_CLOCK_ID = 58,
+	TP_DEFAULTS = 59,
+	TP_TRACK_DESCRIPTOR = 60,
+	SEQ_INCREMENTAL_STATE_CLEARED = 1,
+	SEQ_NEEDS_INCREMENTAL_STATE = 2,
+	/* ClockSnapshot, ClockSnapshot.Clock */
+	CS_CLOCKS = 1,
+	CS_PRIMARY_TRACE_CLOCK = 2,
+	CLK_ID = 1,
+	CLK_TIMESTAMP = 2,
+	CLK_IS_INCREMENTAL = 3,
+	CLOCK_BOOTTIME = 6,
+	CLOCK_INCREMENTAL = 64, /* sequence-scoped, as the SDK's */
+	/* TracePacketDefaults, TrackEventDefaults */
+	DEF_TIMESTAMP_CLOCK_ID = 58,
+	DEF_TRACK_EVENT = 11,
+	TED_TRACK_UUID = 11,
+	TED_EXTRA_COUNTER_UUIDS = 31,
+	/* TrackDescriptor */
+	TD_UUID = 1,
+	TD_NAME = 2,
+	TD_PROCESS = 3,
+	TD_PARENT_UUID = 5,
+	TD_COUNTER = 8,
+	TD_CHILD_ORDERING = 11,
+	TD_SIBLING_ORDER_RANK = 12,
+	TD_ORDER_EXPLICIT = 3,
+	/* ProcessDescriptor, CounterDescriptor */
+	PD_PID = 1,
+	PD_PROCESS_NAME = 6,
+	CD_UNIT_NAME = 6,
+	/* TrackEvent */
+	TE_TYPE = 9,
+	TE_NAME_IID = 10,
+	TE_TRACK_UUID = 11,
+	TE_EXTRA_COUNTER_VALUES = 12,
+	TE_COUNTER_VALUE = 30,
+	TE_DOUBLE_COUNTER_VALUE = 44,
+	TYPE_SLICE_BEGIN = 1,
+	TYPE_SLICE_END = 2,
+	TYPE_COUNTER = 4,
+	/* InternedData, EventName */
+	ID_EVENT_NAMES = 2,
+	EN_IID = 1,
+	EN_NAME = 2,
+};
+
+/* About one power counter packet (the power step, ea_pf_power_step()). */
+#define COUNTER_BYTES 30
+
+/* pid -> interned name id of one sequence: open addressing. */
+struct iid_map {
+	int32_t *pid;
+	uint64_t *iid; /* 0: free slot */
+	size_t cap, n;
+};
+
+/* One CPU's sequence. */
+struct cpu_seq {
+	uint32_t seq;
+	bool started;
+	uint64_t last_ts; /* of its last packet (incremental clock) */
+	uint64_t slices, opp, idle; /* track uuids */
+	long long f, i; /* the OPP and idle state last written */
+	bool pending; /* a slice whose END is not written yet ... */
+	uint64_t pending_end; /* ... ending then */
+	struct iid_map names;
+};
+
+struct pb_state {
+	struct pbw w;
+	uint64_t next_uuid; /* track uuids, unique in the file */
+	uint32_t next_seq; /* sequence ids, unique in the file */
+	bool clock_written;
+};
+
+static void map_free(struct iid_map *m)
+{
+	free(m->pid);
+	free(m->iid);
+	memset(m, 0, sizeof(*m));
+}
+
+static size_t map_slot(const struct iid_map *m, int32_t pid)
+{
+	size_t i = ((uint32_t)pid * 2654435761u) & (m->cap - 1);
+
+	while (m->iid[i] && m->pid[i] != pid)
+		i = (i + 1) & (m->cap - 1);
+	return i;
+}
+
+/* Room for one more entry; false when out of memory. */
+static bool map_room(struct iid_map *m)
+{
+	struct iid_map g;
+
+	if (m->n + 1 <= m->cap / 2)
+		return true;
+	g = (struct iid_map){.cap = m->cap ? m->cap * 2 : 64, .n = m->n};
+	g.pid = calloc(g.cap, sizeof(*g.pid));
+	g.iid = calloc(g.cap, sizeof(*g.iid));
+	if (!g.pid || !g.iid) {
+		free(g.pid);
+		free(g.iid);
+		return false;
+	}
+	for (size_t i = 0; i < m->cap; i++)
+		if (m->iid[i]) {
+			size_t k = map_slot(&g, m->pid[i]);
+
+			g.pid[k] = m->pid[i];
+			g.iid[k] = m->iid[i];
+		}
+	map_free(m);
+	*m = g;
+	return true;
+}
+
+static uint64_t rel(uint64_t ns, uint64_t t0)
+{
+	return ns > t0 ? ns - t0 : 0;
+}
+
+/* Starts a packet: on sequence seq; at ts on the default (BOOTTIME) clock
+ * or, with cs, on cs's incremental clock (ts absolute, written as the
+ * delta). */
+static void packet_begin(struct pb_state *ps, uint32_t seq, struct cpu_seq *cs,
+			 uint64_t ts, unsigned flags)
+{
+	pbw_reset(&ps->w);
+	pbw_begin(&ps->w, TRACE_PACKET);
+	if (cs) {
+		/* a CPU's stretches follow each other: never back in time
+		 * (if they did, the packet is put at the last time) */
+		pbw_uint(&ps->w, TP_TIMESTAMP,
+			 ts > cs->last_ts ? ts - cs->last_ts : 0);
+		if (ts > cs->last_ts)
+			cs->last_ts = ts;
+	} else {
+		pbw_uint(&ps->w, TP_TIMESTAMP, ts);
+	}
+	pbw_uint(&ps->w, TP_SEQUENCE_ID, seq);
+	if (flags)
+		pbw_uint(&ps->w, TP_SEQUENCE_FLAGS, flags);
+}
+
+static void packet_end(struct ea_perfetto *p, struct pb_state *ps)
+{
+	pbw_end(&ps->w);
+	if (pbw_ok(&ps->w) && fwrite(ps->w.p, 1, ps->w.n, p->f) != ps->w.n)
+		ps->w.failed = true;
+}
+
+/* A ClockSnapshot's clock. */
+static void clock(struct pbw *w, unsigned id, uint64_t ts, bool incremental)
+{
+	pbw_begin(w, CS_CLOCKS);
+	pbw_uint(w, CLK_ID, id);
+	pbw_uint(w, CLK_TIMESTAMP, ts);
+	if (incremental)
+		pbw_uint(w, CLK_IS_INCREMENTAL, 1);
+	pbw_end(w);
+}
+
+/* The file's first packet: BOOTTIME, on which every timestamp is, is the
+ * trace's clock (Perfetto's default for a trace without clock snapshots,
+ * said explicitly as the per-CPU sequences bring snapshots of their own). */
+static void trace_clock(struct ea_perfetto *p, struct pb_state *ps,
+			uint32_t seq, uint64_t ts)
+{
+	packet_begin(ps, seq, NULL, ts, 0);
+	pbw_begin(&ps->w, TP_CLOCK_SNAPSHOT);
+	clock(&ps->w, CLOCK_BOOTTIME, ts, false);
+	pbw_uint(&ps->w, CS_PRIMARY_TRACE_CLOCK, CLOCK_BOOTTIME);
+	pbw_end(&ps->w);
+	packet_end(p, ps);
+}
+
+/* A TrackDescriptor: a process track (pid > 0), else a track under parent,
+ * a counter track when unit is not NULL ("" for none). */
+static void track(struct ea_perfetto *p, struct pb_state *ps, uint32_t seq,
+		  uint64_t ts, uint64_t uuid, uint64_t parent, int rank,
+		  const char *name, const char *unit, int pid)
+{
+	packet_begin(ps, seq, NULL, ts, 0);
+	pbw_begin(&ps->w, TP_TRACK_DESCRIPTOR);
+	pbw_uint(&ps->w, TD_UUID, uuid);
+	if (pid > 0) {
+		pbw_begin(&ps->w, TD_PROCESS);
+		pbw_int(&ps->w, PD_PID, pid);
+		pbw_string(&ps->w, PD_PROCESS_NAME, name);
+		pbw_end(&ps->w);
+		pbw_uint(&ps->w, TD_CHILD_ORDERING, TD_ORDER_EXPLICIT);
+	} else {
+		pbw_uint(&ps->w, TD_PARENT_UUID, parent);
+		pbw_string(&ps->w, TD_NAME, name);
+		pbw_int(&ps->w, TD_SIBLING_ORDER_RANK, rank);
+	}
+	if (unit) {
+		pbw_begin(&ps->w, TD_COUNTER);
+		if (*unit)
+			pbw_string(&ps->w, CD_UNIT_NAME, unit);
+		pbw_end(&ps->w);
+	}
+	pbw_end(&ps->w);
+	packet_end(p, ps);
+}
+
+static void counter_double(struct ea_perfetto *p, struct pb_state *ps,
+			   uint32_t seq, uint64_t ts, uint64_t uuid, double v)
+{
+	packet_begin(ps, seq, NULL, ts, 0);
+	pbw_begin(&ps->w, TP_TRACK_EVENT);
+	pbw_uint(&ps->w, TE_TYPE, TYPE_COUNTER);
+	pbw_uint(&ps->w, TE_TRACK_UUID, uuid);
+	pbw_double(&ps->w, TE_DOUBLE_COUNTER_VALUE, v);
+	pbw_end(&ps->w);
+	packet_end(p, ps);
+}
+
+/* The power (wake false) or wakeup energy counter of column col. */
+static void power_counters(struct ea_perfetto *p, struct pb_state *ps,
+			   uint32_t seq, const struct ea_timeline *t, int col,
+			   uint64_t uuid, uint64_t t0, bool wake, size_t step)
+{
+	bool any = false;
+	double last = 0;
+
+	for (size_t b = 0; b < t->nbuckets; b += step) {
+		uint64_t a;
+		double w;
+
+		if (!ea_pf_power_at(t, col, b, step, wake, &a, &w))
+			continue;
+		/* power: on change; wakeup energy: every nonzero bucket, so
+		 * that the values add up to it */
+		if (any && w == last && (!wake || !w))
+			continue;
+		counter_double(p, ps, seq, rel(a, t0), uuid, w);
+		last = w;
+		any = true;
+	}
+	/* Close the last step at the end so its length is visible. */
+	if (t->nbuckets)
+		counter_double(p, ps, seq, rel(t->end, t0), uuid, 0);
+}
+
+/* A CPU sequence's first packet: state cleared, defaults, the incremental
+ * clock (as Perfetto's SDK starts a track event sequence). */
+static void cpu_seq_start(struct ea_perfetto *p, struct pb_state *ps,
+			  struct cpu_seq *cs, uint64_t ts)
+{
+	packet_begin(ps, cs->seq, NULL, ts, SEQ_INCREMENTAL_STATE_CLEARED);
+	pbw_uint(&ps->w, TP_TIMESTAMP_CLOCK_ID, CLOCK_BOOTTIME);
+	pbw_begin(&ps->w, TP_DEFAULTS);
+	pbw_uint(&ps->w, DEF_TIMESTAMP_CLOCK_ID, CLOCK_INCREMENTAL);
+	pbw_begin(&ps->w, DEF_TRACK_EVENT);
+	pbw_uint(&ps->w, TED_TRACK_UUID, cs->slices);
+	pbw_uint(&ps->w, TED_EXTRA_COUNTER_UUIDS, cs->opp);
+	pbw_uint(&ps->w, TED_EXTRA_COUNTER_UUIDS, cs->idle);
+	pbw_end(&ps->w);
+	pbw_end(&ps->w);
+	pbw_begin(&ps->w, TP_CLOCK_SNAPSHOT);
+	clock(&ps->w, CLOCK_BOOTTIME, ts, false);
+	clock(&ps->w, CLOCK_INCREMENTAL, ts, true);
+	pbw_uint(&ps->w, CS_PRIMARY_TRACE_CLOCK, CLOCK_BOOTTIME);
+	pbw_end(&ps->w);
+	packet_end(p, ps);
+	cs->last_ts = ts;
+	cs->started = true;
+}
+
+/* The OPP and idle state (f, i) as extra counter values of the current
+ * track event, when either changed. */
+static void extra_counters(struct pb_state *ps, struct cpu_seq *cs, long long f,
+			   long long i)
+{
+	if (f == cs->f && i == cs->i)
+		return;
+	pbw_int(&ps->w, TE_EXTRA_COUNTER_VALUES, f);
+	pbw_int(&ps->w, TE_EXTRA_COUNTER_VALUES, i);
+	cs->f = f;
+	cs->i = i;
+}
+
+/* The pending slice's END, with the values (f, i) that hold from then. */
+static void slice_end(struct ea_perfetto *p, struct pb_state *ps,
+		      struct cpu_seq *cs, long long f, long long i)
+{
+	packet_begin(ps, cs->seq, cs, cs->pending_end, 0);
+	pbw_begin(&ps->w, TP_TRACK_EVENT);
+	pbw_uint(&ps->w, TE_TYPE, TYPE_SLICE_END);
+	extra_counters(ps, cs, f, i);
+	pbw_end(&ps->w);
+	packet_end(p, ps);
+	cs->pending = false;
+}
+
+/* A change of OPP or idle state at ts that no slice event carries. */
+static void counters_alone(struct ea_perfetto *p, struct pb_state *ps,
+			   struct cpu_seq *cs, uint64_t ts, long long f,
+			   long long i)
+{
+	for (int k = 0; k < 2; k++) {
+		long long v = k ? i : f, *last = k ? &cs->i : &cs->f;
+
+		if (v == *last)
+			continue;
+		packet_begin(ps, cs->seq, cs, ts, 0);
+		pbw_begin(&ps->w, TP_TRACK_EVENT);
+		pbw_uint(&ps->w, TE_TYPE, TYPE_COUNTER);
+		pbw_uint(&ps->w, TE_TRACK_UUID, k ? cs->idle : cs->opp);
+		pbw_int(&ps->w, TE_COUNTER_VALUE, v);
+		pbw_end(&ps->w);
+		packet_end(p, ps);
+		*last = v;
+	}
+}
+
+/* A slice's BEGIN at ts, named after pid, with the values (f, i). */
+static void slice_begin(struct ea_perfetto *p, struct pb_state *ps,
+			struct cpu_seq *cs, uint64_t ts, int32_t pid,
+			const struct ea_state *s, long long f, long long i)
+{
+	size_t slot;
+	uint64_t iid;
+
+	if (!map_room(&cs->names)) {
+		ps->w.failed = true; /* out of memory: nothing more */
+		return;
+	}
+	slot = map_slot(&cs->names, pid);
+	iid = cs->names.iid[slot];
+	packet_begin(ps, cs->seq, cs, ts,
+		     iid ? 0 : SEQ_NEEDS_INCREMENTAL_STATE);
+	if (!iid) {
+		char cb[32], label[EA_COMM_LEN + 16];
+		const char *comm = ea_pf_comm_of(s, pid, cb);
+
+		iid = cs->names.n + 1;
+		cs->names.pid[slot] = pid;
+		cs->names.iid[slot] = iid;
+		cs->names.n++;
+		if (pid > 0 && comm != cb)
+			snprintf(label, sizeof(label), "%s %d", comm, pid);
+		else
+			snprintf(label, sizeof(label), "%s", comm);
+		pbw_begin(&ps->w, TP_INTERNED_DATA);
+		pbw_begin(&ps->w, ID_EVENT_NAMES);
+		pbw_uint(&ps->w, EN_IID, iid);
+		pbw_string(&ps->w, EN_NAME, label);
+		pbw_end(&ps->w);
+		pbw_end(&ps->w);
+	}
+	pbw_begin(&ps->w, TP_TRACK_EVENT);
+	pbw_uint(&ps->w, TE_TYPE, TYPE_SLICE_BEGIN);
+	pbw_uint(&ps->w, TE_NAME_IID, iid);
+	extra_counters(ps, cs, f, i);
+	pbw_end(&ps->w);
+	packet_end(p, ps);
+}
+
+/* The uuids of one process's tracks, its CPUs' sequences. */
+struct tracks {
+	uint32_t seq;
+	uint64_t proc;
+	uint64_t *cl_power, *cl_wake, *power, *wake;
+	struct cpu_seq *cpu;
+	int ncpus;
+};
+
+static int tracks_alloc(struct tracks *k, int ncl, int ncpus)
+{
+	uint64_t *v = calloc((size_t)(2 * ncl + 2 * ncpus) + 1, sizeof(*v));
+
+	k->cpu = calloc((size_t)ncpus + 1, sizeof(*k->cpu));
+	if (!v || !k->cpu) {
+		free(v);
+		free(k->cpu);
+		return -1;
+	}
+	k->cl_power = v;
+	k->cl_wake = v + ncl;
+	k->power = k->cl_wake + ncl;
+	k->wake = k->power + ncpus;
+	k->ncpus = ncpus;
+	return 0;
+}
+
+static void tracks_free(struct tracks *k)
+{
+	for (int c = 0; c < k->ncpus; c++)
+		map_free(&k->cpu[c].names);
+	free(k->cpu);
+	free(k->cl_power);
+}
+
+static void describe(struct ea_perfetto *p, struct pb_state *ps,
+		     struct tracks *k, const char *name,
+		     const struct ea_timeline *t, uint64_t ts)
+{
+	const struct ea_model *m = t->acct->model;
+	char n[EA_NAME_LEN + 64], wu[EA_NAME_LEN + 8];
+	int rank = 0;
+
+	snprintf(wu, sizeof(wu), "%s x s", m->power_unit);
+	k->proc = ps->next_uuid++;
+	track(p, ps, k->seq, ts, k->proc, 0, 0, name, NULL, p->pid);
+	for (int i = 0; i < m->nclusters; i++) {
+		k->cl_power[i] = ps->next_uuid++;
+		snprintf(n, sizeof(n), "power %s (%s)", m->clusters[i].name,
+			 m->power_unit);
+		track(p, ps, k->seq, ts, k->cl_power[i], k->proc, rank++, n,
+		      m->power_unit, 0);
+		k->cl_wake[i] = ps->next_uuid++;
+		snprintf(n, sizeof(n), "wakeup energy %s (%s x s)",
+			 m->clusters[i].name, m->power_unit);
+		track(p, ps, k->seq, ts, k->cl_wake[i], k->proc, rank++, n, wu,
+		      0);
+	}
+	for (int c = 0; c < k->ncpus; c++) {
+		struct cpu_seq *cs = &k->cpu[c];
+
+		cs->seq = ps->next_seq++;
+		cs->f = -2; /* neither an OPP nor an idle state: */
+		cs->i = -3; /* the first values are written */
+		cs->slices = ps->next_uuid++;
+		snprintf(n, sizeof(n), "CPU %d", c);
+		track(p, ps, k->seq, ts, cs->slices, k->proc, rank++, n, NULL,
+		      0);
+		k->power[c] = ps->next_uuid++;
+		snprintf(n, sizeof(n), "power CPU %d (%s)", c, m->power_unit);
+		track(p, ps, k->seq, ts, k->power[c], k->proc, rank++, n,
+		      m->power_unit, 0);
+		cs->opp = ps->next_uuid++;
+		snprintf(n, sizeof(n), "OPP CPU %d (kHz)", c);
+		track(p, ps, k->seq, ts, cs->opp, k->proc, rank++, n, "kHz", 0);
+		cs->idle = ps->next_uuid++;
+		snprintf(n, sizeof(n), "idle state CPU %d", c);
+		track(p, ps, k->seq, ts, cs->idle, k->proc, rank++, n, "", 0);
+		k->wake[c] = ps->next_uuid++;
+		snprintf(n, sizeof(n), "wakeup energy CPU %d (%s x s)", c,
+			 m->power_unit);
+		track(p, ps, k->seq, ts, k->wake[c], k->proc, rank++, n, wu, 0);
+	}
+}
+
+/*
+ * OPP and idle-state changes and task slices, in time order (as
+ * perfetto-json.c's changes()), so that a cap cuts them all at one time.
+ * A slice's END waits for the CPU's next stretch, whose values it carries
+ * when that stretch is not a slice.
+ */
+static void changes(struct ea_perfetto *p, struct pb_state *ps,
+		    struct tracks *k, const struct ea_timeline *t,
+		    const struct ea_state *s, uint64_t t0)
+{
+	for (size_t n = 0; n < t->nch && !p->full && pbw_ok(&ps->w); n++) {
+		const struct ea_tl_change *ch = &t->ch[n];
+		struct cpu_seq *cs;
+		long long f, i;
+		uint64_t ts;
+
+		if (ch->cpu >= k->ncpus || ch->t1 <= ch->t0)
+			continue;
+		if (ea_pf_check_cap(p, n, ch->t0))
+			break;
+		cs = &k->cpu[ch->cpu];
+		f = ch->mode == EA_CPU_BUSY
+			    ? (long long)ea_pf_priced_khz(t->acct, ch->cpu,
+							  ch->freq_khz)
+			    : 0;
+		i = ch->mode == EA_CPU_IDLE ? ch->idle_state : -1;
+		ts = rel(ch->t0, t0);
+		if (!cs->started)
+			cpu_seq_start(p, ps, cs, ts);
+		if (cs->pending) {
+			/* the END carries the values of a stretch that
+			 * starts there and is no slice */
+			bool carry = ch->mode != EA_CPU_BUSY &&
+				     cs->pending_end == ts;
+
+			slice_end(p, ps, cs, carry ? f : cs->f,
+				  carry ? i : cs->i);
+		}
+		if (ch->mode == EA_CPU_BUSY) {
+			slice_begin(p, ps, cs, ts, ch->pid, s, f, i);
+			cs->pending = true;
+			cs->pending_end = rel(ch->t1, t0);
+		} else {
+			counters_alone(p, ps, cs, ts, f, i);
+		}
+	}
+	for (int c = 0; c < k->ncpus; c++)
+		if (k->cpu[c].pending)
+			slice_end(p, ps, &k->cpu[c], k->cpu[c].f, k->cpu[c].i);
+}
+
+static void pb_process(struct ea_perfetto *p, const char *name,
+		       const struct ea_timeline *t, const struct ea_state *s,
+		       uint64_t t0)
+{
+	struct pb_state *ps = p->impl;
+	const struct ea_model *m = t->acct->model;
+	int ncpus = t->acct->trace_ncpus < t->ncpus ? t->acct->trace_ncpus
+						    : t->ncpus;
+	struct tracks k = {0};
+	size_t step;
+
+	p->pid++;
+	if (!pbw_ok(&ps->w) ||
+	    tracks_alloc(&k, m->nclusters, ncpus > 0 ? ncpus : 0)) {
+		ps->w.failed = true;
+		return;
+	}
+	k.seq = ps->next_seq++;
+	if (!ps->clock_written) {
+		trace_clock(p, ps, k.seq, rel(t->start, t0));
+		ps->clock_written = true;
+	}
+	describe(p, ps, &k, name, t, rel(t->start, t0));
+	step = ea_pf_power_step(p, t, k.ncpus, COUNTER_BYTES);
+	for (int i = 0; i < m->nclusters; i++) {
+		power_counters(p, ps, k.seq, t, t->ncpus + i, k.cl_power[i], t0,
+			       false, step);
+		power_counters(p, ps, k.seq, t, t->ncpus + i, k.cl_wake[i], t0,
+			       true, step);
+	}
+	for (int c = 0; c < k.ncpus; c++) {
+		power_counters(p, ps, k.seq, t, c, k.power[c], t0, false, step);
+		power_counters(p, ps, k.seq, t, c, k.wake[c], t0, true, step);
+	}
+	changes(p, ps, &k, t, s, t0);
+	tracks_free(&k);
+}
+
+static void pb_end(struct ea_perfetto *p)
+{
+	struct pb_state *ps = p->impl;
+
+	if (!ps)
+		return;
+	p->failed = !pbw_ok(&ps->w);
+	pbw_free(&ps->w);
+	free(ps);
+	p->impl = NULL;
+}
+
+static const struct ea_pf_ops pb_ops = {pb_process, pb_end};
+
+int ea_pf_pb_begin(struct ea_perfetto *p)
+{
+	struct pb_state *ps = calloc(1, sizeof(*ps));
+
+	if (!ps)
+		return -1;
+	pbw_init(&ps->w);
+	ps->next_uuid = 1;
+	ps->next_seq = 1;
+	p->impl = ps;
+	p->ops = &pb_ops;
+	return 0;
+}

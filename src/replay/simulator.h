@@ -1,0 +1,60 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * The simulator as its driver (replay.c) sees it: one policy's run over a
+ * workload on a platform, the events it emits, the figures it measures.
+ * Its state is private to its files (sim.h).
+ */
+#ifndef EATRACE_REPLAY_SIMULATOR_H
+#define EATRACE_REPLAY_SIMULATOR_H
+
+#include <stddef.h>
+
+#include "eatrace/replay.h"
+#include "replay/governor.h"
+#include "replay/idle.h"
+#include "replay/policy.h"
+
+struct sim;
+
+struct sim_config {
+	const struct ea_workload *w;
+	const struct ea_model *m; /* the platform replayed on */
+	const struct rp_policy *policy;
+	const struct rp_gov_spec *gov; /* copied (its fixed_k not owned) */
+	enum rp_idle_sel idle;
+	enum ea_replay_work work; /* 0: auto */
+	bool same_platform; /* ea_replay_config.same_platform */
+	uint32_t assumed_khz; /* ea_acct_config.assumed_khz */
+};
+
+/* What a run measured, in the metrics' window (ea_workload_counts.win_*). */
+struct sim_metrics {
+	uint64_t *lat; /* wakeup latencies, ns, [nlat]: the
+			  simulator's, the caller may reorder them */
+	size_t nlat;
+	uint64_t wait_ns, late, overutil_ns, migrations, events;
+};
+
+/* A simulator for one run; NULL with a one-line message in err (n bytes). */
+struct sim *sim_new(const struct sim_config *cfg, char *err, size_t n);
+void sim_delete(struct sim *s);
+/* The CPUs simulated: the model's, or the recorded ones if fewer (same
+ * platform). */
+int sim_ncpus(const struct sim *s);
+/* Where the events go; returns 0 or -1 (the run fails). */
+void sim_set_sink(struct sim *s,
+		  int (*sink)(void *ctx, const struct ea_event *ev,
+			      const char *comm),
+		  void *ctx);
+/* --idle oracle's first pass: a run without output measuring each idle
+ * period, then back to the start. 0 or -1 (sim_error()). */
+int sim_measure_idle(struct sim *s);
+/* Run to the end, emitting to the sink. 0 or -1 (sim_error()). */
+int sim_run(struct sim *s);
+const char *sim_error(const struct sim *s);
+void sim_get_metrics(struct sim *s, struct sim_metrics *out);
+/* cpu's task busy time (ns) and work done (ns x capacity) in the window. */
+void sim_cpu_totals(const struct sim *s, int cpu, uint64_t *busy_ns,
+		    uint64_t *work);
+
+#endif

@@ -1,0 +1,161 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * The workload a replay serves (workload.c): each task's activations cut
+ * from the recording, their per-CPU segments, and the recorded per-CPU
+ * timelines (idle-task stretches, frequencies, idle states, offline
+ * stretches); which tasks stay on given CPUs (pin.c). Read by the
+ * simulator; knows nothing of policies or the simulator.
+ */
+#ifndef EATRACE_REPLAY_WORKLOAD_H
+#define EATRACE_REPLAY_WORKLOAD_H
+
+#include <stddef.h>
+
+#include "eatrace/replay.h"
+
+enum {
+	RP_ACT_START = 1 << 0, /* running or runnable at trace start */
+	RP_ACT_OPEN = 1 << 1, /* never blocked before the end */
+	RP_ACT_RAN = 1 << 2, /* ran in the recording */
+	RP_ACT_INFERRED = 1 << 3, /* no wakeup recorded: woken at switch-in */
+	RP_ACT_SPLIT = 1 << 4, /* ran on more than one CPU */
+	RP_ACT_EXIT = 1 << 5, /* ended when the task exited */
+	RP_ACT_FORK = 1 << 6, /* opened by sched_wakeup_new: a new task */
+	/* never slept: demand under --work auto (docs/replay.md "Work") */
+	RP_ACT_DEMAND = RP_ACT_OPEN | RP_ACT_EXIT,
+};
+
+/* A stretch of an activation on one CPU (it migrated between them). */
+struct rp_seg {
+	uint64_t work; /* ns x capacity */
+	uint64_t stretch; /* ... of it in rp_idle_busy.overlap stretches */
+	uint64_t start; /* ns: recorded switch-in on this CPU */
+	uint64_t seq_in;
+	int32_t cpu;
+	bool from_idle; /* switched in from the idle task */
+};
+
+/* The recorded events a workload counts at most (rp_act's seq_in, seq_out). */
+#define RP_SEQ_MAX ((1ull << 48) - 1)
+
+/*
+ * 48 bytes: every byte of it is written once and read back per activation
+ * (millions of them), so the event positions share their words with the
+ * CPU (< EA_MAX_CPUS) and the flags.
+ */
+struct rp_act {
+	uint64_t release; /* ns: wakeup, recorded or inferred */
+	uint64_t eligible; /* ns: may run from (>= release) */
+	uint64_t end; /* ns: recorded block; 0 while open */
+	uint64_t work; /* ns x capacity (1024 = biggest CPU at top) */
+	uint64_t seq_in : 48; /* recorded event order of its switch-in */
+	int64_t cpu : 16; /* CPU of its first recorded run, -1 */
+	uint64_t seq_out : 48; /* ... and of its block */
+	uint64_t flags : 16; /* RP_ACT_* */
+};
+
+_Static_assert(sizeof(struct rp_act) == 48, "struct rp_act: 48 bytes");
+
+/* An activation's segments: segs[seg0 .. seg0 + nseg) of its task. */
+struct rp_act_segs {
+	uint32_t seg0, nseg;
+};
+
+struct rp_task {
+	int32_t pid;
+	char comm[EA_COMM_LEN];
+	int32_t pin; /* pinned CPU, -1 */
+	int32_t only_cpu; /* the one CPU it ran on; -1 several, -2 none */
+	struct rp_act *acts;
+	size_t nacts, cap;
+	/* acts[k]'s segments at act_segs[k] (apart: most runs read none);
+	 * NULL when none are kept (ea_workload_config.no_segments) */
+	struct rp_act_segs *act_segs;
+	struct rp_seg *segs;
+	size_t nsegs, seg_cap;
+	int32_t prio; /* the most urgent prio its events showed (kernel
+			 prio: < 100 RT or deadline; 100..139 CFS,
+			 nice + 120); 120 if none did */
+	bool pin_auto; /* pinned because it never left one CPU */
+	const struct ea_pin *upin; /* --pin that matched it, NULL */
+	bool open; /* acts[nacts - 1] still open (extraction) */
+	int32_t last_run_cpu; /* extraction: CPU of its latest run */
+	int32_t ran_cpu; /* extraction: CPU of the run ending latest */
+	uint64_t ran_until; /* ... and its end (ns) */
+};
+
+/* A stretch of CPU time in the idle task (interrupts, idle entry/exit). */
+struct rp_idle_busy {
+	uint64_t start, end, seq_start, seq_end;
+	int32_t cpu;
+	bool to_idle; /* followed by a cpuidle state (not a task) */
+	bool from_task; /* began when a task switched out */
+	bool overlap; /* a task's time that report has overlap its
+			 run on another CPU: only `recorded` on its
+			 platform replays it, as report prices it,
+			 apart from the task's work (rp_seg.stretch) */
+};
+
+struct rp_freq {
+	uint64_t ts, seq;
+	int32_t cpu;
+	uint32_t khz;
+};
+
+struct rp_idle {
+	uint64_t since, until, seq;
+	int16_t state;
+};
+
+/* A stretch in which a recorded CPU was offline (CPU hotplug) or the
+ * system suspended (docs/inference.md "Suspend and CPU hotplug"). */
+struct rp_off {
+	uint64_t start, end, seq; /* seq: of the event starting it */
+	uint64_t end_seq; /* ... and of the one ending it */
+	int32_t cpu;
+	bool suspended;
+};
+
+struct rp_cpu_timeline {
+	struct rp_idle *idles;
+	size_t nidles, cap;
+	uint64_t busy0_seq; /* extraction: seq of the current stretch's start */
+	bool seen; /* extraction: first change delivered */
+	bool busy0_from_task; /* extraction: the current stretch followed a task
+			       */
+	bool left_idle; /* extraction: idle (as the state has it) since
+			   the last switch-in of a task */
+	uint64_t after_idle; /* extraction: ns of the first switch-in of a
+				task after the CPU's last idle period */
+	bool init_idle; /* idle at the trace start */
+	int16_t init_state; /* ... in this idle state */
+};
+
+struct ea_workload {
+	struct ea_workload_config cfg;
+	struct rp_task *tasks; /* order of first appearance */
+	size_t ntasks, task_cap;
+	int32_t *slots; /* pid hash: index + 1 */
+	size_t nslots;
+	struct rp_idle_busy *busy0; /* sorted by (start, seq_start) */
+	size_t nbusy0, busy0_cap;
+	struct rp_freq *freqs; /* time order */
+	size_t nfreqs, freq_cap;
+	struct rp_off *offs; /* order of their ends (the state's changes) */
+	size_t noffs, off_cap;
+	struct rp_cpu_timeline *cpus;
+	int ncpus;
+	uint64_t seq; /* events seen */
+	struct ea_workload_counts counts;
+	/* extraction: the activations closed so far, counted (count_act()) */
+	struct ea_workload_counts closed;
+	char error[128];
+};
+
+/* pin.c: the recorded CPU a per-CPU kthread's name binds it to, -1. */
+int rp_kthread_cpu(const char *comm);
+/* pin.c: t->pin, t->upin, t->pin_auto from cfg and t's comm, pid, CPUs. */
+void rp_pin_resolve(const struct ea_workload_config *cfg, struct rp_task *t);
+bool rp_pin_allows(const struct ea_pin *pin, int cpu);
+
+#endif

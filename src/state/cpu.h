@@ -1,0 +1,66 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * The per-CPU state machine (cpu.c), for state.c: CPUs added as the trace
+ * names them, events applied, each CPU's derived state reported to the
+ * consumers when it changes. cpu_apply_other() is inline: the events it
+ * takes (wakeups) are most of a trace.
+ */
+#ifndef EATRACE_STATE_CPU_H
+#define EATRACE_STATE_CPU_H
+
+#include "state/state-internal.h"
+
+int cpu_grow(struct ea_state *s, int ncpus);
+void cpu_apply(struct ea_state *s, const struct ea_event *ev);
+/* Derive cpu's state again; tell the consumers if it changed. */
+void cpu_update(struct ea_state *s, int cpu, uint64_t now);
+
+/* A recorded event concerns the CPU. */
+static inline void cpu_touch(struct ea_state *s, int cpu,
+			     const struct ea_event *ev)
+{
+	struct ea_cpu *c = &s->cpus[cpu];
+
+	if (ev->flags & EA_EVF_SYNTH)
+		return;
+	if (!c->seen) {
+		c->seen = true;
+		c->first_ts = ev->ts;
+	}
+	c->last_ts = ev->ts;
+	c->flags &= ~EA_INF_START;
+}
+
+/* cpu_apply() for the events that only say which task is current (the
+ * wakeups, most of a trace): inline, and no update() when nothing
+ * derive() reads has changed. */
+static inline void cpu_apply_other(struct ea_state *s,
+				   const struct ea_event *ev)
+{
+	struct ea_cpu *c = &s->cpus[ev->cpu];
+	uint8_t flags = c->flags;
+
+	cpu_touch(s, ev->cpu, ev);
+	/* The look-ahead has already made curr agree with cur_pid, except
+	 * after lost events or a task shown gone (curr -1). */
+	if (ev->cur_pid >= 0 && c->curr != ev->cur_pid) {
+		c->curr = ev->cur_pid;
+		c->flags &= ~EA_INF_LOST;
+	}
+	/* A task's record proves the state; the idle task's only where
+	 * pid 0 is idle (no cpu_idle: on such a CPU an interrupt runs in
+	 * the idle task whether or not it was in a cpuidle state). */
+	if ((c->flags & EA_INF_UNKNOWN) &&
+	    (ev->cur_pid > 0 || (ev->cur_pid == 0 && !c->has_cpuidle)))
+		c->flags &= ~(EA_INF_UNKNOWN | EA_INF_LOST);
+	if (c->flags == flags && c->st.pid == c->curr)
+		return;
+	cpu_update(s, ev->cpu, ev->ts);
+}
+
+void cpu_finish(struct ea_state *s);
+/* sched_migrate_task: the task's util moves (kernel: detach/attach). */
+void cpu_migrate(struct ea_state *s, const struct ea_event *ev);
+uint32_t cpu_util_at(const struct ea_state *s, int cpu, uint64_t now);
+
+#endif
