@@ -156,7 +156,13 @@ const char *ea_dt_refusal(const struct ea_dt_confine *c, const char *path,
 	}
 	/* a procfs/sysfs/debugfs file in the tree (a source under /) */
 	if (ea_input_check(path, &e2)) {
-		snprintf(why, size, "%s", e2.msg);
+		size_t n = strlen(path);
+		const char *m = e2.msg;
+
+		/* the cause only: callers name the path */
+		if (!strncmp(m, path, n) && !strncmp(m + n, ": ", 2))
+			m += n + 2;
+		snprintf(why, size, "%s", m);
 		return why;
 	}
 	return NULL;
