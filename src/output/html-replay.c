@@ -6,6 +6,7 @@
 
 #include "eatrace/output.h"
 #include "output/html-common.h"
+#include "output/replay-ensemble.h"
 
 static void td_s(FILE *f, uint64_t ns, const char *unit, double div)
 {
@@ -104,6 +105,7 @@ void ea_replay_render_html(FILE *f, const struct ea_replay_report *r,
 		fprintf(f, "<p class=\"note\">The runs did different amounts of work "
 			"(%.1f%% apart, capacity x s): compare energy per unit of work.</p>\n",
 			ea_replay_work_spread_pct(r));
+	rp_out_ensemble_html(f, r);
 
 	if (tls) {
 		for (int i = 0; i < n; i++)

@@ -8,6 +8,7 @@
 #include "eatrace/output.h"
 #include "eatrace/replay.h"
 #include "eatrace/report.h"
+#include "output/replay-ensemble.h"
 
 double ea_replay_delta_pct(const struct ea_replay_report *r,
 			   const struct ea_replay_result *res)
@@ -57,7 +58,7 @@ static void clusters_json(struct ea_json *j, const struct ea_acct *a)
 }
 
 static void policy_json(struct ea_json *j, const struct ea_replay_report *r,
-			const struct ea_replay_result *res)
+			const struct ea_replay_result *res, int idx)
 {
 	const struct ea_cluster *cl;
 	char b[64];
@@ -105,6 +106,7 @@ static void policy_json(struct ea_json *j, const struct ea_replay_report *r,
 		ea_json_obj_end(j);
 	}
 	ea_json_arr_end(j);
+	rp_out_ensemble_json_policy(j, r, idx);
 	ea_json_obj_end(j);
 }
 
@@ -147,9 +149,10 @@ void ea_replay_render_json(FILE *f, const struct ea_replay_report *r)
 	ea_json_num(&j, "work_spread_pct", ea_replay_work_spread_pct(r));
 	ea_json_bool(&j, "work_differs",
 		     ea_replay_work_spread_pct(r) > EA_REPLAY_WORK_SPREAD_PCT);
+	rp_out_ensemble_json_head(&j, r);
 	ea_json_arr(&j, "policies");
 	for (int i = 0; i < r->nresults; i++)
-		policy_json(&j, r, &r->results[i]);
+		policy_json(&j, r, &r->results[i], i);
 	ea_json_arr_end(&j);
 	ea_json_obj_end(&j);
 	ea_json_end(&j);

@@ -4,6 +4,7 @@
 
 #include "eatrace/escape.h"
 #include "eatrace/replay.h"
+#include "output/replay-ensemble.h"
 
 static const char *s_of(char *buf, uint64_t ns)
 {
@@ -83,6 +84,7 @@ void ea_replay_render_text(FILE *f, const struct ea_replay_report *r)
 	if (ea_replay_work_spread_pct(r) > EA_REPLAY_WORK_SPREAD_PCT)
 		fprintf(f, "note: the policies did different amounts of work (%.1f%% apart, capacity x s): compare e/work, not only energy\n",
 			ea_replay_work_spread_pct(r));
+	rp_out_ensemble_text(f, r);
 	fprintf(f, "\n%-10s", "cluster");
 	if (r->actual)
 		fprintf(f, " %14s", "actual");
