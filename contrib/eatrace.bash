@@ -37,11 +37,11 @@ _eatrace()
 		esac
 	done
 	if [[ -z $cmd ]]; then
-		COMPREPLY=($(compgen -W "stats report replay diff model dump record top help --help --version" -- "$cur"))
+		COMPREPLY=($(compgen -W "stats report replay batch diff model dump record top help --help --version" -- "$cur"))
 		return
 	fi
 	if [[ $cmd == help ]]; then
-		COMPREPLY=($(compgen -W "stats report replay diff model dump record top" -- "$cur"))
+		COMPREPLY=($(compgen -W "stats report replay batch diff model dump record top" -- "$cur"))
 		return
 	fi
 	if [[ $cmd == model && -z $sub ]]; then
@@ -58,6 +58,7 @@ _eatrace()
 	-f | --format)
 		case $cmd in
 		diff) COMPREPLY=($(compgen -W "text json markdown junit" -- "$cur")) ;;
+		batch) COMPREPLY=($(compgen -W "csv jsonl" -- "$cur")) ;;
 		replay | model) COMPREPLY=($(compgen -W "text json" -- "$cur")) ;;
 		top) COMPREPLY=($(compgen -W "text csv json" -- "$cur")) ;;
 		*) COMPREPLY=($(compgen -W "text json csv" -- "$cur")) ;;
@@ -92,11 +93,19 @@ _eatrace()
 		COMPREPLY=($(compgen -W "all" -- "$cur"))
 		return
 		;;
+	--unit)
+		COMPREPLY=($(compgen -W "J mJ uJ" -- "$cur"))
+		return
+		;;
+	--rows)
+		COMPREPLY=($(compgen -W "trace cluster cpu task" -- "$cur"))
+		return
+		;;
 	--weights)
 		COMPREPLY=($(compgen -W "relative equal" -- "$cur"))
 		return
 		;;
-	-o | --output | --html | --perfetto | --emit-trace | -t | --trace | --device-infos | \
+	-o | --output | --html | --perfetto | --emit-trace | -t | --trace | --device-infos | --list | \
 	--pair | --measured)
 		_eatrace_files
 		return
@@ -105,7 +114,7 @@ _eatrace()
 		COMPREPLY=($(compgen -d -- "$cur"))
 		return
 		;;
-	--start | --end | --interval | -i | --count | -n | --duration | -d | \
+	--start | --end | --interval | -i | --count | -n | --duration | -d | -j | --jobs | \
 	--buffer-kb | -b | --idle-state | --assume-opp | --max-increase | \
 	--confidence | --source-capacity | --pin | --name | --ncpus | --cpus | \
 	--capacity | --freqs | --voltage | --power-unit | --perfetto-max-mb | --device | --rail | \

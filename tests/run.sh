@@ -10,10 +10,13 @@
 # them one after the other, in the order given). A script whose first 30
 # lines hold the line "# run.sh: exclusive" runs with nothing else beside
 # it: those that use tracefs, time themselves, or run `make install`.
-# Results are printed as tests finish, each with its wall time.
+# Results are printed as tests finish, each with its wall time and its
+# CPU time (user + system of the test and its children), which says
+# what a test costs however loaded the machine is.
 jobs=${TEST_JOBS:-$(nproc 2>/dev/null || echo 1)}
 [ "$jobs" -ge 1 ] 2>/dev/null || jobs=1
 pass=0
+cpu_total=0
 fail=0
 skip=0
 failed=""
@@ -38,6 +41,9 @@ launch() {
 		*) "$t" >"$logs/$1.log" 2>&1 ;;
 		esac
 		rc=$?
+		# CPU seconds of the test and its children (user + system):
+		# what it costs whatever else the machine is doing
+		times | awk 'NR == 2 { gsub(/[ms]/, " "); print int($1 * 60 + $2 + $3 * 60 + $4 + 0.5) }' >"$logs/$1.cpu"
 		echo $(($(date +%s) - t0)) >"$logs/$1.dt"
 		echo $rc >"$logs/$1.rc"
 	) &
@@ -46,12 +52,14 @@ launch() {
 
 # report I: count and print the result of finished test I.
 report() {
-	local t=${tests[$1]} rc dt
+	local t=${tests[$1]} rc dt cpu
 	rc=$(cat "$logs/$1.rc")
 	dt=$(cat "$logs/$1.dt")
+	cpu=$(cat "$logs/$1.cpu")
+	cpu_total=$((cpu_total + cpu))
 	if [ "$rc" -eq 0 ]; then
 		pass=$((pass + 1))
-		echo "PASS $t (${dt}s)"
+		echo "PASS $t (${dt}s, cpu ${cpu}s)"
 	elif [ "$rc" -eq 77 ]; then
 		skip=$((skip + 1))
 		echo "SKIP $t ($(grep -i 'skip' "$logs/$1.log" | tail -n 1 | cut -c1-200))"
@@ -104,5 +112,6 @@ for sys in "/dev/null -c a character device" "/dev/stdout -L a symlink"; do
 	fi
 done
 [ $fail -eq 0 ] || echo "failed:$failed"
+echo "tests: CPU time ${cpu_total}s (user + system, all tests)"
 echo "tests: $pass passed, $fail failed, $skip skipped"
 [ $fail -eq 0 ]

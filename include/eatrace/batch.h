@@ -15,6 +15,7 @@
 #include "eatrace/energy.h"
 #include "eatrace/error.h"
 #include "eatrace/model.h"
+#include "eatrace/unit.h"
 
 #define EA_HASH_LEN 17		/* 16 hex digits + NUL */
 
@@ -33,6 +34,9 @@ struct ea_batch_row {
 	const char *comm;	/* EA_ROWS_TASK */
 	char hash[EA_HASH_LEN];	/* "" when the file could not be read */
 	char power_unit[16];
+	/* the unit its energies are written in (--unit); NULL: power_unit x s */
+	const struct ea_energy_unit *unit;
+	int model_errors;	/* errors 'eatrace model check' finds in the model */
 	uint64_t duration_ns;
 	ea_energy_t total, busy, idle, wakeup;
 	bool failed;
@@ -65,19 +69,21 @@ int ea_batch_price_rows(struct ea_batch_row *row, const struct ea_model *m,
 /* "trace", "cluster", "cpu", "task" -> kind; -1 if none of them. */
 int ea_batch_rows_parse(const char *s);
 
-/* The CSV header line (with its newline); nothing for JSON lines. */
+/* The CSV header line (with its newline); nothing for JSON lines.
+ * Columns: docs/batch.md. */
 void ea_batch_header(FILE *f, enum ea_batch_fmt fmt, enum ea_batch_rows kind);
 /* One row, one line, newline-terminated. */
 void ea_batch_row_write(FILE *f, enum ea_batch_fmt fmt, const struct ea_batch_row *r);
 /*
- * The --resume key of a line this module wrote: its hash and model, and
- * whether it is an error row. Returns 0, -1 if the line is not a row
- * (the CSV header, garbage), -2 if it is a JSON object with other keys
- * than a row of this kind (another --rows). model: at least EA_ERR_MAX
- * bytes.
+ * The --resume key of a line this module wrote: its hash and model, the
+ * unit of its energies ("" in an error row), and whether it is an error
+ * row. Returns 0, -1 if the line is not a row (the CSV header, garbage),
+ * -2 if it is a JSON object with other keys than a row of this kind
+ * (another --rows). model: at least EA_ERR_MAX bytes.
  */
 int ea_batch_row_key(const char *line, enum ea_batch_fmt fmt, enum ea_batch_rows kind,
-		     char hash[EA_HASH_LEN], char *model, bool *failed);
+		     char hash[EA_HASH_LEN], char *model,
+		     char unit[EA_EU_NAME_LEN], bool *failed);
 
 /*
  * One trace's rows as `eatrace batch -f FORMAT --rows ROWS -m MODEL PATH`

@@ -16,6 +16,7 @@
 #include "eatrace/energy.h"
 #include "eatrace/error.h"
 #include "eatrace/model.h"
+#include "eatrace/unit.h"
 
 enum ea_norm {
 	EA_NORM_NONE,	/* energy, power_unit x s */
@@ -68,6 +69,9 @@ struct ea_diff_side {
 	struct ea_diff_run *runs;
 	int n;
 	double mean, sd;	/* of value */
+	/* the unit its figures are shown in (--unit), applied by
+	 * ea_diff_in_unit(); energy[0] == 0: the model's power_unit x s */
+	struct ea_energy_unit unit;
 };
 
 struct ea_diff {
@@ -163,6 +167,19 @@ void ea_diff_render_junit(FILE *f, const struct ea_diff *d);
 void ea_diff_render_junit_error(FILE *f, const char *msg);
 /* The verdict line ("FAIL: energy +3.10% (95% CI ...") for the renderers. */
 const char *ea_diff_verdict_line(const struct ea_diff *d, char *buf, size_t n);
+/*
+ * Units (src/output/diff-unit.c). ea_diff_in_unit(), once, after
+ * ea_diff_price() and before ea_diff_compute(): each side's energies in
+ * its side->unit, and work in capacity x s (1024 = the biggest CPU at its
+ * highest OPP for 1 s; --normalize work then gives energy per capacity x
+ * s), as replay shows it. ea_diff_unit(): the base side's unit (the
+ * native one in *tmp when unset); ea_diff_value_unit(): what the
+ * normalised values are in, "mW x s", "mW", "mW x s per capacity x s".
+ */
+void ea_diff_in_unit(struct ea_diff *d);
+const struct ea_energy_unit *ea_diff_unit(const struct ea_diff *d,
+					  struct ea_energy_unit *tmp);
+const char *ea_diff_value_unit(const struct ea_diff *d, char *buf, size_t n);
 
 /*
  * Attribution helpers shared by the renderers (src/diff/diff.c). The

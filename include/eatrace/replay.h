@@ -346,6 +346,7 @@ struct ea_shadow_sink *ea_shadow_rows_new(FILE *f, bool json);
 void ea_shadow_rows_free(struct ea_shadow_sink *rows);
 
 /* The replay JSON's and text's renderers (src/output/replay-*.c). */
+struct ea_energy_unit;
 struct ea_replay_report {
 	const char *path;
 	const struct ea_model *model, *target;
@@ -355,6 +356,10 @@ struct ea_replay_report {
 	const struct ea_workload_counts *wl;
 	const struct ea_replay_result *results;
 	int nresults;
+	/* the unit energies are shown in (--unit; eatrace/unit.h): unit for
+	 * the policies (NULL: the target model's power_unit x s),
+	 * actual_unit for the actual run (NULL: the model's) */
+	const struct ea_energy_unit *unit, *actual_unit;
 	/* --ensemble, --baseline; NULL: not run (the output is as before) */
 	const struct ea_ensemble *ensemble;
 	/* the sensitivity to wakeup energy; NULL: not computed */
@@ -369,6 +374,13 @@ double ea_replay_delta_pct(const struct ea_replay_report *r,
 			   const struct ea_replay_result *res);
 /* Energy per unit of work (power_unit x s per capacity x s); NaN: none. */
 double ea_replay_energy_per_work(const struct ea_replay_result *res);
+/* r's unit: r->unit, or the target model's power_unit x s in *tmp
+ * (src/output/replay-json.c). */
+const struct ea_energy_unit *ea_replay_unit(const struct ea_replay_report *r,
+					    struct ea_energy_unit *tmp);
+/* ... and the actual run's (r->actual_unit, or r->model's). */
+const struct ea_energy_unit *ea_replay_actual_unit(const struct ea_replay_report *r,
+						   struct ea_energy_unit *tmp);
 /* How far apart the policies' work is: (max - min) / max in percent. */
 double ea_replay_work_spread_pct(const struct ea_replay_report *r);
 /* Spreads above this say the policies did different amounts of work. */

@@ -9,6 +9,7 @@
 #include "eatrace/energy.h"
 #include "eatrace/input.h"
 #include "eatrace/stats.h"
+#include "eatrace/unit.h"
 
 struct ea_report {
 	const char *path;
@@ -20,6 +21,9 @@ struct ea_report {
 	/* measured energy per power rail (eatrace/rails.h), NULL: none */
 	const struct ea_rail_cmp *rails;
 	size_t nrails;
+	/* the unit energies are shown in (--unit); NULL: the model's
+	 * power_unit x s */
+	const struct ea_energy_unit *unit;
 };
 
 void ea_report_render_text(FILE *f, const struct ea_report *r);
@@ -27,15 +31,32 @@ void ea_report_render_json(FILE *f, const struct ea_report *r);
 void ea_report_render_csv(FILE *f, const struct ea_report *r);
 
 /* An energy breakdown as a JSON object: total, busy, idle, wakeup and the
- * six core/cluster parts, exact decimals (src/output/energy-json.c). */
+ * six core/cluster parts, exact decimals in u (src/output/energy-json.c). */
 struct ea_json;
-void ea_json_energy(struct ea_json *j, const char *key, const struct ea_energy *e);
+void ea_json_energy(struct ea_json *j, const char *key, const struct ea_energy *e,
+		    const struct ea_energy_unit *u);
 
 /* Notes on what the energy rests on, from the accountant: which idle state
  * a CPU without cpu_idle is priced in, and what that cost. */
 void ea_report_foreach_energy_note(const struct ea_report *r,
 				   void (*fn)(void *arg, const char *kind, const char *msg),
 				   void *arg);
+/*
+ * Every note of the report, in the order the text, JSON and HTML show
+ * them: the model's failing 'eatrace model check', how much of the energy
+ * rests on inference, the trace's notes (ea_stats_foreach_note()), the
+ * energy notes above, and whether the trace's topology agrees with the
+ * model's clusters.
+ */
+void ea_report_foreach_note(const struct ea_report *r,
+			    void (*fn)(void *arg, const char *kind, const char *msg),
+			    void *arg);
+/* "N% of this energy rests on inference: T s of unknown time (CPU ...),
+ * priced as ..." into msg (n bytes); NULL when there is no unknown time. */
+const char *ea_report_inference_msg(const struct ea_report *r, char *msg, size_t n);
+/* r's unit: r->unit, or the model's power_unit x s in *tmp. */
+const struct ea_energy_unit *ea_report_unit(const struct ea_report *r,
+					    struct ea_energy_unit *tmp);
 
 /* The power rails beside the estimate (src/output/report-rails.c): text
  * section, and the JSON "rails" array; nothing when r->nrails is 0. */

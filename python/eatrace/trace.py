@@ -279,7 +279,8 @@ class Diff(dict):
     verdict ("pass", "fail", "inconclusive"), change_pct, its interval...;
     status the CLI's exit status for it (0, 1, 3); runs a DataFrame of
     every run (side, trace, energy, busy, idle, wakeup, duration_s,
-    work_cap_s, value)."""
+    work, value): energies in the dict's energy_unit, work in its
+    work_unit (capacity x s), value in its value_unit."""
 
     status = None
 

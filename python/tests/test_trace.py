@@ -237,6 +237,10 @@ def test_diff_is_the_cli():
     assert d.verdict == json.loads(p.stdout)["verdict"] and d.status == p.returncode
     assert list(d.runs["side"]) == ["base"] * 3 + ["new"] * 3
     assert list(d.runs["trace"]) == light + heavy
+    # normalised by work: per capacity x s, as the CLI's
+    p = subprocess.run([CLI, "diff", "-f", "json", "-m", JUNO, "--normalize", "work",
+                        "--base", *light, "--new", *heavy], capture_output=True, text=True)
+    assert eatrace.diff_json(light, heavy, model=JUNO, normalize="work") == (p.stdout, p.returncode)
     # --models A B on the same traces
     p = subprocess.run([CLI, "diff", "-f", "json", "--models", JUNO, TC2, "--start", "0.1", *light],
                        capture_output=True, text=True)

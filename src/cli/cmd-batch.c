@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "cli/cmd.h"
+#include "cli/options.h"
 #include "eatrace/batch.h"
 #include "eatrace/input.h"
 #include "eatrace/model.h"
@@ -24,11 +25,11 @@ static const char usage_text[] =
 	"\n"
 	"Price many traces with one or more models: one row per trace x model\n"
 	"(trace path, model, content hash, duration, total/busy/idle/wakeup\n"
-	"energy, mean power, error), in input order. A directory is walked\n"
-	"recursively (sorted) for the files that are traces by their content,\n"
-	"as 'report' recognises them, whatever their names; the other files\n"
-	"are skipped and named on stderr. A trace that fails is a row with its\n"
-	"one-line error.\n"
+	"energy, mean power, units, model check errors, error), in input\n"
+	"order. A directory is walked recursively (sorted) for the files that\n"
+	"are traces by their content, as 'report' recognises them, whatever\n"
+	"their names; the other files are skipped and named on stderr. A trace\n"
+	"that fails is a row with its one-line error.\n"
 	"\n"
 	"options:\n"
 	"  -m, --model MODEL  model file or bundled name; repeat for more\n"
@@ -39,11 +40,13 @@ static const char usage_text[] =
 	"                     cpu or task: one per trace x model x cluster, CPU\n"
 	"                     or task, with its key columns after hash\n"
 	"  -o, --output FILE  write there instead of stdout (atomically)\n"
+	EA_UNIT_HELP
 	"  -j, --jobs N       worker processes (default: the CPU count)\n"
 	"      --resume       keep the rows already in -o FILE and skip their\n"
 	"                     traces (same content hash and model); error rows\n"
 	"                     are run again\n"
-	"  -q, --quiet        no progress line, nor the files skipped, on stderr\n"
+	"  -q, --quiet        no progress line, model warning, nor the files\n"
+	"                     skipped, on stderr\n"
 	"  -v, --verbose      name every file found in a directory on stderr:\n"
 	"                     each trace with its format, each file skipped\n"
 	"  -h, --help         this text\n"
@@ -51,7 +54,7 @@ static const char usage_text[] =
 	"Columns: docs/batch.md. Exit status: 0 every row ok, 1 some rows are\n"
 	"errors, 2 usage error or the output could not be written.\n";
 
-enum { OPT_LIST = 2000, OPT_RESUME, OPT_ROWS };
+enum { OPT_LIST = 2000, OPT_RESUME, OPT_ROWS, OPT_UNIT };
 
 static const struct option longopts[] = {
 	{ "model", required_argument, NULL, 'm' },
@@ -61,6 +64,7 @@ static const struct option longopts[] = {
 	{ "list", required_argument, NULL, OPT_LIST },
 	{ "resume", no_argument, NULL, OPT_RESUME },
 	{ "rows", required_argument, NULL, OPT_ROWS },
+	{ "unit", required_argument, NULL, OPT_UNIT },
 	{ "quiet", no_argument, NULL, 'q' },
 	{ "verbose", no_argument, NULL, 'v' },
 	{ "help", no_argument, NULL, 'h' },
@@ -101,6 +105,8 @@ struct batch {
 	struct strv paths;
 	const char *model_names[64];
 	struct ea_model *models[64];
+	struct ea_energy_unit units[64];	/* --unit, per model */
+	const char *unit;
 	int nmodels;
 	enum ea_batch_fmt fmt;
 	enum ea_batch_rows kind;
@@ -203,11 +209,21 @@ static int add_list(struct batch *b, const char *file)
 	return rc;
 }
 
+/* A kept row of model whose energies are in another unit than this run's
+ * (another --unit): priced again, so one table has one unit per model. */
+static bool other_unit(const struct batch *b, const char *model, const char *unit)
+{
+	for (int m = 0; m < b->nmodels; m++)
+		if (!strcmp(b->model_names[m], model))
+			return strcmp(b->units[m].energy, unit);
+	return false;
+}
+
 /* --resume: keep the ok rows of the existing output, note their keys. */
 static int read_previous(struct batch *b, const char *file)
 {
 	FILE *f = fopen(file, "r");
-	char *line = NULL, model[EA_ERR_MAX], hash[EA_HASH_LEN], *key;
+	char *line = NULL, model[EA_ERR_MAX], hash[EA_HASH_LEN], unit[EA_EU_NAME_LEN], *key;
 	size_t cap = 0, lineno = 0;
 	bool failed;
 	int rc = 0, k;
@@ -232,13 +248,13 @@ static int read_previous(struct batch *b, const char *file)
 			free(want);
 			continue;
 		}
-		k = ea_batch_row_key(line, b->fmt, b->kind, hash, model, &failed);
+		k = ea_batch_row_key(line, b->fmt, b->kind, hash, model, unit, &failed);
 		if (k == -2) {
 			rc = ea_die("%s:%zu: its keys are not those of this --rows; "
 				    "cannot resume it", file, lineno);
 			break;
 		}
-		if (k || failed)
+		if (k || failed || other_unit(b, model, unit))
 			continue;
 		if (asprintf(&key, "%s\t%s", hash, model) < 0)
 			rc = ea_die("out of memory");
@@ -293,6 +309,7 @@ static void run_trace(size_t job, FILE *out, void *ctx)
 		if (!b->need[t * (size_t)b->nmodels + (size_t)m])
 			continue;
 		row.model = b->model_names[m];
+		row.unit = &b->units[m];
 		row.failed = false;
 		if (rc) {
 			row.failed = true;
@@ -420,6 +437,9 @@ static int parse_args(struct batch *b, int argc, char **argv, const char **outpu
 		case OPT_RESUME:
 			*resume = true;
 			break;
+		case OPT_UNIT:
+			b->unit = optarg;
+			break;
 		case OPT_ROWS:
 			if (ea_batch_rows_parse(optarg) < 0)
 				return ea_die("batch: --rows: '%s' is not trace, cluster, cpu or task",
@@ -517,11 +537,16 @@ int cmd_batch(int argc, char **argv)
 		ea_die("batch: no traces: give TRACE or DIR arguments or --list FILE");
 		goto out;
 	}
-	for (int m = 0; m < b.nmodels; m++)
+	for (int m = 0; m < b.nmodels; m++) {
 		if (ea_model_load(&b.models[m], b.model_names[m], &err)) {
 			ea_die("%s", err.msg);
 			goto out;
 		}
+		if (ea_cli_unit(&b.units[m], b.unit, b.models[m]))
+			goto out;
+	}
+	ea_cli_model_warnings(b.quiet ? -1 : 0, (const struct ea_model *const *)b.models,
+			      b.nmodels);
 	if ((resume && read_previous(&b, output)) || plan(&b, resume))
 		goto out;
 	if (ea_out_open(&out, output, &err)) {

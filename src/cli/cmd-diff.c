@@ -47,9 +47,12 @@ static const char usage_text[] =
 	"      --idle-state N     idle state for CPUs without cpu_idle (as report)\n"
 	"      --assume-opp F     kHz charged while a frequency is unknown (as report)\n"
 	"      --no-wakeups       price wakeups at zero\n"
+	"      --unit U           energies in J, mJ or uJ (powers in W, mW, uW),\n"
+	"                         not the model's power_unit x s; refused (exit 2)\n"
+	"                         for a model whose power_unit is not W, mW, uW, nW\n"
 	"      --normalize N      none (energy), time (energy / duration: mean\n"
 	"                         power) or work (energy / capacity-seconds of\n"
-	"                         work done); default none\n"
+	"                         work done, in capacity x s); default none\n"
 	"  -f, --format FMT       text, json, markdown or junit (default text)\n"
 	"  -o, --output FILE      write there (atomically) instead of stdout\n"
 	"      --html FILE        also write a self-contained HTML page, base against new\n"
@@ -62,6 +65,8 @@ static const char usage_text[] =
 	"example:\n"
 	"  eatrace diff -m juno-r0 --max-increase 2 --base base*.dat --new new*.dat\n"
 	"\n"
+	"A model that 'eatrace model check' rejects is used with a warning (stderr\n"
+	"and every format: JSON model_check). "
 	"Traces must come from machines with the same CPU count. With -f junit, a\n"
 	"run that cannot read a trace or model still writes the JUnit file, with\n"
 	"one error case.\n"
@@ -71,7 +76,7 @@ static const char usage_text[] =
 enum fmt { F_TEXT, F_JSON, F_MD, F_JUNIT };
 
 struct diff_opts {
-	const char *model, *model_a, *model_b, *output, *html;
+	const char *model, *model_a, *model_b, *output, *html, *unit;
 	const char *dashed;	/* an argument after '--' that looks like an option */
 	enum ea_verdict inconclusive_as;
 	double max_increase, confidence;
@@ -185,6 +190,11 @@ static int parse(int argc, char **argv, struct diff_opts *o, bool *help,
 			i++;
 		} else if (!strcmp(a, "--no-wakeups")) {
 			o->acfg.zero_wakeups = true;
+		} else if (!strcmp(a, "--unit")) {
+			if (!v)
+				return ea_die("%s needs a unit (J, mJ or uJ)", a), -1;
+			o->unit = v;
+			i++;
 		} else if (!strcmp(a, "--inconclusive")) {
 			if (v && !strcmp(v, "pass"))
 				o->inconclusive_as = EA_VERDICT_PASS;
@@ -385,11 +395,20 @@ int cmd_diff(int argc, char **argv)
 					   .state_cfg = &o.cfg, .acct_cfg = &o.acfg };
 	if (mb)
 		warn_cluster_match(ma, mb);
+	for (int s = 0; s < 2; s++)
+		if (ea_cli_unit(&d.side[s].unit, o.unit, d.side[s].model))
+			goto out;
+	{
+		const struct ea_model *models[2] = { ma, mb };
+
+		ea_cli_model_warnings(0, models, 2);
+	}
 	if (ea_diff_price(&d, o.base, o.nbase, o.new, o.nnew, o.norm,
 			  o.jobs, &err)) {
 		rc = run_error(&o, err.msg);
 		goto out;
 	}
+	ea_diff_in_unit(&d);
 	if (ea_diff_compute(&d, &err)) {
 		rc = run_error(&o, err.msg);
 		goto out;

@@ -18,7 +18,9 @@ static const char usage_text[] =
 	"Print the events eatrace uses, normalised, one per line:\n"
 	"  TS_NS CPU CUR_PID EVENT key=value...\n"
 	"Timestamps are nanoseconds; prev_state is R (runnable), S (blocked)\n"
-	"or X (exited), decoded from the trace's own format.\n";
+	"or X (exited), decoded from the trace's own format. TRACE: trace.dat,\n"
+	"ftrace text, systrace or Perfetto (gzip or zstd too), '-' for standard\n"
+	"input. Exit status: 0 ok, 2 usage or input error.\n";
 
 static const char prev_state_letter[] = { 'R', 'S', 'X' };
 
@@ -90,10 +92,18 @@ int cmd_dump(int argc, char **argv)
 	struct ea_err err;
 	int rc;
 
-	if (argc != 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
-		fputs(usage_text, argc == 2 ? stdout : stderr);
-		return argc == 2 ? 0 : EXIT_ERROR;
-	}
+	for (int i = 1; i < argc; i++)
+		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+			fputs(usage_text, stdout);
+			return 0;
+		}
+	/* one line, as every command says it ('-' is standard input) */
+	for (int i = 1; i < argc; i++)
+		if (argv[i][0] == '-' && argv[i][1])
+			return ea_die("dump: unknown option '%s': dump takes one TRACE and no options (see 'eatrace dump --help')",
+				      argv[i]);
+	if (argc != 2)
+		return ea_die("dump: expected one TRACE (see 'eatrace dump --help')");
 	if (ea_input_open(&in, argv[1], &err))
 		return ea_die("%s", err.msg);
 	while ((rc = ea_input_next(in, &ev, &err)) > 0)

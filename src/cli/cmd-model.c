@@ -87,7 +87,8 @@ static const char usage_check[] =
 	"Each finding is one line on stdout, \"MODEL: error: ...\" or\n"
 	"\"MODEL: warning: ...\", then a summary line.\n"
 	"\n"
-	"  -t, --trace TRACE  a trace (trace.dat, ftrace text, systrace) to cover\n"
+	"  -t, --trace TRACE  a trace (trace.dat, ftrace or systrace text, Perfetto;\n"
+	"                     gzip or zstd too) to cover\n"
 	"  -f, --format FMT   finding lines (text, the default) or json, one object:\n"
 	"                     {\"eatrace_model_check\": 1, \"model\", \"name\", \"traces\",\n"
 	"                     \"errors\", \"warnings\", \"findings\": [{\"severity\",\n"
@@ -777,6 +778,45 @@ static int cmp_str(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
+/* One line per model found (the first of a name): name, path, title, in
+ * columns as wide as their longest entry. */
+static void print_list(char **names, int nnames)
+{
+	struct ea_model **m = calloc(nnames ? (size_t)nnames : 1, sizeof(*m));
+	char (*err)[EA_ERR_MAX] = calloc(nnames ? (size_t)nnames : 1, sizeof(*err));
+	int wn = 16, wp = 32;
+
+	if (!m || !err) {
+		free(m);
+		free(err);
+		ea_die("out of memory");
+		return;
+	}
+	for (int i = 0; i < nnames; i++) {
+		struct ea_err e;
+
+		if (i && !strcmp(names[i], names[i - 1]))
+			continue;
+		if (ea_model_load(&m[i], names[i], &e))
+			snprintf(err[i], sizeof(err[i]), "%s", e.msg);
+		if ((int)strlen(names[i]) > wn)
+			wn = (int)strlen(names[i]);
+		if (m[i] && (int)strlen(m[i]->path) > wp)
+			wp = (int)strlen(m[i]->path);
+	}
+	for (int i = 0; i < nnames; i++) {
+		if (i && !strcmp(names[i], names[i - 1]))
+			continue;
+		if (m[i])
+			printf("%-*s %-*s %s\n", wn, names[i], wp, m[i]->path, m[i]->name);
+		else
+			printf("%-*s (does not load: %s)\n", wn, names[i], err[i]);
+		ea_model_free(m[i]);
+	}
+	free(m);
+	free(err);
+}
+
 static int cmd_model_list(int argc, char **argv)
 {
 	char *dirs[64], **names = NULL;
@@ -818,19 +858,7 @@ static int cmd_model_list(int argc, char **argv)
 	}
 	if (nnames)
 		qsort(names, (size_t)nnames, sizeof(*names), cmp_str);
-	for (int i = 0; i < nnames; i++) {
-		struct ea_model *m;
-		struct ea_err err;
-
-		if (i && !strcmp(names[i], names[i - 1]))
-			continue;
-		if (ea_model_load(&m, names[i], &err)) {
-			printf("%-16s (does not load: %s)\n", names[i], err.msg);
-			continue;
-		}
-		printf("%-16s %-32s %s\n", names[i], m->path, m->name);
-		ea_model_free(m);
-	}
+	print_list(names, nnames);
 	for (int i = 0; i < nnames; i++)
 		free(names[i]);
 	free(names);

@@ -19,6 +19,7 @@
 #include "eatrace/pipeline.h"
 #include "eatrace/progress.h"
 #include "eatrace/replay.h"
+#include "eatrace/unit.h"
 
 #define STR_(x) #x
 #define STR(x) STR_(x)
@@ -88,6 +89,7 @@ static const char usage_text[] =
 	EA_PERFETTO_MAX_MB_HELP
 
 	"  -f, --format FMT   text (default) or json\n"
+	EA_UNIT_HELP
 	EA_COMMON_OPTS_HELP_NOFMT
 	"      --auto-pin        also pin tasks never seen off one CPU over 10+\n"
 	"                        activations (recorded platform only; default off:\n"
@@ -98,7 +100,9 @@ static const char usage_text[] =
 	"                        pricing) with its decisions; -v does it too\n"
 	"  -h, --help            this text\n"
 	"\n"
-	"Energy is in the model's power_unit x seconds. Performance costs per\n"
+	"Energy is in the model's power_unit x seconds (--unit: J, mJ or uJ),\n"
+	"work in capacity x s. A model that 'eatrace model check' rejects is\n"
+	"used with a warning (stderr, text, JSON model_check, HTML). Performance costs per\n"
 	"policy: wakeup-to-run latency, runnable wait, activations finishing later\n"
 	"than recorded, overutilised time, migrations. See docs/replay.md.\n"
 	"--ensemble 1 --no-sensitivity gives the output of a single replay.\n"
@@ -107,7 +111,7 @@ static const char usage_text[] =
 enum { OPT_POLICY = 2000, OPT_GOVERNOR, OPT_IDLE, OPT_TARGET, OPT_SRC_CAP,
        OPT_PIN, OPT_EMIT, OPT_NO_AUTO_PIN, OPT_HTML, OPT_PERFETTO,
        OPT_TIMING, OPT_WORK, OPT_AUTO_PIN, OPT_SHADOW, OPT_DECISIONS, OPT_PERFETTO_MAX,
-       OPT_ENSEMBLE, OPT_BASELINE, OPT_SEED, OPT_NO_SENS };
+       OPT_UNIT, OPT_ENSEMBLE, OPT_BASELINE, OPT_SEED, OPT_NO_SENS };
 
 static const struct option extra[] = {
 	{ "policy", required_argument, NULL, OPT_POLICY },
@@ -126,6 +130,7 @@ static const struct option extra[] = {
 	{ "perfetto-max-mb", required_argument, NULL, OPT_PERFETTO_MAX },
 	{ "timing", no_argument, NULL, OPT_TIMING },
 	{ "work", required_argument, NULL, OPT_WORK },
+	{ "unit", required_argument, NULL, OPT_UNIT },
 	{ "ensemble", required_argument, NULL, OPT_ENSEMBLE },
 	{ "baseline", required_argument, NULL, OPT_BASELINE },
 	{ "seed", required_argument, NULL, OPT_SEED },
@@ -137,7 +142,7 @@ static const struct option extra[] = {
 
 struct replay_opts {
 	const char *policy, *governor, *idle, *target, *emit, *html, *perfetto;
-	const char *shadow, *decisions, *baseline;
+	const char *shadow, *decisions, *unit, *baseline;
 	double perfetto_max_mb;
 	long ensemble;			/* members; 0, 1: none */
 	unsigned long long seed;
@@ -203,6 +208,9 @@ static int on_opt(int opt, const char *arg, void *ctx)
 		return 0;
 	case OPT_TIMING:
 		ro->timing = true;
+		return 0;
+	case OPT_UNIT:
+		ro->unit = arg;
 		return 0;
 	case OPT_WORK:
 		if (ea_replay_work_parse(arg) < 0)
@@ -583,6 +591,7 @@ int cmd_replay(int argc, char **argv)
 	struct ea_out out, eo = { 0 };
 	struct ea_trace_writer *tw = NULL;
 	struct ea_replay_sink sink, shsink[MAX_POLICIES];
+	struct ea_energy_unit unit, actual_unit;
 	struct ea_err err;
 	char **args;
 	int nargs, npol, ncons = 0, rc = EXIT_ERROR;
@@ -636,6 +645,15 @@ int cmd_replay(int argc, char **argv)
 	}
 	if (!rr.target)
 		rr.target = rr.model;
+	/* each run in the unit asked, each model converted from its own */
+	if (ea_cli_unit(&unit, ro.unit, rr.target) ||
+	    (rr.model && ea_cli_unit(&actual_unit, ro.unit, rr.model)))
+		goto out;
+	{
+		const struct ea_model *models[2] = { rr.model, rr.target };
+
+		ea_cli_model_warnings(o.verbose, models, 2);
+	}
 	{
 		const char *outs[] = { o.output, ro.html, ro.perfetto, ro.emit };
 		const struct ea_model *ms[] = { rr.model, rr.target };
@@ -704,7 +722,7 @@ int cmd_replay(int argc, char **argv)
 	if ((rr.have_acct && ea_acct_done(&rr.acct, rr.run.state, &err)) ||
 	    (rr.have_tl && ea_timeline_done(&rr.tl, rr.run.state, &err)) ||
 	    ea_workload_done(rr.wl, rr.run.state, &err)) {
-		ea_die("%s: %s", args[0], err.msg);
+		ea_die("%s: %s", ea_trace_label(args[0]), err.msg);
 		goto out;
 	}
 	if (timing)
@@ -742,11 +760,11 @@ int cmd_replay(int argc, char **argv)
 			cfg.sink = &shsink[i];
 		}
 		t0 = stamp_now();
-		snprintf(step, sizeof(step), "%s: replaying policy %s", args[0], names[i]);
+		snprintf(step, sizeof(step), "%s: replaying policy %s", ea_trace_label(args[0]), names[i]);
 		ea_progress_step(step, i + 1, npol);
 		if (ea_replay_run(rr.wl, &cfg, &rr.res[i], &err)) {
 			ea_progress_end();
-			ea_die("%s: %s", args[0], err.msg);
+			ea_die("%s: %s", ea_trace_label(args[0]), err.msg);
 			goto out;
 		}
 		rr.nres++;
@@ -756,7 +774,7 @@ int cmd_replay(int argc, char **argv)
 			timing_line("policy", names[i], t0, "decisions",
 				    rr.res[i].lat_n);
 		if (pictures && ea_tl_shadow_done(&rr.sh[i], &err)) {
-			ea_die("%s: %s", args[0], err.msg);
+			ea_die("%s: %s", ea_trace_label(args[0]), err.msg);
 			goto out;
 		}
 	}
@@ -775,13 +793,14 @@ int cmd_replay(int argc, char **argv)
 		goto out;
 	}
 	rep = (struct ea_replay_report){
-		.path = args[0], .model = rr.model, .target = rr.target,
+		.path = ea_trace_label(args[0]), .model = rr.model, .target = rr.target,
 		.governor = gov, .idle = idle,
 		.work = ro.work == EA_WORK_DEMAND ? "demand" :
 			ro.work == EA_WORK_FIXED ? "fixed" : "auto",
 		.actual = rr.have_acct ? &rr.acct : NULL,
 		.wl = ea_workload_counts(rr.wl), .results = rr.res,
-		.nresults = rr.nres,
+		.nresults = rr.nres, .unit = &unit,
+		.actual_unit = rr.model ? &actual_unit : NULL,
 		.ensemble = rr.have_ens ? &rr.ens : NULL,
 		.sensitivity = rr.have_sens ? &rr.sens : NULL,
 		.baseline = baseline >= 0 ? names[baseline] : NULL,

@@ -19,6 +19,7 @@
 #include "eatrace/rails.h"
 #include "eatrace/report.h"
 #include "eatrace/stats.h"
+#include "eatrace/unit.h"
 
 static const char usage_text[] =
 	"usage: eatrace report [OPTIONS] -m MODEL TRACE\n"
@@ -41,6 +42,7 @@ static const char usage_text[] =
 	"                     OPP at or above F; default: the highest OPP;\n"
 	"                     above every OPP of the model: refused\n"
 	"      --no-wakeups   price wakeups at zero\n"
+	EA_UNIT_HELP
 	"      --html FILE    also write a self-contained HTML report with plots\n"
 	"      --perfetto FILE  also write a trace for ui.perfetto.dev: Perfetto\n"
 	"                     protobuf when FILE ends in .pftrace or\n"
@@ -54,15 +56,18 @@ static const char usage_text[] =
 	EA_COMMON_OPTS_HELP
 	"  -h, --help         this text\n"
 	"\n"
-	"Energy is in the model's power_unit x seconds. JSON keys: docs/json.md.\n"
-	"A model that 'eatrace model check' rejects is used with a warning.\n"
+	"Energy is in the model's power_unit x seconds (--unit: J, mJ or uJ),\n"
+	"named in every output. JSON keys: docs/json.md. TRACE '-' is standard\n"
+	"input, named <stdin> in the output.\n"
+	"A model that 'eatrace model check' rejects is used with a warning, on\n"
+	"stderr and in the report (its notes, JSON model_check, the HTML page).\n"
 	"Exit status: 0 ok, 2 usage or input error.\n";
 
 /* 100 GHz, the most a trace may say a CPU runs at (src/input/input.c) */
 #define EA_MAX_ASSUME_KHZ 100000000u
 
 enum { OPT_PER_TASK = 2000, OPT_TOP, OPT_INTERVAL, OPT_ASSUME, OPT_NO_WAKEUPS, OPT_HTML,
-       OPT_PERFETTO, OPT_PERFETTO_MAX, OPT_RAIL };
+       OPT_PERFETTO, OPT_PERFETTO_MAX, OPT_RAIL, OPT_UNIT };
 
 static const struct option extra[] = {
 	{ "per-task", no_argument, NULL, OPT_PER_TASK },
@@ -74,6 +79,7 @@ static const struct option extra[] = {
 	{ "perfetto", required_argument, NULL, OPT_PERFETTO },
 	{ "perfetto-max-mb", required_argument, NULL, OPT_PERFETTO_MAX },
 	{ "rail", required_argument, NULL, OPT_RAIL },
+	{ "unit", required_argument, NULL, OPT_UNIT },
 };
 
 #define MAX_RAIL_MAPS 64
@@ -83,7 +89,7 @@ struct report_opts {
 	size_t top;
 	uint64_t interval_ns;
 	unsigned long assume_khz;
-	const char *html, *perfetto;
+	const char *html, *perfetto, *unit;
 	double perfetto_max_mb;
 	struct ea_rail_map rail[MAX_RAIL_MAPS];
 	char rail_buf[MAX_RAIL_MAPS][2 * EA_NAME_LEN];
@@ -116,6 +122,9 @@ static int on_opt(int opt, const char *arg, void *ctx)
 		return 0;
 	case OPT_HTML:
 		ro->html = arg;
+		return 0;
+	case OPT_UNIT:
+		ro->unit = arg;
 		return 0;
 	case OPT_PERFETTO:
 		ro->perfetto = arg;
@@ -180,25 +189,11 @@ static int write_pictures(const struct report_opts *ro, const struct ea_report *
 	return 0;
 }
 
-struct check_ctx {
-	int errors;
-	char first[256];
-};
-
-static void on_finding(void *arg, enum ea_severity sev, const char *msg)
-{
-	struct check_ctx *c = arg;
-
-	if (sev == EA_SEV_ERROR && !c->errors++)
-		snprintf(c->first, sizeof(c->first), "%s", msg);
-}
-
 /* What the numbers rest on: a model 'model check' rejects is used with a
  * warning; an --assume-opp above every OPP of the model is refused. */
 static int check_model(const struct ea_model *m, const struct report_opts *ro,
 		       const struct ea_common_opts *o)
 {
-	struct check_ctx c = { 0 };
 	uint32_t top = 0;
 
 	for (int i = 0; i < m->nclusters; i++)
@@ -208,10 +203,7 @@ static int check_model(const struct ea_model *m, const struct report_opts *ro,
 	if (ro->assume_khz > top)
 		return ea_die("--assume-opp: %lu kHz is above every OPP of model %s (the highest is %u kHz)",
 			      ro->assume_khz, m->name, top), -1;
-	ea_model_check_cb(m, on_finding, &c);
-	if (c.errors && o->verbose >= 0)
-		ea_msg("warning: model %s fails 'eatrace model check' (%d error%s, first: %s): the energies rest on it",
-			m->path ? m->path : m->name, c.errors, c.errors == 1 ? "" : "s", c.first);
+	ea_cli_model_warnings(o->verbose, &m, 1);
 	return 0;
 }
 
@@ -228,6 +220,7 @@ int cmd_report(int argc, char **argv)
 	size_t nrails = 0;
 	struct ea_stats st;
 	struct ea_acct acct;
+	struct ea_energy_unit unit;
 	struct ea_run run;
 	struct ea_out out;
 	struct ea_err err;
@@ -248,7 +241,7 @@ int cmd_report(int argc, char **argv)
 		return ea_die_no_model("report", NULL);
 	if (ea_model_load(&model, o.model, &err))
 		return ea_die("%s", err.msg);
-	if (check_model(model, &ro, &o))
+	if (ea_cli_unit(&unit, ro.unit, model) || check_model(model, &ro, &o))
 		goto out_model;
 	{
 		const char *outs[] = { o.output, ro.html, ro.perfetto };
@@ -286,22 +279,22 @@ int cmd_report(int argc, char **argv)
 	}
 	if (ea_acct_done(&acct, run.state, &err) || ea_stats_done(&st, run.state) ||
 	    (ncons > 2 && ea_timeline_done(&tl, run.state, &err))) {
-		ea_die("%s: %s", args[0], err.msg);
+		ea_die("%s: %s", ea_trace_label(args[0]), err.msg);
 		goto out_run;
 	}
-	if (ea_check_window(&o, run.state, args[0]))
+	if (ea_check_window(&o, run.state, ea_trace_label(args[0])))
 		goto out_run;
 	if (ea_rails_compare(run.info.rails, &acct, ro.rail, ro.nrail, &rails,
 			     &nrails, &err)) {
-		ea_die("%s: %s", args[0], err.msg);
+		ea_die("%s: %s", ea_trace_label(args[0]), err.msg);
 		goto out_run;
 	}
 	if (ea_out_open(&out, o.output, &err)) {
 		ea_die("%s", err.msg);
 		goto out_run;
 	}
-	rep = (struct ea_report){ args[0], &run.info, &acct, &st, ro.per_task, ro.top,
-				  rails, nrails };
+	rep = (struct ea_report){ ea_trace_label(args[0]), &run.info, &acct, &st,
+				  ro.per_task, ro.top, rails, nrails, &unit };
 	if (o.format == EA_FMT_JSON)
 		ea_report_render_json(out.f, &rep);
 	else if (o.format == EA_FMT_CSV)
@@ -310,7 +303,7 @@ int cmd_report(int argc, char **argv)
 		ea_report_render_text(out.f, &rep);
 	rc = ea_out_commit(&out, &err) ? ea_die("%s", err.msg) : 0;
 	if (!rc)
-		ea_notes_to_stderr(&o, &st, &run.info, &rep, args[0]);
+		ea_notes_to_stderr(&o, &st, &run.info, &rep, rep.path);
 	if (!rc && write_pictures(&ro, &rep, &tl, run.state))
 		rc = EXIT_ERROR;
 out_run:

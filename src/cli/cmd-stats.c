@@ -82,9 +82,9 @@ int cmd_stats(int argc, char **argv)
 	if (ea_stats_done(&st, run.state)) {
 		ea_run_free(&run);
 		ea_stats_free(&st);
-		return ea_die("%s: %s", args[0], st.error);
+		return ea_die("%s: %s", ea_trace_label(args[0]), st.error);
 	}
-	if (ea_check_window(&o, run.state, args[0])) {
+	if (ea_check_window(&o, run.state, ea_trace_label(args[0]))) {
 		ea_run_free(&run);
 		ea_stats_free(&st);
 		return EXIT_ERROR;
@@ -102,7 +102,7 @@ int cmd_stats(int argc, char **argv)
 		ea_stats_render_csv(out.f, &st, &run.info);
 		break;
 	default:
-		ea_stats_render_text(out.f, &st, &run.info, args[0]);
+		ea_stats_render_text(out.f, &st, &run.info, ea_trace_label(args[0]));
 		break;
 	}
 	if (ea_out_commit(&out, &err)) {
@@ -110,7 +110,7 @@ int cmd_stats(int argc, char **argv)
 		ea_run_free(&run);
 		return ea_die("%s", err.msg);
 	}
-	ea_notes_to_stderr(&o, &st, &run.info, NULL, args[0]);
+	ea_notes_to_stderr(&o, &st, &run.info, NULL, ea_trace_label(args[0]));
 	ea_stats_free(&st);
 	ea_run_free(&run);
 	return 0;

@@ -53,7 +53,9 @@ static void usage(FILE *f)
 {
 	fprintf(f, "usage: eatrace COMMAND [OPTIONS] ...\n\n"
 		   "Estimate the CPU energy of Linux scheduling decisions from\n"
-		   "trace-cmd trace.dat files and ftrace text (gzip or zstd\ncompressed too, recognised by content).\n\ncommands:\n");
+		   "trace-cmd trace.dat files, ftrace and systrace text and Perfetto\n"
+		   "traces (gzip or zstd compressed too, recognised by content; '-'\n"
+		   "is standard input, named <stdin> in the output).\n\ncommands:\n");
 	for (size_t i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++)
 		fprintf(f, "  %-8s %s\n", cmds[i].name, cmds[i].summary);
 	fprintf(f, "\n'eatrace COMMAND --help' (or 'eatrace help COMMAND') describes each command; "

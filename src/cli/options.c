@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * The options the trace-reading commands share (options.h): parsing them,
- * the --start/--end window check after the run, and the notes -q and -v let
- * through to stderr.
+ * --unit, the --start/--end window check after the run, the notes -q and -v
+ * let through to stderr, the model-check warning, and how the trace
+ * argument is named.
  */
 #include <getopt.h>
 #include <stdio.h>
@@ -12,6 +13,9 @@
 #include "cli/msg.h"
 #include "cli/options.h"
 #include "eatrace/input.h"
+#include "eatrace/model-verdict.h"
+#include "eatrace/model.h"
+#include "eatrace/unit.h"
 #include "eatrace/progress.h"
 #include "eatrace/report.h"
 #include "eatrace/stats.h"
@@ -233,4 +237,29 @@ void ea_notes_to_stderr(const struct ea_common_opts *o, const struct ea_stats *s
 	ea_stats_foreach_note(st, info, note_err, &nf);
 	if (rep)
 		ea_report_foreach_energy_note(rep, note_err, &nf);
+}
+
+int ea_cli_unit(struct ea_energy_unit *u, const char *name, const struct ea_model *m)
+{
+	struct ea_err err;
+
+	if (ea_energy_unit_parse(u, name, m->power_unit, m->name, &err))
+		return ea_die("%s", err.msg), -1;
+	return 0;
+}
+
+static void model_warning(void *arg, const char *kind, const char *msg)
+{
+	ea_msg("%s: %s", kind, msg);
+}
+
+void ea_cli_model_warnings(int verbose, const struct ea_model *const *models, int n)
+{
+	if (verbose >= 0)
+		ea_model_verdict_notes(models, n, model_warning, NULL);
+}
+
+const char *ea_trace_label(const char *arg)
+{
+	return strcmp(arg, "-") ? arg : EA_STDIN_LABEL;
 }

@@ -76,4 +76,26 @@ int ea_check_window(const struct ea_common_opts *o, const struct ea_state *s,
 /* "1.25" -> 1250000000; "@2084.5" -> absolute. Returns 0 or -1. */
 int ea_parse_time(const char *s, uint64_t *ns, bool *absolute);
 
+/* --unit, for the commands that price (report, replay, diff, batch). */
+#define EA_UNIT_HELP                                                           \
+	"      --unit U       energies in U: J, mJ or uJ (powers in W, mW, uW)\n" \
+	"                     instead of the model's power_unit x s; refused\n"   \
+	"                     (exit 2) for a model whose power_unit is not W,\n"  \
+	"                     mW, uW or nW (docs/json.md \"Units\")\n"
+
+/* u for --unit name (NULL: the model's own) and model m; 0, or prints one
+ * error line and returns -1. */
+struct ea_model;
+struct ea_energy_unit;
+int ea_cli_unit(struct ea_energy_unit *u, const char *name, const struct ea_model *m);
+
+/* "warning: model X fails 'eatrace model check' (...)" on stderr, for
+ * each of models[0..n) that does, unless verbose < 0 (-q). */
+void ea_cli_model_warnings(int verbose, const struct ea_model *const *models, int n);
+
+/* How outputs name the trace argument: "<stdin>" for "-", as the
+ * readers' messages do (src/input), the argument otherwise. */
+#define EA_STDIN_LABEL "<stdin>"
+const char *ea_trace_label(const char *arg);
+
 #endif

@@ -85,6 +85,7 @@ int ea_batch_price_rows(struct ea_batch_row *row, const struct ea_model *m,
 	row->failed = false;
 	row->cluster = row->comm = NULL;
 	snprintf(row->power_unit, sizeof(row->power_unit), "%s", m->power_unit);
+	row->model_errors = ea_model_check_cb(m, NULL, NULL);
 	if (ea_acct_init(&acct, m, &acfg, &err))
 		goto fail;
 	ea_acct_state_config(&acct, &cfg);

@@ -96,8 +96,11 @@ static int diff_json(const struct ea_diff_request *rq, char **json, int *status,
 					  .acct_cfg = &acfg};
 	if (ea_diff_price(&d, (char *const *)rq->base, rq->nbase,
 			  (char *const *)news, nnew, d.norm,
-			  rq->jobs > 1 ? rq->jobs : 1, e) ||
-	    ea_diff_compute(&d, e))
+			  rq->jobs > 1 ? rq->jobs : 1, e))
+		goto out;
+	/* work in capacity x s, as the CLI's (src/output/diff-unit.c) */
+	ea_diff_in_unit(&d);
+	if (ea_diff_compute(&d, e))
 		goto out;
 	if (!(f = open_memstream(&buf, &len))) {
 		ea_err_set(e, "out of memory");

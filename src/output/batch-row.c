@@ -18,7 +18,8 @@ void ea_batch_header(FILE *f, enum ea_batch_fmt fmt, enum ea_batch_rows kind)
 {
 	if (fmt == EA_BATCH_CSV)
 		fprintf(f, "path,model,hash,%sduration_s,total_energy,busy_energy,"
-			"idle_energy,wakeup_energy,mean_power,power_unit,error\n",
+			"idle_energy,wakeup_energy,mean_power,power_unit,energy_unit,"
+			"model_check_errors,error\n",
 			key_cols[kind]);
 }
 
@@ -89,24 +90,28 @@ static int row_keys(const struct ea_batch_row *r, const char *name[2], char val[
 
 void ea_batch_row_write(FILE *f, enum ea_batch_fmt fmt, const struct ea_batch_row *r)
 {
-	char num[7][64] = { "", "", "", "", "", "", "" };
+	char num[7][EA_EU_BUF] = { "", "", "", "", "", "", "" };
 	static const char *const keys[] = { "duration_s", "total_energy",
-		"busy_energy", "idle_energy", "wakeup_energy", "mean_power" };
+		"busy_energy", "idle_energy", "wakeup_energy", "mean_power",
+		"model_check_errors" };
 	const char *kname[2];
 	char kval[2][64];
 	bool knum[2];
 	int nk = row_keys(r, kname, kval, knum);
+	struct ea_energy_unit ut;
+	const struct ea_energy_unit *u = ea_energy_unit_or(r->unit, r->power_unit, &ut);
 
 	if (!r->failed) {
 		ea_fmt_s(num[0], r->duration_ns);
-		ea_energy_fmt(num[1], r->total);
-		ea_energy_fmt(num[2], r->busy);
-		ea_energy_fmt(num[3], r->idle);
-		ea_energy_fmt(num[4], r->wakeup);
-		/* power_unit x s / s; no mean over an empty window */
+		ea_eu_fmt(num[1], u, r->total);
+		ea_eu_fmt(num[2], u, r->busy);
+		ea_eu_fmt(num[3], u, r->idle);
+		ea_eu_fmt(num[4], u, r->wakeup);
+		/* energy / s, in u->power; no mean over an empty window */
 		if (r->duration_ns)
-			ea_fmt_num(num[5], ea_energy_to_double(r->total) /
+			ea_fmt_num(num[5], ea_eu_energy(u, r->total) /
 					   ((double)r->duration_ns / 1e9));
+		snprintf(num[6], sizeof(num[6]), "%d", r->model_errors);
 	}
 	if (fmt == EA_BATCH_CSV) {
 		csv_field(f, r->path, false);
@@ -116,7 +121,9 @@ void ea_batch_row_write(FILE *f, enum ea_batch_fmt fmt, const struct ea_batch_ro
 			csv_field(f, kval[i], false);
 		for (int i = 0; i < 6; i++)
 			csv_field(f, num[i], false);
-		csv_field(f, r->failed ? "" : r->power_unit, false);
+		csv_field(f, r->failed ? "" : u->power, false);
+		csv_field(f, r->failed ? "" : u->energy, false);
+		csv_field(f, num[6], false);
 		csv_field(f, r->failed ? r->error : "", true);
 		return;
 	}
@@ -138,12 +145,14 @@ void ea_batch_row_write(FILE *f, enum ea_batch_fmt fmt, const struct ea_batch_ro
 	for (int i = 0; i < 6; i++)
 		fprintf(f, ",\"%s\":%s", keys[i], num[i][0] ? num[i] : "null");
 	if (r->failed) {
-		fputs(",\"power_unit\":null,", f);
+		fputs(",\"power_unit\":null,\"energy_unit\":null,\"model_check_errors\":null,", f);
 		json_str(f, "error", r->error);
 	} else {
 		fputc(',', f);
-		json_str(f, "power_unit", r->power_unit);
-		fputs(",\"error\":null", f);
+		json_str(f, "power_unit", u->power);
+		fputc(',', f);
+		json_str(f, "energy_unit", u->energy);
+		fprintf(f, ",\"%s\":%s,\"error\":null", keys[6], num[6]);
 	}
 	fputs("}\n", f);
 }
@@ -184,8 +193,9 @@ static bool same_keys(struct json_object *o, enum ea_batch_rows kind)
 	static const char *const names[][2] = { { NULL, NULL }, { "cluster", NULL },
 		{ "cpu", "cluster" }, { "pid", "comm" } };
 
-	/* path, model, hash, the key columns, 6 figures, power_unit, error */
-	if (json_object_object_length(o) != 11 + nkeys[kind])
+	/* path, model, hash, the key columns, 6 figures, power_unit,
+	 * energy_unit, model_check_errors, error */
+	if (json_object_object_length(o) != 13 + nkeys[kind])
 		return false;
 	for (int i = 0; i < nkeys[kind]; i++)
 		if (!json_object_object_get_ex(o, names[kind][i], NULL))
@@ -194,14 +204,17 @@ static bool same_keys(struct json_object *o, enum ea_batch_rows kind)
 }
 
 int ea_batch_row_key(const char *line, enum ea_batch_fmt fmt, enum ea_batch_rows kind,
-		     char hash[EA_HASH_LEN], char *model, bool *failed)
+		     char hash[EA_HASH_LEN], char *model, char unit[EA_EU_NAME_LEN],
+		     bool *failed)
 {
 	char err[8];
 
+	unit[0] = 0;
 	if (fmt == EA_BATCH_CSV) {
 		if (!strncmp(line, "path,model,", 11) ||
-		    csv_nth(line, 10 + nkeys[kind], err, sizeof(err)) ||
-		    csv_nth(line, 1, model, EA_ERR_MAX) || csv_nth(line, 2, hash, EA_HASH_LEN))
+		    csv_nth(line, 12 + nkeys[kind], err, sizeof(err)) ||
+		    csv_nth(line, 1, model, EA_ERR_MAX) || csv_nth(line, 2, hash, EA_HASH_LEN) ||
+		    csv_nth(line, 10 + nkeys[kind], unit, EA_EU_NAME_LEN))
 			return -1;
 		*failed = err[0] != 0;
 		return 0;
@@ -219,6 +232,9 @@ int ea_batch_row_key(const char *line, enum ea_batch_fmt fmt, enum ea_batch_rows
 			snprintf(model, EA_ERR_MAX, "%s", json_object_get_string(v));
 			*failed = json_object_object_get_ex(o, "error", &v) &&
 				  !json_object_is_type(v, json_type_null);
+			if (json_object_object_get_ex(o, "energy_unit", &v) &&
+			    json_object_is_type(v, json_type_string))
+				snprintf(unit, EA_EU_NAME_LEN, "%s", json_object_get_string(v));
 			rc = 0;
 		}
 	}

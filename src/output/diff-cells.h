@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * What the text and Markdown forms of `eatrace diff` share
- * (src/output/diff-text.c): changes in percent that may be n/a, and the
- * reasons printed under a table for each n/a in it.
+ * (src/output/diff-text.c): changes in percent that may be n/a, the
+ * reasons printed under a table for each n/a in it, and the warning for a
+ * model that fails 'eatrace model check'.
  */
 #ifndef EATRACE_OUTPUT_DIFF_CELLS_H
 #define EATRACE_OUTPUT_DIFF_CELLS_H
@@ -26,5 +27,9 @@ void ea_diff_na_add(struct ea_diff_na *na, const char *fmt, ...)
  * rate is n/a (x or y NaN, rate true: that side has a run of 0 s). */
 void ea_diff_na_row(struct ea_diff_na *na, const struct ea_diff *d,
 		    const char *label, double x, double y, bool rate);
+
+/* "warning: model X fails 'eatrace model check' (...)" for each side's
+ * model that does (src/output/model-verdict.c); markdown: a quote. */
+void ea_diff_model_warnings(FILE *f, const struct ea_diff *d, bool markdown);
 
 #endif

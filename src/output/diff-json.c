@@ -6,6 +6,7 @@
 #include <stdlib.h>
 
 #include "eatrace/diff.h"
+#include "eatrace/model-verdict.h"
 #include "eatrace/output.h"
 #include "diff/rows.h"
 
@@ -27,7 +28,8 @@ static void side_json(struct ea_json *j, const struct ea_diff_side *s)
 		ea_json_num(j, "idle", r->idle);
 		ea_json_num(j, "wakeup", r->wakeup);
 		ea_json_num(j, "duration_s", r->duration_s);
-		ea_json_num(j, "work_cap_s", r->work_cap_s);
+		/* work in capacity x s, as replay's (1024 x work_cap_s) */
+		ea_json_num(j, "work", r->work_cap_s * 1024);
 		ea_json_num(j, "value", r->value);
 		ea_json_obj_end(j);
 	}
@@ -85,16 +87,23 @@ static void rate_json(struct ea_json *j, const char *key, const struct ea_diff_s
 void ea_diff_render_json(FILE *f, const struct ea_diff *d)
 {
 	const struct ea_diff_side *b = &d->side[0], *n = &d->side[1];
-	const struct ea_model *m = b->model;
+	const struct ea_model *models[2] = { b->model, n->model };
+	struct ea_energy_unit ut;
+	const struct ea_energy_unit *u = ea_diff_unit(d, &ut);
 	struct ea_diff_task_delta *t;
 	struct ea_json j;
+	char vu[64];
 	size_t nt;
 
 	ea_json_begin(&j, f);
 	ea_json_obj(&j, NULL);
 	ea_json_int(&j, "eatrace_diff", 1);
 	ea_json_str(&j, "normalize", ea_norm_name(d->norm));
-	ea_json_str(&j, "power_unit", m->power_unit);
+	ea_json_str(&j, "power_unit", u->power);
+	ea_json_str(&j, "energy_unit", u->energy);
+	ea_json_str(&j, "value_unit", ea_diff_value_unit(d, vu, sizeof(vu)));
+	ea_json_str(&j, "work_unit", EA_WORK_UNIT);
+	ea_model_verdict_json(&j, models, 2);
 	ea_json_num(&j, "max_increase_pct", d->max_increase_pct);
 	ea_json_num(&j, "confidence", d->confidence);
 	side_json(&j, b);

@@ -12,6 +12,7 @@
 
 #include "eatrace/diff.h"
 #include "eatrace/escape.h"
+#include "eatrace/model-verdict.h"
 
 /* XML text: names escaped by ea_esc_html(), the layout's \n and \t kept. */
 static void xml_text(FILE *f, const char *s)
@@ -62,6 +63,17 @@ void ea_diff_render_junit(FILE *f, const struct ea_diff *d)
 	}
 	fputs("      <system-out>", f);
 	xml_text(f, msg);
+	/* a model failing 'eatrace model check' (src/output/model-verdict.c) */
+	for (int s = 0; s < 2; s++)
+		if ((!s || d->side[1].model != d->side[0].model) &&
+		    ea_model_verdict_msg(d->side[s].model, msg, sizeof(msg))) {
+			xml_text(f, "\nwarning: ");
+			xml_text(f, msg);
+		}
+	/* the unit of the values below, as the text names it */
+	snprintf(msg, sizeof(msg), "\nnormalised by %s: values in ", ea_norm_name(d->norm));
+	xml_text(f, msg);
+	xml_text(f, ea_diff_value_unit(d, name, sizeof(name)));
 	for (int s = 0; !d->models_mode && s < 2; s++)
 		for (int i = 0; i < d->side[s].n; i++) {
 			char line[512];

@@ -107,14 +107,16 @@ static void md_states(FILE *f, const struct ea_diff *d, int c, const char *name)
 }
 
 /* --models: one row per trace, its ratio (src/diff/paired.c). */
-static void md_pairs(FILE *f, const struct ea_diff *d)
+static void md_pairs(FILE *f, const struct ea_diff *d, const char *unit)
 {
 	const struct ea_diff_side *b = &d->side[0], *n = &d->side[1];
 	const struct ea_diff_paired *p = &d->paired;
 
-	fputs("\n| trace (paired) | base | new | change "
-	      "|\n|---|---:|---:|---:|\n",
-	      f);
+	fputs("\n| trace (paired) | base (", f);
+	md_name(f, unit);
+	fputs(") | new (", f);
+	md_name(f, unit);
+	fputs(") | change |\n|---|---:|---:|---:|\n", f);
 	for (int i = 0; i < b->n; i++) {
 		const char *why;
 		double r;
@@ -140,10 +142,9 @@ static void md_pairs(FILE *f, const struct ea_diff *d)
 void ea_diff_render_markdown(FILE *f, const struct ea_diff *d)
 {
 	const struct ea_diff_side *b = &d->side[0], *n = &d->side[1];
-	const struct ea_model *m = b->model;
 	struct ea_diff_task_delta *t;
 	struct ea_diff_na na = {.n = 0};
-	char buf[512];
+	char buf[512], vu[64];
 	size_t nt;
 
 	fprintf(f, "### eatrace energy gate: %s\n\n",
@@ -153,10 +154,12 @@ void ea_diff_render_markdown(FILE *f, const struct ea_diff *d)
 			? "INCONCLUSIVE"
 			: "PASS");
 	fprintf(f, "%s\n\n", ea_diff_verdict_line(d, buf, sizeof(buf)));
-	fprintf(f,
-		"| | runs | mean (%s%s, by %s) | sd | model "
-		"|\n|---|---:|---:|---:|---|\n",
-		m->power_unit, ea_norm_unit(d->norm), ea_norm_name(d->norm));
+	ea_diff_model_warnings(f, d, true);
+	ea_diff_value_unit(d, vu, sizeof(vu));
+	fputs("| | runs | mean (", f);
+	md_name(f, vu);
+	fprintf(f, ", by %s) | sd | model |\n|---|---:|---:|---:|---|\n",
+		ea_norm_name(d->norm));
 	for (int s = 0; s < 2; s++) {
 		fprintf(f, "| %s | %d | %.6g | %s%.3g | ", d->side[s].name,
 			d->side[s].n, d->side[s].mean,
@@ -166,9 +169,10 @@ void ea_diff_render_markdown(FILE *f, const struct ea_diff *d)
 		fputs(" |\n", f);
 	}
 	if (d->models_mode)
-		md_pairs(f, d);
-	fprintf(f, "\n| where (mean per run) | base | new | change "
-		   "|\n|---|---:|---:|---:|\n");
+		md_pairs(f, d, vu);
+	fputs("\n| where (mean per run, in ", f);
+	md_name(f, vu);
+	fputs(") | base | new | change |\n|---|---:|---:|---:|\n", f);
 	md_row(f, &na, d, "busy",
 	       ea_diff_side_mean(b, offsetof(struct ea_diff_run, busy)),
 	       ea_diff_side_mean(n, offsetof(struct ea_diff_run, busy)), 6,

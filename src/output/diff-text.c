@@ -9,6 +9,7 @@
 
 #include "eatrace/diff.h"
 #include "eatrace/escape.h"
+#include "eatrace/model-verdict.h"
 #include "diff/rows.h"
 #include "output/diff-cells.h"
 
@@ -43,6 +44,18 @@ static const char *paired_line(const struct ea_diff *d, char *buf, size_t n,
 			 word[d->verdict], d->change_pct, d->max_increase_pct);
 	}
 	return buf;
+}
+
+void ea_diff_model_warnings(FILE *f, const struct ea_diff *d, bool markdown)
+{
+	const struct ea_model *models[2] = { d->side[0].model, d->side[1].model };
+	char msg[512], e[4 * sizeof(msg) + 1];
+
+	for (int i = 0; i < 2; i++)
+		if ((!i || models[1] != models[0]) &&
+		    ea_model_verdict_msg(models[i], msg, sizeof(msg)))
+			fprintf(f, markdown ? "> **warning**: %s\n\n" : "warning: %s\n",
+				ea_esc_term_buf(e, sizeof(e), msg));
 }
 
 const char *ea_diff_verdict_line(const struct ea_diff *d, char *buf, size_t n)
@@ -211,10 +224,10 @@ static void sides_text(FILE *f, const struct ea_diff *d, const char *unit)
 		fputc('\n', f);
 		/* paired: the runs are listed once, as pairs, below */
 		for (int i = 0; !d->models_mode && i < side->n; i++)
-			fprintf(f, "  %-40s %12.6g  (%.6g %s x s in %.3f s)\n",
+			fprintf(f, "  %-40s %12.6g  (%.6g %s in %.3f s)\n",
 				ea_esc_term_buf(e1, sizeof(e1), side->runs[i].path),
-				side->runs[i].value,
-				side->runs[i].energy, unit, side->runs[i].duration_s);
+				side->runs[i].value, side->runs[i].energy,
+				ea_esc_term_buf(e2, sizeof(e2), unit), side->runs[i].duration_s);
 	}
 	if (d->models_mode)
 		pairs_text(f, d);
@@ -223,16 +236,17 @@ static void sides_text(FILE *f, const struct ea_diff *d, const char *unit)
 void ea_diff_render_text(FILE *f, const struct ea_diff *d)
 {
 	const struct ea_diff_side *b = &d->side[0], *n = &d->side[1];
-	const struct ea_model *m = b->model;
+	struct ea_energy_unit ut;
 	struct ea_diff_task_delta *t;
 	struct ea_diff_na na = { .n = 0 };
-	char buf[512], e2[4 * EA_NAME_LEN + 1];
+	char buf[512], e1[4 * 64 + 1], e2[4 * EA_NAME_LEN + 1], vu[64];
 	size_t nt;
 
-	fprintf(f, "%s\n\n", ea_diff_verdict_line(d, buf, sizeof(buf)));
-	fprintf(f, "normalised by %s: values in %s%s\n", ea_norm_name(d->norm),
-		m->power_unit, ea_norm_unit(d->norm));
-	sides_text(f, d, m->power_unit);
+	fprintf(f, "%s\n", ea_diff_verdict_line(d, buf, sizeof(buf)));
+	ea_diff_model_warnings(f, d, false);
+	fprintf(f, "\nnormalised by %s: values in %s\n", ea_norm_name(d->norm),
+		ea_esc_term_buf(e1, sizeof(e1), ea_diff_value_unit(d, vu, sizeof(vu))));
+	sides_text(f, d, ea_diff_unit(d, &ut)->energy);
 	fprintf(f, "\n%-24s %14s %14s %9s\n", "where (mean per run)", "base", "new", "change");
 	row(f, &na, d, "busy", ea_diff_side_mean(b, offsetof(struct ea_diff_run, busy)),
 	    ea_diff_side_mean(n, offsetof(struct ea_diff_run, busy)), 6, false);

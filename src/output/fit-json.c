@@ -9,6 +9,7 @@
 
 #include "eatrace/fit-report.h"
 #include "eatrace/output.h"
+#include "eatrace/unit.h"
 
 static void err_obj(struct ea_json *j, const char *key,
 		    const struct ea_fit_err *e)
@@ -169,6 +170,7 @@ void ea_fit_render_json(FILE *f, const struct ea_fit_report *r)
 	const struct ea_fit *fit = r->fit;
 	const struct ea_fit_config *cfg = r->cfg;
 	const struct ea_model *m = fit->initial;
+	struct ea_energy_unit u;
 	struct ea_json j;
 
 	ea_json_begin(&j, f);
@@ -180,6 +182,9 @@ void ea_fit_render_json(FILE *f, const struct ea_fit_report *r)
 	ea_json_str(&j, "model", m->path ? m->path : "");
 	ea_json_str(&j, "name", m->name);
 	ea_json_str(&j, "power_unit", m->power_unit);
+	/* as every output names it (docs/json.md "Units") */
+	ea_energy_unit_native(&u, m->power_unit);
+	ea_json_str(&j, "energy_unit", u.energy);
 	if (!r->check) {
 		if (r->output)
 			ea_json_str(&j, "fitted_model", r->output);

@@ -11,6 +11,15 @@
 #include <string.h>
 
 #include "eatrace/fit-report.h"
+#include "eatrace/unit.h"
+
+/* The model's energy unit as every output names it ("mW x s"). */
+static const char *energy_unit(const struct ea_model *m,
+			       struct ea_energy_unit *u)
+{
+	ea_energy_unit_native(u, m->power_unit);
+	return u->energy;
+}
 
 static const char *pct(char *buf, double v)
 {
@@ -128,12 +137,13 @@ static void coefficients(FILE *f, const struct ea_fit_report *r)
 {
 	const struct ea_fit *fit = r->fit;
 	const struct ea_model *m = fit->initial;
+	struct ea_energy_unit eu, *u = &eu;
 	char a[24], b[24], c[24], d[24], e[16];
 
 	fprintf(f,
-		"\ncoefficients fitted (%d): powers in %s, wakeups in %s x s "
+		"\ncoefficients fitted (%d): powers in %s, wakeups in %s "
 		"per wakeup;\n",
-		fit->nfitted, m->power_unit, m->power_unit);
+		fit->nfitted, m->power_unit, energy_unit(m, u));
 	if (isnan(fit->t_quantile))
 		fprintf(f,
 			"no intervals: no degrees of freedom left (%zu windows "
@@ -187,9 +197,9 @@ static void coefficients(FILE *f, const struct ea_fit_report *r)
 			fit->sigma * 100);
 	else
 		fprintf(f,
-			"residual standard deviation: %s %s x s per window "
+			"residual standard deviation: %s %s per window "
 			"(equal weights)\n",
-			num(a, fit->sigma), m->power_unit);
+			num(a, fit->sigma), energy_unit(m, u));
 }
 
 static void findings(FILE *f, const struct ea_fit_report *r)
@@ -246,11 +256,12 @@ void ea_fit_render_text(FILE *f, const struct ea_fit_report *r)
 {
 	const struct ea_fit *fit = r->fit;
 	const struct ea_model *m = fit->initial;
+	struct ea_energy_unit u;
 
-	fprintf(f, "%s: %s (%s), energies in %s x s\n",
+	fprintf(f, "%s: %s (%s), energies in %s\n",
 		r->check ? "eatrace model check --measured"
 			 : "eatrace model fit",
-		m->name, m->path ? m->path : "", m->power_unit);
+		m->name, m->path ? m->path : "", energy_unit(m, &u));
 	if (!r->check)
 		fprintf(f, "fitted model: %s\n",
 			r->output ? r->output : "not written (no -o FILE)");

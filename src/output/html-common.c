@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "eatrace/model-verdict.h"
 #include "eatrace/output.h"
 #include "output/html-common.h"
 
@@ -38,6 +39,10 @@ static const char style[] =
 	"td,th{border:1px solid #ddd;padding:3px 8px;text-align:right}"
 	"th{background:#f4f4f4}td:first-child,th:first-child{text-align:left}\n"
 	"td.better{color:#1a7f37}td.worse{color:#b42318}\n"
+	".warn{border:1px solid #b42318;background:#fdecea;color:#7a1a12;"
+	"border-radius:6px;padding:8px 14px;margin:12px 0}\n"
+	".headline{font-size:15px;margin:8px 0}\n"
+	"ul.notes li{margin:2px 0}\n"
 	".side{display:flex;flex-wrap:wrap;gap:16px}\n";
 
 void html_head(FILE *f, const char *title)
@@ -54,19 +59,46 @@ void html_foot(FILE *f)
 	      "chart for its exact figures.</p>\n</body>\n</html>\n", f);
 }
 
-const char *html_energy_unit(char *buf, size_t n, const char *pu)
+const char *html_e(char *buf, const struct ea_energy_unit *u, ea_energy_t e)
 {
-	if (!strcmp(pu, "W") || !strcmp(pu, "mW") || !strcmp(pu, "uW") ||
-	    !strcmp(pu, "nW"))
-		snprintf(buf, n, "%.*sJ", (int)strlen(pu) - 1, pu);
-	else
-		snprintf(buf, n, "%s\xc2\xb7s", pu);
-	return buf;
+	return ea_eu_fmt(buf, u, e);
 }
 
-const char *html_e(char *buf, ea_energy_t e)
+/* Characters (UTF-8 code points) of s. */
+static int chars(const char *s)
 {
-	return ea_energy_fmt(buf, e);
+	int n = 0;
+
+	for (; *s; s++)
+		n += ((unsigned char)*s & 0xc0) != 0x80;
+	return n;
+}
+
+/* About the widest a 13 px system-ui character is (capitals, digits). */
+#define CHAR_W 7.8
+
+double html_label_w(const char *const *labels, int n)
+{
+	double w = LABEL_W;
+
+	for (int i = 0; i < n; i++)
+		if (labels[i] && CHAR_W * chars(labels[i]) + 16 > w)
+			w = CHAR_W * chars(labels[i]) + 16;
+	return w < HTML_W / 2 ? w : HTML_W / 2;
+}
+
+static void warn_note(void *arg, const char *kind, const char *msg)
+{
+	FILE *f = arg;
+
+	fputs("<p class=\"warn\" data-model-check=\"fail\"><b>Warning:</b> ", f);
+	svg_esc(f, msg);
+	fputs(".</p>\n", f);
+}
+
+void html_model_warnings(FILE *f, const struct ea_model *const *models, int n)
+{
+	ea_model_verdict_notes(models, n, warn_note, f);
 }
 
 /* Buckets grouped g at a time for drawing. */
@@ -99,22 +131,25 @@ static ea_energy_t bin_e(const struct ea_timeline *t, size_t g, size_t i, int co
 	return e;
 }
 
-static double power_of(ea_energy_t e, uint64_t t0, uint64_t t1)
+/* Mean power over [t0, t1) of energy e, in u's unit of power. */
+static double power_of(const struct ea_energy_unit *u, ea_energy_t e, uint64_t t0,
+		       uint64_t t1)
 {
-	return t1 > t0 ? ea_energy_to_double(e) / ((double)(t1 - t0) / 1e9) : 0;
+	return t1 > t0 ? ea_eu_energy(u, e) / ((double)(t1 - t0) / 1e9) : 0;
 }
 
 double html_power_chart(FILE *f, const char *id, const struct ea_timeline *t,
 			const int *cols, const char *const *names,
-			const char *const *colors, int n, const char *power_unit,
-			double ymax, int height)
+			const char *const *colors, int n,
+			const struct ea_energy_unit *u, double ymax, int height)
 {
+	const char *power_unit = u->power;
 	size_t g, nb = bins(t, &g);
 	double *x = calloc(nb + 1, sizeof(*x));
 	double *v = calloc(nb * (n ? n : 1), sizeof(*v));
 	struct svg_plot p = { 72, 40, HTML_W - 92, height - 90, 0, 0, 0, 0 };
 	double peak = 0, lx = p.x;
-	char ylabel[64], b1[64], b2[64];
+	char ylabel[64], b1[EA_EU_BUF], b2[64];
 	uint64_t t0, t1;
 
 	if (!x || !v) {
@@ -129,7 +164,7 @@ double html_power_chart(FILE *f, const char *id, const struct ea_timeline *t,
 		x[i] = (double)(t0 - t->start) / 1e9;
 		x[i + 1] = (double)(t1 - t->start) / 1e9;
 		for (int s = 0; s < n; s++) {
-			v[s * nb + i] = power_of(bin_e(t, g, i, cols[s]), t0, t1);
+			v[s * nb + i] = power_of(u, bin_e(t, g, i, cols[s]), t0, t1);
 			sum += v[s * nb + i];
 		}
 		if (sum > peak)
@@ -158,15 +193,18 @@ double html_power_chart(FILE *f, const char *id, const struct ea_timeline *t,
 			svg_px(&p, x[i]), p.y, svg_px(&p, x[i + 1]) - svg_px(&p, x[i]),
 			p.h, ea_fmt_s(b1, t0 - t->start), ea_fmt_s(b2, t1 - t->start));
 		for (int s = 0; s < n; s++)
-			fprintf(f, "%s%s", s ? " " : "", html_e(b1, bin_e(t, g, i, cols[s])));
+			fprintf(f, "%s%s", s ? " " : "", html_e(b1, u, bin_e(t, g, i, cols[s])));
 		fprintf(f, "\"><title>%s to %s s", svg_num(b1, x[i]), svg_num(b2, x[i + 1]));
 		for (int s = n - 1; s >= 0; s--) {
 			fputs("\n", f);
 			svg_esc(f, names[s]);
-			fprintf(f, ": %s %s", svg_num(b1, v[s * nb + i]), power_unit);
+			fprintf(f, ": %s ", svg_num(b1, v[s * nb + i]));
+			svg_esc(f, power_unit);
 			sum += v[s * nb + i];
 		}
-		fprintf(f, "\ntotal: %s %s</title></rect>\n", svg_num(b1, sum), power_unit);
+		fprintf(f, "\ntotal: %s ", svg_num(b1, sum));
+		svg_esc(f, power_unit);
+		fputs("</title></rect>\n", f);
 	}
 	fputs("</svg>\n", f);
 	fprintf(f, "<p class=\"note\">Mean power over bins of %s ms (energy in the bin / its length).</p>\n",
@@ -176,7 +214,8 @@ double html_power_chart(FILE *f, const char *id, const struct ea_timeline *t,
 	return ymax;
 }
 
-double html_timeline_peak(const struct ea_timeline *t, bool cpus)
+double html_timeline_peak(const struct ea_timeline *t, bool cpus,
+			  const struct ea_energy_unit *u)
 {
 	size_t g, nb = bins(t, &g);
 	double peak = 0;
@@ -187,7 +226,7 @@ double html_timeline_peak(const struct ea_timeline *t, bool cpus)
 
 		bin_span(t, g, i, &t0, &t1);
 		for (int c = cpus ? 0 : t->ncpus; c < (cpus ? t->ncpus : t->ncols); c++)
-			sum += power_of(bin_e(t, g, i, c), t0, t1);
+			sum += power_of(u, bin_e(t, g, i, c), t0, t1);
 		if (sum > peak)
 			peak = sum;
 	}
@@ -195,7 +234,8 @@ double html_timeline_peak(const struct ea_timeline *t, bool cpus)
 }
 
 void html_timeline_charts(FILE *f, const struct ea_timeline *t, const char *id,
-			  double ymax_cl, double ymax_cpu)
+			  const struct ea_energy_unit *u, double ymax_cl,
+			  double ymax_cpu)
 {
 	const struct ea_model *m = t->acct->model;
 	int n = t->ncols, ncl = 0, ncpu = 0;
@@ -217,7 +257,7 @@ void html_timeline_charts(FILE *f, const struct ea_timeline *t, const char *id,
 	}
 	fputs("<h3>By cluster (stacked)</h3>\n", f);
 	snprintf(cid, sizeof(cid), "%s-clusters", id);
-	html_power_chart(f, cid, t, cols, names, colors, ncl, m->power_unit, ymax_cl, 300);
+	html_power_chart(f, cid, t, cols, names, colors, ncl, u, ymax_cl, 300);
 
 	/* CPUs, grouped by cluster: shades of the cluster's colour. */
 	for (int i = 0; i < m->nclusters; i++) {
@@ -250,7 +290,7 @@ void html_timeline_charts(FILE *f, const struct ea_timeline *t, const char *id,
 	}
 	fputs("<h3>By CPU (stacked; each CPU carries its share of its cluster's power)</h3>\n", f);
 	snprintf(cid, sizeof(cid), "%s-cpus", id);
-	html_power_chart(f, cid, t, cols, names, colors, ncpu, m->power_unit, ymax_cpu, 320);
+	html_power_chart(f, cid, t, cols, names, colors, ncpu, u, ymax_cpu, 320);
 out:
 	free(cols);
 	free(names);
@@ -271,19 +311,20 @@ struct seg {
 	char tip[256];
 };
 
-static void bar_row(FILE *f, double y, const char *label, const char *attrs,
+/* A row of bars after a label column lw px wide. */
+static void bar_row(FILE *f, double lw, double y, const char *label, const char *attrs,
 		    const struct seg *s, int n, double scale, const char *value)
 {
-	double x = LABEL_W, total = 0;
+	double x = lw, total = 0;
 
 	for (int i = 0; i < n; i++)
 		total += s[i].v;
 	fprintf(f, "<g %s>\n<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\">", attrs,
-		LABEL_W - 8, y + ROW_H * 0.7);
+		lw - 8, y + ROW_H * 0.7);
 	svg_esc(f, label);
 	fputs("</text>\n", f);
 	for (int i = 0; i < n; i++) {
-		double w = scale > 0 ? s[i].v / scale * (HTML_W - LABEL_W - VALUE_W) : 0;
+		double w = scale > 0 ? s[i].v / scale * (HTML_W - lw - VALUE_W) : 0;
 		char pct[32];
 
 		snprintf(pct, sizeof(pct), "%.1f%%", total > 0 ? 100 * s[i].v / total : 0);
@@ -317,15 +358,16 @@ static void freq_label(char *buf, size_t n, uint32_t khz)
 		snprintf(buf, n, "%.1f MHz", khz / 1000.0);
 }
 
-void html_state_bars(FILE *f, const struct ea_acct *a, bool energy, const char *id)
+void html_state_bars(FILE *f, const struct ea_acct *a, bool energy, const char *id,
+		     const struct ea_energy_unit *u)
 {
 	const struct ea_model *m = a->model;
 	double scale = 0;
-	char eu[32], ex[64], b[64];
+	const char *eu = u->energy;
+	char ex[64], b[64];
 
-	html_energy_unit(eu, sizeof(eu), m->power_unit);
 	for (int i = 0; i < a->trace_ncpus && i < a->ncpus; i++) {
-		double v = energy ? ea_energy_to_double(ea_energy_total(&a->cpus[i].e)) :
+		double v = energy ? ea_eu_energy(u, ea_energy_total(&a->cpus[i].e)) :
 			   (double)(a->cpus[i].busy_ns + a->cpus[i].idle_ns) / 1e9;
 
 		if (v > scale)
@@ -335,7 +377,7 @@ void html_state_bars(FILE *f, const struct ea_acct *a, bool energy, const char *
 		const struct ea_cluster *cl = &m->clusters[ci];
 		int nseg = cl->ncaps + cl->nidles, rows = 0;
 		struct seg *s = calloc(nseg, sizeof(*s));
-		char (*exact)[64] = calloc(nseg, sizeof(*exact));
+		char (*exact)[EA_EU_BUF] = calloc(nseg, sizeof(*exact));
 		double lx = 10, y;
 
 		if (!s || !exact) {
@@ -410,8 +452,8 @@ void html_state_bars(FILE *f, const struct ea_acct *a, bool energy, const char *
 				if (energy) {
 					ea_energy_t e = p ? ps[idx].energy : cs[idx].energy;
 
-					s[k].v = ea_energy_to_double(e);
-					html_e(exact[k], e);
+					s[k].v = ea_eu_energy(u, e);
+					html_e(exact[k], u, e);
 					snprintf(s[k].tip, sizeof(s[k].tip), "%s %s: %s %s%s",
 						 label, what, svg_num(b, s[k].v), eu,
 						 p ? "" : " (idle power and wakeups from this state)");
@@ -432,7 +474,7 @@ void html_state_bars(FILE *f, const struct ea_acct *a, bool energy, const char *
 				snprintf(value, sizeof(value), "%s %s", svg_num(b, tot), eu);
 			else
 				snprintf(value, sizeof(value), "%s s", svg_num(b, tot));
-			bar_row(f, y, label, attrs, s, nseg, scale, value);
+			bar_row(f, LABEL_W, y, label, attrs, s, nseg, scale, value);
 			y += ROW_H + ROW_GAP;
 		}
 		fputs("</svg>\n", f);
@@ -441,9 +483,10 @@ void html_state_bars(FILE *f, const struct ea_acct *a, bool energy, const char *
 	}
 }
 
-static void split_segs(struct seg *s, char (*exact)[64], const struct ea_energy *e,
-		       const char *who, const char *eu)
+static void split_segs(struct seg *s, char (*exact)[EA_EU_BUF], const struct ea_energy *e,
+		       const char *who, const struct ea_energy_unit *u)
 {
+	const char *eu = u->energy;
 	static const char *const kinds[3] = { "busy", "idle", "wakeup" };
 	static const char *const colors[3] = { "#e15759", "#4e79a7", SVG_WAKE };
 	ea_energy_t v[3] = { ea_energy_busy(e), ea_energy_idle(e), ea_energy_wakeup(e) };
@@ -452,8 +495,8 @@ static void split_segs(struct seg *s, char (*exact)[64], const struct ea_energy 
 	for (int k = 0; k < 3; k++) {
 		s[k].kind = kinds[k];
 		s[k].index = k;
-		s[k].v = ea_energy_to_double(v[k]);
-		s[k].exact = html_e(exact[k], v[k]);
+		s[k].v = ea_eu_energy(u, v[k]);
+		s[k].exact = html_e(exact[k], u, v[k]);
 		snprintf(s[k].color, sizeof(s[k].color), "%s", colors[k]);
 		snprintf(s[k].label, sizeof(s[k].label), "%s", kinds[k]);
 		snprintf(s[k].tip, sizeof(s[k].tip), "%s %s: %s %s", who, kinds[k],
@@ -461,51 +504,68 @@ static void split_segs(struct seg *s, char (*exact)[64], const struct ea_energy 
 	}
 }
 
-void html_split_bars(FILE *f, const struct ea_acct *a, const char *id)
+void html_split_bars(FILE *f, const struct ea_acct *a, const char *id,
+		     const struct ea_energy_unit *u)
 {
 	const struct ea_model *m = a->model;
-	double scale = ea_energy_to_double(ea_energy_total(&a->total)), y, lx = 10;
+	double scale = ea_eu_energy(u, ea_energy_total(&a->total)), y, lx = 10, lw;
 	struct seg s[3];
-	char exact[3][64], eu[32], b[32], label[80], attrs[64], value[64];
+	const char *eu = u->energy;
+	char exact[3][EA_EU_BUF], b[32], label[80], attrs[64], value[64];
 
 	memset(s, 0, sizeof(s));
-	html_energy_unit(eu, sizeof(eu), m->power_unit);
+	lw = LABEL_W;
+	for (int i = 0; i < m->nclusters; i++) {
+		const char *name = m->clusters[i].name;
+
+		if (html_label_w(&name, 1) > lw)
+			lw = html_label_w(&name, 1);
+	}
 	fprintf(f, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%.0f\" "
 		"data-chart=\"%s\">\n", HTML_W, 30 + (m->nclusters + 1) * (ROW_H + ROW_GAP), id);
 	lx = svg_legend_item(f, lx, 16, "#e15759", "busy (core + cluster)");
 	lx = svg_legend_item(f, lx, 16, "#4e79a7", "idle (core + cluster)");
 	svg_legend_item(f, lx, 16, SVG_WAKE, "wakeups (idle exits)");
 	y = 26;
-	split_segs(s, exact, &a->total, "all CPUs", eu);
+	split_segs(s, exact, &a->total, "all CPUs", u);
 	snprintf(value, sizeof(value), "%s %s", svg_num(b, scale), eu);
-	bar_row(f, y, "all CPUs", "data-total=\"1\"", s, 3, scale, value);
+	bar_row(f, lw, y, "all CPUs", "data-total=\"1\"", s, 3, scale, value);
 	for (int i = 0; i < m->nclusters; i++) {
 		y += ROW_H + ROW_GAP;
 		snprintf(label, sizeof(label), "%s", m->clusters[i].name);
 		snprintf(attrs, sizeof(attrs), "data-cluster-index=\"%d\"", i);
-		split_segs(s, exact, &a->clusters[i].e, label, eu);
+		split_segs(s, exact, &a->clusters[i].e, label, u);
 		snprintf(value, sizeof(value), "%s %s",
-			 svg_num(b, ea_energy_to_double(ea_energy_total(&a->clusters[i].e))), eu);
-		bar_row(f, y, label, attrs, s, 3, scale, value);
+			 svg_num(b, ea_eu_energy(u, ea_energy_total(&a->clusters[i].e))), eu);
+		bar_row(f, lw, y, label, attrs, s, 3, scale, value);
 	}
 	fputs("</svg>\n", f);
 }
 
-void html_task_bars(FILE *f, const struct ea_acct *a, int n, const char *id)
+void html_task_bars(FILE *f, const struct ea_acct *a, int n, const char *id,
+		    const struct ea_energy_unit *u)
 {
 	const struct ea_task_acct **t = ea_acct_tasks_by_energy(a);
 	double scale;
-	char eu[32], exact[3][64], b[32], label[64], attrs[64], value[96], rt[32];
+	const char *eu = u->energy;
+	char exact[3][EA_EU_BUF], b[32], label[64], attrs[128], value[96], rt[32];
 	struct seg s[3];
-	double y, lx = 10;
+	double y, lx = 10, lw = LABEL_W;
 
 	if (!t)
 		return;
 	memset(s, 0, sizeof(s));
 	if ((size_t)n > a->ntasks)
 		n = (int)a->ntasks;
-	html_energy_unit(eu, sizeof(eu), a->model->power_unit);
-	scale = n ? ea_energy_to_double(ea_energy_total(&t[0]->e)) : 0;
+	scale = n ? ea_eu_energy(u, ea_energy_total(&t[0]->e)) : 0;
+	/* the label column fits the longest "comm (pid)" */
+	for (int i = 0; i < n; i++) {
+		const char *l = label;
+
+		snprintf(label, sizeof(label), "%s (%d)", t[i]->comm, t[i]->pid);
+		if (html_label_w(&l, 1) > lw)
+			lw = html_label_w(&l, 1);
+	}
 	fprintf(f, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%.0f\" "
 		"data-chart=\"%s\">\n", HTML_W, 30 + n * (ROW_H + ROW_GAP), id);
 	lx = svg_legend_item(f, lx, 16, "#e15759", "busy");
@@ -513,15 +573,15 @@ void html_task_bars(FILE *f, const struct ea_acct *a, int n, const char *id)
 	svg_legend_item(f, lx, 16, SVG_WAKE, "wakeups it paid");
 	y = 26;
 	for (int i = 0; i < n; i++) {
-		snprintf(label, sizeof(label), "%.20s (%d)", t[i]->comm, t[i]->pid);
+		snprintf(label, sizeof(label), "%s (%d)", t[i]->comm, t[i]->pid);
 		snprintf(attrs, sizeof(attrs), "data-pid=\"%d\" data-energy=\"%s\"",
-			 t[i]->pid, html_e(exact[0], ea_energy_total(&t[i]->e)));
-		split_segs(s, exact, &t[i]->e, label, eu);
+			 t[i]->pid, html_e(exact[0], u, ea_energy_total(&t[i]->e)));
+		split_segs(s, exact, &t[i]->e, label, u);
 		snprintf(value, sizeof(value), "%s %s, ran %s s, %llu wakeups",
-			 svg_num(b, ea_energy_to_double(ea_energy_total(&t[i]->e))), eu,
+			 svg_num(b, ea_eu_energy(u, ea_energy_total(&t[i]->e))), eu,
 			 svg_num(rt, (double)t[i]->runtime_ns / 1e9),
 			 (unsigned long long)t[i]->wakeups);
-		bar_row(f, y, label, attrs, s, 3, scale, value);
+		bar_row(f, lw, y, label, attrs, s, 3, scale, value);
 		y += ROW_H + ROW_GAP;
 	}
 	fputs("</svg>\n", f);
@@ -530,17 +590,17 @@ void html_task_bars(FILE *f, const struct ea_acct *a, int n, const char *id)
 
 void html_compare_bars(FILE *f, const struct ea_energy *const *e,
 		       const char *const *names, const double *delta_pct, int n,
-		       const char *power_unit, const char *id)
+		       const struct ea_energy_unit *u, const char *id)
 {
-	double scale = 0, y, lx = 10;
-	char eu[32], exact[3][64], b[32], attrs[128], value[96], ex[64];
+	double scale = 0, y, lx = 10, lw = html_label_w(names, n);
+	const char *eu = u->energy;
+	char exact[3][EA_EU_BUF], b[32], attrs[128], value[96], ex[EA_EU_BUF];
 	struct seg s[3];
 
 	memset(s, 0, sizeof(s));
-	html_energy_unit(eu, sizeof(eu), power_unit);
 	for (int i = 0; i < n; i++)
-		if (e[i] && ea_energy_to_double(ea_energy_total(e[i])) > scale)
-			scale = ea_energy_to_double(ea_energy_total(e[i]));
+		if (e[i] && ea_eu_energy(u, ea_energy_total(e[i])) > scale)
+			scale = ea_eu_energy(u, ea_energy_total(e[i]));
 	fprintf(f, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%.0f\" "
 		"data-chart=\"%s\">\n", HTML_W, 30 + n * (ROW_H + ROW_GAP), id);
 	lx = svg_legend_item(f, lx, 16, "#e15759", "busy");
@@ -551,16 +611,16 @@ void html_compare_bars(FILE *f, const struct ea_energy *const *e,
 		if (!e[i])
 			continue;
 		snprintf(attrs, sizeof(attrs), "data-run=\"%d\" data-energy=\"%s\"", i,
-			 html_e(ex, ea_energy_total(e[i])));
-		split_segs(s, exact, e[i], names[i], eu);
+			 html_e(ex, u, ea_energy_total(e[i])));
+		split_segs(s, exact, e[i], names[i], u);
 		if (delta_pct && delta_pct[i] == delta_pct[i])
 			snprintf(value, sizeof(value), "%s %s (%+.1f%%)",
-				 svg_num(b, ea_energy_to_double(ea_energy_total(e[i]))), eu,
+				 svg_num(b, ea_eu_energy(u, ea_energy_total(e[i]))), eu,
 				 delta_pct[i]);
 		else
 			snprintf(value, sizeof(value), "%s %s",
-				 svg_num(b, ea_energy_to_double(ea_energy_total(e[i]))), eu);
-		bar_row(f, y, names[i], attrs, s, 3, scale, value);
+				 svg_num(b, ea_eu_energy(u, ea_energy_total(e[i]))), eu);
+		bar_row(f, lw, y, names[i], attrs, s, 3, scale, value);
 		y += ROW_H + ROW_GAP;
 	}
 	fputs("</svg>\n", f);

@@ -9,16 +9,17 @@
 #include "diff/rows.h"
 #include "output/html-common.h"
 
-#define LW 170.0
 #define BH 14.0
 
 /* Pairs of bars, base over new, for each category. */
 static void pairs(FILE *f, const char *const *cats, const double *base,
 		  const double *new, int n, const char *unit, const char *id)
 {
-	double scale = 0, y = 30, lx = 10;
+	double scale = 0, y = 30, lx = 10, lw = html_label_w(cats, n);
 	char b[32];
 
+	if (lw < 170)	/* the label column fits the longest name */
+		lw = 170;
 	for (int i = 0; i < n; i++) {
 		if (base[i] > scale)
 			scale = base[i];
@@ -32,29 +33,30 @@ static void pairs(FILE *f, const char *const *cats, const double *base,
 	for (int i = 0; i < n; i++) {
 		const double v[2] = { base[i], new[i] };
 
-		fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\">", LW - 8, y + BH + 4);
+		fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\">", lw - 8, y + BH + 4);
 		svg_esc(f, cats[i]);
 		fputs("</text>\n", f);
 		for (int k = 0; k < 2; k++) {
-			double w = scale > 0 ? v[k] / scale * (HTML_W - LW - 260) : 0;
+			double w = scale > 0 ? v[k] / scale * (HTML_W - lw - 260) : 0;
 
 			/* NaN: that side's model has no such cluster (--models
 			 * A B with different tables): no bar, said in words */
 			if (isnan(v[k])) {
 				fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" data-side=\"%s\">"
-					"none in this model</text>\n", LW + 6,
+					"none in this model</text>\n", lw + 6,
 					y + k * BH + BH - 3, k ? "new" : "base");
 				continue;
 			}
 
 			fprintf(f, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.2f\" height=\"%.1f\" "
 				"fill=\"%s\" data-side=\"%s\" data-v=\"%.17g\"><title>",
-				LW, y + k * BH, w, BH - 1, k ? "#e15759" : "#9aa7b8",
+				lw, y + k * BH, w, BH - 1, k ? "#e15759" : "#9aa7b8",
 				k ? "new" : "base", v[k]);
 			svg_esc(f, cats[i]);
-			fprintf(f, ", %s: %s %s</title></rect>\n", k ? "new" : "base",
-				svg_num(b, v[k]), unit);
-			fprintf(f, "<text x=\"%.1f\" y=\"%.1f\">%s", LW + w + 6,
+			fprintf(f, ", %s: %s ", k ? "new" : "base", svg_num(b, v[k]));
+			svg_esc(f, unit);
+			fputs("</title></rect>\n", f);
+			fprintf(f, "<text x=\"%.1f\" y=\"%.1f\">%s", lw + w + 6,
 				y + k * BH + BH - 3, svg_num(b, v[k]));
 			if (k && base[i] > 0 && !isnan(new[i]))
 				fprintf(f, " (%+.1f%%)", 100 * (new[i] - base[i]) / base[i]);
@@ -74,8 +76,11 @@ static void pairs_table(FILE *f, const struct ea_diff *d, const char *unit)
 	fputs("<h2>Per trace (paired)</h2>\n<p class=\"note\">The same traces priced by both "
 	      "models; the change is the geometric mean of the per-trace ratios, its "
 	      "interval Student&#39;s t on their logarithms.</p>\n", f);
-	fprintf(f, "<table data-table=\"pairs\">\n<tr><th>trace</th><th>base (%s)</th>"
-		"<th>new (%s)</th><th>change</th></tr>\n", unit, unit);
+	fputs("<table data-table=\"pairs\">\n<tr><th>trace</th><th>base (", f);
+	svg_esc(f, unit);
+	fputs(")</th><th>new (", f);
+	svg_esc(f, unit);
+	fputs(")</th><th>change</th></tr>\n", f);
 	for (int i = 0; i < bs->n; i++) {
 		const char *why;
 		double r;
@@ -108,27 +113,24 @@ void ea_diff_render_html(FILE *f, const struct ea_diff *d)
 	const char *cats[4 + EA_DIFF_MAX_CLUSTERS];
 	double base[4 + EA_DIFF_MAX_CLUSTERS], new[4 + EA_DIFF_MAX_CLUSTERS];
 	struct ea_diff_task_delta *td = NULL;
+	const struct ea_model *models[2] = { bs->model, ns->model };
 	size_t ntd;
-	char unit[48], eu[32], b[32];
+	char unit[64], b[32];
 	static const size_t off[4] = {
 		offsetof(struct ea_diff_run, value), offsetof(struct ea_diff_run, busy),
 		offsetof(struct ea_diff_run, idle), offsetof(struct ea_diff_run, wakeup),
 	};
 	static const char *const names[4] = { "total (normalised)", "busy", "idle", "wakeups" };
 
-	html_energy_unit(eu, sizeof(eu), m->power_unit);
-	if (d->norm == EA_NORM_TIME)
-		snprintf(unit, sizeof(unit), "%s", m->power_unit);
-	else if (d->norm == EA_NORM_WORK)
-		snprintf(unit, sizeof(unit), "%s per cap-s", eu);
-	else
-		snprintf(unit, sizeof(unit), "%s", eu);
+	ea_diff_value_unit(d, unit, sizeof(unit));
 	html_head(f, "eatrace diff");
 	fprintf(f, "<h1>Energy change: base against new</h1>\n<p class=\"meta\">%d base "
 		"run(s), %d new run(s), model <code>", bs->n, ns->n);
 	svg_esc(f, m->name);
-	fprintf(f, "</code>, normalisation <code>%s</code> (%s).</p>\n",
-		ea_norm_name(d->norm), unit);
+	fprintf(f, "</code>, normalisation <code>%s</code> (", ea_norm_name(d->norm));
+	svg_esc(f, unit);
+	fputs(").</p>\n", f);
+	html_model_warnings(f, models, 2);
 	fputs("<div class=\"cards\">\n", f);
 	fprintf(f, "<div class=\"card\" data-change-pct=\"%.17g\"><b>%+.2f%%</b><span>%s</span></div>\n",
 		d->change_pct, d->change_pct,
@@ -170,10 +172,12 @@ void ea_diff_render_html(FILE *f, const struct ea_diff *d)
 		base[4 + c] = ea_diff_cluster_mean(bs, c);
 		new[4 + c] = ea_diff_cluster_mean(ns, c);
 	}
+	html_diff_runs(f, d);
 	if (d->models_mode)
 		pairs_table(f, d, unit);
-	fputs("<h2>Where it changed</h2>\n", f);
-	fprintf(f, "<p class=\"note\">Means over the runs of each side, in %s.</p>\n", unit);
+	fputs("<h2>Where it changed</h2>\n<p class=\"note\">Means over the runs of each side, in ", f);
+	svg_esc(f, unit);
+	fputs(".</p>\n", f);
 	pairs(f, cats, base, new, n, unit, "sides");
 
 	ntd = ea_diff_task_deltas(d, &td);

@@ -4,13 +4,15 @@
  * FILE`: per trace and rail, the measured power against the estimated one
  * over time (each window's energy / its length), and the residuals
  * ((estimated - measured) / measured per window), initial and fitted; the
- * error table; the coefficients with their intervals (docs/html.md).
+ * error table; the coefficients with their intervals; model check of the
+ * result (docs/html.md).
  */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "eatrace/fit-report.h"
+#include "eatrace/unit.h"
 #include "output/html-common.h"
 
 #define MAX_CHARTS 16
@@ -196,11 +198,38 @@ static void coefficient_table(FILE *f, const struct ea_fit *fit)
 	fputs("</table>\n", f);
 }
 
+/* `model check` of the fitted model (fit) or of the model (check), as the
+ * text gives it. */
+static void findings(FILE *f, const struct ea_fit_report *r)
+{
+	fprintf(f,
+		"<h2>Model check of the %smodel</h2>\n<p class=\"note\" "
+		"data-errors=\"%d\" data-warnings=\"%d\">%d error%s, %d "
+		"warning%s</p>\n",
+		r->check ? "" : "fitted ", r->errors, r->warnings, r->errors,
+		r->errors == 1 ? "" : "s", r->warnings,
+		r->warnings == 1 ? "" : "s");
+	if (!r->nfindings)
+		return;
+	fputs("<ul class=\"notes\" id=\"model-check\">\n", f);
+	for (int i = 0; i < r->nfindings; i++) {
+		if (r->quiet && r->findings[i].sev != EA_SEV_ERROR)
+			continue;
+		fprintf(f, "<li>%s: ",
+			r->findings[i].sev == EA_SEV_ERROR ? "error"
+							   : "warning");
+		svg_esc(f, r->findings[i].msg);
+		fputs("</li>\n", f);
+	}
+	fputs("</ul>\n", f);
+}
+
 void ea_fit_render_html(FILE *f, const struct ea_fit_report *r)
 {
 	const struct ea_fit *fit = r->fit;
 	const struct ea_fit_config *cfg = r->cfg;
 	size_t *idx = malloc((fit->nrows ? fit->nrows : 1) * sizeof(*idx));
+	struct ea_energy_unit u;
 	int charts = 0;
 
 	html_head(f, r->check ? "eatrace model check --measured"
@@ -216,10 +245,21 @@ void ea_fit_render_html(FILE *f, const struct ea_fit_report *r)
 	if (fit->fitted_ok)
 		fprintf(f, "; %d coefficients fitted, %d held", fit->nfitted,
 			fit->nheld);
-	fputs("</p>\n<h2>Error per "
+	/* units named as every page names them (docs/json.md "Units") */
+	ea_energy_unit_native(&u, fit->initial->power_unit);
+	fputs(". Energy in ", f);
+	svg_esc(f, u.energy);
+	fputs(", power in ", f);
+	svg_esc(f, u.power);
+	fputs(".</p>\n", f);
+	/* the model the estimates rest on (the fitted one's check: below) */
+	html_model_warnings(f, &fit->initial, 1);
+	fputs("<h2>Error per "
 	      "rail</h2>\n<table><tr><th>rail</th><th>windows</th>"
-	      "<th>measured</th>",
+	      "<th>measured (",
 	      f);
+	svg_esc(f, u.energy);
+	fputs(")</th>", f);
 	fprintf(f, "<th>total error%s</th><th>MAE%s</th>",
 		fit->fitted_ok ? ", initial" : "",
 		fit->fitted_ok ? ", initial" : "");
@@ -257,6 +297,7 @@ void ea_fit_render_html(FILE *f, const struct ea_fit_report *r)
 			charts - MAX_CHARTS, MAX_CHARTS);
 	if (fit->fitted_ok)
 		coefficient_table(f, fit);
+	findings(f, r);
 	html_foot(f);
 	free(idx);
 }

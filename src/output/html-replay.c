@@ -19,16 +19,20 @@ void ea_replay_render_html(FILE *f, const struct ea_replay_report *r,
 			   const struct ea_timeline *const *tls)
 {
 	const struct ea_model *m = r->target;
+	const struct ea_model *models[2] = { r->model, r->target };
 	int n = r->nresults + 1;
 	const struct ea_energy **e = calloc(n, sizeof(*e));
 	const char **names = calloc(n, sizeof(*names));
 	double *delta = calloc(n, sizeof(*delta));
-	char title[512], eu[32], b[64], ex[64];
+	struct ea_energy_unit ut, at;
+	const struct ea_energy_unit *u = ea_replay_unit(r, &ut);
+	const struct ea_energy_unit *au = ea_replay_actual_unit(r, &at);
+	const char *eu = u->energy;
+	char title[512], b[64], ex[EA_EU_BUF];
 	double ymax = 0;
 
 	if (!e || !names || !delta)
 		goto out;
-	html_energy_unit(eu, sizeof(eu), m->power_unit);
 	snprintf(title, sizeof(title), "eatrace replay: %s", r->path);
 	html_head(f, title);
 	fputs("<h1>Replay: the recorded workload under other decisions</h1>\n"
@@ -46,7 +50,10 @@ void ea_replay_render_html(FILE *f, const struct ea_replay_report *r,
 	svg_esc(f, r->governor);
 	fputs("</code>, idle selection <code>", f);
 	svg_esc(f, r->idle);
-	fprintf(f, "</code>. Energy in %s; delta against the actual (recorded) run.</p>\n", eu);
+	fputs("</code>. Energy in ", f);
+	svg_esc(f, eu);
+	fputs(", work in " EA_WORK_UNIT "; delta against the actual (recorded) run.</p>\n", f);
+	html_model_warnings(f, models, 2);
 
 	names[0] = "actual (recorded)";
 	e[0] = r->actual ? &r->actual->total : NULL;
@@ -57,16 +64,20 @@ void ea_replay_render_html(FILE *f, const struct ea_replay_report *r,
 		delta[i + 1] = ea_replay_delta_pct(r, &r->results[i]);
 	}
 	fputs("<h2>Energy and performance, side by side</h2>\n", f);
-	html_compare_bars(f, e, names, delta, n, m->power_unit, "compare");
+	html_compare_bars(f, e, names, delta, n, u, "compare");
+	/* work and energy per work: what to compare when the runs did
+	 * different amounts of work (the text's e/work) */
 	fputs("<table data-table=\"performance\">\n<tr><th>run</th><th>energy</th>"
-	      "<th>vs actual</th><th>wakeup latency p50</th><th>p99</th><th>max</th>"
+	      "<th>vs actual</th><th>work</th><th>energy / work</th>"
+	      "<th>wakeup latency p50</th><th>p99</th><th>max</th>"
 	      "<th>runnable wait</th><th>late activations</th><th>overutilised</th>"
 	      "<th>migrations</th></tr>\n", f);
 	if (r->actual) {
-		fprintf(f, "<tr><td>actual (recorded)</td><td data-energy=\"%s\">%s %s</td>"
-			"<td></td><td colspan=\"7\">as recorded</td></tr>\n",
-			html_e(ex, ea_energy_total(&r->actual->total)),
-			svg_num(b, ea_energy_to_double(ea_energy_total(&r->actual->total))), eu);
+		fprintf(f, "<tr><td>actual (recorded)</td><td data-energy=\"%s\">%s ",
+			html_e(ex, au, ea_energy_total(&r->actual->total)),
+			svg_num(b, ea_eu_energy(au, ea_energy_total(&r->actual->total))));
+		svg_esc(f, au->energy);
+		fputs("</td><td></td><td colspan=\"9\">as recorded</td></tr>\n", f);
 	}
 	for (int i = 0; i < r->nresults; i++) {
 		const struct ea_replay_result *res = &r->results[i];
@@ -74,14 +85,27 @@ void ea_replay_render_html(FILE *f, const struct ea_replay_report *r,
 
 		fputs("<tr><td>", f);
 		svg_esc(f, res->policy);
-		fprintf(f, "</td><td data-energy=\"%s\">%s %s</td>",
-			html_e(ex, ea_energy_total(&res->acct.total)),
-			svg_num(b, ea_energy_to_double(ea_energy_total(&res->acct.total))), eu);
+		fprintf(f, "</td><td data-energy=\"%s\">%s ",
+			html_e(ex, u, ea_energy_total(&res->acct.total)),
+			svg_num(b, ea_eu_energy(u, ea_energy_total(&res->acct.total))));
+		svg_esc(f, eu);
+		fputs("</td>", f);
 		if (d == d)
 			fprintf(f, "<td class=\"%s\">%+.1f%%</td>",
 				d < -0.05 ? "better" : d > 0.05 ? "worse" : "", d);
 		else
 			fputs("<td></td>", f);
+		/* work: ns x capacity, read as capacity x s */
+		fprintf(f, "<td data-work=\"%s\">%s</td>", ea_fmt_s(ex, res->work),
+			svg_num(b, (double)res->work / 1e9));
+		if (res->work) {
+			double epw = ea_eu_double(u, ea_replay_energy_per_work(res));
+
+			fprintf(f, "<td data-energy-per-work=\"%.17g\">%s</td>", epw,
+				svg_num(b, epw));
+		} else {
+			fputs("<td>n/a: no work</td>", f);
+		}
 		if (res->lat_n) {
 			td_s(f, res->lat_p50, "ms", 1e6);
 			td_s(f, res->lat_p99, "ms", 1e6);
@@ -97,7 +121,10 @@ void ea_replay_render_html(FILE *f, const struct ea_replay_report *r,
 		td_s(f, res->overutilised_ns, "s", 1e9);
 		fprintf(f, "<td>%llu</td></tr>\n", (unsigned long long)res->migrations);
 	}
-	fputs("</table>\n<p class=\"note\">Latency: wakeup to run. Late: of those, "
+	fputs("</table>\n<p class=\"note\">Work: what each run executed, " EA_WORK_UNIT
+	      " (1024: the biggest CPU at its highest OPP for 1 s); energy / work in ", f);
+	svg_esc(f, eu);
+	fputs(" per " EA_WORK_UNIT ". Latency: wakeup to run. Late: of those, "
 	      "activations that finished more than 1 ms after both their recorded end "
 	      "and what their work takes on the biggest CPU. Overutilised: time some "
 	      "CPU was above 80% of its capacity.</p>\n", f);
@@ -109,8 +136,8 @@ void ea_replay_render_html(FILE *f, const struct ea_replay_report *r,
 
 	if (tls) {
 		for (int i = 0; i < n; i++)
-			if (tls[i] && html_timeline_peak(tls[i], false) > ymax)
-				ymax = html_timeline_peak(tls[i], false);
+			if (tls[i] && html_timeline_peak(tls[i], false, i ? u : au) > ymax)
+				ymax = html_timeline_peak(tls[i], false, i ? u : au);
 		ymax = svg_nice_max(ymax);
 		fputs("<h2>Power over time by cluster</h2>\n<p class=\"note\">Same scales "
 		      "in every chart, so the runs compare at a glance.</p>\n", f);
@@ -131,8 +158,7 @@ void ea_replay_render_html(FILE *f, const struct ea_replay_report *r,
 			svg_esc(f, names[i]);
 			fputs("</h3>\n", f);
 			snprintf(id, sizeof(id), "run%d-clusters", i);
-			html_power_chart(f, id, t, cols, cn, cc, k,
-					 t->acct->model->power_unit, ymax, 240);
+			html_power_chart(f, id, t, cols, cn, cc, k, i ? u : au, ymax, 240);
 		}
 	}
 	fputs("<h2>Residency per run</h2>\n", f);
@@ -146,7 +172,7 @@ void ea_replay_render_html(FILE *f, const struct ea_replay_report *r,
 		svg_esc(f, names[i]);
 		fputs("</h3>\n", f);
 		snprintf(id, sizeof(id), "run%d-residency", i);
-		html_state_bars(f, a, false, id);
+		html_state_bars(f, a, false, id, i ? u : au);
 	}
 	html_foot(f);
 out:

@@ -7,6 +7,7 @@
 #include <math.h>
 
 #include "eatrace/escape.h"
+#include "eatrace/unit.h"
 #include "output/html-common.h"
 #include "output/replay-ensemble.h"
 
@@ -67,6 +68,8 @@ void rp_out_ensemble_json_policy(struct ea_json *j,
 {
 	const struct ea_ensemble *e = r->ensemble;
 	const struct ea_sensitivity *s = r->sensitivity;
+	struct ea_energy_unit ut;
+	const struct ea_energy_unit *u = ea_replay_unit(r, &ut);
 
 	if (e && i < e->npol) {
 		const struct ea_ensemble_policy *p = &e->pol[i];
@@ -74,8 +77,9 @@ void rp_out_ensemble_json_policy(struct ea_json *j,
 
 		ea_json_obj(j, "ensemble");
 		ea_json_int(j, "n", e->cfg.n);
-		ea_json_num(j, "energy_mean", p->energy_mean);
-		json_pair(j, "energy_ci", p->energy_lo, p->energy_hi);
+		ea_json_num(j, "energy_mean", ea_eu_double(u, p->energy_mean));
+		json_pair(j, "energy_ci", ea_eu_double(u, p->energy_lo),
+			  ea_eu_double(u, p->energy_hi));
 		ea_json_num(j, "vs_baseline_mean", p->ratio_mean);
 		json_pair(j, "vs_baseline_ci", p->ratio_lo, p->ratio_hi);
 		if (v)
@@ -91,7 +95,8 @@ void rp_out_ensemble_json_policy(struct ea_json *j,
 		ea_json_num(j, "wakeup_share", p->wakeup_share);
 		ea_json_num(j, "vs_baseline", single_ratio(r, i));
 		ea_json_num(j, "vs_baseline_no_wakeups", p->ratio_repriced);
-		ea_json_num(j, "energy_resimulated", p->energy_resimulated);
+		ea_json_num(j, "energy_resimulated",
+			    ea_eu_double(u, p->energy_resimulated));
 		ea_json_num(j, "vs_baseline_no_wakeups_resimulated",
 			    p->ratio_resimulated);
 		ea_json_obj_end(j);
@@ -139,6 +144,8 @@ static const char *verdict_text(char *b, size_t n,
 static void ensemble_text(FILE *f, const struct ea_replay_report *r)
 {
 	const struct ea_ensemble *e = r->ensemble;
+	struct ea_energy_unit ut;
+	const struct ea_energy_unit *u = ea_replay_unit(r, &ut);
 	char t[4 * EA_NAME_LEN + 1], vs[4 * EA_NAME_LEN + 8];
 	char b1[32], b2[32], b3[32], b4[96];
 
@@ -164,8 +171,9 @@ static void ensemble_text(FILE *f, const struct ea_replay_report *r)
 		char iv[80], rv[80];
 
 		if (isfinite(p->energy_lo))
-			snprintf(iv, sizeof(iv), "[%.3f, %.3f]", p->energy_lo,
-				 p->energy_hi);
+			snprintf(iv, sizeof(iv), "[%.3f, %.3f]",
+				 ea_eu_double(u, p->energy_lo),
+				 ea_eu_double(u, p->energy_hi));
 		else
 			snprintf(iv, sizeof(iv), "-");
 		if (isfinite(p->ratio_lo) && p->verdict != EA_ENSEMBLE_BASELINE)
@@ -176,8 +184,9 @@ static void ensemble_text(FILE *f, const struct ea_replay_report *r)
 			snprintf(rv, sizeof(rv), "-");
 		fprintf(f, "%-10s %14.6f %31s %8s %17s  %s\n",
 			ea_esc_term_buf(t, sizeof(t), r->results[i].policy),
-			p->energy_mean, iv, num3(b1, sizeof(b1), p->ratio_mean),
-			rv, verdict_text(b4, sizeof(b4), p));
+			ea_eu_double(u, p->energy_mean), iv,
+			num3(b1, sizeof(b1), p->ratio_mean), rv,
+			verdict_text(b4, sizeof(b4), p));
 	}
 }
 
@@ -223,6 +232,8 @@ void rp_out_ensemble_html(FILE *f, const struct ea_replay_report *r)
 {
 	const struct ea_ensemble *e = r->ensemble;
 	const struct ea_sensitivity *s = r->sensitivity;
+	struct ea_energy_unit ut;
+	const struct ea_energy_unit *u = ea_replay_unit(r, &ut);
 	char b1[32], b2[32], b3[32], b4[96];
 
 	if (e) {
@@ -231,11 +242,11 @@ void rp_out_ensemble_html(FILE *f, const struct ea_replay_report *r)
 			"replayed %d times on perturbed copies of the "
 			"workload (start cut 0-%.3f ms, each wakeup "
 			"0-%.0f µs later, seed %llu); mean and %.0f%% "
-			"interval. Ratios to <code>",
+			"interval, energy in %s. Ratios to <code>",
 			e->cfg.n, (double)e->cut_range_ns / 1e6,
 			(double)e->cfg.jitter_ns / 1e3,
 			(unsigned long long)e->cfg.seed,
-			e->cfg.confidence * 100);
+			e->cfg.confidence * 100, u->energy);
 		svg_esc(f, r->baseline ? r->baseline : "(none)");
 		fputs("</code>, paired by copy. A saving whose interval "
 		      "includes no change is inconclusive.</p>\n"
@@ -250,10 +261,10 @@ void rp_out_ensemble_html(FILE *f, const struct ea_replay_report *r)
 			fputs("<tr><td>", f);
 			svg_esc(f, r->results[i].policy);
 			fprintf(f, "</td><td>%s</td>",
-				svg_num(b1, p->energy_mean));
+				svg_num(b1, ea_eu_double(u, p->energy_mean)));
 			fprintf(f, "<td>%s - %s</td>",
-				svg_num(b2, p->energy_lo),
-				svg_num(b3, p->energy_hi));
+				svg_num(b2, ea_eu_double(u, p->energy_lo)),
+				svg_num(b3, ea_eu_double(u, p->energy_hi)));
 			fprintf(f, "<td>%s</td>",
 				num3(b1, sizeof(b1), p->ratio_mean));
 			if (p->verdict == EA_ENSEMBLE_BASELINE ||

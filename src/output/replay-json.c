@@ -1,14 +1,30 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * `eatrace replay --format json` (docs/replay.md "JSON"). Energies are
- * exact decimals in power_unit x s, in the shape `report` uses; times in s.
+ * exact decimals in energy_unit (power_unit x s, or --unit's), in the shape
+ * `report` uses; work in capacity x s; times in s.
  */
 #include <math.h>
 
+#include "eatrace/model-verdict.h"
 #include "eatrace/output.h"
 #include "eatrace/replay.h"
 #include "eatrace/report.h"
+#include "eatrace/unit.h"
 #include "output/replay-ensemble.h"
+
+const struct ea_energy_unit *ea_replay_unit(const struct ea_replay_report *r,
+					    struct ea_energy_unit *tmp)
+{
+	return ea_energy_unit_or(r->unit, r->target->power_unit, tmp);
+}
+
+const struct ea_energy_unit *ea_replay_actual_unit(const struct ea_replay_report *r,
+						   struct ea_energy_unit *tmp)
+{
+	return ea_energy_unit_or(r->actual_unit, (r->model ? r->model : r->target)->power_unit,
+				 tmp);
+}
 
 double ea_replay_delta_pct(const struct ea_replay_report *r,
 			   const struct ea_replay_result *res)
@@ -42,7 +58,8 @@ double ea_replay_work_spread_pct(const struct ea_replay_report *r)
 	return hi ? (double)(hi - lo) / (double)hi * 100.0 : 0.0;
 }
 
-static void clusters_json(struct ea_json *j, const struct ea_acct *a)
+static void clusters_json(struct ea_json *j, const struct ea_acct *a,
+			  const struct ea_energy_unit *u)
 {
 	const struct ea_model *m = a->model;
 
@@ -50,7 +67,7 @@ static void clusters_json(struct ea_json *j, const struct ea_acct *a)
 	for (int i = 0; i < m->nclusters; i++) {
 		ea_json_obj(j, NULL);
 		ea_json_str(j, "name", m->clusters[i].name);
-		ea_json_energy(j, "energy", &a->clusters[i].e);
+		ea_json_energy(j, "energy", &a->clusters[i].e, u);
 		ea_json_ns_as_s(j, "busy_s", a->clusters[i].busy_ns);
 		ea_json_obj_end(j);
 	}
@@ -61,15 +78,17 @@ static void policy_json(struct ea_json *j, const struct ea_replay_report *r,
 			const struct ea_replay_result *res, int idx)
 {
 	const struct ea_cluster *cl;
-	char b[64];
+	struct ea_energy_unit ut;
+	const struct ea_energy_unit *u = ea_replay_unit(r, &ut);
+	char b[EA_EU_BUF];
 
 	ea_json_obj(j, NULL);
 	ea_json_str(j, "name", res->policy);
-	ea_json_energy(j, "energy", &res->acct.total);
+	ea_json_energy(j, "energy", &res->acct.total, u);
 	ea_json_num(j, "delta_pct", ea_replay_delta_pct(r, res));
 	/* work in capacity x s: ns x capacity, read as seconds */
 	ea_json_ns_as_s(j, "work", res->work);
-	ea_json_num(j, "energy_per_work", ea_replay_energy_per_work(res));
+	ea_json_num(j, "energy_per_work", ea_eu_double(u, ea_replay_energy_per_work(res)));
 	ea_json_obj(j, "latency");
 	if (res->lat_n) {
 		ea_json_ns_as_s(j, "p50", res->lat_p50);
@@ -91,7 +110,7 @@ static void policy_json(struct ea_json *j, const struct ea_replay_report *r,
 		ea_json_raw(j, "late_activations", "null");
 	ea_json_ns_as_s(j, "overutilised_s", res->overutilised_ns);
 	ea_json_uint(j, "migrations", res->migrations);
-	clusters_json(j, &res->acct);
+	clusters_json(j, &res->acct, u);
 	ea_json_arr(j, "cpus");
 	for (int i = 0; i < res->ncpus; i++) {
 		ea_json_obj(j, NULL);
@@ -102,7 +121,7 @@ static void policy_json(struct ea_json *j, const struct ea_replay_report *r,
 		/* its top capacity: work <= capacity x task_busy_s */
 		ea_json_uint(j, "capacity", cl ? cl->caps[cl->ncaps - 1].cap : 0);
 		ea_json_raw(j, "energy",
-			    ea_energy_fmt(b, ea_energy_total(&res->acct.cpus[i].e)));
+			    ea_eu_fmt(b, u, ea_energy_total(&res->acct.cpus[i].e)));
 		ea_json_obj_end(j);
 	}
 	ea_json_arr_end(j);
@@ -113,6 +132,9 @@ static void policy_json(struct ea_json *j, const struct ea_replay_report *r,
 void ea_replay_render_json(FILE *f, const struct ea_replay_report *r)
 {
 	const struct ea_workload_counts *wl = r->wl;
+	const struct ea_model *models[2] = { r->model, r->target };
+	struct ea_energy_unit ut;
+	const struct ea_energy_unit *u = ea_replay_unit(r, &ut);
 	struct ea_json j;
 
 	ea_json_begin(&j, f);
@@ -122,7 +144,10 @@ void ea_replay_render_json(FILE *f, const struct ea_replay_report *r)
 	if (r->model)
 		ea_json_str(&j, "model", r->model->name);
 	ea_json_str(&j, "target_model", r->target->name);
-	ea_json_str(&j, "power_unit", r->target->power_unit);
+	ea_json_str(&j, "power_unit", u->power);
+	ea_json_str(&j, "energy_unit", u->energy);
+	ea_json_str(&j, "work_unit", EA_WORK_UNIT);
+	ea_model_verdict_json(&j, models, 2);
 	ea_json_str(&j, "governor", r->governor);
 	ea_json_str(&j, "idle", r->idle);
 	ea_json_str(&j, "work", r->work ? r->work : "auto");
@@ -140,8 +165,13 @@ void ea_replay_render_json(FILE *f, const struct ea_replay_report *r)
 	ea_json_obj_end(&j);
 	if (r->actual) {
 		ea_json_obj(&j, "actual");
-		ea_json_energy(&j, "energy", &r->actual->total);
-		clusters_json(&j, r->actual);
+		struct ea_energy_unit at;
+		const struct ea_energy_unit *au = ea_replay_actual_unit(r, &at);
+
+		/* priced with the recorded model: in its unit */
+		ea_json_str(&j, "energy_unit", au->energy);
+		ea_json_energy(&j, "energy", &r->actual->total, au);
+		clusters_json(&j, r->actual, au);
 		ea_json_obj_end(&j);
 	} else {
 		ea_json_raw(&j, "actual", "null");

@@ -120,6 +120,8 @@ static struct proc_row *rows(const struct ea_report *r, size_t *n)
 void ea_report_procs_text(FILE *f, const struct ea_report *r, size_t top)
 {
 	ea_energy_t total = ea_energy_total(&r->acct->total);
+	struct ea_energy_unit ut;
+	const struct ea_energy_unit *u = ea_report_unit(r, &ut);
 	char b1[32], t2[4 * EA_PROC_NAME_LEN + 1];
 	size_t n;
 	struct proc_row *p = rows(r, &n);
@@ -132,7 +134,7 @@ void ea_report_procs_text(FILE *f, const struct ea_report *r, size_t top)
 		fprintf(f, "%-8d %-24s %7zu %14.6f %6.1f%% %12s %7llu%s\n",
 			p[i].tgid, ea_esc_term_buf(t2, sizeof(t2), p[i].name),
 			p[i].threads,
-			ea_energy_to_double(ea_energy_total(&p[i].e)),
+			ea_eu_energy(u, ea_energy_total(&p[i].e)),
 			total ? 100.0 * (double)ea_energy_total(&p[i].e) /
 					(double)total
 			      : 0,
@@ -148,6 +150,8 @@ void ea_report_procs_json(struct ea_json *j, const struct ea_report *r)
 {
 	size_t n;
 	struct proc_row *p = rows(r, &n);
+	struct ea_energy_unit ut;
+	const struct ea_energy_unit *u = ea_report_unit(r, &ut);
 
 	if (!p)
 		return;
@@ -158,7 +162,7 @@ void ea_report_procs_json(struct ea_json *j, const struct ea_report *r)
 		ea_json_str(j, "name", p[i].name);
 		ea_json_bool(j, "in_process_tree", p[i].in_tree);
 		ea_json_uint(j, "threads", p[i].threads);
-		ea_json_energy(j, "energy", &p[i].e);
+		ea_json_energy(j, "energy", &p[i].e, u);
 		ea_json_ns_as_s(j, "runtime_s", p[i].runtime_ns);
 		ea_json_uint(j, "wakeups", p[i].wakeups);
 		ea_json_obj_end(j);

@@ -33,13 +33,13 @@ void ea_report_rails_text(FILE *f, const struct ea_report *r)
 	const struct ea_model *m = r->acct->model;
 	char b1[32], b2[32], t1[4 * EA_RAIL_NAME_LEN + 1], t2[4 * 256 + 1];
 	char cl[256];
+	struct ea_energy_unit ut;
+	const struct ea_energy_unit *u = ea_report_unit(r, &ut);
 
 	if (!r->nrails)
 		return;
-	fprintf(f,
-		"\nMeasured energy (power rails) over the same window, in %s x "
-		"s:\n",
-		ea_esc_term_buf(t2, sizeof(t2), m->power_unit));
+	fprintf(f, "\nMeasured energy (power rails) over the same window, in %s:\n",
+		ea_esc_term_buf(t2, sizeof(t2), u->energy));
 	fprintf(f, "%-24s %-16s %14s %14s %9s\n", "rail", "clusters",
 		"measured", "estimate", "diff");
 	for (size_t i = 0; i < r->nrails; i++) {
@@ -52,10 +52,9 @@ void ea_report_rails_text(FILE *f, const struct ea_report *r)
 		else if (!c->convertible)
 			snprintf(meas, sizeof(meas), "%.0f uWs", c->uws);
 		else
-			snprintf(meas, sizeof(meas), "%.6f", c->energy);
+			snprintf(meas, sizeof(meas), "%.6f", ea_eu_double(u, c->energy));
 		if (c->nfeeds)
-			snprintf(est, sizeof(est), "%.6f",
-				 ea_energy_to_double(c->estimate));
+			snprintf(est, sizeof(est), "%.6f", ea_eu_energy(u, c->estimate));
 		else
 			snprintf(est, sizeof(est), "-");
 		if (c->has_diff)
@@ -95,9 +94,9 @@ static void measured_fmt(char *buf, size_t n, double v)
 
 /*
  * CSV rows (report-csv.c's columns), two per rail:
- *   rail,INDEX,NAME,,COVERED_S,MEASURED,,,,FROM_S
- *   rail_estimate,INDEX,CLUSTERS,,WINDOW_S,TOTAL,BUSY,IDLE,WAKEUP,
- * MEASURED in power_unit x s (empty: no sample in the window, or a
+ *   rail,INDEX,NAME,,COVERED_S,MEASURED,,,,FROM_S,ENERGY_UNIT
+ *   rail_estimate,INDEX,CLUSTERS,,WINDOW_S,TOTAL,BUSY,IDLE,WAKEUP,,ENERGY_UNIT
+ * MEASURED in the report's unit (power_unit x s, or --unit's) (empty: no sample in the window, or a
  * power_unit that is no unit of power), over COVERED_S from FROM_S (the
  * window, or the part of it the samples cover); the estimate row, for a
  * rail that feeds clusters only, sums their cluster rows.
@@ -106,8 +105,12 @@ void ea_report_rails_csv(FILE *f, const struct ea_report *r)
 {
 	const struct ea_acct *a = r->acct;
 	const struct ea_model *m = a->model;
-	char b[64], b2[64], b3[64], cl[256];
+	char b[EA_EU_BUF], b2[64], b3[64], cl[256];
+	struct ea_energy_unit ut;
+	const struct ea_energy_unit *u = ea_report_unit(r, &ut);
+	char eu[4 * sizeof(u->energy) + 8];
 
+	ea_esc_csv_buf(eu, sizeof(eu), u->energy);
 	for (size_t i = 0; i < r->nrails; i++) {
 		const struct ea_rail_cmp *c = &r->rails[i];
 		struct ea_energy e = { 0 };
@@ -116,12 +119,12 @@ void ea_report_rails_csv(FILE *f, const struct ea_report *r)
 		ea_esc_csv(f, c->rail->name);
 		b2[0] = '\0';
 		if (c->measured && c->convertible)
-			measured_fmt(b2, sizeof(b2), c->energy);
+			measured_fmt(b2, sizeof(b2), ea_eu_double(u, c->energy));
 		if (c->measured)
-			fprintf(f, ",,%s,%s,,,,%s\n", ea_fmt_s(b, c->to - c->from),
-				b2, ea_fmt_s(b3, c->from));
+			fprintf(f, ",,%s,%s,,,,%s,%s\n", ea_fmt_s(b, c->to - c->from),
+				b2, ea_fmt_s(b3, c->from), eu);
 		else
-			fputs(",,,,,,,\n", f);
+			fprintf(f, ",,,,,,,,%s\n", eu);
 		if (!c->nfeeds)
 			continue;
 		for (int k = 0; k < m->nclusters; k++)
@@ -131,17 +134,19 @@ void ea_report_rails_csv(FILE *f, const struct ea_report *r)
 		fprintf(f, "rail_estimate,%u,", c->rail->index);
 		ea_esc_csv(f, cl);
 		fprintf(f, ",,%s", ea_fmt_s(b, a->win_end - a->win_start));
-		fprintf(f, ",%s", ea_energy_fmt(b, ea_energy_total(&e)));
-		fprintf(f, ",%s", ea_energy_fmt(b, ea_energy_busy(&e)));
-		fprintf(f, ",%s", ea_energy_fmt(b, ea_energy_idle(&e)));
-		fprintf(f, ",%s,\n", ea_energy_fmt(b, ea_energy_wakeup(&e)));
+		fprintf(f, ",%s", ea_eu_fmt(b, u, ea_energy_total(&e)));
+		fprintf(f, ",%s", ea_eu_fmt(b, u, ea_energy_busy(&e)));
+		fprintf(f, ",%s", ea_eu_fmt(b, u, ea_energy_idle(&e)));
+		fprintf(f, ",%s,,%s\n", ea_eu_fmt(b, u, ea_energy_wakeup(&e)), eu);
 	}
 }
 
 void ea_report_rails_json(struct ea_json *j, const struct ea_report *r)
 {
 	const struct ea_model *m = r->acct->model;
-	char b[64];
+	char b[EA_EU_BUF];
+	struct ea_energy_unit ut;
+	const struct ea_energy_unit *u = ea_report_unit(r, &ut);
 
 	if (!r->nrails)
 		return;
@@ -171,12 +176,11 @@ void ea_report_rails_json(struct ea_json *j, const struct ea_report *r)
 			ea_json_raw(j, "measured_uws", "null");
 		}
 		if (c->measured && c->convertible)
-			ea_json_num(j, "measured", c->energy);
+			ea_json_num(j, "measured", ea_eu_double(u, c->energy));
 		else
 			ea_json_raw(j, "measured", "null");
 		if (c->nfeeds)
-			ea_json_raw(j, "estimate",
-				    ea_energy_fmt(b, c->estimate));
+			ea_json_raw(j, "estimate", ea_eu_fmt(b, u, c->estimate));
 		else
 			ea_json_raw(j, "estimate", "null");
 		if (c->has_diff)

@@ -32,6 +32,13 @@ static void note(void *arg, const char *kind, const char *msg)
 }
 
 static int w = 14;	/* the label column: the longest label, at least 14 */
+static const struct ea_energy_unit *eu;	/* the unit energies are shown in */
+
+/* An energy in the unit shown. */
+static double E(ea_energy_t e)
+{
+	return ea_eu_energy(eu, e);
+}
 
 /* A row of energies; the line is left open for the callers' columns. */
 static void row_open(FILE *f, const char *label, const struct ea_energy *e,
@@ -41,11 +48,8 @@ static void row_open(FILE *f, const char *label, const struct ea_energy *e,
 
 	fprintf(f, "%-*s %14.6f %6.1f%% %14.6f %14.6f %12.6f", w,
 		ea_esc_term_buf(l, sizeof(l), label),
-		ea_energy_to_double(ea_energy_total(e)),
-		pct(ea_energy_total(e), total),
-		ea_energy_to_double(ea_energy_busy(e)),
-		ea_energy_to_double(ea_energy_idle(e)),
-		ea_energy_to_double(ea_energy_wakeup(e)));
+		E(ea_energy_total(e)), pct(ea_energy_total(e), total),
+		E(ea_energy_busy(e)), E(ea_energy_idle(e)), E(ea_energy_wakeup(e)));
 }
 
 static void row(FILE *f, const char *label, const struct ea_energy *e,
@@ -72,12 +76,14 @@ void ea_report_render_text(FILE *f, const struct ea_report *r)
 	const struct ea_acct *a = r->acct;
 	const struct ea_model *m = a->model;
 	ea_energy_t total = ea_energy_total(&a->total);
-	char b1[32], b2[32], label[96], msg[512];
+	char b1[32], b2[32], label[96];
+	struct ea_energy_unit ut;
 	char t1[4 * 4096 + 1], t2[4 * EA_NAME_LEN + 1], t3[4 * EA_NAME_LEN + 1];
 	struct notes notes = { f, 0 };
 	size_t top = r->top ? r->top : TOP_TASKS;
 	int wc = 10;	/* the C-state column: the longest name, at least 10 */
 
+	eu = ea_report_unit(r, &ut);
 	/* columns stay in line with long cluster and C-state names */
 	w = 14;
 	for (int i = 0; i < m->nclusters; i++) {
@@ -89,31 +95,27 @@ void ea_report_render_text(FILE *f, const struct ea_report *r)
 			if ((int)strlen(m->clusters[i].idles[k].name) > wc)
 				wc = (int)strlen(m->clusters[i].idles[k].name);
 	}
-	fprintf(f, "%s: %s s from %s s, model %s, energy in %s x s\n\n",
+	fprintf(f, "%s: %s s from %s s, model %s, energy in %s\n\n",
 		ea_esc_term_buf(t1, sizeof(t1), r->path),
 		ea_fmt_s(b1, a->win_end - a->win_start), ea_fmt_s(b2, a->win_start),
 		ea_esc_term_buf(t2, sizeof(t2), m->name),
-		ea_esc_term_buf(t3, sizeof(t3), m->power_unit));
+		ea_esc_term_buf(t3, sizeof(t3), eu->energy));
 	header(f, "");
 	row(f, "total", &a->total, total);
 	fprintf(f, "  core busy %.6f, cluster busy %.6f, core idle %.6f, cluster idle %.6f,\n"
 		   "  core wakeups %.6f, cluster wakeups %.6f\n",
-		ea_energy_to_double(a->total.core_busy),
-		ea_energy_to_double(a->total.cluster_busy),
-		ea_energy_to_double(a->total.core_idle),
-		ea_energy_to_double(a->total.cluster_idle),
-		ea_energy_to_double(a->total.core_wakeup),
-		ea_energy_to_double(a->total.cluster_wakeup));
+		E(a->total.core_busy), E(a->total.cluster_busy), E(a->total.core_idle),
+		E(a->total.cluster_idle), E(a->total.core_wakeup),
+		E(a->total.cluster_wakeup));
 	/* its own lines, when the trace has such time (docs/inference.md) */
 	if (a->suspended_ns || a->total.suspended)
 		fprintf(f, "  suspended %s s: %.6f (%.1f%%) at suspend_power %g\n",
-			ea_fmt_s(b1, a->suspended_ns),
-			ea_energy_to_double(a->total.suspended),
-			pct(a->total.suspended, total), m->suspend_power);
+			ea_fmt_s(b1, a->suspended_ns), E(a->total.suspended),
+			pct(a->total.suspended, total),
+			ea_eu_double(eu, m->suspend_power));
 	if (a->offline_ns || a->total.offline) {
 		fprintf(f, "  offline %s CPU s: %.6f (%.1f%%);", ea_fmt_s(b1, a->offline_ns),
-			ea_energy_to_double(a->total.offline),
-			pct(a->total.offline, total));
+			E(a->total.offline), pct(a->total.offline, total));
 		for (int i = 0; i < a->trace_ncpus && i < a->ncpus; i++)
 			if (a->cpus[i].offline_ns)
 				fprintf(f, " cpu%d %s s", i,
@@ -154,12 +156,13 @@ void ea_report_render_text(FILE *f, const struct ea_report *r)
 			fprintf(f, "%-*s %10u %12s %14.6f %6.1f%%\n", w,
 				ea_esc_term_buf(t2, sizeof(t2), cl->name),
 				cl->caps[k].freq_khz,
-				ea_fmt_s(b1, a->clusters[i].pstates[k].ns),
-				ea_energy_to_double(e), pct(e, total));
+				ea_fmt_s(b1, a->clusters[i].pstates[k].ns), E(e),
+				pct(e, total));
 		}
 	}
-	fprintf(f, "\n%-*s %-*s %12s %14s %7s\n", w, "cluster", wc, "cstate",
-		"all_idle_s", "energy", "share");
+	/* a C-state's energy is its idle power and the wakeups out of it */
+	fprintf(f, "\n%-*s %-*s %12s %14s %7s  (energy: idle power and the wakeups out of the state)\n",
+		w, "cluster", wc, "cstate", "all_idle_s", "energy", "share");
 	for (int i = 0; i < m->nclusters; i++) {
 		const struct ea_cluster *cl = &m->clusters[i];
 
@@ -172,8 +175,8 @@ void ea_report_render_text(FILE *f, const struct ea_report *r)
 			fprintf(f, "%-*s %-*s %12s %14.6f %6.1f%%\n", w,
 				ea_esc_term_buf(t2, sizeof(t2), cl->name), wc,
 				ea_esc_term_buf(t3, sizeof(t3), cl->idles[k].name),
-				ea_fmt_s(b1, a->clusters[i].cstates[k].ns),
-				ea_energy_to_double(e), pct(e, total));
+				ea_fmt_s(b1, a->clusters[i].cstates[k].ns), E(e),
+				pct(e, total));
 		}
 	}
 	if (r->per_task) {
@@ -184,7 +187,7 @@ void ea_report_render_text(FILE *f, const struct ea_report *r)
 		for (size_t i = 0; t && i < a->ntasks && i < top; i++)
 			fprintf(f, "%-8d %-16s %14.6f %6.1f%% %12s %7llu\n",
 				t[i]->pid, ea_esc_term_buf(t2, sizeof(t2), t[i]->comm),
-				ea_energy_to_double(ea_energy_total(&t[i]->e)),
+				E(ea_energy_total(&t[i]->e)),
 				pct(ea_energy_total(&t[i]->e), total),
 				ea_fmt_s(b1, t[i]->runtime_ns),
 				(unsigned long long)t[i]->wakeups);
@@ -202,45 +205,12 @@ void ea_report_render_text(FILE *f, const struct ea_report *r)
 
 			fprintf(f, "%-*s %14.6f %14.6f %14.6f %12.6f\n", w,
 				ea_fmt_s(b1, a->win_start + i * a->cfg.interval_ns),
-				ea_energy_to_double(ea_energy_total(e)),
-				ea_energy_to_double(ea_energy_busy(e)),
-				ea_energy_to_double(ea_energy_idle(e)),
-				ea_energy_to_double(ea_energy_wakeup(e)));
+				E(ea_energy_total(e)), E(ea_energy_busy(e)),
+				E(ea_energy_idle(e)), E(ea_energy_wakeup(e)));
 		}
 	}
 	ea_report_rails_text(f, r);
-	if (a->unknown_ns) {
-		/* How much of the total rests on inference, at a glance. */
-		ea_energy_t tot = ea_energy_total(&a->total);
-		int len = snprintf(msg, sizeof(msg),
-				   "%.1f%% of this energy rests on inference: %s s of unknown time (",
-				   tot > 0 ? 100.0 * ea_energy_to_double(a->unknown_energy) /
-						     ea_energy_to_double(tot) : 0.0,
-				   ea_fmt_s(b1, a->unknown_ns));
-
-		for (int i = 0, first = 1; i < a->trace_ncpus && i < a->ncpus; i++) {
-			if (!a->cpus[i].unknown_ns || len >= (int)sizeof(msg))
-				continue;
-			len += snprintf(msg + len, sizeof(msg) - len, "%sCPU %d %s s",
-					first ? "" : ", ", i,
-					ea_fmt_s(b1, a->cpus[i].unknown_ns));
-			first = 0;
-		}
-		if (len < (int)sizeof(msg))
-			snprintf(msg + len, sizeof(msg) - len,
-				 "), priced as the last state known, idle in state %d (--unknown-idle-state) where the state is not",
-				 a->unknown_idle_state);
-		note(&notes, "inference", msg);
-	}
-	if (r->stats)
-		ea_stats_foreach_note(r->stats, r->info, note, &notes);
-	ea_report_foreach_energy_note(r, note, &notes);
-	if (r->info) {
-		int agree = ea_topology_check(a->model, r->info, msg, sizeof(msg));
-
-		if (agree >= 0)
-			note(&notes, agree ? "check" : "warning", msg);
-	}
+	ea_report_foreach_note(r, note, &notes);
 	if (!notes.n)
 		fprintf(f, "\nNotes: none\n");
 }

@@ -27,7 +27,7 @@ PY=/usr/bin/python3
 "$EATRACE" batch -q --rows cluster -m tc2 "$FIVE" > cl.csv
 expect_eq "cluster: exit 0" "$?" 0
 expect_eq "cluster: header" "$(head -1 cl.csv)" \
-	path,model,hash,cluster,duration_s,total_energy,busy_energy,idle_energy,wakeup_energy,mean_power,power_unit,error
+	path,model,hash,cluster,duration_s,total_energy,busy_energy,idle_energy,wakeup_energy,mean_power,power_unit,energy_unit,model_check_errors,error
 expect_eq "cluster rows (hand)" "$(tail -n +2 cl.csv | cut -d, -f4,6-9 | tr '\n' ' ')" \
 	"A15,16148.257070312,16138,0,10.257070312 A7,7977.279738281,7977,0,0.279738281 "
 "$EATRACE" batch -q --rows cpu -m tc2 "$FIVE" > cpu.csv

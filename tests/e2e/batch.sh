@@ -3,7 +3,7 @@
 . "$(dirname "$0")/lib.sh"
 T=$ROOT/traces
 cd "$TMP" || exit 1
-H=path,model,hash,duration_s,total_energy,busy_energy,idle_energy,wakeup_energy,mean_power,power_unit,error
+H=path,model,hash,duration_s,total_energy,busy_energy,idle_energy,wakeup_energy,mean_power,power_unit,energy_unit,model_check_errors,error
 
 # five-busy.txt: CPUs 0-4 busy for exactly 1 s at 1000000 kHz. juno-r0:
 # CPUs 0,3,4 are A53s whose top OPP is 850000 (119 mW; 1 GHz is above it,
@@ -13,8 +13,8 @@ H=path,model,hash,duration_s,total_energy,busy_energy,idle_energy,wakeup_energy,
 "$EATRACE" batch -q -m juno-r0 "$T/replay/five-busy.txt" > out.csv
 expect_eq "five-busy: exit 0" "$?" 0
 expect_eq "csv header" "$(head -1 out.csv)" "$H"
-expect_eq "five-busy row" "$(tail -n +2 out.csv | cut -d, -f2,4-11)" \
-	"juno-r0,1.000000000,1523,1523,0,0,1523,mW,"
+expect_eq "five-busy row" "$(tail -n +2 out.csv | cut -d, -f2,4-13)" \
+	"juno-r0,1.000000000,1523,1523,0,0,1523,mW,mW x s,0,"
 expect_eq "one row" "$(wc -l < out.csv)" 2
 
 # Content hash: FNV-1a 64 (its published test vectors: "" -> cbf29ce484222325,
@@ -26,7 +26,7 @@ expect_eq "error rows: exit 1" "$?" 1
 expect_eq "hash of empty file" "$(sed -n 2p bad.csv | cut -d, -f3)" cbf29ce484222325
 expect_eq "hash of 'a'" "$(sed -n 3p bad.csv | cut -d, -f3)" af63dc4c8601ec8c
 expect_eq "error row: no figures" "$(sed -n 2p bad.csv | cut -d, -f4-10)" ",,,,,,"
-sed -n 2p bad.csv | cut -d, -f11- | grep -q '^"*empty.txt' && ok "error names the file" ||
+sed -n 2p bad.csv | cut -d, -f13- | grep -q '^"*empty.txt' && ok "error names the file" ||
 	fail "error column: $(sed -n 2p bad.csv)"
 
 # five-busy.txt with tc2, all at 1 GHz for 1 s: A15s (CPUs 0,1) 2 x 3846 +
@@ -44,7 +44,7 @@ sed -n 2p bad.csv | cut -d, -f11- | grep -q '^"*empty.txt' && ok "error names th
 expect_eq "mixed: exit 1" "$?" 1
 expect_eq "mixed: rows in input order" "$(tail -n +2 mix.csv | cut -d, -f1 | tr '\n' ' ')" \
 	"a.txt $T/replay/five-busy.txt missing.dat "
-expect_eq "mixed: good row priced" "$(sed -n 3p mix.csv | cut -d, -f5,11)" "24125.536808593,"
+expect_eq "mixed: good row priced" "$(sed -n 3p mix.csv | cut -d, -f5,13)" "24125.536808593,"
 sed -n 4p mix.csv | grep -q 'missing.dat: cannot open' && ok "missing file: error row" ||
 	fail "missing file row: $(sed -n 4p mix.csv)"
 
@@ -98,7 +98,7 @@ expect_eq "resume: kept row untouched" "$(grep '^r1.txt,' res.csv | cut -d, -f5)
 "$EATRACE" batch -q -m juno-r0 r2.txt > r2.csv
 expect_eq "resume: error row rerun" "$(grep -c '^r2.txt,' res.csv) $(grep '^r2.txt,' res.csv)" \
 	"1 $(sed -n 2p r2.csv)"
-expect_eq "resume: new trace added" "$(grep -c '^r3.dat,juno-r0,.*,mW,$' res.csv)" 1
+expect_eq "resume: new trace added" "$(grep -c '^r3.dat,juno-r0,.*,mW,mW x s,0,$' res.csv)" 1
 expect_eq "resume: one header" "$(grep -c '^path,' res.csv)" 1
 # r4.txt has r1.txt's content: same hash, same model -> already done.
 cp r1.txt r4.txt

@@ -13,6 +13,20 @@ expect_fail "empty file" 2 "empty file" -- sh -c ": > '$TMP/empty'; '$EATRACE' s
 expect_fail "directory" 2 "is a directory" -- "$EATRACE" stats "$TMP"
 expect_fail "window end before start" 2 "--end must be after --start" -- "$EATRACE" stats --start 0.5 --end 0.2 "$DEMO"
 expect_fail "CPU the model lacks" 2 "trace has CPU 2, which model" -- "$EATRACE" report -m "$ROOT/tests/fixtures/energy/two-cpu.json" "$DEMO"
+# dump: one line for a wrong call, as every command (issue 30), not the usage
+expect_fail "dump --start" 2 "dump: unknown option '--start'" -- "$EATRACE" dump --start 1
+expect_fail "dump with an option after TRACE" 2 "dump: unknown option '-x'" -- "$EATRACE" dump "$DEMO" -x
+expect_fail "dump without TRACE" 2 "dump: expected one TRACE" -- "$EATRACE" dump
+expect_fail "dump with two" 2 "dump: expected one TRACE" -- "$EATRACE" dump "$DEMO" "$DEMO"
+"$EATRACE" dump --help >"$TMP/out"
+expect_eq "dump --help: exit 0, usage" "$?:$(head -n 1 "$TMP/out")" "0:usage: eatrace dump TRACE"
+# the help names every input format, Perfetto too
+"$EATRACE" --help | grep -q "Perfetto" && ok "--help: Perfetto input" || fail "--help: no Perfetto"
+"$EATRACE" model check --help | grep -- "--trace" | grep -q "Perfetto" &&
+	ok "model check --trace: Perfetto" || fail "model check --help: no Perfetto on --trace"
+# the C-state table says what its energy holds
+"$EATRACE" report -q -m tc2 "$DEMO" | grep -q "^cluster .*cstate .*all_idle_s .*(energy: idle power and the wakeups out of the state)$" &&
+	ok "report: C-state energy includes wakeups" || fail "report: the C-state table header"
 
 # -o is atomic: a failing run leaves the old file as it was.
 echo previous > "$TMP/out.json"

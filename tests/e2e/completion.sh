@@ -19,6 +19,11 @@ comp() {
 }
 
 expect_eq "commands" "$(comp eatrace re)" "record replay report "
+expect_eq "batch among the commands" "$(comp eatrace ba)" "batch "
+expect_eq "help batch" "$(comp eatrace help b)" "batch "
+expect_eq "batch -f" "$(comp eatrace batch -f '')" "csv jsonl "
+expect_eq "batch --rows" "$(comp eatrace batch --rows '')" "cluster cpu task trace "
+expect_eq "--unit" "$(comp eatrace report --unit '')" "J mJ uJ "
 expect_eq "model subcommands" "$(comp eatrace model c)" "check convert "
 expect_eq "help COMMAND" "$(comp eatrace help d)" "diff dump "
 expect_eq "report --pe" "$(comp eatrace report --pe)" "--per-task --perfetto --perfetto-max-mb "
@@ -29,7 +34,7 @@ expect_eq "replay -f (no csv)" "$(comp eatrace replay -f '')" "json text "
 expect_eq "model fit --weights" "$(comp eatrace model fit --weights '')" "equal relative "
 expect_eq "model subcommand fit" "$(comp eatrace model f)" "fit "
 # every long option of each command's help is offered
-for cmd in stats report replay diff record top dump "model check" "model import" "model fit"; do
+for cmd in stats report replay batch diff record top dump "model check" "model import" "model fit"; do
 	want=$("$EATRACE" $cmd --help | grep -o -- '--[a-z][a-z0-9-]*' | sort -u | tr '\n' ' ')
 	# shellcheck disable=SC2086
 	expect_eq "$cmd: every --help option offered" "$(comp eatrace $cmd --)" "$want"

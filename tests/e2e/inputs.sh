@@ -16,8 +16,12 @@ cat "$DEMO" | "$EATRACE" report -m tc2 -f json - >"$TMP/stdin.json" 2>"$TMP/err"
 expect_eq "stdin: exit" "$?" 0
 # the same figures; only the trace's name differs
 sed 's|"[^"]*tc2-seven-tasks.txt"|"TRACE"|; s|"trace": "-"|"trace": "TRACE"|' "$TMP/plain.json" >"$TMP/a"
-sed 's|"[^"]*tc2-seven-tasks.txt"|"TRACE"|; s|"trace": "-"|"trace": "TRACE"|' "$TMP/stdin.json" >"$TMP/b"
+sed 's|"[^"]*tc2-seven-tasks.txt"|"TRACE"|; s|"trace": "<stdin>"|"trace": "TRACE"|' "$TMP/stdin.json" >"$TMP/b"
 cmp -s "$TMP/a" "$TMP/b" && ok "stdin: same report as the file" || fail "stdin: $(diff "$TMP/a" "$TMP/b" | head -5)"
+# standard input is <stdin> in every output, as in the errors (README)
+expect_eq "stdin: JSON names <stdin>" "$(grep '"trace"' "$TMP/stdin.json")" '  "trace": "<stdin>",'
+expect_eq "stdin: report header" "$(cat "$DEMO" | "$EATRACE" report -q -m tc2 - | head -n 1 | cut -d: -f1)" "<stdin>"
+expect_eq "stdin: stats header" "$(cat "$DEMO" | "$EATRACE" stats -q - | head -n 1 | cut -d: -f1)" "<stdin>"
 "$EATRACE" dump "$DAT" >"$TMP/dat.plain"
 "$EATRACE" dump - <"$DAT" >"$TMP/dat.stdin"
 cmp -s "$TMP/dat.plain" "$TMP/dat.stdin" && ok "stdin: a trace.dat too" || fail "stdin: trace.dat differs"

@@ -240,4 +240,21 @@ assert len(re.findall(r'data-series="measured" data-n="200"', h)) == 8
 assert len(re.findall(r'data-series="fitted" data-n="200"', h)) == 16
 assert '<h2>Coefficients</h2>' in h
 PY
+# units named as every output names them (docs/json.md "Units"): the
+# fixture's power_unit is mW; the fitted model passes model check (above)
+$PY - "$TMP/fit.html" "$TMP/fit.json" <<'PY' && ok "units: JSON energy_unit, the page's mW x s; the fitted model's check on the page" || fail "units: $(grep -o '<p class="meta">[^<]*' "$TMP/fit.html")"
+import json, sys, xml.etree.ElementTree as ET
+doc = ET.parse(sys.argv[1]).getroot()
+meta = [''.join(p.itertext()) for p in doc.iter('p') if p.get('class') == 'meta'][0]
+assert meta.endswith('. Energy in mW x s, power in mW.'), meta
+assert [''.join(t.itertext()) for t in doc.iter('th')][2] == 'measured (mW x s)'
+chk = [p for p in doc.iter('p') if p.get('data-errors') is not None]
+assert len(chk) == 1 and chk[0].get('data-errors') == '0', [p.attrib for p in chk]
+assert not [p for p in doc.iter('p') if p.get('data-model-check')], 'a warning box'
+j = json.load(open(sys.argv[2]))
+assert (j['power_unit'], j['energy_unit']) == ('mW', 'mW x s'), j['energy_unit']
+PY
+"$EATRACE" model check "$M" --trace "$TMP/t5.txt" --measured "$TMP/t5.csv" >"$TMP/pred.txt" 2>&1
+head -n 1 "$TMP/pred.txt" | grep -q ', energies in mW x s$' && ok "units: text header" ||
+	fail "units: text header $(head -n 1 "$TMP/pred.txt")"
 finish

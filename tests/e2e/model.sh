@@ -98,6 +98,16 @@ expect_eq "bundled model found beside the executable" "$?" 0
 "$EATRACE" model list >"$TMP/out"
 grep -q "^tc2 " "$TMP/out" && grep -q "^juno-r0 " "$TMP/out" &&
 	ok "model list" || fail "model list: $(cat "$TMP/out")"
+# columns in line whatever the names' lengths: a name longer than the
+# first column and a path longer than the second (issue 30)
+mkdir -p "$TMP/mp/a-model-directory-with-a-long-name"
+cp "$FIX/ok-small.json" "$TMP/mp/a-model-directory-with-a-long-name/a-model-with-a-rather-long-name.json"
+EATRACE_MODEL_PATH=$TMP/mp/a-model-directory-with-a-long-name "$EATRACE" model list >"$TMP/out"
+expect_eq "model list: columns aligned" "$(awk '
+	{ p = index($0, " " $2 " ") + 1; t = index($0, " " $3); if (!(p in P)) np++; P[p]; if (!(t in Q)) nt++; Q[t] }
+	END { print np, nt }' "$TMP/out")" "1 1"
+grep -q "^a-model-with-a-rather-long-name " "$TMP/out" && ok "model list: the long name" ||
+	fail "model list: $(head -n 3 "$TMP/out")"
 
 # --help: stdout, exit 0
 for sub in "" show check list; do

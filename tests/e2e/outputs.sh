@@ -49,11 +49,11 @@ expect_eq "long cluster names: columns aligned" "$(cat "$TMP/al")" aligned
 # CSV: time_s a duration on every row; windows of 300 ms over a 0.996488 s
 # trace: 0.3, 0.3, 0.3 and 0.096488 s, starting 100.0, 100.3, 100.6, 100.9.
 "$EATRACE" report -m tc2 -f csv --interval 300 "$DEMO" >"$TMP/r.csv"
-expect_eq "csv: header" "$(head -n 1 "$TMP/r.csv")" "scope,id,name,freq_khz,time_s,total,busy,idle,wakeup,start_s"
+expect_eq "csv: header" "$(head -n 1 "$TMP/r.csv")" "scope,id,name,freq_khz,time_s,total,busy,idle,wakeup,start_s,energy_unit"
 expect_eq "csv: window durations" "$(awk -F, '$1 == "window" { printf "%s ", $5 }' "$TMP/r.csv")" \
 	"0.300000000 0.300000000 0.300000000 0.096488000 "
 expect_eq "csv: window starts" "$(awk -F, '$1 == "window" { printf "%s ", $10 }' "$TMP/r.csv")" \
 	"100.000000000 100.300000000 100.600000000 100.900000000 "
 expect_eq "csv: total row" "$(awk -F, '$1 == "total" { print $5, $10 }' "$TMP/r.csv")" "0.996488000 100.000000000"
-expect_eq "csv: every row has 10 columns" "$(awk -F, 'NF != 10' "$TMP/r.csv" | wc -l)" 0
+expect_eq "csv: every row has 11 columns" "$(awk -F, 'NF != 11' "$TMP/r.csv" | wc -l)" 0
 finish

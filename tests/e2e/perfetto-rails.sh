@@ -82,22 +82,26 @@ assert r['measured_uws'] == 450000 and r['measured'] is None and r['difference_p
 # 1.8 - 1.2 = 0.6 s from 1.2 s, no estimate row (feeds nothing).
 "$EATRACE" report -m juno-r0 -f csv "$TMP/r.pb" >"$TMP/r.csv" 2>"$TMP/err" || fail "csv: $(cat "$TMP/err")"
 printf '%s\n' \
-	'rail,0,"VDD_A57",,1.000000000,450,,,,1.000000000' \
-	'rail_estimate,0,"A57",,1.000000000,583,583,0,0,' \
-	'rail,1,"S2M_VDD_CPUCL0",,1.000000000,70,,,,1.000000000' \
-	'rail_estimate,1,"A53",,1.000000000,59.5,59.5,0,0,' \
-	'rail,2,"VDD_GPU",,0.600000000,0.6,,,,1.200000000' >"$TMP/want.csv"
+	'rail,0,"VDD_A57",,1.000000000,450,,,,1.000000000,"mW x s"' \
+	'rail_estimate,0,"A57",,1.000000000,583,583,0,0,,"mW x s"' \
+	'rail,1,"S2M_VDD_CPUCL0",,1.000000000,70,,,,1.000000000,"mW x s"' \
+	'rail_estimate,1,"A53",,1.000000000,59.5,59.5,0,0,,"mW x s"' \
+	'rail,2,"VDD_GPU",,0.600000000,0.6,,,,1.200000000,"mW x s"' >"$TMP/want.csv"
 grep '^rail' "$TMP/r.csv" | cmp -s - "$TMP/want.csv" && ok "rails: CSV rows" ||
 	fail "rails: CSV: $(grep '^rail' "$TMP/r.csv" | diff "$TMP/want.csv" - | head -5)"
+# --unit J: 450 mW x s = 0.45 J measured, 583 mW x s = 0.583 J estimated
+"$EATRACE" report -m juno-r0 -f csv --unit J "$TMP/r.pb" 2>/dev/null | grep '^rail[_a-z]*,0,' >"$TMP/j.csv"
+expect_eq "rails: CSV in J" "$(cat "$TMP/j.csv" | tr '\n' ' ')" \
+	'rail,0,"VDD_A57",,1.000000000,0.45,,,,1.000000000,"J" rail_estimate,0,"A57",,1.000000000,0.583,0.583,0,0,,"J" '
 # a rail said to feed both clusters: their sum, 59.5 + 583 = 642.5, the
 # clusters named in the model's order
 "$EATRACE" report -m juno-r0 -f csv --rail A53=VDD_GPU --rail A57=VDD_GPU "$TMP/r.pb" >"$TMP/r2.csv" || fail "csv --rail"
 expect_eq "rails: CSV estimate of two clusters" "$(grep '^rail_estimate,2,' "$TMP/r2.csv")" \
-	'rail_estimate,2,"A53+A57",,1.000000000,642.5,642.5,0,0,'
+	'rail_estimate,2,"A53+A57",,1.000000000,642.5,642.5,0,0,,"mW x s"'
 # tc2's power_unit (bogo) is no unit of power: no measured figure
 "$EATRACE" report -m tc2 -f csv "$TMP/r.pb" >"$TMP/t.csv" 2>/dev/null || fail "csv tc2"
 expect_eq "rails: CSV without a unit of power" "$(grep '^rail,0,' "$TMP/t.csv")" \
-	'rail,0,"VDD_A57",,1.000000000,,,,,1.000000000'
+	'rail,0,"VDD_A57",,1.000000000,,,,,1.000000000,"bogo x s"'
 "$EATRACE" report -m tc2 -f csv "$ROOT/traces/demo/tc2-seven-tasks.txt" 2>/dev/null | grep -q '^rail' &&
 	fail "rail rows without rails" || ok "no rail rows without power_rails"
 # A trace without rails: no "rails" key.

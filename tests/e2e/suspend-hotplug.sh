@@ -64,7 +64,7 @@ grep -q "^  suspended 2.000000000 s: 12.000000 " "$TMP/s.txt" &&
 
 # ... and in the CSV and HTML reports
 "$EATRACE" report -q -f csv -m "$M" "$F/suspend.txt" >"$TMP/s.csv"
-expect_eq "suspend: CSV row" "$(grep '^suspended,' "$TMP/s.csv")" "suspended,,,,2.000000000,12,,,,"
+expect_eq "suspend: CSV row" "$(grep '^suspended,' "$TMP/s.csv")" 'suspended,,,,2.000000000,12,,,,,"mW x s"'
 "$EATRACE" report -q -m "$M" --html "$TMP/s.html" "$F/suspend.txt" >"$TMP/out" 2>&1
 grep -q '<p class="note" id="suspended">Suspended 2.000000000 s ' "$TMP/s.html" &&
 	ok "suspend: HTML line" || fail "suspend: no suspended line in the HTML report"
@@ -88,7 +88,7 @@ expect_eq "hotplug: offline energy" "$(field "$TMP/h.json" 'd["energy"]["offline
 expect_eq "hotplug: CPU energies" "$(field "$TMP/h.json" '[c["energy"]["total"] for c in d["cpus"]]')" "[599.975, 24.115]"
 expect_eq "hotplug: CPU offline_s" "$(field "$TMP/h.json" '[c["offline_s"] for c in d["cpus"]]')" "[0.0, 2.0]"
 expect_eq "hotplug: CSV row" "$("$EATRACE" report -q -f csv -m "$M" "$F/hotplug.txt" | grep '^offline,')" \
-	"offline,,,,2.000000000,4,,,,"
+	'offline,,,,2.000000000,4,,,,,"mW x s"'
 expect_eq "hotplug: CPU 1 busy_s" "$(field "$TMP/h.json" 'd["cpus"][1]["busy_s"]')" 0.001
 expect_eq "hotplug: span" "$(span "$TMP/h.json")" ""
 "$EATRACE" stats -q -f json "$F/hotplug.txt" >"$TMP/hs.json" || fail "stats hotplug.txt"

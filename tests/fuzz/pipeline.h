@@ -129,7 +129,7 @@ static inline void fuzz_pipeline(const char *path, unsigned variant)
 				      &nrails, &err)) {
 			/* power rails and processes (Perfetto) rendered too */
 			rep = (struct ea_report){ path, &run.info, &acct, &st,
-						  true, 0, rails, nrails };
+						  true, 0, rails, nrails, NULL };
 			switch (variant % 3) {
 			case 0:
 				ea_report_render_json(fuzz_devnull(), &rep);

@@ -218,7 +218,7 @@ static void test_row_key(void **state UNUSED)
 	struct ea_batch_row r = { .path = "a,\"b\".dat", .model = "m,1",
 				  .hash = "0123456789abcdef", .power_unit = "mW",
 				  .duration_ns = 2000000000, .total = 3 * EA_ENERGY_PER_UNIT };
-	char *buf = NULL, model[EA_ERR_MAX], hash[EA_HASH_LEN];
+	char *buf = NULL, model[EA_ERR_MAX], hash[EA_HASH_LEN], unit[EA_EU_NAME_LEN];
 	size_t len;
 	bool failed = true;
 
@@ -227,18 +227,21 @@ static void test_row_key(void **state UNUSED)
 
 		ea_batch_row_write(f, fmt, &r);
 		fclose(f);
-		assert_int_equal(ea_batch_row_key(buf, fmt, EA_ROWS_TRACE, hash, model, &failed), 0);
+		assert_int_equal(ea_batch_row_key(buf, fmt, EA_ROWS_TRACE, hash, model, unit,
+						  &failed), 0);
 		assert_string_equal(hash, "0123456789abcdef");
 		assert_string_equal(model, "m,1");
+		assert_string_equal(unit, "mW x s");
 		assert_false(failed);
 		/* 3 power_unit x s over 2 s: mean power 1.5 */
 		assert_non_null(strstr(buf, "1.5"));
 		free(buf);
 	}
-	assert_int_equal(ea_batch_row_key("path,model,hash,duration_s,x,x,x,x,x,x,error\n",
-					  EA_BATCH_CSV, EA_ROWS_TRACE, hash, model, &failed), -1);
+	assert_int_equal(ea_batch_row_key("path,model,hash,duration_s,x,x,x,x,x,x,x,x,error\n",
+					  EA_BATCH_CSV, EA_ROWS_TRACE, hash, model, unit, &failed),
+			 -1);
 	assert_int_equal(ea_batch_row_key("not json\n", EA_BATCH_JSONL, EA_ROWS_TRACE, hash, model,
-					  &failed), -1);
+					  unit, &failed), -1);
 }
 
 int main(void)
