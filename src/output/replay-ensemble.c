@@ -11,6 +11,14 @@
 #include "output/html-common.h"
 #include "output/replay-ensemble.h"
 
+/* The policies' unit, as replay-json.c's ea_replay_unit() (not called:
+ * it calls this file). */
+static const struct ea_energy_unit *unit_of(const struct ea_replay_report *r,
+					    struct ea_energy_unit *tmp)
+{
+	return ea_energy_unit_or(r->unit, r->target->power_unit, tmp);
+}
+
 /* The report's energy of policy i (power_unit x s). */
 static double energy_of(const struct ea_replay_report *r, int i)
 {
@@ -69,7 +77,7 @@ void rp_out_ensemble_json_policy(struct ea_json *j,
 	const struct ea_ensemble *e = r->ensemble;
 	const struct ea_sensitivity *s = r->sensitivity;
 	struct ea_energy_unit ut;
-	const struct ea_energy_unit *u = ea_replay_unit(r, &ut);
+	const struct ea_energy_unit *u = unit_of(r, &ut);
 
 	if (e && i < e->npol) {
 		const struct ea_ensemble_policy *p = &e->pol[i];
@@ -145,7 +153,7 @@ static void ensemble_text(FILE *f, const struct ea_replay_report *r)
 {
 	const struct ea_ensemble *e = r->ensemble;
 	struct ea_energy_unit ut;
-	const struct ea_energy_unit *u = ea_replay_unit(r, &ut);
+	const struct ea_energy_unit *u = unit_of(r, &ut);
 	char t[4 * EA_NAME_LEN + 1], vs[4 * EA_NAME_LEN + 8];
 	char b1[32], b2[32], b3[32], b4[96];
 
@@ -233,7 +241,7 @@ void rp_out_ensemble_html(FILE *f, const struct ea_replay_report *r)
 	const struct ea_ensemble *e = r->ensemble;
 	const struct ea_sensitivity *s = r->sensitivity;
 	struct ea_energy_unit ut;
-	const struct ea_energy_unit *u = ea_replay_unit(r, &ut);
+	const struct ea_energy_unit *u = unit_of(r, &ut);
 	char b1[32], b2[32], b3[32], b4[96];
 
 	if (e) {
