@@ -200,8 +200,9 @@ void ea_replay_result_free(struct ea_replay_result *r);
 struct ea_ensemble_config {
 	int n;			/* members, >= 2 */
 	uint64_t seed;		/* --seed: the same seed, the same members */
-	/* cuts are drawn in [0, min(cut_max_ns, the recording's length /
-	 * 100)]; at most the workload's ea_workload_config.early_ns */
+	/* cuts are drawn in [0, min(cut_max_ns, the window's length / 100)],
+	 * counted from the trace's start; at most the workload's
+	 * ea_workload_config.early_ns */
 	uint64_t cut_max_ns;
 	uint64_t jitter_ns;
 	double confidence;	/* of the intervals, e.g. 0.95 */

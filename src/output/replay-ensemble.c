@@ -176,7 +176,7 @@ static void ensemble_text(FILE *f, const struct ea_replay_report *r)
 		"energy interval", vs, "interval", "verdict");
 	for (int i = 0; i < e->npol && i < r->nresults; i++) {
 		const struct ea_ensemble_policy *p = &e->pol[i];
-		char iv[80], rv[80];
+		char iv[80], rv[80], em[48];
 
 		if (isfinite(p->energy_lo))
 			snprintf(iv, sizeof(iv), "[%.3f, %.3f]",
@@ -190,10 +190,14 @@ static void ensemble_text(FILE *f, const struct ea_replay_report *r)
 				 num3(b3, sizeof(b3), p->ratio_hi));
 		else
 			snprintf(rv, sizeof(rv), "-");
-		fprintf(f, "%-10s %14.6f %31s %8s %17s  %s\n",
-			ea_esc_term_buf(t, sizeof(t), r->results[i].policy),
-			ea_eu_double(u, p->energy_mean), iv,
-			num3(b1, sizeof(b1), p->ratio_mean), rv,
+		if (isfinite(p->energy_mean))
+			snprintf(em, sizeof(em), "%.6f",
+				 ea_eu_double(u, p->energy_mean));
+		else
+			snprintf(em, sizeof(em), "-");
+		fprintf(f, "%-10s %14s %31s %8s %17s  %s\n",
+			ea_esc_term_buf(t, sizeof(t), r->results[i].policy), em,
+			iv, num3(b1, sizeof(b1), p->ratio_mean), rv,
 			verdict_text(b4, sizeof(b4), p));
 	}
 }

@@ -102,7 +102,9 @@ int ea_replay_ensemble(const struct ea_workload *w,
 			err, "replay: an ensemble needs 2 members or more");
 	if (cfg->baseline >= npol)
 		return ea_err_set(err, "replay: no such baseline");
-	e->cut_range_ns = (c->last_ts - c->first_ts) / 100;
+	/* 1% of the window at most, so that every member covers 99% of it
+	 * or more (the cut counts from the trace's start) */
+	e->cut_range_ns = win_ns / 100;
 	if (e->cut_range_ns > cfg->cut_max_ns)
 		e->cut_range_ns = cfg->cut_max_ns;
 	if (e->cut_range_ns > w->cfg.early_ns)
