@@ -121,6 +121,17 @@ expect_eq "HTML: both tables, eas-rfc saves" "$got" 3
 grep -q '^eas-rfc .* saves [0-9.]*% ([0-9.]*-[0-9.]*%)$' "$TMP/t.txt" &&
 	ok "text: eas-rfc saves, with its interval" || fail "text: no saving line"
 
+# A 1 ms window (--start/--end): the cuts within 1% of it (10 us), every
+# member's window non-empty, every policy's mean a number.
+# shellcheck disable=SC2086
+"$EATRACE" replay $tc2 --policy eas-rfc,cfs --start 0.001 --end 0.002 -f json "$seven" >"$TMP/w.json" ||
+	fail "replay a 1 ms window"
+got=$(/usr/bin/python3 -c "
+import json, sys
+d = json.load(open(sys.argv[1]))
+print(d['ensemble_config']['cut_max_s'], [p['ensemble']['energy_mean'] is not None for p in d['policies']])" "$TMP/w.json")
+expect_eq "1 ms window: cuts within 10 us, means" "$got" "1e-05 [True, True]"
+
 # Refused: exit 2, one line.
 expect_fail "--ensemble -1" 2 "--ensemble: '-1' is not a count" -- \
 	"$EATRACE" replay $tc2 --ensemble -1 "$seven"
