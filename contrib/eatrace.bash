@@ -120,7 +120,7 @@ _eatrace()
 		;;
 	--start | --end | --interval | -i | --count | -n | --duration | -d | -j | --jobs | \
 	--buffer-kb | -b | --idle-state | --assume-opp | --max-increase | \
-	--confidence | --source-capacity | --pin | --name | --ncpus | --cpus | \
+	--confidence | --source-capacity | --pin | --name | --ncpus | --cpus | --task | \
 	--capacity | --freqs | --voltage | --power-unit | --perfetto-max-mb | --device | --rail | \
 	--hold | --window | --worst | --max-error | --max-window-error | --ensemble | --seed)
 		return

@@ -43,7 +43,10 @@ launch() {
 		rc=$?
 		# CPU seconds of the test and its children (user + system):
 		# what it costs whatever else the machine is doing
-		times | awk 'NR == 2 { gsub(/[ms]/, " "); print int($1 * 60 + $2 + $3 * 60 + $4 + 0.5) }' >"$logs/$1.cpu"
+		# (times itself, not in a pipe: a pipe's subshell has no children)
+		times >"$logs/$1.times"
+		awk 'NR == 2 { gsub(/[ms]/, " "); print int($1 * 60 + $2 + $3 * 60 + $4 + 0.5) }' \
+			"$logs/$1.times" >"$logs/$1.cpu"
 		echo $(($(date +%s) - t0)) >"$logs/$1.dt"
 		echo $rc >"$logs/$1.rc"
 	) &

@@ -49,12 +49,13 @@ FOLDER_LAYERS = {
         ["select-idle-sibling"],  # shared by policies
         ["policy-*", "governor", "idle"],  # policies, governors, idle states
         ["policy"],  # the policy table
-        ["sim-emit", "sim-pelt", "sim-arrivals"],  # the simulator, by mechanism
+        ["sim-emit", "sim-pelt", "sim-arrivals", "sim-exit"],  # the simulator, by mechanism
         ["sim-idle", "sim-freq", "sim-rq", "sim-busy0"],
         ["sim-act", "sim-offline"],
         ["sim-balance", "sim-wake"],
         ["sim-pick"],
         ["sim", "sim-init"],  # its loop and setup
+        ["pricing"],  # a simulated timeline priced, to a common end
         ["replay", "shadow"],  # one policy's replay; --shadow
         ["runs"],  # more replays, in threads
         ["ensemble", "sensitivity"],  # --ensemble; wakeup energy's share

@@ -25,6 +25,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "eatrace/filter.h"
 #include "eatrace/model.h"
 #include "eatrace/state.h"
 
@@ -65,6 +66,11 @@ struct ea_cpu_acct {
 	uint64_t wakeups;		/* idle exits in the window */
 	uint64_t assumed_freq_ns;	/* busy with no frequency reported */
 	uint64_t unmodelled_freq_ns;	/* busy at a frequency the model lacks */
+	uint64_t idle_clamped_ns;	/* idle in a state the model lacks */
+	/* the energy of those three, core and cluster share, as
+	 * unknown_energy: what rests on each assumption (the notes) */
+	ea_energy_t assumed_freq_energy, unmodelled_freq_energy;
+	ea_energy_t idle_clamped_energy;
 	uint64_t work;		/* busy ns x capacity at the OPP (1024 = the
 				   biggest CPU at its top OPP for 1 ns) */
 	struct ea_pstate_acct *pstates;	/* per cap state of its cluster */
@@ -74,6 +80,16 @@ struct ea_cpu_acct {
 	ea_energy_t pending_core_wakeup, pending_cluster_wakeup;
 	int32_t last_pid;	/* tasks[last_task - 1] is its last payer */
 	int32_t last_task;	/* 0: none yet */
+	/* private, cfg.task_only: the wakeup pending above, priced once its
+	 * payer is known (C-states of the CPU's and of the cluster's exit,
+	 * -1: no cluster wakeup; when) */
+	int pending_k, pending_kc;
+	uint64_t pending_ts;
+	/* private, cfg.task_only: whether sel_pid, named sel_comm, is
+	 * selected (sel_known: once asked) */
+	bool sel_known, sel_yes;
+	int32_t sel_pid;
+	char sel_comm[EA_COMM_LEN];
 	uint32_t near_freq;	/* near_cap is its nearest cap index ... */
 	int near_cap;		/* ... (near_freq 0: none yet) */
 	uint32_t exact_freq;	/* exact_cap: ea_model_cap_index() of it ... */
@@ -129,6 +145,21 @@ struct ea_acct_config {
 	 */
 	const bool *cpu_only;
 	int ncpu_only;
+	/*
+	 * Only some tasks' share (NULL: every task; eatrace/filter.h, its
+	 * CPU list unused: cpu_only is the CPU filter). Every CPU is still
+	 * priced, and each piece of energy still goes to the task the
+	 * attribution rule above charges, but it reaches the figures (CPUs,
+	 * clusters, P- and C-states, tasks, windows, the total) only when
+	 * that task is selected: by its pid, or by its name at the time of
+	 * the charge (pseudo-tasks by their names, "[idle]" ...). So the
+	 * total is exactly the sum of the selected tasks' energies, and
+	 * every breakdown still adds up to it. Times and counts (busy,
+	 * idle, residencies, wakeups) stay the CPUs' and clusters' own.
+	 * With cpu_only too, a piece counts when both select it. The
+	 * selectors that selected a task are marked (matched).
+	 */
+	struct ea_filter *task_only;
 };
 
 struct ea_acct {
@@ -162,6 +193,8 @@ struct ea_acct {
 	/* private: quantised prices, frequency domain map */
 	void *prices;
 	int *domains;
+	/* private: the state stage during a change (cfg.task_only's names) */
+	const struct ea_state *cur_state;
 };
 
 int ea_acct_init(struct ea_acct *a, const struct ea_model *model,
@@ -170,6 +203,8 @@ void ea_acct_free(struct ea_acct *a);
 extern const struct ea_state_ops ea_acct_ops;
 /* Whether cpu's energy reaches the totals (cfg.cpu_only; true without). */
 bool ea_acct_cpu_selected(const struct ea_acct *a, int cpu);
+/* Whether a CPU of cluster ci is selected (cfg.cpu_only; true without). */
+bool ea_acct_cluster_selected(const struct ea_acct *a, int ci);
 /* After ea_state_finish(): task figures, window bounds. 0 or -1 + err. */
 int ea_acct_done(struct ea_acct *a, const struct ea_state *s,
 		 struct ea_err *err);

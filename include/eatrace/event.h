@@ -50,13 +50,22 @@ enum ea_prev_state {
 /* Synthetic, with EA_EVF_SYNTH: the CPU's state is unknown from this event
  * until a record proves it (a lost switch-out; see docs/inference.md). */
 #define EA_EVF_UNKNOWN 0x2
+/*
+ * Set by a reader: the record does not name its current task, the reader
+ * derived it from the CPU's previous switch (cur_pid, and a switch's prev
+ * task: Perfetto's compact_sched). Where a switch-in was lost the
+ * derivation is wrong; the state stage weighs such records accordingly
+ * (docs/inference.md "Contradictions").
+ */
+#define EA_EVF_DERIVED 0x4
 
 struct ea_event {
 	uint64_t ts;		/* ns */
 	int32_t cpu;		/* CPU whose buffer holds the record */
 	int32_t cur_pid;	/* common_pid: task current on cpu (-1 unknown) */
 	uint8_t type;		/* enum ea_event_type */
-	uint8_t flags;		/* EA_EVF_*: set by the state stage, 0 from readers */
+	uint8_t flags;		/* EA_EVF_*: set by the state stage; readers
+				   set EA_EVF_DERIVED only */
 	union {
 		struct {
 			int32_t prev_pid, next_pid;

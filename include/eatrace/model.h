@@ -56,6 +56,10 @@ struct ea_idle_state {
 	int64_t core_power_u, cluster_power_u;
 	int64_t core_wakeup_u, cluster_wakeup_u;	/* micro power_unit x s */
 	uint32_t target_residency_us;
+	/* the cpuidle exit latency (the replay's delay before a task placed
+	 * on a CPU in this state runs); has_exit_latency false: not given */
+	uint32_t exit_latency_us;
+	bool has_exit_latency;
 };
 
 struct ea_cluster {

@@ -26,6 +26,7 @@
 #include "eatrace/state.h"
 
 struct ea_workload;
+struct rp_pricing;	/* src/replay/pricing.c's */
 
 #define EA_PIN_WORDS (EA_MAX_CPUS / 64)
 
@@ -76,11 +77,16 @@ struct ea_workload_counts {
 				   (mapped) CPU they ran on */
 	uint64_t split;		/* activations that ran on several CPUs */
 	uint64_t idle_busy;	/* stretches of CPU time in the idle task */
+	uint64_t lost_span;	/* events were lost between their wakeup and
+				   first run: no latency sample */
 	uint64_t first_ts, last_ts;
 	/* --start/--end clipped to [first_ts, last_ts]: the figures of each
 	 * policy (duration, busy time, work, latency, wait, late,
 	 * overutilised time) cover this window, as the energy does */
 	uint64_t win_start, win_end;
+	/* the window reaches the trace's end (no --end before it): the
+	 * figures go on past it, to the end each policy is priced to */
+	bool win_past_end;
 	int ncpus;
 };
 
@@ -139,6 +145,10 @@ struct ea_replay_config {
 	struct ea_state_config state_cfg;
 	struct ea_acct_config acct_cfg;
 	const struct ea_replay_sink *sink;	/* NULL: none */
+	/* Leave the result's pricing open at its own end (end_ns), for
+	 * ea_replay_close() to close at the common end of several runs
+	 * (the sink must live until then); false: closed at its own end. */
+	bool keep_open;
 };
 
 /* Tolerance of `late`: 1 ms. */
@@ -153,7 +163,13 @@ struct ea_replay_result {
 	 * 0: not available, e.g. no sched_wakeup in the trace). */
 	uint64_t lat_p50, lat_p90, lat_p99, lat_max;
 	uint64_t lat_n;
+	/* The latency floor: of each of those latencies, the part the
+	 * recording supplies (its wakeup-to-switch-in gaps, docs/replay.md
+	 * "Idle exit and the latency floor"), its percentiles over the same
+	 * lat_n activations */
+	uint64_t floor_p50, floor_p90, floor_p99, floor_max;
 	uint64_t wait_ns;		/* runnable, not running */
+	uint64_t wait_floor_ns;		/* of wait_ns, the recording's gaps */
 	/* of those lat_n, finished later than both their recorded end and
 	 * their work on the platform's biggest CPU at its top OPP allows,
 	 * by more than EA_REPLAY_LATE_NS */
@@ -167,6 +183,12 @@ struct ea_replay_result {
 	uint64_t *cpu_work;
 	uint64_t work;
 	int ncpus;
+	/* Absolute ns: its own end (every task's work done, at least the
+	 * trace's last event; past it by end_ns - wl.last_ts), and the end
+	 * it is priced to (end_ns, or the latest end_ns of the runs closed
+	 * together: idle from its own end on) */
+	uint64_t end_ns, priced_to_ns;
+	struct rp_pricing *pricing;	/* open (keep_open), else NULL */
 };
 
 /*
@@ -175,6 +197,13 @@ struct ea_replay_result {
  */
 int ea_replay_run(const struct ea_workload *w, const struct ea_replay_config *cfg,
 		  struct ea_replay_result *r, struct ea_err *err);
+/*
+ * Price the open results of r[0, n) (cfg.keep_open) on to the latest
+ * end_ns among r[0, n), every CPU idle from its own run's end, and close
+ * them (priced_to_ns; their sinks are done with). The same work for every
+ * policy, priced over the same time (docs/replay.md "Work"). 0 or -1 + err.
+ */
+int ea_replay_close(struct ea_replay_result *r, int n, struct ea_err *err);
 void ea_replay_result_free(struct ea_replay_result *r);
 
 /*
@@ -385,7 +414,13 @@ const struct ea_energy_unit *ea_replay_actual_unit(const struct ea_replay_report
 /* How far apart the policies' work is: (max - min) / max in percent. */
 double ea_replay_work_spread_pct(const struct ea_replay_report *r);
 /* Spreads above this say the policies did different amounts of work. */
-#define EA_REPLAY_WORK_SPREAD_PCT 1.0
+#define EA_REPLAY_WORK_SPREAD_PCT 0.5
+/* The time past the trace's last event res needed to do its work, ns. */
+uint64_t ea_replay_extra_ns(const struct ea_replay_report *r,
+			    const struct ea_replay_result *res);
+/* The time every policy is priced over: the window, past the trace's end
+ * to the latest policy's end when the window reaches it, ns. */
+uint64_t ea_replay_priced_ns(const struct ea_replay_report *r);
 
 /* ftrace text writer for --emit-trace (src/output/replay-trace.c). */
 struct ea_trace_writer;

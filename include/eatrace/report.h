@@ -36,23 +36,28 @@ struct ea_json;
 void ea_json_energy(struct ea_json *j, const char *key, const struct ea_energy *e,
 		    const struct ea_energy_unit *u);
 
-/* Notes on what the energy rests on, from the accountant: which idle state
- * a CPU without cpu_idle is priced in, and what that cost. */
-void ea_report_foreach_energy_note(const struct ea_report *r,
-				   void (*fn)(void *arg, const char *kind, const char *msg),
-				   void *arg);
 /*
- * Every note of the report, in the order the text, JSON and HTML show
- * them: the model's failing 'eatrace model check', how much of the energy
- * rests on inference, the trace's notes (ea_stats_foreach_note()), the
- * energy notes above, and whether the trace's topology agrees with the
+ * Every note of the report (src/output/report-common.c), in the order the
+ * text, JSON and HTML show them, one per cause, each with the CPUs it
+ * concerns and the energy and share of the total that rest on it: the
+ * model's failing 'eatrace model check', how much of the energy rests on
+ * inference (ea_report_inference_msg()), the trace's notes
+ * (ea_stats_foreach_note_but(), without the causes told here), the
+ * accountant's (below) and whether the trace's topology agrees with the
  * model's clusters.
  */
 void ea_report_foreach_note(const struct ea_report *r,
 			    void (*fn)(void *arg, const char *kind, const char *msg),
 			    void *arg);
+/* The accountant's alone: CPUs without cpu_idle (the idle state they are
+ * priced in), busy time at an assumed or unmodelled frequency, idle time
+ * in states the model lacks. */
+void ea_report_foreach_energy_note(const struct ea_report *r,
+				   void (*fn)(void *arg, const char *kind, const char *msg),
+				   void *arg);
 /* "N% of this energy rests on inference: T s of unknown time (CPU ...),
- * priced as ..." into msg (n bytes); NULL when there is no unknown time. */
+ * priced as ...: E UNIT" into msg (n bytes); NULL when there is no
+ * unknown time. */
 const char *ea_report_inference_msg(const struct ea_report *r, char *msg, size_t n);
 /* r's unit: r->unit, or the model's power_unit x s in *tmp. */
 const struct ea_energy_unit *ea_report_unit(const struct ea_report *r,

@@ -119,7 +119,7 @@ struct ea_task {
 	uint64_t woken_at;	/* ns: last wakeup (waking, wakeup or inferred) */
 	int32_t woken_cpu;	/* target CPU of that wakeup, -1 unknown */
 	/* Totals within the window: */
-	uint64_t runtime_ns;
+	uint64_t runtime_ns;	/* busy time its CPUs were charged to it */
 	uint64_t wait_ns;	/* runnable but not running */
 	uint64_t activations;	/* sleep -> run cycles */
 	uint64_t wakeups;	/* wakeups recorded (sched_waking/wakeup/new) */
@@ -231,6 +231,22 @@ struct ea_state_counts {
 	uint64_t by_type[EA_EV_NR];
 	uint64_t resyncs;		/* contradictions resynchronised */
 	uint64_t resync_from_wakeup;	/* ...placed at the task's wakeup */
+	uint64_t resync_after_prev;	/* ...moved later, past the previous
+					   task's last record there */
+	uint64_t resync_proven;		/* ...whose time is proven the
+					   task's: busy, not unknown */
+	uint64_t prev_from_waking;	/* switches whose prev a reader
+					   derived as the idle task (compact
+					   _sched) but which slept: the task
+					   woken onto the CPU ran */
+	uint64_t prev_from_scanner;	/* ... whose derived prev was not the
+					   task a record had shown running */
+	uint64_t curr_from_record;	/* a record changed a CPU's current
+					   task (after lost events, an
+					   unknown task) */
+	uint64_t records_overruled;	/* a record named another current
+					   task than a resync had placed, or
+					   a reader had derived it: ignored */
 	uint64_t lost_events;		/* sum of lost counts (0: unknown) */
 	uint64_t lost_markers;		/* lost-events records */
 	uint64_t wakeups_inferred;	/* switch-ins with no wakeup */

@@ -10,6 +10,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "eatrace/filter.h"
 #include "eatrace/state.h"
 
 #define EA_STATS_MAX_IDLE 64
@@ -19,11 +20,16 @@ struct ea_freq_time {
 	uint64_t ns;
 };
 
+/*
+ * Per cpuidle state: ns the time in it (known, in the window); a period
+ * is one stay in it, its residency the part of the stay ns counts, so the
+ * periods' sum_ns is ns exactly.
+ */
 struct ea_idle_stat {
 	uint64_t ns;
-	uint64_t entries;	/* idle periods started in the window */
-	uint64_t periods;	/* idle periods ended in the window */
-	uint64_t min_ns, max_ns, sum_ns;	/* residency of ended periods */
+	uint64_t entries;	/* stays begun by entering it in the window */
+	uint64_t periods;	/* stays with time in the window */
+	uint64_t min_ns, max_ns, sum_ns;	/* their residencies */
 };
 
 struct ea_cpu_stats {
@@ -44,9 +50,11 @@ struct ea_cpu_stats {
 	bool has_cpuidle;
 	double util_mean;	/* reconstructed PELT util_avg, time-weighted */
 	uint32_t util_max;
-	/* private: current idle period */
-	uint64_t idle_start;
+	/* private: current idle period, its state, time so far, and whether
+	 * it began inside the window */
+	uint64_t idle_len;
 	int idle_cur;
+	bool idle_at_in;
 };
 
 struct ea_pelt_check {
@@ -65,6 +73,10 @@ struct ea_stats {
 	struct ea_pelt_check pelt;
 	int unknown_idle_state;		/* cfg.unknown_idle_state */
 	const struct ea_state *state;	/* for tasks, valid until freed */
+	/* The rows shown (--cpus, --task; NULL: all): the renderers' CPU
+	 * rows (ea_stats_cpu_shown()), ea_stats_tasks_sorted()'s tasks. The
+	 * figures are the same; the trace's totals and notes stay whole. */
+	const struct ea_filter *filter;
 	char error[256];		/* allocation failure inside a callback */
 	/* private: ea_state_clip_bounds(), once clip_known */
 	uint64_t clip_start, clip_end;
@@ -78,15 +90,33 @@ void ea_stats_init(struct ea_stats *st);
 int ea_stats_done(struct ea_stats *st, const struct ea_state *s);
 void ea_stats_free(struct ea_stats *st);
 
-/* Calls fn once per inference or warning worth telling a person about. */
+/* Calls fn once per inference or warning worth telling a person about:
+ * one note per cause, naming the CPUs it concerns (messages shorter than
+ * EA_NOTE_LEN). */
+#define EA_NOTE_LEN 1024
 struct ea_input_info;
 void ea_stats_foreach_note(const struct ea_stats *st,
 			   const struct ea_input_info *info,
 			   void (*fn)(void *arg, const char *kind, const char *msg),
 			   void *arg);
+/* ... but those of the causes in skip, which a report's notes tell with
+ * their energy (src/output/report-common.c). */
+enum ea_note_cause {
+	EA_NOTE_NO_CPUIDLE = 1 << 0,	/* a CPU without cpu_idle events */
+	EA_NOTE_UNKNOWN = 1 << 1,	/* unknown time */
+	EA_NOTE_NO_FREQ = 1 << 2,	/* no cpu_frequency yet */
+};
+void ea_stats_foreach_note_but(const struct ea_stats *st,
+			       const struct ea_input_info *info, unsigned skip,
+			       void (*fn)(void *arg, const char *kind,
+					  const char *msg),
+			       void *arg);
 
-/* Tasks sorted by runtime (descending, then pid); caller frees. */
+/* Tasks sorted by runtime (descending, then pid), those st->filter
+ * selects by pid and name; caller frees. */
 struct ea_task **ea_stats_tasks_sorted(const struct ea_stats *st, size_t *n);
+/* Whether st->filter shows CPU cpu's rows. */
+bool ea_stats_cpu_shown(const struct ea_stats *st, int cpu);
 
 /* Renderers (src/output/stats-*.c). */
 void ea_stats_render_text(FILE *f, const struct ea_stats *st,

@@ -64,7 +64,8 @@ static const char usage_show[] =
 	"                     \"shared_per_cap\", \"inefficient_core\",\n"
 	"                     \"inefficient_shared\"}], \"idle_states\": [{\"index\", \"name\",\n"
 	"                     \"core_power\", \"cluster_power\", \"core_wakeup\",\n"
-	"                     \"cluster_wakeup\", \"target_residency_us\"}]}]}\n"
+	"                     \"cluster_wakeup\", \"target_residency_us\",\n"
+	"                     \"exit_latency_us\" (null: not given)}]}]}\n"
 	"  -o, --output FILE  write there instead of stdout (atomically)\n"
 	"\n"
 	"Exit status: 0, or 2 when the model cannot be loaded.\n";
@@ -304,18 +305,22 @@ static void show_text(FILE *f, const struct ea_model *m)
 		fprintf(f, "  idle states (wakeups in %s x s per wakeup)%s:\n",
 			m->power_unit,
 			cl->idle_implicit ? ", none in the file: one implicit state drawing nothing" : "");
-		fprintf(f, "  %4s %-16s %12s %14s %16s %16s %10s\n", "idx",
+		fprintf(f, "  %4s %-16s %12s %14s %16s %16s %10s %8s\n", "idx",
 			"name", "core_power", "cluster_power", "core_wakeup",
-			"cluster_wakeup", "target_us");
+			"cluster_wakeup", "target_us", "exit_us");
 		for (int k = 0; k < cl->nidles; k++) {
 			const struct ea_idle_state *st = &cl->idles[k];
+			char ex[16] = "-";
 
-			fprintf(f, "  %4d %-16s %12s %14s %16s %16s %10u\n", k,
+			if (st->has_exit_latency)
+				snprintf(ex, sizeof(ex), "%u",
+					 st->exit_latency_us);
+			fprintf(f, "  %4d %-16s %12s %14s %16s %16s %10u %8s\n", k,
 				st->name, num(st->core_power, a),
 				num(st->cluster_power, b),
 				num(st->core_wakeup, c),
 				num(st->cluster_wakeup, d),
-				st->target_residency_us);
+				st->target_residency_us, ex);
 		}
 		free(ic);
 		free(is);
@@ -384,6 +389,11 @@ static void show_json(FILE *f, const struct ea_model *m)
 			ea_json_num(&j, "cluster_wakeup", st->cluster_wakeup);
 			ea_json_uint(&j, "target_residency_us",
 				     st->target_residency_us);
+			if (st->has_exit_latency)
+				ea_json_uint(&j, "exit_latency_us",
+					     st->exit_latency_us);
+			else
+				ea_json_raw(&j, "exit_latency_us", "null");
 			ea_json_obj_end(&j);
 		}
 		ea_json_arr_end(&j);

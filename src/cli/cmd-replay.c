@@ -47,12 +47,15 @@ static const char usage_text[] =
 	"      --idle I          recorded, menu, oracle (default: recorded;\n"
 	"                        menu with --target-model)\n"
 	"      --target-model M  replay on another platform (what-if hardware)\n"
-	"      --work W          what a task asks for: demand (the CPU from each\n"
-	"                        wakeup to its recorded end, whatever the speed),\n"
-	"                        fixed (the work it received in the recording),\n"
-	"                        auto (default: demand for activations that never\n"
-	"                        slept, i.e. ran or waited until the task exited or\n"
-	"                        the trace ended; fixed for those that slept)\n"
+	"      --work W          what a task asks for: demand (what it would have\n"
+	"                        run with a CPU of its own from each wakeup to its\n"
+	"                        recorded end, at the speed it ran at), fixed (the\n"
+	"                        work it received in the recording), auto (default:\n"
+	"                        demand for activations that never slept, i.e. ran\n"
+	"                        or waited until the task exited or the trace ended;\n"
+	"                        fixed for those that slept). Every policy runs\n"
+	"                        until that work is done, past the trace's end if\n"
+	"                        need be, and all are priced to the latest end\n"
 	"      --source-capacity N  the recorded CPUs' capacity, whatever their\n"
 	"                        frequency (traces from machines without a model;\n"
 	"                        -m may then be omitted if --target-model is given)\n"
@@ -740,6 +743,8 @@ int cmd_replay(int argc, char **argv)
 			.model = rr.target, .policy = names[i], .governor = gov,
 			.idle = idle, .same_platform = same, .work = ro.work,
 			.sink = tw ? &sink : NULL,
+			/* priced on to the runs' common end below */
+			.keep_open = true,
 		};
 
 		cfg.state_cfg.win_start = o.cfg.win_start;
@@ -775,7 +780,14 @@ int cmd_replay(int argc, char **argv)
 		if (timing)
 			timing_line("policy", names[i], t0, "decisions",
 				    rr.res[i].lat_n);
-		if (pictures && ea_tl_shadow_done(&rr.sh[i], &err)) {
+	}
+	/* every policy priced to the latest end among them (same work) */
+	if (ea_replay_close(rr.res, rr.nres, &err)) {
+		ea_die("%s: %s", ea_trace_label(args[0]), err.msg);
+		goto out;
+	}
+	for (int i = 0; pictures && i < rr.nres; i++) {
+		if (ea_tl_shadow_done(&rr.sh[i], &err)) {
 			ea_die("%s: %s", ea_trace_label(args[0]), err.msg);
 			goto out;
 		}

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "cli/cmd.h"
+#include "cli/filter-opts.h"
 #include "cli/not-input.h"
 #include "cli/options.h"
 #include "cli/pictures.h"
@@ -52,7 +53,13 @@ static const char usage_text[] =
 	"                     CLUSTER: its measured energy is shown beside the\n"
 	"                     estimate (repeatable; default: from the rail's\n"
 	"                     name, docs/perfetto.md)\n"
-
+	"      --cpus LIST    only these CPUs' share of the energy (as 0-1,4):\n"
+	"                     each one's own and its share of its cluster's,\n"
+	"                     exactly their figures in the full report\n"
+	"      --task PID|COMM  only the energy charged to these tasks (by PID,\n"
+	"                     or name: an fnmatch pattern, 'kworker*');\n"
+	"                     repeatable; lists them (--per-task). Shares are\n"
+	"                     of the filtered total; not with --perfetto\n"
 	EA_COMMON_OPTS_HELP
 	"  -h, --help         this text\n"
 	"\n"
@@ -80,6 +87,7 @@ static const struct option extra[] = {
 	{ "perfetto-max-mb", required_argument, NULL, OPT_PERFETTO_MAX },
 	{ "rail", required_argument, NULL, OPT_RAIL },
 	{ "unit", required_argument, NULL, OPT_UNIT },
+	EA_FILTER_LONG_OPTS,
 };
 
 #define MAX_RAIL_MAPS 64
@@ -94,6 +102,7 @@ struct report_opts {
 	struct ea_rail_map rail[MAX_RAIL_MAPS];
 	char rail_buf[MAX_RAIL_MAPS][2 * EA_NAME_LEN];
 	int nrail;
+	struct ea_filter filter;	/* --cpus, --task */
 };
 
 static int on_opt(int opt, const char *arg, void *ctx)
@@ -101,7 +110,10 @@ static int on_opt(int opt, const char *arg, void *ctx)
 	struct report_opts *ro = ctx;
 	char *end;
 	double v;
+	int f = ea_cli_filter_opt(&ro->filter, opt, arg);
 
+	if (f <= 0)
+		return f;
 	switch (opt) {
 	case OPT_PER_TASK:
 		ro->per_task = true;
@@ -190,7 +202,8 @@ static int write_pictures(const struct report_opts *ro, const struct ea_report *
 }
 
 /* What the numbers rest on: a model 'model check' rejects is used with a
- * warning; an --assume-opp above every OPP of the model is refused. */
+ * warning; an --assume-opp above every OPP of the model, and a --cpus CPU
+ * the model lacks, are refused. */
 static int check_model(const struct ea_model *m, const struct report_opts *ro,
 		       const struct ea_common_opts *o)
 {
@@ -203,8 +216,18 @@ static int check_model(const struct ea_model *m, const struct report_opts *ro,
 	if (ro->assume_khz > top)
 		return ea_die("--assume-opp: %lu kHz is above every OPP of model %s (the highest is %u kHz)",
 			      ro->assume_khz, m->name, top), -1;
+	for (int cpu = 0; ro->filter.cpus && cpu < ro->filter.ncpus; cpu++)
+		if (ro->filter.cpus[cpu] && (cpu >= m->ncpus || m->cpu_cluster[cpu] < 0))
+			return ea_die("--cpus: CPU %d is not in model %s (CPUs 0 to %d): it cannot be priced",
+				      cpu, m->name, m->ncpus - 1), -1;
 	ea_cli_model_warnings(o->verbose, &m, 1);
 	return 0;
+}
+
+/* A --cpus CPU the trace has (ea_cli_filter_warn()). */
+static bool acct_has_cpu(const void *ctx, int cpu)
+{
+	return cpu < ((const struct ea_acct *)ctx)->trace_ncpus;
 }
 
 int cmd_report(int argc, char **argv)
@@ -230,17 +253,29 @@ int cmd_report(int argc, char **argv)
 
 	if (ea_parse_common(argc, argv, &o, extra, sizeof(extra) / sizeof(extra[0]),
 			    on_opt, &ro, &help, &args, &nargs))
-		return EXIT_ERROR;
+		goto out_filter;
 	if (help) {
 		fputs(usage_text, stdout);
-		return 0;
+		rc = 0;
+		goto out_filter;
 	}
-	if (nargs != 1)
-		return ea_die("report: expected one TRACE (see 'eatrace report --help')");
-	if (!o.model)
-		return ea_die_no_model("report", NULL);
-	if (ea_model_load(&model, o.model, &err))
-		return ea_die("%s", err.msg);
+	if (nargs != 1) {
+		ea_die("report: expected one TRACE (see 'eatrace report --help')");
+		goto out_filter;
+	}
+	if (ro.perfetto && (ro.filter.cpus || ro.filter.ntasks)) {
+		/* its tracks are the whole trace's: every CPU, every task */
+		ea_die("report: --perfetto shows the whole trace: not with --cpus or --task");
+		goto out_filter;
+	}
+	if (!o.model) {
+		rc = ea_die_no_model("report", NULL);
+		goto out_filter;
+	}
+	if (ea_model_load(&model, o.model, &err)) {
+		ea_die("%s", err.msg);
+		goto out_filter;
+	}
 	if (ea_cli_unit(&unit, ro.unit, model) || check_model(model, &ro, &o))
 		goto out_model;
 	{
@@ -253,9 +288,15 @@ int cmd_report(int argc, char **argv)
 	acfg.assumed_khz = (uint32_t)ro.assume_khz;
 	acfg.interval_ns = ro.interval_ns;
 	acfg.zero_wakeups = ro.no_wakeups;
+	acfg.cpu_only = ro.filter.cpus;
+	acfg.ncpu_only = ro.filter.ncpus;
+	if (ro.filter.ntasks) {
+		acfg.task_only = &ro.filter;
+		ro.per_task = true;	/* the selected tasks are what was asked */
+	}
 	if (ea_acct_init(&acct, model, &acfg, &err)) {
-		ea_model_free(model);
-		return ea_die("%s", err.msg);
+		ea_die("%s", err.msg);
+		goto out_model;
 	}
 	ea_stats_init(&st);
 	ea_acct_state_config(&acct, &o.cfg);
@@ -284,7 +325,9 @@ int cmd_report(int argc, char **argv)
 	}
 	if (ea_check_window(&o, run.state, ea_trace_label(args[0])))
 		goto out_run;
-	if (ea_rails_compare(run.info.rails, &acct, ro.rail, ro.nrail, &rails,
+	/* the rails measure whole clusters: no comparison for a share */
+	if (!acfg.cpu_only && !acfg.task_only &&
+	    ea_rails_compare(run.info.rails, &acct, ro.rail, ro.nrail, &rails,
 			     &nrails, &err)) {
 		ea_die("%s: %s", ea_trace_label(args[0]), err.msg);
 		goto out_run;
@@ -304,6 +347,8 @@ int cmd_report(int argc, char **argv)
 	rc = ea_out_commit(&out, &err) ? ea_die("%s", err.msg) : 0;
 	if (!rc)
 		ea_notes_to_stderr(&o, &st, &run.info, &rep, rep.path);
+	if (!rc)
+		ea_cli_filter_warn(&ro.filter, rep.path, o.verbose < 0, acct_has_cpu, &acct);
 	if (!rc && write_pictures(&ro, &rep, &tl, run.state))
 		rc = EXIT_ERROR;
 out_run:
@@ -315,5 +360,7 @@ out:
 	ea_acct_free(&acct);
 out_model:
 	ea_model_free(model);
+out_filter:
+	ea_filter_free(&ro.filter);
 	return rc;
 }

@@ -210,21 +210,31 @@ int ea_check_window(const struct ea_common_opts *o, const struct ea_state *s,
 struct note_filter {
 	int verbose;
 	const char *path;
+	int skip;	/* notes not to repeat */
 };
 
 static void note_err(void *arg, const char *kind, const char *msg)
 {
-	const struct note_filter *nf = arg;
+	struct note_filter *nf = arg;
 
+	if (nf->skip > 0) {	/* said before the run (ea_cli_model_warnings) */
+		nf->skip--;
+		return;
+	}
 	if (nf->verbose > 0 || !strcmp(kind, "warning"))
 		ea_msg("%s: %s: %s", nf->path, kind, msg);
+}
+
+static void count_note(void *arg, const char *kind, const char *msg)
+{
+	(*(int *)arg)++;
 }
 
 void ea_notes_to_stderr(const struct ea_common_opts *o, const struct ea_stats *st,
 			const struct ea_input_info *info, const struct ea_report *rep,
 			const char *path)
 {
-	struct note_filter nf = { o->verbose, path };
+	struct note_filter nf = { o->verbose, path, 0 };
 
 	if (o->verbose < 0)
 		return;
@@ -234,9 +244,14 @@ void ea_notes_to_stderr(const struct ea_common_opts *o, const struct ea_stats *s
 			(unsigned long long)st->counts.events);
 	if (o->format == EA_FMT_TEXT && !o->output)
 		return;		/* the report on the terminal has them */
-	ea_stats_foreach_note(st, info, note_err, &nf);
-	if (rep)
-		ea_report_foreach_energy_note(rep, note_err, &nf);
+	if (rep) {
+		/* a report's notes open with the model-check verdict, which
+		 * stderr had before the run: not twice */
+		ea_model_verdict_notes(&rep->acct->model, 1, count_note, &nf.skip);
+		ea_report_foreach_note(rep, note_err, &nf);
+	}
+	else
+		ea_stats_foreach_note(st, info, note_err, &nf);
 }
 
 int ea_cli_unit(struct ea_energy_unit *u, const char *name, const struct ea_model *m)

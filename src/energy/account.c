@@ -11,24 +11,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "energy/part.h"
 #include "energy/price.h"
+#include "energy/task-only.h"
+#include "energy/windows.h"
 #include "eatrace/energy.h"
-
-enum part {
-	CORE_BUSY = offsetof(struct ea_energy, core_busy),
-	CLUSTER_BUSY = offsetof(struct ea_energy, cluster_busy),
-	CORE_IDLE = offsetof(struct ea_energy, core_idle),
-	CLUSTER_IDLE = offsetof(struct ea_energy, cluster_idle),
-	CORE_WAKEUP = offsetof(struct ea_energy, core_wakeup),
-	CLUSTER_WAKEUP = offsetof(struct ea_energy, cluster_wakeup),
-	SUSPENDED = offsetof(struct ea_energy, suspended),
-	OFFLINE = offsetof(struct ea_energy, offline),
-};
-
-static void add(struct ea_energy *e, enum part part, ea_energy_t v)
-{
-	*(ea_energy_t *)((char *)e + part) += v;
-}
 
 static struct ea_prices *prices(const struct ea_acct *a)
 {
@@ -55,6 +42,28 @@ static inline bool selected(const struct ea_acct *a, int cpu)
 bool ea_acct_cpu_selected(const struct ea_acct *a, int cpu)
 {
 	return selected(a, cpu);
+}
+
+bool ea_acct_cluster_selected(const struct ea_acct *a, int ci)
+{
+	const struct ea_cluster *cl = &a->model->clusters[ci];
+
+	for (int i = 0; i < cl->ncpus; i++)
+		if (selected(a, cl->cpus[i]))
+			return true;
+	return false;
+}
+
+/* cfg.task_only: whether what cpu charges pid counts (all, without). */
+static inline bool task_counts(struct ea_acct *a, int cpu, int32_t pid)
+{
+	return !a->cfg.task_only || ea_acct_task_selected(a, cpu, pid);
+}
+
+/* Only some CPUs' or tasks' share: the clusters' figures are shares. */
+static inline bool filtered(const struct ea_acct *a)
+{
+	return a->cfg.cpu_only || a->cfg.task_only;
 }
 
 /* ---- tasks ---- */
@@ -156,115 +165,6 @@ static int32_t payer(const struct ea_cpu_state *st)
 	}
 }
 
-/* ---- time windows ---- */
-
-/* --interval must not make memory grow without bound with the time span. */
-static void too_many_windows(struct ea_acct *a)
-{
-	snprintf(a->error, sizeof(a->error),
-		 "--interval %.3f ms makes more than %d windows over this trace: use a longer one",
-		 (double)a->cfg.interval_ns / 1e6, EA_MAX_WINDOWS);
-}
-
-/* Grow a->windows to n (> a->nwindows) zeroed windows. false, with
- * a->error set, when memory runs out. */
-static bool grow_windows(struct ea_acct *a, size_t n)
-{
-	struct ea_energy *p = realloc(a->windows, n * sizeof(*p));
-
-	if (!p) {
-		snprintf(a->error, sizeof(a->error), "out of memory");
-		return false;
-	}
-	memset(p + a->nwindows, 0, (n - a->nwindows) * sizeof(*p));
-	a->windows = p;
-	a->nwindows = n;
-	return true;
-}
-
-static void charge_windows_slow(struct ea_acct *a, enum part part,
-				int64_t power, uint64_t t0, uint64_t t1)
-{
-	uint64_t w = a->cfg.interval_ns;
-
-	if ((t1 - 1 - a->win_start) / w >= EA_MAX_WINDOWS) {
-		too_many_windows(a);
-		return;
-	}
-	while (t0 < t1) {
-		size_t b = (t0 - a->win_start) / w;
-		uint64_t bend = a->win_start + (b + 1) * w;
-		uint64_t e = bend < t1 ? bend : t1;
-
-		if (b >= a->nwindows) {
-			size_t n = b + 1 > a->nwindows * 2 ? b + 1 : a->nwindows * 2;
-
-			if (!grow_windows(a, n))
-				return;
-		}
-		add(&a->windows[b], part, (ea_energy_t)power * (ea_energy_t)(e - t0));
-		t0 = e;
-	}
-}
-
-/* Time windows are optional (--interval): no call when there are none. */
-static inline void charge_windows(struct ea_acct *a, enum part part,
-				  int64_t power, uint64_t t0, uint64_t t1)
-{
-	if (a->cfg.interval_ns)
-		charge_windows_slow(a, part, power, t0, t1);
-}
-
-static void charge_window_at_slow(struct ea_acct *a, enum part part,
-				  ea_energy_t v, uint64_t t)
-{
-	uint64_t w = a->cfg.interval_ns;
-	size_t b;
-
-	b = (t - a->win_start) / w;
-	if (b >= EA_MAX_WINDOWS) {
-		too_many_windows(a);
-		return;
-	}
-	if (b >= a->nwindows && !grow_windows(a, b + 1))
-		return;
-	add(&a->windows[b], part, v);
-}
-
-static inline void charge_window_at(struct ea_acct *a, enum part part,
-				    ea_energy_t v, uint64_t t)
-{
-	if (a->cfg.interval_ns)
-		charge_window_at_slow(a, part, v, t);
-}
-
-/*
- * With cfg.cpu_only: energy e of [t0, t1) (t0 < t1) that is the selected
- * CPUs' share of a cluster's or the system's, spread over the windows in
- * proportion to time, the remainder to the last: the windows still add
- * up to the total exactly.
- */
-static void charge_windows_share(struct ea_acct *a, enum part part, ea_energy_t e,
-				 uint64_t t0, uint64_t t1)
-{
-	uint64_t w = a->cfg.interval_ns, len = t1 - t0;
-	ea_energy_t left = e, per = e / len, rem = e % len;
-
-	if (!w || !e)
-		return;
-	while (t0 < t1) {
-		size_t b = (t0 - a->win_start) / w;
-		uint64_t bend = a->win_start + (b + 1) * w;
-		uint64_t end = bend < t1 ? bend : t1;
-		ea_energy_t part_e = end == t1 ? left :
-				     per * (end - t0) + rem * (end - t0) / len;
-
-		charge_window_at_slow(a, part, part_e, t0);
-		left -= part_e;
-		t0 = end;
-	}
-}
-
 /* ---- per-state prices ---- */
 
 static int assumed_index(const struct ea_acct *a, const struct ea_cluster *cl)
@@ -325,6 +225,7 @@ static void charge_absent(struct ea_acct *a, int cpu, int ci,
 			  uint64_t t1, uint64_t len)
 {
 	struct ea_cpu_acct *ca = &a->cpus[cpu];
+	bool mine = task_counts(a, cpu, payer(st));
 	enum part part;
 	ea_energy_t e;
 
@@ -334,7 +235,7 @@ static void charge_absent(struct ea_acct *a, int cpu, int ci,
 		part = OFFLINE;
 		e = (ea_energy_t)cp->offline * len;
 		ca->offline_ns += len;
-		if (selected(a, cpu))
+		if (selected(a, cpu) && mine)
 			charge_windows(a, part, cp->offline, t0, t1);
 	} else {
 		ea_energy_t all = (ea_energy_t)prices(a)->suspend * len;
@@ -345,13 +246,15 @@ static void charge_absent(struct ea_acct *a, int cpu, int ci,
 		part = SUSPENDED;
 		e = all / n + (cpu < (int)(all % n) ? 1 : 0);
 		ca->suspended_ns += len;
-		if (a->cfg.cpu_only) {
-			if (selected(a, cpu))
-				charge_windows_share(a, part, e, t0, t1);
+		if (filtered(a)) {
+			if (selected(a, cpu) && mine)
+				ea_acct_charge_windows_share(a, part, e, t0, t1);
 		} else if (cpu == 0) {
 			charge_windows(a, part, prices(a)->suspend, t0, t1);
 		}
 	}
+	if (!mine)
+		return;
 	add(&ca->e, part, e);
 	if (selected(a, cpu))
 		add(&a->clusters[ci].e, part, e);
@@ -369,6 +272,7 @@ static void charge_core(struct ea_acct *a, int cpu, int ci,
 	ea_energy_t e;
 	int64_t power;
 	enum part part;
+	bool mine;
 
 	if (!len)
 		return;
@@ -376,6 +280,7 @@ static void charge_core(struct ea_acct *a, int cpu, int ci,
 		charge_absent(a, cpu, ci, cp, st, t0, t1, len);
 		return;
 	}
+	mine = task_counts(a, cpu, payer(st));
 	if (st->inferred)
 		ca->inferred_ns += len;
 	if (st->mode == EA_CPU_BUSY) {
@@ -390,7 +295,13 @@ static void charge_core(struct ea_acct *a, int cpu, int ci,
 			ca->busy_ns += len;
 		ca->work += len * cl->caps[k].cap;
 		ca->pstates[k].ns += len;
-		ca->pstates[k].energy += e;
+		if (mine) {
+			ca->pstates[k].energy += e;
+			if (!st->freq_khz)
+				ca->assumed_freq_energy += e;
+			else if (ca->exact_cap < 0)	/* cap_index() just set it */
+				ca->unmodelled_freq_energy += e;
+		}
 	} else {
 		int k = idle_index(a, cl, st->idle_state, len);
 
@@ -404,8 +315,16 @@ static void charge_core(struct ea_acct *a, int cpu, int ci,
 			ca->idle_ns += len;
 		}
 		ca->cstates[k].ns += len;
-		ca->cstates[k].energy += e;
+		if (st->idle_state >= cl->nidles)
+			ca->idle_clamped_ns += len;
+		if (mine) {
+			ca->cstates[k].energy += e;
+			if (st->idle_state >= cl->nidles)
+				ca->idle_clamped_energy += e;
+		}
 	}
+	if (!mine)
+		return;
 	if (st->inferred & EA_INF_UNKNOWN)
 		ca->unknown_energy += e;
 	add(&ca->e, part, e);
@@ -444,6 +363,20 @@ static int busy_cap(struct ea_acct *a, const struct ea_cluster *cl, int cpu,
 		ca->near_cap = ea_model_cap_index_nearest(cl, freq);
 	}
 	return ca->near_cap;
+}
+
+/* A busy sharer's share e of its cluster's energy, when its frequency
+ * was not reported or is not the model's: energy that rests on it. */
+static void freq_assumed(struct ea_acct *a, const struct ea_cluster *cl,
+			 int cpu, ea_energy_t e)
+{
+	struct ea_cpu_acct *ca = &a->cpus[cpu];
+	uint32_t freq = ca->st.freq_khz;
+
+	if (!freq)
+		ca->assumed_freq_energy += e;
+	else if (cl->caps[busy_cap(a, cl, cpu, freq)].freq_khz != freq)
+		ca->unmodelled_freq_energy += e;
 }
 
 /* What integrate_cluster() reads of the states of the cluster's CPUs. */
@@ -537,7 +470,7 @@ static void integrate_cluster(struct ea_acct *a, int ci,
 		ca->cstates[idle].ns += len;
 	}
 	e = (ea_energy_t)power * len;
-	if (!a->cfg.cpu_only) {
+	if (!filtered(a)) {
 		if (nbusy)
 			ca->pstates[cap].energy += e;
 		else
@@ -572,31 +505,43 @@ static void integrate_cluster(struct ea_acct *a, int ci,
 		struct ea_cpu_acct *cpa = &a->cpus[who[i]];
 		ea_energy_t mine = share + (i < rem ? 1 : 0);
 
+		if (!task_counts(a, who[i], payer(&cpa->st)))
+			continue;
 		add(&cpa->e, part, mine);
 		if (cpa->st.inferred & EA_INF_UNKNOWN)
 			cpa->unknown_energy += mine;
+		if (nbusy)
+			freq_assumed(a, cl, who[i], mine);
+		else if (ca->idle >= cl->nidles)
+			cpa->idle_clamped_energy += mine;
 		if (nbusy)
 			cpa->pstates[cap].energy += mine;
 		else
 			cpa->cstates[idle].energy += mine;
 		if (!a->cfg.no_tasks)
 			charge_task(a, who[i], payer(&cpa->st), part, mine);
-		if (a->cfg.cpu_only && selected(a, who[i]))
+		if (filtered(a) && selected(a, who[i]))
 			sel += mine;
 	}
-	/* cfg.cpu_only: the cluster's figures are its selected CPUs' shares */
+	/* filtered: the cluster's figures are the selected CPUs' and tasks'
+	 * shares */
 	if (sel) {
 		if (nbusy)
 			ca->pstates[cap].energy += sel;
 		else
 			ca->cstates[idle].energy += sel;
 		add(&ca->e, part, sel);
-		charge_windows_share(a, part, sel, t0, t1);
+		ea_acct_charge_windows_share(a, part, sel, t0, t1);
 	}
 }
 
 /* ---- wakeups at `now` ---- */
 
+/*
+ * Whether every present CPU of the cluster is idle; *state the shallowest
+ * of their states, -1 when none is present (all offline: the cluster is
+ * powered down).
+ */
 static bool cluster_all_idle(const struct ea_acct *a,
 			     const struct ea_cluster *cl, int *state)
 {
@@ -611,10 +556,40 @@ static bool cluster_all_idle(const struct ea_acct *a,
 		if (st->mode != EA_CPU_IDLE)
 			return false;
 		if (k < 0 || st->idle_state < k)
-			k = st->idle_state;
+			k = st->idle_state < 0 ? 0 : st->idle_state;
 	}
-	*state = k < 0 ? 0 : k;
+	*state = k;
 	return true;
+}
+
+/*
+ * A wakeup's energy, out of the CPU's C-state k (core; k < 0: a CPU brought
+ * online) and the cluster's kc (kc < 0: the cluster was not all idle), into the CPU's figures, and the
+ * selected CPUs' into the cluster's and the windows' (at ts).
+ */
+static void book_wakeup(struct ea_acct *a, int cpu, int k, ea_energy_t core,
+			int kc, ea_energy_t cluster, uint64_t ts)
+{
+	struct ea_cpu_acct *ca = &a->cpus[cpu];
+	int ci = a->model->cpu_cluster[cpu];
+
+	if (k >= 0) {	/* k < 0: a CPU brought online, no C-state left */
+		ca->cstates[k].energy += core;
+		add(&ca->e, CORE_WAKEUP, core);
+		if (selected(a, cpu)) {
+			add(&a->clusters[ci].e, CORE_WAKEUP, core);
+			charge_window_at(a, CORE_WAKEUP, core, ts);
+		}
+	}
+	if (kc < 0)
+		return;
+	ca->cstates[kc].energy += cluster;
+	add(&ca->e, CLUSTER_WAKEUP, cluster);
+	if (selected(a, cpu)) {
+		a->clusters[ci].cstates[kc].energy += cluster;
+		add(&a->clusters[ci].e, CLUSTER_WAKEUP, cluster);
+		charge_window_at(a, CLUSTER_WAKEUP, cluster, ts);
+	}
 }
 
 static void charge_wakeups(struct ea_acct *a, int cpu, int ci,
@@ -624,7 +599,9 @@ static void charge_wakeups(struct ea_acct *a, int cpu, int ci,
 			   const struct ea_cpu_state *new)
 {
 	struct ea_cpu_acct *ca = &a->cpus[cpu];
-	int k, kc;
+	ea_energy_t core = 0, cluster = 0;
+	int k = -1, kc = -1;
+	bool online;
 
 	if (!new || !in_window(a, now))
 		return;
@@ -633,35 +610,41 @@ static void charge_wakeups(struct ea_acct *a, int cpu, int ci,
 		k = idle_index(a, cl, new->idle_state, 0);
 		ca->cstates[k].entries++;
 	}
-	if (!(old->mode == EA_CPU_IDLE && new->mode == EA_CPU_BUSY))
+	/* A CPU brought online busy wakes a fully idle (or powered down)
+	 * cluster as an idle CPU would, but leaves no idle state of its own. */
+	online = old->mode == EA_CPU_OFFLINE && new->mode == EA_CPU_BUSY;
+	if (!(old->mode == EA_CPU_IDLE && new->mode == EA_CPU_BUSY) && !online)
 		return;
-	k = idle_index(a, cl, old->idle_state, 0);
-	ca->wakeups++;
-	ca->cstates[k].wakeups++;
-	ca->cstates[k].energy += cp->wake_core[k];
-	add(&ca->e, CORE_WAKEUP, cp->wake_core[k]);
-	if (selected(a, cpu)) {
-		add(&a->clusters[ci].e, CORE_WAKEUP, cp->wake_core[k]);
-		charge_window_at(a, CORE_WAKEUP, cp->wake_core[k], now);
+	if (!online) {
+		k = idle_index(a, cl, old->idle_state, 0);
+		ca->wakeups++;
+		ca->cstates[k].wakeups++;
+		core = cp->wake_core[k];
 	}
-	if (!a->cfg.no_tasks)
-		ca->pending_core_wakeup += cp->wake_core[k];
-
-	/* a->cpus[cpu].st is still `old`: the cluster before this change. */
-	if (!cluster_all_idle(a, cl, &kc))
-		return;
-	kc = idle_index(a, cl, kc, 0);
-	a->clusters[ci].wakeups++;
-	a->clusters[ci].cstates[kc].wakeups++;
-	ca->cstates[kc].energy += cp->wake_cluster[kc];
-	add(&ca->e, CLUSTER_WAKEUP, cp->wake_cluster[kc]);
-	if (selected(a, cpu)) {
-		a->clusters[ci].cstates[kc].energy += cp->wake_cluster[kc];
-		add(&a->clusters[ci].e, CLUSTER_WAKEUP, cp->wake_cluster[kc]);
-		charge_window_at(a, CLUSTER_WAKEUP, cp->wake_cluster[kc], now);
+	/* a->cpus[cpu].st is still `old`: the cluster before this change;
+	 * no CPU present (the others offline too): as from its deepest
+	 * state, a cluster power-down. */
+	if (cluster_all_idle(a, cl, &kc)) {
+		kc = idle_index(a, cl, kc < 0 ? cl->nidles - 1 : kc, 0);
+		a->clusters[ci].wakeups++;
+		a->clusters[ci].cstates[kc].wakeups++;
+		cluster = cp->wake_cluster[kc];
+	} else {
+		kc = -1;
+		if (online)	/* nothing woke */
+			return;
 	}
-	if (!a->cfg.no_tasks)
-		ca->pending_cluster_wakeup += cp->wake_cluster[kc];
+	if (a->cfg.task_only) {	/* priced once its payer is known */
+		ca->pending_k = k;
+		ca->pending_kc = kc;
+		ca->pending_ts = now;
+	} else {
+		book_wakeup(a, cpu, k, core, kc, cluster, now);
+	}
+	if (!a->cfg.no_tasks) {
+		ca->pending_core_wakeup += core;
+		ca->pending_cluster_wakeup += cluster;
+	}
 }
 
 /* Wakeups are paid by the first task that runs after them. */
@@ -676,6 +659,17 @@ static void settle_wakeups(struct ea_acct *a, int cpu,
 	if (new && new->mode == EA_CPU_BUSY && new->pid == 0)
 		return;	/* still in the idle task: wait for a task */
 	pid = new && new->mode == EA_CPU_BUSY ? new->pid : 0;
+	if (a->cfg.task_only) {
+		/* one wakeup at most waits: the CPU idles again first */
+		if (task_counts(a, cpu, pid))
+			book_wakeup(a, cpu, ca->pending_k, ca->pending_core_wakeup,
+				    ca->pending_kc, ca->pending_cluster_wakeup,
+				    ca->pending_ts);
+		else {
+			ca->pending_core_wakeup = ca->pending_cluster_wakeup = 0;
+			return;
+		}
+	}
 	charge_task(a, cpu, pid, CORE_WAKEUP, ca->pending_core_wakeup);
 	charge_task(a, cpu, pid, CLUSTER_WAKEUP, ca->pending_cluster_wakeup);
 	ca->pending_core_wakeup = ca->pending_cluster_wakeup = 0;
@@ -709,6 +703,7 @@ static void on_change(void *ctx, const struct ea_state *s, int cpu,
 
 	if (a->error[0])
 		return;
+	a->cur_state = s;
 	if (cpu >= a->model->ncpus || a->model->cpu_cluster[cpu] < 0) {
 		snprintf(a->error, sizeof(a->error),
 			 "the trace has CPU %d, which model '%s' does not describe",
@@ -754,6 +749,8 @@ int ea_acct_init(struct ea_acct *a, const struct ea_model *model,
 	a->model = model;
 	if (cfg)
 		a->cfg = *cfg;
+	if (a->cfg.task_only)	/* it filters the per-task attribution */
+		a->cfg.no_tasks = false;
 	if (ea_prices_new(&p, model, a->cfg.zero_wakeups)) {
 		ea_prices_free(p);
 		return ea_err_set(err, "out of memory");
@@ -849,8 +846,20 @@ int ea_acct_done(struct ea_acct *a, const struct ea_state *s, struct ea_err *err
 		size_t need = (a->win_end - a->win_start + a->cfg.interval_ns - 1) /
 			      a->cfg.interval_ns;
 
+		if (!need)
+			need = 1;
+		/* A wakeup at the trace's very last instant (the window's
+		 * end) lands one window past the last: it belongs to the
+		 * last, closed at that instant, so the windows add up to the
+		 * total (only instants can be there: intervals end by then). */
+		for (size_t i = need; i < a->nwindows; i++)
+			ea_energy_add(&a->windows[need - 1], &a->windows[i]);
 		if (need < a->nwindows)
-			a->nwindows = need ? need : 1;
+			a->nwindows = need;
+		/* the last windows, when a filter left them without a charge */
+		else if (need > a->nwindows && need <= EA_MAX_WINDOWS &&
+			 !ea_acct_grow_windows(a, need))
+			return ea_err_set(err, "%s", a->error);
 	}
 	for (size_t i = 0; i < a->ntasks; i++) {
 		struct ea_task_acct *t = &a->tasks[i];

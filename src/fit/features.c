@@ -14,7 +14,9 @@
  *    their states -> cluster-idle ns; no present CPU: nothing;
  *  - a CPU leaving idle for busy, at an instant inside the window: one
  *    wakeup of the state it left; and one cluster wakeup of the cluster's
- *    shallowest state when every other present CPU was idle;
+ *    shallowest state when every other present CPU was idle; a CPU
+ *    brought online busy: that cluster wakeup only (of the deepest state
+ *    when no other CPU was present);
  *  - offline CPU-ns per cluster; suspended CPU-ns per cluster (the
  *    accountant shares suspend_power equally among the trace's CPUs).
  *
@@ -235,9 +237,9 @@ static bool all_idle(const struct ea_features *f, const struct ea_cluster *cl,
 		if (st->mode != EA_CPU_IDLE)
 			return false;
 		if (k < 0 || st->idle_state < k)
-			k = st->idle_state;
+			k = st->idle_state < 0 ? 0 : st->idle_state;
 	}
-	*state = k < 0 ? 0 : k;
+	*state = k;	/* -1: no CPU present */
 	return true;
 }
 
@@ -247,17 +249,22 @@ static void wakeups(struct ea_features *f, int ci, uint64_t now,
 {
 	const struct ea_cluster *cl = &f->model->clusters[ci];
 	int kc;
+	bool online = old->mode == EA_CPU_OFFLINE && new &&
+		      new->mode == EA_CPU_BUSY;
 
 	if (!new || now < f->clip_start || now >= f->clip_end)
 		return;
-	if (!(old->mode == EA_CPU_IDLE && new->mode == EA_CPU_BUSY))
+	if (!(old->mode == EA_CPU_IDLE && new->mode == EA_CPU_BUSY) && !online)
 		return;
-	add_at(f,
-	       index_of(f, ci, EA_CK_CORE_WAKEUP, idle_of(cl, old->idle_state)),
-	       now);
+	if (!online)
+		add_at(f,
+		       index_of(f, ci, EA_CK_CORE_WAKEUP,
+				idle_of(cl, old->idle_state)),
+		       now);
 	if (all_idle(f, cl, &kc))
 		add_at(f,
-		       index_of(f, ci, EA_CK_CLUSTER_WAKEUP, idle_of(cl, kc)),
+		       index_of(f, ci, EA_CK_CLUSTER_WAKEUP,
+				kc < 0 ? cl->nidles - 1 : idle_of(cl, kc)),
 		       now);
 }
 

@@ -4,7 +4,11 @@
  * sched_waking as parallel packed arrays (delta-coded timestamps, comms as
  * indexes into an intern table), into switch and waking events
  * (pf-events.h). A switch's prev task is not in the arrays: it is the
- * next task of the CPU's previous switch, which reader-perfetto.c knows.
+ * next task of the CPU's previous switch, which reader-perfetto.c knows;
+ * nor is a waking's waker, the task the CPU then runs. Both events are
+ * flagged EA_EVF_DERIVED: where a switch-in was lost (a switch out of the
+ * idle task missing) the derivation names the idle task, and the state
+ * stage recovers the task that ran (docs/inference.md).
  */
 #include <string.h>
 
@@ -96,7 +100,7 @@ int pf_compact(struct pf_intern *in, struct pf_evbuf *sw, struct pf_evbuf *wk,
 		e->ts = ts;
 		e->cpu = bd->cpu;
 		e->type = EA_EV_SWITCH;
-		e->flags = 0;
+		e->flags = EA_EVF_DERIVED;
 		e->sw.prev_state = pf_prev_state(st);
 		e->sw.next_pid = pb_i32(pid);
 		e->sw.next_prio = pb_i32(prio);
@@ -135,7 +139,7 @@ int pf_compact(struct pf_intern *in, struct pf_evbuf *sw, struct pf_evbuf *wk,
 		e->ts = ts;
 		e->cpu = bd->cpu;
 		e->type = EA_EV_WAKING;
-		e->flags = 0;
+		e->flags = EA_EVF_DERIVED;
 		e->wake.pid = pb_i32(pid);
 		e->wake.target_cpu = pb_i32(tgt);
 		e->wake.prio = pb_i32(prio);

@@ -94,9 +94,10 @@ struct pf_intern {
 
 /*
  * pf-compact.c: bundle bd's CompactSched message b into sw (switches) and
- * wk (wakings), each in time order, with ts, cpu, type, flags and the
- * fields compact_sched carries (not a switch's prev task, nor cur_pid:
- * the reader knows them); the comm table in *in. 0, or -1 with err
+ * wk (wakings), each in time order, with ts, cpu, type, flags
+ * (EA_EVF_DERIVED) and the fields compact_sched carries (not a switch's
+ * prev task, nor cur_pid: the reader derives them); the comm table in
+ * *in. 0, or -1 with err
  * ("PATH:cpu N packet P: ...").
  */
 int pf_compact(struct pf_intern *in, struct pf_evbuf *sw, struct pf_evbuf *wk,

@@ -86,6 +86,9 @@ bool ea_model_equal(const struct ea_model *a, const struct ea_model *b,
 				     p->cluster_wakeup != q->cluster_wakeup ||
 				     p->target_residency_us !=
 					     q->target_residency_us ||
+				     p->has_exit_latency !=
+					     q->has_exit_latency ||
+				     p->exit_latency_us != q->exit_latency_us ||
 				     p->core_power_u != q->core_power_u ||
 				     p->cluster_power_u != q->cluster_power_u ||
 				     p->core_wakeup_u != q->core_wakeup_u ||

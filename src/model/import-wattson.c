@@ -10,8 +10,9 @@
  * in mW, with Wattson's device_infos.sql for the CPU-to-policy map, the
  * deep-idle exit offsets and the cpuidle index map. One cluster per cpufreq
  * policy: active -> core_power, static -> cluster_power (Wattson charges it
- * while any CPU of the policy is active), idle0/idle1 -> idle states, the
- * deep-idle exit offset -> wakeup energy of cpuidle state 1. What eatrace's
+ * while any CPU of the policy is active or in idle0: busy, and the idle
+ * cluster power of idle0), idle0/idle1 -> idle states, the deep-idle exit
+ * offset -> wakeup energy of cpuidle state 1. What eatrace's
  * model cannot say (idle power varying with the OPP, a dependency on another
  * policy's or the DSU's frequency, interconnect) is reduced by the rules
  * of wattson-clusters.c and listed in the model's source text.
@@ -167,8 +168,8 @@ static void notes(struct wctx *w)
 	ea_imp_note(&w->b, "Wattson CPU power curves for '%s' (%s; CPU numbering, deep-idle exit offsets and cpuidle state map from %s). Wattson ships with Perfetto (github.com/google/perfetto), Apache License 2.0.",
 		    w->dev, files, w->infos);
 	ea_imp_note(&w->b, "Units: the curves are in mW, kept as is (power_unit mW); wakeup energies in mW x s (mJ): deep-idle exit offset (ns) x 1e-9 x power (mW).");
-	ea_imp_note(&w->b, "Mapping: one cluster per cpufreq policy; core_power = active, cluster_power = static (Wattson charges it while any CPU of the policy is active); idle state k = cpuidle index k, priced as Wattson's idle0 or idle1 (its device map), cluster idle power 0. cpuidle state 1's wakeup: core = offset x (active - idle) and cluster = offset x static, because Wattson counts a CPU leaving state 1 as active for that long before the event.");
-	ea_imp_note(&w->b, "Reductions (the model has one idle power per state, Wattson one per OPP): idle powers and wakeup energies are Wattson's at the policy's median OPP (the lower one of an even count), exact when the policy runs there; Wattson shortens the exit offset when the idle period was shorter, eatrace does not; a cluster wakeup is charged when the whole cluster was idle in state 1 (Wattson also when another CPU sat in idle0).");
+	ea_imp_note(&w->b, "Mapping: one cluster per cpufreq policy; core_power = active, cluster_power = static (Wattson pays a policy's static while any of its CPUs is outside the deepest state: active or in idle0); idle state k = cpuidle index k, priced as Wattson's idle0 or idle1 (its device map), cluster idle power static for a state priced as idle0 (the cluster draws it while its shallowest CPU is there), 0 for idle1. cpuidle state 1's wakeup: core = offset x (active - idle) and cluster = offset x static, because Wattson counts a CPU leaving state 1 as active for that long before the event (the cluster part is paid only when no CPU of the cluster was in idle0 or busy, as Wattson pays static once).");
+	ea_imp_note(&w->b, "Reductions (the model has one idle power per state, Wattson one per OPP): idle powers, idle0's static and the wakeup energies are Wattson's at the policy's median OPP (the lower one of an even count), exact when the policy runs there (Wattson takes them at the policy's current OPP); Wattson shortens the exit offset when the idle period was shorter, eatrace does not.");
 	ea_imp_note(&w->b, "Not expressed: Wattson's L3 hit/miss energy, DSU/devfreq and GPU/TPU curves; suspended and offline time (Wattson: 0 mW); frequencies not in the table (Wattson finds no curve row and counts nothing; eatrace: the nearest OPP at or above); cpuidle states deeper than the model's last (Wattson: no curve row, no exit offset; eatrace prices them as the last state, its wakeup included). Capacities are derived from frequency (no capacities in Wattson): give --capacity for real ones. Target residencies 0.");
 }
 

@@ -244,7 +244,7 @@ static const char *const cap_keys[] = {
 };
 static const char *const idle_keys[] = {
 	"name", "core_power", "cluster_power", "core_wakeup", "cluster_wakeup",
-	"target_residency_us", NULL
+	"target_residency_us", "exit_latency_us", NULL
 };
 
 /*
@@ -298,7 +298,10 @@ static int load_idle_state(struct loader *ld, json_object *o, const char *path,
 	    get_uint(ld, o, path, "target_residency_us", false, 0,
 		     EA_MODEL_MAX_RESIDENCY_US, " us", &is->target_residency_us))
 		return -1;
-	return 0;
+	is->has_exit_latency = json_object_object_get_ex(o, "exit_latency_us",
+							 NULL);
+	return get_uint(ld, o, path, "exit_latency_us", false, 0,
+			EA_MODEL_MAX_RESIDENCY_US, " us", &is->exit_latency_us);
 }
 
 static int load_cluster(struct loader *ld, json_object *o, const char *path,

@@ -205,6 +205,11 @@ static int validate_cluster(struct vctx *v, const struct ea_model *m, int ci,
 			return vfail(v, npath, "%u is out of range (0..%u us)",
 				     is->target_residency_us,
 				     EA_MODEL_MAX_RESIDENCY_US);
+		ea_json_path_key(npath, epath, "exit_latency_us");
+		if (is->exit_latency_us > EA_MODEL_MAX_RESIDENCY_US)
+			return vfail(v, npath, "%u is out of range (0..%u us)",
+				     is->exit_latency_us,
+				     EA_MODEL_MAX_RESIDENCY_US);
 	}
 	return 0;
 }

@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * Wattson's rows as eatrace clusters (wattson.h): one cluster per cpufreq
- * policy, active -> core_power, static -> cluster_power, idle0/idle1 ->
- * idle states at the median OPP, the deep-idle exit offset -> wakeup
- * energy of cpuidle state 1; a policy only cpu_2d.csv has reduced at one
- * dependency frequency (Wattson's default vote or --dep-freq).
+ * policy, active -> core_power, static -> cluster_power (busy, and idle
+ * while a CPU is in Wattson's idle0: Wattson pays static while any CPU of
+ * the policy is outside its deepest state), idle0/idle1 -> idle states at
+ * the median OPP, the deep-idle exit offset -> wakeup energy of cpuidle
+ * state 1; a policy only cpu_2d.csv has reduced at one dependency
+ * frequency (Wattson's default vote or --dep-freq).
  */
 #include <math.h>
 #include <stdio.h>
@@ -264,6 +266,7 @@ static int build_cluster(struct wctx *w, int pol, const struct opp *o, int n)
 	int64_t off = -1;
 	bool differ = false;
 	double lo0 = INFINITY, hi0 = -INFINITY, lo1 = INFINITY, hi1 = -INFINITY;
+	double los = INFINITY, his = -INFINITY;
 
 	snprintf(name, sizeof(name), "policy%d", pol);
 	ci = ea_imp_cluster(b, name, at(w, o[0].file, o[0].line));
@@ -291,6 +294,8 @@ static int build_cluster(struct wctx *w, int pol, const struct opp *o, int n)
 		hi0 = fmax(hi0, o[k].idle0);
 		lo1 = fmin(lo1, o[k].idle1);
 		hi1 = fmax(hi1, o[k].idle1);
+		los = fmin(los, o[k].stat);
+		his = fmax(his, o[k].stat);
 	}
 	if (w->have_idle_map) {
 		nstates = 0;
@@ -303,13 +308,21 @@ static int build_cluster(struct wctx *w, int pol, const struct opp *o, int n)
 			 : w->idle_map[k] == -2 ? 1
 						: w->idle_map[k];
 		double core = wk ? o[r].idle1 : o[r].idle0, cw = 0, clw = 0;
+		/*
+		 * Wattson's _policy_masks: a CPU is on unless in the deepest
+		 * state (idle1), and the policy pays its static, at its
+		 * current OPP, while a CPU is on. A cluster whose CPUs are
+		 * all idle, the shallowest in a state priced as idle0, pays
+		 * it: at the median OPP, as idle0's core power.
+		 */
+		double cluster = wk ? 0 : o[r].stat;
 
 		if (k == 1 && off > 0) {
 			cw = mws(off, fmax(0, o[r].active - core));
 			clw = mws(off, o[r].stat);
 		}
 		state_name(sname, sizeof(sname), k, wk);
-		if (ea_imp_idle(b, ci, sname, core, 0, cw, clw, 0,
+		if (ea_imp_idle(b, ci, sname, core, cluster, cw, clw, 0,
 				at(w, o[r].file, o[r].line)))
 			return -1;
 	}
@@ -320,9 +333,10 @@ static int build_cluster(struct wctx *w, int pol, const struct opp *o, int n)
 		snprintf(sname, sizeof(sname), ", idle1 0 at every OPP");
 	ea_imp_note(b,
 		    "policy%d (CPUs %s): idle powers at %u kHz (over the OPPs "
-		    "Wattson's idle0 spans %g..%g mW%s); deep-idle exit offset "
-		    "%lld ns%s%s.",
-		    pol, cpus, o[r].freq, lo0, hi0, sname, (long long)off,
+		    "Wattson's idle0 spans %g..%g mW%s, static %g..%g mW); "
+		    "deep-idle exit offset %lld ns%s%s.",
+		    pol, cpus, o[r].freq, lo0, hi0, sname, los, his,
+		    (long long)off,
 		    differ ? " (the largest of its CPUs': they differ)" : "",
 		    nmissing ? " (some CPUs have none in device_infos.sql: 0)"
 			     : "");

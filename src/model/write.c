@@ -96,9 +96,12 @@ static void put_cluster(FILE *f, const struct ea_cluster *cl, bool last)
 			put_num(f, is->core_wakeup);
 			fputs(", \"cluster_wakeup\": ", f);
 			put_num(f, is->cluster_wakeup);
-			fprintf(f, ", \"target_residency_us\": %u }%s\n",
-				is->target_residency_us,
-				i + 1 < cl->nidles ? "," : "");
+			fprintf(f, ", \"target_residency_us\": %u",
+				is->target_residency_us);
+			if (is->has_exit_latency)
+				fprintf(f, ", \"exit_latency_us\": %u",
+					is->exit_latency_us);
+			fprintf(f, " }%s\n", i + 1 < cl->nidles ? "," : "");
 		}
 		fputs("      ]", f);
 	}

@@ -220,6 +220,7 @@ int ea_api_replay(const struct ea_api_src *s, const struct ea_replay_request *rq
 		struct ea_replay_config cfg = {
 			.model = c.target, .policy = names[i], .governor = gov,
 			.idle = idle, .same_platform = same, .work = work,
+			.keep_open = true, /* closed together below */
 		};
 
 		if (ea_replay_run(c.wl, &cfg, &c.res[i], &e)) {
@@ -231,6 +232,13 @@ int ea_api_replay(const struct ea_api_src *s, const struct ea_replay_request *rq
 		}
 		c.nres++;
 		cfgs[i] = cfg;
+	}
+	if (ea_replay_close(c.res, c.nres, &e)) {
+		char msg[EA_ERR_MAX];
+
+		snprintf(msg, sizeof(msg), "%s", e.msg);
+		ea_err_set(&e, "%s: %s", path, msg);
+		goto out;
 	}
 	if (extras(&c, cfgs, names, npol, &e)) {
 		char msg[EA_ERR_MAX];

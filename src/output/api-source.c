@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "eatrace/filter.h"
 #include "output/api.h"
 
 /* 100 GHz, the most a trace may say a CPU runs at (src/input/input.c) */
@@ -26,53 +27,17 @@ int ea_api_run(const struct ea_api_src *s, struct ea_run *run,
 	return ea_run_source(run, s->path, &src, cfg, cons, n, err);
 }
 
-/* "0,2-3" into a CPU mask; 0, or -1 with err. */
+/* "0,2-3" into a CPU mask (eatrace/filter.h); 0, or -1 with err. */
 static int parse_cpus(const char *list, bool **mask, int *n, struct ea_err *err)
 {
-	const char *p = list;
-	int hi = -1;
+	int rc = ea_cpu_list_parse(list, mask, n);
 
-	*mask = NULL;
-	*n = 0;
-	/* twice: the highest CPU, then the mask */
-	for (int pass = 0; pass < 2; pass++) {
-		for (p = list; *p;) {
-			char *end;
-			long a = strtol(p, &end, 10), b;
-
-			if (end == p || a < 0 || a >= EA_MAX_CPUS)
-				goto bad;
-			b = a;
-			if (*end == '-') {
-				p = end + 1;
-				b = strtol(p, &end, 10);
-				if (end == p || b < a || b >= EA_MAX_CPUS)
-					goto bad;
-			}
-			for (long c = a; c <= b; c++) {
-				if (pass)
-					(*mask)[c] = true;
-				else if (c > hi)
-					hi = (int)c;
-			}
-			p = end;
-			if (*p == ',' && p[1])
-				p++;
-			else if (*p)
-				goto bad;
-		}
-		if (hi < 0)
-			goto bad;
-		if (!pass && !(*mask = calloc((size_t)hi + 1, sizeof(bool))))
-			return ea_err_set(err, "out of memory");
-	}
-	*n = hi + 1;
+	if (rc == -2)
+		return ea_err_set(err, "out of memory");
+	if (rc)
+		return ea_err_set(err, "cpus: '%s' is not a list of CPUs (as 0,2-3)",
+				  list);
 	return 0;
-bad:
-	free(*mask);
-	*mask = NULL;
-	return ea_err_set(err, "cpus: '%s' is not a list of CPUs (as 0,2-3)",
-			  list);
 }
 
 int ea_api_opts(const struct ea_trace_opts *o, struct ea_state_config *scfg,

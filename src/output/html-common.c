@@ -268,7 +268,7 @@ void html_timeline_charts(FILE *f, const struct ea_timeline *t, const char *id,
 			int c = cl->cpus[j];
 			unsigned r, gg, b;
 
-			if (c >= t->acct->trace_ncpus)
+			if (c >= t->acct->trace_ncpus || !ea_acct_cpu_selected(t->acct, c))
 				continue;
 			cols[ncpu] = c;
 			snprintf(lab[ncpu], sizeof(lab[0]), "CPU %d (%s)", c, cl->name);
@@ -370,23 +370,27 @@ void html_state_bars(FILE *f, const struct ea_acct *a, bool energy, const char *
 		double v = energy ? ea_eu_energy(u, ea_energy_total(&a->cpus[i].e)) :
 			   (double)(a->cpus[i].busy_ns + a->cpus[i].idle_ns) / 1e9;
 
-		if (v > scale)
+		if (v > scale && ea_acct_cpu_selected(a, i))
 			scale = v;
 	}
 	for (int ci = 0; ci < m->nclusters; ci++) {
 		const struct ea_cluster *cl = &m->clusters[ci];
 		int nseg = cl->ncaps + cl->nidles, rows = 0;
-		struct seg *s = calloc(nseg, sizeof(*s));
-		char (*exact)[EA_EU_BUF] = calloc(nseg, sizeof(*exact));
+		struct seg *s;
+		char (*exact)[EA_EU_BUF];
 		double lx = 10, y;
 
+		if (!ea_acct_cluster_selected(a, ci))	/* --cpus */
+			continue;
+		s = calloc(nseg, sizeof(*s));
+		exact = calloc(nseg, sizeof(*exact));
 		if (!s || !exact) {
 			free(s);
 			free(exact);
 			return;
 		}
 		for (int j = 0; j < cl->ncpus; j++)
-			rows += cl->cpus[j] < a->trace_ncpus;
+			rows += cl->cpus[j] < a->trace_ncpus && ea_acct_cpu_selected(a, cl->cpus[j]);
 		rows += !energy;
 		fprintf(f, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%.0f\" "
 			"data-chart=\"", HTML_W, 50 + rows * (ROW_H + ROW_GAP));
@@ -422,7 +426,8 @@ void html_state_bars(FILE *f, const struct ea_acct *a, bool energy, const char *
 				int seen = 0;
 
 				for (int j = 0; j < cl->ncpus; j++)
-					if (cl->cpus[j] < a->trace_ncpus && seen++ == r)
+					if (cl->cpus[j] < a->trace_ncpus &&
+					    ea_acct_cpu_selected(a, cl->cpus[j]) && seen++ == r)
 						cpu = cl->cpus[j];
 				ps = a->cpus[cpu].pstates;
 				cs = a->cpus[cpu].cstates;

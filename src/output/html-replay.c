@@ -15,6 +15,38 @@ static void td_s(FILE *f, uint64_t ns, const char *unit, double div)
 	fprintf(f, "<td>%s %s</td>", svg_num(b, (double)ns / div), unit);
 }
 
+/* Each run's extra time past the trace's end, the time all are priced
+ * over, and the latency floor where there is one (docs/replay.md "Work",
+ * "Idle exit and the latency floor"). */
+static void costs_note(FILE *f, const struct ea_replay_report *r)
+{
+	fprintf(f, "<p class=\"note\">Every run went on until its work was done, "
+		"past the trace's end if need be (recorded on its own platform "
+		"ends with the trace), and all are priced over the same %.6f s; "
+		"extra time past the trace's end:",
+		(double)ea_replay_priced_ns(r) / 1e9);
+	for (int i = 0; i < r->nresults; i++) {
+		fputc(' ', f);
+		svg_esc(f, r->results[i].policy);
+		fprintf(f, " %.6f s%s",
+			(double)ea_replay_extra_ns(r, &r->results[i]) / 1e9,
+			i + 1 < r->nresults ? "," : ".");
+	}
+	for (int i = 0; i < r->nresults; i++) {
+		const struct ea_replay_result *res = &r->results[i];
+
+		if (!res->floor_max && !res->wait_floor_ns)
+			continue;
+		fputs(" Latency floor of ", f);
+		svg_esc(f, res->policy);
+		fprintf(f, " (the recording's own wakeup-to-run gaps): p50 %.3f ms, "
+			"p99 %.3f ms, wait %.6f s.", (double)res->floor_p50 / 1e6,
+			(double)res->floor_p99 / 1e6,
+			(double)res->wait_floor_ns / 1e9);
+	}
+	fputs("</p>\n", f);
+}
+
 void ea_replay_render_html(FILE *f, const struct ea_replay_report *r,
 			   const struct ea_timeline *const *tls)
 {
@@ -132,6 +164,7 @@ void ea_replay_render_html(FILE *f, const struct ea_replay_report *r,
 		fprintf(f, "<p class=\"note\">The runs did different amounts of work "
 			"(%.1f%% apart, capacity x s): compare energy per unit of work.</p>\n",
 			ea_replay_work_spread_pct(r));
+	costs_note(f, r);
 	rp_out_ensemble_html(f, r);
 
 	if (tls) {

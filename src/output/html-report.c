@@ -36,7 +36,7 @@ void html_summary_cards(FILE *f, const struct ea_acct *a, const struct ea_energy
 
 	fputs("<div class=\"cards\">\n", f);
 	snprintf(v, sizeof(v), "%s %s", svg_num(b, e), u->energy);
-	card(f, v, "energy, all CPUs");
+	card(f, v, a->cfg.cpu_only || a->cfg.task_only ? "energy, filtered" : "energy, all CPUs");
 	snprintf(v, sizeof(v), "%s %s", svg_num(b, d > 0 ? e / d : 0), u->power);
 	card(f, v, "mean power");
 	snprintf(v, sizeof(v), "%s s", svg_num(b, d));
@@ -56,7 +56,7 @@ void ea_report_render_html(FILE *f, const struct ea_report *r,
 	const struct ea_model *m = a->model;
 	struct ea_energy_unit ut;
 	const struct ea_energy_unit *u = ea_report_unit(r, &ut);
-	char title[512], b1[32], b2[32], exact[EA_EU_BUF], msg[512];
+	char title[512], b1[32], b2[32], exact[EA_EU_BUF], msg[EA_NOTE_LEN];
 
 	snprintf(title, sizeof(title), "eatrace report: %s", r->path);
 	html_head(f, title);
@@ -77,6 +77,15 @@ void ea_report_render_html(FILE *f, const struct ea_report *r,
 	svg_esc(f, u->power);
 	fputs(".</p>\n", f);
 	html_model_warnings(f, &m, 1);
+	if (a->cfg.cpu_only || a->cfg.task_only) {
+		char sel[1024];
+
+		fputs("<p class=\"note\" id=\"filter\">Filter: ", f);
+		svg_esc(f, ea_filter_describe(sel, sizeof(sel), a->cfg.cpu_only,
+					      a->cfg.ncpu_only, a->cfg.task_only));
+		fputs(": every energy is their share only; times are the CPUs' and "
+		      "clusters' own.</p>\n", f);
+	}
 	/* how much of it rests on inference, as the text's first note */
 	if (ea_report_inference_msg(r, msg, sizeof(msg))) {
 		fputs("<p class=\"headline\" id=\"inference\"><b>", f);

@@ -58,6 +58,22 @@ double ea_replay_work_spread_pct(const struct ea_replay_report *r)
 	return hi ? (double)(hi - lo) / (double)hi * 100.0 : 0.0;
 }
 
+uint64_t ea_replay_extra_ns(const struct ea_replay_report *r,
+			    const struct ea_replay_result *res)
+{
+	return res->end_ns > r->wl->last_ts ? res->end_ns - r->wl->last_ts : 0;
+}
+
+uint64_t ea_replay_priced_ns(const struct ea_replay_report *r)
+{
+	uint64_t end = r->wl->win_end;
+
+	for (int i = 0; r->wl->win_past_end && i < r->nresults; i++)
+		if (r->results[i].priced_to_ns > end)
+			end = r->results[i].priced_to_ns;
+	return end - r->wl->win_start;
+}
+
 static void clusters_json(struct ea_json *j, const struct ea_acct *a,
 			  const struct ea_energy_unit *u)
 {
@@ -102,8 +118,26 @@ static void policy_json(struct ea_json *j, const struct ea_replay_report *r,
 		ea_json_raw(j, "max", "null");
 	}
 	ea_json_uint(j, "activations", res->lat_n);
+	/* of each latency, the part the recording supplies */
+	ea_json_obj(j, "floor");
+	if (res->lat_n) {
+		ea_json_ns_as_s(j, "p50", res->floor_p50);
+		ea_json_ns_as_s(j, "p90", res->floor_p90);
+		ea_json_ns_as_s(j, "p99", res->floor_p99);
+		ea_json_ns_as_s(j, "max", res->floor_max);
+	} else {
+		ea_json_raw(j, "p50", "null");
+		ea_json_raw(j, "p90", "null");
+		ea_json_raw(j, "p99", "null");
+		ea_json_raw(j, "max", "null");
+	}
+	ea_json_obj_end(j);
 	ea_json_obj_end(j);
 	ea_json_ns_as_s(j, "wait_s", res->wait_ns);
+	ea_json_ns_as_s(j, "wait_floor_s", res->wait_floor_ns);
+	ea_json_ns_as_s(j, "extra_s", ea_replay_extra_ns(r, res));
+	/* its work done: from the window's start */
+	ea_json_ns_as_s(j, "end_s", res->end_ns - r->wl->win_start);
 	if (res->lat_n)
 		ea_json_uint(j, "late_activations", res->late);
 	else
@@ -152,6 +186,7 @@ void ea_replay_render_json(FILE *f, const struct ea_replay_report *r)
 	ea_json_str(&j, "idle", r->idle);
 	ea_json_str(&j, "work", r->work ? r->work : "auto");
 	ea_json_ns_as_s(&j, "duration_s", wl->win_end - wl->win_start);
+	ea_json_ns_as_s(&j, "priced_s", ea_replay_priced_ns(r));
 	ea_json_obj(&j, "workload");
 	ea_json_uint(&j, "tasks", wl->tasks);
 	ea_json_uint(&j, "activations", wl->activations);
@@ -159,6 +194,7 @@ void ea_replay_render_json(FILE *f, const struct ea_replay_report *r)
 	ea_json_uint(&j, "open", wl->open);
 	ea_json_uint(&j, "never_ran", wl->never_ran);
 	ea_json_uint(&j, "split", wl->split);
+	ea_json_uint(&j, "lost_span", wl->lost_span);
 	ea_json_uint(&j, "pinned_tasks", wl->pinned_tasks);
 	ea_json_uint(&j, "rt_tasks", wl->rt_tasks);
 	ea_json_uint(&j, "idle_task_stretches", wl->idle_busy);

@@ -21,6 +21,40 @@ static const char *ms_of(char *buf, uint64_t ns)
 	return buf;
 }
 
+/*
+ * Every policy did the same work, priced to one end: the time each needed
+ * past the trace's end; the part of the latencies and wait the recording
+ * supplied (its gaps: the floor), where there is one.
+ */
+static void costs_text(FILE *f, const struct ea_replay_report *r)
+{
+	char b1[32], b2[32], b3[32], t[4 * EA_NAME_LEN + 1];
+	bool floor = false;
+
+	fprintf(f, "priced over %s s: each policy until its work was done, extra s past the trace's end:",
+		s_of(b1, ea_replay_priced_ns(r)));
+	for (int i = 0; i < r->nresults; i++)
+		fprintf(f, " %s %s", ea_esc_term_buf(t, sizeof(t), r->results[i].policy),
+			s_of(b1, ea_replay_extra_ns(r, &r->results[i])));
+	fputc('\n', f);
+	for (int i = 0; i < r->nresults; i++)
+		floor |= r->results[i].floor_max || r->results[i].wait_floor_ns;
+	if (!floor)
+		return;
+	fprintf(f, "latency floor (the recording's wakeup-to-run gaps in the latencies and wait):");
+	for (int i = 0; i < r->nresults; i++) {
+		const struct ea_replay_result *res = &r->results[i];
+
+		if (!res->floor_max && !res->wait_floor_ns)
+			continue;
+		fprintf(f, " %s p50 %s p99 %s ms wait %s s;",
+			ea_esc_term_buf(t, sizeof(t), res->policy),
+			ms_of(b1, res->floor_p50), ms_of(b2, res->floor_p99),
+			s_of(b3, res->wait_floor_ns));
+	}
+	fputc('\n', f);
+}
+
 void ea_replay_render_text(FILE *f, const struct ea_replay_report *r)
 {
 	const struct ea_workload_counts *wl = r->wl;
@@ -101,6 +135,7 @@ void ea_replay_render_text(FILE *f, const struct ea_replay_report *r)
 	if (ea_replay_work_spread_pct(r) > EA_REPLAY_WORK_SPREAD_PCT)
 		fprintf(f, "note: the policies did different amounts of work (%.1f%% apart, %s): compare e/work, not only energy\n",
 			ea_replay_work_spread_pct(r), EA_WORK_UNIT);
+	costs_text(f, r);
 	rp_out_ensemble_text(f, r);
 	fprintf(f, "\n%-10s", "cluster");
 	if (r->actual)

@@ -3,7 +3,8 @@
  * `eatrace report --format csv`: one row per breakdown entry,
  *   scope,id,name,freq_khz,time_s,total,busy,idle,wakeup,start_s,energy_unit
  * scope: total, cluster, cpu, cpu_pstate, cpu_cstate, task, window, and
- * with power rails (report-rails.c) rail and rail_estimate.
+ * with power rails (report-rails.c) rail and rail_estimate; first, under
+ * --cpus or --task, filter rows (id cpus or tasks, name the selection).
  * time_s is always a duration, the time the row covers: the window's
  * length (total, cluster, cpu, window), the residency (cpu_pstate,
  * cpu_cstate), the runtime (task). start_s, on total and window rows
@@ -33,7 +34,7 @@ void ea_report_render_csv(FILE *f, const struct ea_report *r)
 	const struct ea_acct *a = r->acct;
 	const struct ea_model *m = a->model;
 	const struct ea_task_acct **t;
-	char b[64], b2[EA_EU_BUF];
+	char b[64], b2[EA_EU_BUF], sel[1024];
 	struct ea_energy_unit ut;
 	const struct ea_energy_unit *u = ea_report_unit(r, &ut);
 	char eu[4 * sizeof(u->energy) + 8];
@@ -42,6 +43,18 @@ void ea_report_render_csv(FILE *f, const struct ea_report *r)
 	ea_esc_csv_buf(eu, sizeof(eu), u->energy);
 
 	fprintf(f, "scope,id,name,freq_khz,time_s,total,busy,idle,wakeup,start_s,energy_unit\n");
+	/* the selection in the name column; no energy, so no unit */
+	if (a->cfg.cpu_only) {
+		fputs("filter,cpus,", f);
+		ea_esc_csv(f, ea_cpu_list_fmt(sel, sizeof(sel), a->cfg.cpu_only,
+					      a->cfg.ncpu_only));
+		fputs(",,,,,,,,\n", f);
+	}
+	if (a->cfg.task_only) {
+		fputs("filter,tasks,", f);
+		ea_esc_csv(f, ea_filter_tasks_fmt(sel, sizeof(sel), a->cfg.task_only));
+		fputs(",,,,,,,,\n", f);
+	}
 	fprintf(f, "total,,,,%s", ea_fmt_s(b, a->win_end - a->win_start));
 	energies(f, &a->total, u);
 	fprintf(f, ",%s,%s\n", ea_fmt_s(b, a->win_start), eu);
@@ -53,6 +66,8 @@ void ea_report_render_csv(FILE *f, const struct ea_report *r)
 		fprintf(f, "offline,,,,%s,%s,,,,,%s\n", ea_fmt_s(b, a->offline_ns),
 			ea_eu_fmt(b2, u, a->total.offline), eu);
 	for (int i = 0; i < m->nclusters; i++) {
+		if (!ea_acct_cluster_selected(a, i))
+			continue;
 		fprintf(f, "cluster,%d,", i);
 		ea_esc_csv(f, m->clusters[i].name);
 		fprintf(f, ",,%s", ea_fmt_s(b, a->clusters[i].busy_ns + a->clusters[i].idle_ns));
@@ -62,6 +77,8 @@ void ea_report_render_csv(FILE *f, const struct ea_report *r)
 	for (int i = 0; i < a->trace_ncpus && i < a->ncpus; i++) {
 		const struct ea_cluster *cl = &m->clusters[m->cpu_cluster[i]];
 
+		if (!ea_acct_cpu_selected(a, i))
+			continue;
 		fprintf(f, "cpu,%d,,,%s", i, ea_fmt_s(b, a->cpus[i].busy_ns + a->cpus[i].idle_ns));
 		energies(f, &a->cpus[i].e, u);
 		fprintf(f, ",,%s\n", eu);

@@ -10,6 +10,7 @@
 #include "eatrace/output.h"
 #include "eatrace/report.h"
 #include "eatrace/version.h"
+#include "output/filter-out.h"
 
 static void states_json(struct ea_json *j, const struct ea_cluster *cl,
 			const struct ea_pstate_acct *ps,
@@ -73,6 +74,8 @@ void ea_report_render_json(FILE *f, const struct ea_report *r)
 				ea_json_int(&j, NULL, i);
 		ea_json_arr_end(&j);
 	}
+	if (a->cfg.task_only)	/* only these tasks' share (energy.h task_only) */
+		ea_filter_tasks_json(&j, "task_filter", a->cfg.task_only);
 	ea_json_energy(&j, "energy", &a->total, u);
 	/* Time whose state the trace does not show (docs/inference.md) */
 	{
@@ -138,11 +141,8 @@ void ea_report_render_json(FILE *f, const struct ea_report *r)
 	for (int i = 0; i < m->nclusters; i++) {
 		const struct ea_cluster_acct *c = &a->clusters[i];
 		const struct ea_cluster *cl = &m->clusters[i];
-		bool any = false;
 
-		for (int k = 0; k < cl->ncpus; k++)
-			any |= ea_acct_cpu_selected(a, cl->cpus[k]);
-		if (!any)
+		if (!ea_acct_cluster_selected(a, i))
 			continue;
 		ea_json_obj(&j, NULL);
 		ea_json_str(&j, "name", cl->name);

@@ -24,7 +24,7 @@ static void note(void *arg, const char *kind, const char *msg)
 {
 	struct notes *notes = arg;
 
-	char m[4 * 256 + 1];
+	char m[4 * EA_NOTE_LEN + 1];
 
 	if (!notes->n++)
 		fprintf(notes->f, "\nNotes:\n");
@@ -100,6 +100,14 @@ void ea_report_render_text(FILE *f, const struct ea_report *r)
 		ea_fmt_s(b1, a->win_end - a->win_start), ea_fmt_s(b2, a->win_start),
 		ea_esc_term_buf(t2, sizeof(t2), m->name),
 		ea_esc_term_buf(t3, sizeof(t3), eu->energy));
+	if (a->cfg.cpu_only || a->cfg.task_only) {
+		char sel[1024];
+
+		fprintf(f, "filter: %s: the energies below are their share only (times: the CPUs' and clusters' own)\n\n",
+			ea_esc_term_buf(t1, sizeof(t1),
+					ea_filter_describe(sel, sizeof(sel), a->cfg.cpu_only,
+							   a->cfg.ncpu_only, a->cfg.task_only)));
+	}
 	header(f, "");
 	row(f, "total", &a->total, total);
 	fprintf(f, "  core busy %.6f, cluster busy %.6f, core idle %.6f, cluster idle %.6f,\n"
@@ -117,7 +125,7 @@ void ea_report_render_text(FILE *f, const struct ea_report *r)
 		fprintf(f, "  offline %s CPU s: %.6f (%.1f%%);", ea_fmt_s(b1, a->offline_ns),
 			E(a->total.offline), pct(a->total.offline, total));
 		for (int i = 0; i < a->trace_ncpus && i < a->ncpus; i++)
-			if (a->cpus[i].offline_ns)
+			if (a->cpus[i].offline_ns && ea_acct_cpu_selected(a, i))
 				fprintf(f, " cpu%d %s s", i,
 					ea_fmt_s(b1, a->cpus[i].offline_ns));
 		fputc('\n', f);
@@ -126,7 +134,8 @@ void ea_report_render_text(FILE *f, const struct ea_report *r)
 	fputc('\n', f);
 	header(f, "cluster");
 	for (int i = 0; i < m->nclusters; i++)
-		row(f, m->clusters[i].name, &a->clusters[i].e, total);
+		if (ea_acct_cluster_selected(a, i))
+			row(f, m->clusters[i].name, &a->clusters[i].e, total);
 
 	fputc('\n', f);
 	/* per CPU also the time whose state the trace does not show (its
@@ -134,6 +143,8 @@ void ea_report_render_text(FILE *f, const struct ea_report *r)
 	header_open(f, "cpu");
 	fprintf(f, " %12s\n", "unknown_s");
 	for (int i = 0; i < a->trace_ncpus && i < a->ncpus; i++) {
+		if (!ea_acct_cpu_selected(a, i))
+			continue;
 		snprintf(label, sizeof(label), "%d (%s)", i,
 			 m->clusters[m->cpu_cluster[i]].name);
 		row_open(f, label, &a->cpus[i].e, total);
@@ -149,9 +160,11 @@ void ea_report_render_text(FILE *f, const struct ea_report *r)
 			ea_energy_t e = 0;
 
 			for (int c = 0; c < cl->ncpus; c++)
-				if (cl->cpus[c] < a->trace_ncpus)
+				if (cl->cpus[c] < a->trace_ncpus &&
+				    ea_acct_cpu_selected(a, cl->cpus[c]))
 					e += a->cpus[cl->cpus[c]].pstates[k].energy;
-			if (!e && !a->clusters[i].pstates[k].ns)
+			if ((!e && !a->clusters[i].pstates[k].ns) ||
+			    !ea_acct_cluster_selected(a, i))
 				continue;
 			fprintf(f, "%-*s %10u %12s %14.6f %6.1f%%\n", w,
 				ea_esc_term_buf(t2, sizeof(t2), cl->name),
@@ -166,11 +179,12 @@ void ea_report_render_text(FILE *f, const struct ea_report *r)
 	for (int i = 0; i < m->nclusters; i++) {
 		const struct ea_cluster *cl = &m->clusters[i];
 
-		for (int k = 0; k < cl->nidles; k++) {
+		for (int k = 0; k < cl->nidles && ea_acct_cluster_selected(a, i); k++) {
 			ea_energy_t e = 0;
 
 			for (int c = 0; c < cl->ncpus; c++)
-				if (cl->cpus[c] < a->trace_ncpus)
+				if (cl->cpus[c] < a->trace_ncpus &&
+				    ea_acct_cpu_selected(a, cl->cpus[c]))
 					e += a->cpus[cl->cpus[c]].cstates[k].energy;
 			fprintf(f, "%-*s %-*s %12s %14.6f %6.1f%%\n", w,
 				ea_esc_term_buf(t2, sizeof(t2), cl->name), wc,

@@ -2,7 +2,9 @@
 /*
  * `eatrace stats --format csv`: one long table, a row per figure:
  *   scope,cpu,pid,comm,freq_khz,idle_state,metric,value
- * scope is trace, cpu, cpu_freq, cpu_idle or task; unused columns are empty.
+ * scope is trace, cpu, cpu_freq, cpu_idle or task; unused columns are empty;
+ * under --cpus or --task, filter rows first (metric cpus or tasks, value
+ * the selection).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -16,16 +18,29 @@ void ea_stats_render_csv(FILE *f, const struct ea_stats *st,
 			 const struct ea_input_info *info)
 {
 	struct ea_task **tasks;
-	char b[32];
+	char b[32], sel[1024];
 	size_t nt;
 
 	fprintf(f, "scope,cpu,pid,comm,freq_khz,idle_state,metric,value\n");
+	if (st->filter && st->filter->cpus) {
+		fputs("filter,,,,,,cpus,", f);
+		ea_esc_csv(f, ea_cpu_list_fmt(sel, sizeof(sel), st->filter->cpus,
+					      st->filter->ncpus));
+		fputc('\n', f);
+	}
+	if (st->filter && st->filter->ntasks) {
+		fputs("filter,,,,,,tasks,", f);
+		ea_esc_csv(f, ea_filter_tasks_fmt(sel, sizeof(sel), st->filter));
+		fputc('\n', f);
+	}
 	fprintf(f, "trace,,,,,,ncpus,%d\n", st->ncpus);
 	fprintf(f, "trace,,,,,,duration_s,%s\n", ea_fmt_s(b, st->win_end - st->win_start));
 	fprintf(f, "trace,,,,,,events,%llu\n", (unsigned long long)st->counts.events);
 	for (int i = 0; i < st->ncpus; i++) {
 		const struct ea_cpu_stats *c = &st->cpus[i];
 
+		if (!ea_stats_cpu_shown(st, i))
+			continue;
 		fprintf(f, "cpu,%d,,,,,busy_s,%s\n", i, ea_fmt_s(b, c->busy_ns));
 		fprintf(f, "cpu,%d,,,,,idle_s,%s\n", i, ea_fmt_s(b, c->idle_ns));
 		fprintf(f, "cpu,%d,,,,,inferred_s,%s\n", i, ea_fmt_s(b, c->inferred_ns));

@@ -5,6 +5,7 @@
 #include "eatrace/input.h"
 #include "eatrace/output.h"
 #include "eatrace/stats.h"
+#include "output/filter-out.h"
 
 void ea_stats_note_json(void *arg, const char *kind, const char *msg)
 {
@@ -104,6 +105,11 @@ void ea_stats_render_json(FILE *f, const struct ea_stats *st,
 	ea_json_ns_as_s(&j, "start_s", st->win_start);
 	ea_json_ns_as_s(&j, "end_s", st->win_end);
 	ea_json_obj_end(&j);
+	/* only these CPUs' and tasks' rows (--cpus, --task) */
+	if (st->filter && st->filter->cpus)
+		ea_filter_cpus_json(&j, "cpu_filter", st->filter->cpus, st->filter->ncpus);
+	if (st->filter && st->filter->ntasks)
+		ea_filter_tasks_json(&j, "task_filter", st->filter);
 	ea_json_obj(&j, "events");
 	for (int t = 0; t < EA_EV_NR; t++)
 		if (t != EA_EV_MARKER)
@@ -112,6 +118,12 @@ void ea_stats_render_json(FILE *f, const struct ea_stats *st,
 	ea_json_obj(&j, "inferences");
 	ea_json_uint(&j, "resyncs", c->resyncs);
 	ea_json_uint(&j, "resyncs_at_wakeup", c->resync_from_wakeup);
+	ea_json_uint(&j, "resyncs_after_prev_record", c->resync_after_prev);
+	ea_json_uint(&j, "resyncs_proven", c->resync_proven);
+	ea_json_uint(&j, "prev_from_waking", c->prev_from_waking);
+	ea_json_uint(&j, "prev_from_scanner", c->prev_from_scanner);
+	ea_json_uint(&j, "records_overruled", c->records_overruled);
+	ea_json_uint(&j, "curr_from_record", c->curr_from_record);
 	ea_json_uint(&j, "wakeups_inferred", c->wakeups_inferred);
 	ea_json_uint(&j, "lost_markers", c->lost_markers);
 	ea_json_uint(&j, "lost_events", c->lost_events);
@@ -132,7 +144,8 @@ void ea_stats_render_json(FILE *f, const struct ea_stats *st,
 	ea_json_obj_end(&j);
 	ea_json_arr(&j, "cpus");
 	for (int i = 0; i < st->ncpus; i++)
-		cpu_json(&j, st, i);
+		if (ea_stats_cpu_shown(st, i))
+			cpu_json(&j, st, i);
 	ea_json_arr_end(&j);
 	ea_json_arr(&j, "tasks");
 	tasks = ea_stats_tasks_sorted(st, &nt);

@@ -45,6 +45,14 @@ void ea_stats_render_text(FILE *f, const struct ea_stats *st,
 		info && info->format ? info->format : "?", st->ncpus,
 		ea_fmt_s(b1, span), ea_fmt_s(b2, st->win_start),
 		(unsigned long long)st->counts.events);
+	if (st->filter && (st->filter->cpus || st->filter->ntasks)) {
+		char sel[1024];
+
+		ea_filter_describe(sel, sizeof(sel), st->filter->cpus, st->filter->ncpus,
+				   st->filter);
+		fprintf(f, "filter: %s: only their rows (events and notes: the whole trace's)\n",
+			ea_esc_term_buf(t1, sizeof(t1), sel));
+	}
 
 	/* busy_s + idle_s + unknown_s (+ suspended and offline, their own
 	 * table) = the window, per CPU */
@@ -55,6 +63,8 @@ void ea_stats_render_text(FILE *f, const struct ea_stats *st,
 		const struct ea_cpu_stats *c = &st->cpus[i];
 		char b3[32], b4[32];
 
+		if (!ea_stats_cpu_shown(st, i))
+			continue;
 		fprintf(f, "%-4d %12s %12s %12s %12s %6.1f %8.1f %8u %7llu %s\n",
 			i, ea_fmt_s(b1, c->busy_ns), ea_fmt_s(b2, c->idle_ns),
 			ea_fmt_s(b4, c->unknown_ns),
@@ -65,19 +75,21 @@ void ea_stats_render_text(FILE *f, const struct ea_stats *st,
 	}
 	/* suspended and offline time: their own table, when there is some */
 	for (int i = 0; i < st->ncpus; i++) {
-		if (!st->cpus[i].suspended_ns && !st->cpus[i].offline_ns)
+		if ((!st->cpus[i].suspended_ns && !st->cpus[i].offline_ns) ||
+		    !ea_stats_cpu_shown(st, i))
 			continue;
 		fprintf(f, "\n%-4s %12s %12s\n", "CPU", "suspended_s", "offline_s");
 		for (int k = 0; k < st->ncpus; k++)
-			fprintf(f, "%-4d %12s %12s\n", k,
-				ea_fmt_s(b1, st->cpus[k].suspended_ns),
-				ea_fmt_s(b2, st->cpus[k].offline_ns));
+			if (ea_stats_cpu_shown(st, k))
+				fprintf(f, "%-4d %12s %12s\n", k,
+					ea_fmt_s(b1, st->cpus[k].suspended_ns),
+					ea_fmt_s(b2, st->cpus[k].offline_ns));
 		break;
 	}
 
 	fprintf(f, "\n%-4s %12s %12s %6s\n", "CPU", "freq_khz", "time_s", "%");
 	for (int i = 0; i < st->ncpus; i++)
-		for (int k = 0; k < st->cpus[i].nfreqs; k++) {
+		for (int k = 0; k < st->cpus[i].nfreqs && ea_stats_cpu_shown(st, i); k++) {
 			const struct ea_freq_time *ft = &st->cpus[i].freqs[k];
 
 			if (ft->freq_khz)
@@ -91,7 +103,7 @@ void ea_stats_render_text(FILE *f, const struct ea_stats *st,
 	fprintf(f, "\n%-4s %5s %12s %8s %12s %12s %12s\n", "CPU", "state",
 		"time_s", "entries", "min_s", "avg_s", "max_s");
 	for (int i = 0; i < st->ncpus; i++)
-		for (int k = 0; k < st->cpus[i].nidle; k++) {
+		for (int k = 0; k < st->cpus[i].nidle && ea_stats_cpu_shown(st, i); k++) {
 			const struct ea_idle_stat *is = &st->cpus[i].idle[k];
 			char b3[32], b4[32];
 

@@ -4,39 +4,16 @@
  * the top of src/replay (docs/replay.md "Layout of src/replay"). The
  * simulator's events (simulator.h) go into a fresh state stage driving the
  * same accountant (ea_acct_ops) as `eatrace report`, configured by the
- * replay platform's model exactly as `report` configures it; its metrics
- * become the result's (latency percentiles here).
+ * replay platform's model exactly as `report` configures it (pricing.c),
+ * up to the run's own end or, with ea_replay_close(), a common one; its
+ * metrics become the result's (latency percentiles here).
  */
 #include <stdlib.h>
 #include <string.h>
 
+#include "replay/pricing.h"
 #include "replay/simulator.h"
 #include "replay/workload.h"
-
-struct feed {
-	struct ea_state *st;
-	const struct ea_replay_sink *sink;
-	struct ea_err err;
-	bool failed;
-};
-
-static int feed_event(void *ctx, const struct ea_event *ev, const char *comm)
-{
-	struct feed *f = ctx;
-
-	if (f->failed)
-		return -1;
-	if (ea_state_feed(f->st, ev, &f->err)) {
-		f->failed = true;
-		return -1;
-	}
-	if (f->sink && f->sink->event(f->sink->ctx, ev, comm)) {
-		ea_err_set(&f->err, "writing the simulated trace failed");
-		f->failed = true;
-		return -1;
-	}
-	return 0;
-}
 
 static void swap_u64(uint64_t *a, uint64_t *b)
 {
@@ -93,12 +70,12 @@ static size_t rank(size_t n, unsigned p)
 }
 
 /*
- * The latency percentiles, exactly those of the sorted array, without
- * sorting: select p50, then p90 above it, then p99 above that (each
- * selection leaves only larger values past its rank, so the next one
- * looks at fewer).
+ * The percentiles p50, p90, p99 and the max of v, exactly those of the
+ * sorted array, without sorting: select p50, then p90 above it, then p99
+ * above that (each selection leaves only larger values past its rank, so
+ * the next one looks at fewer).
  */
-static void percentiles(uint64_t *v, size_t n, struct ea_replay_result *r)
+static void percentiles(uint64_t *v, size_t n, uint64_t out[4])
 {
 	size_t r99, r90, r50;
 	uint64_t max = 0;
@@ -112,12 +89,12 @@ static void percentiles(uint64_t *v, size_t n, struct ea_replay_result *r)
 	r90 = rank(n, 90);
 	r50 = rank(n, 50);
 	select_nth(v, n, r50);
-	r->lat_p50 = v[r50];
+	out[0] = v[r50];
 	select_nth(v + r50, n - r50, r90 - r50);
-	r->lat_p90 = v[r90];
+	out[1] = v[r90];
 	select_nth(v + r90, n - r90, r99 - r90);
-	r->lat_p99 = v[r99];
-	r->lat_max = max;
+	out[2] = v[r99];
+	out[3] = max;
 }
 
 int ea_replay_work_parse(const char *name)
@@ -141,9 +118,9 @@ int ea_replay_run(const struct ea_workload *w,
 	char gerr[200], serr[128];
 	struct ea_state_config scfg = cfg->state_cfg;
 	struct ea_acct_config acfg = cfg->acct_cfg;
-	struct feed f = {0};
 	struct sim_config sc;
 	struct sim_metrics sm;
+	uint64_t q[4] = {0};
 	struct sim *s = NULL;
 	int rc = -1;
 
@@ -192,26 +169,35 @@ int ea_replay_run(const struct ea_workload *w,
 	 * above) */
 	scfg.no_util = true;
 	scfg.no_tasks = true;
-	if (ea_state_new(&f.st, &scfg, &ea_acct_ops, &r->acct)) {
+	r->pricing = rp_pricing_new(&scfg, &r->acct, cfg->sink);
+	if (!r->pricing) {
 		ea_err_set(err, "out of memory");
 		goto out;
 	}
-	f.sink = cfg->sink;
-	sim_set_sink(s, feed_event, &f);
+	sim_set_sink(s, rp_pricing_event, r->pricing);
 	if (sim_run(s)) {
 		ea_err_set(err, "replay %s: %s", pol->name,
-			   f.failed ? f.err.msg : sim_error(s));
+			   *rp_pricing_error(r->pricing)
+				   ? rp_pricing_error(r->pricing)
+				   : sim_error(s));
 		goto out;
 	}
-	if (ea_state_finish(f.st, &f.err)) {
-		ea_err_set(err, "replay %s: %s", pol->name, f.err.msg);
-		goto out;
-	}
-	if (ea_acct_done(&r->acct, f.st, err))
-		goto out;
 	sim_get_metrics(s, &sm);
+	r->end_ns = sm.end_ns;
+	if (!cfg->keep_open && ea_replay_close(r, 1, err))
+		goto out;
 	r->lat_n = sm.nlat;
-	percentiles(sm.lat, sm.nlat, r);
+	percentiles(sm.lat, sm.nlat, q);
+	r->lat_p50 = q[0];
+	r->lat_p90 = q[1];
+	r->lat_p99 = q[2];
+	r->lat_max = q[3];
+	percentiles(sm.floor, sm.nlat, q);
+	r->floor_p50 = q[0];
+	r->floor_p90 = q[1];
+	r->floor_p99 = q[2];
+	r->floor_max = q[3];
+	r->wait_floor_ns = sm.floor_wait_ns;
 	r->wait_ns = sm.wait_ns;
 	r->late = sm.late;
 	r->overutilised_ns = sm.overutil_ns;
@@ -230,7 +216,6 @@ int ea_replay_run(const struct ea_workload *w,
 	}
 	rc = 0;
 out:
-	ea_state_free(f.st);
 	sim_delete(s);
 	rp_gov_spec_free(&gov);
 	if (rc)
@@ -238,8 +223,34 @@ out:
 	return rc;
 }
 
+int ea_replay_close(struct ea_replay_result *r, int n, struct ea_err *err)
+{
+	uint64_t end = 0;
+
+	for (int i = 0; i < n; i++)
+		if (r[i].end_ns > end)
+			end = r[i].end_ns;
+	for (int i = 0; i < n; i++) {
+		if (!r[i].pricing)
+			continue;
+		if (rp_pricing_close(r[i].pricing, end, err)) {
+			char msg[EA_ERR_MAX];
+
+			snprintf(msg, sizeof(msg), "%s", err->msg);
+			return ea_err_set(err, "replay %s: %s", r[i].policy,
+					  msg);
+		}
+		rp_pricing_free(r[i].pricing);
+		r[i].pricing = NULL;
+		r[i].priced_to_ns = end;
+	}
+	return 0;
+}
+
 void ea_replay_result_free(struct ea_replay_result *r)
 {
+	rp_pricing_free(r->pricing);
+	r->pricing = NULL;
 	ea_acct_free(&r->acct);
 	free(r->cpu_busy_ns);
 	r->cpu_busy_ns = NULL;

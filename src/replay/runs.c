@@ -29,30 +29,42 @@ struct pool {
 	struct ea_err err;
 };
 
-/* Job j, all its policies. 0 or -1 + err. */
+/* Job j, all its policies, priced to their common end (each left open,
+ * then ea_replay_close() on them together, as the report's own runs). 0
+ * or -1 + err. */
 static int run_job(const struct pool *p, int j, struct ea_err *err)
 {
 	const struct rp_job *job = &p->jobs[j];
 	const struct ea_workload *w = p->w;
 	struct ea_workload *copy = NULL;
-	int rc = 0;
+	struct ea_replay_result *r;
+	const struct ea_workload_counts *c;
+	int *pol, nr = 0, rc = 0;
 
+	r = calloc(p->npol, sizeof(*r));
+	pol = calloc(p->npol, sizeof(*pol));
+	if (!r || !pol) {
+		free(r);
+		free(pol);
+		return ea_err_set(err, "out of memory");
+	}
 	if (job->perturb) {
 		copy = rp_workload_perturb(p->w, job->cut_ns, job->jitter_ns,
 					   job->seed);
-		if (!copy)
-			return ea_err_set(err, "out of memory");
+		if (!copy) {
+			rc = ea_err_set(err, "out of memory");
+			goto out;
+		}
 		w = copy;
 	}
-	for (int i = 0; i < p->npol && !rc; i++) {
+	c = ea_workload_counts(w);
+	for (int i = 0; i < p->npol; i++) {
 		struct ea_replay_config cfg = p->cfgs[i];
-		const struct ea_workload_counts *c = ea_workload_counts(w);
-		struct rp_job_out *o = &p->out[j * p->npol + i];
-		struct ea_replay_result r;
 
 		if (job->policy >= 0 && job->policy != i)
 			continue;
 		cfg.sink = NULL;
+		cfg.keep_open = true;
 		if (job->model)
 			cfg.model = job->model;
 		if (copy) {
@@ -61,16 +73,30 @@ static int run_job(const struct pool *p, int j, struct ea_err *err)
 			cfg.state_cfg.win_end = c->win_end;
 			cfg.state_cfg.win_relative = false;
 		}
-		if (ea_replay_run(w, &cfg, &r, err)) {
+		if (ea_replay_run(w, &cfg, &r[nr], err)) {
 			rc = -1;
-			break;
+			goto out;
 		}
-		o->energy = ea_energy_to_double(ea_energy_total(&r.acct.total));
-		o->wakeup =
-			ea_energy_to_double(ea_energy_wakeup(&r.acct.total));
-		o->win_ns = c->win_end - c->win_start;
-		ea_replay_result_free(&r);
+		pol[nr++] = i;
 	}
+	if (ea_replay_close(r, nr, err)) {
+		rc = -1;
+		goto out;
+	}
+	for (int k = 0; k < nr; k++) {
+		struct rp_job_out *o = &p->out[j * p->npol + pol[k]];
+
+		o->energy =
+			ea_energy_to_double(ea_energy_total(&r[k].acct.total));
+		o->wakeup =
+			ea_energy_to_double(ea_energy_wakeup(&r[k].acct.total));
+		o->win_ns = c->win_end - c->win_start;
+	}
+out:
+	for (int k = 0; k < nr; k++)
+		ea_replay_result_free(&r[k]);
+	free(r);
+	free(pol);
 	ea_workload_free(copy);
 	return rc;
 }

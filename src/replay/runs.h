@@ -27,7 +27,8 @@ struct rp_job_out {
 };
 
 /*
- * Every cfgs[p] (or the job's one) on every job, up to threads jobs at
+ * Every cfgs[p] (or the job's one) on every job, priced to the job's
+ * common end (ea_replay_close()), up to threads jobs at
  * once, into out[j * npol + p]. Deterministic: a job's results do not depend on
  * the threads. progress as ea_ensemble_config's. 0, or -1 + err.
  */

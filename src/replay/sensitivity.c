@@ -93,17 +93,16 @@ int ea_replay_sensitivity(const struct ea_workload *w,
 		ea_err_set(err, "out of memory");
 		goto out;
 	}
-	jobs = calloc(npol, sizeof(*jobs));
-	out = calloc((size_t)npol * npol, sizeof(*out));
+	jobs = calloc(1, sizeof(*jobs));
+	out = calloc((size_t)npol, sizeof(*out));
 	if (!jobs || !out) {
 		ea_err_set(err, "out of memory");
 		goto out;
 	}
-	/* a job per policy, on the recording's workload as it is */
-	for (int i = 0; i < npol; i++)
-		jobs[i] = (struct rp_job){.model = m0, .policy = i};
-	if (rp_run_jobs(w, cfgs, npol, jobs, npol, threads, out, NULL, NULL,
-			err))
+	/* one job, every policy on the recording's workload as it is, priced
+	 * to their common end together */
+	jobs[0] = (struct rp_job){.model = m0, .policy = -1};
+	if (rp_run_jobs(w, cfgs, npol, jobs, 1, threads, out, NULL, NULL, err))
 		goto out;
 	if (baseline >= 0) {
 		eb = ea_energy_to_double(
@@ -119,14 +118,13 @@ int ea_replay_sensitivity(const struct ea_workload *w,
 			       ea_energy_wakeup(&res[i].acct.total));
 
 		p->wakeup_share = e > 0 ? wk / e : NAN;
-		p->energy_resimulated = out[i * npol + i].energy;
+		p->energy_resimulated = out[i].energy;
 		p->ratio_repriced = p->ratio_resimulated = NAN;
 		if (baseline < 0)
 			continue;
 		p->ratio_repriced = ratio(e - wk, eb - wb);
 		p->ratio_resimulated =
-			ratio(out[i * npol + i].energy,
-			      out[baseline * npol + baseline].energy);
+			ratio(out[i].energy, out[baseline].energy);
 	}
 	rc = 0;
 out:

@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * Activations in the simulation: what each asks (--work: its recorded work,
- * or the CPU up to its recorded end), its start when released, its end (the
- * task blocks, or takes its next released activation, or, following the
- * recording's segments, moves to the next one's CPU), its wakeup latency
- * and whether it finished late.
+ * Activations in the simulation: the work each asks (--work: its recorded
+ * work, or the CPU from its release to its recorded end at the speed it ran
+ * at: docs/replay.md "Work"), the same under every policy and done whatever
+ * the time it takes; its start when released, its end (the task blocks, or
+ * takes its next released activation, or, following the recording's
+ * segments, moves to the next one's CPU), its wakeup latency with the part
+ * of it the recording supplies (its floor), and whether it finished late.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -12,35 +14,46 @@
 #include "replay/sim.h"
 
 /* Whether a's latency (and lateness) count: a recorded wakeup, in the
- * window. */
+ * window, no events lost before its first run (its latency is not known). */
 static bool measured(const struct sim *s, const struct rp_act *a)
 {
-	return !(a->flags & (RP_ACT_START | RP_ACT_INFERRED)) &&
+	return !(a->flags & (RP_ACT_START | RP_ACT_INFERRED | RP_ACT_LOST)) &&
 	       a->release >= s->win0 && a->release <= s->win1;
 }
 
 void sim_record_latency(struct sim *s, const struct sim_task *t)
 {
 	const struct rp_act *a = cur_act(s, t);
+	uint64_t lat, floor;
 
 	if (!measured(s, a))
 		return;
 	if (s->nlat == s->lat_cap) {
 		size_t n = s->lat_cap ? s->lat_cap * 2 : 256;
 		uint64_t *p = realloc(s->lat, n * sizeof(*p));
+		uint64_t *q = p ? realloc(s->floor, n * sizeof(*q)) : NULL;
 
-		if (!p) {
+		if (p)
+			s->lat = p;
+		if (!q) {
 			sim_fail(s, "out of memory");
 			return;
 		}
-		s->lat = p;
+		s->floor = q;
 		s->lat_cap = n;
 	}
 	/* eligible >= release (workload.c); saturate all the same */
-	s->lat[s->nlat++] = s->now > a->release ? s->now - a->release : 0;
+	lat = s->now > a->release ? s->now - a->release : 0;
+	/* pulled to another CPU before the one woken had left idle: less */
+	floor = umin(t->floor_ns, lat);
+	s->floor[s->nlat] = floor;
+	s->lat[s->nlat++] = lat;
+	if (!s->keep_gaps) /* else counted at its start */
+		s->floor_wait_ns += in_win(s, a->release, a->release + floor);
 }
 
-/* Whether a is demand (runnable to its recorded end): --work. */
+/* Whether a is demand (asks the CPU from its release to its recorded
+ * end): --work. */
 static bool demand(const struct sim *s, const struct rp_act *a)
 {
 	switch (s->work) {
@@ -49,34 +62,47 @@ static bool demand(const struct sim *s, const struct rp_act *a)
 	case EA_WORK_FIXED:
 		return false;
 	default:
-		/* the recording's own choices on its own platform got what
-		 * it gave them: the recording is the reference */
-		if (s->policy->follow_segments && s->same_platform)
+		/* on the recorded platform the work the recording did is
+		 * what its CPUs could do: the reference of every policy */
+		if (s->same_platform)
 			return false;
 		return a->flags & RP_ACT_DEMAND;
 	}
 }
 
+/*
+ * What a demand asks beyond a's recorded work: the CPU from its
+ * eligibility to its recorded end (the trace's end if it never blocked) at
+ * the speed it ran at in the recording (its work / its CPU time), less the
+ * work it received; 0 where it ran all that time.
+ */
+static uint64_t demand_extra(const struct sim *s, const struct rp_act *a)
+{
+	uint64_t end = a->flags & RP_ACT_OPEN ? s->last_ts : a->end;
+	uint64_t span = end > a->eligible ? end - a->eligible : 0;
+
+	if (!demand(s, a) || !a->ran_ns || span <= a->ran_ns)
+		return 0;
+	return (uint64_t)((unsigned __int128)a->work * span / a->ran_ns) -
+	       a->work;
+}
+
 /* Work of segment g of a, t's current activation (following segments),
- * or of all of a; UINT64_MAX: demand, its last one runs until its task's
- * until. */
+ * or of all of a: a demand's extra with the last. */
 static uint64_t work_of(const struct sim *s, const struct sim_task *t,
 			const struct rp_act *a, uint32_t g)
 {
 	struct rp_act_segs as = {0, 0};
-	bool last;
+	uint64_t w;
 
 	if (s->policy->follow_segments)
 		as = cur_segs(t);
-	last = !s->policy->follow_segments || g + 1 >= as.nseg;
-	if (last && demand(s, a))
-		return UINT64_MAX;
 	if (!s->policy->follow_segments || !as.nseg)
-		return a->work;
+		return a->work + demand_extra(s, a);
+	w = t->w->segs[as.seg0 + g].work;
 	if (s->same_platform) /* overlap stretches: sim_busy0_start() */
-		return t->w->segs[as.seg0 + g].work -
-		       t->w->segs[as.seg0 + g].stretch;
-	return t->w->segs[as.seg0 + g].work;
+		w -= t->w->segs[as.seg0 + g].stretch;
+	return g + 1 == as.nseg ? w + demand_extra(s, a) : w;
 }
 
 void sim_start_act(struct sim *s, struct sim_task *t, size_t k)
@@ -87,10 +113,16 @@ void sim_start_act(struct sim *s, struct sim_task *t, size_t k)
 	t->served = false;
 	t->seg = 0;
 	t->rem = work_of(s, t, a, 0);
-	t->until =
-		demand(s, a) && !(a->flags & RP_ACT_OPEN) ? a->end : UINT64_MAX;
-	/* Time between release and eligibility was spent runnable. */
-	s->wait_ns += in_win(s, a->release, a->eligible);
+	t->until = UINT64_MAX;
+	t->floor_ns = 0;
+	/* Under `recorded` on its platform, the recorded time between its
+	 * release and eligibility was spent runnable: the recording's gap
+	 * (unknown after lost events). */
+	if (s->keep_gaps && !(a->flags & RP_ACT_LOST)) {
+		t->floor_ns = a->eligible - a->release;
+		s->wait_ns += in_win(s, a->release, a->eligible);
+		s->floor_wait_ns += in_win(s, a->release, a->eligible);
+	}
 }
 
 /* The next released activation after cur that ran in the recording. */

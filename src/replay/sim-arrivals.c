@@ -49,11 +49,11 @@ static bool next_arrival(const struct sim *s, uint32_t i, size_t k,
 		/* the task's next activation, for when it arrives */
 		__builtin_prefetch(x + 1);
 		__builtin_prefetch((const char *)(x + 2) - 1);
-		if (!(x->flags & RP_ACT_RAN) ||
-		    x->eligible > s->w->counts.last_ts)
+		uint64_t at = sim_arrival_time(s->keep_gaps, x);
+
+		if (!(x->flags & RP_ACT_RAN) || at > s->w->counts.last_ts)
 			continue;
-		*a = (struct sim_arrival){x->eligible, x->seq_in, i,
-					  (uint32_t)k};
+		*a = (struct sim_arrival){at, x->seq_in, i, (uint32_t)k};
 		return true;
 	}
 	return false;
@@ -89,7 +89,8 @@ static int cmp_arr(const void *a, const void *b)
  * merging the tasks' sequences in a heap yields the order of sorting them
  * all (cmp_arr), without the sort and its array. *n: how many arrivals.
  */
-bool sim_arrivals_in_order(const struct ea_workload *w, size_t *n)
+bool sim_arrivals_in_order(const struct ea_workload *w, bool keep_gaps,
+			   size_t *n)
 {
 	*n = 0;
 	for (size_t i = 0; i < w->ntasks; i++) {
@@ -99,15 +100,15 @@ bool sim_arrivals_in_order(const struct ea_workload *w, size_t *n)
 
 		for (size_t k = 0; k < t->nacts; k++) {
 			const struct rp_act *a = &t->acts[k];
+			uint64_t at = sim_arrival_time(keep_gaps, a);
 
-			if (!(a->flags & RP_ACT_RAN) ||
-			    a->eligible > w->counts.last_ts)
+			if (!(a->flags & RP_ACT_RAN) || at > w->counts.last_ts)
 				continue;
-			if (!first && (a->eligible < pt || (a->eligible == pt &&
-							    a->seq_in <= pseq)))
+			if (!first &&
+			    (at < pt || (at == pt && a->seq_in <= pseq)))
 				return false;
 			first = false;
-			pt = a->eligible;
+			pt = at;
 			pseq = a->seq_in;
 			(*n)++;
 		}
@@ -133,13 +134,12 @@ int sim_arrivals_sort(struct sim *s)
 
 		for (size_t k = 0; k < t->nacts; k++) {
 			const struct rp_act *a = &t->acts[k];
+			uint64_t at = sim_arrival_time(s->keep_gaps, a);
 
-			if (!(a->flags & RP_ACT_RAN) ||
-			    a->eligible > w->counts.last_ts)
+			if (!(a->flags & RP_ACT_RAN) || at > w->counts.last_ts)
 				continue;
-			s->arr[s->narr++] =
-				(struct sim_arrival){a->eligible, a->seq_in,
-						     (uint32_t)i, (uint32_t)k};
+			s->arr[s->narr++] = (struct sim_arrival){
+				at, a->seq_in, (uint32_t)i, (uint32_t)k};
 		}
 	}
 	if (s->narr)

@@ -25,7 +25,9 @@ static void reset(struct sim *s)
 	s->now = s->first_ts = w->counts.first_ts;
 	s->last_ts = w->counts.last_ts;
 	s->win0 = w->counts.win_start;
-	s->win1 = w->counts.win_end;
+	/* past the trace's end too when the window reaches it: the runs go
+	 * on until their work is done (sim.c) */
+	s->win1 = w->counts.win_past_end ? UINT64_MAX : w->counts.win_end;
 	s->next_tick = s->first_ts + TICK_NS;
 	s->t_rec = 0;
 	s->ai = s->bi = s->fi = s->oi = 0;
@@ -37,6 +39,9 @@ static void reset(struct sim *s)
 	s->nout = s->bucket0 = 0;
 	s->order = 0;
 	s->nlat = 0;
+	s->floor_wait_ns = 0;
+	s->end_ns = 0;
+	s->stalled = 0;
 	s->wait_ns = s->late = s->overutil_ns = s->migrations = s->events = 0;
 	s->overutilised = s->over_sticky = false;
 	s->started = false;
@@ -75,6 +80,7 @@ static void reset(struct sim *s)
 		c->nrq = 0;
 		c->slice_end = UINT64_MAX;
 		c->in_busy0 = false;
+		c->wake_at = 0;
 		s->nin_busy0 = 0;
 		memset(&c->pelt, 0, sizeof(c->pelt));
 		c->e_fresh = true;
@@ -202,6 +208,7 @@ int sim_init(struct sim *s, const struct ea_workload *w,
 	rp_gov_spec_default(&s->gspec, g);
 	s->idle = idle;
 	s->same_platform = same_platform;
+	s->keep_gaps = p->follow_segments && same_platform;
 	s->assumed_khz = assumed_khz;
 	s->asymmetric = rp_asymmetric(m);
 	s->rec_idle_tl = idle == RP_IDLE_RECORDED && same_platform;
@@ -265,7 +272,7 @@ int sim_init(struct sim *s, const struct ea_workload *w,
 		       strnlen(w->tasks[i].comm, EA_COMM_LEN - 1));
 	if (sim_init_offs(s))
 		return -1;
-	if (sim_arrivals_in_order(w, &n)) {
+	if (sim_arrivals_in_order(w, s->keep_gaps, &n)) {
 		s->heap = calloc(s->ntasks ? s->ntasks : 1, sizeof(*s->heap));
 		if (!s->heap) {
 			sim_fail(s, "out of memory");
@@ -278,7 +285,8 @@ int sim_init(struct sim *s, const struct ea_workload *w,
 	}
 	/* a latency per activation served, at most one per arrival */
 	s->lat = malloc((n ? n : 1) * sizeof(*s->lat));
-	if (!s->lat) {
+	s->floor = malloc((n ? n : 1) * sizeof(*s->floor));
+	if (!s->lat || !s->floor) {
 		sim_fail(s, "out of memory");
 		return -1;
 	}
@@ -340,6 +348,7 @@ void sim_free(struct sim *s)
 	free(s->off_end);
 	free(s->out);
 	free(s->lat);
+	free(s->floor);
 	memset(s, 0, sizeof(*s));
 }
 

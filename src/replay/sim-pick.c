@@ -12,7 +12,7 @@ void sim_pick(struct sim *s, int cpu, bool tick)
 	struct sim_cpu *c = &s->cpus[cpu];
 	uint64_t key = KEY_SIM;
 
-	if (c->in_busy0)
+	if (c->in_busy0 || c->wake_at > s->now) /* leaving idle: sim-exit.c */
 		return;
 	if (is_off(s, cpu)) {
 		sim_evacuate(s, cpu);

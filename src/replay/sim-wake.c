@@ -117,6 +117,7 @@ void sim_arrive(struct sim *s, const struct sim_arrival *ar)
 	sim_start_act(s, t, ar->act);
 	cpu = place(s, ar->task);
 	sim_enqueue(s, ar->task, cpu);
+	sim_exit_wake(s, ar->task, cpu);
 	ev = sim_emit(s, cpu, EA_EV_WAKEUP, a->seq_in, e_task(s, cpu));
 	if (ev) {
 		ev->wake.pid = t->w->pid;

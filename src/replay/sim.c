@@ -2,6 +2,9 @@
 /*
  * The discrete-event simulator's loop (docs/replay.md "Simulator").
  *
+ * A run lasts until every activation's work is done, past the trace's end
+ * if need be (docs/replay.md "Work"), and at least to the trace's end;
+ * `recorded` on its own platform to the trace's end.
  * Time advances from one instant to the next at which anything happens:
  * an activation becomes eligible, a running task finishes its work or its
  * slice, a recorded idle-task stretch starts or ends, a recorded frequency
@@ -67,6 +70,8 @@ static uint64_t cpu_next_time(struct sim *s, int i)
 
 	if (c->in_busy0)
 		t = umin(t, c->busy0_end);
+	if (c->wake_at > s->now)
+		t = umin(t, c->wake_at);
 	if (c->curr >= 0) {
 		uint64_t rem = s->tasks[c->curr].rem;
 
@@ -318,6 +323,27 @@ static void step(struct sim *s, uint64_t t)
 	sim_governor(s);
 }
 
+/* Whether some task has work left: to arrive, moving, or runnable. */
+static bool work_left(const struct sim *s)
+{
+	if (sim_arr_peek(s) || s->nmoves)
+		return true;
+	for (int i = 0; i < s->ncpus; i++)
+		if (s->cpus[i].curr >= 0 || s->cpus[i].nrq)
+			return true;
+	return false;
+}
+
+/* Past the trace's end nothing recorded holds a CPU: a task left that no
+ * CPU runs, nor will once leaving idle, would wait for ever. */
+static bool stalled(struct sim *s)
+{
+	for (int i = 0; i < s->ncpus; i++)
+		if (s->cpus[i].curr >= 0 || s->cpus[i].wake_at > s->now)
+			return (s->stalled = 0);
+	return ++s->stalled > 2;
+}
+
 bool sim_step(struct sim *s)
 {
 	uint64_t t;
@@ -325,9 +351,14 @@ bool sim_step(struct sim *s)
 	if (s->error[0])
 		return false;
 	t = next_time(s);
-	if (t > s->last_ts)
+	/* `recorded` on its platform is the recording's timeline: it ends
+	 * where the recording did, as report prices it (docs/replay.md
+	 * "Work"); what its round robin left undone shows in its work */
+	if (t > s->last_ts && (s->keep_gaps || !work_left(s)))
 		return false;
 	step(s, t);
+	if (s->now > s->last_ts && stalled(s))
+		sim_fail(s, "tasks left that no CPU runs past the trace's end");
 	return !s->error[0];
 }
 
@@ -343,7 +374,9 @@ int sim_run(struct sim *s)
 	}
 	for (int i = 0; i < s->ncpus; i++)
 		sim_sync_cpu(s, i); /* busy times: lazy */
-	/* Close the timeline at the recording's last instant. */
+	s->end_ns = s->now;
+	/* Close the timeline at its end: the recording's last instant, or
+	 * when its last task was done. */
 	ev = sim_emit(s, 0, EA_EV_MARKER, KEY_SIM, e_task(s, 0));
 	if (ev)
 		snprintf(ev->marker.text, sizeof(ev->marker.text),
@@ -374,7 +407,10 @@ void sim_get_metrics(struct sim *s, struct sim_metrics *out)
 {
 	*out = (struct sim_metrics){
 		.lat = s->lat,
+		.floor = s->floor,
 		.nlat = s->nlat,
+		.floor_wait_ns = s->floor_wait_ns,
+		.end_ns = s->end_ns,
 		.wait_ns = s->wait_ns,
 		.late = s->late,
 		.overutil_ns = s->overutil_ns,

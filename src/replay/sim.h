@@ -24,8 +24,10 @@ struct sim_arrival {
 struct sim_task {
 	uint64_t rem; /* its work left, ns x cap; UINT64_MAX: open
 			 (following segments: the segment's) */
-	uint64_t until; /* demand: runnable until then (its recorded
-			   end), UINT64_MAX: the trace's end */
+	uint64_t until; /* runnable until then, UINT64_MAX: until its
+			   work is done (sim-act.c: always) */
+	uint64_t floor_ns; /* of acts[cur]'s latency, the part the
+			      recording supplies (sim-exit.c) */
 	struct ea_pelt pelt;
 	const struct rp_task *w;
 	size_t next; /* activations released: [0, next) */
@@ -71,6 +73,7 @@ struct sim_cpu {
 	uint64_t curr_step; /* the step curr began running at */
 	/* ... and then often. */
 	bool in_busy0; /* in a recorded idle-task stretch */
+	uint64_t wake_at; /* leaving idle: runs nothing before (sim-exit.c) */
 	/* What the emitted stream says. */
 	bool e_fresh, e_idle;
 	int16_t e_state;
@@ -120,6 +123,10 @@ struct sim {
 	enum rp_idle_sel idle;
 	enum ea_replay_work work; /* set after sim_init(); 0: auto */
 	bool same_platform;
+	/* `recorded` on its platform: activations may run from their
+	 * recorded eligibility, the recording's gaps kept (sim-exit.c);
+	 * others from their wakeup */
+	bool keep_gaps;
 	bool oracle_pass1; /* measuring idle lengths for `oracle` */
 	bool asymmetric; /* rp_asymmetric(m), for the policies */
 	bool rec_idle_tl; /* idle states follow the recorded timeline */
@@ -196,7 +203,12 @@ struct sim {
 	int sink_err;
 	/* metrics */
 	uint64_t *lat;
+	uint64_t *floor; /* [nlat]: of each latency, the recording's part */
 	size_t nlat, lat_cap;
+	uint64_t floor_wait_ns; /* of wait_ns, the recording's gaps */
+	uint64_t end_ns; /* the run's end: its last task done, at least
+			    the trace's end */
+	int stalled; /* steps past the trace's end with nothing running */
 	uint64_t wait_ns, late, overutil_ns, migrations, events;
 	bool overutilised;
 	bool over_sticky; /* overutilised since the last periodic balance
@@ -325,7 +337,8 @@ static inline bool is_off(const struct sim *s, int cpu)
 
 /* sim-arrivals.c: arrivals in (time, recorded order, task) order */
 struct sim_arrival sim_arr_pop(struct sim *s);
-bool sim_arrivals_in_order(const struct ea_workload *w, size_t *n);
+bool sim_arrivals_in_order(const struct ea_workload *w, bool keep_gaps,
+			   size_t *n);
 int sim_arrivals_sort(struct sim *s);
 void sim_arrivals_rewind(struct sim *s);
 
@@ -362,6 +375,10 @@ void sim_enqueue(struct sim *s, int task, int cpu);
 void sim_migrate_running(struct sim *s, int src, int dst);
 uint64_t sim_slice(const struct sim *s, int cpu);
 void sim_run_next(struct sim *s, int cpu);
+
+/* sim-exit.c: idle exit: when a task placed on an idle CPU may run */
+void sim_exit_wake(struct sim *s, int task, int cpu);
+uint64_t sim_arrival_time(bool keep_gaps, const struct rp_act *a);
 
 /* sim-act.c: activations: start, end, segments, latency */
 void sim_record_latency(struct sim *s, const struct sim_task *t);

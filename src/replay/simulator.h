@@ -31,8 +31,13 @@ struct sim_config {
 struct sim_metrics {
 	uint64_t *lat; /* wakeup latencies, ns, [nlat]: the
 			  simulator's, the caller may reorder them */
+	uint64_t *floor; /* [nlat]: of each, the part the recording
+			    supplies (its gaps), likewise */
 	size_t nlat;
 	uint64_t wait_ns, late, overutil_ns, migrations, events;
+	uint64_t floor_wait_ns; /* of wait_ns, the recording's gaps */
+	uint64_t end_ns; /* when its last task was done, at least the
+			    trace's last instant */
 };
 
 /* A simulator for one run; NULL with a one-line message in err (n bytes). */
@@ -49,7 +54,8 @@ void sim_set_sink(struct sim *s,
 /* --idle oracle's first pass: a run without output measuring each idle
  * period, then back to the start. 0 or -1 (sim_error()). */
 int sim_measure_idle(struct sim *s);
-/* Run to the end, emitting to the sink. 0 or -1 (sim_error()). */
+/* Run until every task's work is done and at least to the trace's end,
+ * emitting to the sink. 0 or -1 (sim_error()). */
 int sim_run(struct sim *s);
 const char *sim_error(const struct sim *s);
 void sim_get_metrics(struct sim *s, struct sim_metrics *out);

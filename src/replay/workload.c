@@ -131,6 +131,7 @@ static struct rp_act *act_open(struct ea_workload *w, struct rp_task *t,
 	a->cpu = -1;
 	a->flags = flags;
 	t->open = true;
+	t->lost_at_open = w->lost;
 	return a;
 }
 
@@ -150,6 +151,8 @@ static void count_act(struct ea_workload_counts *c, const struct rp_act *a,
 		c->never_ran++;
 	if (a->flags & RP_ACT_SPLIT)
 		c->split++;
+	if (a->flags & RP_ACT_LOST)
+		c->lost_span++;
 }
 
 static struct rp_act *open_act(struct rp_task *t)
@@ -194,6 +197,15 @@ static int grow_cpus(struct ea_workload *w, int cpu)
 	w->cpus = p;
 	w->ncpus = n;
 	return 0;
+}
+
+/* a has had its first run: lost events since its wakeup hide when. */
+static void first_run(const struct ea_workload *w, const struct rp_task *t,
+		      struct rp_act *a)
+{
+	a->flags |= RP_ACT_RAN;
+	if (w->lost != t->lost_at_open)
+		a->flags |= RP_ACT_LOST;
 }
 
 /* The activation's segment on cpu: its last one, or a new one. */
@@ -318,7 +330,7 @@ static void on_change(void *ctx, const struct ea_state *s, int cpu,
 				return;
 		}
 		if (!(a->flags & RP_ACT_RAN)) {
-			a->flags |= RP_ACT_RAN;
+			first_run(w, t, a);
 			a->cpu = cpu;
 			if (since < a->release) {
 				/*
@@ -350,6 +362,7 @@ static void on_change(void *ctx, const struct ea_state *s, int cpu,
 				g->work += work;
 			}
 			a->work += work;
+			a->ran_ns += now - since;
 			/*
 			 * The state has it here since before its run on
 			 * another CPU ended (a CPU first seen running it,
@@ -459,6 +472,9 @@ static void on_event(void *ctx, const struct ea_state *s,
 	if (w->error[0])
 		return;
 	switch (ev->type) {
+	case EA_EV_LOST: /* the trace's own (the state keeps synthetic ones) */
+		w->lost++;
+		return;
 	case EA_EV_WAKEUP:
 	case EA_EV_WAKING:
 	case EA_EV_WAKEUP_NEW:
@@ -504,7 +520,7 @@ static void on_event(void *ctx, const struct ea_state *s,
 		if (!a)
 			return;
 		if (!(a->flags & RP_ACT_RAN)) {
-			a->flags |= RP_ACT_RAN;
+			first_run(w, t, a);
 			a->cpu = ev->cpu;
 			a->seq_in = w->seq;
 			a->eligible = eligible_of(&w->cpus[ev->cpu], a, ev);
@@ -578,6 +594,7 @@ int ea_workload_done(struct ea_workload *w, const struct ea_state *s,
 	c->last_ts = ea_state_last_ts(s);
 	c->ncpus = ea_state_ncpus(s);
 	ea_state_clip_bounds(s, &c->win_start, &c->win_end);
+	c->win_past_end = c->win_end >= c->last_ts;
 	if (c->win_start < c->first_ts)
 		c->win_start = c->first_ts;
 	if (c->win_end > c->last_ts)

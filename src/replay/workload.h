@@ -21,6 +21,9 @@ enum {
 	RP_ACT_SPLIT = 1 << 4, /* ran on more than one CPU */
 	RP_ACT_EXIT = 1 << 5, /* ended when the task exited */
 	RP_ACT_FORK = 1 << 6, /* opened by sched_wakeup_new: a new task */
+	/* events were lost between its wakeup and its first run: its
+	 * latency is not known (no sample; docs/replay.md "Output") */
+	RP_ACT_LOST = 1 << 7,
 	/* never slept: demand under --work auto (docs/replay.md "Work") */
 	RP_ACT_DEMAND = RP_ACT_OPEN | RP_ACT_EXIT,
 };
@@ -39,22 +42,24 @@ struct rp_seg {
 #define RP_SEQ_MAX ((1ull << 48) - 1)
 
 /*
- * 48 bytes: every byte of it is written once and read back per activation
+ * 56 bytes: every byte of it is written once and read back per activation
  * (millions of them), so the event positions share their words with the
  * CPU (< EA_MAX_CPUS) and the flags.
  */
 struct rp_act {
 	uint64_t release; /* ns: wakeup, recorded or inferred */
-	uint64_t eligible; /* ns: may run from (>= release) */
+	uint64_t eligible; /* ns: may run from (>= release): its
+			      recorded switch-in from idle, else release */
 	uint64_t end; /* ns: recorded block; 0 while open */
 	uint64_t work; /* ns x capacity (1024 = biggest CPU at top) */
+	uint64_t ran_ns; /* the CPU time that work is (its runs, ns) */
 	uint64_t seq_in : 48; /* recorded event order of its switch-in */
 	int64_t cpu : 16; /* CPU of its first recorded run, -1 */
 	uint64_t seq_out : 48; /* ... and of its block */
 	uint64_t flags : 16; /* RP_ACT_* */
 };
 
-_Static_assert(sizeof(struct rp_act) == 48, "struct rp_act: 48 bytes");
+_Static_assert(sizeof(struct rp_act) == 56, "struct rp_act: 56 bytes");
 
 /* An activation's segments: segs[seg0 .. seg0 + nseg) of its task. */
 struct rp_act_segs {
@@ -79,6 +84,8 @@ struct rp_task {
 	bool pin_auto; /* pinned because it never left one CPU */
 	const struct ea_pin *upin; /* --pin that matched it, NULL */
 	bool open; /* acts[nacts - 1] still open (extraction) */
+	uint64_t lost_at_open; /* extraction: lost-event records seen
+				  when it opened (RP_ACT_LOST) */
 	int32_t last_run_cpu; /* extraction: CPU of its latest run */
 	int32_t ran_cpu; /* extraction: CPU of the run ending latest */
 	uint64_t ran_until; /* ... and its end (ns) */
@@ -157,6 +164,7 @@ struct ea_workload {
 	struct rp_cpu_timeline *cpus;
 	int ncpus;
 	uint64_t seq; /* events seen */
+	uint64_t lost; /* lost-event records seen (the trace's) */
 	struct ea_workload_counts counts;
 	/* extraction: the activations closed so far, counted (count_act()) */
 	struct ea_workload_counts closed;

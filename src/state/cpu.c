@@ -306,10 +306,41 @@ static void pelt_task_dead(struct ea_state *s, int cpu, int32_t pid)
 	t->pelt_cpu = -1;
 }
 
+__attribute__((noinline))
+bool cpu_takes_record(struct ea_state *s, const struct ea_cpu *c,
+		      const struct ea_event *ev)
+{
+	if (c->curr >= 0 && !(c->flags & EA_INF_LOST) &&
+	    ((c->flags & EA_INF_RESYNC) || (ev->flags & EA_EVF_DERIVED))) {
+		s->counts.records_overruled++;
+		return false;
+	}
+	s->counts.curr_from_record++;
+	return true;
+}
+
+/*
+ * The busy time a task is charged on cpu is its runtime: [since, now) in
+ * st, within the window. The same intervals as its energy, whatever the
+ * task machine believes (a lost switch-in, a record correcting the task).
+ */
+static inline void charge_runtime(struct ea_state *s, int cpu, uint64_t since,
+				  uint64_t now, const struct ea_cpu_state *st)
+{
+	struct ea_task *t;
+
+	if (st->mode != EA_CPU_BUSY || st->pid <= 0 || !s->track_tasks)
+		return;
+	t = task_get_on(s, cpu, st->pid, NULL);
+	if (t)
+		t->runtime_ns += st_clip(s, &since, &now);
+}
+
 /* cpu enters *st at now: tell the consumers */
 static inline void enter(struct ea_state *s, struct ea_cpu *c, int cpu,
 			 uint64_t now, const struct ea_cpu_state *st)
 {
+	charge_runtime(s, cpu, c->since, now, &c->st);
 	s->ops->cpu_change(s->ctx, s, cpu, c->since, now, &c->st, st);
 	c->st = *st;
 	c->since = now;
@@ -527,6 +558,7 @@ void cpu_finish(struct ea_state *s)
 		struct ea_cpu *c = &s->cpus[i];
 
 		pelt_advance(s, i, s->last_ts);
+		charge_runtime(s, i, c->since, s->last_ts, &c->st);
 		s->ops->cpu_change(s->ctx, s, i, c->since, s->last_ts, &c->st,
 				   NULL);
 		c->since = s->last_ts;

@@ -31,6 +31,15 @@ static inline void cpu_touch(struct ea_state *s, int cpu,
 	c->flags &= ~EA_INF_START;
 }
 
+/*
+ * A record names another current task than the CPU's: whether it changes
+ * it (counted either way). It does after lost events and when the task is
+ * unknown; not where a resync placed the task (no record may undo it), nor
+ * when a reader derived it (wrong where a switch-in was lost).
+ */
+bool cpu_takes_record(struct ea_state *s, const struct ea_cpu *c,
+		      const struct ea_event *ev);
+
 /* cpu_apply() for the events that only say which task is current (the
  * wakeups, most of a trace): inline, and no update() when nothing
  * derive() reads has changed. */
@@ -41,9 +50,12 @@ static inline void cpu_apply_other(struct ea_state *s,
 	uint8_t flags = c->flags;
 
 	cpu_touch(s, ev->cpu, ev);
-	/* The look-ahead has already made curr agree with cur_pid, except
-	 * after lost events or a task shown gone (curr -1). */
-	if (ev->cur_pid >= 0 && c->curr != ev->cur_pid) {
+	/* The look-ahead has already made curr agree with cur_pid (a
+	 * resync is placed after the CPU's earlier records), except after
+	 * lost events, a task shown gone (curr -1), or where a reader
+	 * derived cur_pid: cpu_takes_record() says. */
+	if (ev->cur_pid >= 0 && c->curr != ev->cur_pid &&
+	    cpu_takes_record(s, c, ev)) {
 		c->curr = ev->cur_pid;
 		c->flags &= ~EA_INF_LOST;
 	}

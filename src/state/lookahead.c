@@ -81,6 +81,7 @@ void la_free(struct lookahead *la)
 	free(la->ring_ts);
 	free(la->synth);
 	free(la->cpus);
+	free(la->cands);
 	free(la->wakes);
 	memset(la, 0, sizeof(*la));
 }
@@ -89,9 +90,15 @@ static int grow_cpus_slow(struct lookahead *la, int cpu)
 {
 	int n = la->ncpus ? la->ncpus : 8;
 	struct la_cpu *p;
+	struct la_cands *k;
 
 	while (n <= cpu)
 		n *= 2;
+	k = realloc(la->cands, n * sizeof(*k));
+	if (!k)
+		return -1;
+	la->cands = k;
+	memset(k + la->ncpus, 0, (n - la->ncpus) * sizeof(*k));
 	p = realloc(la->cpus, n * sizeof(*p));
 	if (!p)
 		return -1;
@@ -144,7 +151,7 @@ static int wake_grow(struct lookahead *la)
 }
 
 static int wake_set(struct lookahead *la, int32_t pid, int32_t cpu, uint64_t ts,
-		    uint64_t seq)
+		    uint64_t seq, bool idle_here)
 {
 	struct la_wake *w = la->last_wake;
 
@@ -163,10 +170,11 @@ static int wake_set(struct lookahead *la, int32_t pid, int32_t cpu, uint64_t ts,
 	w->cpu = cpu;
 	w->ts = ts;
 	w->seq = seq;
+	w->idle_here = idle_here;
 	return 0;
 }
 
-static const struct la_wake *wake_get(struct lookahead *la, int32_t pid)
+static struct la_wake *wake_get(struct lookahead *la, int32_t pid)
 {
 	struct la_wake *w;
 
@@ -398,18 +406,40 @@ static int leave_others(struct lookahead *la, int32_t pid, int except,
 	return 0;
 }
 
+/*
+ * The switch-in of cur, revealed by ev, goes at cur's latest wakeup (or
+ * migration) onto this CPU since its last switch, but no earlier than the
+ * CPU's last record before ev (the previous task's: the idle task may
+ * record several wakeups in one interrupt before the first woken task
+ * runs); else just before ev. The time from there to ev is cur's, proven,
+ * when the CPU was idle and the idle task recorded that wakeup there (it
+ * never runs while a task is queued on its CPU) and cur showed no sign of
+ * being elsewhere since (a migration, which would have replaced the
+ * wakeup, a run on another CPU); else unknown until ev.
+ */
 static int resync(struct lookahead *la, struct la_cpu *c, int cpu,
 		  const struct ea_event *ev, int32_t cur)
 {
 	const struct la_wake *w = wake_get(la, cur);
 	struct ea_event sw;
 	uint64_t t_in = ev->ts, seq = la->next_seq - 1;	/* just before ev */
+	uint8_t flags = EA_EVF_SYNTH | EA_EVF_UNKNOWN;	/* unknown until ev */
 
 	if (w && w->cpu == cpu && w->ts >= c->curr_since && w->ts <= ev->ts &&
 	    w->ts >= not_before(la, ev)) {
 		t_in = w->ts;
 		seq = w->seq + 1;	/* just after the wakeup */
 		la->resync_from_wakeup++;
+		if (c->rec_seq && before(t_in, seq, c->rec_ts, c->rec_seq + 1)) {
+			t_in = c->rec_ts;	/* just after that record */
+			seq = c->rec_seq + 1;
+			la->resync_after_prev++;
+		}
+		if (c->curr == 0 && w->idle_here &&
+		    running_elsewhere(la, cur, cpu) < 0) {
+			flags = EA_EVF_SYNTH;
+			la->resync_proven++;
+		}
 	}
 	if (unknown_from(la, c, cpu, ev, t_in, seq))
 		return -1;
@@ -418,8 +448,7 @@ static int resync(struct lookahead *la, struct la_cpu *c, int cpu,
 	sw.cpu = cpu;
 	sw.cur_pid = c->curr;
 	sw.type = EA_EV_SWITCH;
-	/* unknown until ev proves it */
-	sw.flags = EA_EVF_SYNTH | EA_EVF_UNKNOWN;
+	sw.flags = flags;
 	sw.sw.prev_pid = c->curr;
 	sw.sw.prev_prio = sw.sw.next_prio = -1;
 	sw.sw.prev_state = EA_PREV_BLOCKED;
@@ -440,9 +469,10 @@ static inline void switch_in(struct lookahead *la, struct la_cpu *c,
 {
 	c->curr = ev->sw.next_pid;
 	c->curr_since = ev->ts;
-	c->ev_ts = ev->ts;
-	c->ev_seq = la->next_seq;
+	c->ev_ts = c->rec_ts = ev->ts;
+	c->ev_seq = c->rec_seq = la->next_seq;
 	c->tentative = false;	/* in the idle loop, busy, before it */
+	la->cands[ev->cpu].n = 0;
 	memcpy(c->curr_comm, ev->sw.next_comm, EA_COMM_LEN);
 	/* Wakeups before now can no longer place a resync on c. */
 	if (c->pend_seq && c->pend_last_ts < ev->ts) {
@@ -451,7 +481,18 @@ static inline void switch_in(struct lookahead *la, struct la_cpu *c,
 	}
 }
 
-/* pend() on a CPU la->cpus holds */
+/* A task woken or moved onto cpu (which la->cpus holds). */
+static inline void cand_add(struct lookahead *la, int cpu, int32_t pid)
+{
+	struct la_cands *k = &la->cands[cpu];
+
+	/* sched_waking then sched_wakeup: once */
+	if (!k->n || k->pid[(k->n - 1) % LA_NCAND] != pid)
+		k->pid[k->n++ % LA_NCAND] = pid;
+}
+
+/* A wakeup onto cpu (which la->cpus holds) a later resync there may be
+ * placed at. */
 static inline void pend_on(struct lookahead *la, int cpu, uint64_t ts)
 {
 	struct la_cpu *c = &la->cpus[cpu];
@@ -464,18 +505,6 @@ static inline void pend_on(struct lookahead *la, int cpu, uint64_t ts)
 			la->pend_min = la->next_seq;
 	}
 	c->pend_last_ts = ts;
-}
-
-/* A wakeup a later resync on its target CPU may be placed at. */
-static int pend(struct lookahead *la, const struct ea_event *ev)
-{
-	int cpu = ev->wake.target_cpu;
-
-	/* Not grow_cpus(): the CPUs seen (max_cpu) must not change. */
-	if (cpu >= la->ncpus && grow_cpus_slow(la, cpu))
-		return -1;
-	pend_on(la, cpu, ev->ts);
-	return 0;
 }
 
 /* Out of line: inlined, its frame would weigh on scan_common()'s path. */
@@ -509,8 +538,14 @@ static int scan(struct lookahead *la, const struct ea_event *ev)
 			c->lost_first = true;
 		c->curr = -1;	/* unknown until an event tells */
 		c->ev_seq = 0;
+		la->cands[cpu].n = 0;
 		return 0;
 	}
+	/* A current task a reader derived tells nothing against one the
+	 * scanner knows (it is wrong where a switch-in was lost). */
+	if ((ev->flags & EA_EVF_DERIVED) && ev->type != EA_EV_SWITCH &&
+	    c->seen && c->curr >= 0 && cur != c->curr)
+		cur = -1;
 	if (!c->seen) {
 		la_first_sight(c, ev, cur);
 	} else if (cur >= 0 && c->curr < 0) {
@@ -524,6 +559,10 @@ static int scan(struct lookahead *la, const struct ea_event *ev)
 		c->ev_ts = ev->ts;
 		c->ev_seq = la->next_seq;
 	}
+	if (!(ev->flags & EA_EVF_DERIVED)) {	/* switches: switch_in() */
+		c->rec_ts = ev->ts;
+		c->rec_seq = la->next_seq;
+	}
 	switch (ev->type) {
 	case EA_EV_SWITCH:
 		if (leave_others(la, ev->sw.next_pid, cpu, ev))
@@ -531,16 +570,39 @@ static int scan(struct lookahead *la, const struct ea_event *ev)
 		switch_in(la, c, ev);
 		break;
 	case EA_EV_WAKEUP:
-	case EA_EV_WAKING:
 	case EA_EV_WAKEUP_NEW:
-		if (ev->wake.target_cpu >= 0 &&
-		    leave_others(la, ev->wake.pid, ev->wake.target_cpu, ev))
+	case EA_EV_WAKING: {
+		int target = ev->wake.target_cpu;
+
+		if (target >= 0 && leave_others(la, ev->wake.pid, target, ev))
 			return -1;
-		if (la->sorted && ev->wake.pid > 0 && ev->wake.target_cpu >= 0 &&
-		    pend(la, ev))
+		if (ev->wake.pid > 0 && target >= 0) {
+			/* Not grow_cpus(): the CPUs seen (max_cpu) must not
+			 * change. */
+			if (target >= la->ncpus && grow_cpus_slow(la, target))
+				return -1;
+			cand_add(la, target, ev->wake.pid);
+			if (la->sorted)
+				pend_on(la, target, ev->ts);
+		}
+		return wake_set(la, ev->wake.pid, target, ev->ts, la->next_seq,
+				cur == 0 && cpu == target);
+	}
+	case EA_EV_MIGRATE: {
+		/* A task moved onto dest is queued there, as by a wakeup
+		 * (not one the idle task recorded there: no proof). */
+		int dest = ev->migrate.dest_cpu;
+		int32_t pid = ev->migrate.pid;
+
+		if (pid <= 0 || dest < 0)
+			break;
+		if (dest >= la->ncpus && grow_cpus_slow(la, dest))
 			return -1;
-		return wake_set(la, ev->wake.pid, ev->wake.target_cpu, ev->ts,
-				la->next_seq);
+		cand_add(la, dest, pid);
+		if (la->sorted)
+			pend_on(la, dest, ev->ts);
+		return wake_set(la, pid, dest, ev->ts, la->next_seq, false);
+	}
 	default:
 		break;
 	}
@@ -564,7 +626,7 @@ static inline bool scan_wake(struct lookahead *la, const struct ea_event *ev)
 	if (pid <= 0)
 		return true;	/* neither pend() nor wake_set() */
 	/* Only when neither pend() nor wake_set() needs memory. */
-	if (pends && cpu >= la->ncpus)
+	if (cpu >= la->ncpus)
 		return false;
 	if (!w || w->pid != pid) {
 		if ((la->nwakes + 1) * 2 > la->wake_slots)
@@ -574,12 +636,15 @@ static inline bool scan_wake(struct lookahead *la, const struct ea_event *ev)
 			la->nwakes++;
 		la->last_wake = w;
 	}
+	if (cpu >= 0)
+		cand_add(la, cpu, pid);
 	if (pends)
 		pend_on(la, cpu, ev->ts);
 	w->pid = pid;
 	w->cpu = cpu;
 	w->ts = ev->ts;
 	w->seq = la->next_seq;
+	w->idle_here = ev->cur_pid == 0 && ev->cpu == cpu;
 	return true;
 }
 
@@ -602,6 +667,10 @@ static inline bool scan_common(struct lookahead *la, const struct ea_event *ev)
 	case EA_EV_SWITCH:
 		if ((ev->sw.prev_pid >= 0 && ev->sw.prev_pid != c->curr) ||
 		    running_elsewhere(la, ev->sw.next_pid, cpu) >= 0)
+			return false;
+		/* a derived idle prev that slept: la_derived() */
+		if ((ev->flags & EA_EVF_DERIVED) && !ev->sw.prev_pid &&
+		    ev->sw.prev_state != EA_PREV_RUNNABLE)
 			return false;
 		switch_in(la, c, ev);
 		return true;
@@ -634,28 +703,94 @@ static inline bool scan_common(struct lookahead *la, const struct ea_event *ev)
 		c->ev_ts = ev->ts;
 		c->ev_seq = la->next_seq;
 	}
+	if (!(ev->flags & EA_EVF_DERIVED)) {
+		c->rec_ts = ev->ts;
+		c->rec_seq = la->next_seq;
+	}
 	return true;
 }
 
-int la_scan(struct lookahead *la, const struct ea_event *ev)
+/*
+ * A switch whose prev task a reader derived (EA_EVF_DERIVED) from the
+ * CPU's previous switch: the prev task it had, as far as the scanner
+ * knows, in *out (and out is returned), or ev when the derivation stands.
+ * The task the scanner saw running there since (a record of it revealed a
+ * lost switch-in); else, when the derived prev is the idle task but
+ * prev_state says it slept (the idle task never sleeps), or the scanner
+ * saw the idle task there since, the first task queued on the CPU since
+ * its last switch that is neither the switch's next task nor running
+ * elsewhere.
+ */
+static const struct ea_event *la_derived(struct lookahead *la,
+					 const struct ea_event *ev,
+					 struct ea_event *out)
+{
+	const struct la_cpu *c;
+	int32_t prev = ev->sw.prev_pid, pid = -1;
+
+	if (!known_cpu(la, ev->cpu) || !la->cpus[ev->cpu].seen)
+		return ev;
+	c = &la->cpus[ev->cpu];
+	*out = *ev;
+	if (c->curr > 0 && c->curr != prev) {
+		/* a record of it revealed its lost switch-in */
+		la->prev_from_scanner++;
+		pid = c->curr;
+		memcpy(out->sw.prev_comm, c->curr_comm, EA_COMM_LEN);
+	} else if (c->curr == 0 &&
+		   (prev != 0 || ev->sw.prev_state != EA_PREV_RUNNABLE)) {
+		/* A task ran since the idle task: of those queued on the CPU
+		 * (their latest wakeup or migration put them there since its
+		 * last switch), the first one woken (later wakings may be
+		 * its own), but the switch's next task. Its comm is the
+		 * task table's, from its wakeup. */
+		const struct la_cands *k = &la->cands[ev->cpu];
+		uint32_t i = k->n > LA_NCAND ? k->n - LA_NCAND : 0;
+
+		for (; i < k->n && pid < 0; i++) {
+			int32_t q = k->pid[i % LA_NCAND];
+			const struct la_wake *w = wake_get(la, q);
+
+			if (q != ev->sw.next_pid && w && w->cpu == ev->cpu &&
+			    w->ts >= c->curr_since &&
+			    running_elsewhere(la, q, ev->cpu) < 0)
+				pid = q;
+		}
+		if (pid < 0)
+			return ev;
+		la->prev_from_waking++;
+		memset(out->sw.prev_comm, 0, EA_COMM_LEN);
+	} else {
+		return ev;
+	}
+	out->cur_pid = out->sw.prev_pid = pid;
+	out->sw.prev_prio = -1;
+	return out;
+}
+
+const struct ea_event *la_scan(struct lookahead *la, const struct ea_event *ev)
 {
 	if (ev->ts < la->last_ts)
 		la->sorted = false;	/* not what the caller promised */
 	la->last_ts = ev->ts;
 	la->next_seq += 2;	/* ev's key; odd keys are for synthetic ones */
-	if (!scan_common(la, ev) && scan(la, ev))
-		return -1;
+	if (!scan_common(la, ev)) {
+		if (ev->type == EA_EV_SWITCH && (ev->flags & EA_EVF_DERIVED))
+			ev = la_derived(la, ev, &la->fixed);
+		if (scan(la, ev))
+			return NULL;
+	}
 	if (la->pushed == la->ts_mask + 1 && la->ts_mask + 1 < la->slots &&
 	    grow_ts(la))
-		return -1;
+		return NULL;
 	la->ring_ts[la->pushed & la->ts_mask] = ev->ts;
 	la->pushed++;
-	return 0;
+	return ev;
 }
 
 int la_push(struct lookahead *la, const struct ea_event *ev)
 {
-	if (la_scan(la, ev))
+	if (!(ev = la_scan(la, ev)))
 		return -1;
 	return la_store(la, ev);
 }

@@ -15,6 +15,8 @@
 
 #include "eatrace/event.h"
 
+#define LA_NCAND 4
+
 struct la_cpu {
 	bool seen;		/* scanner has seen an event for this CPU */
 	bool has_cpuidle;	/* scanner has seen cpu_idle for this CPU */
@@ -34,13 +36,29 @@ struct la_cpu {
 	/* Wakeups onto this CPU a resync might still be placed at: the
 	 * first one's seq (0: none) and the latest one's ts. */
 	uint64_t pend_seq, pend_last_ts;
+	/* The last record on this CPU (its key; 0: none), but for the
+	 * wakings whose waker a reader derived (EA_EVF_DERIVED): a lost
+	 * switch-in is placed no earlier (docs/inference.md). */
+	uint64_t rec_ts, rec_seq;
 };
 
+/* The last LA_NCAND tasks woken or moved onto a CPU since its last switch,
+ * wherever recorded (pid[n % LA_NCAND] is the next slot): who ran when a
+ * switch whose derived prev is the idle task says its prev slept
+ * (compact_sched, la_derived() in lookahead.c). */
+struct la_cands {
+	uint32_t n;
+	int32_t pid[LA_NCAND];
+};
+
+/* A task's latest wakeup, or migration (sched_migrate_task): when and
+ * where it was last queued. */
 struct la_wake {
 	int32_t pid;		/* 0: empty slot */
 	int32_t cpu;
 	uint64_t ts;
 	uint64_t seq;		/* order key of the wakeup event */
+	bool idle_here;		/* recorded on cpu by the idle task */
 };
 
 /*
@@ -82,6 +100,7 @@ struct lookahead {
 	size_t nsynth, synth_cap;
 	uint64_t synth_pushed;
 	struct la_cpu *cpus;
+	struct la_cands *cands;	/* as many */
 	int ncpus;		/* allocated */
 	int max_cpu;		/* highest CPU id seen */
 	struct la_wake *wakes;	/* pid -> latest wakeup, open addressing */
@@ -89,6 +108,12 @@ struct lookahead {
 	struct la_wake *last_wake;	/* the entry set last (the table grows
 					   only just before one is set) */
 	uint64_t resyncs, resync_from_wakeup;
+	/* resyncs placed after the previous task's last record, later than
+	 * the wakeup; resyncs whose time is proven the task's (not unknown);
+	 * switches whose derived prev was replaced (la_derived()): by a
+	 * task woken onto the CPU, by the task the scanner knows runs */
+	uint64_t resync_after_prev, resync_proven;
+	uint64_t prev_from_waking, prev_from_scanner;
 	uint64_t tasks_left;	/* switch-outs found lost (leave_others()) */
 	/* Until the state starts nothing is let go: unknown time may start
 	 * at a task's last record. After, it starts at the record showing
@@ -96,14 +121,21 @@ struct lookahead {
 	 * same whether or not events are let go early). */
 	bool retro;
 	uint64_t unplaced_ns;
+	struct ea_event fixed;	/* la_scan()'s corrected switch */
 };
 
 int la_init(struct lookahead *la, size_t cap);
 void la_free(struct lookahead *la);
 /* Scan ev and hold it back. Returns -1 on allocation failure. */
 int la_push(struct lookahead *la, const struct ea_event *ev);
-/* la_push() in two: scan ev (its key is then la->next_seq) ... */
-int la_scan(struct lookahead *la, const struct ea_event *ev);
+/*
+ * la_push() in two: scan ev (its key is then la->next_seq) ... Returns
+ * the event to hold back and apply in its place: ev, or for a switch whose
+ * prev task a reader derived (EA_EVF_DERIVED) the prev the scanner knows
+ * (la->fixed, valid until the next la_scan(); see la_derived() in
+ * lookahead.c). NULL on allocation failure.
+ */
+const struct ea_event *la_scan(struct lookahead *la, const struct ea_event *ev);
 int la_grow_ring(struct lookahead *la);
 /* ... and hold it back, unless it is let go at once (la_may_go()).
  * Returns -1 on allocation failure. */

@@ -159,7 +159,8 @@ __attribute__((noinline))
 static int feed_one(struct ea_state *s, const struct ea_event *ev,
 		    struct ea_err *err)
 {
-	if (la_scan(&s->la, ev))
+	/* ev, or the scanner's corrected copy (la_scan()) */
+	if (!(ev = la_scan(&s->la, ev)))
 		return ea_err_set(err, "out of memory");
 	return apply_scanned(s, ev, err);
 }
@@ -175,7 +176,7 @@ static int feed_held(struct ea_state *s, const struct ea_event *ev,
 		if (apply(s, la_pop(&s->la), err))
 			return -1;
 	}
-	if (la_scan(&s->la, ev))
+	if (!(ev = la_scan(&s->la, ev)))
 		return ea_err_set(err, "out of memory");
 	if (s->la.cap == 1 && s->started)
 		return apply_scanned(s, ev, err);
@@ -220,6 +221,10 @@ int ea_state_finish(struct ea_state *s, struct ea_err *err)
 		return ea_err_set(err, "no events the analysis can use");
 	s->counts.resyncs = s->la.resyncs;
 	s->counts.resync_from_wakeup = s->la.resync_from_wakeup;
+	s->counts.resync_after_prev = s->la.resync_after_prev;
+	s->counts.resync_proven = s->la.resync_proven;
+	s->counts.prev_from_waking = s->la.prev_from_waking;
+	s->counts.prev_from_scanner = s->la.prev_from_scanner;
 	s->counts.tasks_left = s->la.tasks_left;
 	s->counts.unknown_unplaced_ns = s->la.unplaced_ns;
 	cpu_finish(s);

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * Per-task reconstruction: run state, runtime, runnable wait, activations,
- * wakeups and migrations, counted within the analysis window.
+ * Per-task reconstruction: run state, runnable wait, activations, wakeups
+ * and migrations, counted within the analysis window. A task's runtime is
+ * the busy time its CPUs are charged to it (state/cpu.c).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -165,8 +166,6 @@ static void switch_out(struct ea_state *s, const struct ea_event *ev)
 		return;
 	if (ev->sw.prev_prio >= 0)
 		t->prio = ev->sw.prev_prio;
-	if (t->run == EA_TASK_RUNNING)
-		t->runtime_ns += span(s, t->since, ev->ts);
 	t->since = ev->ts;
 	switch (ev->sw.prev_state) {
 	case EA_PREV_RUNNABLE:
@@ -273,9 +272,7 @@ void task_finish(struct ea_state *s)
 	for (size_t i = 0; i < s->tasks.n; i++) {
 		struct ea_task *t = s->tasks.by_order[i];
 
-		if (t->run == EA_TASK_RUNNING)
-			t->runtime_ns += span(s, t->since, s->last_ts);
-		else if (t->run == EA_TASK_RUNNABLE)
+		if (t->run == EA_TASK_RUNNABLE)
 			t->wait_ns += span(s, t->since, s->last_ts);
 		t->since = s->last_ts;
 	}

@@ -2,7 +2,7 @@
 /*
  * The task machine (task.c), for state.c and cpu.c: the task table (tasks
  * by pid, in order of first appearance) and each task's run state,
- * runtime, waits, wakeups and migrations.
+ * waits, wakeups and migrations (its runtime: state/cpu.c).
  */
 #ifndef EATRACE_STATE_TASK_H
 #define EATRACE_STATE_TASK_H

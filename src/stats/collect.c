@@ -81,15 +81,28 @@ static inline bool in_window(const struct ea_stats *st, uint64_t t)
 	return t >= st->clip_start && t < st->clip_end;
 }
 
-static void end_idle_period(const struct ea_stats *st, struct ea_cpu_stats *c,
-			    uint64_t now)
+/* Whether the CPU is in a cpuidle state the trace shows (the time
+ * idle[k].ns counts), and which. */
+static int known_idle(const struct ea_cpu_state *st)
 {
-	uint64_t t0 = c->idle_start, t1 = now;
-	struct ea_idle_stat *is = &c->idle[c->idle_cur];
-	uint64_t len = now - c->idle_start;
+	if (st->mode != EA_CPU_IDLE || (st->inferred & EA_INF_UNKNOWN) ||
+	    st->idle_state < 0 || st->idle_state >= EA_STATS_MAX_IDLE)
+		return EA_IDLE_NONE;
+	return st->idle_state;
+}
 
-	/* Residency of periods ending inside the window, whole length. */
-	if (clip(st, &t0, &t1) || in_window(st, now)) {
+/*
+ * A stay in idle state c->idle_cur ends: its residency is the time it
+ * added to idle[k].ns (inside the window, known), so that the periods'
+ * residencies add up to time_s. It counts when it had such time, or when
+ * it is a stay of no length at an instant inside the window.
+ */
+static void end_idle_period(struct ea_cpu_stats *c)
+{
+	struct ea_idle_stat *is = &c->idle[c->idle_cur];
+	uint64_t len = c->idle_len;
+
+	if (len || c->idle_at_in) {
 		if (!is->periods || len < is->min_ns)
 			is->min_ns = len;
 		if (len > is->max_ns)
@@ -109,6 +122,7 @@ static void on_change(void *ctx, const struct ea_state *s, int cpu,
 	struct ea_cpu_stats *c = cpu_stats(st, cpu);
 	uint64_t t0 = since, t1 = now;
 	uint64_t len;
+	int k, knew;
 
 	if (!c) {
 		snprintf(st->error, sizeof(st->error), "out of memory");
@@ -163,26 +177,35 @@ static void on_change(void *ctx, const struct ea_state *s, int cpu,
 	    add_freq_time(c, old->freq_khz, len))
 		snprintf(st->error, sizeof(st->error), "out of memory");
 
-	/* Idle periods: one per stay in one idle state. */
-	if (!new) {
-		if (c->idle_cur != EA_IDLE_NONE)
-			end_idle_period(st, c, now);
-		return;
+	/*
+	 * Idle periods: one per stay in one idle state the trace shows,
+	 * made of the very intervals idle[k].ns adds (unknown time is no
+	 * one's stay: it ends one).
+	 */
+	k = known_idle(old);
+	if (k != EA_IDLE_NONE) {
+		if (c->idle_cur != k) {	/* the CPU's first interval */
+			if (c->idle_cur != EA_IDLE_NONE)
+				end_idle_period(c);
+			c->idle_cur = k;
+			c->idle_len = 0;
+			c->idle_at_in = in_window(st, since);
+		}
+		c->idle_len += len;
 	}
-	if (c->idle_cur != EA_IDLE_NONE &&
-	    (new->mode != EA_CPU_IDLE || new->idle_state != c->idle_cur))
-		end_idle_period(st, c, now);
-	if (new->mode == EA_CPU_IDLE && c->idle_cur == EA_IDLE_NONE &&
-	    new->idle_state >= 0 && new->idle_state < EA_STATS_MAX_IDLE) {
-		bool fresh = old->mode != EA_CPU_IDLE ||
-			     old->idle_state != new->idle_state;
-
-		c->idle_cur = new->idle_state;
-		c->idle_start = now;
-		if (fresh && in_window(st, now))
-			c->idle[new->idle_state].entries++;
-		if (new->idle_state >= c->nidle)
-			c->nidle = new->idle_state + 1;
+	knew = new ? known_idle(new) : EA_IDLE_NONE;
+	if (c->idle_cur != EA_IDLE_NONE && knew != c->idle_cur)
+		end_idle_period(c);
+	if (!new)
+		return;
+	if (knew != EA_IDLE_NONE && c->idle_cur == EA_IDLE_NONE) {
+		c->idle_cur = knew;
+		c->idle_len = 0;
+		c->idle_at_in = in_window(st, now);
+		if (c->idle_at_in)	/* entered in the window */
+			c->idle[knew].entries++;
+		if (knew >= c->nidle)
+			c->nidle = knew + 1;
 	}
 	if (old->mode == EA_CPU_IDLE && new->mode == EA_CPU_BUSY &&
 	    in_window(st, now))

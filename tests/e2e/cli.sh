@@ -19,7 +19,7 @@ expect_fail "dump with an option after TRACE" 2 "dump: unknown option '-x'" -- "
 expect_fail "dump without TRACE" 2 "dump: expected one TRACE" -- "$EATRACE" dump
 expect_fail "dump with two" 2 "dump: expected one TRACE" -- "$EATRACE" dump "$DEMO" "$DEMO"
 "$EATRACE" dump --help >"$TMP/out"
-expect_eq "dump --help: exit 0, usage" "$?:$(head -n 1 "$TMP/out")" "0:usage: eatrace dump TRACE"
+expect_eq "dump --help: exit 0, usage" "$?:$(head -n 1 "$TMP/out")" "0:usage: eatrace dump [OPTIONS] TRACE"
 # the help names every input format, Perfetto too
 "$EATRACE" --help | grep -q "Perfetto" && ok "--help: Perfetto input" || fail "--help: no Perfetto"
 "$EATRACE" model check --help | grep -- "--trace" | grep -q "Perfetto" &&

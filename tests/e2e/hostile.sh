@@ -148,10 +148,20 @@ expect_eq "missing CPUs: exit" "$?" 0
 timeout 20 "$EATRACE" report -m "$H/model-sparse.json" "$H/freq-idle-unknown.txt" >"$TMP/r" 2>"$TMP/err"
 expect_eq "model lacks freqs/idle states: exit" "$?" 0
 expect_eq "model lacks freqs/idle states: no stderr" "$(cat "$TMP/err")" ""
+# One note per cause, with the energy resting on it (issue 27 item 7).
+# CPU 0 busy 10.000-10.0201 (its idle task's records until its first
+# cpu_idle, an enter) and 10.030-10.040: 30.1 ms; CPU 1 busy until its
+# enter at 10.025: 25 ms; both at 750000 then 2000000 kHz (one frequency
+# domain), priced at 1000000 (core 300 mW, cluster 20 mW): cores 300 x
+# 55.1 ms = 16.53, the cluster busy 10.000-10.025 and 10.030-10.040 =
+# 35 ms x 20 = 0.7: 17.23 mW s of a total of 17.235 (the cluster idle
+# 10.025-10.030 in off, CPU 1's, 1 mW x 5 ms = 0.005): 99.97%. CPU 0's
+# state 3 (9.9 ms) is priced as off, core 0 mW, while the cluster's
+# shallowest state is CPU 1's (modelled): 0 mW s.
 expect_eq "frequency the model lacks: note" \
-	"$(grep -c 'CPU 0: 0.030100000 s at frequencies the model lacks, priced at the next higher OPP' "$TMP/r")" 1
+	"$(grep -c 'busy at frequencies the model lacks on 2 CPU(s), 0.055100000 s (CPU 0 0.030100000 s, CPU 1 0.025000000 s), priced at the next higher OPP (eatrace model check MODEL --trace TRACE lists them): 17.230000 mW x s, 99.97% of the total' "$TMP/r")" 1
 expect_eq "idle state the model lacks: note" \
-	"$(grep -c '0.009900000 s in idle states deeper than the model has, priced as its deepest' "$TMP/r")" 1
+	"$(grep -c 'idle in states deeper than the model has on 1 CPU(s), 0.009900000 s (CPU 0 0.009900000 s), priced as its deepest: 0.000000 mW x s, 0.00% of the total' "$TMP/r")" 1
 
 # ---- hostile models ----
 M=$ROOT/tests/fixtures/models

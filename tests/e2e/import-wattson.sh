@@ -22,27 +22,31 @@ has "$M" '"cpus": [2, 3],' "toy: policy2's CPUs from device_infos.sql"
 has "$M" '{ "freq_khz": 500000, "cap": 341, "core_power": 100, "cluster_power": 2 },' "toy: policy2 500 MHz"
 has "$M" '{ "freq_khz": 1500000, "cap": 1024, "core_power": 500, "cluster_power": 8 }' "toy: policy2 1.5 GHz"
 # idle powers at the median OPP (index (3-1)/2 = 1: 1000000 kHz): idle0
-# 20 mW. cpuidle state 1 (Wattson idle1, 0 mW) pays the deep-idle exit
+# 20 mW, and its cluster power that OPP's static, 4 mW (Wattson's
+# _policy_masks: a CPU in idle0 is on, idle_N != deepest.idle, and a policy
+# with a CPU on pays its static; idle1, the deepest, does not: cluster
+# power 0). cpuidle state 1 (Wattson idle1, 0 mW) pays the deep-idle exit
 # offset of CPUs 2-3, 100000 ns: core 1e-4 s x (250 - 0) mW = 0.025 mW s,
 # cluster 1e-4 s x static 4 mW = 0.0004 mW s. State 2 maps to Wattson's
 # idle1 (_idle_state_map 2 -> 1) and has no offset (Wattson's offset rule
 # is for an exit from state 1 only).
-has "$M" '{ "name": "idle0", "core_power": 20, "cluster_power": 0, "core_wakeup": 0, "cluster_wakeup": 0, "target_residency_us": 0 },' "toy: policy2 idle0 at the median OPP"
+has "$M" '{ "name": "idle0", "core_power": 20, "cluster_power": 4, "core_wakeup": 0, "cluster_wakeup": 0, "target_residency_us": 0 },' "toy: policy2 idle0 at the median OPP, static as its cluster power"
 has "$M" '{ "name": "idle1", "core_power": 0, "cluster_power": 0, "core_wakeup": 0.025, "cluster_wakeup": 0.0004, "target_residency_us": 0 },' "toy: policy2 deep-idle exit as wakeup energy"
 has "$M" '{ "name": "state2-idle1", "core_power": 0, "cluster_power": 0, "core_wakeup": 0, "cluster_wakeup": 0, "target_residency_us": 0 }' "toy: cpuidle state 2 priced as Wattson's idle1"
 # policy 0 exists only in cpu_2d.csv (depends on policy 2): Wattson's
 # default vote, the lowest dep_freq of its rows (500000, policy 2). At
 # 300000 kHz that row is "1,30,3"; 600000 kHz has no 500000 row, so the
 # nearest dep_freq there (1000000: "3,70,6") is used. Capacities 204.8 ->
-# 205, 409.6 -> 410. Median OPP index (2-1)/2 = 0: idle0 = 3. Offsets 0.
+# 205, 409.6 -> 410. Median OPP index (2-1)/2 = 0: idle0 = 3, its cluster
+# power that row's static, 1. Offsets 0.
 has "$M" '"cpus": [0, 1],' "toy: policy0's CPUs"
 has "$M" '{ "freq_khz": 300000, "cap": 205, "core_power": 30, "cluster_power": 1 },' "toy: 2-D policy0 at the default vote"
 has "$M" '{ "freq_khz": 600000, "cap": 410, "core_power": 70, "cluster_power": 3 }' "toy: 2-D OPP without that dependency row"
-has "$M" '{ "name": "idle0", "core_power": 3, "cluster_power": 0, "core_wakeup": 0, "cluster_wakeup": 0, "target_residency_us": 0 },' "toy: policy0 idle0"
+has "$M" '{ "name": "idle0", "core_power": 3, "cluster_power": 1, "core_wakeup": 0, "cluster_wakeup": 0, "target_residency_us": 0 },' "toy: policy0 idle0"
 # what the model cannot say is in its source text
 for s in "is only in cpu_2d.csv: its power depends on the frequency of policy 2" \
 	"active power spans 70..90 mW over the dependency" "1 OPP has no row at that dependency frequency: the nearest" \
-	"Wattson's idle0 spans 10..40 mW, idle1 0 at every OPP" "Apache License 2.0" "L3 hit/miss"; do
+	"Wattson's idle0 spans 10..40 mW, idle1 0 at every OPP, static 2..8 mW" "Apache License 2.0" "L3 hit/miss"; do
 	has "$M" "$s" "toy: source says '$s'"
 done
 
@@ -52,7 +56,7 @@ done
 	fail "--dep-freq: $(cat "$TMP/err")"
 has "$TMP/dep.json" '{ "freq_khz": 300000, "cap": 205, "core_power": 45, "cluster_power": 2 },' "--dep-freq: 300000 kHz at the dependency's 1500000"
 has "$TMP/dep.json" '{ "freq_khz": 600000, "cap": 410, "core_power": 90, "cluster_power": 4 }' "--dep-freq: 600000 kHz at the dependency's 1500000"
-has "$TMP/dep.json" '"name": "idle0", "core_power": 4,' "--dep-freq: idle0 of the median OPP's row"
+has "$TMP/dep.json" '"name": "idle0", "core_power": 4, "cluster_power": 2,' "--dep-freq: idle0 (and its static) of the median OPP's row"
 has "$TMP/dep.json" "Reduced at --dep-freq policy0=2:1500000" "--dep-freq: said in the source"
 "$EATRACE" model import "$FX/toy" --dep-freq 0=1500000 -q >"$TMP/dep2.json" 2>"$TMP/err"
 cmp -s "$TMP/dep.json" "$TMP/dep2.json" && fail "--dep-freq 0=F: the source should name the option as given" ||

@@ -10,6 +10,8 @@
 #     10 ms window, per CPU P-state + C-state) add up exactly to the total,
 #     checked with Python's decimal.Decimal on the raw JSON text; and the
 #     times add up to the duration.
+#  3. The LISA text trace's notes: one per cause, with the energy resting
+#     on it (issue 27 item 7).
 . "$(dirname "$0")/lib.sh"
 
 need_shared
@@ -334,5 +336,26 @@ for f in "$SHARED"/lisa/*.dat "$SHARED"/lisa/*.txt "$SHARED"/trappy/*.dat \
 		report_sums "$f" tc2-idlestat ;;
 	esac
 done
+
+# ---------------------------------------------------------------------------
+# 3. tests__assets__trace_txt__trace.txt has no cpu_frequency tracepoint
+# (only devlib's "cpu_frequency_devlib" prints) and no cpu_idle: every busy
+# second of its six CPUs is priced at the assumed OPP, and juno-r0 prices
+# idle at 0 mW with no cluster power or wakeups, so that energy is the
+# whole total (100.00%). One note says so, with each CPU's busy time
+# (busy_s: 0.009164, 0.067745, 0.240236, 0.008204, 3.693665, 0.003197 s,
+# 4.022211 s in all); one note says the six CPUs have no cpu_idle (their
+# idle priced in WFI at 0 mW: 0.00%). The per-CPU lines of each are gone.
+T=$SHARED/lisa/tests__assets__trace_txt__trace.txt
+expect_eq "trace_txt: no cpu_frequency or cpu_idle tracepoint" \
+	"$(grep -c ': cpu_frequency: \|: cpu_idle: ' "$T")" 0
+"$EATRACE" report -q -m juno-r0 "$T" >"$TMP/n.txt" || fail "report $T"
+expect_eq "trace_txt: one assumed-OPP note, with its energy and share" \
+	"$(grep -c "busy with no frequency reported (no cpu_frequency event yet) on 6 CPU(s), 4.022211000 s (CPU 0 0.009164000 s, CPU 1 0.067745000 s, CPU 2 0.240236000 s, CPU 3 0.008204000 s, CPU 4 3.693665000 s, CPU 5 0.003197000 s), priced at the assumed OPP (--assume-opp KHZ; default the cluster's highest): 621.546293 mW x s, 100.00% of the total" "$TMP/n.txt")" 1
+expect_eq "trace_txt: that energy is the total" \
+	"$(sed -n 's/^total  *\([0-9.]*\) .*/\1/p' "$TMP/n.txt")" 621.546293
+expect_eq "trace_txt: one no-cpu_idle note" \
+	"$(grep -c "no cpu_idle events on 6 CPU(s): .* is priced in idle state 0 'WFI' (--idle-state N for another): 0.000000 mW x s, 0.00% of the total" "$TMP/n.txt")" 1
+expect_eq "trace_txt: two notes in all" "$(sed -n '/^Notes:/,$p' "$TMP/n.txt" | grep -c '^  [a-z]')" 2
 
 finish

@@ -22,10 +22,12 @@ P=$SHARED/../perfetto/wattson
 # Trace, 4 ms: CPU6 in state 0, runs 0.5-3.5 ms, state 0 again; CPU0 in
 # state 1, runs 1-3 ms, state 1 again; CPUs 1-5 and 7 in state 1.
 # Wattson: CPU6 active 3 ms x 613.51 = 1840.53, idle0 1 ms x 36.01 =
-# 36.01 (a state-0 exit has no offset); CPU0 active 1-3 ms while CPU6,
+# 36.01 (a state-0 exit has no offset), and policy 6 on throughout (CPU6
+# active or in idle0) at static 0; CPU0 active 1-3 ms while CPU6,
 # the only active CPU of policies 4 and 6, votes (6, 1826000): 2 ms x
 # 131.75 = 263.5, static 2 ms x 18.91 = 37.82; idle1 rows 0 (at the
-# default vote (4, 400000) while CPU6 is idle too). Total 2177.86 mW ms.
+# default vote (4, 400000) while CPU6 is idle too); policies 0 and 4 off
+# (their CPUs in idle1) outside CPU0's run. Total 2177.86 mW ms.
 # (The model's policy6 idle0 is the median OPP's, 1826000 kHz: 36.01.)
 T=$TMP/t.txt
 {

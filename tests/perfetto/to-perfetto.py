@@ -4,7 +4,8 @@
 protobuf, wire format written by hand; field numbers from Perfetto's
 protos). For tests: docs/perfetto.md.
 
-usage: to-perfetto.py [--compact] [--gzip] [--deflate|--zstd] [--bundle N] IN OUT
+usage: to-perfetto.py [--compact|--compact-all] [--gzip] [--deflate|--zstd] [--bundle N]
+                      IN OUT
 
 Each CPU's events go into FtraceEventBundles of at most N events; every
 few thousand events one bundle per CPU is written, as traced_probes does
@@ -19,6 +20,14 @@ waker from the CPU's previous switch): the others stay per-event, so the
 conversion is exact. A bundle is also ended where the reader's order of
 equal timestamps (compact switches, compact wakings, then events) would
 differ from the recorded one.
+--compact-all: every sched_switch and sched_waking (with a target_cpu) in
+compact_sched, as traced_probes writes them: a switch's prev task and a
+waking's waker are not kept, whatever they were. Where a switch-in was
+lost (CPU 1 of the project's VMs never records a switch out of the idle
+task) the reader derives the idle task instead, as Perfetto's would. But
+a CPU's first switch stays per-event: a compact one gives no event (as in
+Perfetto), which would lose what it says of the CPU's start, not what
+this form is for.
 --gzip: the whole file gzip'd. --deflate: packets grouped into
 compressed_packets (zlib), as Perfetto's compress_packets option;
 --zstd: the same in zstd_compressed_packets (through the zstd program).
@@ -210,7 +219,7 @@ def comm15(s):
     return s.encode('utf-8', 'surrogateescape')[:15]
 
 
-def convert(lines, compact, per_bundle):
+def convert(lines, compact, per_bundle, compact_all=False):
     packets = []
     cpus = {}                   # cpu -> list of bundles not yet written
     cur = {}                    # cpu -> (pid, prio, comm15) the reader derives
@@ -248,12 +257,14 @@ def convert(lines, compact, per_bundle):
         rank, rec = 2, None
         if compact and name == 'sched_switch':
             c = cur.get(cpu)
-            if (c and c == (int(g[1]), int(g[2]), comm15(g[0])) and pid == int(g[1])
+            if (c and (compact_all or (c == (int(g[1]), int(g[2]), comm15(g[0]))
+                                       and pid == int(g[1])))
                     and (not b.sw or b.sw[-1][0] <= ts)):
                 rank, rec = 0, (ts, int(g[3]), int(g[5]), int(g[6]), comm15(g[4]))
         elif compact and name == 'sched_waking':
             c = cur.get(cpu)
-            if (c and c[0] == pid and g[3] is not None and (not b.wk or b.wk[-1][0] <= ts)):
+            if ((compact_all or (c and c[0] == pid)) and g[3] is not None
+                    and (not b.wk or b.wk[-1][0] <= ts)):
                 rank, rec = 1, (ts, int(g[1]), int(g[3]), int(g[2]), comm15(g[0]))
         if b.last and b.last[0] == ts and rank < b.last[1]:
             b = bundle(cpu, new=True)       # keep the recorded order of ties
@@ -281,7 +292,8 @@ def convert(lines, compact, per_bundle):
 
 
 def main(argv):
-    compact = '--compact' in argv
+    compact_all = '--compact-all' in argv
+    compact = '--compact' in argv or compact_all
     gz = '--gzip' in argv
     deflate = '--deflate' in argv
     zstd = '--zstd' in argv
@@ -291,7 +303,7 @@ def main(argv):
     args = [a for a in argv if not a.startswith('--') and not a.isdigit()]
     src, dst = args
     with open(src, encoding='utf-8', errors='surrogateescape') as f:
-        packets = convert(f, compact, per_bundle)
+        packets = convert(f, compact, per_bundle, compact_all)
     if deflate or zstd:
         out = b''
         for i in range(0, len(packets), 20):

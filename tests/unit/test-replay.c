@@ -788,7 +788,8 @@ static void workload_seq_limit(void **state)
 	struct ea_err err;
 
 	load(state);
-	assert_int_equal(sizeof(struct rp_act), 48);
+	/* 56: ran_ns, the CPU time of its work, for demands (sim-act.c) */
+	assert_int_equal(sizeof(struct rp_act), 56);
 	assert_int_equal(ea_workload_new(&w, &wcfg), 0);
 	w->seq = RP_SEQ_MAX - 2;
 	cons = (struct ea_consumer){ &ea_workload_ops, w };

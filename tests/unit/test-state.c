@@ -92,10 +92,14 @@ static void test_resync_and_missing_wakeup(void **unused)
 	assert_int_equal(f.st.counts.resync_from_wakeup, 1);
 	/* a [0,100] + b [400,600] + a [800,900]; treating CPU1 as idle until
 	 * b's switch-out would give 200 us, busy since 100 us 700 us. b's
-	 * [400,600] is an estimate (its switch-in is lost): unknown time,
-	 * from the resync to b's first record at 600 us. */
-	assert_int_equal(c1->busy_ns, 200 * US);
-	assert_int_equal(c1->unknown_ns, 200 * US);
+	 * switch-in is lost, but its [400,600] is proven: the idle task
+	 * recorded b's wakeup on CPU1 (it never runs while a task is queued
+	 * there) and nothing else is recorded on CPU1 before b's own record
+	 * at 600 us. Busy, not unknown; still inferred (resync). */
+	assert_int_equal(f.st.counts.resync_proven, 1);
+	assert_int_equal(f.st.counts.resync_after_prev, 0);
+	assert_int_equal(c1->busy_ns, 400 * US);
+	assert_int_equal(c1->unknown_ns, 0);
 	assert_int_equal(c1->unknown_idle_ns, 0);
 	assert_int_equal(c1->idle_ns, 600 * US);
 	assert_int_equal(c1->inferred_resync_ns, 200 * US);
@@ -109,6 +113,36 @@ static void test_resync_and_missing_wakeup(void **unused)
 	/* CPU0 idle from pid 0 before its first event at 1000 us. */
 	assert_int_equal(f.st.cpus[0].idle_ns, 1000 * US);
 	assert_int_equal(f.st.cpus[0].inferred_start_ns, 1000 * US);
+	fixture_free(&f);
+}
+
+/* Two wakeups in one interrupt of the idle task, then the first woken task
+ * runs with its switch-in lost (tests/fixtures/state/two-wakeups.txt). */
+static void test_resync_after_prev_record(void **unused)
+{
+	struct fixture_run f;
+	const struct ea_cpu_stats *c1;
+
+	fixture_run(&f, FIX "two-wakeups.txt", NULL, NULL);
+	c1 = &f.st.cpus[1];
+	assert_int_equal(f.st.counts.resyncs, 1);
+	assert_int_equal(f.st.counts.resync_from_wakeup, 1);
+	/* moved from b's wakeup (1000 us) past c's (1001 us) */
+	assert_int_equal(f.st.counts.resync_after_prev, 1);
+	assert_int_equal(f.st.counts.resync_proven, 1);
+	/* no record names another task than the resync placed */
+	assert_int_equal(f.st.counts.records_overruled, 0);
+	/* b [1001,3000] = 1999 us + c [3000,4000] = 1000 us */
+	assert_int_equal(c1->busy_ns, 2999 * US);
+	/* [0,1000] + [1000,1001] + [4000,5000] */
+	assert_int_equal(c1->idle_ns, 2001 * US);
+	assert_int_equal(c1->unknown_ns, 0);
+	assert_int_equal(c1->inferred_resync_ns, 1999 * US);
+	assert_int_equal(task(&f, 11)->runtime_ns, 1999 * US);
+	assert_int_equal(task(&f, 12)->runtime_ns, 1000 * US);
+	/* CPU0: d throughout */
+	assert_int_equal(f.st.cpus[0].busy_ns, 5000 * US);
+	assert_int_equal(task(&f, 20)->runtime_ns, 5000 * US);
 	fixture_free(&f);
 }
 
@@ -557,6 +591,7 @@ int main(void)
 		cmocka_unit_test(test_swapper_idle),
 		cmocka_unit_test(test_cpuidle_residency),
 		cmocka_unit_test(test_resync_and_missing_wakeup),
+		cmocka_unit_test(test_resync_after_prev_record),
 		cmocka_unit_test(test_fork_migrate_pelt),
 		cmocka_unit_test(test_pelt),
 		cmocka_unit_test(test_sorted_early_pop),
