@@ -1,7 +1,7 @@
 #!/bin/sh
 # Install the Debian packages eatrace needs to build and test, when missing.
 set -e
-PKGS="build-essential pkg-config clang libtraceevent-dev libtracefs-dev libtracecmd-dev libcmocka-dev libjson-c-dev trace-cmd libxml2-utils python3 zlib1g-dev libzstd-dev zstd protobuf-compiler python3-protobuf libyaml-dev libxml2-dev libfdt-dev device-tree-compiler cpp python3-pandas python3-pytest python3-distributed libgsl-dev"
+PKGS="build-essential pkg-config clang libtraceevent-dev libtracefs-dev libtracecmd-dev libcmocka-dev libjson-c-dev trace-cmd libxml2-utils python3 zlib1g-dev libzstd-dev zstd protobuf-compiler python3-protobuf libyaml-dev libxml2-dev time libfdt-dev device-tree-compiler cpp python3-pandas python3-pytest python3-distributed libgsl-dev"
 missing=""
 for p in $PKGS; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"

@@ -16,6 +16,8 @@
 #   BENCH_MODEL   the model for `report` (default the two-CPU test model)
 #   REPLAY_MODEL  the 8-CPU model for `replay` (default bench/model-8cpu.json)
 #   BENCH_COMPRESSED  0 skips the compressed forms (default 1)
+#   BENCH_REC     0 skips the `eatrace record` recording (default 1)
+#   BENCH_REC_PAIRS, BENCH_REC_ROUNDS  its ping-pong (default 4, 200000)
 set -eu
 
 EATRACE=${EATRACE:-./eatrace}
@@ -548,6 +550,93 @@ echo "diff_6_plain_wall_us: $(median diff6_p 1)"
 echo "diff_6_plain_serial_wall_us: $(median diff6_p_serial 1)"
 echo "ratio_diff_6_plain_vs_serial: $(ratio "$(median diff6_p_serial 1)" "$(median diff6_p 1)")"
 
+# ---- a recording made with `eatrace record` (issue 31) ----------------------------
+# The traces above are written by gen-trace.sh (raw pages + trace-cmd
+# restore). This one is what a user gets: `eatrace record` around a pipe
+# ping-pong of BENCH_REC_PAIRS pairs (default 4: few tasks, a context
+# switch every few microseconds; about 21 events per round, 200000 rounds
+# about 4.3 M events, 25 s), recorded once into bench/out/rec.dat (v7,
+# uncompressed) and converted to zstd (rec-zstd.dat). On each form: the
+# bare loop, `trace-cmd report` and `eatrace report`, as above; on the
+# uncompressed one also `report --html --perfetto` (what the two files
+# add to report's time) and `replay --policy all` with BENCH_MODEL (peak
+# RSS; decisions = every policy's latency.activations, per second of the
+# whole run). BENCH_REC=0 skips it; BENCH_REC_ROUNDS sets the rounds.
+BENCH_REC=${BENCH_REC:-1}
+BENCH_REC_PAIRS=${BENCH_REC_PAIRS:-4}
+BENCH_REC_ROUNDS=${BENCH_REC_ROUNDS:-200000}
+REC=$OUT/rec.dat RECZ=$OUT/rec-zstd.dat
+rec_targets=
+if [ "$BENCH_REC" = 1 ]; then
+	rstamp="pairs=$BENCH_REC_PAIRS rounds=$BENCH_REC_ROUNDS"
+	if [ "$BENCH_FRESH" = 1 ] || [ ! -s "$REC" ] ||
+	   [ "$(cat "$OUT/rec.stamp" 2>/dev/null)" != "$rstamp" ]; then
+		rm -f "$REC" "$REC.json" "$RECZ" "$OUT/rec.stamp"
+		"$EATRACE" record -q -b 65536 -o "$REC" -- \
+			"$OUT/pingpong" "$BENCH_REC_PAIRS" "$BENCH_REC_ROUNDS" &&
+			echo "$rstamp" >"$OUT/rec.stamp"
+	fi
+	[ ! -s "$REC" ] || [ "$BENCH_COMPRESSED" != 1 ] || compress "$REC" "$RECZ" zstd || true
+fi
+if [ "$BENCH_REC" = 1 ] && [ -s "$REC" ]; then
+	cat "$REC" >/dev/null
+	rev=$("$OUT/bare-loop" "$REC" | sed -n 's/^records: //p')
+	echo "rec_events: $rev"
+	echo "rec_bytes: $(wc -c <"$REC")"
+	for form in plain zstd; do
+		f=$REC
+		[ "$form" = zstd ] && f=$RECZ
+		[ -s "$f" ] || continue
+		cat "$f" >/dev/null
+		[ "$form" = zstd ] && echo "rec_zstd_bytes: $(wc -c <"$f")"
+		reps "rec_${form}_bare" "$OUT/bare-loop" "$f"
+		reps "rec_${form}_tcreport" trace-cmd report -i "$f"
+		reps "rec_${form}_report" "$EATRACE" report -m "$BENCH_MODEL" "$f"
+		b=$(median "rec_${form}_bare" 1) t=$(median "rec_${form}_tcreport" 1)
+		r=$(median "rec_${form}_report" 1)
+		bc=$(median "rec_${form}_bare" 3) tc=$(median "rec_${form}_tcreport" 3)
+		rc=$(median "rec_${form}_report" 3)
+		echo "rec_${form}_wall_s_bare: $(ratio "$b" 1000000)"
+		echo "rec_${form}_wall_s_tracecmd_report: $(ratio "$t" 1000000)"
+		echo "rec_${form}_wall_s_report: $(ratio "$r" 1000000)"
+		echo "rec_${form}_cpu_s_bare: $bc"
+		echo "rec_${form}_cpu_s_tracecmd_report: $tc"
+		echo "rec_${form}_cpu_s_report: $rc"
+		echo "rec_${form}_ratio_report_vs_bare: $(ratio "$b" "$r")"
+		echo "rec_${form}_ratio_report_vs_bare_cpu: $(ratio "$bc" "$rc")"
+		echo "rec_${form}_ratio_report_vs_tracecmd_report: $(ratio "$t" "$r")"
+		echo "rec_${form}_ratio_report_vs_tracecmd_report_cpu: $(ratio "$tc" "$rc")"
+		echo "rec_${form}_rss_report_kb: $(median "rec_${form}_report" 2)"
+		lim=2.5
+		[ "$form" = zstd ] && lim=6
+		rec_targets="$rec_targets rec_${form}_report_vs_bare=$(ratio "$b" "$r"):>=:$lim"
+	done
+	reps rec_pictures "$EATRACE" report -m "$BENCH_MODEL" \
+		--html "$OUT/rec.html" --perfetto "$OUT/rec-perfetto.json" "$REC"
+	rm -f "$OUT/rec.html" "$OUT/rec-perfetto.json"
+	echo "rec_wall_s_report_pictures: $(ratio "$(median rec_pictures 1)" 1000000)"
+	echo "rec_cpu_s_report_pictures: $(median rec_pictures 3)"
+	pw=$(ratio "$(median rec_pictures 1)" "$(median rec_plain_report 1)")
+	echo "rec_ratio_pictures_vs_report: $pw"
+	echo "rec_ratio_pictures_vs_report_cpu: $(ratio "$(median rec_pictures 3)" "$(median rec_plain_report 3)")"
+	rec_targets="$rec_targets rec_pictures_vs_report=$pw:<=:1.5"
+	reps rec_replay "$EATRACE" replay -q --policy all -m "$BENCH_MODEL" \
+		--format json "$REC"
+	rdec=$("$EATRACE" replay -q --policy all -m "$BENCH_MODEL" --format json "$REC" |
+		/usr/bin/python3 -c 'import json, sys
+print(sum(p["latency"]["activations"] for p in json.load(sys.stdin)["policies"]))' ||
+		echo n/a)
+	rrate=n/a
+	[ "$rdec" = n/a ] || rrate=$(rate "$rdec" rec_replay)
+	echo "rec_replay_all_decisions: $rdec"
+	echo "rec_replay_all_wall_s: $(ratio "$(median rec_replay 1)" 1000000)"
+	echo "rec_replay_all_cpu_s: $(median rec_replay 3)"
+	echo "rec_replay_all_decisions_per_s: $rrate"
+	echo "rec_rss_replay_all_kb: $(median rec_replay 2)"
+	rec_targets="$rec_targets rec_replay_all_rss_kb=$(median rec_replay 2):<=:65536"
+	rec_targets="$rec_targets rec_replay_all_decisions_per_s=$rrate:>=:2000000"
+fi
+
 # ---- targets (issue 8) -----------------------------------------------------------
 check report_vs_bare "$(ratio "$rp" "$bare")" ">=" 0.8
 check report_vs_tracecmd_report "$(ratio "$rp" "$tcr")" ">=" 6
@@ -568,6 +657,11 @@ done
 for zt in $ztargets; do
 	v=${zt#*=}
 	check "${zt%%=*}" "${v%%:*}" "$(echo "$v" | cut -d: -f2)" "${v##*:}"
+done
+# issue 31, on the `eatrace record` recording: NAME=VALUE:OP:LIMIT
+for rt in $rec_targets; do
+	v=${rt#*=}
+	check "${rt%%=*}" "${v%%:*}" "$(echo "$v" | cut -d: -f2)" "${v##*:}"
 done
 check batch_j2_vs_j1 "$batch_j2" ">=" 1.8
 check batch_j1_vs_lone_reports "$batch_over" "<=" 1.05

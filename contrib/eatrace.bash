@@ -93,6 +93,10 @@ _eatrace()
 		COMPREPLY=($(compgen -W "all" -- "$cur"))
 		return
 		;;
+	--baseline)
+		COMPREPLY=($(compgen -W "recorded eas-rfc feec cfs pack spread" -- "$cur"))
+		return
+		;;
 	--unit)
 		COMPREPLY=($(compgen -W "J mJ uJ" -- "$cur"))
 		return
@@ -118,7 +122,7 @@ _eatrace()
 	--buffer-kb | -b | --idle-state | --assume-opp | --max-increase | \
 	--confidence | --source-capacity | --pin | --name | --ncpus | --cpus | --task | \
 	--capacity | --freqs | --voltage | --power-unit | --perfetto-max-mb | --device | --rail | \
-	--hold | --window | --worst | --max-error | --max-window-error)
+	--hold | --window | --worst | --max-error | --max-window-error | --ensemble | --seed)
 		return
 		;;
 	esac

@@ -10,6 +10,10 @@
 # them one after the other, in the order given). A script whose first 30
 # lines hold the line "# run.sh: exclusive" runs with nothing else beside
 # it: those that use tracefs, time themselves, or run `make install`.
+# A script whose first 30 lines hold "# run.sh: not under sanitize: WHY"
+# is not run by `make sanitize` (EA_SANITIZE=1) and counts as skipped,
+# with WHY: tests whose work is another program's (a browser, make install,
+# Dask) or a text check, which the sanitized binary would only repeat.
 # Results are printed as tests finish, each with its wall time and its
 # CPU time (user + system of the test and its children), which says
 # what a test costs however loaded the machine is.
@@ -27,6 +31,14 @@ exclusive() {
 	case "$1" in
 	*.sh) head -n 30 "$1" 2>/dev/null | grep -qx '# run.sh: exclusive' ;;
 	*) return 1 ;;
+	esac
+}
+
+# unsanitized T: why T is not run under make sanitize (empty: it is)
+unsanitized() {
+	[ "${EA_SANITIZE:-0}" = 1 ] || return 0
+	case "$1" in
+	*.sh) head -n 30 "$1" 2>/dev/null | sed -n 's/^# run\.sh: not under sanitize: //p' | head -n 1 ;;
 	esac
 }
 
@@ -91,7 +103,11 @@ tests=("$@")
 declare -A running=()
 i=0
 while [ $i -lt ${#tests[@]} ]; do
-	if exclusive "${tests[$i]}"; then
+	why=$(unsanitized "${tests[$i]}")
+	if [ -n "$why" ]; then
+		skip=$((skip + 1))
+		echo "SKIP ${tests[$i]} (not under make sanitize: $why)"
+	elif exclusive "${tests[$i]}"; then
 		while [ ${#running[@]} -gt 0 ]; do reap; done
 		launch $i
 		while [ ${#running[@]} -gt 0 ]; do reap; done

@@ -44,8 +44,8 @@ LAYERS = [
 # of src/replay").
 FOLDER_LAYERS = {
     "replay": [
-        ["platform", "em", "em-rfc", "cpumap", "topology"],  # the model's arithmetic
-        ["workload", "pin"],  # the recording as activations
+        ["platform", "em", "em-rfc", "cpumap", "topology", "interval"],  # the model's arithmetic
+        ["workload", "pin", "workload-perturb"],  # the recording as activations
         ["wake-affine", "select-idle-capacity", "find-idlest"],  # mainline's pieces
         ["select-idle-sibling"],  # shared by policies
         ["policy-*", "governor", "idle"],  # policies, governors, idle states
@@ -58,6 +58,8 @@ FOLDER_LAYERS = {
         ["sim", "sim-init"],  # its loop and setup
         ["pricing"],  # a simulated timeline priced, to a common end
         ["replay", "shadow"],  # one policy's replay; --shadow
+        ["runs"],  # more replays, in threads
+        ["ensemble", "sensitivity"],  # --ensemble; wakeup energy's share
     ],
 }
 

@@ -146,6 +146,11 @@ void ea_welch(double m1, double s1, int n1, double m2, double s2, int n2,
 /* Student t CDF and its inverse (quantile), df > 0. */
 double ea_t_cdf(double t, double df);
 double ea_t_quantile(double p, double df);
+/* The gate on a change's interval [lo, hi] (percent) against the largest
+ * increase allowed: pass when all of it is at or below, fail when all is
+ * above, else inconclusive. */
+enum ea_verdict ea_gate_verdict(double ci_low_pct, double ci_high_pct,
+				double max_increase_pct);
 /* Smallest n (runs per side, >= 2) at which the Welch interval of a change
  * of change_pct, with sides of sd sd_base and sd_new around a base mean
  * mean_base, no longer straddles thr_pct: its half-width

@@ -53,8 +53,10 @@ struct ea_replay_request {
 
 /*
  * `eatrace replay -f json PATH` with rq's options: the same bytes into
- * *json, with the conventions of ea_report_json(). Not covered: --pin,
- * --start/--end, --shadow and the picture and trace outputs.
+ * *json, with the conventions of ea_report_json(), the default --ensemble
+ * and sensitivity included. Not covered: --pin, --start/--end, --shadow,
+ * --ensemble, --baseline, --seed, --no-sensitivity and the picture and
+ * trace outputs.
  */
 int ea_replay_json(const char *path, const struct ea_replay_request *rq, char **json,
 		   char **err);

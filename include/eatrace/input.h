@@ -45,6 +45,9 @@ struct ea_input_info {
 	int topo_nclusters;
 	bool gzip;		/* set before open: the reader reads a gunzipped
 				   copy (src/input/spool.c) of a .gz */
+	uint64_t stored_bytes;	/* set before open: the size of the compressed
+				   file the reader reads a decompressed copy
+				   of, 0: it reads the file itself */
 	/*
 	 * Measured energy (Perfetto power_rails, eatrace/rail-samples.h), NULL when
 	 * the trace has none. Owned by the input (freed by ea_input_close())
@@ -144,6 +147,16 @@ struct ea_event_source {
  * two CPUs or more, else 1.
  */
 void ea_input_set_jobs(int n);
+/*
+ * How far a compressed input may expand (--max-inflate): a gzip'd or
+ * zstd'd trace.dat or Perfetto file (decompressed to TMPDIR) and a
+ * Perfetto trace's compressed_packets (inflated in memory, with the index
+ * of what they hold) reach at most ratio times the size of the file on
+ * disk, or 32 MiB if that is more; a file that would pass it is refused
+ * ("PATH:POSITION: ... inflates past N bytes ..."). 0: the default, 32.
+ */
+void ea_input_set_max_inflate(unsigned ratio);
+unsigned ea_input_max_inflate(void);
 /* Whether -j or EATRACE_JOBS set the count (not the CPU-count default). */
 bool ea_input_jobs_explicit(void);
 int ea_input_jobs(void);

@@ -4,7 +4,9 @@
  * the parent hands it one after the other and sending each result back
  * whole over a pipe; the parent collects results as jobs finish. A job
  * that crashes its worker costs its own result only: the worker is
- * replaced for the jobs left.
+ * replaced for the jobs left. A worker's stdout is /dev/null (only the pipe
+ * carries results), and a worker whose job left it more open descriptors
+ * than it started with is replaced after sending that job's result.
  */
 #ifndef EATRACE_POOL_H
 #define EATRACE_POOL_H
@@ -25,8 +27,9 @@ typedef void (*ea_pool_done_fn)(size_t i, const char *buf, size_t len,
 /* Run jobs 0..njobs-1 on at most nworkers children at a time (nworkers <
  * 1: the online CPU count). Returns 0 once every job has been reported, or
  * -1 (errno) if poll failed or fork/pipe failed with no worker left to
- * run the jobs (a failed spawn beside live workers only costs speed); jobs
- * already finished have been reported. */
+ * run the jobs (a failed spawn beside live workers only costs speed), or
+ * -1 with errno EINTR after ea_pool_stop(); jobs already finished have
+ * been reported. */
 int ea_pool_run(size_t njobs, int nworkers, ea_pool_job_fn job,
 		ea_pool_done_fn done, void *ctx);
 
@@ -35,6 +38,12 @@ int ea_pool_run(size_t njobs, int nworkers, ea_pool_job_fn job,
  * then the worker exits and a fresh one takes the jobs left. Harmless
  * outside a pool. */
 void ea_pool_taint(void);
+
+/* Async-signal-safe (for a SIGINT/SIGTERM handler): the running (or next)
+ * ea_pool_run() reports the results its workers have sent, kills them
+ * without reporting their jobs, and returns -1 with errno EINTR. For the
+ * rest of the process: a stopped program ends. */
+void ea_pool_stop(void);
 
 /* The online CPU count, at least 1. */
 int ea_pool_ncpus(void);

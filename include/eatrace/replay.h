@@ -60,6 +60,10 @@ struct ea_workload_config {
 	 * follows the recording's moves (ea_replay_policy_follows()) reads
 	 * them, and they cost memory per activation. */
 	bool no_segments;
+	/* Keep the runs of tasks that began in the trace's first early_ns,
+	 * so that an ensemble can cut the start anywhere in them
+	 * (ea_replay_ensemble(), ea_ensemble_config.cut_max_ns); 0: none. */
+	uint64_t early_ns;
 };
 
 /* Per-workload figures, for reports. */
@@ -203,6 +207,113 @@ int ea_replay_close(struct ea_replay_result *r, int n, struct ea_err *err);
 void ea_replay_result_free(struct ea_replay_result *r);
 
 /*
+ * Uncertainty (--ensemble N, src/replay/ensemble.c, docs/replay.md
+ * "Ensemble"): every policy replayed again on n perturbed copies of the
+ * workload (src/replay/workload-perturb.c: the start cut at a point drawn
+ * in [0, cut range], each activation released up to jitter_ns later),
+ * the same copy for every policy in one member, for the mean of each
+ * policy's energy and of its ratio to the baseline, paired by member,
+ * each with its 95% prediction interval (Student t; on the log ratios):
+ * where one more perturbed replay's answer falls.
+ */
+/* --ensemble's defaults (docs/replay.md "Ensemble"): members, the most
+ * it takes, the start cut's range, the wakeups' delay, the intervals'
+ * confidence, the seed. */
+#define EA_REPLAY_ENSEMBLE_N 10
+#define EA_REPLAY_ENSEMBLE_MAX 1000
+#define EA_REPLAY_CUT_MAX_NS 5000000ull
+#define EA_REPLAY_JITTER_NS 5000ull
+#define EA_REPLAY_CONFIDENCE 0.95
+#define EA_REPLAY_SEED 1ull
+
+struct ea_ensemble_config {
+	int n;			/* members, >= 2 */
+	uint64_t seed;		/* --seed: the same seed, the same members */
+	/* cuts are drawn in [0, min(cut_max_ns, the window's length / 100)],
+	 * counted from the trace's start; at most the workload's
+	 * ea_workload_config.early_ns */
+	uint64_t cut_max_ns;
+	uint64_t jitter_ns;
+	double confidence;	/* of the intervals, e.g. 0.95 */
+	int baseline;		/* index into the policies, -1: no ratios */
+	int threads;		/* members replayed at once (0, 1: one) */
+	/* as each member ends, one call at a time; NULL: none */
+	void (*progress)(void *ctx, int done, int n);
+	void *progress_ctx;
+};
+
+/* Ratios to the baseline whose interval lies below, above or around 1. */
+enum ea_ensemble_verdict {
+	EA_ENSEMBLE_NONE,	/* no interval (no baseline, no energy) */
+	EA_ENSEMBLE_BASELINE,	/* the baseline itself */
+	EA_ENSEMBLE_SAVES,	/* interval below 1 */
+	EA_ENSEMBLE_COSTS,	/* interval above 1 */
+	EA_ENSEMBLE_INCONCLUSIVE, /* interval includes 1: no change */
+};
+
+struct ea_ensemble_policy {
+	/* per member: energy (power_unit x s) over the member's window,
+	 * scaled to the whole window's length (x window / member window) */
+	double *energy;
+	double energy_mean, energy_lo, energy_hi;	/* NaN: none */
+	/* per member: energy / the baseline's in the same member; NULL:
+	 * no baseline */
+	double *ratio;
+	double ratio_mean, ratio_lo, ratio_hi;	/* geometric mean; NaN: none */
+	enum ea_ensemble_verdict verdict;
+};
+
+struct ea_ensemble {
+	struct ea_ensemble_config cfg;
+	uint64_t cut_range_ns;	/* the cuts were drawn in [0, this] */
+	uint64_t *cut_ns;	/* per member */
+	int npol;
+	struct ea_ensemble_policy *pol;	/* as cfgs */
+};
+
+/*
+ * The ensemble of w (extracted with early_ns >= cfg->cut_max_ns) under
+ * each of cfgs[0, npol) (their sinks unused). Deterministic whatever the
+ * threads. 0, or -1 + err; free with ea_ensemble_free() either way.
+ */
+int ea_replay_ensemble(const struct ea_workload *w,
+		       const struct ea_replay_config *cfgs, int npol,
+		       const struct ea_ensemble_config *cfg,
+		       struct ea_ensemble *out, struct ea_err *err);
+void ea_ensemble_free(struct ea_ensemble *e);
+/* "saves", "costs", "inconclusive", "baseline", NULL (NONE). */
+const char *ea_ensemble_verdict_name(enum ea_ensemble_verdict v);
+
+/*
+ * How much of each answer is wakeup energy (src/replay/sensitivity.c,
+ * docs/replay.md "Sensitivity"), from the replays of the report (res):
+ * each policy's share of wakeup energy, its ratio to the baseline with
+ * the same timelines priced without wakeup energy (`report
+ * --no-wakeups`), and with every policy replayed again on the model
+ * whose wakeup energies are zero (placements that read them, such as
+ * eas-rfc's, then change).
+ */
+struct ea_sensitivity_policy {
+	double wakeup_share;		/* wakeup / energy; NaN: no energy */
+	double ratio_repriced;		/* NaN: no baseline, or 0 */
+	double ratio_resimulated;	/* NaN: no baseline, or 0 */
+	double energy_resimulated;	/* power_unit x s */
+};
+
+struct ea_sensitivity {
+	int npol, baseline;
+	struct ea_sensitivity_policy *pol;	/* as cfgs */
+};
+
+/* threads as ea_ensemble_config's. 0, or -1 + err; free either way. */
+int ea_replay_sensitivity(const struct ea_workload *w,
+			  const struct ea_replay_config *cfgs, int npol,
+			  const struct ea_replay_result *res, int baseline,
+			  int threads, struct ea_sensitivity *out,
+			  struct ea_err *err);
+void ea_sensitivity_free(struct ea_sensitivity *s);
+
+/*
  * Decision-level validation (replay --shadow, src/replay/shadow.c): a
  * state consumer that, at every recorded sched_wakeup, asks a policy where
  * it would place the task on the recorded state and compares with the
@@ -285,6 +396,11 @@ struct ea_replay_report {
 	 * the policies (NULL: the target model's power_unit x s),
 	 * actual_unit for the actual run (NULL: the model's) */
 	const struct ea_energy_unit *unit, *actual_unit;
+	/* --ensemble, --baseline; NULL: not run (the output is as before) */
+	const struct ea_ensemble *ensemble;
+	/* the sensitivity to wakeup energy; NULL: not computed */
+	const struct ea_sensitivity *sensitivity;
+	const char *baseline;		/* its policy's name, NULL: none */
 };
 
 void ea_replay_render_json(FILE *f, const struct ea_replay_report *r);

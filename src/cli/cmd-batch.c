@@ -11,6 +11,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "cli/batch-stop.h"
 #include "cli/cmd.h"
 #include "cli/options.h"
 #include "eatrace/batch.h"
@@ -42,19 +43,27 @@ static const char usage_text[] =
 	"  -o, --output FILE  write there instead of stdout (atomically)\n"
 	EA_UNIT_HELP
 	"  -j, --jobs N       worker processes (default: the CPU count)\n"
+	"      --max-inflate R  a compressed trace may expand to R times its\n"
+	"                     size on disk, at least 32 MiB (default 32)\n"
 	"      --resume       keep the rows already in -o FILE and skip their\n"
 	"                     traces (same content hash and model); error rows\n"
-	"                     are run again\n"
+	"                     are run again; FILE must be a table of this -f;\n"
+	"                     temporaries a killed batch left beside it are\n"
+	"                     removed\n"
 	"  -q, --quiet        no progress line, model warning, nor the files\n"
 	"                     skipped, on stderr\n"
 	"  -v, --verbose      name every file found in a directory on stderr:\n"
 	"                     each trace with its format, each file skipped\n"
 	"  -h, --help         this text\n"
 	"\n"
+	"SIGINT, SIGTERM or SIGHUP stop the workers and write the rows finished\n"
+	"so far (to -o FILE: --resume goes on from them).\n"
+	"\n"
 	"Columns: docs/batch.md. Exit status: 0 every row ok, 1 some rows are\n"
-	"errors, 2 usage error or the output could not be written.\n";
+	"errors, 2 usage error or the output could not be written, 128 + the\n"
+	"signal when stopped by one.\n";
 
-enum { OPT_LIST = 2000, OPT_RESUME, OPT_ROWS, OPT_UNIT };
+enum { OPT_LIST = 2000, OPT_RESUME, OPT_ROWS, OPT_UNIT, OPT_MAX_INFLATE };
 
 static const struct option longopts[] = {
 	{ "model", required_argument, NULL, 'm' },
@@ -65,6 +74,7 @@ static const struct option longopts[] = {
 	{ "resume", no_argument, NULL, OPT_RESUME },
 	{ "rows", required_argument, NULL, OPT_ROWS },
 	{ "unit", required_argument, NULL, OPT_UNIT },
+	{ "max-inflate", required_argument, NULL, OPT_MAX_INFLATE },
 	{ "quiet", no_argument, NULL, 'q' },
 	{ "verbose", no_argument, NULL, 'v' },
 	{ "help", no_argument, NULL, 'h' },
@@ -209,6 +219,26 @@ static int add_list(struct batch *b, const char *file)
 	return rc;
 }
 
+/*
+ * --resume: the table's first line must be this -f's: a CSV table starts
+ * with its header, JSON lines with an object. Anything else is another
+ * format's table (resuming it would replace its rows by one of ours) or no
+ * table at all: refused, the file left as it is.
+ */
+static int table_format(const struct batch *b, const char *file, const char *line)
+{
+	bool csv = !strncmp(line, "path,model,", 11), json = line[0] == '{';
+
+	if (b->fmt == EA_BATCH_CSV ? csv : json)
+		return 0;
+	if (csv || json)
+		return ea_die("%s:1: a %s table; cannot resume it with -f %s (give -f %s)",
+			      file, csv ? "CSV" : "JSON-lines",
+			      b->fmt == EA_BATCH_CSV ? "csv" : "jsonl", csv ? "csv" : "jsonl");
+	return ea_die("%s:1: not a batch table (%s); cannot resume it", file,
+		      b->fmt == EA_BATCH_CSV ? "no CSV header" : "not a JSON object");
+}
+
 /* A kept row of model whose energies are in another unit than this run's
  * (another --unit): priced again, so one table has one unit per model. */
 static bool other_unit(const struct batch *b, const char *model, const char *unit)
@@ -232,6 +262,8 @@ static int read_previous(struct batch *b, const char *file)
 		return errno == ENOENT ? 0 : ea_die("%s: cannot read: %s", file, strerror(errno));
 	while (!rc && getline(&line, &cap, f) >= 0) {
 		lineno++;
+		if (lineno == 1 && (rc = table_format(b, file, line)))
+			break;
 		if (b->fmt == EA_BATCH_CSV && !strncmp(line, "path,model,", 11)) {
 			/* a table of other columns (another --rows) is not this one */
 			char *want = NULL;
@@ -437,6 +469,10 @@ static int parse_args(struct batch *b, int argc, char **argv, const char **outpu
 		case OPT_RESUME:
 			*resume = true;
 			break;
+		case OPT_MAX_INFLATE:
+			if (ea_parse_max_inflate(optarg))
+				return -1;
+			break;
 		case OPT_UNIT:
 			b->unit = optarg;
 			break;
@@ -479,6 +515,34 @@ static void batch_free(struct batch *b)
 	strv_free(&b->paths);
 	strv_free(&b->keys);
 	strv_free(&b->kept);
+}
+
+/*
+ * Stopped by a signal: the rows finished but not written yet (traces done
+ * after one still running) go out too, in input order, so the table holds
+ * every row finished and --resume prices only the rest. Returns the exit
+ * status, 128 + the signal.
+ */
+static int stopped(struct batch *b, struct ea_out *out, const char *output, int sig)
+{
+	struct ea_err err;
+
+	for (size_t i = b->emitted; i < b->njobs; i++)
+		if (b->res[i]) {
+			fputs(b->res[i], b->out);
+			free(b->res[i]);
+			b->res[i] = NULL;
+		}
+	if (ea_out_commit(out, &err))
+		return ea_die("%s", err.msg);
+	if (output && strcmp(output, "-"))
+		ea_msg("batch: stopped by %s: the rows of %zu of %zu traces priced are in %s "
+		       "(--resume goes on from them)", batch_signal_name(sig), b->ndone,
+		       b->njobs, output);
+	else
+		ea_msg("batch: stopped by %s: the rows of %zu of %zu traces priced were written",
+		       batch_signal_name(sig), b->ndone, b->njobs);
+	return 128 + sig;
 }
 
 /* Which trace x model rows to run; with --resume, the parent hashes. */
@@ -549,6 +613,10 @@ int cmd_batch(int argc, char **argv)
 			      b.nmodels);
 	if ((resume && read_previous(&b, output)) || plan(&b, resume))
 		goto out;
+	if (resume)
+		batch_remove_stale(output, b.quiet);
+	/* from the temporary on: a signal commits the rows finished */
+	batch_catch_stop();
 	if (ea_out_open(&out, output, &err)) {
 		ea_die("%s", err.msg);
 		goto out;
@@ -560,6 +628,14 @@ int cmd_batch(int argc, char **argv)
 	ea_progress_enabled = 0;	/* the workers' own per-file progress */
 	clock_gettime(CLOCK_MONOTONIC, &b.t0);
 	if (ea_pool_run(b.njobs, jobs, run_trace, trace_done, &b)) {
+		int sig = errno == EINTR ? batch_stopped_by() : 0;
+
+		if (b.drawn)
+			fputs("\r\033[K", stderr);
+		if (sig) {
+			rc = stopped(&b, &out, output, sig);
+			goto out;
+		}
 		ea_die("batch: cannot start workers: %s", strerror(errno));
 		ea_out_abort(&out);
 		goto out;

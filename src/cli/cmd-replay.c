@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* eatrace replay: the recorded workload under other scheduling decisions. */
+#include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,12 +13,16 @@
 #include "cli/pictures.h"
 #include "eatrace/energy.h"
 #include "eatrace/html.h"
+#include "eatrace/input.h"
 #include "eatrace/model.h"
 #include "eatrace/perfetto.h"
 #include "eatrace/pipeline.h"
 #include "eatrace/progress.h"
 #include "eatrace/replay.h"
 #include "eatrace/unit.h"
+
+#define STR_(x) #x
+#define STR(x) STR_(x)
 
 static const char usage_text[] =
 	"usage: eatrace replay [OPTIONS] -m MODEL TRACE\n"
@@ -68,6 +73,20 @@ static const char usage_text[] =
 	"      --emit-decisions FILE  with --shadow: each decision (time, task, prev,\n"
 	"                        recorded and policy CPU, each candidate's energy)\n"
 	"                        as JSON if FILE ends in .json, else CSV\n"
+	"      --ensemble N      replay every policy N more times on perturbed\n"
+	"                        copies of the workload (start cut 0-5 ms, at most\n"
+	"                        1% of the window; each wakeup 0-5 us later) for\n"
+	"                        the mean and a 95% prediction interval of each\n"
+	"                        energy and ratio to the baseline; a saving whose\n"
+	"                        interval includes 1 is inconclusive\n"
+	"                        (default " STR(EA_REPLAY_ENSEMBLE_N) "; 1 or 0: off)\n"
+	"      --baseline POLICY  the ratios' denominator (default cfs; one of\n"
+	"                        --policy)\n"
+	"      --seed N          the ensemble's perturbations (default 1): the same\n"
+	"                        seed gives the same output\n"
+	"      --no-sensitivity  no share of wakeup energy, and no ratios with\n"
+	"                        wakeup energy at zero (default: both; the latter\n"
+	"                        replays every policy once more)\n"
 	"      --emit-trace OUT  write the simulated timeline as ftrace text\n"
 	"                        ('eatrace report' reads it; one policy only)\n"
 	"      --html FILE       also write a self-contained HTML page comparing the runs\n"
@@ -93,12 +112,13 @@ static const char usage_text[] =
 	"used with a warning (stderr, text, JSON model_check, HTML). Performance costs per\n"
 	"policy: wakeup-to-run latency, runnable wait, activations finishing later\n"
 	"than recorded, overutilised time, migrations. See docs/replay.md.\n"
+	"--ensemble 1 --no-sensitivity gives the output of a single replay.\n"
 	"Exit status: 0 ok, 2 usage or input error.\n";
 
 enum { OPT_POLICY = 2000, OPT_GOVERNOR, OPT_IDLE, OPT_TARGET, OPT_SRC_CAP,
        OPT_PIN, OPT_EMIT, OPT_NO_AUTO_PIN, OPT_HTML, OPT_PERFETTO,
        OPT_TIMING, OPT_WORK, OPT_AUTO_PIN, OPT_SHADOW, OPT_DECISIONS, OPT_PERFETTO_MAX,
-       OPT_UNIT };
+       OPT_UNIT, OPT_ENSEMBLE, OPT_BASELINE, OPT_SEED, OPT_NO_SENS };
 
 static const struct option extra[] = {
 	{ "policy", required_argument, NULL, OPT_POLICY },
@@ -118,6 +138,10 @@ static const struct option extra[] = {
 	{ "timing", no_argument, NULL, OPT_TIMING },
 	{ "work", required_argument, NULL, OPT_WORK },
 	{ "unit", required_argument, NULL, OPT_UNIT },
+	{ "ensemble", required_argument, NULL, OPT_ENSEMBLE },
+	{ "baseline", required_argument, NULL, OPT_BASELINE },
+	{ "seed", required_argument, NULL, OPT_SEED },
+	{ "no-sensitivity", no_argument, NULL, OPT_NO_SENS },
 };
 
 #define MAX_PINS 64
@@ -125,8 +149,11 @@ static const struct option extra[] = {
 
 struct replay_opts {
 	const char *policy, *governor, *idle, *target, *emit, *html, *perfetto;
-	const char *shadow, *decisions, *unit;
+	const char *shadow, *decisions, *unit, *baseline;
 	double perfetto_max_mb;
+	long ensemble;			/* members; 0, 1: none */
+	unsigned long long seed;
+	bool no_sensitivity;
 	unsigned long source_capacity;
 	bool auto_pin, timing;
 	enum ea_replay_work work;
@@ -196,6 +223,28 @@ static int on_opt(int opt, const char *arg, void *ctx)
 		if (ea_replay_work_parse(arg) < 0)
 			return ea_die("--work: '%s' is not one of demand, fixed, auto", arg);
 		ro->work = (enum ea_replay_work)ea_replay_work_parse(arg);
+		return 0;
+	case OPT_ENSEMBLE:
+		errno = 0;
+		ro->ensemble = strtol(arg, &end, 10);
+		if (errno || end == arg || *end || ro->ensemble < 0 ||
+		    ro->ensemble > EA_REPLAY_ENSEMBLE_MAX)
+			return ea_die("--ensemble: '%s' is not a count of runs (0 to %d)",
+				      arg, EA_REPLAY_ENSEMBLE_MAX);
+		return 0;
+	case OPT_BASELINE:
+		if (ea_replay_policy_find(arg) < 0)
+			return ea_die("--baseline: '%s' is not a policy (recorded, eas-rfc, feec, cfs, pack, spread)", arg);
+		ro->baseline = arg;
+		return 0;
+	case OPT_SEED:
+		errno = 0;
+		ro->seed = strtoull(arg, &end, 10);
+		if (errno || end == arg || *end || arg[0] == '-')
+			return ea_die("--seed: '%s' is not a number (0 to 2^64 - 1)", arg);
+		return 0;
+	case OPT_NO_SENS:
+		ro->no_sensitivity = true;
 		return 0;
 	case OPT_SRC_CAP:
 		ro->source_capacity = strtoul(arg, &end, 10);
@@ -312,6 +361,9 @@ struct replay_run {
 	bool have_tl;
 	struct ea_tl_shadow sh[MAX_POLICIES];
 	int nsh;
+	struct ea_ensemble ens;
+	struct ea_sensitivity sens;
+	bool have_ens, have_sens;
 };
 
 static void replay_free(struct replay_run *rr)
@@ -320,6 +372,10 @@ static void replay_free(struct replay_run *rr)
 		ea_replay_result_free(&rr->res[i]);
 	for (int i = 0; i < rr->nsh; i++)
 		ea_tl_shadow_free(&rr->sh[i]);
+	if (rr->have_ens)
+		ea_ensemble_free(&rr->ens);
+	if (rr->have_sens)
+		ea_sensitivity_free(&rr->sens);
 	if (rr->have_tl)
 		ea_timeline_free(&rr->tl);
 	ea_run_free(&rr->run);
@@ -384,6 +440,62 @@ static int write_pictures(const struct replay_opts *ro, struct replay_run *rr,
 		}
 		if (ea_cli_perfetto_commit(&out, pf, ro->perfetto_max_mb, ro->perfetto))
 			return EXIT_ERROR;
+	}
+	return 0;
+}
+
+/* The ensemble's progress line: one call at a time (runs.c's lock). */
+static void ensemble_progress(void *ctx, int done, int n)
+{
+	char step[256];
+
+	snprintf(step, sizeof(step), "%s: ensemble of perturbed replays",
+		 (const char *)ctx);
+	ea_progress_step(step, done, n);
+}
+
+/*
+ * --ensemble and the sensitivity to wakeup energy, after the replays of
+ * cfgs (rr->res): 0, or EXIT_ERROR with the message printed.
+ */
+static int run_extra(const struct replay_opts *ro, struct replay_run *rr,
+		     const struct ea_replay_config *cfgs, int npol,
+		     int baseline, const char *trace, bool timing)
+{
+	struct ea_err err;
+	struct stamp t0;
+
+	if (ro->ensemble >= 2) {
+		struct ea_ensemble_config ec = {
+			.n = (int)ro->ensemble, .seed = ro->seed,
+			.cut_max_ns = EA_REPLAY_CUT_MAX_NS,
+			.jitter_ns = EA_REPLAY_JITTER_NS,
+			.confidence = EA_REPLAY_CONFIDENCE,
+			.baseline = baseline, .threads = ea_input_jobs(),
+			.progress = ensemble_progress,
+			.progress_ctx = (void *)trace,
+		};
+
+		t0 = stamp_now();
+		rr->have_ens = true;
+		if (ea_replay_ensemble(rr->wl, cfgs, npol, &ec, &rr->ens, &err)) {
+			ea_progress_end();
+			return ea_die("%s: %s", trace, err.msg);
+		}
+		ea_progress_end();
+		if (timing)
+			timing_line("ensemble", "members", t0, "runs",
+				    (uint64_t)ro->ensemble * npol);
+	}
+	if (!ro->no_sensitivity) {
+		t0 = stamp_now();
+		rr->have_sens = true;
+		if (ea_replay_sensitivity(rr->wl, cfgs, npol, rr->res, baseline,
+					  ea_input_jobs(), &rr->sens, &err))
+			return ea_die("%s: %s", trace, err.msg);
+		if (timing)
+			timing_line("sensitivity", "no-wakeups", t0, "runs",
+				    (uint64_t)npol);
 	}
 	return 0;
 }
@@ -471,7 +583,12 @@ out:
 int cmd_replay(int argc, char **argv)
 {
 	struct ea_common_opts o = { .format = EA_FMT_TEXT };
-	struct replay_opts ro = { .perfetto_max_mb = -1 };	/* -1: the default */
+	/* -1: the default */
+	struct replay_opts ro = { .perfetto_max_mb = -1,
+				  .ensemble = EA_REPLAY_ENSEMBLE_N,
+				  .seed = EA_REPLAY_SEED };
+	struct ea_replay_config cfgs[MAX_POLICIES];
+	int baseline = -1;
 	struct replay_run rr = { 0 };
 	struct ea_workload_config wcfg = { 0 };
 	struct ea_consumer cons[3];
@@ -514,6 +631,12 @@ int cmd_replay(int argc, char **argv)
 		return EXIT_ERROR;
 	if (ro.emit && npol != 1)
 		return ea_die("replay: --emit-trace needs exactly one --policy");
+	for (int i = 0; i < npol; i++)
+		if (!strcmp(names[i], ro.baseline ? ro.baseline : "cfs"))
+			baseline = i;
+	if (ro.baseline && baseline < 0)
+		return ea_die("--baseline: '%s' is not among the policies replayed (--policy)",
+			      ro.baseline);
 	same = !ro.target;
 	gov = ro.governor ? ro.governor : same ? "recorded" : "schedutil";
 	idle = ro.idle ? ro.idle : same ? "recorded" : "menu";
@@ -582,6 +705,8 @@ int cmd_replay(int argc, char **argv)
 	wcfg.pins = ro.pins;
 	wcfg.npins = ro.npins;
 	wcfg.auto_pin = ro.auto_pin;
+	/* the start cuts of the ensemble's members */
+	wcfg.early_ns = ro.ensemble >= 2 ? EA_REPLAY_CUT_MAX_NS : 0;
 	wcfg.no_segments = true;
 	for (int i = 0; i < npol; i++)
 		if (ea_replay_policy_follows(names[i]))
@@ -652,6 +777,7 @@ int cmd_replay(int argc, char **argv)
 			goto out;
 		}
 		rr.nres++;
+		cfgs[i] = cfg;
 		ea_progress_end();
 		if (timing)
 			timing_line("policy", names[i], t0, "decisions",
@@ -676,6 +802,8 @@ int cmd_replay(int argc, char **argv)
 			goto out;
 		}
 	}
+	if (run_extra(&ro, &rr, cfgs, npol, baseline, args[0], timing))
+		goto out;
 	if (ea_out_open(&out, o.output, &err)) {
 		ea_die("%s", err.msg);
 		goto out;
@@ -689,6 +817,9 @@ int cmd_replay(int argc, char **argv)
 		.wl = ea_workload_counts(rr.wl), .results = rr.res,
 		.nresults = rr.nres, .unit = &unit,
 		.actual_unit = rr.model ? &actual_unit : NULL,
+		.ensemble = rr.have_ens ? &rr.ens : NULL,
+		.sensitivity = rr.have_sens ? &rr.sens : NULL,
+		.baseline = baseline >= 0 ? names[baseline] : NULL,
 	};
 	if (o.format == EA_FMT_JSON)
 		ea_replay_render_json(out.f, &rep);

@@ -50,7 +50,18 @@ int ea_parse_time(const char *s, uint64_t *ns, bool *absolute)
 }
 
 enum { OPT_START = 1000, OPT_END, OPT_IDLE_STATE, OPT_UNKNOWN_IDLE_STATE,
-       OPT_ABSENT_OFFLINE };
+       OPT_ABSENT_OFFLINE, OPT_MAX_INFLATE };
+
+int ea_parse_max_inflate(const char *arg)
+{
+	char *e;
+	long n = strtol(arg, &e, 10);
+
+	if (*e || e == arg || n < 1 || n > 1000000)
+		return ea_die("--max-inflate: '%s' is not a ratio (1 to 1000000)", arg);
+	ea_input_set_max_inflate((unsigned)n);
+	return 0;
+}
 
 static const struct option common_long[] = {
 	{ "format", required_argument, NULL, 'f' },
@@ -64,6 +75,7 @@ static const struct option common_long[] = {
 	{ "quiet", no_argument, NULL, 'q' },
 	{ "verbose", no_argument, NULL, 'v' },
 	{ "jobs", required_argument, NULL, 'j' },
+	{ "max-inflate", required_argument, NULL, OPT_MAX_INFLATE },
 	{ "help", no_argument, NULL, 'h' },
 };
 
@@ -125,6 +137,9 @@ int ea_parse_common(int argc, char **argv, struct ea_common_opts *o,
 				ea_input_set_jobs((int)n);
 			break;
 		}
+		case OPT_MAX_INFLATE:
+			rc = ea_parse_max_inflate(optarg);
+			break;
 		case OPT_START:
 			if (ea_parse_time(optarg, &start, &abs_start))
 				rc = ea_die("--start: '%s' is not a time in seconds", optarg);

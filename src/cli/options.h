@@ -42,13 +42,19 @@ struct ea_common_opts {
 	"                     every note on stderr, not only warnings\n"      \
 	"  -j, --jobs N       threads reading the trace (1: one; default 2\n" \
 	"                     on two CPUs or more, but one for an uncompressed\n" \
-	"                     trace.dat unless -j says)\n"
+	"                     trace.dat unless -j says)\n"                  \
+	"      --max-inflate R  a compressed trace (gzip, zstd, Perfetto\n"   \
+	"                     compressed_packets) may expand to R times its\n" \
+	"                     size on disk, at least 32 MiB (default 32)\n"
 
 /*
  * Parse argv; non-option arguments are returned in *args and *nargs
  * (pointing into argv). extra: additional getopt long options, handled by
  * cb (may be NULL). Returns 0, or prints one error line and returns -1.
  */
+/* --max-inflate's value: 0, or prints one error line and returns -1. */
+int ea_parse_max_inflate(const char *arg);
+
 struct option;
 int ea_parse_common(int argc, char **argv, struct ea_common_opts *o,
 		    const struct option *extra, int nextra,

@@ -175,14 +175,8 @@ int ea_diff_compute(struct ea_diff *d, struct ea_err *err)
 		hi = (n->mean - b->mean) + d->t * se;
 		d->ci_low_pct = 100 * lo / b->mean;
 		d->ci_high_pct = 100 * hi / b->mean;
-		/* Pass when the whole interval is at or below the threshold,
-		 * fail when it is all above, else inconclusive. */
-		if (d->ci_high_pct <= d->max_increase_pct)
-			d->verdict = EA_VERDICT_PASS;
-		else if (d->ci_low_pct > d->max_increase_pct)
-			d->verdict = EA_VERDICT_FAIL;
-		else
-			d->verdict = EA_VERDICT_INCONCLUSIVE;
+		d->verdict = ea_gate_verdict(d->ci_low_pct, d->ci_high_pct,
+					     d->max_increase_pct);
 	} else {
 		d->verdict = d->change_pct > d->max_increase_pct ? EA_VERDICT_FAIL
 								 : EA_VERDICT_PASS;

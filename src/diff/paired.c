@@ -134,14 +134,9 @@ int ea_diff_compute_paired(struct ea_diff *d, struct ea_err *err)
 		half = d->t * se;
 		d->ci_low_pct = 100 * expm1(p->mean_log - half);
 		d->ci_high_pct = 100 * expm1(p->mean_log + half);
-		/* as the unpaired gate: pass when the whole interval is at or
-		 * below the threshold, fail when it is all above */
-		if (d->ci_high_pct <= d->max_increase_pct)
-			d->verdict = EA_VERDICT_PASS;
-		else if (d->ci_low_pct > d->max_increase_pct)
-			d->verdict = EA_VERDICT_FAIL;
-		else
-			d->verdict = EA_VERDICT_INCONCLUSIVE;
+		/* as the unpaired gate */
+		d->verdict = ea_gate_verdict(d->ci_low_pct, d->ci_high_pct,
+					     d->max_increase_pct);
 	} else {
 		d->df = d->t = 0;
 		d->verdict = d->change_pct > d->max_increase_pct

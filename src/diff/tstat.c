@@ -94,6 +94,18 @@ int ea_runs_needed(double mean_base, double sd_base, double sd_new,
 	return hi;
 }
 
+/* Pass when the whole interval is at or below the threshold, fail when it
+ * is all above, else inconclusive (the gate of both diff modes). */
+enum ea_verdict ea_gate_verdict(double ci_low_pct, double ci_high_pct,
+				double max_increase_pct)
+{
+	if (ci_high_pct <= max_increase_pct)
+		return EA_VERDICT_PASS;
+	if (ci_low_pct > max_increase_pct)
+		return EA_VERDICT_FAIL;
+	return EA_VERDICT_INCONCLUSIVE;
+}
+
 const char *ea_verdict_name(enum ea_verdict v)
 {
 	return v == EA_VERDICT_FAIL ? "fail" : v == EA_VERDICT_INCONCLUSIVE ? "inconclusive" : "pass";

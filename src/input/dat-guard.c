@@ -80,43 +80,54 @@ static int open_failure(const char *path, int saved_errno, struct ea_err *err)
  * init_cpu_data() printf()s "File possibly truncated. Need at least N, but
  * file size is M." on stdout, where it would land in the middle of a dump.
  * While it opens a file, both go to /dev/null. Records are read without
- * this (it would cost syscalls per record).
+ * this (it would cost syscalls per record). Threads opening files at once
+ * (a Dask worker's) share one redirection: the first in saves stdout and
+ * stderr, the last out puts them back (each thread restoring its own
+ * saved copy left the process's stdout on /dev/null, or let a message
+ * through, when two opens overlapped).
  */
-struct quiet {
-	int out, err;
-};
+static pthread_mutex_t quiet_lock = PTHREAD_MUTEX_INITIALIZER;
+static int quiet_users, quiet_out = -1, quiet_err = -1;
 
-static void quiet_begin(struct quiet *q)
+static void quiet_begin(void)
 {
 	int null;
 
-	q->out = q->err = -1;
-	fflush(stdout);
-	fflush(stderr);
-	null = open("/dev/null", O_WRONLY | O_CLOEXEC);
-	if (null < 0)
-		return;
-	q->out = fcntl(STDOUT_FILENO, F_DUPFD_CLOEXEC, 3);
-	q->err = fcntl(STDERR_FILENO, F_DUPFD_CLOEXEC, 3);
-	if (q->out >= 0)
-		dup2(null, STDOUT_FILENO);
-	if (q->err >= 0)
-		dup2(null, STDERR_FILENO);
-	close(null);
+	pthread_mutex_lock(&quiet_lock);
+	if (quiet_users++ == 0) {
+		fflush(stdout);
+		fflush(stderr);
+		null = open("/dev/null", O_WRONLY | O_CLOEXEC);
+		if (null >= 0) {
+			quiet_out = fcntl(STDOUT_FILENO, F_DUPFD_CLOEXEC, 3);
+			quiet_err = fcntl(STDERR_FILENO, F_DUPFD_CLOEXEC, 3);
+			if (quiet_out >= 0)
+				dup2(null, STDOUT_FILENO);
+			if (quiet_err >= 0)
+				dup2(null, STDERR_FILENO);
+			close(null);
+		}
+	}
+	pthread_mutex_unlock(&quiet_lock);
 }
 
-static void quiet_end(struct quiet *q)
+static void quiet_end(void)
 {
-	fflush(stdout);
-	fflush(stderr);
-	if (q->out >= 0) {
-		dup2(q->out, STDOUT_FILENO);
-		close(q->out);
+	pthread_mutex_lock(&quiet_lock);
+	if (--quiet_users == 0) {
+		fflush(stdout);
+		fflush(stderr);
+		if (quiet_out >= 0) {
+			dup2(quiet_out, STDOUT_FILENO);
+			close(quiet_out);
+		}
+		if (quiet_err >= 0) {
+			dup2(quiet_err, STDERR_FILENO);
+			close(quiet_err);
+		}
+		quiet_out = quiet_err = -1;
 	}
-	if (q->err >= 0) {
-		dup2(q->err, STDERR_FILENO);
-		close(q->err);
-	}
+	pthread_mutex_unlock(&quiet_lock);
 }
 
 #define OPEN_FLAGS \
@@ -167,6 +178,28 @@ static void save_cursors(struct dat_open *r, struct tracecmd_input *h)
 }
 
 /*
+ * tracecmd_open_head() keeping the descriptor: libtracecmd 3.1 leaks it
+ * when the magic or version is bad, and a handle abandoned after a failed
+ * open keeps it open; ea_dat_open_guarded() closes it then (a batch of
+ * corrupt files, or a Python process, ran out of descriptors).
+ */
+static struct tracecmd_input *open_head(const char *path, struct dat_open *r)
+{
+	struct tracecmd_input *h;
+
+	r->top_fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (r->top_fd < 0 || fstat(r->top_fd, &r->top_st))
+		return NULL;
+	h = tracecmd_alloc_fd(r->top_fd, OPEN_FLAGS);
+	if (h && tracecmd_read_headers(h, 0) < 0) {
+		tracecmd_close(h); /* closes top_fd */
+		r->top_fd = -1;
+		return NULL;
+	}
+	return h;
+}
+
+/*
  * Open path's headers and data and pick the buffer to read:
  * `trace-cmd extract -B` and `record -B` leave the top-level buffer empty
  * and store the data as an instance, so when the top level has no record
@@ -179,7 +212,7 @@ static enum open_result open_buffers(const char *path, struct dat_open *r,
 
 	*bufname = NULL;
 	stage(OPEN_HEAD);
-	r->top = tracecmd_open_head(path, OPEN_FLAGS);
+	r->top = open_head(path, r);
 	if (!r->top)
 		return OPEN_HEAD;
 	stage(OPEN_DATA);
@@ -479,11 +512,11 @@ int ea_dat_open_guarded(const char *path, bool rehearsed, struct dat_open *o,
 {
 	const char *bufname = NULL, *crashed;
 	enum open_result res;
-	struct quiet q;
 	int e;
 
 	memset(o, 0, sizeof(*o));
-	quiet_begin(&q);
+	o->top_fd = -1;
+	quiet_begin();
 	ea_dat_kallsyms_skip(true); /* eatrace resolves no address nor pid */
 #ifdef GUARD_CHILD
 	crashed = NULL;
@@ -502,11 +535,16 @@ int ea_dat_open_guarded(const char *path, bool rehearsed, struct dat_open *o,
 	e = 0;
 #endif
 	ea_dat_kallsyms_skip(false);
-	quiet_end(&q);
+	quiet_end();
 	if (res != OPEN_OK) {
 		const char *why = crashed ? crashed : "";
+		struct stat st;
 
-		/* Failed handles are not closed: see rehearse_open(). */
+		/* Failed handles are not closed (see rehearse_open()), but
+		 * their descriptor is: still the file's, it is ours */
+		if (o->top_fd >= 0 && !fstat(o->top_fd, &st) &&
+		    st.st_dev == o->top_st.st_dev && st.st_ino == o->top_st.st_ino)
+			close(o->top_fd);
 		free(o->cursor0);
 		memset(o, 0, sizeof(*o));
 		if (crashed && !strcmp(crashed, REHEARSE_STALLED)) {

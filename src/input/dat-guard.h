@@ -9,6 +9,7 @@
 #define EATRACE_INPUT_DAT_GUARD_H
 
 #include <stdbool.h>
+#include <sys/stat.h>
 
 #include "eatrace/error.h"
 
@@ -23,6 +24,9 @@ struct dat_open {
 	unsigned long long *cursor0; /* malloc()ed, NULL: none */
 	int ncursor0;
 	struct tracecmd_input *cursor_h; /* the handle they are of */
+	/* top's descriptor (open_head()), -1: none; closed by a failed open */
+	int top_fd;
+	struct stat top_st;
 };
 
 /*

@@ -24,5 +24,7 @@ unsigned long long tracecmd_get_cursor(struct tracecmd_input *handle, int cpu);
 struct tep_record *tracecmd_peek_data(struct tracecmd_input *handle, int cpu);
 long long tracecmd_get_cpu_file_size(struct tracecmd_input *handle, int cpu);
 int tracecmd_set_cursor(struct tracecmd_input *handle, int cpu, size_t offset);
+struct tracecmd_input *tracecmd_alloc_fd(int fd, int flags);
+int tracecmd_read_headers(struct tracecmd_input *handle, int state);
 
 #endif

@@ -50,7 +50,8 @@ struct ea_input {
 	void *priv;
 	char *path;
 	char *tmp;		/* spooled copy of stdin or of a compressed binary
-				   trace (spool.c), or NULL */
+				   trace (spool.c): /proc/self/fd/N, or NULL */
+	int tmp_fd;		/* its descriptor (closing removes it), -1 */
 	struct ea_input_info info;
 	uint64_t last_ts;
 	uint64_t nevents;
@@ -172,18 +173,30 @@ static void name_original(const char *tmp, const char *path, struct ea_err *err)
 	snprintf(err->msg, sizeof(err->msg), "%s", buf);
 }
 
+/* A spooled copy: its descriptor closed removes it. */
+static void drop_tmp(char **tmp, int *fd)
+{
+	if (*fd >= 0)
+		close(*fd);
+	free(*tmp);
+	*tmp = NULL;
+	*fd = -1;
+}
+
 int ea_input_open(struct ea_input **inp, const char *path, struct ea_err *err)
 {
 	struct ea_input *in;
 	char *tmp = NULL;
+	int tmp_fd = -1;
 	const char *real = path;
 	bool gzipped = false;
+	uint64_t stored_bytes = 0;
 	enum ea_zkind zk;
 	size_t i;
 
 	*inp = NULL;
 	if (!strcmp(path, "-")) {
-		if (ea_spool_stdin(&tmp, err))
+		if ((tmp_fd = ea_spool_stdin(&tmp, err)) < 0)
 			return -1;
 		path = EA_STDIN_NAME;
 		real = tmp;
@@ -196,15 +209,13 @@ int ea_input_open(struct ea_input **inp, const char *path, struct ea_err *err)
 	 */
 	if (zk != EA_Z_NONE && readers[i]->open != ea_text_open) {
 		char *cp = NULL;
-		int rc = ea_spool_decompress(real, &cp, err);
+		int fd = ea_spool_decompress(real, path, &cp, &stored_bytes, err);
 
 		name_original(tmp, path, err);
-		if (tmp) {
-			unlink(tmp);
-			free(tmp);
-		}
+		drop_tmp(&tmp, &tmp_fd);
 		tmp = cp;
-		if (rc)
+		tmp_fd = fd;
+		if (fd < 0)
 			return -1;
 		real = tmp;
 		gzipped = zk == EA_Z_GZIP;
@@ -216,9 +227,11 @@ int ea_input_open(struct ea_input **inp, const char *path, struct ea_err *err)
 		goto fail;
 	}
 	in->tmp = tmp;
+	in->tmp_fd = tmp_fd;
 	in->ops = readers[i];
 	in->info.ncpus = -1;
 	in->info.gzip = gzipped;
+	in->info.stored_bytes = stored_bytes;
 	for (int t = 0; t < EA_EV_NR; t++)
 		in->info.may_have[t] = true;
 	if (in->ops->open(&in->priv, real, &in->info, err)) {
@@ -239,8 +252,7 @@ int ea_input_open(struct ea_input **inp, const char *path, struct ea_err *err)
 fail:
 	if (tmp) {
 		name_original(tmp, path, err);
-		unlink(tmp);
-		free(tmp);
+		drop_tmp(&tmp, &tmp_fd);
 	}
 	return -1;
 }
@@ -466,10 +478,8 @@ void ea_input_close(struct ea_input *in)
 	}
 	in->ops->close(in->priv);
 	ea_input_info_free_owned(&in->info);
-	if (in->tmp) {
-		unlink(in->tmp);
-		free(in->tmp);
-	}
+	if (in->tmp)
+		drop_tmp(&in->tmp, &in->tmp_fd);
 	free(in->path);
 	free(in);
 }

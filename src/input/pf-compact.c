@@ -34,9 +34,9 @@ struct packed {
 	struct pb_buf b;
 };
 
-int pf_compact(struct pf_intern *in, struct pf_evbuf *sw, struct pf_evbuf *wk,
-	       const struct pf_bundle *bd, struct pb_buf b, const char *path,
-	       struct ea_err *err)
+int pf_compact(struct pf_index *ix, struct pf_intern *in, struct pf_evbuf *sw,
+	       struct pf_evbuf *wk, const struct pf_bundle *bd, struct pb_buf b,
+	       const char *path, struct ea_err *err)
 {
 	struct packed a[CS_WK_COMM + 1];
 	struct pb_field f = {0};
@@ -77,8 +77,8 @@ int pf_compact(struct pf_intern *in, struct pf_evbuf *sw, struct pf_evbuf *wk,
 	/* switches: as many as timestamps (at most one per byte), and every
 	 * array as long */
 	n = (size_t)(a[CS_SW_TS].b.end - a[CS_SW_TS].b.p);
-	if (pf_grow_ev(sw, n))
-		return ea_err_set(err, "%s: out of memory", path);
+	if (pf_grow_ev(ix, bd, sw, n, path, err))
+		return -1;
 	for (i = 0, ts = 0; a[CS_SW_TS].b.p < a[CS_SW_TS].b.end; i++) {
 		struct ea_event *e = &sw->ev[i];
 		uint64_t st, pid, prio, ci;
@@ -116,8 +116,8 @@ int pf_compact(struct pf_intern *in, struct pf_evbuf *sw, struct pf_evbuf *wk,
 	sw->n = i;
 	/* wakings */
 	n = (size_t)(a[CS_WK_TS].b.end - a[CS_WK_TS].b.p);
-	if (pf_grow_ev(wk, n))
-		return ea_err_set(err, "%s: out of memory", path);
+	if (pf_grow_ev(ix, bd, wk, n, path, err))
+		return -1;
 	for (i = 0, ts = 0; a[CS_WK_TS].b.p < a[CS_WK_TS].b.end; i++) {
 		struct ea_event *e = &wk->ev[i];
 		uint64_t pid, tgt, prio, ci;

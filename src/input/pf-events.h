@@ -53,8 +53,13 @@ struct pf_evbuf {
 	size_t n, cap;
 };
 
-/* Room for need events in b: 0, or -1 out of memory. */
-static inline int pf_grow_ev(struct pf_evbuf *b, size_t need)
+/*
+ * Room for need events in b, for bundle bd of the file ix indexes (its
+ * budget of decoded events: pf_spend_decoded()): 0, or -1 with err.
+ */
+static inline int pf_grow_ev(struct pf_index *ix, const struct pf_bundle *bd,
+			     struct pf_evbuf *b, size_t need, const char *path,
+			     struct ea_err *err)
 {
 	size_t n = b->cap ? b->cap : 64;
 	struct ea_event *q;
@@ -63,9 +68,11 @@ static inline int pf_grow_ev(struct pf_evbuf *b, size_t need)
 		return 0;
 	while (n < need)
 		n *= 2;
+	if (pf_spend_decoded(ix, (n - b->cap) * sizeof(*q), bd, path, err))
+		return -1;
 	q = realloc(b->ev, n * sizeof(*q));
 	if (!q)
-		return -1;
+		return ea_err_set(err, "%s: out of memory", path);
 	b->ev = q;
 	b->cap = n;
 	return 0;
@@ -100,8 +107,8 @@ struct pf_intern {
  * *in. 0, or -1 with err
  * ("PATH:cpu N packet P: ...").
  */
-int pf_compact(struct pf_intern *in, struct pf_evbuf *sw, struct pf_evbuf *wk,
-	       const struct pf_bundle *bd, struct pb_buf b, const char *path,
-	       struct ea_err *err);
+int pf_compact(struct pf_index *ix, struct pf_intern *in, struct pf_evbuf *sw,
+	       struct pf_evbuf *wk, const struct pf_bundle *bd, struct pb_buf b,
+	       const char *path, struct ea_err *err);
 
 #endif

@@ -32,6 +32,8 @@
 #include <zstd.h>
 
 #include "eatrace/event.h"
+#include "eatrace/input.h"
+#include "input/inflate-limit.h"
 #include "input/pb-wire.h"
 #include "input/pf-index.h"
 
@@ -43,7 +45,6 @@
 #define PKT_SYS_STATS 7
 #define PKT_PROCESS_TREE 2
 #define PKT_FTRACE_STATS 34
-#define MAX_INFLATED ((size_t)1 << 34)	/* 16 GiB: larger is refused */
 
 /* ---- probe ------------------------------------------------------------- */
 
@@ -126,6 +127,22 @@ int pf_probe(const unsigned char *head, size_t n)
 
 /* ---- loading ----------------------------------------------------------- */
 
+/*
+ * The next size of a buffer of cap bytes, full, holding inflated data
+ * the budget has room for (left bytes): doubled, but never more than one
+ * byte past left, so that a byte too many is seen. 0: no room.
+ */
+static size_t next_cap(size_t cap, uint64_t left)
+{
+	uint64_t n = (uint64_t)cap * 2;
+
+	if (cap > left)
+		return 0;
+	if (n > left + 1)
+		n = left + 1;
+	return n > SIZE_MAX ? 0 : (size_t)n;
+}
+
 static int grow(void **p, size_t *cap, size_t need, size_t elem)
 {
 	size_t n = *cap ? *cap : 16;
@@ -150,6 +167,8 @@ static int load_gzip(struct pf_index *ix, int fd, const char *path,
 	gzFile gz;
 	int n, e;
 
+	if (cap > ix->budget)
+		cap = (size_t)ix->budget;
 	gz = gzdopen(fd, "rb");
 	if (!gz) {
 		close(fd);
@@ -163,16 +182,25 @@ static int load_gzip(struct pf_index *ix, int fd, const char *path,
 			return ea_err_set(err, "%s: out of memory inflating gzip data", path);
 		}
 		if (ix->len == cap) {
-			uint8_t *q = cap >= MAX_INFLATED ? NULL :
-				     realloc(ix->data, cap * 2);
+			size_t ncap = next_cap(cap, ix->budget);
+			uint8_t *q;
 
+			if (!ncap) {
+				char m[256];
+
+				gzclose(gz);
+				ea_inflate_refusal(m, sizeof(m), "gzip data", ix->stored);
+				return ea_err_set(err, "%s:offset %zu (inflated): %s", path,
+						  ix->len, m);
+			}
+			q = realloc(ix->data, ncap);
 			if (!q) {
 				gzclose(gz);
-				return ea_err_set(err, "%s:offset %zu: gzip data inflates to more than %zu bytes",
-						  path, ix->len, ix->len);
+				return ea_err_set(err, "%s:offset %zu (inflated): out of memory",
+						  path, ix->len);
 			}
 			ix->data = q;
-			cap *= 2;
+			cap = ncap;
 		}
 		n = gzread(gz, ix->data + ix->len, (unsigned)(cap - ix->len > (1u << 30) ? (1u << 30) : cap - ix->len));
 		if (n <= 0)
@@ -189,6 +217,7 @@ static int load_gzip(struct pf_index *ix, int fd, const char *path,
 				  path, ix->len, why);
 	}
 	gzclose(gz);
+	ix->spent = ix->len;
 	return 0;
 }
 
@@ -205,8 +234,13 @@ static int load(struct pf_index *ix, const char *path, struct ea_err *err)
 		close(fd);
 		return ea_err_set(err, "%s: cannot read the file", path);
 	}
-	if (magic[0] == 0x1f && magic[1] == 0x8b)
+	if (!ix->stored)
+		ix->stored = (uint64_t)st.st_size;
+	ix->budget = ea_inflate_limit(ix->stored);
+	if (magic[0] == 0x1f && magic[1] == 0x8b) {
+		ix->expanded = true;
 		return load_gzip(ix, fd, path, err);
+	}
 	if (st.st_size <= 0) {
 		close(fd);
 		return ea_err_set(err, "%s: empty file", path);
@@ -295,6 +329,21 @@ static int bad(struct walk *w, uint32_t comp, const uint8_t *at,
 	return ea_err_set(w->err, "%s:offset %td: %s", w->path, at - base, what);
 }
 
+/* Count n more bytes of what the file expands to; over the budget: -1. */
+static int spend(struct walk *w, uint64_t n, const char *what, uint32_t comp,
+		 const uint8_t *at, const uint8_t *base)
+{
+	struct pf_index *ix = w->ix;
+	char m[256];
+
+	if (n <= ix->budget - ix->spent) {
+		ix->spent += n;
+		return 0;
+	}
+	ea_inflate_refusal(m, sizeof(m), what, ix->stored);
+	return bad(w, comp, at, base, m);
+}
+
 /*
  * Index one bundle: its CPU and, for a CPU's first bundle only (the crop
  * needs no other), its previous_bundle_end_timestamp. Serialisers write
@@ -312,6 +361,12 @@ static int index_bundle(struct walk *w, struct pb_buf b, uint32_t comp,
 	uint64_t cpu = 0;
 	int rc;
 
+	/* an inflated file's index counts: 1 MB may hold 250 000 bundles */
+	if (base || ix->expanded) {
+		if (spend(w, sizeof(*e) + sizeof(size_t), "the index of the ftrace bundles",
+			  comp, b.p, base))
+			return -1;
+	}
 	if (grow((void **)&ix->b, &ix->capb, ix->nb + 1, sizeof(*ix->b)))
 		return ea_err_set(w->err, "%s: out of memory", w->path);
 	e = &ix->b[ix->nb];
@@ -367,11 +422,47 @@ static int index_bundle(struct walk *w, struct pb_buf b, uint32_t comp,
 static int walk_trace(struct walk *w, struct pb_buf t, uint32_t comp,
 		      const uint8_t *base);
 
+/*
+ * The first size of a compressed packet's buffer: four times its
+ * compressed size, within the budget (one byte past it: see next_cap()).
+ */
+static size_t first_cap(struct pf_index *ix, size_t compressed)
+{
+	uint64_t left = ix->budget - ix->spent;
+	uint64_t n = (uint64_t)compressed * 4 + 4096;
+
+	return (size_t)(n > left + 1 ? left + 1 : n);
+}
+
+/*
+ * An inflated compressed packet of len bytes at out, counted; walked,
+ * then kept if a bundle points into it, else freed at once.
+ */
+static int walk_inflated(struct walk *w, uint8_t *out, size_t len, uint32_t me,
+			 const char *what, const uint8_t *at, const uint8_t *base)
+{
+	struct pf_index *ix = w->ix;
+	size_t nb = ix->nb;
+	int rc;
+
+	if (spend(w, len, what, 0, at, base)) {
+		free(out);
+		return -1;
+	}
+	rc = walk_trace(w, (struct pb_buf){ out, out + len }, me, out);
+	if (ix->nb == nb) {
+		free(out);
+		return rc;
+	}
+	ix->bufs[ix->nbufs++] = out;
+	return rc;
+}
+
 static int inflate_packets(struct walk *w, struct pb_buf c, uint32_t comp,
 			   const uint8_t *base)
 {
 	struct pf_index *ix = w->ix;
-	size_t cap = (size_t)(c.end - c.p) * 4 + 4096, len = 0;
+	size_t cap = first_cap(ix, (size_t)(c.end - c.p)), len = 0;
 	uint32_t me = ++ix->ncompressed;
 	uint8_t *out = NULL;
 	z_stream z;
@@ -388,16 +479,20 @@ static int inflate_packets(struct walk *w, struct pb_buf c, uint32_t comp,
 	z.avail_in = (uInt)(c.end - c.p);	/* < 4 GiB: checked by caller */
 	do {
 		if (len == cap || !out) {
-			uint8_t *q = cap > MAX_INFLATED ? NULL :
-				     realloc(out, out ? cap * 2 : cap);
+			size_t ncap = out ? next_cap(cap, ix->budget - ix->spent) : cap;
+			uint8_t *q = ncap ? realloc(out, ncap) : NULL;
 
 			if (!q) {
+				char m[256];
+
 				inflateEnd(&z);
 				free(out);
-				return bad(w, comp, c.p, base, "compressed_packets inflate too large (out of memory)");
+				if (ncap)
+					return bad(w, comp, c.p, base, "compressed_packets: out of memory");
+				ea_inflate_refusal(m, sizeof(m), "compressed_packets", ix->stored);
+				return bad(w, comp, c.p, base, m);
 			}
-			if (out)
-				cap *= 2;
+			cap = ncap;
 			out = q;
 		}
 		z.next_out = out + len;
@@ -415,15 +510,14 @@ static int inflate_packets(struct walk *w, struct pb_buf c, uint32_t comp,
 			 z.msg ? z.msg : "error");
 		return bad(w, comp, c.p, base, m);
 	}
-	ix->bufs[ix->nbufs++] = out;
-	return walk_trace(w, (struct pb_buf){ out, out + len }, me, out);
+	return walk_inflated(w, out, len, me, "compressed_packets", c.p, base);
 }
 
 static int unzstd_packets(struct walk *w, struct pb_buf c, uint32_t comp,
 			  const uint8_t *base)
 {
 	struct pf_index *ix = w->ix;
-	size_t cap = (size_t)(c.end - c.p) * 4 + 4096, rc = 1;
+	size_t cap = first_cap(ix, (size_t)(c.end - c.p)), rc = 1;
 	uint32_t me = ++ix->ncompressed;
 	ZSTD_inBuffer in = { c.p, (size_t)(c.end - c.p), 0 };
 	ZSTD_outBuffer out = { NULL, 0, 0 };
@@ -439,16 +533,20 @@ static int unzstd_packets(struct walk *w, struct pb_buf c, uint32_t comp,
 	/* until the frame ends (rc 0) and all input is used */
 	while (rc != 0 || in.pos < in.size) {
 		if (out.pos == out.size) {
-			void *q = cap > MAX_INFLATED ? NULL :
-				  realloc(out.dst, out.dst ? cap * 2 : cap);
+			size_t ncap = out.dst ? next_cap(cap, ix->budget - ix->spent) : cap;
+			void *q = ncap ? realloc(out.dst, ncap) : NULL;
 
 			if (!q) {
+				char m[256];
+
 				ZSTD_freeDStream(z);
 				free(out.dst);
-				return bad(w, comp, c.p, base, "zstd_compressed_packets too large (out of memory)");
+				if (ncap)
+					return bad(w, comp, c.p, base, "zstd_compressed_packets: out of memory");
+				ea_inflate_refusal(m, sizeof(m), "zstd_compressed_packets", ix->stored);
+				return bad(w, comp, c.p, base, m);
 			}
-			if (out.dst)
-				cap *= 2;
+			cap = ncap;
 			out.dst = q;
 			out.size = cap;
 		}
@@ -467,9 +565,7 @@ static int unzstd_packets(struct walk *w, struct pb_buf c, uint32_t comp,
 	ZSTD_freeDStream(z);
 	if (!out.dst && !(out.dst = malloc(1)))
 		return ea_err_set(w->err, "%s: out of memory", w->path);
-	ix->bufs[ix->nbufs++] = out.dst;
-	return walk_trace(w, (struct pb_buf){ out.dst, (uint8_t *)out.dst + out.pos },
-			  me, out.dst);
+	return walk_inflated(w, out.dst, out.pos, me, "zstd_compressed_packets", c.p, base);
 }
 
 /*
@@ -819,7 +915,8 @@ static int walk_file(struct walk *w)
 	return 0;
 }
 
-int pf_index_open(struct pf_index *ix, const char *path, struct ea_err *err)
+int pf_index_open(struct pf_index *ix, const char *path, uint64_t stored_bytes,
+		  struct ea_err *err)
 {
 	struct walk w = { ix, path, err, { NULL, 0, 0, 0 } };
 	int rc;
@@ -827,6 +924,8 @@ int pf_index_open(struct pf_index *ix, const char *path, struct ea_err *err)
 	memset(ix, 0, sizeof(*ix));
 	ix->fd = -1;
 	ix->max_cpu = -1;
+	ix->stored = stored_bytes;
+	ix->expanded = stored_bytes != 0;
 	if (load(ix, path, err))
 		return -1;
 	if (ix->fd >= 0)
@@ -842,6 +941,20 @@ int pf_index_open(struct pf_index *ix, const char *path, struct ea_err *err)
 	if (ix->procs)
 		ea_procs_finish(ix->procs);
 	return 0;
+}
+
+int pf_spend_decoded(struct pf_index *ix, size_t bytes, const struct pf_bundle *b,
+		     const char *path, struct ea_err *err)
+{
+	uint64_t limit = ix->budget > UINT64_MAX / 4 ? UINT64_MAX : ix->budget * 4;
+
+	ix->decoded += bytes;
+	if ((!ix->expanded && !ix->nbufs) || ix->decoded <= limit)
+		return 0;
+	return ea_err_set(err, "%s:cpu %d packet %" PRIu32 ": ftrace bundles decode to more than %" PRIu64
+			  " bytes of events at once, the limit for a file of %" PRIu64
+			  " bytes (4 times --max-inflate %u's limit)", path, b->cpu, b->packet,
+			  limit, ix->stored, ea_input_max_inflate());
 }
 
 void pf_index_free(struct pf_index *ix)

@@ -6,7 +6,8 @@
  * The file is read in chunks into buffers that are reused (pread: no
  * mapping, whose page faults cost more than the copy); a gzip'd file is
  * inflated into memory whole, as are the payloads of compressed_packets,
- * into buffers owned by the index. Each FtraceEventBundle found is listed
+ * into buffers owned by the index (freed at once when they hold no
+ * bundle), all within --max-inflate (inflate-limit.h). Each FtraceEventBundle found is listed
  * with its CPU, in file order, which is each CPU's time order, and where
  * it is: a file offset, or a place in memory. reader-perfetto.c then
  * reads each CPU's bundles (pf_bundle_bytes) and merges the CPUs' streams.
@@ -43,6 +44,17 @@ struct pf_index {
 	uint8_t **bufs;		/* inflated compressed_packets */
 	size_t nbufs, capbufs;
 	uint32_t ncompressed;	/* compressed_packets seen */
+	/*
+	 * What the file may expand to in memory (inflate-limit.h): gzip'd
+	 * data and compressed_packets inflated (all of them, those freed
+	 * too), and the index entries of a file that was inflated (a
+	 * decompressed copy, gzip'd or from compressed_packets).
+	 */
+	uint64_t stored;	/* the file's size on disk (compressed) */
+	uint64_t budget;	/* ea_inflate_limit(stored) */
+	uint64_t spent;
+	bool expanded;		/* the file read is a decompressed copy */
+	uint64_t decoded;	/* bytes of event buffers the reader holds */
 	struct pf_bundle *b;
 	size_t nb, capb;
 	uint32_t npackets;
@@ -67,9 +79,23 @@ struct pf_index {
 /* Whether the first n bytes of a file (gzip'd or not) look like a trace. */
 int pf_probe(const unsigned char *head, size_t n);
 
-/* 0, or -1 with err "PATH:POSITION: cause". pf_index_free() in both cases. */
-int pf_index_open(struct pf_index *ix, const char *path, struct ea_err *err);
+/*
+ * 0, or -1 with err "PATH:POSITION: cause". pf_index_free() in both cases.
+ * stored_bytes: the size of the compressed file path is a decompressed
+ * copy of (ea_input_info.stored_bytes), 0: path is the file itself.
+ */
+int pf_index_open(struct pf_index *ix, const char *path, uint64_t stored_bytes,
+		  struct ea_err *err);
 void pf_index_free(struct pf_index *ix);
+
+/*
+ * The reader's event buffers grow by bytes (pf_index.decoded): a file that
+ * was inflated (a decompressed copy, compressed_packets) may hold 4 times
+ * its budget in decoded events at once (a bundle of 6-byte events decodes
+ * to 88-byte ones). 0, or -1 with err "PATH:cpu C packet P: ...".
+ */
+int pf_spend_decoded(struct pf_index *ix, size_t bytes, const struct pf_bundle *b,
+		     const char *path, struct ea_err *err);
 
 /* A window on the file: its bytes [boff, boff + blen) in buf. */
 struct pf_chunk {

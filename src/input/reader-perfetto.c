@@ -103,9 +103,10 @@ struct pf {
 	int lim_cpu;
 };
 
-static struct ea_event *push(struct pf_evbuf *b)
+static struct ea_event *push(struct pf *r, const struct pf_bundle *bd,
+			     struct pf_evbuf *b, struct ea_err *err)
 {
-	if (b->n == b->cap && pf_grow_ev(b, b->n + 1))
+	if (b->n == b->cap && pf_grow_ev(&r->ix, bd, b, b->n + 1, r->path, err))
 		return NULL;
 	return &b->ev[b->n++];
 }
@@ -160,9 +161,9 @@ static int one_event(struct pf *r, struct pcpu *c, const struct pf_bundle *bd,
 	if (!num)
 		return 0;
 	/* decoded in place, taken back when skipped */
-	ev = push(&c->src[SRC_EVENT]);
+	ev = push(r, bd, &c->src[SRC_EVENT], err);
 	if (!ev)
-		return ea_err_set(err, "%s: out of memory", r->path);
+		return -1;
 	rc = pf_event_payload(num, pay, ev);
 	if (rc <= 0) {
 		c->src[SRC_EVENT].n--;
@@ -263,7 +264,7 @@ static int load_bundle(struct pf *r, struct pcpu *c, struct ea_err *err)
 			if (one_event(r, c, bd, f.sub, err))
 				return -1;
 		} else if (f.num == FB_COMPACT) {
-			if (pf_compact(&r->intern, &c->src[SRC_SWITCH],
+			if (pf_compact(&r->ix, &r->intern, &c->src[SRC_SWITCH],
 				       &c->src[SRC_WAKING], bd, f.sub, r->path,
 				       err))
 				return -1;
@@ -477,7 +478,7 @@ static int pf_open(void **priv, const char *path, struct ea_input_info *info,
 		return ea_err_set(err, "%s: out of memory", path);
 	}
 	r->last_cpu = -1;
-	if (pf_index_open(&r->ix, path, err)) {
+	if (pf_index_open(&r->ix, path, info->stored_bytes, err)) {
 		pf_free(r);
 		return -1;
 	}

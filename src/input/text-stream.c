@@ -67,6 +67,11 @@ static int fail(struct ea_tstream *t, const char *why)
 	return -1;
 }
 
+uint64_t ea_ts_in_offset(const struct ea_tstream *t)
+{
+	return t->in_total - (t->in_len - t->in_pos);
+}
+
 static int io_fail(struct ea_tstream *t)
 {
 	snprintf(t->msg, sizeof(t->msg), "%s", strerror(errno));

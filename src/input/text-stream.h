@@ -47,6 +47,8 @@ ssize_t ea_ts_pread(struct ea_tstream *t, void *buf, size_t n, uint64_t off);
  * found) or an I/O error's strerror().
  */
 const char *ea_ts_error(const struct ea_tstream *t);
+/* Compressed bytes of the file consumed so far (its offset). */
+uint64_t ea_ts_in_offset(const struct ea_tstream *t);
 void ea_ts_close(struct ea_tstream *t);
 
 #endif

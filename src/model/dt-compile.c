@@ -9,9 +9,13 @@
  *
  * Both run by fork/exec (no shell) in a private temporary directory that
  * is removed afterwards, stdin /dev/null, LC_ALL=C, at most 10 s of wall
- * and CPU time and 64 MiB per output file. Includes that are not regular
- * files (a FIFO would block cpp or dtc) are refused first, by a line scan
- * of the files SRC includes.
+ * and CPU time, 256 MiB of address space (RLIMIT_AS: /incbin/ of a device
+ * grew dtc to 2 GB) and 64 MiB per output file. They may read only
+ * regular files in SRC's directory tree and the -I directories
+ * (dt-confine.c checks what they read: cpp's -H, dtc's /include/ and
+ * /incbin/ in cpp's output, dtc's -d). A line scan of the files SRC
+ * includes refuses the plain cases first, with their line, before cpp
+ * could block on a FIFO.
  *
  * Every blob, compiled or read, then passes ea_dt_check(): the header
  * (versions 16 and 17) and libfdt's fdt_check_full() of the whole blob,
@@ -31,10 +35,13 @@
 
 #include <libfdt.h>
 
+#include "model/dt-confine.h"
 #include "model/import-priv.h"
 #include "model/import.h"
 
 #define RUN_SECONDS 10
+#define RUN_MEMORY (256ul << 20)	/* RLIMIT_AS of cpp (and cc1) and dtc */
+#define RUN_MEMORY_STR "256 MiB"
 #define MAX_OUT (64u << 20)
 #define MAX_INCLUDE_DEPTH 16
 
@@ -95,12 +102,15 @@ static bool first_visit(struct scanned *v, char **path)
 
 /*
  * Lines of TEXT (FILE) starting with #include "x" / <x> or /include/ "x":
- * each file found is read (ea_read_file: a regular file, size-capped) and
- * scanned in turn, once. A missing #include is left to cpp to report; a
- * missing /include/ is reported here (dtc would not say where it was).
+ * each file found must be one cpp and dtc may read (ea_dt_refusal(): a
+ * regular file in the tree), then it is read (size-capped) and scanned in
+ * turn, once. A missing #include is left to cpp to report; a missing
+ * /include/ is reported here (dtc would not say where it was). Includes
+ * through macros are dt-confine.c's, after cpp.
  */
 static int scan_includes(const char *file, const char *text,
-			 const struct ea_import_opts *o, int depth,
+			 const struct ea_import_opts *o,
+			 const struct ea_dt_confine *c, int depth,
 			 struct scanned *v, struct ea_err *err)
 {
 	int line = 0;
@@ -108,7 +118,7 @@ static int scan_includes(const char *file, const char *text,
 	for (const char *s = text; s; s = strchr(s, '\n'), s = s ? s + 1 : s) {
 		const char *q = s + strspn(s, " \t");
 		bool dtc = !strncmp(q, "/include/", 9);
-		char *name, *path, *t;
+		char *name, *path, *t, why[600];
 		struct ea_err e2;
 		size_t n;
 		int rc = 0;
@@ -133,6 +143,11 @@ static int scan_includes(const char *file, const char *text,
 		free(name);
 		if (!path && dtc)
 			return -1;
+		if (path && ea_dt_refusal(c, path, why, sizeof(why))) {
+			ea_err_set(err, "%s:%d: cannot include: %s: %s", file, line, path, why);
+			free(path);
+			return -1;
+		}
 		if (!path || depth >= MAX_INCLUDE_DEPTH || !first_visit(v, &path)) {
 			free(path);
 			continue;
@@ -140,7 +155,7 @@ static int scan_includes(const char *file, const char *text,
 		path = v->path[v->n - 1];
 		if (ea_read_file(path, EA_MODEL_MAX_FILE, &t, &n, &e2))
 			return ea_err_set(err, "%s:%d: cannot include: %s", file, line, e2.msg);
-		rc = scan_includes(path, t, o, depth + 1, v, err);
+		rc = scan_includes(path, t, o, c, depth + 1, v, err);
 		free(t);
 		if (rc)
 			return -1;
@@ -148,26 +163,48 @@ static int scan_includes(const char *file, const char *text,
 	return 0;
 }
 
+/* The first line of log that says "error", else its first line (cpp's
+ * -H lines and what follows "Multiple include guards" left out). */
+static const char *error_line(const char *text)
+{
+	const char *first = NULL;
+
+	for (const char *l = text; *l; l = *strchrnul(l, '\n') ? strchrnul(l, '\n') + 1 : "") {
+		size_t n = strcspn(l, "\n"), dots = strspn(l, ".");
+		char *line;
+		bool err;
+
+		if (!strncmp(l, "Multiple include guards may be useful for:", 42))
+			break;
+		if (!n || (dots && l[dots] == ' '))
+			continue;
+		line = strndup(l, n);
+		err = line && strcasestr(line, "error");
+		free(line);
+		if (err)
+			return l;
+		if (!first)
+			first = l;
+	}
+	return first;
+}
+
 /*
- * The first line of the program's messages that says "error": "PROG:
- * LINE" when the line starts with a position ("FILE:LINE"), else "SRC:
- * PROG: LINE".
+ * The program's message: "PROG: LINE" when the line starts with a
+ * position ("FILE:LINE"), else "SRC: PROG: LINE"; out of memory adds the
+ * limit.
  */
 static int tool_error(const char *src, const char *prog, const char *log,
 		      int status, struct ea_err *err)
 {
-	const char *l = NULL, *t;
+	const char *l = NULL, *t, *mem = "";
 	char *text = NULL;
 	bool at = false;
 	struct ea_err e2;
 	size_t n;
 
-	if (!ea_read_file(log, 1 << 20, &text, &n, &e2)) {
-		for (l = strcasestr(text, "error"); l && l > text && l[-1] != '\n'; l--)
-			;
-		if (!l && text[0] && text[0] != '\n')
-			l = text;
-	}
+	if (!ea_read_file(log, 1 << 20, &text, &n, &e2))
+		l = error_line(text);
 	if (!l) {
 		ea_err_set(err, "%s: %s failed (%s %d)", src, prog,
 			   WIFSIGNALED(status) ? "signal" : "exit status",
@@ -175,13 +212,17 @@ static int tool_error(const char *src, const char *prog, const char *log,
 		free(text);
 		return -1;
 	}
+	n = strcspn(l, "\n");
 	t = strncmp(l, "Error: ", 7) ? l : l + 7;	/* dtc's syntax errors */
 	for (size_t i = 0; i + 1 < strcspn(t, " \n"); i++)
 		at |= t[i] == ':' && t[i + 1] >= '0' && t[i + 1] <= '9';
+	if (memmem(l, n, "out of memory", 13) || memmem(l, n, "memory exhausted", 16) ||
+	    memmem(l, n, "alloc() failed", 14))
+		mem = " (cpp and dtc run with at most " RUN_MEMORY_STR " of memory)";
 	if (at)
-		ea_err_set(err, "%s: %.*s", prog, (int)strcspn(l, "\n"), l);
+		ea_err_set(err, "%s: %.*s%s", prog, (int)n, l, mem);
 	else
-		ea_err_set(err, "%s: %s: %.*s", src, prog, (int)strcspn(l, "\n"), l);
+		ea_err_set(err, "%s: %s: %.*s%s", src, prog, (int)n, l, mem);
 	free(text);
 	return -1;
 }
@@ -190,14 +231,17 @@ static int tool_error(const char *src, const char *prog, const char *log,
  * Runs argv[0] (from PATH) with stdout and stderr to LOG; 0 if it exits 0.
  * pfd tells an exec failure (closed on exec); alive stays open in the
  * program and whatever it runs (cpp runs cc1): its end is their end.
+ * *said: the error is the program's own message (from LOG), which may
+ * quote what it read.
  */
 static int run(const char *src, char *const argv[], const char *log,
-	       struct ea_err *err)
+	       bool *said, struct ea_err *err)
 {
 	int pfd[2], alive[2], status = 0, e = 0;
 	struct pollfd pw;
 	pid_t pid;
 
+	*said = false;
 	if (pipe2(pfd, O_CLOEXEC))
 		return ea_err_set(err, "%s: pipe: %s", src, strerror(errno));
 	if (pipe(alive)) {
@@ -209,12 +253,15 @@ static int run(const char *src, char *const argv[], const char *log,
 	pid = fork();
 	if (pid == 0) {
 		struct rlimit fs = { MAX_OUT, MAX_OUT }, cpu = { RUN_SECONDS, RUN_SECONDS };
+		struct rlimit as = { RUN_MEMORY, RUN_MEMORY };
 		int in = open("/dev/null", O_RDONLY);
 		int out = open(log, O_WRONLY | O_CREAT | O_TRUNC, 0600);
 
+		/* the address-space limit last: nothing is allocated after it */
 		if (setpgid(0, 0) || in < 0 || out < 0 || dup2(in, 0) < 0 ||
 		    dup2(out, 1) < 0 || dup2(out, 2) < 0 || setrlimit(RLIMIT_FSIZE, &fs) ||
-		    setrlimit(RLIMIT_CPU, &cpu) || setenv("LC_ALL", "C", 1))
+		    setrlimit(RLIMIT_CPU, &cpu) || setenv("LC_ALL", "C", 1) ||
+		    setrlimit(RLIMIT_AS, &as))
 			e = errno ? errno : EIO;
 		else
 			execvp(argv[0], argv);
@@ -250,28 +297,92 @@ static int run(const char *src, char *const argv[], const char *log,
 				  src, argv[0], strcmp(argv[0], "dtc") ? "cpp" : "device-tree-compiler");
 	if (e)
 		return ea_err_set(err, "%s: cannot run %s: %s", src, argv[0], strerror(e));
-	if (!WIFEXITED(status) || WEXITSTATUS(status))
+	if (!WIFEXITED(status) || WEXITSTATUS(status)) {
+		*said = true;
 		return tool_error(src, argv[0], log, status, err);
+	}
 	return 0;
+}
+
+/* A file the programs wrote, "" when they did not. */
+static char *written(const char *file)
+{
+	struct ea_err e2;
+	char *text;
+	size_t n;
+
+	return ea_read_file(file, MAX_OUT, &text, &n, &e2) ? strdup("") : text;
+}
+
+/*
+ * cpp, then what it read checked (whatever its exit status: its messages
+ * are shown only when it read nothing it may not), then the files dtc
+ * would read checked in its output, dtc, and what dtc read checked.
+ * f: in/in.dts, out.dtb, out.dts, log, deps.
+ */
+static int compile(const char *src, char **cpp, char **dtc, char f[][4200],
+		   const char *const *search, int nsearch, struct ea_dt_confine *c,
+		   struct ea_err *err)
+{
+	char *log = NULL, *pre = NULL, *deps = NULL;
+	struct ea_err run_err;
+	bool said;
+	int rc = -1, ran;
+
+	ran = run(src, cpp, f[3], &said, &run_err);
+	if (!(log = written(f[3])) || !(pre = written(f[0]))) {
+		ea_err_set(err, "%s: out of memory", src);
+		goto out;
+	}
+	if (ea_dt_check_cpp(c, src, log, pre, err))
+		goto out;
+	if (ran) {
+		*err = run_err;
+		goto out;
+	}
+	if (ea_dt_check_dtc(c, f[0], pre, search, nsearch, err))
+		goto out;
+	ran = run(src, dtc, f[3], &said, &run_err);
+	if (ran && !said) {
+		*err = run_err;	/* stopped, or not run: nothing of what it read */
+		goto out;
+	}
+	if (!(deps = written(f[4]))) {
+		ea_err_set(err, "%s: out of memory", src);
+		goto out;
+	}
+	if (ea_dt_check_deps(c, src, f[1], deps, err))
+		goto out;
+	if (ran)
+		*err = run_err;
+	rc = ran ? -1 : 0;
+out:
+	free(log);
+	free(pre);
+	free(deps);
+	return rc;
 }
 
 int ea_dt_compile(const char *src, const char *text,
 		  const struct ea_import_opts *o, char **dtb, size_t *len,
 		  struct ea_dt_locs **where, struct ea_err *err)
 {
-	static const char *const leaf[] = { "in.dts", "out.dtb", "out.dts", "log" };
+	static const char *const leaf[] = { "in/in.dts", "out.dtb", "out.dts", "log", "deps" };
 	const char *tmp = getenv("TMPDIR");
-	char dir[4096], f[4][4200], *srcdir = dir_of(src), *annot = NULL;
+	char dir[4096], in[4200], f[5][4200], *srcdir = dir_of(src), *annot = NULL;
 	char *srcarg = join(src[0] == '-' ? "." : NULL, src);	/* not an option */
 	char **cpp = calloc((size_t)(16 + 2 * o->nincdirs), sizeof(char *));
 	char **dtc = calloc((size_t)(16 + 2 * o->nincdirs), sizeof(char *));
+	const char **search = calloc((size_t)(1 + o->nincdirs), sizeof(char *));
+	struct ea_dt_confine *c = ea_dt_confine_new(src, o);
 	int nc = 0, nd = 0, rc = -1;
 	struct scanned *v;
+	bool said;
 	size_t n;
 
 	*dtb = NULL;
 	*where = NULL;
-	if (!srcdir || !srcarg || !cpp || !dtc) {
+	if (!srcdir || !srcarg || !cpp || !dtc || !search || !c) {
 		ea_err_set(err, "%s: out of memory", src);
 		goto out;
 	}
@@ -280,7 +391,7 @@ int ea_dt_compile(const char *src, const char *text,
 		ea_err_set(err, "%s: out of memory", src);
 		goto out;
 	}
-	rc = scan_includes(src, text, o, 0, v, err);
+	rc = scan_includes(src, text, o, c, 0, v, err);
 	for (int i = 0; i < v->n; i++)
 		free(v->path[i]);
 	free(v);
@@ -293,48 +404,62 @@ int ea_dt_compile(const char *src, const char *text,
 			   strerror(errno));
 		goto out;
 	}
-	for (int i = 0; i < 4; i++)
+	ea_dt_confine_private(c, dir);
+	for (int i = 0; i < 5; i++)
 		snprintf(f[i], sizeof(f[i]), "%s/%s", dir, leaf[i]);
+	/* dtc looks for a relative /incbin/ beside its input first: alone there */
+	snprintf(in, sizeof(in), "%s/in", dir);
+	if (mkdir(in, 0700)) {
+		ea_err_set(err, "%s: cannot make a temporary directory: %s", src,
+			   strerror(errno));
+		goto rm;
+	}
 	for (const char *const *a = (const char *const[]){ "cpp", "-nostdinc",
-		"-undef", "-D__DTS__", "-x", "assembler-with-cpp", NULL }; *a; a++)
+		"-undef", "-D__DTS__", "-x", "assembler-with-cpp", "-H", "-w", NULL }; *a; a++)
 		cpp[nc++] = (char *)*a;
 	for (const char *const *a = (const char *const[]){ "dtc", "-q", "-I",
-		"dts", "-O", "dtb", "-o", f[1], "-i", srcdir, NULL }; *a; a++)
+		"dts", "-O", "dtb", "-o", f[1], "-d", f[4], "-i", srcdir, NULL }; *a; a++)
 		dtc[nd++] = (char *)*a;
+	search[0] = srcdir;
 	for (int i = 0; i < o->nincdirs; i++) {
 		cpp[nc++] = "-I";
 		cpp[nc++] = (char *)o->incdirs[i];
 		dtc[nd++] = "-i";
 		dtc[nd++] = (char *)o->incdirs[i];
+		search[1 + i] = o->incdirs[i];
 	}
 	cpp[nc++] = "-o";
 	cpp[nc++] = f[0];
 	cpp[nc++] = srcarg;
 	dtc[nd++] = f[0];
-	if (run(src, cpp, f[3], err) || run(src, dtc, f[3], err))
+	if (compile(src, cpp, dtc, f, search, 1 + o->nincdirs, c, err))
 		goto rm;
-	/* again, as annotated dts text: where each node and property was set */
+	/* again, as annotated dts text (the same input: the same files read):
+	 * where each node and property was set */
 	dtc[5] = "dts";
 	dtc[7] = f[2];
 	dtc[nd] = "-T";
 	dtc[nd + 1] = "-T";
-	if (run(src, dtc, f[3], err) ||
+	if (run(src, dtc, f[3], &said, err) ||
 	    ea_read_file(f[1], MAX_OUT, dtb, len, err) ||
 	    ea_read_file(f[2], MAX_OUT, &annot, &n, err))
 		goto rm;
 	*where = ea_dt_locs(annot);
 	rc = *where ? 0 : ea_err_set(err, "%s: out of memory", src);
 rm:
-	for (int i = 0; i < 4; i++)
+	for (int i = 0; i < 5; i++)
 		unlink(f[i]);
+	rmdir(in);
 	rmdir(dir);
 out:
 	if (rc) {
 		free(*dtb);
 		*dtb = NULL;
 	}
+	ea_dt_confine_free(c);
 	free(annot);
 	free(srcarg);
+	free(search);
 	free(cpp);
 	free(dtc);
 	free(srcdir);

@@ -16,6 +16,10 @@
  *	    freq_domains:	[[CPU, ...], ...] (else conf: freq-domains:)
  *
  * One cluster per frequency domain; its CPUs must carry the same states.
+ * Nesting deeper than LISA_MAX_DEPTH is refused by a first pass of
+ * libyaml's event parser, before the document is built: libyaml's time
+ * grows with the square of the depth (100 000 nested '[', 200 KB, took
+ * 24 s), a plat_info's is about 12.
  */
 #include <math.h>
 #include <stdint.h>
@@ -30,6 +34,7 @@
 /* plat_info files are kilobytes; libyaml keeps ~100 bytes per node */
 #define LISA_MAX_FILE (1u << 20)
 #define LISA_MAX_PAIRS 4096	/* entries of one omap */
+#define LISA_MAX_DEPTH 64	/* nested sequences and mappings */
 
 struct lisa {
 	struct ea_imp b;
@@ -459,6 +464,45 @@ static int walk(struct lisa *l, struct ea_model **out)
 	return ea_imp_finish(&l->b, "LISA nrg-model", out);
 }
 
+/* The YAML's nesting, event by event: refused past LISA_MAX_DEPTH (and
+ * its syntax errors reported) before yaml_parser_load() builds anything. */
+static int check_depth(const char *src, const char *buf, size_t len,
+		       struct ea_err *err)
+{
+	yaml_parser_t parser;
+	yaml_event_t ev;
+	int depth = 0, rc = 0;
+	bool end = false;
+
+	if (!yaml_parser_initialize(&parser))
+		return ea_err_set(err, "%s: out of memory", src);
+	yaml_parser_set_input_string(&parser, (const unsigned char *)buf, len);
+	while (!rc && !end) {
+		if (!yaml_parser_parse(&parser, &ev)) {
+			rc = ea_err_set(err, "%s:%zu: YAML: %s%s%s", src,
+					(size_t)parser.problem_mark.line + 1,
+					parser.problem ? parser.problem : "error",
+					parser.context ? " " : "",
+					parser.context ? parser.context : "");
+			break;
+		}
+		if (ev.type == YAML_SEQUENCE_START_EVENT ||
+		    ev.type == YAML_MAPPING_START_EVENT) {
+			if (++depth > LISA_MAX_DEPTH)
+				rc = ea_err_set(err, "%s:%zu: YAML nested deeper than %d levels: not a plat_info",
+						src, (size_t)ev.start_mark.line + 1,
+						LISA_MAX_DEPTH);
+		} else if (ev.type == YAML_SEQUENCE_END_EVENT ||
+			   ev.type == YAML_MAPPING_END_EVENT) {
+			depth--;
+		}
+		end = ev.type == YAML_STREAM_END_EVENT;
+		yaml_event_delete(&ev);
+	}
+	yaml_parser_delete(&parser);
+	return rc;
+}
+
 int ea_import_lisa(struct ea_model **out, const char *src,
 		   const struct ea_import_opts *opts, struct ea_err *err)
 {
@@ -481,6 +525,8 @@ int ea_import_lisa(struct ea_model **out, const char *src,
 		free(buf);
 		goto scrub;
 	}
+	if (check_depth(src, buf, len, err))
+		goto free_imp;
 	if (!yaml_parser_initialize(&parser)) {
 		ea_err_set(err, "%s: out of memory", src);
 		goto free_imp;

@@ -2,14 +2,16 @@
 /*
  * ea_replay_json() (include/eatrace/eatrace.h) and ea_trace_replay_json()
  * (eatrace/trace.h): `eatrace replay -f json` in one call, the path
- * cmd_replay() takes without pins, window, shadow or pictures; the CLI's
- * messages for the same mistakes.
+ * cmd_replay() takes without pins, window, shadow or pictures, with its
+ * default ensemble and sensitivity; the CLI's messages for the same
+ * mistakes.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "eatrace/eatrace.h"
+#include "eatrace/input.h"
 #include "output/api.h"
 
 #define MAX_POLICIES 16
@@ -23,12 +25,19 @@ struct replay_call {
 	bool have_run;
 	struct ea_replay_result res[MAX_POLICIES];
 	int nres;
+	struct ea_ensemble ens;
+	struct ea_sensitivity sens;
+	bool have_ens, have_sens;
 };
 
 static void call_free(struct replay_call *c)
 {
 	for (int i = 0; i < c->nres; i++)
 		ea_replay_result_free(&c->res[i]);
+	if (c->have_ens)
+		ea_ensemble_free(&c->ens);
+	if (c->have_sens)
+		ea_sensitivity_free(&c->sens);
 	if (c->have_run)
 		ea_run_free(&c->run);
 	ea_workload_free(c->wl);
@@ -95,6 +104,31 @@ static int check_request(const struct ea_replay_request *rq, struct ea_err *e)
 	return 0;
 }
 
+/* The CLI's defaults: --ensemble 10, --seed 1, --baseline cfs when among
+ * the policies, the sensitivity to wakeup energy. 0, or -1 + e. */
+static int extras(struct replay_call *c, const struct ea_replay_config *cfgs,
+		  const char *const *names, int npol, struct ea_err *e)
+{
+	int baseline = -1;
+	struct ea_ensemble_config ec = {
+		.n = EA_REPLAY_ENSEMBLE_N, .seed = EA_REPLAY_SEED,
+		.cut_max_ns = EA_REPLAY_CUT_MAX_NS,
+		.jitter_ns = EA_REPLAY_JITTER_NS,
+		.confidence = EA_REPLAY_CONFIDENCE, .threads = ea_input_jobs(),
+	};
+
+	for (int i = 0; i < npol; i++)
+		if (!strcmp(names[i], "cfs"))
+			baseline = i;
+	ec.baseline = baseline;
+	c->have_ens = true;
+	if (ea_replay_ensemble(c->wl, cfgs, npol, &ec, &c->ens, e))
+		return -1;
+	c->have_sens = true;
+	return ea_replay_sensitivity(c->wl, cfgs, npol, c->res, baseline,
+				     ea_input_jobs(), &c->sens, e);
+}
+
 static void render_fn(FILE *f, const struct ea_replay_report *rep)
 {
 	ea_replay_render_json(f, rep);
@@ -111,6 +145,7 @@ int ea_api_replay(const struct ea_api_src *s, const struct ea_replay_request *rq
 	struct ea_consumer cons[2];
 	struct ea_replay_report rep;
 	const char *names[MAX_POLICIES], *gov, *idle;
+	struct ea_replay_config cfgs[MAX_POLICIES];
 	enum ea_replay_work work;
 	char polbuf[256];
 	int npol, ncons = 0, rc = -1;
@@ -157,6 +192,7 @@ int ea_api_replay(const struct ea_api_src *s, const struct ea_replay_request *rq
 	wcfg.model = c.model;
 	wcfg.source_capacity = (uint32_t)rq->source_capacity;
 	wcfg.auto_pin = rq->auto_pin != 0;
+	wcfg.early_ns = EA_REPLAY_CUT_MAX_NS;	/* the ensemble's start cuts */
 	wcfg.no_segments = true;
 	for (int i = 0; i < npol; i++)
 		if (ea_replay_policy_follows(names[i]))
@@ -195,8 +231,16 @@ int ea_api_replay(const struct ea_api_src *s, const struct ea_replay_request *rq
 			goto out;
 		}
 		c.nres++;
+		cfgs[i] = cfg;
 	}
 	if (ea_replay_close(c.res, c.nres, &e)) {
+		char msg[EA_ERR_MAX];
+
+		snprintf(msg, sizeof(msg), "%s", e.msg);
+		ea_err_set(&e, "%s: %s", path, msg);
+		goto out;
+	}
+	if (extras(&c, cfgs, names, npol, &e)) {
 		char msg[EA_ERR_MAX];
 
 		snprintf(msg, sizeof(msg), "%s", e.msg);
@@ -210,6 +254,8 @@ int ea_api_replay(const struct ea_api_src *s, const struct ea_replay_request *rq
 			work == EA_WORK_FIXED ? "fixed" : "auto",
 		.actual = c.have_acct ? &c.acct : NULL,
 		.wl = ea_workload_counts(c.wl), .results = c.res, .nresults = c.nres,
+		.ensemble = &c.ens, .sensitivity = &c.sens,
+		.baseline = c.ens.cfg.baseline >= 0 ? names[c.ens.cfg.baseline] : NULL,
 	};
 	if (!(f = open_memstream(&buf, &len))) {
 		ea_err_set(&e, "out of memory");

@@ -6,6 +6,7 @@
 
 #include "eatrace/output.h"
 #include "output/html-common.h"
+#include "output/replay-ensemble.h"
 
 static void td_s(FILE *f, uint64_t ns, const char *unit, double div)
 {
@@ -164,6 +165,7 @@ void ea_replay_render_html(FILE *f, const struct ea_replay_report *r,
 			"(%.1f%% apart, capacity x s): compare energy per unit of work.</p>\n",
 			ea_replay_work_spread_pct(r));
 	costs_note(f, r);
+	rp_out_ensemble_html(f, r);
 
 	if (tls) {
 		for (int i = 0; i < n; i++)

@@ -14,13 +14,38 @@ const char *ea_fmt_s(char *buf, uint64_t ns)
 	return buf;
 }
 
+/*
+ * The fewest significant digits (1 to 17) whose "%.*g" reads back as v.
+ * Where v's rounding interval is symmetric (v not a power of two), reading
+ * back is monotonic in the digits: the rounding to p + 1 digits is at
+ * least as near v as the one to p digits, and both ends of the interval
+ * round to v or neither does. There a binary search finds the precision
+ * trying 1, 2, ... 17 in turn finds, in 4 or 5 tries instead of up to 17;
+ * elsewhere (powers of two, zero, infinities, NaN) the plain search runs.
+ */
 const char *ea_fmt_num(char *buf, double v)
 {
-	for (int prec = 1; prec <= 17; prec++) {
-		snprintf(buf, 40, "%.*g", prec, v);
-		if (strtod(buf, NULL) == v)
-			return buf;
+	int lo = 1, hi = 17, e; /* the answer is in [lo, hi] */
+
+	if (!isfinite(v) || frexp(v, &e) == 0.5 || frexp(v, &e) == -0.5 ||
+	    v == 0) {
+		for (int prec = 1; prec <= 17; prec++) {
+			snprintf(buf, 40, "%.*g", prec, v);
+			if (strtod(buf, NULL) == v)
+				return buf;
+		}
+		return buf;
 	}
+	while (lo < hi) {
+		int mid = lo + (hi - lo) / 2;
+
+		snprintf(buf, 40, "%.*g", mid, v);
+		if (strtod(buf, NULL) == v)
+			hi = mid;
+		else
+			lo = mid + 1;
+	}
+	snprintf(buf, 40, "%.*g", lo, v);
 	return buf;
 }
 

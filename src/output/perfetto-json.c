@@ -44,15 +44,6 @@ static void jstr(FILE *f, const char *s)
 	ea_esc_json(f, s);
 }
 
-/* Microseconds with ns resolution: "1234.567". */
-static const char *us(char *buf, uint64_t ns, uint64_t t0)
-{
-	uint64_t d = ns > t0 ? ns - t0 : 0;
-
-	snprintf(buf, 32, "%" PRIu64 ".%03u", d / 1000, (unsigned)(d % 1000));
-	return buf;
-}
-
 static void meta(struct ea_perfetto *p, const char *what, int tid,
 		 const char *key, const char *sval, long long ival)
 {
@@ -66,15 +57,72 @@ static void meta(struct ea_perfetto *p, const char *what, int tid,
 	fputs("}}", p->f);
 }
 
+/* Decimal digits of v at p; the end. */
+static char *put_u64(char *p, uint64_t v)
+{
+	char d[20];
+	int n = 0;
+
+	do {
+		d[n++] = (char)('0' + v % 10);
+		v /= 10;
+	} while (v);
+	while (n)
+		*p++ = d[--n];
+	return p;
+}
+
+/* "%lld" of v at p; the end. */
+static char *put_i64(char *p, long long v)
+{
+	if (v < 0) {
+		*p++ = '-';
+		return put_u64(p, -(uint64_t)v);
+	}
+	return put_u64(p, (uint64_t)v);
+}
+
+/* Microseconds since t0 with ns resolution at p, "1234.567"; the end. */
+static char *put_us(char *p, uint64_t ns, uint64_t t0)
+{
+	uint64_t d = ns > t0 ? ns - t0 : 0;
+	unsigned r = (unsigned)(d % 1000);
+
+	p = put_u64(p, d / 1000);
+	*p++ = '.';
+	*p++ = (char)('0' + r / 100);
+	*p++ = (char)('0' + r / 10 % 10);
+	*p++ = (char)('0' + r % 10);
+	return p;
+}
+
+static char *put_str(char *p, const char *s)
+{
+	size_t n = strlen(s);
+
+	memcpy(p, s, n);
+	return p + n;
+}
+
 static void counter(struct ea_perfetto *p, const char *name, uint64_t ts,
 		    uint64_t t0, const char *val)
 {
-	char b[32];
+	char b[96], *e;
 
+	/* fprintf()'s "{\"ph\":\"C\",\"pid\":%d,\"tid\":0,\"name\":" NAME
+	 * ",\"ts\":%s,\"args\":{\"value\":%s}}", by hand */
 	sep(p);
-	fprintf(p->f, "{\"ph\":\"C\",\"pid\":%d,\"tid\":0,\"name\":", p->pid);
+	e = put_str(b, "{\"ph\":\"C\",\"pid\":");
+	e = put_i64(e, p->pid);
+	e = put_str(e, ",\"tid\":0,\"name\":");
+	fwrite(b, 1, (size_t)(e - b), p->f);
 	jstr(p->f, name);
-	fprintf(p->f, ",\"ts\":%s,\"args\":{\"value\":%s}}", us(b, ts, t0), val);
+	e = put_str(b, ",\"ts\":");
+	e = put_us(e, ts, t0);
+	e = put_str(e, ",\"args\":{\"value\":");
+	fwrite(b, 1, (size_t)(e - b), p->f);
+	fputs(val, p->f);
+	fputs("}}", p->f);
 }
 
 /* Power (wake false: busy + idle energy over the bucket's length) or the
@@ -85,6 +133,8 @@ static void power_counters(struct ea_perfetto *p, const struct ea_timeline *t,
 			   size_t step)
 {
 	char val[40], last[40] = "";
+	double val_of = 0; /* val is ea_fmt_num(val_of) once have_val */
+	bool have_val = false;
 
 	for (size_t b = 0; b < t->nbuckets; b += step) {
 		uint64_t a;
@@ -92,7 +142,13 @@ static void power_counters(struct ea_perfetto *p, const struct ea_timeline *t,
 
 		if (!ea_pf_power_at(t, col, b, step, wake, &a, &w))
 			continue;
-		ea_fmt_num(val, w);
+		/* the same bits give the same digits: most buckets repeat
+		 * the previous one's power */
+		if (!have_val || memcmp(&w, &val_of, sizeof(w))) {
+			ea_fmt_num(val, w);
+			val_of = w;
+			have_val = true;
+		}
 		/* power: on change; wakeup energy: every nonzero bucket, so
 		 * that the values add up to it */
 		if (!strcmp(val, last) && (!wake || !w))
@@ -105,6 +161,37 @@ static void power_counters(struct ea_perfetto *p, const struct ea_timeline *t,
 		counter(p, name, t->end, t0, "0");
 }
 
+/*
+ * A task's slice on CPU c: the text fprintf() wrote with
+ * "{\"ph\":\"X\",\"pid\":%d,\"tid\":%d,\"name\":" NAME
+ * ",\"cat\":\"task\",\"ts\":%s,\"dur\":%s,\"args\":{\"pid\":%d,\"freq_khz\":%lld}}",
+ * formatted by hand (one a busy stretch: the file's bulk).
+ */
+static void slice(struct ea_perfetto *p, int c, const char *comm,
+		  const struct ea_tl_change *ch, long long fv, uint64_t t0)
+{
+	char b[160], *e = b;
+
+	sep(p);
+	e = put_str(e, "{\"ph\":\"X\",\"pid\":");
+	e = put_i64(e, p->pid);
+	e = put_str(e, ",\"tid\":");
+	e = put_i64(e, c + 1);
+	e = put_str(e, ",\"name\":");
+	fwrite(b, 1, (size_t)(e - b), p->f);
+	jstr(p->f, comm);
+	e = put_str(b, ",\"cat\":\"task\",\"ts\":");
+	e = put_us(e, ch->t0, t0);
+	e = put_str(e, ",\"dur\":");
+	e = put_us(e, ch->t1, ch->t0);
+	e = put_str(e, ",\"args\":{\"pid\":");
+	e = put_i64(e, ch->pid);
+	e = put_str(e, ",\"freq_khz\":");
+	e = put_i64(e, fv);
+	e = put_str(e, "}}");
+	fwrite(b, 1, (size_t)(e - b), p->f);
+}
+
 /* Per CPU: OPP and idle-state counters and task slices, in the order the
  * changes happened (time order), so that a size cap cuts them all at one
  * time. */
@@ -113,7 +200,7 @@ static void changes(struct ea_perfetto *p, const struct ea_timeline *t,
 {
 	long long *last_f = malloc((size_t)(ncpus > 0 ? ncpus : 1) * sizeof(*last_f));
 	long long *last_i = malloc((size_t)(ncpus > 0 ? ncpus : 1) * sizeof(*last_i));
-	char fn[48], in[48], val[32], b1[32], b2[32], cb[32];
+	char fn[48], in[48], val[32], cb[32];
 
 	if (!last_f || !last_i) {
 		free(last_f);
@@ -149,11 +236,7 @@ static void changes(struct ea_perfetto *p, const struct ea_timeline *t,
 		}
 		if (ch->mode != EA_CPU_BUSY)
 			continue;
-		sep(p);
-		fprintf(p->f, "{\"ph\":\"X\",\"pid\":%d,\"tid\":%d,\"name\":", p->pid, c + 1);
-		jstr(p->f, ea_pf_comm_of(s, ch->pid, cb));
-		fprintf(p->f, ",\"cat\":\"task\",\"ts\":%s,\"dur\":%s,\"args\":{\"pid\":%d,\"freq_khz\":%lld}}",
-			us(b1, ch->t0, t0), us(b2, ch->t1, ch->t0), ch->pid, fv);
+		slice(p, c, ea_pf_comm_of(s, ch->pid, cb), ch, fv, t0);
 	}
 	free(last_f);
 	free(last_i);

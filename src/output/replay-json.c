@@ -11,6 +11,7 @@
 #include "eatrace/replay.h"
 #include "eatrace/report.h"
 #include "eatrace/unit.h"
+#include "output/replay-ensemble.h"
 
 const struct ea_energy_unit *ea_replay_unit(const struct ea_replay_report *r,
 					    struct ea_energy_unit *tmp)
@@ -90,7 +91,7 @@ static void clusters_json(struct ea_json *j, const struct ea_acct *a,
 }
 
 static void policy_json(struct ea_json *j, const struct ea_replay_report *r,
-			const struct ea_replay_result *res)
+			const struct ea_replay_result *res, int idx)
 {
 	const struct ea_cluster *cl;
 	struct ea_energy_unit ut;
@@ -158,6 +159,7 @@ static void policy_json(struct ea_json *j, const struct ea_replay_report *r,
 		ea_json_obj_end(j);
 	}
 	ea_json_arr_end(j);
+	rp_out_ensemble_json_policy(j, r, idx);
 	ea_json_obj_end(j);
 }
 
@@ -213,9 +215,10 @@ void ea_replay_render_json(FILE *f, const struct ea_replay_report *r)
 	ea_json_num(&j, "work_spread_pct", ea_replay_work_spread_pct(r));
 	ea_json_bool(&j, "work_differs",
 		     ea_replay_work_spread_pct(r) > EA_REPLAY_WORK_SPREAD_PCT);
+	rp_out_ensemble_json_head(&j, r);
 	ea_json_arr(&j, "policies");
 	for (int i = 0; i < r->nresults; i++)
-		policy_json(&j, r, &r->results[i]);
+		policy_json(&j, r, &r->results[i], i);
 	ea_json_arr_end(&j);
 	ea_json_obj_end(&j);
 	ea_json_end(&j);

@@ -7,6 +7,7 @@
 #include "eatrace/model-verdict.h"
 #include "eatrace/replay.h"
 #include "eatrace/unit.h"
+#include "output/replay-ensemble.h"
 
 static const char *s_of(char *buf, uint64_t ns)
 {
@@ -135,6 +136,7 @@ void ea_replay_render_text(FILE *f, const struct ea_replay_report *r)
 		fprintf(f, "note: the policies did different amounts of work (%.1f%% apart, %s): compare e/work, not only energy\n",
 			ea_replay_work_spread_pct(r), EA_WORK_UNIT);
 	costs_text(f, r);
+	rp_out_ensemble_text(f, r);
 	fprintf(f, "\n%-10s", "cluster");
 	if (r->actual)
 		fprintf(f, " %14s", "actual");

@@ -156,18 +156,25 @@ static void spread(struct ea_timeline *t, int col, ea_energy_t v,
 		   uint64_t t0, uint64_t t1)
 {
 	ea_energy_t len, q, r, done = 0;
+	long long last;
 
 	if (!v)
 		return;
 	if (t1 <= t0)
 		return put_at(t, col, v, t0);
+	/* Make sure the last bucket exists first: merging must not happen
+	 * between pieces. */
+	last = bucket_of(t, t1 - 1);
+	if (last < 0)
+		return oom(t);
+	/* All in one bucket (most changes): the loop's one piece, v. */
+	if (t0 >= t->start && t0 >= bucket_start(t, (uint64_t)last)) {
+		t->e[last * t->stride + col] += v;
+		return;
+	}
 	len = (ea_energy_t)(t1 - t0);
 	q = v / len;
 	r = v % len;
-	/* Make sure the last bucket exists first: merging must not happen
-	 * between pieces. */
-	if (bucket_of(t, t1 - 1) < 0)
-		return oom(t);
 	for (uint64_t a = t0; a < t1;) {
 		long long b = bucket_of(t, a);
 		uint64_t bend, e;

@@ -287,6 +287,23 @@ static bool overlap_stretch(struct ea_workload *w, struct rp_cpu_timeline *tl,
 	return true;
 }
 
+/* A run of t (its open activation a, segment g) that began in the first
+ * cfg.early_ns: kept for the ensemble's start cuts (workload-perturb.c). */
+static bool early_run(struct ea_workload *w, const struct rp_task *t,
+		      const struct rp_seg *g, int cpu, uint64_t since,
+		      uint64_t now, uint32_t cap, bool overlap)
+{
+	if (!GROW(w, w->early, w->nearly, w->early_cap))
+		return false;
+	w->early[w->nearly++] = (struct rp_early_run){
+		.since = since, .now = now, .task = (uint32_t)(t - w->tasks),
+		.act = (uint32_t)(t->nacts - 1),
+		.seg = g ? (uint32_t)(g - t->segs) : UINT32_MAX,
+		.cap = cap, .cpu = cpu, .overlap = overlap,
+	};
+	return true;
+}
+
 static void on_change(void *ctx, const struct ea_state *s, int cpu,
 		      uint64_t since, uint64_t now,
 		      const struct ea_cpu_state *old,
@@ -355,9 +372,10 @@ static void on_change(void *ctx, const struct ea_state *s, int cpu,
 		}
 		note_run(t, a, cpu);
 		{
-			uint64_t work = (now - since) *
-					source_capacity(w, cpu, old->freq_khz);
+			uint32_t cap = source_capacity(w, cpu, old->freq_khz);
+			uint64_t work = (now - since) * cap;
 			struct rp_seg *g = NULL;
+			bool overlap = false;
 
 			if (!w->cfg.no_segments) {
 				g = seg_on(w, t, a, cpu, since, seq, false);
@@ -380,7 +398,12 @@ static void on_change(void *ctx, const struct ea_state *s, int cpu,
 					return;
 				if (g)
 					g->stretch += work;
+				overlap = true;
 			}
+			if (w->cfg.early_ns &&
+			    since < ea_state_first_ts(s) + w->cfg.early_ns &&
+			    !early_run(w, t, g, cpu, since, now, cap, overlap))
+				return;
 		}
 		if (now >= t->ran_until) {
 			t->ran_until = now;
@@ -616,6 +639,7 @@ void ea_workload_free(struct ea_workload *w)
 	free(w->freqs);
 	free(w->offs);
 	free(w->cpus);
+	free(w->early);
 	free(w);
 }
 

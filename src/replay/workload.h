@@ -173,6 +173,17 @@ struct rp_cpu_timeline {
 	int16_t init_state; /* ... in this idle state */
 };
 
+/* A task's run that began in the trace's first cfg.early_ns: an ensemble
+ * member cut there (workload-perturb.c) keeps the part after its cut. */
+struct rp_early_run {
+	uint64_t since, now; /* ns */
+	uint32_t task, act; /* tasks[task].acts[act] */
+	uint32_t seg; /* its segment, UINT32_MAX: none kept */
+	uint32_t cap; /* work per ns */
+	int32_t cpu;
+	bool overlap; /* also an overlap stretch (rp_seg.stretch) */
+};
+
 struct ea_workload {
 	struct ea_workload_config cfg;
 	struct rp_task *tasks; /* order of first appearance */
@@ -192,6 +203,9 @@ struct ea_workload {
 	struct ea_workload_counts counts;
 	/* extraction: the activations closed so far, counted (count_act()) */
 	struct ea_workload_counts closed;
+	/* cfg.early_ns: the runs that began in it, in the order seen */
+	struct rp_early_run *early;
+	size_t nearly, early_cap;
 	char error[128];
 };
 
@@ -200,5 +214,19 @@ int rp_kthread_cpu(const char *comm);
 /* pin.c: t->pin, t->upin, t->pin_auto from cfg and t's comm, pid, CPUs. */
 void rp_pin_resolve(const struct ea_workload_config *cfg, struct rp_task *t);
 bool rp_pin_allows(const struct ea_pin *pin, int cpu);
+
+/*
+ * workload-perturb.c: an ensemble member's workload, a copy of base
+ * (its own arrays: ea_workload_free() frees it) in which the replay
+ * starts cut_ns after the trace (at most base->cfg.early_ns: the
+ * activations that ended by then are gone, those still going keep the
+ * work they had left and are there from the start) and every activation
+ * is released up to jitter_ns later than recorded (a draw per
+ * activation from seed; never past its recorded end). NULL: out of
+ * memory.
+ */
+struct ea_workload *rp_workload_perturb(const struct ea_workload *base,
+					uint64_t cut_ns, uint64_t jitter_ns,
+					uint64_t seed);
 
 #endif

@@ -161,18 +161,36 @@ struct style {
 static void walk(struct sink *k, const char *s, const struct style *st)
 {
 	const char *start = s;
+	const char *run = s; /* [run, s): bytes kept as they are, not put yet */
 
 	while (*s) {
 		uint32_t cp;
-		int len = ea_utf8_seq(s, &cp);
+		int len;
 		char e[8];
 
+		/* plain ASCII kept as it is (most text): one put per run
+		 * into a FILE; into a buffer one per character, as a cut
+		 * must fall between characters */
+		if ((unsigned char)*s >= 0x20 && (unsigned char)*s < 0x7f &&
+		    !st->ascii[(unsigned char)*s] &&
+		    !(st->json && *s == '/' && s > start && s[-1] == '<')) {
+			s++;
+			if (!k->f) {
+				put(k, s - 1, 1);
+				run = s;
+			}
+			continue;
+		}
+		if (s > run)
+			put(k, run, (size_t)(s - run));
+		len = ea_utf8_seq(s, &cp);
 		if (!len) {
 			if (st->invalid)
 				puts_(k, st->invalid);
 			else
 				put_hex(k, (unsigned char)*s);
 			s++;
+			run = s;
 			continue;
 		}
 		if (cp < 0x80 && st->ascii[cp]) {
@@ -190,7 +208,10 @@ static void walk(struct sink *k, const char *s, const struct style *st)
 			put(k, s, (size_t)len);
 		}
 		s += len;
+		run = s;
 	}
+	if (s > run)
+		put(k, run, (size_t)(s - run));
 }
 
 /* ---- JSON ---- */

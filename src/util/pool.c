@@ -9,8 +9,20 @@
  * its wait status, and no result) and is replaced while jobs remain.
  * Forking once per worker instead of once per job spares every job the
  * fork's page-table copy and the fresh heap's page faults.
+ *
+ * A worker's stdout is /dev/null (results travel over the pipe only: a
+ * library printing to stdout cannot reach what the parent writes there),
+ * and it takes SIGINT, SIGTERM and SIGHUP by default, whatever the
+ * parent's handlers. A worker ends after a job that tainted it
+ * (ea_pool_taint()) or left it with more open descriptors than it started
+ * with (a library that leaked one on a bad input would otherwise run the
+ * worker out of them): a fresh one takes the jobs left. ea_pool_stop()
+ * (from a signal handler) ends a run early: results already sent are
+ * reported, the workers are killed, their jobs reported no more.
  */
+#include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdbool.h>
@@ -25,11 +37,21 @@
 
 /* Set in a worker by a job that left the process unsound (ea_pool_taint) */
 static volatile sig_atomic_t tainted;
+/* Set by ea_pool_stop(): the run ends as soon as the parent sees it */
+static volatile sig_atomic_t stop_requested;
 
 void ea_pool_taint(void)
 {
 	tainted = 1;
 }
+
+void ea_pool_stop(void)
+{
+	stop_requested = 1;
+}
+
+/* How often the parent looks for a stop request while no worker speaks */
+#define STOP_POLL_MS 200
 
 struct worker {
 	pid_t pid;
@@ -83,12 +105,42 @@ static int read_job(int fd, size_t *job)
 	return 1;
 }
 
+/* The process's open descriptors (/proc/self/fd), -1 if unknown. */
+static int count_fds(void)
+{
+	DIR *d = opendir("/proc/self/fd");
+	struct dirent *e;
+	int n = 0;
+
+	if (!d)
+		return -1;
+	while ((e = readdir(d)))
+		n += e->d_name[0] != '.';
+	closedir(d);
+	return n - 1;	/* the directory's own */
+}
+
+/* A worker's start: stdout to /dev/null, the stop signals by default. */
+static void worker_setup(void)
+{
+	int null = open("/dev/null", O_WRONLY | O_CLOEXEC);
+
+	if (null < 0 || dup2(null, STDOUT_FILENO) < 0)
+		_exit(127);	/* the parent reports the job failed */
+	close(null);
+	signal(SIGINT, SIG_DFL);
+	signal(SIGTERM, SIG_DFL);
+	signal(SIGHUP, SIG_DFL);
+}
+
 /* The worker's life: jobs until the command pipe closes. */
 static void worker_main(int cmd, int res, ea_pool_job_fn job, void *ctx)
 {
 	size_t i, hdr[2];
-	int r;
+	int r, nfds;
 
+	worker_setup();
+	nfds = count_fds();
 	while ((r = read_job(cmd, &i)) > 0) {
 		char *buf = NULL;
 		size_t len = 0;
@@ -101,6 +153,10 @@ static void worker_main(int cmd, int res, ea_pool_job_fn job, void *ctx)
 			_exit(127);
 		hdr[0] = i;
 		hdr[1] = len;
+		/* a descriptor leaked by the job (libtracecmd abandons its
+		 * handle on some corrupt files): a fresh worker goes on */
+		if (nfds >= 0 && count_fds() > nfds)
+			tainted = 1;
 		/* unsound after this job: no job more (the parent's next job
 		 * number meets EPIPE and goes to a fresh worker), then its
 		 * result, then out without touching the heap again */
@@ -210,7 +266,7 @@ static int send_job(struct worker *w, size_t job)
 /* Hand w its next job, or tell it there is none. */
 static void assign(struct worker *w, size_t *next, size_t njobs)
 {
-	if (*next < njobs && w->cmd >= 0 && !send_job(w, *next)) {
+	if (!stop_requested && *next < njobs && w->cmd >= 0 && !send_job(w, *next)) {
 		w->busy = true;
 		w->job = (*next)++;
 		return;
@@ -249,7 +305,7 @@ static int frames(struct worker *w, size_t *next, size_t njobs, ea_pool_done_fn 
 }
 
 /* w is gone (end of its result pipe): reap it, report its job if it was
- * running one. */
+ * running one (and done is not NULL). */
 static void reap(struct worker *w, int failed, ea_pool_done_fn done, void *ctx)
 {
 	int status;
@@ -259,7 +315,7 @@ static void reap(struct worker *w, int failed, ea_pool_done_fn done, void *ctx)
 	close(w->res);
 	while (waitpid(w->pid, &status, 0) < 0 && errno == EINTR)
 		;
-	if (w->busy) {
+	if (w->busy && done) {
 		/* it stopped in the middle of a job: whatever its exit
 		 * status says, the job has no result */
 		if (failed || (WIFEXITED(status) && !WEXITSTATUS(status)))
@@ -267,6 +323,25 @@ static void reap(struct worker *w, int failed, ea_pool_done_fn done, void *ctx)
 		done(w->job, "", 0, status, ctx);
 	}
 	free(w->buf);
+}
+
+/*
+ * A stop: the results the workers sent before are reported (what their
+ * pipes hold now), then every worker is killed and reaped, its job not
+ * reported.
+ */
+static void stop_all(struct worker *w, size_t nrun, size_t *next, size_t njobs,
+		     ea_pool_done_fn done, void *ctx)
+{
+	for (size_t k = 0; k < nrun; k++) {
+		struct pollfd p = { .fd = w[k].res, .events = POLLIN };
+
+		while (poll(&p, 1, 0) > 0 && !drain(&w[k]))
+			;
+		frames(&w[k], next, njobs, done, ctx);
+		kill(w[k].pid, SIGKILL);
+		reap(&w[k], 1, NULL, ctx);
+	}
 }
 
 int ea_pool_run(size_t njobs, int nworkers, ea_pool_job_fn job,
@@ -290,6 +365,13 @@ int ea_pool_run(size_t njobs, int nworkers, ea_pool_job_fn job,
 		return -1;
 	}
 	while (next < njobs || nrun) {
+		if (stop_requested) {
+			stop_all(w, nrun, &next, njobs, done, ctx);
+			nrun = 0;
+			errno = EINTR;
+			rc = -1;
+			break;
+		}
 		/* workers for the jobs nobody runs yet; a failed fork or pipe
 		 * is fatal only with no worker left to run them (the others
 		 * take the jobs, a spawn is tried again after the next event) */
@@ -305,13 +387,13 @@ int ea_pool_run(size_t njobs, int nworkers, ea_pool_job_fn job,
 			break;
 		for (size_t k = 0; k < nrun; k++)
 			pfd[k] = (struct pollfd){ .fd = w[k].res, .events = POLLIN };
-		if (poll(pfd, (nfds_t)nrun, -1) < 0) {
+		if (poll(pfd, (nfds_t)nrun, STOP_POLL_MS) < 0) {
 			if (errno == EINTR)
 				continue;
 			rc = -1;
 			break;
 		}
-		for (size_t k = nrun; k-- > 0;) {
+		for (size_t k = nrun; !stop_requested && k-- > 0;) {
 			int d, bad;
 
 			if (!pfd[k].revents)

@@ -1,4 +1,5 @@
 #!/bin/sh
+# run.sh: not under sanitize: make install builds its own unsanitized copy
 # run.sh: exclusive
 # libeatrace: `make install` into a scratch root, then a small program built
 # against the installed copy with pkg-config prices a bundled trace; its

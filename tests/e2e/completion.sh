@@ -1,5 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-only
+# run.sh: not under sanitize: bash completion, from the help text
 # The bash completion (contrib/eatrace.bash, installed by make install):
 # commands, subcommands, each command's options (read from its --help, so
 # every option --help lists is offered), option values, bundled models.

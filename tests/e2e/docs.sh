@@ -1,5 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-only
+# run.sh: not under sanitize: help and man page text, compared
 # run.sh: exclusive
 # Help, man page and behaviour agree (issue 17):
 #  - every long option in each command's --help is in the man page's

@@ -1,5 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-only
+# run.sh: not under sanitize: the README's examples, each a command the other tests run sanitized
 # Every example line of README.md (indented lines starting with 'eatrace'
 # or 'trace-cmd', usage lines with [optional] parts aside) and every usage
 # example of each command's --help runs, in a scratch directory where the

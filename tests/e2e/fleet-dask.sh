@@ -1,4 +1,5 @@
 #!/bin/sh
+# run.sh: not under sanitize: Dask's scheduling of the batch calls batch.sh runs sanitized
 # eatrace.fleet on a real Dask cluster: a dask-scheduler and two
 # dask-workers on 127.0.0.1 (ports chosen by the system, state and logs in
 # $TMP), one worker killed (SIGKILL) while it holds tasks; the result must

@@ -1,5 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-only
+# run.sh: not under sanitize: Chromium renders them (html*.sh write them sanitized)
 # run.sh: exclusive
 # The three --html pages (report, diff, replay) in a real browser, headless
 # Chromium from Debian (installed here when missing, else skipped): each

@@ -86,6 +86,28 @@ expect_fail "lisa: capacity not a number" 2 "nan.yml:60: capacity: 'lots' is not
 } >"$TMP/big.yml"
 expect_fail "lisa: size limit" 2 "big.yml: larger than 1048576 bytes" -- \
 	"$EATRACE" model import --from lisa "$TMP/big.yml"
+# deep nesting (issue 29 item 4): 100 000 nested '[' and their ']' (200 KB)
+# kept libyaml busy 24 s (its time grows with the square of the depth);
+# refused at level 65 by the event pass, before the document is built
+# (timeout 10: the old code cannot finish in time, this takes a fraction
+# of a second). 64 levels pass that check (and fail later: no CPU nodes).
+nest() {
+	printf 'platform-info:\n    conf:\n        nrg-model:\n            cpu_nodes: '
+	/usr/bin/python3 -c "import sys; n = int(sys.argv[1]); print('[' * n + ']' * n)" "$1"
+}
+nest 100000 >"$TMP/deep.yml"
+expect_fail "lisa: 100000 nested sequences refused" 2 \
+	"deep.yml:4: YAML nested deeper than 64 levels: not a plat_info" -- \
+	timeout 10 "$EATRACE" model import --from lisa "$TMP/deep.yml" -o "$TMP/deep.json"
+[ -e "$TMP/deep.json" ] && fail "lisa: output written for a deep file" || ok "lisa: no output for a deep file"
+# the root mapping and three below it are 4 levels: 60 '[' make 64, 61 make 65
+nest 60 >"$TMP/d64.yml"
+"$EATRACE" model import --from lisa "$TMP/d64.yml" >/dev/null 2>"$TMP/d64.err"
+grep -q "nested deeper" "$TMP/d64.err" && fail "lisa: 64 levels refused as too deep" ||
+	ok "lisa: 64 levels pass the depth check ($(cat "$TMP/d64.err"))"
+nest 61 >"$TMP/d65.yml"
+expect_fail "lisa: 65 levels refused" 2 "d65.yml:4: YAML nested deeper than 64 levels" -- \
+	"$EATRACE" model import --from lisa "$TMP/d65.yml"
 printf '\377\376garbage: [\n' >"$TMP/bin.yml"
 expect_fail "lisa: not UTF-8" 2 "bin.yml:" -- \
 	"$EATRACE" model import --from lisa "$TMP/bin.yml"

@@ -1,4 +1,5 @@
 #!/bin/sh
+# run.sh: not under sanitize: make install builds its own unsanitized copy
 # run.sh: exclusive
 # SPDX-License-Identifier: GPL-2.0-only
 # `make install PREFIX=P` after `make`, end to end (issue 30 item 1): from

@@ -144,8 +144,12 @@ if [ -r "$TP" ]; then
 	expect_fail "trace_pipe as a model" 2 "trace_pipe: not a regular file (a tracefs" -- \
 		timeout 20 "$EATRACE" report -m "$TP" "$DEMO"
 	printf '/dts-v1/;\n/include/ "%s"\n/ { };\n' "$TP" >tp.dts
-	expect_fail "trace_pipe as a dts /include/" 2 "cannot include: $TP: not a regular file (a tracefs" -- \
+	# outside the source's tree: refused as such (issue 29 item 3); in a
+	# -I directory: as a pseudo-file
+	expect_fail "trace_pipe as a dts /include/" 2 "cannot include: $TP: outside the source's directory" -- \
 		timeout 20 "$EATRACE" model import --from dt tp.dts -o tp.json
+	expect_fail "trace_pipe as a dts /include/ of -I" 2 "cannot include: $TP: not a regular file (a tracefs" -- \
+		timeout 20 "$EATRACE" model import --from dt -I "$(dirname "$TP")" tp.dts -o tp.json
 else
 	echo "note: no readable $TP: tracefs cases not run"
 fi

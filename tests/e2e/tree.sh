@@ -1,5 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-only
+# run.sh: not under sanitize: it reads the object files, it runs nothing
 # The shape of src/ (issue 28, docs/architecture.md): from the object files
 # of this build, no ring of files, no call up the layers, no .c file over
 # 1,000 lines (tests/tree-check.py prints each problem it finds).

@@ -29,7 +29,9 @@ for t in "$@"; do
 	grep -E '^#[0-9]+.*cov:' "$dir/$t.log" | tail -n 1
 	grep -E '^stat::number_of_executed_units|^SUMMARY' "$dir/$t.log"
 	# Keep only inputs that add coverage in the committed corpus.
-	"$bin" -merge=1 -timeout=10 "$top/corpus/$t" "$work" >"$dir/$t.merge.log" 2>&1 ||
+	# (its timeout artifacts, if any, into BINDIR: not the working directory)
+	"$bin" -merge=1 -timeout=10 -artifact_prefix="$dir/" "$top/corpus/$t" "$work" \
+		>"$dir/$t.merge.log" 2>&1 ||
 		echo "fuzz: $t: merge failed, see $dir/$t.merge.log"
 done
 [ $rc -eq 0 ] || echo "fuzz: a target crashed: see tests/fuzz/crashes/ and build-fuzz/fuzz/*.log"

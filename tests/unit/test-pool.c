@@ -5,8 +5,10 @@
  * the jobs after it still run, even with one worker), one that exits in
  * the middle of a job reported as failed, one gone between two jobs
  * (its command pipe closed: the parent survives the EPIPE, the next job
- * goes to another worker), results bigger than a pipe's buffer, and the
- * batch row writer's --resume key read back.
+ * goes to another worker), results bigger than a pipe's buffer, a worker
+ * replaced after a job that leaked a descriptor, workers' stdout kept out
+ * of the parent's, a run stopped by ea_pool_stop() from a signal handler,
+ * and the batch row writer's --resume key read back.
  */
 #include <dlfcn.h>
 #include <errno.h>
@@ -19,8 +21,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <fcntl.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 #include <cmocka.h>
 
@@ -212,6 +216,86 @@ static void test_tainted_worker_replaced(void **state UNUSED)
 	assert_string_not_equal(s.text[1], s.text[2]);
 }
 
+/* Job 1 opens a descriptor and keeps it (as libtracecmd does with a
+ * handle it abandons); every job writes to stdout too. */
+static void leaky_job(size_t i, FILE *out, void *ctx UNUSED)
+{
+	if (i == 1 && open("/dev/null", O_RDONLY) < 0)
+		fail_msg("open /dev/null");
+	printf("stdout of job %zu\n", i);
+	fflush(stdout);
+	fprintf(out, "%ld", (long)getpid());
+}
+
+/* One worker: the job that leaked is followed by a fresh worker (jobs 0
+ * and 1 share a pid, 2 and 3 another); nothing the jobs printed reaches
+ * the parent's stdout (a memfd here). Before the fix the one worker ran
+ * all four and its stdout was the parent's. */
+static void test_leaking_worker_replaced(void **state UNUSED)
+{
+	struct seen s = { 0 };
+	int saved = dup(STDOUT_FILENO), mem = memfd_create("stdout", 0);
+	struct stat st;
+
+	assert_true(saved >= 0 && mem >= 0);
+	fflush(stdout);
+	assert_true(dup2(mem, STDOUT_FILENO) >= 0);
+	assert_int_equal(ea_pool_run(4, 1, leaky_job, done, &s), 0);
+	fflush(stdout);
+	dup2(saved, STDOUT_FILENO);
+	close(saved);
+	assert_int_equal(fstat(mem, &st), 0);
+	close(mem);
+	assert_int_equal(st.st_size, 0);
+	for (int i = 0; i < 4; i++) {
+		assert_int_equal(s.count[i], 1);
+		assert_int_equal(s.wstatus[i], 0);
+	}
+	assert_string_equal(s.text[0], s.text[1]);
+	assert_string_equal(s.text[2], s.text[3]);
+	assert_string_not_equal(s.text[1], s.text[2]);
+}
+
+static void on_usr1(int sig UNUSED)
+{
+	ea_pool_stop();
+}
+
+/* Job 2 signals the parent, whose handler stops the pool, then hangs. */
+static void stopping_job(size_t i, FILE *out, void *ctx UNUSED)
+{
+	if (i == 2) {
+		kill(getppid(), SIGUSR1);
+		sleep(20);
+	}
+	fprintf(out, "job %zu", i);
+}
+
+/* One worker: jobs 0 and 1 are reported, job 2's worker is killed and its
+ * job not reported, jobs 3.. never run; -1 with EINTR, at once (not after
+ * job 2's 20 s). Last test: a stopped pool stays stopped. */
+static void test_stop(void **state UNUSED)
+{
+	struct seen s = { 0 };
+	struct sigaction sa = { .sa_handler = on_usr1 };
+	struct timespec t0, t1;
+
+	sigemptyset(&sa.sa_mask);
+	assert_int_equal(sigaction(SIGUSR1, &sa, NULL), 0);
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	errno = 0;
+	assert_int_equal(ea_pool_run(6, 1, stopping_job, done, &s), -1);
+	assert_int_equal(errno, EINTR);
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	assert_true(t1.tv_sec - t0.tv_sec < 10);
+	assert_int_equal(s.count[0], 1);
+	assert_int_equal(s.count[1], 1);
+	assert_string_equal(s.text[1], "job 1");
+	for (int i = 2; i < 6; i++)
+		assert_int_equal(s.count[i], 0);
+	signal(SIGUSR1, SIG_DFL);
+}
+
 /* A row with a comma and a quote in its path reads back to its key. */
 static void test_row_key(void **state UNUSED)
 {
@@ -254,6 +338,8 @@ int main(void)
 		cmocka_unit_test(test_failed_replacement_fork),
 		cmocka_unit_test(test_no_fork),
 		cmocka_unit_test(test_row_key),
+		cmocka_unit_test(test_leaking_worker_replaced),
+		cmocka_unit_test(test_stop),	/* last: the pool stays stopped */
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,0 +1,192 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * An ensemble member's workload (src/replay/workload-perturb.c) on
+ * tests/fixtures/replay/perturb.txt (its header draws it), figures worked
+ * out by hand: work = ns x 1024 (--source-capacity 1024), times in ns
+ * from the trace start T = 100 s.
+ */
+#include "harness.h"
+#include "eatrace/replay.h"
+#include "replay/workload.h"
+
+#define T 100000000000ull /* the trace's first event, ns */
+#define MS 1000000ull
+
+static struct ea_workload *extract(struct ea_run *run)
+{
+	struct ea_workload_config wcfg = {.source_capacity = 1024,
+					  .no_segments = true,
+					  .early_ns = 5 * MS};
+	struct ea_state_config cfg = {.ncpus = -1};
+	struct ea_workload *w;
+	struct ea_consumer cons;
+	struct ea_err err;
+
+	assert_int_equal(ea_workload_new(&w, &wcfg), 0);
+	cons = (struct ea_consumer){&ea_workload_ops, w};
+	if (ea_run(run, "tests/fixtures/replay/perturb.txt", &cfg, &cons, 1,
+		   &err) ||
+	    ea_workload_done(w, run->state, &err))
+		fail_msg("%s", err.msg);
+	return w;
+}
+
+/* The task named comm. */
+static const struct rp_task *task(const struct ea_workload *w, const char *comm)
+{
+	for (size_t i = 0; i < w->ntasks; i++)
+		if (!strcmp(w->tasks[i].comm, comm))
+			return &w->tasks[i];
+	fail_msg("no task %s", comm);
+	return NULL;
+}
+
+/*
+ * The recording as extracted: a [0, 4 ms) 4 ms x 1024, [10, 11 ms)
+ * 1 ms x 1024; b [2, 3 ms) 1 ms x 1024. Its early runs: a's [0, 4 ms) and
+ * b's [2, 3 ms), both began before 5 ms; a's at 10 ms did not.
+ */
+static void base(void **unused)
+{
+	struct ea_run run;
+	struct ea_workload *w = extract(&run);
+	const struct rp_task *a = task(w, "a"), *b = task(w, "b");
+
+	assert_int_equal(a->nacts, 2);
+	assert_int_equal(b->nacts, 1);
+	assert_true(a->acts[0].release == T && a->acts[0].end == T + 4 * MS);
+	assert_true(a->acts[0].work == 4 * MS * 1024);
+	assert_true(a->acts[1].release == T + 10 * MS);
+	assert_true(b->acts[0].work == 1 * MS * 1024);
+	assert_int_equal(w->nearly, 2);
+	ea_workload_free(w);
+	ea_run_free(&run);
+}
+
+/*
+ * Cut at 1 ms, no jitter: a's first activation is there from 1 ms
+ * (released at 1 ms, RP_ACT_START) with the 3 ms x 1024 it had left; b's
+ * and a's second are as recorded. The window starts at 1 ms.
+ */
+static void cut_1ms(void **unused)
+{
+	struct ea_run run;
+	struct ea_workload *w = extract(&run), *m;
+	const struct rp_task *a, *b;
+
+	m = rp_workload_perturb(w, 1 * MS, 0, 1);
+	assert_non_null(m);
+	a = task(m, "a");
+	b = task(m, "b");
+	assert_int_equal(a->nacts, 2);
+	assert_true(a->acts[0].release == T + 1 * MS);
+	assert_true(a->acts[0].eligible >= T + 1 * MS);
+	assert_true(a->acts[0].flags & RP_ACT_START);
+	assert_true(a->acts[0].work == 3 * MS * 1024);
+	assert_true(a->acts[0].end == T + 4 * MS);
+	assert_true(a->acts[1].release == T + 10 * MS);
+	assert_true(a->acts[1].work == 1 * MS * 1024);
+	assert_int_equal(b->nacts, 1);
+	assert_true(b->acts[0].release == T + 2 * MS);
+	assert_true(b->acts[0].work == 1 * MS * 1024);
+	assert_true(ea_workload_counts(m)->first_ts == T + 1 * MS);
+	assert_true(ea_workload_counts(m)->win_start == T + 1 * MS);
+	ea_workload_free(m);
+
+	/* 2.5 ms: a has 1.5 ms x 1024 left, b (from 2 ms) 0.5 ms x 1024 */
+	m = rp_workload_perturb(w, 2500000, 0, 1);
+	assert_non_null(m);
+	a = task(m, "a");
+	b = task(m, "b");
+	assert_true(a->acts[0].work == 1500000ull * 1024);
+	assert_true(b->acts[0].release == T + 2500000);
+	assert_true(b->acts[0].work == 500000ull * 1024);
+	ea_workload_free(m);
+	ea_workload_free(w);
+	ea_run_free(&run);
+}
+
+/*
+ * Cut at 7 ms, beyond early_ns (5 ms): cut at 5 ms. a's first activation
+ * and b's ended by then: gone; a's second is as recorded.
+ */
+static void cut_clamped(void **unused)
+{
+	struct ea_run run;
+	struct ea_workload *w = extract(&run), *m;
+	const struct rp_task *a, *b;
+
+	m = rp_workload_perturb(w, 7 * MS, 0, 1);
+	assert_non_null(m);
+	a = task(m, "a");
+	b = task(m, "b");
+	assert_int_equal(a->nacts, 1);
+	assert_true(a->acts[0].release == T + 10 * MS);
+	assert_true(a->acts[0].work == 1 * MS * 1024);
+	assert_int_equal(b->nacts, 0);
+	assert_true(ea_workload_counts(m)->first_ts == T + 5 * MS);
+	ea_workload_free(m);
+	ea_workload_free(w);
+	ea_run_free(&run);
+}
+
+/*
+ * Jitter 2 us, no cut: every activation released d later, 0 <= d <= 2 us,
+ * its eligible time by the same d, its work and end unchanged; the same
+ * seed gives the same draws, and some seed among a few moves some
+ * activation (three draws in [0, 2000] all 0 has odds 1 in 2001^3).
+ */
+static void jitter(void **unused)
+{
+	struct ea_run run;
+	struct ea_workload *w = extract(&run);
+	bool moved = false;
+
+	for (uint64_t seed = 1; seed <= 4; seed++) {
+		struct ea_workload *m = rp_workload_perturb(w, 0, 2000, seed);
+		struct ea_workload *m2 = rp_workload_perturb(w, 0, 2000, seed);
+
+		assert_non_null(m);
+		assert_non_null(m2);
+		for (size_t i = 0; i < w->ntasks; i++) {
+			const struct rp_task *bt = &w->tasks[i],
+					     *t = &m->tasks[i],
+					     *t2 = &m2->tasks[i];
+
+			assert_int_equal(t->nacts, bt->nacts);
+			for (size_t k = 0; k < bt->nacts; k++) {
+				uint64_t d = t->acts[k].release -
+					     bt->acts[k].release;
+
+				assert_true(t->acts[k].release >=
+					    bt->acts[k].release);
+				assert_true(d <= 2000);
+				assert_true(t->acts[k].eligible ==
+					    bt->acts[k].eligible + d);
+				assert_true(t->acts[k].work ==
+					    bt->acts[k].work);
+				assert_true(t->acts[k].end == bt->acts[k].end);
+				assert_true(t2->acts[k].release ==
+					    t->acts[k].release);
+				moved |= d > 0;
+			}
+		}
+		ea_workload_free(m);
+		ea_workload_free(m2);
+	}
+	assert_true(moved);
+	ea_workload_free(w);
+	ea_run_free(&run);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(base),
+		cmocka_unit_test(cut_1ms),
+		cmocka_unit_test(cut_clamped),
+		cmocka_unit_test(jitter),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
