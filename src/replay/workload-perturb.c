@@ -190,6 +190,7 @@ static int member_task(struct member *mb, size_t i)
 	t->acts = NULL;
 	t->act_segs = NULL;
 	t->segs = NULL;
+	t->wakers = NULL;	/* the member's own, kept beside its acts */
 	t->nacts = t->cap = t->nsegs = t->seg_cap = 0;
 	t->open = false;
 	if (!bt->nacts)
@@ -197,6 +198,11 @@ static int member_task(struct member *mb, size_t i)
 	t->acts = malloc(bt->nacts * sizeof(*t->acts));
 	if (!t->acts)
 		return -1;
+	if (bt->wakers) {
+		t->wakers = malloc(bt->nacts * sizeof(*t->wakers));
+		if (!t->wakers)
+			return -1;
+	}
 	t->cap = bt->nacts;
 	if (bt->act_segs) {
 		t->act_segs = malloc(bt->nacts * sizeof(*t->act_segs));
@@ -256,6 +262,8 @@ static int member_task(struct member *mb, size_t i)
 		}
 		jitter(mb, &a);
 		t->acts[n] = a;
+		if (bt->wakers)
+			t->wakers[n] = bt->wakers[k];
 		if (bt->act_segs && copy_segs(mb, bt, t, k, n, cut))
 			return -1;
 		n++;
