@@ -78,7 +78,7 @@ static long long counters_of(const struct ea_timeline *t, int col, size_t step)
 
 			if (!ea_pf_power_at(t, col, b, step, wake, &a, &w))
 				continue;
-			if (any && w == last && (!wake || !w))
+			if (ea_pf_counter_repeats(any, w == last, wake, w))
 				continue;
 			n++;
 			last = w;

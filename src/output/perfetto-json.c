@@ -149,9 +149,9 @@ static void power_counters(struct ea_perfetto *p, const struct ea_timeline *t,
 			val_of = w;
 			have_val = true;
 		}
-		/* power: on change; wakeup energy: every nonzero bucket, so
-		 * that the values add up to it */
-		if (!strcmp(val, last) && (!wake || !w))
+		/* the same text is the same value here (last is "" at
+		 * first, never a number's text) */
+		if (ea_pf_counter_repeats(true, !strcmp(val, last), wake, w))
 			continue;
 		counter(p, name, a, t0, val);
 		snprintf(last, sizeof(last), "%s", val);

@@ -285,9 +285,7 @@ static void power_counters(struct ea_perfetto *p, struct pb_state *ps,
 
 		if (!ea_pf_power_at(t, col, b, step, wake, &a, &w))
 			continue;
-		/* power: on change; wakeup energy: every nonzero bucket, so
-		 * that the values add up to it */
-		if (any && w == last && (!wake || !w))
+		if (ea_pf_counter_repeats(any, w == last, wake, w))
 			continue;
 		counter_double(p, ps, seq, rel(a, t0), uuid, w);
 		last = w;

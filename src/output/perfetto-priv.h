@@ -66,6 +66,18 @@ size_t ea_pf_power_step(const struct ea_perfetto *p,
  */
 bool ea_pf_power_at(const struct ea_timeline *t, int col, size_t b, size_t step,
 		    bool wake, uint64_t *at, double *value);
+/*
+ * Whether a power counter's value w, after last (any: one was written),
+ * goes unwritten: power is written on each change, wakeup energy on each
+ * change and every nonzero step (so that the values add up to it). The
+ * writers and ea_pf_power_step()'s count follow this one rule.
+ */
+static inline bool ea_pf_counter_repeats(bool any, bool same, bool wake,
+					 double w)
+{
+	return any && same && (!wake || !w);
+}
+
 /* Whether the file has reached the cap (checked every 256th change k;
  * sets full and full_at = at). */
 bool ea_pf_check_cap(struct ea_perfetto *p, size_t k, uint64_t at);
