@@ -158,6 +158,11 @@ enum ea_verdict ea_gate_verdict(double ci_low_pct, double ci_high_pct,
  * |change_pct - thr_pct|. 0 when no n up to 1e6 does. */
 int ea_runs_needed(double mean_base, double sd_base, double sd_new,
 		   double change_pct, double thr_pct, double confidence);
+/* The sample-size search of both: smallest n in [2, 1e6] at which
+ * width(n, ctx), a half-width that shrinks as n grows, is below gap
+ * (doubling, then bisecting); 0 when gap <= 0 or no n up to 1e6 does. */
+int ea_smallest_n(double (*width)(int n, const void *ctx), const void *ctx,
+		  double gap);
 const char *ea_verdict_name(enum ea_verdict v);	/* "pass", "fail", "inconclusive" */
 
 const char *ea_norm_name(enum ea_norm n);

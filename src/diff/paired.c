@@ -48,34 +48,25 @@ int ea_diff_pair_ratio(const struct ea_diff *d, int i, double *ratio,
 	return 0;
 }
 
+/* Context of the paired log interval's half-width for ea_smallest_n(). */
+struct log_width {
+	double sd_log, confidence;
+};
+
 /* Half-width of the log interval with n pairs of sample sd sd_log. */
-static double half_width(double sd_log, int n, double confidence)
+static double log_half_width(int n, const void *ctx)
 {
-	return ea_t_quantile(0.5 + confidence / 2, n - 1) * sd_log / sqrt(n);
+	const struct log_width *w = ctx;
+
+	return ea_t_quantile(0.5 + w->confidence / 2, n - 1) * w->sd_log /
+	       sqrt(n);
 }
 
 int ea_pairs_needed(double sd_log, double gap_log, double confidence)
 {
-	int lo = 1, hi = 2;
+	struct log_width w = { sd_log, confidence };
 
-	if (!(gap_log > 0))
-		return 0;
-	/* the half-width shrinks as n grows: double, then bisect */
-	while (!(half_width(sd_log, hi, confidence) < gap_log)) {
-		if (hi >= 1000000)
-			return 0;
-		lo = hi;
-		hi = hi * 2 > 1000000 ? 1000000 : hi * 2;
-	}
-	while (hi - lo > 1) {
-		int mid = lo + (hi - lo) / 2;
-
-		if (half_width(sd_log, mid, confidence) < gap_log)
-			hi = mid;
-		else
-			lo = mid;
-	}
-	return hi;
+	return ea_smallest_n(log_half_width, &w, gap_log);
 }
 
 int ea_diff_compute_paired(struct ea_diff *d, struct ea_err *err)

@@ -67,17 +67,27 @@ static double half_width_pct(double mean_base, double vb, double vn, int n,
 	return 100 * ea_t_quantile(0.5 + confidence / 2, df) * se / mean_base;
 }
 
-int ea_runs_needed(double mean_base, double sd_base, double sd_new,
-		   double change_pct, double thr_pct, double confidence)
+/* Context of the Welch interval's half-width for ea_smallest_n(). */
+struct welch_width {
+	double mean_base, vb, vn, confidence;
+};
+
+static double welch_width_pct(int n, const void *ctx)
 {
-	double gap = fabs(change_pct - thr_pct), vb = sd_base * sd_base,
-	       vn = sd_new * sd_new;
+	const struct welch_width *w = ctx;
+
+	return half_width_pct(w->mean_base, w->vb, w->vn, n, w->confidence);
+}
+
+int ea_smallest_n(double (*width)(int n, const void *ctx), const void *ctx,
+		  double gap)
+{
 	int lo = 1, hi = 2;
 
-	if (!(mean_base > 0))
+	if (!(gap > 0))
 		return 0;
 	/* the half-width shrinks as n grows: double, then bisect */
-	while (!(half_width_pct(mean_base, vb, vn, hi, confidence) < gap)) {
+	while (!(width(hi, ctx) < gap)) {
 		if (hi >= 1000000)
 			return 0;
 		lo = hi;
@@ -86,12 +96,23 @@ int ea_runs_needed(double mean_base, double sd_base, double sd_new,
 	while (hi - lo > 1) {
 		int mid = lo + (hi - lo) / 2;
 
-		if (half_width_pct(mean_base, vb, vn, mid, confidence) < gap)
+		if (width(mid, ctx) < gap)
 			hi = mid;
 		else
 			lo = mid;
 	}
 	return hi;
+}
+
+int ea_runs_needed(double mean_base, double sd_base, double sd_new,
+		   double change_pct, double thr_pct, double confidence)
+{
+	struct welch_width w = { mean_base, sd_base * sd_base,
+				 sd_new * sd_new, confidence };
+
+	if (!(mean_base > 0))
+		return 0;
+	return ea_smallest_n(welch_width_pct, &w, fabs(change_pct - thr_pct));
 }
 
 /* Pass when the whole interval is at or below the threshold, fail when it
