@@ -64,7 +64,7 @@ static double log_half_width(int n, const void *ctx)
 
 int ea_pairs_needed(double sd_log, double gap_log, double confidence)
 {
-	struct log_width w = { sd_log, confidence };
+	struct log_width w = {sd_log, confidence};
 
 	return ea_smallest_n(log_half_width, &w, gap_log);
 }

@@ -33,11 +33,10 @@ void ea_welch(double m1, double s1, int n1, double m2, double s2, int n2,
 	(void)m2;
 	*se = sqrt(v1 + v2);
 	if (v1 + v2 == 0) {
-		*df = n1 + n2 - 2;	/* no spread: the interval is a point */
+		*df = n1 + n2 - 2; /* no spread: the interval is a point */
 		return;
 	}
-	*df = (v1 + v2) * (v1 + v2) /
-	      (v1 * v1 / (n1 - 1) + v2 * v2 / (n2 - 1));
+	*df = (v1 + v2) * (v1 + v2) / (v1 * v1 / (n1 - 1) + v2 * v2 / (n2 - 1));
 }
 
 /*
@@ -57,7 +56,8 @@ double ea_t_quantile(double p, double df)
 	return gsl_cdf_tdist_Pinv(p, df);
 }
 
-/* Half-width (percent of mean_base) of the Welch interval with n runs a side. */
+/* Half-width (percent of mean_base) of the Welch interval with n runs a side.
+ */
 static double half_width_pct(double mean_base, double vb, double vn, int n,
 			     double confidence)
 {
@@ -107,8 +107,8 @@ int ea_smallest_n(double (*width)(int n, const void *ctx), const void *ctx,
 int ea_runs_needed(double mean_base, double sd_base, double sd_new,
 		   double change_pct, double thr_pct, double confidence)
 {
-	struct welch_width w = { mean_base, sd_base * sd_base,
-				 sd_new * sd_new, confidence };
+	struct welch_width w = {mean_base, sd_base * sd_base, sd_new * sd_new,
+				confidence};
 
 	if (!(mean_base > 0))
 		return 0;
@@ -129,5 +129,7 @@ enum ea_verdict ea_gate_verdict(double ci_low_pct, double ci_high_pct,
 
 const char *ea_verdict_name(enum ea_verdict v)
 {
-	return v == EA_VERDICT_FAIL ? "fail" : v == EA_VERDICT_INCONCLUSIVE ? "inconclusive" : "pass";
+	return v == EA_VERDICT_FAIL	      ? "fail"
+	       : v == EA_VERDICT_INCONCLUSIVE ? "inconclusive"
+					      : "pass";
 }

@@ -8,10 +8,10 @@
 #include "eatrace/input.h"
 #include "eatrace/stats.h"
 
-#define NOTE(kind, ...)                                              \
-	do {                                                         \
-		snprintf(msg, sizeof(msg), __VA_ARGS__);             \
-		fn(arg, kind, msg);                                  \
+#define NOTE(kind, ...)                                  \
+	do {                                             \
+		snprintf(msg, sizeof(msg), __VA_ARGS__); \
+		fn(arg, kind, msg);                      \
 	} while (0)
 
 /* CPUs listed in one note at most; the others are counted. */
@@ -28,7 +28,8 @@ static int cpu_list(char *msg, size_t n, int len, const struct ea_stats *st,
 	int listed = 0, more = 0;
 
 	for (int i = 0; i < st->ncpus; i++) {
-		uint64_t ns = *(const uint64_t *)((const char *)&st->cpus[i] + off);
+		uint64_t ns =
+			*(const uint64_t *)((const char *)&st->cpus[i] + off);
 
 		if (!ns || (no_cpuidle && st->cpus[i].has_cpuidle))
 			continue;
@@ -52,7 +53,8 @@ static int cpus_with(const struct ea_stats *st, size_t off, uint64_t *all)
 
 	*all = 0;
 	for (int i = 0; i < st->ncpus; i++) {
-		uint64_t ns = *(const uint64_t *)((const char *)&st->cpus[i] + off);
+		uint64_t ns =
+			*(const uint64_t *)((const char *)&st->cpus[i] + off);
 
 		n += ns != 0;
 		*all += ns;
@@ -62,10 +64,9 @@ static int cpus_with(const struct ea_stats *st, size_t off, uint64_t *all)
 
 #define OFF(field) offsetof(struct ea_cpu_stats, field)
 
-void ea_stats_foreach_note(const struct ea_stats *st,
-			   const struct ea_input_info *info,
-			   void (*fn)(void *arg, const char *kind, const char *msg),
-			   void *arg)
+void ea_stats_foreach_note(
+	const struct ea_stats *st, const struct ea_input_info *info,
+	void (*fn)(void *arg, const char *kind, const char *msg), void *arg)
 {
 	ea_stats_foreach_note_but(st, info, 0, fn, arg);
 }
@@ -99,7 +100,9 @@ void ea_stats_foreach_note_but(const struct ea_stats *st,
 		}
 	if (n && !(skip & EA_NOTE_NO_CPUIDLE)) {
 		len = snprintf(msg, sizeof(msg),
-			       "no cpu_idle events on %d CPU(s): idle is the time they ran pid 0 (%.6f s), in the assumed idle state (--idle-state): ",
+			       "no cpu_idle events on %d CPU(s): idle is the "
+			       "time they ran pid 0 (%.6f s), in the assumed "
+			       "idle state (--idle-state): ",
 			       n, all / 1e9);
 		cpu_list(msg, sizeof(msg), len, st, OFF(inferred_swapper_ns),
 			 true);
@@ -107,103 +110,144 @@ void ea_stats_foreach_note_but(const struct ea_stats *st,
 	}
 	n = cpus_with(st, OFF(unknown_ns), &all);
 	if (n && !(skip & EA_NOTE_UNKNOWN)) {
-		len = snprintf(msg, sizeof(msg),
-			       "%.6f s of unknown time on %d CPU(s) (state not shown by the trace; %.6f s of it priced idle in state %d, the rest busy as last known or [unknown]): ",
-			       all / 1e9, n, all_idle / 1e9,
-			       st->unknown_idle_state);
+		len = snprintf(
+			msg, sizeof(msg),
+			"%.6f s of unknown time on %d CPU(s) (state not shown "
+			"by the trace; %.6f s of it priced idle in state %d, "
+			"the rest busy as last known or [unknown]): ",
+			all / 1e9, n, all_idle / 1e9, st->unknown_idle_state);
 		cpu_list(msg, sizeof(msg), len, st, OFF(unknown_ns), false);
 		fn(arg, "inference", msg);
 	}
 	if (no_freq && !(skip & EA_NOTE_NO_FREQ))
 		NOTE("inference",
-		     "%d CPU(s) ran for a while with no cpu_frequency event: frequency unknown (report assumes an OPP)",
+		     "%d CPU(s) ran for a while with no cpu_frequency event: "
+		     "frequency unknown (report assumes an OPP)",
 		     no_freq);
 	if (c->resyncs)
 		NOTE("warning",
-		     "%llu contradiction(s) resynchronised: a CPU ran a task it was never seen switching to (%llu placed at the task's wakeup, %llu of them after a later record of the previous task there; the rest at its first sign); %llu proven the task's (the idle task recorded its wakeup there): busy, the rest unknown until its record",
+		     "%llu contradiction(s) resynchronised: a CPU ran a task "
+		     "it was never seen switching to (%llu placed at the "
+		     "task's wakeup, %llu of them after a later record of the "
+		     "previous task there; the rest at its first sign); %llu "
+		     "proven the task's (the idle task recorded its wakeup "
+		     "there): busy, the rest unknown until its record",
 		     (unsigned long long)c->resyncs,
 		     (unsigned long long)c->resync_from_wakeup,
 		     (unsigned long long)c->resync_after_prev,
 		     (unsigned long long)c->resync_proven);
 	if (c->prev_from_waking || c->prev_from_scanner)
 		NOTE("inference",
-		     "%llu switch(es) without their prev task (compact_sched) recovered where a switch-in was lost: %llu named the task woken onto the CPU (the derived prev, the idle task, slept), %llu the task a record showed running",
+		     "%llu switch(es) without their prev task (compact_sched) "
+		     "recovered where a switch-in was lost: %llu named the "
+		     "task woken onto the CPU (the derived prev, the idle "
+		     "task, slept), %llu the task a record showed running",
 		     (unsigned long long)(c->prev_from_waking +
 					  c->prev_from_scanner),
 		     (unsigned long long)c->prev_from_waking,
 		     (unsigned long long)c->prev_from_scanner);
 	if (c->records_overruled)
 		NOTE("inference",
-		     "%llu record(s) named another current task than a resync placed or a reader derived (compact_sched): ignored",
+		     "%llu record(s) named another current task than a resync "
+		     "placed or a reader derived (compact_sched): ignored",
 		     (unsigned long long)c->records_overruled);
 	if (c->wakeups_inferred)
 		NOTE("inference",
-		     "%llu switch-in(s) with no recorded wakeup: the wakeup is taken at the switch-in",
+		     "%llu switch-in(s) with no recorded wakeup: the wakeup is "
+		     "taken at the switch-in",
 		     (unsigned long long)c->wakeups_inferred);
 	if (c->lost_markers)
 		NOTE("warning",
-		     "events lost %llu time(s) (%llu events counted): state unknown until the next event fixes it",
+		     "events lost %llu time(s) (%llu events counted): state "
+		     "unknown until the next event fixes it",
 		     (unsigned long long)c->lost_markers,
 		     (unsigned long long)c->lost_events);
 	if (c->start_guessed > c->absent_offline)
 		NOTE("warning",
-		     "%llu CPU(s) have no record at all: unknown time throughout, priced idle",
-		     (unsigned long long)(c->start_guessed - c->absent_offline));
+		     "%llu CPU(s) have no record at all: unknown time "
+		     "throughout, priced idle",
+		     (unsigned long long)(c->start_guessed -
+					  c->absent_offline));
 	if (c->absent_offline)
 		NOTE("inference",
-		     "%llu CPU(s) have no record at all: offline throughout (--absent-offline)",
+		     "%llu CPU(s) have no record at all: offline throughout "
+		     "(--absent-offline)",
 		     (unsigned long long)c->absent_offline);
 	if (c->suspends || c->suspend_unmatched)
 		NOTE("inference",
-		     "the system was suspended %llu time(s) (machine_suspend): every CPU priced at the model's suspend_power meanwhile%s",
+		     "the system was suspended %llu time(s) (machine_suspend): "
+		     "every CPU priced at the model's suspend_power "
+		     "meanwhile%s",
 		     (unsigned long long)c->suspends,
-		     c->suspend_unmatched ? "; unmatched machine_suspend begin/end ignored" : "");
+		     c->suspend_unmatched
+			     ? "; unmatched machine_suspend begin/end ignored"
+			     : "");
 	if (c->cpus_offlined)
 		NOTE("inference",
-		     "CPU hotplug: %llu time(s) a CPU was taken offline, %llu brought back (cpuhp events): offline time priced at the cluster's offline_power",
+		     "CPU hotplug: %llu time(s) a CPU was taken offline, %llu "
+		     "brought back (cpuhp events): offline time priced at the "
+		     "cluster's offline_power",
 		     (unsigned long long)c->cpus_offlined,
 		     (unsigned long long)c->cpus_onlined);
 	if (c->tasks_left)
 		NOTE("warning",
-		     "%llu task(s) shown gone from a CPU whose switch-out was lost (a switch-in elsewhere or a wakeup for another CPU): unknown time from their last record there",
+		     "%llu task(s) shown gone from a CPU whose switch-out was "
+		     "lost (a switch-in elsewhere or a wakeup for another "
+		     "CPU): unknown time from their last record there",
 		     (unsigned long long)c->tasks_left);
 	if (c->idle_exit_unmatched)
-		NOTE("warning", "%llu cpu_idle exit(s) while not idle (ignored)",
+		NOTE("warning",
+		     "%llu cpu_idle exit(s) while not idle (ignored)",
 		     (unsigned long long)c->idle_exit_unmatched);
 	if (c->idle_enter_nested)
 		NOTE("warning",
-		     "%llu cpu_idle enter(s) while already idle (state updated)",
+		     "%llu cpu_idle enter(s) while already idle (state "
+		     "updated)",
 		     (unsigned long long)c->idle_enter_nested);
 	if (info && info->topo_ncpus) {
-		len = snprintf(msg, sizeof(msg), "the trace states a topology (idlestat header):");
+		len = snprintf(
+			msg, sizeof(msg),
+			"the trace states a topology (idlestat header):");
 
-		for (int k = 1; k <= info->topo_nclusters && len < (int)sizeof(msg); k++) {
-			len += snprintf(msg + len, sizeof(msg) - len, "%s cluster %d = CPUs",
+		for (int k = 1;
+		     k <= info->topo_nclusters && len < (int)sizeof(msg); k++) {
+			len += snprintf(msg + len, sizeof(msg) - len,
+					"%s cluster %d = CPUs",
 					k > 1 ? ";" : "", k);
-			for (int i = 0; i < info->topo_ncpus && len < (int)sizeof(msg); i++)
+			for (int i = 0;
+			     i < info->topo_ncpus && len < (int)sizeof(msg);
+			     i++)
 				if (info->topo_cluster[i] == k)
-					len += snprintf(msg + len, sizeof(msg) - len, " %d", i);
+					len += snprintf(msg + len,
+							sizeof(msg) - len,
+							" %d", i);
 		}
 		fn(arg, "inference", msg);
 	}
 	if (info && info->reordered)
 		NOTE("warning",
-		     "%llu event(s) were out of timestamp order in the file and were sorted",
+		     "%llu event(s) were out of timestamp order in the file "
+		     "and were sorted",
 		     (unsigned long long)info->reordered);
 	if (info && info->cut_last_line)
 		NOTE("warning",
-		     "the last line (%llu) is an event cut short, as in a capture copied while being written: ignored",
+		     "the last line (%llu) is an event cut short, as in a "
+		     "capture copied while being written: ignored",
 		     (unsigned long long)info->cut_last_line);
 	if (!c->by_type[EA_EV_SWITCH])
-		NOTE("inference",
-		     "no sched_switch events: busy means not in a cpuidle state, tasks are unknown");
+		NOTE("inference", "no sched_switch events: busy means not in a "
+				  "cpuidle state, tasks are unknown");
 	if (st->pelt.samples)
 		NOTE("check",
-		     "reconstructed PELT util vs the kernel's (sched_load_cfs_rq, %llu samples): mean |error| %.1f, max %.0f; after 100 ms warm-up: mean %.1f, max %.0f",
+		     "reconstructed PELT util vs the kernel's "
+		     "(sched_load_cfs_rq, %llu samples): mean |error| %.1f, "
+		     "max %.0f; after 100 ms warm-up: mean %.1f, max %.0f",
 		     (unsigned long long)st->pelt.samples,
-		     st->pelt.sum_abs_err / st->pelt.samples, st->pelt.max_abs_err,
-		     st->pelt.samples_warm ?
-			     st->pelt.sum_abs_err_warm / st->pelt.samples_warm : 0,
+		     st->pelt.sum_abs_err / st->pelt.samples,
+		     st->pelt.max_abs_err,
+		     st->pelt.samples_warm
+			     ? st->pelt.sum_abs_err_warm / st->pelt.samples_warm
+			     : 0,
 		     st->pelt.max_abs_err_warm);
 }
 
