@@ -84,9 +84,12 @@ check: deps
 	@$(MAKE) --no-print-directory $(JOBS) test
 
 # Unit tests (cmocka) and end-to-end scripts; one closing summary line. The
-# corpus replay (the longest) goes first, beside the rest (tests/run.sh).
+# corpus replay (the longest) and html-browser.sh (which installs Chromium
+# on a fresh machine: download and unpacking, beside the CPU-bound tests)
+# go first, beside the rest (tests/run.sh).
+FIRST := tests/fuzz/replay.sh tests/e2e/html-browser.sh
 test: $(UNIT_BIN) $(BIN) $(FUZZ_REPLAY)
-	@EATRACE=$(abspath $(BIN)) EA_BUILD=$(abspath $(BUILD)) FUZZ_BIN=$(abspath $(BUILD)/fuzz) bash tests/run.sh tests/fuzz/replay.sh $(E2E) $(UNIT_BIN)
+	@EATRACE=$(abspath $(BIN)) EA_BUILD=$(abspath $(BUILD)) FUZZ_BIN=$(abspath $(BUILD)/fuzz) bash tests/run.sh $(FIRST) $(filter-out $(FIRST),$(E2E)) $(UNIT_BIN)
 
 # The whole suite again under AddressSanitizer, UBSan and LeakSanitizer,
 # in its own build directory so the normal build stays untouched.
