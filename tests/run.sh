@@ -25,6 +25,7 @@ fail=0
 skip=0
 failed=""
 logs=$(mktemp -d)
+run_t0=$(date +%s)
 trap 'rm -rf "$logs"' EXIT
 
 exclusive() {
@@ -131,6 +132,6 @@ for sys in "/dev/null -c a character device" "/dev/stdout -L a symlink"; do
 	fi
 done
 [ $fail -eq 0 ] || echo "failed:$failed"
-echo "tests: CPU time ${cpu_total}s (user + system, all tests)"
+echo "tests: CPU time ${cpu_total}s (user + system, all tests), wall time $(($(date +%s) - run_t0))s"
 echo "tests: $pass passed, $fail failed, $skip skipped"
 [ $fail -eq 0 ]

@@ -26,9 +26,15 @@ same() {
 	same_runs "$name" "libtracecmd" "the own reader"
 }
 
+# Under make sanitize a sixth (4 of 31: v7 of this machine's recordings;
+# v6 in vm-v6.dat below, compressed files in dat-compressed.sh), none over
+# 1 MB (trappy's 3.3 MB trace.dat, 12 s of CPU sanitized here, is read
+# sanitized by edges.sh): the same reader code on each, which make check
+# compares on all of them.
 n=0
-for f in $(sampled "$ROOT"/traces/*/*.dat "$SHARED"/*/*.dat); do
+for f in $(sampled_1_in 6 "$ROOT"/traces/*/*.dat "$SHARED"/*/*.dat); do
 	[ -f "$f" ] && is_dat "$f" || continue
+	[ "${EA_SANITIZE:-0}" = 1 ] && [ "$(wc -c <"$f")" -gt 1048576 ] && continue
 	b=$(basename "$f")
 	n=$((n + 1))
 	same "$b: dump" "$EATRACE" dump "$f"
@@ -41,7 +47,7 @@ for f in $(sampled "$ROOT"/traces/*/*.dat "$SHARED"/*/*.dat); do
 	fi
 done
 min=10
-[ "${EA_SANITIZE:-0}" = 1 ] && min=4 # a third under make sanitize (sampled)
+[ "${EA_SANITIZE:-0}" = 1 ] && min=4 # a sixth under make sanitize (sampled_1_in 6)
 [ $n -ge $min ] && ok "$n trace.dat files compared" || fail "only $n trace.dat files found"
 
 # A model for report, from the repository's fixtures.

@@ -1,7 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-only
 # run.sh: not under sanitize: Chromium renders them (html*.sh write them sanitized)
-# run.sh: exclusive
 # The three --html pages (report, diff, replay) in a real browser, headless
 # Chromium from Debian (installed here when missing, else skipped): each
 # renders with no console message at all (the pages carry no script, so
@@ -12,7 +11,10 @@
 # (report), each run with its value (diff), the work and energy-per-work
 # columns (replay). Screenshots of the three pages are kept in
 # $EA_SCREENSHOTS (default build/html-browser) and their paths printed.
-# Chromium is heavy (about 12 s a page on two CPUs): run alone.
+# Chromium is heavy (12 s of CPU for the three pages), but needs
+# nothing of the machine to itself: it runs beside the other tests, first
+# (the Makefile's FIRST), so that its installation on a fresh machine
+# overlaps them; each page has 120 s.
 . "$(dirname "$0")/lib.sh"
 cd "$ROOT" || exit 1
 

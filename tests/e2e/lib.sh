@@ -74,9 +74,15 @@ same_runs() {
 # `make check` still checks on every one of them; it keeps CI under 10 min.
 # Use: set -- $(sampled "$ROOT"/traces/*/*.dat) (no blanks in the names).
 sampled() {
-	i=0
+	sampled_1_in 3 "$@"
+}
+
+# sampled_1_in N FILE...: as sampled, but every Nth under make sanitize.
+sampled_1_in() {
+	_n=$1 i=0
+	shift
 	for f in "$@"; do
-		[ "${EA_SANITIZE:-0}" = 1 ] && [ $((i % 3)) -ne 0 ] || echo "$f"
+		[ "${EA_SANITIZE:-0}" = 1 ] && [ $((i % _n)) -ne 0 ] || echo "$f"
 		i=$((i + 1))
 	done
 }

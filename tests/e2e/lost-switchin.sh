@@ -1,5 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-only
+# run.sh: not under sanitize: its checks are against Python (proven-busy.py, to-perfetto.py); edges.sh, perfetto-same.sh read these traces sanitized
 # Lost switch-ins (issue 27; CPU 1 of the project's VMs never records a
 # switch out of the idle task), on the repository's VM recordings:
 # - each CPU's busy time (busy plus unknown time priced busy) is within

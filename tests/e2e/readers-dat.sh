@@ -171,7 +171,10 @@ expect_fail "random bytes after the magic" 2 "junk.dat: " \
 	-- "$EATRACE" dump "$TMP/junk.dat"
 
 # Bytes overwritten all over the small v6 file: exit 0 or 2, one line.
-i=0
+# Under make sanitize every third place (14 of the 40): the same reader
+# code on each; tests/fuzz/replay.sh (sanitized) replays the dat corpus.
+i=0 step=1 nflip=0
+[ "${EA_SANITIZE:-0}" = 1 ] && step=3
 size=$(wc -c <"$VM/vm-v6.dat")
 bad=0
 while [ $i -lt 40 ]; do
@@ -185,8 +188,8 @@ while [ $i -lt 40 ]; do
 		fail "vm-v6 with 4 bytes overwritten at $off: exit $rc: $(head -c 300 "$TMP/flip.err")"
 		bad=1
 	fi
-	i=$((i + 1))
+	i=$((i + step)) nflip=$((nflip + 1))
 done
-[ $bad -eq 0 ] && ok "vm-v6 with 4 bytes overwritten at 40 places: clean exits"
+[ $bad -eq 0 ] && ok "vm-v6 with 4 bytes overwritten at $nflip places: clean exits"
 
 finish

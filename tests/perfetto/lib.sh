@@ -1,11 +1,17 @@
 # Helpers for the Perfetto reader's e2e tests (sourced after tests/e2e/lib.sh).
 # to_pf DAT OUT [to-perfetto.py options]: the trace.dat as a Perfetto trace,
-# through `trace-cmd report -t -R` and tests/perfetto/to-perfetto.py.
+# through `trace-cmd report -t -R` and tests/perfetto/to-perfetto.py. The
+# report of each DAT is made once per script (kept in $TMP): the tests
+# convert the same file to several forms.
 to_pf() {
 	_dat=$1 _out=$2
 	shift 2
-	trace-cmd report -t -R "$_dat" >"$TMP/report.txt" 2>/dev/null &&
-		/usr/bin/python3 "$ROOT/tests/perfetto/to-perfetto.py" "$@" "$TMP/report.txt" "$_out"
+	_rep=$TMP/report.$(printf '%s' "$_dat" | cksum | cut -d' ' -f1).txt
+	if [ ! -s "$_rep" ]; then
+		trace-cmd report -t -R "$_dat" >"$_rep.new" 2>/dev/null &&
+			mv "$_rep.new" "$_rep" || { rm -f "$_rep.new"; return 1; }
+	fi
+	/usr/bin/python3 "$ROOT/tests/perfetto/to-perfetto.py" "$@" "$_rep" "$_out"
 }
 
 # same_json NAME DAT PF: stats and report JSON of the Perfetto trace equal
@@ -16,8 +22,14 @@ to_pf() {
 same_json() {
 	_name=$1 _dat=$2 _pf=$3
 	for _cmd in "stats -f json" "report -f json -m juno-r0"; do
-		# shellcheck disable=SC2086
-		"$EATRACE" $_cmd "$_dat" >"$TMP/a.json" 2>"$TMP/a.err" || { fail "$_name: $_cmd of the .dat: $(cat "$TMP/a.err")"; continue; }
+		# the .dat's side once per script for each DAT and command (kept
+		# in $TMP): the tests compare it with several Perfetto forms
+		_a=$TMP/dat.$(printf '%s %s' "$_dat" "$_cmd" | cksum | cut -d' ' -f1)
+		if [ ! -f "$_a.json" ]; then
+			# shellcheck disable=SC2086
+			"$EATRACE" $_cmd "$_dat" >"$_a.json" 2>"$_a.err" || { fail "$_name: $_cmd of the .dat: $(cat "$_a.err")"; rm -f "$_a.json"; continue; }
+		fi
+		cp "$_a.json" "$TMP/a.json"
 		# shellcheck disable=SC2086
 		"$EATRACE" $_cmd "$_pf" >"$TMP/b.json" 2>"$TMP/b.err" || { fail "$_name: $_cmd: $(cat "$TMP/b.err")"; continue; }
 		if cmp -s "$TMP/a.json" "$TMP/b.json"; then
