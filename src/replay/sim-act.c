@@ -92,24 +92,25 @@ static uint64_t demand_extra(const struct sim *s, const struct rp_act *a)
 static uint64_t work_of(const struct sim *s, const struct sim_task *t,
 			const struct rp_act *a, uint32_t g)
 {
-	struct rp_act_segs as = {0, 0};
+	uint32_t nseg = 0;
 	uint64_t w;
 
 	if (s->policy->follow_segments)
-		as = cur_segs(t);
-	if (!s->policy->follow_segments || !as.nseg)
+		nseg = cur_nseg(t);
+	if (!s->policy->follow_segments || !nseg)
 		return a->work + demand_extra(s, a);
-	w = t->w->segs[as.seg0 + g].work;
+	w = cur_seg(t, g)->work;
 	if (s->same_platform) /* overlap stretches: sim_busy0_start() */
-		w -= t->w->segs[as.seg0 + g].stretch;
-	return g + 1 == as.nseg ? w + demand_extra(s, a) : w;
+		w -= cur_seg(t, g)->stretch;
+	return g + 1 == nseg ? w + demand_extra(s, a) : w;
 }
 
 void sim_start_act(struct sim *s, struct sim_task *t, size_t k)
 {
-	const struct rp_act *a = &t->w->acts[k];
+	const struct rp_act *a = &t->act;
 
 	t->cur = k;
+	t->act = rp_task_act(t->w, k);
 	t->served = false;
 	t->seg = 0;
 	t->rem = work_of(s, t, a, 0);
@@ -129,7 +130,7 @@ void sim_start_act(struct sim *s, struct sim_task *t, size_t k)
 static bool next_released(struct sim_task *t)
 {
 	for (size_t k = t->cur + 1; k < t->next; k++)
-		if (t->w->acts[k].flags & RP_ACT_RAN) {
+		if (rp_task_act(t->w, k).flags & RP_ACT_RAN) {
 			t->cur = k;
 			return true;
 		}
@@ -160,14 +161,12 @@ void sim_do_move(struct sim *s, size_t i)
 	int task = s->moves[i].task;
 	struct sim_task *t = &s->tasks[task];
 	const struct rp_act *a = cur_act(s, t);
-	struct rp_act_segs as = cur_segs(t);
 
 	memmove(s->moves + i, s->moves + i + 1,
 		(s->nmoves - i - 1) * sizeof(*s->moves));
 	s->nmoves--;
 	sim_enqueue(s, task,
-		    map_cpu(s, as.nseg ? t->w->segs[as.seg0 + t->seg].cpu
-				       : a->cpu));
+		    map_cpu(s, cur_nseg(t) ? cur_seg(t, t->seg)->cpu : a->cpu));
 }
 
 /*
@@ -193,10 +192,9 @@ void sim_complete(struct sim *s, int cpu)
 	uint64_t key = a->seq_out;
 
 	touch(s, cpu);
-	if (s->policy->follow_segments && t->seg + 1 < cur_segs(t).nseg) {
+	if (s->policy->follow_segments && t->seg + 1 < cur_nseg(t)) {
 		/* The recording moved it: on to the next segment's CPU. */
-		const struct rp_seg *g =
-			&t->w->segs[cur_segs(t).seg0 + ++t->seg];
+		const struct rp_seg *g = cur_seg(t, ++t->seg);
 
 		t->rem = work_of(s, t, a, t->seg);
 		add_move(s, c->curr,

@@ -32,6 +32,7 @@ struct sim_task {
 	const struct rp_task *w;
 	size_t next; /* activations released: [0, next) */
 	size_t cur; /* the one being served */
+	struct rp_act act; /* it, as read (rp_task_act()) at its start */
 	uint32_t seg; /* segment being served (follow_segments) */
 	bool rt; /* RT or deadline: never placed by a CFS policy
 		    nor balanced; runs before CFS tasks */
@@ -353,14 +354,20 @@ static inline uint64_t *kmax(struct sim *s, struct sim_cpu *c)
 static inline const struct rp_act *cur_act(const struct sim *s,
 					   const struct sim_task *t)
 {
-	return &t->w->acts[t->cur];
+	return &t->act;
 }
 
-/* The segments of t's current activation: none if the workload kept none. */
-static inline struct rp_act_segs cur_segs(const struct sim_task *t)
+/* How many segments t's current activation has: none if the workload
+ * kept none. */
+static inline uint32_t cur_nseg(const struct sim_task *t)
 {
-	return t->w->act_segs ? t->w->act_segs[t->cur]
-			      : (struct rp_act_segs){0, 0};
+	return rp_task_nseg(t->w, t->cur);
+}
+
+/* Segment g of t's current activation (g < cur_nseg(t)). */
+static inline const struct rp_seg *cur_seg(const struct sim_task *t, uint32_t g)
+{
+	return rp_task_seg(t->w, t->cur, g);
 }
 
 /* Index of the task the CPU's emitted stream says is running, -1. */

@@ -626,6 +626,10 @@ void ea_workload_free(struct ea_workload *w)
 	if (!w)
 		return;
 	for (size_t i = 0; i < w->ntasks; i++) {
+		free(w->tasks[i].act0);
+		free(w->tasks[i].segs0);
+		if (w->tasks[i].view)
+			continue; /* the rest is its base's */
 		free(w->tasks[i].acts);
 		free(w->tasks[i].act_segs);
 		free(w->tasks[i].segs);

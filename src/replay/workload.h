@@ -124,6 +124,21 @@ struct rp_task {
 	uint32_t sync_act;
 	uint64_t sync_ts;
 	int32_t sync_cpu;
+	/*
+	 * An ensemble member's task read as a view of its recording's
+	 * (workload-perturb.c): acts, act_segs, wakers and segs point into
+	 * the base task's arrays (from its first activation the member
+	 * keeps on), not owned; acts[0] is *act0 when that one was cut
+	 * (its segments segs0[0, nsegs0)); every activation is released
+	 * up to jit_ns later, drawn from (jit_seed, jit_n0 + k). Read
+	 * activations through rp_task_act(), segments through
+	 * rp_task_nseg() and rp_task_seg().
+	 */
+	bool view;
+	struct rp_act *act0;
+	struct rp_seg *segs0;
+	uint32_t nsegs0;
+	uint64_t jit_ns, jit_seed, jit_n0, jit_last_ts;
 };
 
 /* A stretch of CPU time in the idle task (interrupts, idle entry/exit). */
@@ -209,6 +224,68 @@ struct ea_workload {
 	char error[128];
 };
 
+/*
+ * The jitter drawn for draw n of an ensemble member seeded seed: uniform
+ * in [0, jit_ns] from splitmix64's (n + 1)-th output (a counter: the
+ * member's draws need no state, so a view computes them when read).
+ */
+static inline uint64_t rp_jitter_draw(uint64_t seed, uint64_t n,
+				      uint64_t jit_ns)
+{
+	uint64_t z = seed + (n + 1) * 0x9e3779b97f4a7c15ull;
+
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+	z ^= z >> 31;
+	/* the modulo's bias is below jit_ns / 2^64: nothing at these scales */
+	return jit_ns == UINT64_MAX ? z : z % (jit_ns + 1);
+}
+
+/* a released (and eligible) d later, never past its end (last_ts if
+ * open). */
+static inline void rp_jitter_apply(struct rp_act *a, uint64_t d,
+				   uint64_t last_ts)
+{
+	uint64_t end = a->end ? a->end : last_ts;
+
+	if (end <= a->eligible)
+		return;
+	if (d > end - a->eligible)
+		d = end - a->eligible;
+	a->release += d;
+	a->eligible += d;
+}
+
+/* Activation k of t, as the replay sees it (a view's: cut, jittered). */
+static inline struct rp_act rp_task_act(const struct rp_task *t, size_t k)
+{
+	struct rp_act a = !k && t->act0 ? *t->act0 : t->acts[k];
+
+	if (t->jit_ns)
+		rp_jitter_apply(
+			&a,
+			rp_jitter_draw(t->jit_seed, t->jit_n0 + k, t->jit_ns),
+			t->jit_last_ts);
+	return a;
+}
+
+/* How many segments activation k of t has (0: none kept). */
+static inline uint32_t rp_task_nseg(const struct rp_task *t, size_t k)
+{
+	if (!t->act_segs)
+		return 0;
+	return !k && t->act0 ? t->nsegs0 : t->act_segs[k].nseg;
+}
+
+/* Segment g (< rp_task_nseg()) of activation k of t. */
+static inline const struct rp_seg *rp_task_seg(const struct rp_task *t,
+					       size_t k, uint32_t g)
+{
+	if (!k && t->act0)
+		return &t->segs0[g];
+	return &t->segs[t->act_segs[k].seg0 + g];
+}
+
 /* pin.c: the recorded CPU a per-CPU kthread's name binds it to, -1. */
 int rp_kthread_cpu(const char *comm);
 /* pin.c: t->pin, t->upin, t->pin_auto from cfg and t's comm, pid, CPUs. */
@@ -228,5 +305,10 @@ bool rp_pin_allows(const struct ea_pin *pin, int cpu);
 struct ea_workload *rp_workload_perturb(const struct ea_workload *base,
 					uint64_t cut_ns, uint64_t jitter_ns,
 					uint64_t seed);
+/* ... copy: every task copied, none a view (rp_task.view): the same
+ * activations and segments, read through rp_task_act() (the tests). */
+struct ea_workload *rp_workload_perturb_as(const struct ea_workload *base,
+					   uint64_t cut_ns, uint64_t jitter_ns,
+					   uint64_t seed, bool copy);
 
 #endif
