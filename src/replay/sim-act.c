@@ -28,7 +28,7 @@ void sim_record_latency(struct sim *s, const struct sim_task *t)
 
 	if (!measured(s, a))
 		return;
-	if (s->nlat == s->lat_cap) {
+	if (!s->no_lat && s->nlat == s->lat_cap) {
 		size_t n = s->lat_cap ? s->lat_cap * 2 : 256;
 		uint64_t *p = realloc(s->lat, n * sizeof(*p));
 		uint64_t *q = p ? realloc(s->floor, n * sizeof(*q)) : NULL;
@@ -46,8 +46,11 @@ void sim_record_latency(struct sim *s, const struct sim_task *t)
 	lat = s->now > a->release ? s->now - a->release : 0;
 	/* pulled to another CPU before the one woken had left idle: less */
 	floor = umin(t->floor_ns, lat);
-	s->floor[s->nlat] = floor;
-	s->lat[s->nlat++] = lat;
+	if (!s->no_lat) {
+		s->floor[s->nlat] = floor;
+		s->lat[s->nlat] = lat;
+	}
+	s->nlat++;
 	if (!s->keep_gaps) /* else counted at its start */
 		s->floor_wait_ns += in_win(s, a->release, a->release + floor);
 }

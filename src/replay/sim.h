@@ -249,6 +249,7 @@ struct sim {
 	/* metrics */
 	uint64_t *lat;
 	uint64_t *floor; /* [nlat]: of each latency, the recording's part */
+	bool no_lat; /* none kept (lat, floor NULL): nlat counts them */
 	size_t nlat, lat_cap;
 	uint64_t floor_wait_ns; /* of wait_ns, the recording's gaps */
 	uint64_t end_ns; /* the run's end: its last task done, at least
