@@ -114,6 +114,9 @@ void sim_start_act(struct sim *s, struct sim_task *t, size_t k)
 
 	t->cur = k;
 	t->act = rp_task_act(t->w, k);
+	t->segs_at = rp_task_segs(t->w, k, &t->nseg, &t->seg1);
+	if (t->segs_at == &t->seg1)
+		t->segs_at = NULL;
 	t->served = false;
 	t->seg = 0;
 	t->rem = work_of(s, t, a, 0);

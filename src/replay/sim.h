@@ -33,6 +33,11 @@ struct sim_task {
 	size_t next; /* activations released: [0, next) */
 	size_t cur; /* the one being served */
 	struct rp_act act; /* it, as read (rp_task_act()) at its start */
+	/* its segments (rp_task_segs()): nseg at segs_at, or seg1 when
+	 * segs_at is NULL */
+	uint32_t nseg;
+	const struct rp_seg *segs_at;
+	struct rp_seg seg1;
 	uint32_t seg; /* segment being served (follow_segments) */
 	bool rt; /* RT or deadline: never placed by a CFS policy
 		    nor balanced; runs before CFS tasks */
@@ -362,13 +367,13 @@ static inline const struct rp_act *cur_act(const struct sim *s,
  * kept none. */
 static inline uint32_t cur_nseg(const struct sim_task *t)
 {
-	return rp_task_nseg(t->w, t->cur);
+	return t->nseg;
 }
 
 /* Segment g of t's current activation (g < cur_nseg(t)). */
 static inline const struct rp_seg *cur_seg(const struct sim_task *t, uint32_t g)
 {
-	return rp_task_seg(t->w, t->cur, g);
+	return t->segs_at ? &t->segs_at[g] : &t->seg1;
 }
 
 /* Index of the task the CPU's emitted stream says is running, -1. */

@@ -78,11 +78,12 @@ static size_t runs_of(const struct rp_early_run *e, size_t n, uint32_t task,
 
 /*
  * Work the activation's runs did before C, in all and (segs non-NULL) per
- * segment (seg_before[g - seg0]); the CPU it runs on first from C.
+ * segment (seg_before[g - seg0]; one: all in its one segment, whose index
+ * is not kept: RP_ACT_SEG1); the CPU it runs on first from C.
  */
 static struct before work_before(const struct rp_early_run *e, size_t n,
 				 uint32_t task, uint32_t act, uint64_t C,
-				 uint32_t seg0, uint32_t nseg,
+				 uint32_t seg0, uint32_t nseg, bool one,
 				 uint64_t *seg_work, uint64_t *seg_stretch)
 {
 	struct before b = {0, 0, -1, UINT64_MAX};
@@ -97,11 +98,13 @@ static struct before work_before(const struct rp_early_run *e, size_t n,
 		b.work += w;
 		if (r->overlap)
 			b.stretch += w;
-		if (r->seg != UINT32_MAX && r->seg >= seg0 &&
-		    r->seg - seg0 < nseg && seg_work) {
-			seg_work[r->seg - seg0] += w;
+		if (r->seg != UINT32_MAX && seg_work &&
+		    (one || (r->seg >= seg0 && r->seg - seg0 < nseg))) {
+			uint32_t g = one ? 0 : r->seg - seg0;
+
+			seg_work[g] += w;
 			if (r->overlap)
-				seg_stretch[r->seg - seg0] += w;
+				seg_stretch[g] += w;
 		}
 		/* runs are in time order: the first that goes on after C */
 		if (r->now > C && b.cpu < 0) {
@@ -140,11 +143,12 @@ static void jitter(struct member *mb, struct rp_act *a)
 static uint32_t segs_from_c(const struct member *mb, const struct rp_task *bt,
 			    size_t k, bool cut, struct rp_seg *out)
 {
-	struct rp_act_segs as = bt->act_segs[k];
-	uint32_t n = 0;
+	struct rp_seg one;
+	uint32_t n = 0, nseg;
+	const struct rp_seg *segs = rp_task_segs(bt, k, &nseg, &one);
 
-	for (uint32_t g = 0; g < as.nseg; g++) {
-		struct rp_seg s = bt->segs[as.seg0 + g];
+	for (uint32_t g = 0; g < nseg; g++) {
+		struct rp_seg s = segs[g];
 
 		if (cut) {
 			s.work -= umin(s.work, mb->seg_work[g]);
@@ -171,14 +175,16 @@ static int cut_act(struct member *mb, size_t i, size_t k, struct rp_act *a)
 {
 	const struct rp_task *bt = &mb->b->tasks[i];
 	uint32_t seg0 = 0, nseg = 0;
+	struct rp_seg one;
 	struct before b;
 
 	/* ended by C, or never ran: not in the member */
 	if ((a->end && a->end <= mb->C) || !(a->flags & RP_ACT_RAN))
 		return 0;
-	if (bt->act_segs) {
-		seg0 = bt->act_segs[k].seg0;
-		nseg = bt->act_segs[k].nseg;
+	if (bt->segs_kept) {
+		const struct rp_seg *segs = rp_task_segs(bt, k, &nseg, &one);
+
+		seg0 = nseg && segs != &one ? (uint32_t)(segs - bt->segs) : 0;
 		if (nseg > mb->seg_scratch) {
 			free(mb->seg_work);
 			free(mb->seg_stretch);
@@ -194,8 +200,8 @@ static int cut_act(struct member *mb, size_t i, size_t k, struct rp_act *a)
 		memset(mb->seg_stretch, 0, nseg * sizeof(uint64_t));
 	}
 	b = work_before(mb->early, mb->b->nearly, (uint32_t)i, (uint32_t)k,
-			mb->C, seg0, nseg, bt->act_segs ? mb->seg_work : NULL,
-			mb->seg_stretch);
+			mb->C, seg0, nseg, a->flags & RP_ACT_SEG1,
+			bt->segs_kept ? mb->seg_work : NULL, mb->seg_stretch);
 	a->work -= umin(a->work, b.work);
 	/* it blocked after C without running after C: only a
 	 * resynchronised recording does that; nothing left */
@@ -238,8 +244,8 @@ static int member_view(struct member *mb, size_t i)
 			continue;
 		cut = true;
 		a0 = a;
-		if (bt->act_segs) {
-			uint32_t nseg = bt->act_segs[k].nseg;
+		if (bt->segs_kept) {
+			uint32_t nseg = rp_task_nseg(bt, k);
 
 			segs0 = malloc((nseg ? nseg : 1) * sizeof(*segs0));
 			if (!segs0)
@@ -267,8 +273,9 @@ static int member_view(struct member *mb, size_t i)
 	t->acts = (struct rp_act *)bt->acts + first;
 	t->nacts = bt->nacts - first;
 	t->wakers = bt->wakers ? (struct rp_waker *)bt->wakers + first : NULL;
-	t->act_segs = bt->act_segs ? (struct rp_act_segs *)bt->act_segs + first
-				   : NULL;
+	t->xsegs = bt->xsegs;
+	t->nxsegs = bt->nxsegs;
+	t->xseg_off = bt->xseg_off + first;
 	t->segs = bt->segs;
 	t->nsegs = bt->nsegs;
 	if (mb->jitter_ns) {
@@ -295,10 +302,11 @@ static int member_task(struct member *mb, size_t i)
 
 	*t = *bt;
 	t->acts = NULL;
-	t->act_segs = NULL;
+	t->xsegs = NULL;
 	t->segs = NULL;
 	t->wakers = NULL; /* the member's own, kept beside its acts */
 	t->nacts = t->cap = t->nsegs = t->seg_cap = 0;
+	t->nxsegs = t->xseg_cap = t->xseg_off = 0;
 	t->open = false;
 	if (!bt->nacts)
 		return 0;
@@ -316,13 +324,18 @@ static int member_task(struct member *mb, size_t i)
 			return -1;
 	}
 	t->cap = bt->nacts;
-	if (bt->act_segs) {
-		t->act_segs = malloc(bt->nacts * sizeof(*t->act_segs));
-		t->segs =
-			malloc((bt->nsegs ? bt->nsegs : 1) * sizeof(*t->segs));
-		if (!t->act_segs || !t->segs)
+	if (bt->segs_kept) {
+		/* every segment kept apart, RP_ACT_SEG1's too */
+		size_t nsegs = 0;
+
+		for (size_t k = 0; k < bt->nacts; k++)
+			nsegs += rp_task_nseg(bt, k);
+		t->xsegs = malloc(bt->nacts * sizeof(*t->xsegs));
+		t->segs = malloc((nsegs ? nsegs : 1) * sizeof(*t->segs));
+		if (!t->xsegs || !t->segs)
 			return -1;
-		t->seg_cap = bt->nsegs ? bt->nsegs : 1;
+		t->seg_cap = nsegs ? nsegs : 1;
+		t->xseg_cap = bt->nacts;
 	}
 	for (size_t k = 0; k < bt->nacts; k++) {
 		struct rp_act a = bt->acts[k];
@@ -336,14 +349,18 @@ static int member_task(struct member *mb, size_t i)
 				continue;
 		}
 		jitter(mb, &a);
+		a.flags &= ~(RP_ACT_SEG1 | RP_ACT_SEG1_IDLE);
 		t->acts[n] = a;
 		if (bt->wakers)
 			t->wakers[n] = bt->wakers[k];
-		if (bt->act_segs) {
-			t->act_segs[n].seg0 = (uint32_t)t->nsegs;
-			t->act_segs[n].nseg =
+		if (bt->segs_kept) {
+			uint32_t g =
 				segs_from_c(mb, bt, k, cut, t->segs + t->nsegs);
-			t->nsegs += t->act_segs[n].nseg;
+
+			if (g)
+				t->xsegs[t->nxsegs++] = (struct rp_xseg){
+					(uint32_t)n, (uint32_t)t->nsegs, g};
+			t->nsegs += g;
 		}
 		n++;
 	}

@@ -24,6 +24,11 @@ enum {
 	/* events were lost between its wakeup and its first run: its
 	 * latency is not known (no sample; docs/replay.md "Output") */
 	RP_ACT_LOST = 1 << 7,
+	/* one segment, not kept apart: rp_task_segs() makes it from the
+	 * activation's own figures (work, seq_in, cpu; the start, read
+	 * only for a later segment, is its eligible time) */
+	RP_ACT_SEG1 = 1 << 8,
+	RP_ACT_SEG1_IDLE = 1 << 9, /* ... switched in from the idle task */
 	/* never slept: demand under --work auto (docs/replay.md "Work") */
 	RP_ACT_DEMAND = RP_ACT_OPEN | RP_ACT_EXIT,
 };
@@ -88,9 +93,10 @@ struct rp_waker {
 
 #define RP_SYNC_NS 50000ull
 
-/* An activation's segments: segs[seg0 .. seg0 + nseg) of its task. */
-struct rp_act_segs {
-	uint32_t seg0, nseg;
+/* Activation act's segments: segs[seg0 .. seg0 + nseg) of its task (an
+ * activation with more than one, or one not RP_ACT_SEG1). */
+struct rp_xseg {
+	uint32_t act, seg0, nseg;
 };
 
 struct rp_task {
@@ -100,9 +106,17 @@ struct rp_task {
 	int32_t only_cpu; /* the one CPU it ran on; -1 several, -2 none */
 	struct rp_act *acts;
 	size_t nacts, cap;
-	/* acts[k]'s segments at act_segs[k] (apart: most runs read none);
-	 * NULL when none are kept (ea_workload_config.no_segments) */
-	struct rp_act_segs *act_segs;
+	/*
+	 * Segments, none when ea_workload_config.no_segments (segs_kept
+	 * false): an activation that ran on one CPU, its segment's figures
+	 * its own, has RP_ACT_SEG1 and no segment kept; the others' are in
+	 * segs[], found through xsegs[] (in activation order; key: index
+	 * in acts + xseg_off). Read through rp_task_segs().
+	 */
+	bool segs_kept;
+	struct rp_xseg *xsegs;
+	size_t nxsegs, xseg_cap, xseg_off;
+	uint32_t open_seg0, open_nseg; /* extraction: the open activation's */
 	struct rp_seg *segs;
 	size_t nsegs, seg_cap;
 	struct rp_waker *wakers; /* acts[k]'s waker at wakers[k] */
@@ -126,13 +140,13 @@ struct rp_task {
 	int32_t sync_cpu;
 	/*
 	 * An ensemble member's task read as a view of its recording's
-	 * (workload-perturb.c): acts, act_segs, wakers and segs point into
+	 * (workload-perturb.c): acts, xsegs, wakers and segs point into
 	 * the base task's arrays (from its first activation the member
 	 * keeps on), not owned; acts[0] is *act0 when that one was cut
 	 * (its segments segs0[0, nsegs0)); every activation is released
 	 * up to jit_ns later, drawn from (jit_seed, jit_n0 + k). Read
 	 * activations through rp_task_act(), segments through
-	 * rp_task_nseg() and rp_task_seg().
+	 * rp_task_segs().
 	 */
 	bool view;
 	struct rp_act *act0;
@@ -214,6 +228,7 @@ struct ea_workload {
 	struct rp_cpu_timeline *cpus;
 	int ncpus;
 	uint64_t seq; /* events seen */
+	uint64_t first_ts; /* extraction: the state's first instant */
 	uint64_t lost; /* lost-event records seen (the trace's) */
 	struct ea_workload_counts counts;
 	/* extraction: the activations closed so far, counted (count_act()) */
@@ -269,21 +284,55 @@ static inline struct rp_act rp_task_act(const struct rp_task *t, size_t k)
 	return a;
 }
 
-/* How many segments activation k of t has (0: none kept). */
-static inline uint32_t rp_task_nseg(const struct rp_task *t, size_t k)
+/* workload.c: t's entry for activation key (index + xseg_off), NULL. */
+const struct rp_xseg *rp_xseg_find(const struct rp_task *t, size_t key);
+
+/*
+ * The segments of activation k of t: *nseg of them (0: none kept, or it
+ * never ran) at the pointer returned, *one when it is RP_ACT_SEG1 (made
+ * from its figures as recorded, not jittered).
+ */
+static inline const struct rp_seg *rp_task_segs(const struct rp_task *t,
+						size_t k, uint32_t *nseg,
+						struct rp_seg *one)
 {
-	if (!t->act_segs)
-		return 0;
-	return !k && t->act0 ? t->nsegs0 : t->act_segs[k].nseg;
+	const struct rp_act *a;
+	const struct rp_xseg *x;
+
+	*nseg = 0;
+	if (!t->segs_kept)
+		return NULL;
+	if (!k && t->act0) {
+		*nseg = t->nsegs0;
+		return t->segs0;
+	}
+	a = &t->acts[k];
+	if (a->flags & RP_ACT_SEG1) {
+		*one = (struct rp_seg){
+			.work = a->work,
+			.start = a->eligible,
+			.seq_in = a->seq_in,
+			.cpu = (int32_t)a->cpu,
+			.from_idle = a->flags & RP_ACT_SEG1_IDLE,
+		};
+		*nseg = 1;
+		return one;
+	}
+	x = t->nxsegs ? rp_xseg_find(t, k + t->xseg_off) : NULL;
+	if (!x)
+		return NULL;
+	*nseg = x->nseg;
+	return t->segs + x->seg0;
 }
 
-/* Segment g (< rp_task_nseg()) of activation k of t. */
-static inline const struct rp_seg *rp_task_seg(const struct rp_task *t,
-					       size_t k, uint32_t g)
+/* How many segments activation k of t has. */
+static inline uint32_t rp_task_nseg(const struct rp_task *t, size_t k)
 {
-	if (!k && t->act0)
-		return &t->segs0[g];
-	return &t->segs[t->act_segs[k].seg0 + g];
+	struct rp_seg one;
+	uint32_t n;
+
+	rp_task_segs(t, k, &n, &one);
+	return n;
 }
 
 /* pin.c: the recorded CPU a per-CPU kthread's name binds it to, -1. */
