@@ -149,6 +149,11 @@ struct ea_replay_config {
 	 * ea_replay_close() to close at the common end of several runs
 	 * (the sink must live until then); false: closed at its own end. */
 	bool keep_open;
+	/* Keep no latency samples: the result's latency and floor
+	 * percentiles are 0 (lat_n still counts them). For runs whose
+	 * energy alone is read (ensemble members, sensitivity): 16 bytes
+	 * less per activation while the run lasts. */
+	bool no_latencies;
 };
 
 /* Tolerance of `late`: 1 ms. */

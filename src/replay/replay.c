@@ -149,7 +149,8 @@ int ea_replay_run(const struct ea_workload *w,
 				 .idle = idle,
 				 .work = cfg->work,
 				 .same_platform = cfg->same_platform,
-				 .assumed_khz = cfg->acct_cfg.assumed_khz};
+				 .assumed_khz = cfg->acct_cfg.assumed_khz,
+				 .no_latencies = cfg->no_latencies};
 	s = sim_new(&sc, serr, sizeof(serr));
 	if (!s) {
 		ea_err_set(err, "replay: %s", serr);
@@ -187,12 +188,14 @@ int ea_replay_run(const struct ea_workload *w,
 	if (!cfg->keep_open && ea_replay_close(r, 1, err))
 		goto out;
 	r->lat_n = sm.nlat;
-	percentiles(sm.lat, sm.nlat, q);
+	if (sm.lat)
+		percentiles(sm.lat, sm.nlat, q);
 	r->lat_p50 = q[0];
 	r->lat_p90 = q[1];
 	r->lat_p99 = q[2];
 	r->lat_max = q[3];
-	percentiles(sm.floor, sm.nlat, q);
+	if (sm.floor)
+		percentiles(sm.floor, sm.nlat, q);
 	r->floor_p50 = q[0];
 	r->floor_p90 = q[1];
 	r->floor_p99 = q[2];

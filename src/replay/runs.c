@@ -65,6 +65,7 @@ static int run_job(const struct pool *p, int j, struct ea_err *err)
 			continue;
 		cfg.sink = NULL;
 		cfg.keep_open = true;
+		cfg.no_latencies = true; /* its energy alone is read */
 		if (job->model)
 			cfg.model = job->model;
 		if (copy) {

@@ -28,7 +28,7 @@ void sim_record_latency(struct sim *s, const struct sim_task *t)
 
 	if (!measured(s, a))
 		return;
-	if (s->nlat == s->lat_cap) {
+	if (!s->no_lat && s->nlat == s->lat_cap) {
 		size_t n = s->lat_cap ? s->lat_cap * 2 : 256;
 		uint64_t *p = realloc(s->lat, n * sizeof(*p));
 		uint64_t *q = p ? realloc(s->floor, n * sizeof(*q)) : NULL;
@@ -46,8 +46,11 @@ void sim_record_latency(struct sim *s, const struct sim_task *t)
 	lat = s->now > a->release ? s->now - a->release : 0;
 	/* pulled to another CPU before the one woken had left idle: less */
 	floor = umin(t->floor_ns, lat);
-	s->floor[s->nlat] = floor;
-	s->lat[s->nlat++] = lat;
+	if (!s->no_lat) {
+		s->floor[s->nlat] = floor;
+		s->lat[s->nlat] = lat;
+	}
+	s->nlat++;
 	if (!s->keep_gaps) /* else counted at its start */
 		s->floor_wait_ns += in_win(s, a->release, a->release + floor);
 }
@@ -92,24 +95,28 @@ static uint64_t demand_extra(const struct sim *s, const struct rp_act *a)
 static uint64_t work_of(const struct sim *s, const struct sim_task *t,
 			const struct rp_act *a, uint32_t g)
 {
-	struct rp_act_segs as = {0, 0};
+	uint32_t nseg = 0;
 	uint64_t w;
 
 	if (s->policy->follow_segments)
-		as = cur_segs(t);
-	if (!s->policy->follow_segments || !as.nseg)
+		nseg = cur_nseg(t);
+	if (!s->policy->follow_segments || !nseg)
 		return a->work + demand_extra(s, a);
-	w = t->w->segs[as.seg0 + g].work;
+	w = cur_seg(t, g)->work;
 	if (s->same_platform) /* overlap stretches: sim_busy0_start() */
-		w -= t->w->segs[as.seg0 + g].stretch;
-	return g + 1 == as.nseg ? w + demand_extra(s, a) : w;
+		w -= cur_seg(t, g)->stretch;
+	return g + 1 == nseg ? w + demand_extra(s, a) : w;
 }
 
 void sim_start_act(struct sim *s, struct sim_task *t, size_t k)
 {
-	const struct rp_act *a = &t->w->acts[k];
+	const struct rp_act *a = &t->act;
 
 	t->cur = k;
+	t->act = rp_task_act(t->w, k);
+	t->segs_at = rp_task_segs(t->w, k, &t->nseg, &t->seg1);
+	if (t->segs_at == &t->seg1)
+		t->segs_at = NULL;
 	t->served = false;
 	t->seg = 0;
 	t->rem = work_of(s, t, a, 0);
@@ -129,7 +136,7 @@ void sim_start_act(struct sim *s, struct sim_task *t, size_t k)
 static bool next_released(struct sim_task *t)
 {
 	for (size_t k = t->cur + 1; k < t->next; k++)
-		if (t->w->acts[k].flags & RP_ACT_RAN) {
+		if (rp_task_act(t->w, k).flags & RP_ACT_RAN) {
 			t->cur = k;
 			return true;
 		}
@@ -160,14 +167,12 @@ void sim_do_move(struct sim *s, size_t i)
 	int task = s->moves[i].task;
 	struct sim_task *t = &s->tasks[task];
 	const struct rp_act *a = cur_act(s, t);
-	struct rp_act_segs as = cur_segs(t);
 
 	memmove(s->moves + i, s->moves + i + 1,
 		(s->nmoves - i - 1) * sizeof(*s->moves));
 	s->nmoves--;
 	sim_enqueue(s, task,
-		    map_cpu(s, as.nseg ? t->w->segs[as.seg0 + t->seg].cpu
-				       : a->cpu));
+		    map_cpu(s, cur_nseg(t) ? cur_seg(t, t->seg)->cpu : a->cpu));
 }
 
 /*
@@ -193,10 +198,9 @@ void sim_complete(struct sim *s, int cpu)
 	uint64_t key = a->seq_out;
 
 	touch(s, cpu);
-	if (s->policy->follow_segments && t->seg + 1 < cur_segs(t).nseg) {
+	if (s->policy->follow_segments && t->seg + 1 < cur_nseg(t)) {
 		/* The recording moved it: on to the next segment's CPU. */
-		const struct rp_seg *g =
-			&t->w->segs[cur_segs(t).seg0 + ++t->seg];
+		const struct rp_seg *g = cur_seg(t, ++t->seg);
 
 		t->rem = work_of(s, t, a, t->seg);
 		add_move(s, c->curr,

@@ -44,16 +44,16 @@ static bool next_arrival(const struct sim *s, uint32_t i, size_t k,
 	const struct rp_task *t = &s->w->tasks[i];
 
 	for (; k < t->nacts; k++) {
-		const struct rp_act *x = &t->acts[k];
+		const struct rp_act x = rp_task_act(t, k);
 
 		/* the task's next activation, for when it arrives */
-		__builtin_prefetch(x + 1);
-		__builtin_prefetch((const char *)(x + 2) - 1);
-		uint64_t at = sim_arrival_time(s->keep_gaps, x);
+		__builtin_prefetch(t->acts + k + 1);
+		__builtin_prefetch((const char *)(t->acts + k + 2) - 1);
+		uint64_t at = sim_arrival_time(s->keep_gaps, &x);
 
-		if (!(x->flags & RP_ACT_RAN) || at > s->w->counts.last_ts)
+		if (!(x.flags & RP_ACT_RAN) || at > s->w->counts.last_ts)
 			continue;
-		*a = (struct sim_arrival){at, x->seq_in, i, (uint32_t)k};
+		*a = (struct sim_arrival){at, x.seq_in, i, (uint32_t)k};
 		return true;
 	}
 	return false;
@@ -99,7 +99,7 @@ bool sim_arrivals_in_order(const struct ea_workload *w, bool keep_gaps,
 		bool first = true;
 
 		for (size_t k = 0; k < t->nacts; k++) {
-			const struct rp_act *a = &t->acts[k];
+			const struct rp_act a_ = rp_task_act(t, k), *a = &a_;
 			uint64_t at = sim_arrival_time(keep_gaps, a);
 
 			if (!(a->flags & RP_ACT_RAN) || at > w->counts.last_ts)
@@ -133,7 +133,7 @@ int sim_arrivals_sort(struct sim *s)
 		const struct rp_task *t = &w->tasks[i];
 
 		for (size_t k = 0; k < t->nacts; k++) {
-			const struct rp_act *a = &t->acts[k];
+			const struct rp_act a_ = rp_task_act(t, k), *a = &a_;
 			uint64_t at = sim_arrival_time(s->keep_gaps, a);
 
 			if (!(a->flags & RP_ACT_RAN) || at > w->counts.last_ts)

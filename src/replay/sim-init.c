@@ -403,6 +403,13 @@ struct sim *sim_new(const struct sim_config *cfg, char *err, size_t n)
 	}
 	s->work = cfg->work;
 	s->gspec = *cfg->gov;
+	if (cfg->no_latencies) {
+		free(s->lat);
+		free(s->floor);
+		s->lat = s->floor = NULL;
+		s->lat_cap = 0;
+		s->no_lat = true;
+	}
 	return s;
 }
 

@@ -228,9 +228,7 @@ static void process_due(struct sim *s, uint64_t t)
 		}
 		for (size_t i = 0; i < s->nmoves; i++) {
 			const struct sim_task *tk = &s->tasks[s->moves[i].task];
-			struct rp_act_segs as = cur_segs(tk);
-
-			q = as.nseg ? tk->w->segs[as.seg0 + tk->seg].seq_in : 0;
+			q = cur_nseg(tk) ? cur_seg(tk, tk->seg)->seq_in : 0;
 			if (s->moves[i].t <= t && q < best) {
 				best = q;
 				kind = DUE_MOVE;

@@ -32,6 +32,12 @@ struct sim_task {
 	const struct rp_task *w;
 	size_t next; /* activations released: [0, next) */
 	size_t cur; /* the one being served */
+	struct rp_act act; /* it, as read (rp_task_act()) at its start */
+	/* its segments (rp_task_segs()): nseg at segs_at, or seg1 when
+	 * segs_at is NULL */
+	uint32_t nseg;
+	const struct rp_seg *segs_at;
+	struct rp_seg seg1;
 	uint32_t seg; /* segment being served (follow_segments) */
 	bool rt; /* RT or deadline: never placed by a CFS policy
 		    nor balanced; runs before CFS tasks */
@@ -248,6 +254,7 @@ struct sim {
 	/* metrics */
 	uint64_t *lat;
 	uint64_t *floor; /* [nlat]: of each latency, the recording's part */
+	bool no_lat; /* none kept (lat, floor NULL): nlat counts them */
 	size_t nlat, lat_cap;
 	uint64_t floor_wait_ns; /* of wait_ns, the recording's gaps */
 	uint64_t end_ns; /* the run's end: its last task done, at least
@@ -353,14 +360,20 @@ static inline uint64_t *kmax(struct sim *s, struct sim_cpu *c)
 static inline const struct rp_act *cur_act(const struct sim *s,
 					   const struct sim_task *t)
 {
-	return &t->w->acts[t->cur];
+	return &t->act;
 }
 
-/* The segments of t's current activation: none if the workload kept none. */
-static inline struct rp_act_segs cur_segs(const struct sim_task *t)
+/* How many segments t's current activation has: none if the workload
+ * kept none. */
+static inline uint32_t cur_nseg(const struct sim_task *t)
 {
-	return t->w->act_segs ? t->w->act_segs[t->cur]
-			      : (struct rp_act_segs){0, 0};
+	return t->nseg;
+}
+
+/* Segment g of t's current activation (g < cur_nseg(t)). */
+static inline const struct rp_seg *cur_seg(const struct sim_task *t, uint32_t g)
+{
+	return t->segs_at ? &t->segs_at[g] : &t->seg1;
 }
 
 /* Index of the task the CPU's emitted stream says is running, -1. */

@@ -25,6 +25,8 @@ struct sim_config {
 	enum ea_replay_work work; /* 0: auto */
 	bool same_platform; /* ea_replay_config.same_platform */
 	uint32_t assumed_khz; /* ea_acct_config.assumed_khz */
+	bool no_latencies; /* ea_replay_config.no_latencies: lat, floor
+			      NULL in its metrics */
 };
 
 /* What a run measured, in the metrics' window (ea_workload_counts.win_*). */

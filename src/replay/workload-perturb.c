@@ -1,9 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * An ensemble member's workload (docs/replay.md "Ensemble"): a copy of the
- * recording's workload that starts a little later and whose activations
- * are released a little later, perturbations that should not change what
- * a policy costs.
+ * An ensemble member's workload (docs/replay.md "Ensemble"): the
+ * recording's workload as if it started a little later and its
+ * activations were released a little later, perturbations that should not
+ * change what a policy costs. Each task is a view of the recording's
+ * (rp_task.view: its arrays shared, the activation the cut shortened
+ * apart, the jitter drawn when the simulator reads an activation), or
+ * where its activations do not allow one a copy.
  *
  *  - Start cut at C = first_ts + cut_ns: as if the recording began at C.
  *    Activations that ended by C are gone; one released before C and not
@@ -26,27 +29,6 @@
 #include <string.h>
 
 #include "replay/workload.h"
-
-/* splitmix64: a small, fast, well-mixed generator; one per member. */
-static uint64_t next_u64(uint64_t *x)
-{
-	uint64_t z = (*x += 0x9e3779b97f4a7c15ull);
-
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-	return z ^ (z >> 31);
-}
-
-/* Uniform in [0, n]. */
-static uint64_t draw(uint64_t *x, uint64_t n)
-{
-	if (!n)
-		return 0;
-	if (n == UINT64_MAX)
-		return next_u64(x);
-	/* the modulo's bias is below n / 2^64: nothing at these scales */
-	return next_u64(x) % (n + 1);
-}
 
 static uint64_t umax(uint64_t a, uint64_t b)
 {
@@ -96,11 +78,12 @@ static size_t runs_of(const struct rp_early_run *e, size_t n, uint32_t task,
 
 /*
  * Work the activation's runs did before C, in all and (segs non-NULL) per
- * segment (seg_before[g - seg0]); the CPU it runs on first from C.
+ * segment (seg_before[g - seg0]; one: all in its one segment, whose index
+ * is not kept: RP_ACT_SEG1); the CPU it runs on first from C.
  */
 static struct before work_before(const struct rp_early_run *e, size_t n,
 				 uint32_t task, uint32_t act, uint64_t C,
-				 uint32_t seg0, uint32_t nseg,
+				 uint32_t seg0, uint32_t nseg, bool one,
 				 uint64_t *seg_work, uint64_t *seg_stretch)
 {
 	struct before b = {0, 0, -1, UINT64_MAX};
@@ -115,11 +98,13 @@ static struct before work_before(const struct rp_early_run *e, size_t n,
 		b.work += w;
 		if (r->overlap)
 			b.stretch += w;
-		if (r->seg != UINT32_MAX && r->seg >= seg0 &&
-		    r->seg - seg0 < nseg && seg_work) {
-			seg_work[r->seg - seg0] += w;
+		if (r->seg != UINT32_MAX && seg_work &&
+		    (one || (r->seg >= seg0 && r->seg - seg0 < nseg))) {
+			uint32_t g = one ? 0 : r->seg - seg0;
+
+			seg_work[g] += w;
 			if (r->overlap)
-				seg_stretch[r->seg - seg0] += w;
+				seg_stretch[g] += w;
 		}
 		/* runs are in time order: the first that goes on after C */
 		if (r->now > C && b.cpu < 0) {
@@ -133,7 +118,9 @@ static struct before work_before(const struct rp_early_run *e, size_t n,
 struct member {
 	const struct ea_workload *b;
 	struct ea_workload *m;
-	uint64_t C, jitter_ns, rng;
+	uint64_t C, jitter_ns, seed;
+	uint64_t ndraws; /* jitter draws made (one per activation kept) */
+	bool copy; /* every task copied, none a view */
 	struct rp_early_run *early; /* sorted by (task, act, since) */
 	uint64_t *seg_work, *seg_stretch; /* scratch, per segment of an act */
 	size_t seg_scratch;
@@ -142,25 +129,26 @@ struct member {
 /* Jitter a (a copy): released up to jitter_ns later, within its life. */
 static void jitter(struct member *mb, struct rp_act *a)
 {
-	uint64_t d = draw(&mb->rng, mb->jitter_ns),
-		 end = a->end ? a->end : mb->b->counts.last_ts;
-
-	d = end > a->eligible ? umin(d, end - a->eligible) : 0;
-	a->release += d;
-	a->eligible += d;
+	if (!mb->jitter_ns)
+		return;
+	rp_jitter_apply(a,
+			rp_jitter_draw(mb->seed, mb->ndraws++, mb->jitter_ns),
+			mb->b->counts.last_ts);
 }
 
-/* The segments of base act k of task bt, from C on, appended to t's. */
-static int copy_segs(struct member *mb, const struct rp_task *bt,
-		     struct rp_task *t, size_t k, size_t kout, bool cut)
+/*
+ * The segments of base act k of task bt from C on (cut: less the work
+ * its runs did before C, in mb's scratch), into out[]; how many.
+ */
+static uint32_t segs_from_c(const struct member *mb, const struct rp_task *bt,
+			    size_t k, bool cut, struct rp_seg *out)
 {
-	struct rp_act_segs as = bt->act_segs[k];
-	struct rp_act_segs *out = &t->act_segs[kout];
+	struct rp_seg one;
+	uint32_t n = 0, nseg;
+	const struct rp_seg *segs = rp_task_segs(bt, k, &nseg, &one);
 
-	out->seg0 = (uint32_t)t->nsegs;
-	out->nseg = 0;
-	for (uint32_t g = 0; g < as.nseg; g++) {
-		struct rp_seg s = bt->segs[as.seg0 + g];
+	for (uint32_t g = 0; g < nseg; g++) {
+		struct rp_seg s = segs[g];
 
 		if (cut) {
 			s.work -= umin(s.work, mb->seg_work[g]);
@@ -173,28 +161,160 @@ static int copy_segs(struct member *mb, const struct rp_task *bt,
 				s.start = mb->C;
 			}
 		}
-		t->segs[t->nsegs++] = s;
-		out->nseg++;
+		out[n++] = s;
 	}
-	return 0;
+	return n;
 }
 
-/* Task i's activations from C on, jittered. */
+/*
+ * Base act k of task i (*a, released before C) from C on: 1 kept (*a
+ * cut: the work it had left, released at C; the work its segments' runs
+ * did before C in mb's scratch), 0 gone, -1 out of memory.
+ */
+static int cut_act(struct member *mb, size_t i, size_t k, struct rp_act *a)
+{
+	const struct rp_task *bt = &mb->b->tasks[i];
+	uint32_t seg0 = 0, nseg = 0;
+	struct rp_seg one;
+	struct before b;
+
+	/* ended by C, or never ran: not in the member */
+	if ((a->end && a->end <= mb->C) || !(a->flags & RP_ACT_RAN))
+		return 0;
+	if (bt->segs_kept) {
+		const struct rp_seg *segs = rp_task_segs(bt, k, &nseg, &one);
+
+		seg0 = nseg && segs != &one ? (uint32_t)(segs - bt->segs) : 0;
+		if (nseg > mb->seg_scratch) {
+			free(mb->seg_work);
+			free(mb->seg_stretch);
+			mb->seg_work = malloc(nseg * sizeof(uint64_t));
+			mb->seg_stretch = malloc(nseg * sizeof(uint64_t));
+			mb->seg_scratch = nseg;
+			if (!mb->seg_work || !mb->seg_stretch) {
+				mb->seg_scratch = 0;
+				return -1;
+			}
+		}
+		memset(mb->seg_work, 0, nseg * sizeof(uint64_t));
+		memset(mb->seg_stretch, 0, nseg * sizeof(uint64_t));
+	}
+	b = work_before(mb->early, mb->b->nearly, (uint32_t)i, (uint32_t)k,
+			mb->C, seg0, nseg, a->flags & RP_ACT_SEG1,
+			bt->segs_kept ? mb->seg_work : NULL, mb->seg_stretch);
+	a->work -= umin(a->work, b.work);
+	/* it blocked after C without running after C: only a
+	 * resynchronised recording does that; nothing left */
+	if (!a->work && a->end)
+		return 0;
+	a->release = mb->C;
+	a->eligible = umax(a->eligible, mb->C);
+	a->flags |= RP_ACT_START;
+	if (b.cpu >= 0)
+		a->cpu = b.cpu;
+	return 1;
+}
+
+/*
+ * Task i of the member as a view of the base task (rp_task.view): when
+ * the activations released before C are some gone, then at most one
+ * kept (cut), and none after, the member's are the base's from there on,
+ * that one apart. 0 done, 1 not so (copy it), -1 out of memory.
+ */
+static int member_view(struct member *mb, size_t i)
+{
+	const struct rp_task *bt = &mb->b->tasks[i];
+	struct rp_task *t = &mb->m->tasks[i];
+	struct rp_act a0;
+	struct rp_seg *segs0 = NULL;
+	uint32_t nsegs0 = 0;
+	bool cut = false;
+	size_t k = 0, first;
+
+	for (; k < bt->nacts && bt->acts[k].release < mb->C; k++) {
+		struct rp_act a = bt->acts[k];
+		int r;
+
+		if (cut)
+			goto copy; /* another before C after the kept one */
+		r = cut_act(mb, i, k, &a);
+		if (r < 0)
+			return -1;
+		if (!r)
+			continue;
+		cut = true;
+		a0 = a;
+		if (bt->segs_kept) {
+			uint32_t nseg = rp_task_nseg(bt, k);
+
+			segs0 = malloc((nseg ? nseg : 1) * sizeof(*segs0));
+			if (!segs0)
+				return -1;
+			nsegs0 = segs_from_c(mb, bt, k, true, segs0);
+		}
+	}
+	first = cut ? k - 1 : k;
+	for (size_t j = k; j < bt->nacts; j++)
+		if (bt->acts[j].release < mb->C)
+			goto copy;
+	if (cut) {
+		t->act0 = malloc(sizeof(*t->act0));
+		if (!t->act0) {
+			free(segs0);
+			return -1;
+		}
+		*t->act0 = a0;
+		t->segs0 = segs0;
+		t->nsegs0 = nsegs0;
+	}
+	t->view = true;
+	/* const: a view never writes through them (ea_workload_free()
+	 * frees only act0 and segs0) */
+	t->acts = (struct rp_act *)bt->acts + first;
+	t->nacts = bt->nacts - first;
+	t->wakers = bt->wakers ? (struct rp_waker *)bt->wakers + first : NULL;
+	t->xsegs = bt->xsegs;
+	t->nxsegs = bt->nxsegs;
+	t->xseg_off = bt->xseg_off + first;
+	t->segs = bt->segs;
+	t->nsegs = bt->nsegs;
+	if (mb->jitter_ns) {
+		t->jit_ns = mb->jitter_ns;
+		t->jit_seed = mb->seed;
+		t->jit_n0 = mb->ndraws;
+		t->jit_last_ts = mb->b->counts.last_ts;
+		mb->ndraws += t->nacts; /* one draw per activation */
+	}
+	return 0;
+copy:
+	free(segs0);
+	return 1;
+}
+
+/* Task i's activations from C on, jittered: a view of the base task's,
+ * else a copy. */
 static int member_task(struct member *mb, size_t i)
 {
 	const struct rp_task *bt = &mb->b->tasks[i];
 	struct rp_task *t = &mb->m->tasks[i];
 	size_t n = 0;
+	int r;
 
 	*t = *bt;
 	t->acts = NULL;
-	t->act_segs = NULL;
+	t->xsegs = NULL;
 	t->segs = NULL;
-	t->wakers = NULL;	/* the member's own, kept beside its acts */
+	t->wakers = NULL; /* the member's own, kept beside its acts */
 	t->nacts = t->cap = t->nsegs = t->seg_cap = 0;
+	t->nxsegs = t->xseg_cap = t->xseg_off = 0;
 	t->open = false;
 	if (!bt->nacts)
 		return 0;
+	if (!mb->copy) {
+		r = member_view(mb, i);
+		if (r <= 0)
+			return r;
+	}
 	t->acts = malloc(bt->nacts * sizeof(*t->acts));
 	if (!t->acts)
 		return -1;
@@ -204,68 +324,44 @@ static int member_task(struct member *mb, size_t i)
 			return -1;
 	}
 	t->cap = bt->nacts;
-	if (bt->act_segs) {
-		t->act_segs = malloc(bt->nacts * sizeof(*t->act_segs));
-		t->segs =
-			malloc((bt->nsegs ? bt->nsegs : 1) * sizeof(*t->segs));
-		if (!t->act_segs || !t->segs)
+	if (bt->segs_kept) {
+		/* every segment kept apart, RP_ACT_SEG1's too */
+		size_t nsegs = 0;
+
+		for (size_t k = 0; k < bt->nacts; k++)
+			nsegs += rp_task_nseg(bt, k);
+		t->xsegs = malloc(bt->nacts * sizeof(*t->xsegs));
+		t->segs = malloc((nsegs ? nsegs : 1) * sizeof(*t->segs));
+		if (!t->xsegs || !t->segs)
 			return -1;
-		t->seg_cap = bt->nsegs ? bt->nsegs : 1;
+		t->seg_cap = nsegs ? nsegs : 1;
+		t->xseg_cap = bt->nacts;
 	}
 	for (size_t k = 0; k < bt->nacts; k++) {
 		struct rp_act a = bt->acts[k];
 		bool cut = a.release < mb->C;
 
 		if (cut) {
-			uint32_t seg0 = 0, nseg = 0;
-			struct before b;
-
-			/* ended by C, or never ran: not in the member */
-			if ((a.end && a.end <= mb->C) ||
-			    !(a.flags & RP_ACT_RAN))
+			r = cut_act(mb, i, k, &a);
+			if (r < 0)
+				return -1;
+			if (!r)
 				continue;
-			if (bt->act_segs) {
-				seg0 = bt->act_segs[k].seg0;
-				nseg = bt->act_segs[k].nseg;
-				if (nseg > mb->seg_scratch) {
-					free(mb->seg_work);
-					free(mb->seg_stretch);
-					mb->seg_work =
-						malloc(nseg * sizeof(uint64_t));
-					mb->seg_stretch =
-						malloc(nseg * sizeof(uint64_t));
-					mb->seg_scratch = nseg;
-					if (!mb->seg_work || !mb->seg_stretch) {
-						mb->seg_scratch = 0;
-						return -1;
-					}
-				}
-				memset(mb->seg_work, 0,
-				       nseg * sizeof(uint64_t));
-				memset(mb->seg_stretch, 0,
-				       nseg * sizeof(uint64_t));
-			}
-			b = work_before(mb->early, mb->b->nearly, (uint32_t)i,
-					(uint32_t)k, mb->C, seg0, nseg,
-					bt->act_segs ? mb->seg_work : NULL,
-					mb->seg_stretch);
-			a.work -= umin(a.work, b.work);
-			/* it blocked after C without running after C: only
-			 * a resynchronised recording does that; nothing left */
-			if (!a.work && a.end)
-				continue;
-			a.release = mb->C;
-			a.eligible = umax(a.eligible, mb->C);
-			a.flags |= RP_ACT_START;
-			if (b.cpu >= 0)
-				a.cpu = b.cpu;
 		}
 		jitter(mb, &a);
+		a.flags &= ~(RP_ACT_SEG1 | RP_ACT_SEG1_IDLE);
 		t->acts[n] = a;
 		if (bt->wakers)
 			t->wakers[n] = bt->wakers[k];
-		if (bt->act_segs && copy_segs(mb, bt, t, k, n, cut))
-			return -1;
+		if (bt->segs_kept) {
+			uint32_t g =
+				segs_from_c(mb, bt, k, cut, t->segs + t->nsegs);
+
+			if (g)
+				t->xsegs[t->nxsegs++] = (struct rp_xseg){
+					(uint32_t)n, (uint32_t)t->nsegs, g};
+			t->nsegs += g;
+		}
 		n++;
 	}
 	t->nacts = n;
@@ -372,11 +468,12 @@ static int member_timelines(struct member *mb)
 	return 0;
 }
 
-struct ea_workload *rp_workload_perturb(const struct ea_workload *b,
-					uint64_t cut_ns, uint64_t jitter_ns,
-					uint64_t seed)
+struct ea_workload *rp_workload_perturb_as(const struct ea_workload *b,
+					   uint64_t cut_ns, uint64_t jitter_ns,
+					   uint64_t seed, bool copy)
 {
-	struct member mb = {.b = b, .jitter_ns = jitter_ns, .rng = seed};
+	struct member mb = {
+		.b = b, .jitter_ns = jitter_ns, .seed = seed, .copy = copy};
 	struct ea_workload *m = calloc(1, sizeof(*m));
 	int rc = -1;
 
@@ -424,4 +521,11 @@ out:
 		return NULL;
 	}
 	return m;
+}
+
+struct ea_workload *rp_workload_perturb(const struct ea_workload *b,
+					uint64_t cut_ns, uint64_t jitter_ns,
+					uint64_t seed)
+{
+	return rp_workload_perturb_as(b, cut_ns, jitter_ns, seed, false);
 }

@@ -109,6 +109,7 @@ static struct rp_task *task_get(struct ea_workload *w, int32_t pid,
 	t->last_run_cpu = -1;
 	t->ran_cpu = -1;
 	t->prio = -1;	/* none seen yet: 120 at the end */
+	t->segs_kept = !w->cfg.no_segments;
 	if (comm)
 		memcpy(t->comm, comm, EA_COMM_LEN);
 	for (j = slot_of(pid, w->nslots); w->slots[j]; j = (j + 1) & (w->nslots - 1))
@@ -117,24 +118,62 @@ static struct rp_task *task_get(struct ea_workload *w, int32_t pid,
 	return t;
 }
 
+const struct rp_xseg *rp_xseg_find(const struct rp_task *t, size_t key)
+{
+	size_t lo = 0, hi = t->nxsegs;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (t->xsegs[mid].act < key)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < t->nxsegs && t->xsegs[lo].act == key ? &t->xsegs[lo] : NULL;
+}
+
+/*
+ * The segments of t's last activation are all there will be (the next
+ * one opens, or the recording ended): one whose figures are the
+ * activation's own becomes RP_ACT_SEG1 and leaves segs[] (its start is
+ * not kept: it must be its eligible time where a start cut may read it,
+ * in the first early_ns); the others are indexed in xsegs[]. 0, or -1
+ * out of memory.
+ */
+static int segs_close(struct ea_workload *w, struct rp_task *t)
+{
+	struct rp_act *a;
+	const struct rp_seg *g;
+
+	if (!t->open_nseg)
+		return 0;
+	a = &t->acts[t->nacts - 1];
+	g = &t->segs[t->open_seg0];
+	if (t->open_nseg == 1 && g->work == a->work && !g->stretch &&
+	    g->cpu == a->cpu && g->seq_in == a->seq_in &&
+	    (g->start == a->eligible ||
+	     a->release >= w->first_ts + w->cfg.early_ns)) {
+		a->flags |= RP_ACT_SEG1 | (g->from_idle ? RP_ACT_SEG1_IDLE : 0);
+		t->nsegs = t->open_seg0; /* it was the last */
+	} else {
+		if (!GROW(w, t->xsegs, t->nxsegs, t->xseg_cap))
+			return -1;
+		t->xsegs[t->nxsegs++] = (struct rp_xseg){
+			(uint32_t)(t->nacts - 1), t->open_seg0, t->open_nseg};
+	}
+	t->open_nseg = 0;
+	return 0;
+}
+
 static struct rp_act *act_open(struct ea_workload *w, struct rp_task *t,
 			       uint64_t release, uint32_t flags)
 {
 	size_t cap = t->cap;
 	struct rp_act *a;
 
-	if (!GROW_BY(w, t->acts, t->nacts, t->cap, 8))
+	if (segs_close(w, t) || !GROW_BY(w, t->acts, t->nacts, t->cap, 8))
 		return NULL;
-	if (!w->cfg.no_segments && t->cap != cap) {
-		struct rp_act_segs *p = realloc(t->act_segs,
-						t->cap * sizeof(*p));
-
-		if (!p) {
-			oom(w);
-			return NULL;
-		}
-		t->act_segs = p;
-	}
 	if (t->cap != cap || !t->wakers) {
 		struct rp_waker *p = realloc(t->wakers, t->cap * sizeof(*p));
 
@@ -145,8 +184,6 @@ static struct rp_act *act_open(struct ea_workload *w, struct rp_task *t,
 		t->wakers = p;
 	}
 	t->wakers[t->nacts] = (struct rp_waker){-1, -1, RP_WAKER_NONE, 0};
-	if (t->act_segs)
-		t->act_segs[t->nacts] = (struct rp_act_segs){ 0, 0 };
 	a = &t->acts[t->nacts++];
 	memset(a, 0, sizeof(*a));
 	a->release = a->eligible = release;
@@ -236,16 +273,16 @@ static struct rp_seg *seg_on(struct ea_workload *w, struct rp_task *t,
 			     uint64_t seq, bool from_idle)
 {
 	/* a is the task's open activation, its last */
-	struct rp_act_segs *as = &t->act_segs[t->nacts - 1];
 	struct rp_seg *g;
 
-	if (as->nseg && t->segs[as->seg0 + as->nseg - 1].cpu == cpu)
-		return &t->segs[as->seg0 + as->nseg - 1];
+	if (t->open_nseg &&
+	    t->segs[t->open_seg0 + t->open_nseg - 1].cpu == cpu)
+		return &t->segs[t->open_seg0 + t->open_nseg - 1];
 	if (!GROW(w, t->segs, t->nsegs, t->seg_cap))
 		return NULL;
-	if (!as->nseg)
-		as->seg0 = (uint32_t)t->nsegs;
-	as->nseg++;
+	if (!t->open_nseg)
+		t->open_seg0 = (uint32_t)t->nsegs;
+	t->open_nseg++;
 	g = &t->segs[t->nsegs++];
 	g->work = 0;
 	g->stretch = 0;
@@ -313,6 +350,7 @@ static void on_change(void *ctx, const struct ea_state *s, int cpu,
 	uint64_t seq = w->seq + 1;	/* the event being applied */
 	struct rp_cpu_timeline *tl;
 
+	w->first_ts = ea_state_first_ts(s);
 	if (w->error[0] || grow_cpus(w, cpu))
 		return;
 	tl = &w->cpus[cpu];
@@ -534,6 +572,7 @@ static void on_event(void *ctx, const struct ea_state *s,
 	struct rp_task *t;
 	struct rp_act *a;
 
+	w->first_ts = ea_state_first_ts(s);
 	w->seq++;
 	if (w->seq > RP_SEQ_MAX && !w->error[0])
 		snprintf(w->error, sizeof(w->error), "more than 2^48 events");
@@ -626,8 +665,12 @@ void ea_workload_free(struct ea_workload *w)
 	if (!w)
 		return;
 	for (size_t i = 0; i < w->ntasks; i++) {
+		free(w->tasks[i].act0);
+		free(w->tasks[i].segs0);
+		if (w->tasks[i].view)
+			continue; /* the rest is its base's */
 		free(w->tasks[i].acts);
-		free(w->tasks[i].act_segs);
+		free(w->tasks[i].xsegs);
 		free(w->tasks[i].segs);
 		free(w->tasks[i].wakers);
 	}
@@ -683,6 +726,8 @@ int ea_workload_done(struct ea_workload *w, const struct ea_state *s,
 			count_act(c, &t->acts[t->nacts - 1], c->first_ts);
 		}
 		t->open = false;
+		if (segs_close(w, t))
+			return ea_err_set(err, "out of memory");
 		if (t->prio < 0)
 			t->prio = 120;
 		if (t->prio < 100)

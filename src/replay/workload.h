@@ -24,6 +24,11 @@ enum {
 	/* events were lost between its wakeup and its first run: its
 	 * latency is not known (no sample; docs/replay.md "Output") */
 	RP_ACT_LOST = 1 << 7,
+	/* one segment, not kept apart: rp_task_segs() makes it from the
+	 * activation's own figures (work, seq_in, cpu; the start, read
+	 * only for a later segment, is its eligible time) */
+	RP_ACT_SEG1 = 1 << 8,
+	RP_ACT_SEG1_IDLE = 1 << 9, /* ... switched in from the idle task */
 	/* never slept: demand under --work auto (docs/replay.md "Work") */
 	RP_ACT_DEMAND = RP_ACT_OPEN | RP_ACT_EXIT,
 };
@@ -88,9 +93,10 @@ struct rp_waker {
 
 #define RP_SYNC_NS 50000ull
 
-/* An activation's segments: segs[seg0 .. seg0 + nseg) of its task. */
-struct rp_act_segs {
-	uint32_t seg0, nseg;
+/* Activation act's segments: segs[seg0 .. seg0 + nseg) of its task (an
+ * activation with more than one, or one not RP_ACT_SEG1). */
+struct rp_xseg {
+	uint32_t act, seg0, nseg;
 };
 
 struct rp_task {
@@ -100,9 +106,17 @@ struct rp_task {
 	int32_t only_cpu; /* the one CPU it ran on; -1 several, -2 none */
 	struct rp_act *acts;
 	size_t nacts, cap;
-	/* acts[k]'s segments at act_segs[k] (apart: most runs read none);
-	 * NULL when none are kept (ea_workload_config.no_segments) */
-	struct rp_act_segs *act_segs;
+	/*
+	 * Segments, none when ea_workload_config.no_segments (segs_kept
+	 * false): an activation that ran on one CPU, its segment's figures
+	 * its own, has RP_ACT_SEG1 and no segment kept; the others' are in
+	 * segs[], found through xsegs[] (in activation order; key: index
+	 * in acts + xseg_off). Read through rp_task_segs().
+	 */
+	bool segs_kept;
+	struct rp_xseg *xsegs;
+	size_t nxsegs, xseg_cap, xseg_off;
+	uint32_t open_seg0, open_nseg; /* extraction: the open activation's */
 	struct rp_seg *segs;
 	size_t nsegs, seg_cap;
 	struct rp_waker *wakers; /* acts[k]'s waker at wakers[k] */
@@ -124,6 +138,21 @@ struct rp_task {
 	uint32_t sync_act;
 	uint64_t sync_ts;
 	int32_t sync_cpu;
+	/*
+	 * An ensemble member's task read as a view of its recording's
+	 * (workload-perturb.c): acts, xsegs, wakers and segs point into
+	 * the base task's arrays (from its first activation the member
+	 * keeps on), not owned; acts[0] is *act0 when that one was cut
+	 * (its segments segs0[0, nsegs0)); every activation is released
+	 * up to jit_ns later, drawn from (jit_seed, jit_n0 + k). Read
+	 * activations through rp_task_act(), segments through
+	 * rp_task_segs().
+	 */
+	bool view;
+	struct rp_act *act0;
+	struct rp_seg *segs0;
+	uint32_t nsegs0;
+	uint64_t jit_ns, jit_seed, jit_n0, jit_last_ts;
 };
 
 /* A stretch of CPU time in the idle task (interrupts, idle entry/exit). */
@@ -199,6 +228,7 @@ struct ea_workload {
 	struct rp_cpu_timeline *cpus;
 	int ncpus;
 	uint64_t seq; /* events seen */
+	uint64_t first_ts; /* extraction: the state's first instant */
 	uint64_t lost; /* lost-event records seen (the trace's) */
 	struct ea_workload_counts counts;
 	/* extraction: the activations closed so far, counted (count_act()) */
@@ -208,6 +238,102 @@ struct ea_workload {
 	size_t nearly, early_cap;
 	char error[128];
 };
+
+/*
+ * The jitter drawn for draw n of an ensemble member seeded seed: uniform
+ * in [0, jit_ns] from splitmix64's (n + 1)-th output (a counter: the
+ * member's draws need no state, so a view computes them when read).
+ */
+static inline uint64_t rp_jitter_draw(uint64_t seed, uint64_t n,
+				      uint64_t jit_ns)
+{
+	uint64_t z = seed + (n + 1) * 0x9e3779b97f4a7c15ull;
+
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+	z ^= z >> 31;
+	/* the modulo's bias is below jit_ns / 2^64: nothing at these scales */
+	return jit_ns == UINT64_MAX ? z : z % (jit_ns + 1);
+}
+
+/* a released (and eligible) d later, never past its end (last_ts if
+ * open). */
+static inline void rp_jitter_apply(struct rp_act *a, uint64_t d,
+				   uint64_t last_ts)
+{
+	uint64_t end = a->end ? a->end : last_ts;
+
+	if (end <= a->eligible)
+		return;
+	if (d > end - a->eligible)
+		d = end - a->eligible;
+	a->release += d;
+	a->eligible += d;
+}
+
+/* Activation k of t, as the replay sees it (a view's: cut, jittered). */
+static inline struct rp_act rp_task_act(const struct rp_task *t, size_t k)
+{
+	struct rp_act a = !k && t->act0 ? *t->act0 : t->acts[k];
+
+	if (t->jit_ns)
+		rp_jitter_apply(
+			&a,
+			rp_jitter_draw(t->jit_seed, t->jit_n0 + k, t->jit_ns),
+			t->jit_last_ts);
+	return a;
+}
+
+/* workload.c: t's entry for activation key (index + xseg_off), NULL. */
+const struct rp_xseg *rp_xseg_find(const struct rp_task *t, size_t key);
+
+/*
+ * The segments of activation k of t: *nseg of them (0: none kept, or it
+ * never ran) at the pointer returned, *one when it is RP_ACT_SEG1 (made
+ * from its figures as recorded, not jittered).
+ */
+static inline const struct rp_seg *rp_task_segs(const struct rp_task *t,
+						size_t k, uint32_t *nseg,
+						struct rp_seg *one)
+{
+	const struct rp_act *a;
+	const struct rp_xseg *x;
+
+	*nseg = 0;
+	if (!t->segs_kept)
+		return NULL;
+	if (!k && t->act0) {
+		*nseg = t->nsegs0;
+		return t->segs0;
+	}
+	a = &t->acts[k];
+	if (a->flags & RP_ACT_SEG1) {
+		*one = (struct rp_seg){
+			.work = a->work,
+			.start = a->eligible,
+			.seq_in = a->seq_in,
+			.cpu = (int32_t)a->cpu,
+			.from_idle = a->flags & RP_ACT_SEG1_IDLE,
+		};
+		*nseg = 1;
+		return one;
+	}
+	x = t->nxsegs ? rp_xseg_find(t, k + t->xseg_off) : NULL;
+	if (!x)
+		return NULL;
+	*nseg = x->nseg;
+	return t->segs + x->seg0;
+}
+
+/* How many segments activation k of t has. */
+static inline uint32_t rp_task_nseg(const struct rp_task *t, size_t k)
+{
+	struct rp_seg one;
+	uint32_t n;
+
+	rp_task_segs(t, k, &n, &one);
+	return n;
+}
 
 /* pin.c: the recorded CPU a per-CPU kthread's name binds it to, -1. */
 int rp_kthread_cpu(const char *comm);
@@ -228,5 +354,10 @@ bool rp_pin_allows(const struct ea_pin *pin, int cpu);
 struct ea_workload *rp_workload_perturb(const struct ea_workload *base,
 					uint64_t cut_ns, uint64_t jitter_ns,
 					uint64_t seed);
+/* ... copy: every task copied, none a view (rp_task.view): the same
+ * activations and segments, read through rp_task_act() (the tests). */
+struct ea_workload *rp_workload_perturb_as(const struct ea_workload *base,
+					   uint64_t cut_ns, uint64_t jitter_ns,
+					   uint64_t seed, bool copy);
 
 #endif

@@ -644,7 +644,8 @@ static void workload_without_segments(void **state)
 		for (int j = 0; j < 2; j++) {
 			w[j] = tc2_workload(traces[ti], j == 1, &run[j]);
 			for (size_t i = 0; i < w[j]->ntasks; i++)
-				nsegs[j] += w[j]->tasks[i].nsegs;
+				for (size_t k = 0; k < w[j]->tasks[i].nacts; k++)
+					nsegs[j] += rp_task_nseg(&w[j]->tasks[i], k);
 		}
 		assert_true(nsegs[0] > 0);
 		assert_int_equal(nsegs[1], 0);

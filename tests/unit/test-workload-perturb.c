@@ -12,10 +12,10 @@
 #define T 100000000000ull /* the trace's first event, ns */
 #define MS 1000000ull
 
-static struct ea_workload *extract(struct ea_run *run)
+static struct ea_workload *extract_segs(struct ea_run *run, bool segs)
 {
 	struct ea_workload_config wcfg = {.source_capacity = 1024,
-					  .no_segments = true,
+					  .no_segments = !segs,
 					  .early_ns = 5 * MS};
 	struct ea_state_config cfg = {.ncpus = -1};
 	struct ea_workload *w;
@@ -29,6 +29,11 @@ static struct ea_workload *extract(struct ea_run *run)
 	    ea_workload_done(w, run->state, &err))
 		fail_msg("%s", err.msg);
 	return w;
+}
+
+static struct ea_workload *extract(struct ea_run *run)
+{
+	return extract_segs(run, false);
 }
 
 /* The task named comm. */
@@ -79,16 +84,16 @@ static void cut_1ms(void **unused)
 	a = task(m, "a");
 	b = task(m, "b");
 	assert_int_equal(a->nacts, 2);
-	assert_true(a->acts[0].release == T + 1 * MS);
-	assert_true(a->acts[0].eligible >= T + 1 * MS);
-	assert_true(a->acts[0].flags & RP_ACT_START);
-	assert_true(a->acts[0].work == 3 * MS * 1024);
-	assert_true(a->acts[0].end == T + 4 * MS);
-	assert_true(a->acts[1].release == T + 10 * MS);
-	assert_true(a->acts[1].work == 1 * MS * 1024);
+	assert_true(rp_task_act(a, 0).release == T + 1 * MS);
+	assert_true(rp_task_act(a, 0).eligible >= T + 1 * MS);
+	assert_true(rp_task_act(a, 0).flags & RP_ACT_START);
+	assert_true(rp_task_act(a, 0).work == 3 * MS * 1024);
+	assert_true(rp_task_act(a, 0).end == T + 4 * MS);
+	assert_true(rp_task_act(a, 1).release == T + 10 * MS);
+	assert_true(rp_task_act(a, 1).work == 1 * MS * 1024);
 	assert_int_equal(b->nacts, 1);
-	assert_true(b->acts[0].release == T + 2 * MS);
-	assert_true(b->acts[0].work == 1 * MS * 1024);
+	assert_true(rp_task_act(b, 0).release == T + 2 * MS);
+	assert_true(rp_task_act(b, 0).work == 1 * MS * 1024);
 	assert_true(ea_workload_counts(m)->first_ts == T + 1 * MS);
 	assert_true(ea_workload_counts(m)->win_start == T + 1 * MS);
 	ea_workload_free(m);
@@ -98,9 +103,9 @@ static void cut_1ms(void **unused)
 	assert_non_null(m);
 	a = task(m, "a");
 	b = task(m, "b");
-	assert_true(a->acts[0].work == 1500000ull * 1024);
-	assert_true(b->acts[0].release == T + 2500000);
-	assert_true(b->acts[0].work == 500000ull * 1024);
+	assert_true(rp_task_act(a, 0).work == 1500000ull * 1024);
+	assert_true(rp_task_act(b, 0).release == T + 2500000);
+	assert_true(rp_task_act(b, 0).work == 500000ull * 1024);
 	ea_workload_free(m);
 	ea_workload_free(w);
 	ea_run_free(&run);
@@ -121,8 +126,8 @@ static void cut_clamped(void **unused)
 	a = task(m, "a");
 	b = task(m, "b");
 	assert_int_equal(a->nacts, 1);
-	assert_true(a->acts[0].release == T + 10 * MS);
-	assert_true(a->acts[0].work == 1 * MS * 1024);
+	assert_true(rp_task_act(a, 0).release == T + 10 * MS);
+	assert_true(rp_task_act(a, 0).work == 1 * MS * 1024);
 	assert_int_equal(b->nacts, 0);
 	assert_true(ea_workload_counts(m)->first_ts == T + 5 * MS);
 	ea_workload_free(m);
@@ -155,19 +160,20 @@ static void jitter(void **unused)
 
 			assert_int_equal(t->nacts, bt->nacts);
 			for (size_t k = 0; k < bt->nacts; k++) {
-				uint64_t d = t->acts[k].release -
+				uint64_t d = rp_task_act(t, k).release -
 					     bt->acts[k].release;
 
-				assert_true(t->acts[k].release >=
+				assert_true(rp_task_act(t, k).release >=
 					    bt->acts[k].release);
 				assert_true(d <= 2000);
-				assert_true(t->acts[k].eligible ==
+				assert_true(rp_task_act(t, k).eligible ==
 					    bt->acts[k].eligible + d);
-				assert_true(t->acts[k].work ==
+				assert_true(rp_task_act(t, k).work ==
 					    bt->acts[k].work);
-				assert_true(t->acts[k].end == bt->acts[k].end);
-				assert_true(t2->acts[k].release ==
-					    t->acts[k].release);
+				assert_true(rp_task_act(t, k).end ==
+					    bt->acts[k].end);
+				assert_true(rp_task_act(t2, k).release ==
+					    rp_task_act(t, k).release);
 				moved |= d > 0;
 			}
 		}
@@ -179,13 +185,92 @@ static void jitter(void **unused)
 	ea_run_free(&run);
 }
 
+/* Segment g of activation k of t, as the replay reads it. */
+static struct rp_seg seg_of(const struct rp_task *t, size_t k, uint32_t g)
+{
+	struct rp_seg one;
+	uint32_t n;
+	const struct rp_seg *segs = rp_task_segs(t, k, &n, &one);
+
+	assert_true(g < n);
+	return segs[g];
+}
+
+/* Task tv (a view or a copy) reads as tc (a copy) does; whether tv is a
+ * view. RP_ACT_SEG1 (a segment not kept apart) may differ: a copy keeps
+ * every segment apart. */
+static bool same_task(const struct rp_task *tv, const struct rp_task *tc)
+{
+	const unsigned seg1 = RP_ACT_SEG1 | RP_ACT_SEG1_IDLE;
+
+	assert_false(tc->view);
+	assert_int_equal(tv->nacts, tc->nacts);
+	for (size_t k = 0; k < tc->nacts; k++) {
+		struct rp_act x = rp_task_act(tv, k), y = rp_task_act(tc, k);
+
+		x.flags &= ~seg1;
+		y.flags &= ~seg1;
+		assert_memory_equal(&x, &y, sizeof(x));
+		if (tc->wakers)
+			assert_memory_equal(&tv->wakers[k], &tc->wakers[k],
+					    sizeof(*tc->wakers));
+		assert_int_equal(rp_task_nseg(tv, k), rp_task_nseg(tc, k));
+		for (uint32_t g = 0; g < rp_task_nseg(tc, k); g++) {
+			struct rp_seg a = seg_of(tv, k, g),
+				      b = seg_of(tc, k, g);
+
+			assert_true(
+				a.work == b.work && a.stretch == b.stretch &&
+				a.start == b.start && a.seq_in == b.seq_in &&
+				a.cpu == b.cpu && a.from_idle == b.from_idle);
+		}
+	}
+	return tv->view;
+}
+
+/*
+ * A member read as a view of the recording's workload (its arrays shared,
+ * the cut activation apart, the jitter drawn when read) has the same
+ * activations, wakers and segments as the same member copied, at every
+ * cut from 0 to 6 ms (each activation before, across and after it) with
+ * and without jitter, with and without segments.
+ */
+static void view_is_copy(void **unused)
+{
+	bool viewed = false;
+
+	for (int segs = 0; segs < 2; segs++) {
+		struct ea_run run;
+		struct ea_workload *w = extract_segs(&run, segs);
+
+		for (uint64_t cut = 0; cut <= 6 * MS; cut += MS / 4)
+			for (uint64_t jit = 0; jit <= 4000; jit += 4000) {
+				struct ea_workload *v = rp_workload_perturb_as(
+					w, cut, jit, 7, false);
+				struct ea_workload *c = rp_workload_perturb_as(
+					w, cut, jit, 7, true);
+
+				assert_non_null(v);
+				assert_non_null(c);
+				assert_int_equal(v->ntasks, c->ntasks);
+				for (size_t i = 0; i < c->ntasks; i++)
+					viewed |= same_task(&v->tasks[i],
+							    &c->tasks[i]);
+				ea_workload_free(v);
+				ea_workload_free(c);
+			}
+		ea_workload_free(w);
+		ea_run_free(&run);
+	}
+	assert_true(viewed);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(base),
-		cmocka_unit_test(cut_1ms),
-		cmocka_unit_test(cut_clamped),
-		cmocka_unit_test(jitter),
+		cmocka_unit_test(base),		cmocka_unit_test(cut_1ms),
+		cmocka_unit_test(cut_clamped),	cmocka_unit_test(jitter),
+		cmocka_unit_test(view_is_copy),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
