@@ -461,6 +461,44 @@ int ea_dat_decode_rec(struct dat *r, const struct tep_record *rec, int cpu,
 	return decode_rec(r, rec, cpu, ev, err);
 }
 
+/*
+ * CPU cpu's next event from the page walker alone, the other CPUs left
+ * where they are (dat_first_event(), on a reader of its own that nothing
+ * else advances): the walker's set-up loaded each CPU's first record, so
+ * the first call takes it as it is. 1 with *ev, 0 at the end of the CPU's
+ * data, -1 with err; *lost_before set when a record passed on the way
+ * follows lost events.
+ */
+int ea_dat_cpu_next(struct dat *r, int cpu, struct ea_event *ev,
+		    bool *lost_before, struct ea_err *err)
+{
+	struct dw *w = &r->w;
+
+	for (;;) {
+		const struct dw_rec *wr = &w->cpu[cpu].rec;
+		struct dat_raw raw;
+		int rc = 1;
+
+		if (r->nrec[cpu] && (rc = dw_advance(w, cpu)) < 0)
+			return ea_err_set(err, "%s:cpu %d record %" PRIu64 ": %s",
+					  r->path, cpu, r->nrec[cpu] + 1,
+					  w->err);
+		if (!rc || !w->cpu[cpu].have)
+			return 0;
+		r->nrec[cpu]++;
+		r->last_cpu = cpu;
+		if (wr->missed)
+			*lost_before = true;
+		raw.data = wr->data;
+		raw.size = wr->size;
+		raw.ts = wr->ts;
+		raw.offset = wr->offset;
+		rc = decode(r, &raw, cpu, ev, err);
+		if (rc)
+			return rc;
+	}
+}
+
 static void lost_event(struct ea_event *ev, uint64_t ts, int cpu, int missed)
 {
 	memset(ev, 0, sizeof(*ev));

@@ -91,4 +91,9 @@ void ea_dat_where(void *priv, char *buf, size_t n);
 int ea_dat_decode_rec(struct dat *r, const struct tep_record *rec, int cpu,
 		      struct ea_event *ev, struct ea_err *err);
 
+/* dat-read.c: CPU cpu's next event through the page walker only (r->fast),
+ * for dat_first_event(): 1, 0 at the CPU's end, -1 with err. */
+int ea_dat_cpu_next(struct dat *r, int cpu, struct ea_event *ev,
+		    bool *lost_before, struct ea_err *err);
+
 #endif
