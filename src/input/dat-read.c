@@ -480,9 +480,9 @@ int ea_dat_cpu_next(struct dat *r, int cpu, struct ea_event *ev,
 		int rc = 1;
 
 		if (r->nrec[cpu] && (rc = dw_advance(w, cpu)) < 0)
-			return ea_err_set(err, "%s:cpu %d record %" PRIu64 ": %s",
-					  r->path, cpu, r->nrec[cpu] + 1,
-					  w->err);
+			return ea_err_set(
+				err, "%s:cpu %d record %" PRIu64 ": %s",
+				r->path, cpu, r->nrec[cpu] + 1, w->err);
 		if (!rc || !w->cpu[cpu].have)
 			return 0;
 		r->nrec[cpu]++;

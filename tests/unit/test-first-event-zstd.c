@@ -88,8 +88,10 @@ static void check(const char *path, const struct firsts *ref, uint64_t skip,
 		assert_int_equal(ev.type, ref->ev[cpu].type);
 		assert_int_equal(ev.flags, ref->ev[cpu].flags);
 		if (ev.type == EA_EV_SWITCH) {
-			assert_int_equal(ev.sw.prev_pid, ref->ev[cpu].sw.prev_pid);
-			assert_int_equal(ev.sw.next_pid, ref->ev[cpu].sw.next_pid);
+			assert_int_equal(ev.sw.prev_pid,
+					 ref->ev[cpu].sw.prev_pid);
+			assert_int_equal(ev.sw.next_pid,
+					 ref->ev[cpu].sw.next_pid);
 			assert_string_equal(ev.sw.next_comm,
 					    ref->ev[cpu].sw.next_comm);
 		}
@@ -118,7 +120,8 @@ static void one(const char *plain, const char *dir)
 		 plain, zpath);
 	if (system(cmd) || access(zpath, R_OK)) {
 		print_message("  trace-cmd convert failed or absent: %s "
-			      "skipped\n", plain);
+			      "skipped\n",
+			      plain);
 		unlink(zpath);
 		return;
 	}
