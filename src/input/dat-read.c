@@ -34,6 +34,7 @@
 #include "eatrace/input.h"
 #include "input/dat-read.h"
 #include "input/dat-tracecmd.h"
+#include "input/event-check.h"
 #include "input/reader.h"
 
 /* One record, from libtracecmd or from the page walker (dat-walk.c). */
@@ -610,6 +611,21 @@ static int fast_next(struct dat *r, struct ea_event *ev, struct ea_err *err)
 }
 
 /*
+ * An event the checks refuse, as input.c's check_event() says it (named
+ * by the reader's path, which input.c turns into the user's, and by the
+ * event's position: fast_next() left last_cpu at it). -1.
+ */
+static int par_bad_event(const struct dat *r, const struct ea_event *ev,
+			 struct ea_err *err)
+{
+	char cause[256];
+
+	ea_event_cause(ev, r->ncpus, r->par_last_ts, cause, sizeof(cause));
+	return ea_err_set(err, "%s:cpu %d record %" PRIu64 ": %s", r->path,
+			  r->last_cpu, r->nrec[r->last_cpu], cause);
+}
+
+/*
  * The decoding thread: fast_next() into blocks of events, in the order
  * fast_next() gives them. The last block says how the stream ended and
  * where the reader then stood (the records after the last event, unused,
@@ -626,9 +642,18 @@ static void *par_main(void *arg)
 		b->n = 0;
 		b->status = 0;
 		while (b->n < r->blk_n) {
+			const struct ea_event *ev = &b->ev[b->n];
+
 			rc = fast_next(r, &b->ev[b->n], &b->err);
 			if (rc <= 0)
 				break;
+			/* input.c's checks, here rather than on the
+			 * pipeline's thread (ea_dat_checked()) */
+			if (!ea_event_ok(ev, r->ncpus, r->par_last_ts)) {
+				rc = par_bad_event(r, ev, &b->err);
+				break;
+			}
+			r->par_last_ts = ev->ts;
 			/* fast_next() left last_cpu at the event's CPU */
 			b->nrec[b->n++] = r->nrec[r->last_cpu];
 		}
@@ -719,6 +744,13 @@ int ea_dat_next(void *priv, struct ea_event *ev, struct ea_err *err)
 	if (!r->par_tried)
 		par_begin(r);
 	return r->par ? par_next(r, ev, err) : fast_next(r, ev, err);
+}
+
+bool ea_dat_checked(void *priv)
+{
+	const struct dat *r = priv;
+
+	return r->par;
 }
 
 void ea_dat_where(void *priv, char *buf, size_t n)

@@ -74,6 +74,7 @@ struct dat {
 	uint32_t blk_n; /* events per block (EATRACE_DAT_BLOCK) */
 	int pcpu; /* ea_dat_where() of the events read */
 	uint64_t pnrec;
+	uint64_t par_last_ts; /* the decoding thread's last event's */
 };
 
 /*
@@ -86,6 +87,9 @@ const char *ea_dat_walk_setup(struct dat *r, bool compressed);
 /* dat-read.c: ea_reader_ops.next and .where. */
 int ea_dat_next(void *priv, struct ea_event *ev, struct ea_err *err);
 void ea_dat_where(void *priv, char *buf, size_t n);
+/* dat-read.c: ea_reader_ops.checked: the decoding thread checks the
+ * events (event-check.h) when there is one. */
+bool ea_dat_checked(void *priv);
 /* dat-read.c: one record of libtracecmd's into *ev: 1, 0 not used, -1
  * corrupt (named in err). */
 int ea_dat_decode_rec(struct dat *r, const struct tep_record *rec, int cpu,

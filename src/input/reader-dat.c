@@ -277,4 +277,5 @@ const struct ea_reader_ops ea_reader_dat = {
 	.next = ea_dat_next,
 	.where = ea_dat_where,
 	.close = dat_close,
+	.checked = ea_dat_checked,
 };

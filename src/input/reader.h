@@ -37,6 +37,13 @@ struct ea_reader_ops {
 	 */
 	int (*first_event)(void *priv, int cpu, struct ea_event *ev,
 			   bool *lost_before, struct ea_err *err);
+	/*
+	 * Optional, asked once after the first event next() returned: true
+	 * when the reader has already put every event it returns through
+	 * event-check.h's checks (on a thread of its own), its error naming
+	 * the event's position as input.c's would; input.c then skips them.
+	 */
+	bool (*checked)(void *priv);
 };
 
 extern const struct ea_reader_ops ea_reader_dat;	/* reader-dat.c */
