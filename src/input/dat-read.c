@@ -705,6 +705,44 @@ static int par_next(struct dat *r, struct ea_event *ev, struct ea_err *err)
 }
 
 /*
+ * par_next() a block at a time (ea_dat_next_block()): the rest of the
+ * block being read, as it lies in the ring; where() names its last event,
+ * ea_dat_block_at() another.
+ */
+static int par_next_block(struct dat *r, const struct ea_event **evs,
+			  size_t *n, struct ea_err *err)
+{
+	struct evr_blk *b = r->cur;
+
+	for (;;) {
+		if (b && r->ci < b->n) {
+			*evs = &b->ev[r->ci];
+			*n = b->n - r->ci;
+			r->bi0 = r->ci;
+			r->ci = b->n;
+			r->pcpu = b->ev[b->n - 1].cpu;
+			r->pnrec = b->nrec[b->n - 1];
+			return 1;
+		}
+		if (r->par_done)
+			return 0;
+		if (b && b->status) {
+			r->par_done = true;
+			r->pcpu = b->end_cpu;
+			r->pnrec = b->end_nrec;
+			if (b->status > 0)
+				return 0;
+			*err = b->err;
+			return -1;
+		}
+		if (b)
+			evr_release(&r->q, b);
+		b = r->cur = evr_take_full(&r->q);
+		r->ci = 0;
+	}
+}
+
+/*
  * With more than one job, the first read starts the decoding thread (not
  * the open: a second reader of the file, dat_first_event(), reads a CPU
  * on its own through libtracecmd). A compressed file's chunks are
@@ -744,6 +782,29 @@ int ea_dat_next(void *priv, struct ea_event *ev, struct ea_err *err)
 	if (!r->par_tried)
 		par_begin(r);
 	return r->par ? par_next(r, ev, err) : fast_next(r, ev, err);
+}
+
+int ea_dat_next_block(void *priv, const struct ea_event **evs, size_t *n,
+		      struct ea_err *err)
+{
+	struct dat *r = priv;
+
+	if (!r->fast)
+		return 2;
+	if (!r->par_tried)
+		par_begin(r);
+	return r->par ? par_next_block(r, evs, n, err) : 2;
+}
+
+void ea_dat_block_at(void *priv, size_t i)
+{
+	struct dat *r = priv;
+	const struct evr_blk *b = r->cur;
+
+	if (!r->par || !b || r->bi0 + i >= b->n)
+		return;
+	r->pcpu = b->ev[r->bi0 + i].cpu;
+	r->pnrec = b->nrec[r->bi0 + i];
 }
 
 bool ea_dat_checked(void *priv)

@@ -75,6 +75,7 @@ struct dat {
 	int pcpu; /* ea_dat_where() of the events read */
 	uint64_t pnrec;
 	uint64_t par_last_ts; /* the decoding thread's last event's */
+	uint32_t bi0; /* cur's first event in the last next_block() */
 };
 
 /*
@@ -90,6 +91,11 @@ void ea_dat_where(void *priv, char *buf, size_t n);
 /* dat-read.c: ea_reader_ops.checked: the decoding thread checks the
  * events (event-check.h) when there is one. */
 bool ea_dat_checked(void *priv);
+/* dat-read.c: ea_reader_ops.next_block and .block_at (input-block.h): the
+ * decoding thread's blocks; 2 without one. */
+int ea_dat_next_block(void *priv, const struct ea_event **evs, size_t *n,
+		      struct ea_err *err);
+void ea_dat_block_at(void *priv, size_t i);
 /* dat-read.c: one record of libtracecmd's into *ev: 1, 0 not used, -1
  * corrupt (named in err). */
 int ea_dat_decode_rec(struct dat *r, const struct tep_record *rec, int cpu,

@@ -36,10 +36,11 @@ void ea_event_cause(const struct ea_event *ev, int ncpus, uint64_t last_ts,
 			bad_cpu(ev->freq.cpu, ncpus, cause, n);
 		else if (ev->freq.freq_khz == 0 ||
 			 ev->freq.freq_khz > EA_MAX_FREQ_KHZ)
-			snprintf(cause, n,
-				 "cpu_frequency state=%u kHz is not a plausible "
-				 "frequency",
-				 ev->freq.freq_khz);
+			snprintf(
+				cause, n,
+				"cpu_frequency state=%u kHz is not a plausible "
+				"frequency",
+				ev->freq.freq_khz);
 		break;
 	case EA_EV_IDLE:
 		if (!ea_event_cpu_ok(ncpus, ev->idle.cpu))

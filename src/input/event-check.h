@@ -17,7 +17,7 @@
 
 #include "eatrace/event.h"
 
-#define EA_MAX_FREQ_KHZ 100000000u	/* 100 GHz: anything above is corrupt */
+#define EA_MAX_FREQ_KHZ 100000000u /* 100 GHz: anything above is corrupt */
 #define EA_MAX_IDLE_STATE 63
 
 /* A CPU id of a trace with ncpus CPUs (<= 0: unknown, EA_MAX_CPUS). */

@@ -17,6 +17,7 @@
 #include "eatrace/procs.h"
 #include "eatrace/rail-samples.h"
 #include "input/event-check.h"
+#include "input/input-block.h"
 #include "input/reader.h"
 #include "input/spool.h"
 #include "input/text-events.h"
@@ -57,6 +58,7 @@ struct ea_input {
 	/* the reader checks its events itself (ea_reader_ops.checked),
 	 * asked once its first event is read */
 	bool asked_checked, checked;
+	struct ea_event one;	/* ea_input_next_block()'s, one at a time */
 	struct first_scan *fs;
 };
 
@@ -301,6 +303,35 @@ int ea_input_next(struct ea_input *in, struct ea_event *ev, struct ea_err *err)
 	in->last_ts = ev->ts;
 	in->nevents++;
 	return 1;
+}
+
+int ea_input_next_block(struct ea_input *in, const struct ea_event **evs,
+			size_t *n, struct ea_err *err)
+{
+	int rc;
+
+	if (in->ops->next_block &&
+	    (rc = in->ops->next_block(in->priv, evs, n, err)) != 2) {
+		if (rc < 0)
+			name_original(in->tmp, in->path, err);
+		if (rc > 0) {
+			in->last_ts = (*evs)[*n - 1].ts;
+			in->nevents += *n;
+		}
+		return rc;
+	}
+	rc = ea_input_next(in, &in->one, err);
+	if (rc > 0) {
+		*evs = &in->one;
+		*n = 1;
+	}
+	return rc;
+}
+
+void ea_input_block_at(struct ea_input *in, size_t i)
+{
+	if (in->ops->block_at)
+		in->ops->block_at(in->priv, i);
 }
 
 void ea_input_where(const struct ea_input *in, char *buf, size_t n)

@@ -278,4 +278,6 @@ const struct ea_reader_ops ea_reader_dat = {
 	.where = ea_dat_where,
 	.close = dat_close,
 	.checked = ea_dat_checked,
+	.next_block = ea_dat_next_block,
+	.block_at = ea_dat_block_at,
 };

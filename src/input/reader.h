@@ -44,6 +44,15 @@ struct ea_reader_ops {
 	 * the event's position as input.c's would; input.c then skips them.
 	 */
 	bool (*checked)(void *priv);
+	/*
+	 * Optional (input-block.h): the next events as a block the reader
+	 * holds, checked (as by .checked), where() naming the last; 2 when
+	 * the reader gives them one at a time (then next() is used).
+	 * block_at(i) makes where() name event i of the last block.
+	 */
+	int (*next_block)(void *priv, const struct ea_event **evs, size_t *n,
+			  struct ea_err *err);
+	void (*block_at)(void *priv, size_t i);
 };
 
 extern const struct ea_reader_ops ea_reader_dat;	/* reader-dat.c */
