@@ -634,6 +634,7 @@ static int par_bad_event(const struct dat *r, const struct ea_event *ev,
 static void *par_main(void *arg)
 {
 	struct dat *r = arg;
+	const uint32_t blk_n = r->blk_n;
 	struct evr_blk *b;
 
 	while ((b = evr_take_free(&r->q))) {
@@ -641,7 +642,7 @@ static void *par_main(void *arg)
 
 		b->n = 0;
 		b->status = 0;
-		while (b->n < r->blk_n) {
+		while (b->n < blk_n) {
 			const struct ea_event *ev = &b->ev[b->n];
 
 			rc = fast_next(r, &b->ev[b->n], &b->err);

@@ -68,14 +68,21 @@ struct dat {
 	 * ea_dat_where().
 	 */
 	bool par_tried, par, par_done;
+	uint32_t blk_n; /* events per block (EATRACE_DAT_BLOCK) */
+	uint64_t par_last_ts; /* the decoding thread's last event's */
 	struct evring q;
+	/*
+	 * Written by this thread as it reads, so on cache lines of their
+	 * own: a line both threads write (or one writes what the other
+	 * reads per event) crosses between the cores at every write.
+	 */
+	char pad0[64];
 	struct evr_blk *cur; /* block being read, NULL before */
 	uint32_t ci; /* next event in cur */
-	uint32_t blk_n; /* events per block (EATRACE_DAT_BLOCK) */
+	uint32_t bi0; /* cur's first event in the last next_block() */
 	int pcpu; /* ea_dat_where() of the events read */
 	uint64_t pnrec;
-	uint64_t par_last_ts; /* the decoding thread's last event's */
-	uint32_t bi0; /* cur's first event in the last next_block() */
+	char pad1[64];
 };
 
 /*
