@@ -34,6 +34,7 @@
 #include "eatrace/input.h"
 #include "input/dat-read.h"
 #include "input/dat-tracecmd.h"
+#include "input/event-check.h"
 #include "input/reader.h"
 
 /* One record, from libtracecmd or from the page walker (dat-walk.c). */
@@ -461,6 +462,44 @@ int ea_dat_decode_rec(struct dat *r, const struct tep_record *rec, int cpu,
 	return decode_rec(r, rec, cpu, ev, err);
 }
 
+/*
+ * CPU cpu's next event from the page walker alone, the other CPUs left
+ * where they are (dat_first_event(), on a reader of its own that nothing
+ * else advances): the walker's set-up loaded each CPU's first record, so
+ * the first call takes it as it is. 1 with *ev, 0 at the end of the CPU's
+ * data, -1 with err; *lost_before set when a record passed on the way
+ * follows lost events.
+ */
+int ea_dat_cpu_next(struct dat *r, int cpu, struct ea_event *ev,
+		    bool *lost_before, struct ea_err *err)
+{
+	struct dw *w = &r->w;
+
+	for (;;) {
+		const struct dw_rec *wr = &w->cpu[cpu].rec;
+		struct dat_raw raw;
+		int rc = 1;
+
+		if (r->nrec[cpu] && (rc = dw_advance(w, cpu)) < 0)
+			return ea_err_set(
+				err, "%s:cpu %d record %" PRIu64 ": %s",
+				r->path, cpu, r->nrec[cpu] + 1, w->err);
+		if (!rc || !w->cpu[cpu].have)
+			return 0;
+		r->nrec[cpu]++;
+		r->last_cpu = cpu;
+		if (wr->missed)
+			*lost_before = true;
+		raw.data = wr->data;
+		raw.size = wr->size;
+		raw.ts = wr->ts;
+		raw.offset = wr->offset;
+		rc = decode(r, &raw, cpu, ev, err);
+		if (rc)
+			return rc;
+	}
+}
+
 static void lost_event(struct ea_event *ev, uint64_t ts, int cpu, int missed)
 {
 	memset(ev, 0, sizeof(*ev));
@@ -572,6 +611,21 @@ static int fast_next(struct dat *r, struct ea_event *ev, struct ea_err *err)
 }
 
 /*
+ * An event the checks refuse, as input.c's check_event() says it (named
+ * by the reader's path, which input.c turns into the user's, and by the
+ * event's position: fast_next() left last_cpu at it). -1.
+ */
+static int par_bad_event(const struct dat *r, const struct ea_event *ev,
+			 struct ea_err *err)
+{
+	char cause[256];
+
+	ea_event_cause(ev, r->ncpus, r->par_last_ts, cause, sizeof(cause));
+	return ea_err_set(err, "%s:cpu %d record %" PRIu64 ": %s", r->path,
+			  r->last_cpu, r->nrec[r->last_cpu], cause);
+}
+
+/*
  * The decoding thread: fast_next() into blocks of events, in the order
  * fast_next() gives them. The last block says how the stream ended and
  * where the reader then stood (the records after the last event, unused,
@@ -580,6 +634,7 @@ static int fast_next(struct dat *r, struct ea_event *ev, struct ea_err *err)
 static void *par_main(void *arg)
 {
 	struct dat *r = arg;
+	const uint32_t blk_n = r->blk_n;
 	struct evr_blk *b;
 
 	while ((b = evr_take_free(&r->q))) {
@@ -587,10 +642,19 @@ static void *par_main(void *arg)
 
 		b->n = 0;
 		b->status = 0;
-		while (b->n < r->blk_n) {
+		while (b->n < blk_n) {
+			const struct ea_event *ev = &b->ev[b->n];
+
 			rc = fast_next(r, &b->ev[b->n], &b->err);
 			if (rc <= 0)
 				break;
+			/* input.c's checks, here rather than on the
+			 * pipeline's thread (ea_dat_checked()) */
+			if (!ea_event_ok(ev, r->ncpus, r->par_last_ts)) {
+				rc = par_bad_event(r, ev, &b->err);
+				break;
+			}
+			r->par_last_ts = ev->ts;
 			/* fast_next() left last_cpu at the event's CPU */
 			b->nrec[b->n++] = r->nrec[r->last_cpu];
 		}
@@ -621,6 +685,44 @@ static int par_next(struct dat *r, struct ea_event *ev, struct ea_err *err)
 			*ev = b->ev[r->ci];
 			r->pcpu = ev->cpu;
 			r->pnrec = b->nrec[r->ci++];
+			return 1;
+		}
+		if (r->par_done)
+			return 0;
+		if (b && b->status) {
+			r->par_done = true;
+			r->pcpu = b->end_cpu;
+			r->pnrec = b->end_nrec;
+			if (b->status > 0)
+				return 0;
+			*err = b->err;
+			return -1;
+		}
+		if (b)
+			evr_release(&r->q, b);
+		b = r->cur = evr_take_full(&r->q);
+		r->ci = 0;
+	}
+}
+
+/*
+ * par_next() a block at a time (ea_dat_next_block()): the rest of the
+ * block being read, as it lies in the ring; where() names its last event,
+ * ea_dat_block_at() another.
+ */
+static int par_next_block(struct dat *r, const struct ea_event **evs,
+			  size_t *n, struct ea_err *err)
+{
+	struct evr_blk *b = r->cur;
+
+	for (;;) {
+		if (b && r->ci < b->n) {
+			*evs = &b->ev[r->ci];
+			*n = b->n - r->ci;
+			r->bi0 = r->ci;
+			r->ci = b->n;
+			r->pcpu = b->ev[b->n - 1].cpu;
+			r->pnrec = b->nrec[b->n - 1];
 			return 1;
 		}
 		if (r->par_done)
@@ -681,6 +783,36 @@ int ea_dat_next(void *priv, struct ea_event *ev, struct ea_err *err)
 	if (!r->par_tried)
 		par_begin(r);
 	return r->par ? par_next(r, ev, err) : fast_next(r, ev, err);
+}
+
+int ea_dat_next_block(void *priv, const struct ea_event **evs, size_t *n,
+		      struct ea_err *err)
+{
+	struct dat *r = priv;
+
+	if (!r->fast)
+		return 2;
+	if (!r->par_tried)
+		par_begin(r);
+	return r->par ? par_next_block(r, evs, n, err) : 2;
+}
+
+void ea_dat_block_at(void *priv, size_t i)
+{
+	struct dat *r = priv;
+	const struct evr_blk *b = r->cur;
+
+	if (!r->par || !b || r->bi0 + i >= b->n)
+		return;
+	r->pcpu = b->ev[r->bi0 + i].cpu;
+	r->pnrec = b->nrec[r->bi0 + i];
+}
+
+bool ea_dat_checked(void *priv)
+{
+	const struct dat *r = priv;
+
+	return r->par;
 }
 
 void ea_dat_where(void *priv, char *buf, size_t n)

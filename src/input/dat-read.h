@@ -68,12 +68,21 @@ struct dat {
 	 * ea_dat_where().
 	 */
 	bool par_tried, par, par_done;
+	uint32_t blk_n; /* events per block (EATRACE_DAT_BLOCK) */
+	uint64_t par_last_ts; /* the decoding thread's last event's */
 	struct evring q;
+	/*
+	 * Written by this thread as it reads, so on cache lines of their
+	 * own: a line both threads write (or one writes what the other
+	 * reads per event) crosses between the cores at every write.
+	 */
+	char pad0[64];
 	struct evr_blk *cur; /* block being read, NULL before */
 	uint32_t ci; /* next event in cur */
-	uint32_t blk_n; /* events per block (EATRACE_DAT_BLOCK) */
+	uint32_t bi0; /* cur's first event in the last next_block() */
 	int pcpu; /* ea_dat_where() of the events read */
 	uint64_t pnrec;
+	char pad1[64];
 };
 
 /*
@@ -86,9 +95,22 @@ const char *ea_dat_walk_setup(struct dat *r, bool compressed);
 /* dat-read.c: ea_reader_ops.next and .where. */
 int ea_dat_next(void *priv, struct ea_event *ev, struct ea_err *err);
 void ea_dat_where(void *priv, char *buf, size_t n);
+/* dat-read.c: ea_reader_ops.checked: the decoding thread checks the
+ * events (event-check.h) when there is one. */
+bool ea_dat_checked(void *priv);
+/* dat-read.c: ea_reader_ops.next_block and .block_at (input-block.h): the
+ * decoding thread's blocks; 2 without one. */
+int ea_dat_next_block(void *priv, const struct ea_event **evs, size_t *n,
+		      struct ea_err *err);
+void ea_dat_block_at(void *priv, size_t i);
 /* dat-read.c: one record of libtracecmd's into *ev: 1, 0 not used, -1
  * corrupt (named in err). */
 int ea_dat_decode_rec(struct dat *r, const struct tep_record *rec, int cpu,
 		      struct ea_event *ev, struct ea_err *err);
+
+/* dat-read.c: CPU cpu's next event through the page walker only (r->fast),
+ * for dat_first_event(): 1, 0 at the CPU's end, -1 with err. */
+int ea_dat_cpu_next(struct dat *r, int cpu, struct ea_event *ev,
+		    bool *lost_before, struct ea_err *err);
 
 #endif

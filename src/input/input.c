@@ -16,6 +16,8 @@
 #include "eatrace/input.h"
 #include "eatrace/procs.h"
 #include "eatrace/rail-samples.h"
+#include "input/event-check.h"
+#include "input/input-block.h"
 #include "input/reader.h"
 #include "input/spool.h"
 #include "input/text-events.h"
@@ -30,8 +32,6 @@ static const struct ea_reader_ops *const readers[] = {
 };
 
 #define PROBE_BYTES 4096
-#define MAX_FREQ_KHZ 100000000u	/* 100 GHz: anything above is corrupt */
-#define MAX_IDLE_STATE 63
 
 /* What the read ahead of ea_input_first_event() found so far. */
 struct first_scan {
@@ -55,6 +55,10 @@ struct ea_input {
 	struct ea_input_info info;
 	uint64_t last_ts;
 	uint64_t nevents;
+	/* the reader checks its events itself (ea_reader_ops.checked),
+	 * asked once its first event is read */
+	bool asked_checked, checked;
+	struct ea_event one;	/* ea_input_next_block()'s, one at a time */
 	struct first_scan *fs;
 };
 
@@ -271,72 +275,15 @@ static int bad_event(struct ea_input *in, struct ea_err *err, const char *fmt, .
 	return ea_err_set(err, "%s:%s: %s", in->path, where, cause);
 }
 
-static int cpu_ok(const struct ea_input *in, long long cpu)
-{
-	if (cpu < 0 || cpu >= EA_MAX_CPUS)
-		return 0;
-	return in->info.ncpus <= 0 || cpu < in->info.ncpus;
-}
-
 static int check_event(struct ea_input *in, const struct ea_event *ev,
 		       struct ea_err *err)
 {
-	long long lim = in->info.ncpus > 0 ? in->info.ncpus : EA_MAX_CPUS;
-#define BAD_CPU(c) bad_event(in, err, "CPU %lld out of range (%s %lld)", \
-			     (long long)(c), in->info.ncpus > 0 ? "trace has CPUs 0 to" : "max", lim - 1)
+	char cause[256];
 
-	if (!cpu_ok(in, ev->cpu))
-		return BAD_CPU(ev->cpu);
-	if (ev->ts < in->last_ts)
-		return bad_event(in, err,
-				 "timestamp %llu ns goes backwards (previous %llu ns)",
-				 (unsigned long long)ev->ts,
-				 (unsigned long long)in->last_ts);
-	switch (ev->type) {
-	case EA_EV_FREQ:
-		if (!cpu_ok(in, ev->freq.cpu))
-			return BAD_CPU(ev->freq.cpu);
-		if (ev->freq.freq_khz == 0 || ev->freq.freq_khz > MAX_FREQ_KHZ)
-			return bad_event(in, err,
-					 "cpu_frequency state=%u kHz is not a plausible frequency",
-					 ev->freq.freq_khz);
-		break;
-	case EA_EV_IDLE:
-		if (!cpu_ok(in, ev->idle.cpu))
-			return BAD_CPU(ev->idle.cpu);
-		if (ev->idle.state != EA_IDLE_EXIT &&
-		    (ev->idle.state < 0 || ev->idle.state > MAX_IDLE_STATE))
-			return bad_event(in, err,
-					 "cpu_idle state=%d is not an idle state index (max %d)",
-					 ev->idle.state, MAX_IDLE_STATE);
-		break;
-	case EA_EV_WAKEUP:
-	case EA_EV_WAKING:
-	case EA_EV_WAKEUP_NEW:
-		if (ev->wake.target_cpu != -1 && !cpu_ok(in, ev->wake.target_cpu))
-			return BAD_CPU(ev->wake.target_cpu);
-		break;
-	case EA_EV_MIGRATE:
-		if (!cpu_ok(in, ev->migrate.orig_cpu))
-			return BAD_CPU(ev->migrate.orig_cpu);
-		if (!cpu_ok(in, ev->migrate.dest_cpu))
-			return BAD_CPU(ev->migrate.dest_cpu);
-		break;
-	case EA_EV_HOTPLUG:
-		if (!cpu_ok(in, ev->hotplug.cpu))
-			return BAD_CPU(ev->hotplug.cpu);
-		break;
-	case EA_EV_SWITCH:
-		if (ev->sw.prev_pid < 0 || ev->sw.next_pid < 0)
-			return bad_event(in, err,
-					 "sched_switch with negative pid (prev_pid=%d next_pid=%d)",
-					 ev->sw.prev_pid, ev->sw.next_pid);
-		break;
-	default:
-		break;
-	}
-	return 0;
-#undef BAD_CPU
+	if (ea_event_ok(ev, in->info.ncpus, in->last_ts))
+		return 0;
+	ea_event_cause(ev, in->info.ncpus, in->last_ts, cause, sizeof(cause));
+	return bad_event(in, err, "%s", cause);
 }
 
 int ea_input_next(struct ea_input *in, struct ea_event *ev, struct ea_err *err)
@@ -347,11 +294,44 @@ int ea_input_next(struct ea_input *in, struct ea_event *ev, struct ea_err *err)
 		name_original(in->tmp, in->path, err);
 	if (rc <= 0)
 		return rc;
-	if (check_event(in, ev, err))
+	if (!in->asked_checked) {
+		in->asked_checked = true;
+		in->checked = in->ops->checked && in->ops->checked(in->priv);
+	}
+	if (!in->checked && check_event(in, ev, err))
 		return -1;
 	in->last_ts = ev->ts;
 	in->nevents++;
 	return 1;
+}
+
+int ea_input_next_block(struct ea_input *in, const struct ea_event **evs,
+			size_t *n, struct ea_err *err)
+{
+	int rc;
+
+	if (in->ops->next_block &&
+	    (rc = in->ops->next_block(in->priv, evs, n, err)) != 2) {
+		if (rc < 0)
+			name_original(in->tmp, in->path, err);
+		if (rc > 0) {
+			in->last_ts = (*evs)[*n - 1].ts;
+			in->nevents += *n;
+		}
+		return rc;
+	}
+	rc = ea_input_next(in, &in->one, err);
+	if (rc > 0) {
+		*evs = &in->one;
+		*n = 1;
+	}
+	return rc;
+}
+
+void ea_input_block_at(struct ea_input *in, size_t i)
+{
+	if (in->ops->block_at)
+		in->ops->block_at(in->priv, i);
 }
 
 void ea_input_where(const struct ea_input *in, char *buf, size_t n)

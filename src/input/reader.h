@@ -37,6 +37,22 @@ struct ea_reader_ops {
 	 */
 	int (*first_event)(void *priv, int cpu, struct ea_event *ev,
 			   bool *lost_before, struct ea_err *err);
+	/*
+	 * Optional, asked once after the first event next() returned: true
+	 * when the reader has already put every event it returns through
+	 * event-check.h's checks (on a thread of its own), its error naming
+	 * the event's position as input.c's would; input.c then skips them.
+	 */
+	bool (*checked)(void *priv);
+	/*
+	 * Optional (input-block.h): the next events as a block the reader
+	 * holds, checked (as by .checked), where() naming the last; 2 when
+	 * the reader gives them one at a time (then next() is used).
+	 * block_at(i) makes where() name event i of the last block.
+	 */
+	int (*next_block)(void *priv, const struct ea_event **evs, size_t *n,
+			  struct ea_err *err);
+	void (*block_at)(void *priv, size_t i);
 };
 
 extern const struct ea_reader_ops ea_reader_dat;	/* reader-dat.c */

@@ -5,6 +5,7 @@
 
 #include "eatrace/pipeline.h"
 #include "eatrace/progress.h"
+#include "input/input-block.h"
 #include "state/state-internal.h"
 
 struct fanout {
@@ -133,6 +134,12 @@ static void input_take_owned(void *ctx, struct ea_input_info *dst)
 	ea_input_take_owned(ctx, dst);
 }
 
+static int run_source(struct ea_run *run, const char *path,
+		      const struct ea_event_source *src, struct ea_input *blk,
+		      struct ea_state_config *cfg,
+		      const struct ea_consumer *consumers, int nconsumers,
+		      struct ea_err *err);
+
 int ea_run(struct ea_run *run, const char *path, struct ea_state_config *cfg,
 	   const struct ea_consumer *consumers, int nconsumers,
 	   struct ea_err *err)
@@ -149,7 +156,7 @@ int ea_run(struct ea_run *run, const char *path, struct ea_state_config *cfg,
 	if (ea_input_open(&in, path, err))
 		return -1;
 	src.ctx = in;
-	rc = ea_run_source(run, path, &src, cfg, consumers, nconsumers, err);
+	rc = run_source(run, path, &src, in, cfg, consumers, nconsumers, err);
 	ea_input_close(in);
 	return rc;
 }
@@ -157,6 +164,54 @@ int ea_run(struct ea_run *run, const char *path, struct ea_state_config *cfg,
 int ea_run_source(struct ea_run *run, const char *path, const struct ea_event_source *src,
 		  struct ea_state_config *cfg, const struct ea_consumer *consumers,
 		  int nconsumers, struct ea_err *err)
+{
+	return run_source(run, path, src, NULL, cfg, consumers, nconsumers,
+			  err);
+}
+
+/* A state error at the event the source last gave: named where it is. */
+static int state_error(const char *path, const struct ea_event_source *src,
+		       const struct ea_err *e2, struct ea_err *err)
+{
+	char where[64] = "";
+
+	src->where(src->ctx, where, sizeof(where));
+	return ea_err_set(err, "%s:%s: %s", path, where, e2->msg);
+}
+
+/*
+ * The events of an open input fed a block at a time (input-block.h): the
+ * same events in the same order as src->next() gives, without a copy or a
+ * call into the input per event when its reader decodes on a thread of
+ * its own. 0 at the end, -1 with err.
+ */
+static int feed_blocks(struct ea_state *st, const char *path,
+		       const struct ea_event_source *src, struct ea_input *in,
+		       struct ea_err *err)
+{
+	const struct ea_event *evs;
+	struct ea_err e2;
+	size_t n, i;
+	int rc;
+
+	while ((rc = ea_input_next_block(in, &evs, &n, err)) > 0) {
+		for (i = 0; i < n; i++) {
+			ea_progress_poll();
+			if (ea_state_feed(st, &evs[i], &e2)) {
+				ea_input_block_at(in, i);
+				return state_error(path, src, &e2, err);
+			}
+		}
+	}
+	return rc;
+}
+
+/* ea_run_source(); blk: src's input, read a block at a time, or NULL. */
+static int run_source(struct ea_run *run, const char *path,
+		      const struct ea_event_source *src, struct ea_input *blk,
+		      struct ea_state_config *cfg,
+		      const struct ea_consumer *consumers, int nconsumers,
+		      struct ea_err *err)
 {
 	struct ea_state_config scfg;
 	struct fanout fan;
@@ -191,15 +246,15 @@ int ea_run_source(struct ea_run *run, const char *path, const struct ea_event_so
 	}
 	state_input_sorted(run->state);	/* sources refuse time going back */
 	ea_progress_start(path);
-	while ((rc = src->next(src->ctx, &ev, err)) > 0) {
-		ea_progress_poll();
-		if (ea_state_feed(run->state, &ev, &e2)) {
-			char where[64] = "";
-
-			src->where(src->ctx, where, sizeof(where));
-			ea_err_set(err, "%s:%s: %s", path, where, e2.msg);
-			rc = -1;
-			break;
+	if (blk) {
+		rc = feed_blocks(run->state, path, src, blk, err);
+	} else {
+		while ((rc = src->next(src->ctx, &ev, err)) > 0) {
+			ea_progress_poll();
+			if (ea_state_feed(run->state, &ev, &e2)) {
+				rc = state_error(path, src, &e2, err);
+				break;
+			}
 		}
 	}
 	ea_progress_end();
