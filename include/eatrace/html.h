@@ -56,6 +56,10 @@ struct ea_timeline {
 	/* private: the accountant's figures already seen */
 	struct ea_energy *seen;		/* ncols */
 	uint64_t *cl_last;
+	/* private: the bucket last looked up, near_b, holds [near_lo,
+	   near_hi) (empty: none) */
+	uint64_t near_lo, near_hi;
+	size_t near_b;
 };
 
 /* width_ns 0: automatic with at most max_buckets (>= 2) buckets. */

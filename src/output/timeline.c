@@ -100,10 +100,11 @@ static void merge_pairs(struct ea_timeline *t)
 }
 
 /*
- * The bucket holding time ts (clamped to >= start), grown as needed;
- * -1: no memory (or more buckets of a fixed width than memory can hold).
+ * The bucket holding time ts (clamped to >= start), grown as needed, found
+ * by division; it becomes the near one. -1: no memory (or more buckets of a
+ * fixed width than memory can hold).
  */
-static long long bucket_of(struct ea_timeline *t, uint64_t ts)
+static long long bucket_find(struct ea_timeline *t, uint64_t ts)
 {
 	uint64_t b = ts > t->start ? (ts - t->start) / t->width : 0;
 	size_t row = (size_t)(t->stride ? t->stride : 1) * sizeof(*t->e);
@@ -132,11 +133,29 @@ static long long bucket_of(struct ea_timeline *t, uint64_t ts)
 		}
 		t->nbuckets = b + 1;
 	}
+	t->near_b = (size_t)b;
+	t->near_lo = bucket_start(t, b);
+	t->near_hi = bucket_start(t, b + 1);
 	return (long long)b;
 }
 
+/*
+ * bucket_find(t, ts), without the division when ts is in the near bucket
+ * (the one found last: most changes are in the bucket of the change
+ * before). Only bucket_find() merges or grows buckets, and each call
+ * makes the bucket it found the near one, so the near bucket is always
+ * what bucket_find() gives for its times.
+ */
+static inline long long bucket_of(struct ea_timeline *t, uint64_t ts)
+{
+	if (ts - t->near_lo < t->near_hi - t->near_lo)
+		return (long long)t->near_b;
+	return bucket_find(t, ts);
+}
+
 /* Add v to column col at the instant ts. */
-static void put_at(struct ea_timeline *t, int col, ea_energy_t v, uint64_t ts)
+static inline void put_at(struct ea_timeline *t, int col, ea_energy_t v,
+			  uint64_t ts)
 {
 	long long b;
 
@@ -149,13 +168,60 @@ static void put_at(struct ea_timeline *t, int col, ea_energy_t v, uint64_t ts)
 }
 
 /*
+ * spread() over [t0, t1) when it covers more than one bucket (all of
+ * which exist): the piece in each is v x overlap / len, the remainder in
+ * the last.
+ */
+static void spread_over(struct ea_timeline *t, int col, ea_energy_t v,
+			uint64_t t0, uint64_t t1)
+{
+	ea_energy_t len, q, r, done = 0;
+	/* The first bucket, which exists (t0 < t1): the buckets from there to
+	 * the last follow each other, each starting where the one before
+	 * ends (bucket_start(b + 1), saturated). */
+	uint64_t b = t0 > t->start ? (t0 - t->start) / t->width : 0;
+	uint64_t bend = bucket_start(t, b + 1);
+
+	if (v > 0 && v <= (ea_energy_t)UINT64_MAX && t1 - t0 <= UINT32_MAX) {
+		/* The same figures in 64 bits: r < len and ov <= len < 2^32,
+		 * q x ov <= v < 2^64. */
+		uint64_t len64 = t1 - t0, q64 = (uint64_t)v / len64,
+			 r64 = (uint64_t)v % len64, done64 = 0;
+
+		for (uint64_t a = t0; a < t1; b++) {
+			uint64_t e = bend < t1 ? bend : t1, ov = e - a;
+			uint64_t piece = e == t1 ? (uint64_t)v - done64
+						 : q64 * ov + r64 * ov / len64;
+
+			t->e[b * (uint64_t)t->stride + (uint64_t)col] += piece;
+			done64 += piece;
+			a = e;
+			bend = sat_add(bend, t->width);
+		}
+		return;
+	}
+	len = (ea_energy_t)(t1 - t0);
+	q = v / len;
+	r = v % len;
+	for (uint64_t a = t0; a < t1; b++) {
+		uint64_t e = bend < t1 ? bend : t1;
+		ea_energy_t ov = (ea_energy_t)(e - a);
+		ea_energy_t piece = e == t1 ? v - done : q * ov + r * ov / len;
+
+		t->e[b * (uint64_t)t->stride + (uint64_t)col] += piece;
+		done += piece;
+		a = e;
+		bend = sat_add(bend, t->width);
+	}
+}
+
+/*
  * Spread v uniformly over [t0, t1): the piece in each bucket is
  * v x overlap / len, exact when v is power x len, the remainder in the last.
  */
-static void spread(struct ea_timeline *t, int col, ea_energy_t v,
-		   uint64_t t0, uint64_t t1)
+static inline void spread(struct ea_timeline *t, int col, ea_energy_t v,
+			  uint64_t t0, uint64_t t1)
 {
-	ea_energy_t len, q, r, done = 0;
 	long long last;
 
 	if (!v)
@@ -167,30 +233,12 @@ static void spread(struct ea_timeline *t, int col, ea_energy_t v,
 	last = bucket_of(t, t1 - 1);
 	if (last < 0)
 		return oom(t);
-	/* All in one bucket (most changes): the loop's one piece, v. */
-	if (t0 >= t->start && t0 >= bucket_start(t, (uint64_t)last)) {
+	/* All in one bucket (most changes): the one piece, v (the last bucket
+	 * is the near one now: near_lo is its start). */
+	if (t0 >= t->start && t0 >= t->near_lo)
 		t->e[last * t->stride + col] += v;
-		return;
-	}
-	len = (ea_energy_t)(t1 - t0);
-	q = v / len;
-	r = v % len;
-	for (uint64_t a = t0; a < t1;) {
-		long long b = bucket_of(t, a);
-		uint64_t bend, e;
-		ea_energy_t ov, piece;
-
-		if (b < 0)
-			return oom(t);
-		/* Saturated: > a, since a < t1 <= UINT64_MAX. */
-		bend = bucket_start(t, (uint64_t)b + 1);
-		e = bend < t1 ? bend : t1;
-		ov = (ea_energy_t)(e - a);
-		piece = e == t1 ? v - done : q * ov + r * ov / len;
-		t->e[b * t->stride + col] += piece;
-		done += piece;
-		a = e;
-	}
+	else
+		spread_over(t, col, v, t0, t1);
 }
 
 static ea_energy_t part_cluster(const struct ea_energy *e)
@@ -338,6 +386,7 @@ int ea_timeline_done(struct ea_timeline *t, const struct ea_state *s,
 	if (t->error[0])
 		return ea_err_set(err, "%s", t->error);
 	ea_state_window(s, &t->start, &t->end);
+	t->near_lo = t->near_hi = 0; /* the buckets change here */
 	if (!t->e) {
 		t->e = calloc(t->stride ? t->stride : 1, sizeof(*t->e));
 		if (!t->e)
