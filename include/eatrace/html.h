@@ -54,7 +54,8 @@ struct ea_timeline {
 	size_t nch, chcap;
 	char error[128];
 	/* private: the accountant's figures already seen */
-	struct ea_energy *seen;		/* ncols */
+	ea_energy_t *seen;		/* ncols x 3: cluster, core and
+					   wakeup parts */
 	uint64_t *cl_last;
 	/* private: the bucket last looked up, near_b, holds [near_lo,
 	   near_hi) (empty: none) */

@@ -13,6 +13,10 @@
 
 #define AUTO_FIRST_WIDTH 1000	/* ns */
 
+/* The parts of a column's figures followed apart (seen[col * NPARTS +
+ * part]): spread over different stretches, or put at an instant. */
+enum part { PART_CLUSTER, PART_CORE, PART_WAKE, NPARTS };
+
 /*
  * Timestamps may be anywhere in [0, 2^64) ns (a valid trace can span
  * 584 years): every sum of a time and a duration saturates instead of
@@ -52,7 +56,7 @@ int ea_timeline_init(struct ea_timeline *t, const struct ea_acct *acct,
 	t->width = width_ns ? width_ns : AUTO_FIRST_WIDTH;
 	t->max_buckets = max_buckets < 2 ? 2 : max_buckets;
 	t->record_changes = record_changes;
-	t->seen = calloc(t->ncols ? t->ncols : 1, sizeof(*t->seen));
+	t->seen = calloc((size_t)(t->ncols ? t->ncols : 1) * NPARTS, sizeof(*t->seen));
 	t->cl_last = calloc(t->nclusters ? t->nclusters : 1, sizeof(*t->cl_last));
 	if (!t->seen || !t->cl_last) {
 		ea_timeline_free(t);
@@ -257,35 +261,15 @@ static ea_energy_t part_wake(const struct ea_energy *e)
 	return e->core_wakeup + e->cluster_wakeup;
 }
 
-/* Growth of col's part since last seen; updates seen. */
-static ea_energy_t grown(struct ea_timeline *t, int col, const struct ea_energy *now,
-			 ea_energy_t (*part)(const struct ea_energy *),
-			 void (*mark)(struct ea_energy *, const struct ea_energy *))
+/* Growth of col's part (its figure now) since last seen; updates seen. */
+static ea_energy_t grown(struct ea_timeline *t, int col, enum part part,
+			 ea_energy_t now)
 {
-	ea_energy_t d = part(now) - part(&t->seen[col]);
+	ea_energy_t *seen = &t->seen[col * NPARTS + part];
+	ea_energy_t d = now - *seen;
 
-	mark(&t->seen[col], now);
+	*seen = now;
 	return d;
-}
-
-static void mark_cluster(struct ea_energy *s, const struct ea_energy *n)
-{
-	s->cluster_busy = n->cluster_busy;
-	s->cluster_idle = n->cluster_idle;
-}
-
-static void mark_core(struct ea_energy *s, const struct ea_energy *n)
-{
-	s->core_busy = n->core_busy;
-	s->core_idle = n->core_idle;
-	s->suspended = n->suspended;
-	s->offline = n->offline;
-}
-
-static void mark_wake(struct ea_energy *s, const struct ea_energy *n)
-{
-	s->core_wakeup = n->core_wakeup;
-	s->cluster_wakeup = n->cluster_wakeup;
 }
 
 static void record(struct ea_timeline *t, const struct ea_state *s, int cpu,
@@ -343,12 +327,12 @@ static void on_change(void *ctx, const struct ea_state *s, int cpu,
 	c0 = t->cl_last[ci];
 	c1 = now;
 	ea_state_clip(s, &c0, &c1);
-	spread(t, ccol, grown(t, ccol, &a->clusters[ci].e, part_cluster, mark_cluster),
+	spread(t, ccol, grown(t, ccol, PART_CLUSTER, part_cluster(&a->clusters[ci].e)),
 	       c0, c1);
 	for (int i = 0; i < cl->ncpus; i++) {
 		int c = cl->cpus[i];
 
-		spread(t, c, grown(t, c, &a->cpus[c].e, part_cluster, mark_cluster),
+		spread(t, c, grown(t, c, PART_CLUSTER, part_cluster(&a->cpus[c].e)),
 		       c0, c1);
 	}
 	t->cl_last[ci] = now;
@@ -357,16 +341,16 @@ static void on_change(void *ctx, const struct ea_state *s, int cpu,
 	c0 = since;
 	c1 = now;
 	ea_state_clip(s, &c0, &c1);
-	spread(t, cpu, grown(t, cpu, &a->cpus[cpu].e, part_core, mark_core), c0, c1);
-	spread(t, ccol, grown(t, ccol, &a->clusters[ci].e, part_core, mark_core),
+	spread(t, cpu, grown(t, cpu, PART_CORE, part_core(&a->cpus[cpu].e)), c0, c1);
+	spread(t, ccol, grown(t, ccol, PART_CORE, part_core(&a->clusters[ci].e)),
 	       c0, c1);
 
 	/* Wakeups at now. */
-	wake = grown(t, cpu, &a->cpus[cpu].e, part_wake, mark_wake);
+	wake = grown(t, cpu, PART_WAKE, part_wake(&a->cpus[cpu].e));
 	put_at(t, cpu, wake, now);
 	if (t->stride > t->ncols)
 		put_at(t, t->ncols + cpu, wake, now);
-	wake = grown(t, ccol, &a->clusters[ci].e, part_wake, mark_wake);
+	wake = grown(t, ccol, PART_WAKE, part_wake(&a->clusters[ci].e));
 	put_at(t, ccol, wake, now);
 	if (t->stride > t->ncols)
 		put_at(t, t->ncols + ccol, wake, now);
