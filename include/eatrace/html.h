@@ -61,6 +61,7 @@ struct ea_timeline {
 	   near_hi) (empty: none) */
 	uint64_t near_lo, near_hi;
 	size_t near_b;
+	uint64_t clip_start, clip_end;	/* ea_state_clip_bounds() */
 };
 
 /* width_ns 0: automatic with at most max_buckets (>= 2) buckets. */

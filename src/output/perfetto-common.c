@@ -104,6 +104,13 @@ size_t ea_pf_power_step(const struct ea_perfetto *p,
 	budget = (p->cap - pos) / 2;
 	if (budget < p->cap / 10)
 		budget = p->cap / 10;
+	/* at most two counters a bucket and two closing ones per column
+	 * (counters_of()): when even that many fit, step 1 does */
+	if ((unsigned __int128)(t->nbuckets + 1) * 2 *
+		    (unsigned)(ncpus + t->acct->model->nclusters) *
+		    (unsigned long long)bytes_per_counter <=
+	    (unsigned __int128)budget)
+		return 1;
 	/* the counters do not shrink in proportion to the step (activity
 	 * comes in bursts): count them, doubling the step until they fit */
 	for (; step < t->nbuckets; step *= 2) {

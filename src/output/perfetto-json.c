@@ -193,9 +193,22 @@ static char *put_i64(char *p, long long v)
 static char *put_us(char *p, uint64_t ns, uint64_t t0)
 {
 	uint64_t d = ns > t0 ? ns - t0 : 0;
+	uint64_t us = d / 1000;
 	unsigned r = (unsigned)(d % 1000);
 
-	p = put_u64(p, d / 1000);
+	if (us >= 100000000) {
+		/* the last 8 digits in 32 bits */
+		uint32_t lo = (uint32_t)(us % 100000000);
+
+		p = put_u64(p, us / 100000000);
+		for (int k = 6; k >= 0; k -= 2) {
+			memcpy(p + k, two_digits + 2 * (lo % 100), 2);
+			lo /= 100;
+		}
+		p += 8;
+	} else {
+		p = put_u64(p, us);
+	}
 	*p++ = '.';
 	*p++ = (char)('0' + r / 100);
 	memcpy(p, two_digits + 2 * (r % 100), 2);

@@ -96,9 +96,7 @@ static void merge_pairs(struct ea_timeline *t)
 			dst[c] = v;
 		}
 	}
-	if (t->e && t->nbuckets > n)
-		memset(&t->e[n * t->stride], 0,
-		       (t->nbuckets - n) * t->stride * sizeof(*t->e));
+	/* the rows past n are zeroed again when they are grown */
 	t->nbuckets = n;
 	t->width *= 2;
 }
@@ -131,10 +129,11 @@ static long long bucket_find(struct ea_timeline *t, uint64_t ts)
 			e = realloc(t->e, cap * row);
 			if (!e)
 				return -1;
-			memset(e + t->nbuckets * t->stride, 0,
-			       (cap - t->nbuckets) * t->stride * sizeof(*e));
 			t->e = e;
 		}
+		/* rows past nbuckets hold nothing: zeroed as they come in */
+		memset(t->e + t->nbuckets * t->stride, 0,
+		       (b + 1 - t->nbuckets) * row);
 		t->nbuckets = b + 1;
 	}
 	t->near_b = (size_t)b;
@@ -272,13 +271,12 @@ static ea_energy_t grown(struct ea_timeline *t, int col, enum part part,
 	return d;
 }
 
-static void record(struct ea_timeline *t, const struct ea_state *s, int cpu,
-		   uint64_t since, uint64_t now, const struct ea_cpu_state *old)
+/* CPU cpu's stretch [since, now), clipped to the window (not empty). */
+static void record(struct ea_timeline *t, int cpu, uint64_t since, uint64_t now,
+		   const struct ea_cpu_state *old)
 {
 	struct ea_tl_change *c;
 
-	if (!ea_state_clip(s, &since, &now))
-		return;
 	if (t->nch == t->chcap) {
 		size_t n = t->chcap ? t->chcap * 2 : 4096;
 		struct ea_tl_change *p = realloc(t->ch, n * sizeof(*p));
@@ -309,12 +307,14 @@ static void on_change(void *ctx, const struct ea_state *s, int cpu,
 	const struct ea_cluster *cl;
 	uint64_t c0, c1;
 	ea_energy_t wake;
+	bool in_window;
 	int ci, ccol;
 
 	if (t->error[0] || a->error[0] || cpu >= m->ncpus || m->cpu_cluster[cpu] < 0)
 		return;
 	if (!t->started) {
 		ea_state_window(s, &t->start, &t->end);
+		ea_state_clip_bounds(s, &t->clip_start, &t->clip_end);
 		t->started = true;
 	}
 	ci = m->cpu_cluster[cpu];
@@ -326,7 +326,7 @@ static void on_change(void *ctx, const struct ea_state *s, int cpu,
 	/* The cluster's own power over [last, now), shared among its CPUs. */
 	c0 = t->cl_last[ci];
 	c1 = now;
-	ea_state_clip(s, &c0, &c1);
+	ea_clip_to(t->clip_start, t->clip_end, &c0, &c1);
 	spread(t, ccol, grown(t, ccol, PART_CLUSTER, part_cluster(&a->clusters[ci].e)),
 	       c0, c1);
 	for (int i = 0; i < cl->ncpus; i++) {
@@ -340,7 +340,7 @@ static void on_change(void *ctx, const struct ea_state *s, int cpu,
 	/* This CPU's core over [since, now). */
 	c0 = since;
 	c1 = now;
-	ea_state_clip(s, &c0, &c1);
+	in_window = ea_clip_to(t->clip_start, t->clip_end, &c0, &c1) != 0;
 	spread(t, cpu, grown(t, cpu, PART_CORE, part_core(&a->cpus[cpu].e)), c0, c1);
 	spread(t, ccol, grown(t, ccol, PART_CORE, part_core(&a->clusters[ci].e)),
 	       c0, c1);
@@ -354,8 +354,8 @@ static void on_change(void *ctx, const struct ea_state *s, int cpu,
 	put_at(t, ccol, wake, now);
 	if (t->stride > t->ncols)
 		put_at(t, t->ncols + ccol, wake, now);
-	if (t->record_changes)
-		record(t, s, cpu, since, now, old);
+	if (t->record_changes && in_window)
+		record(t, cpu, c0, c1, old);
 }
 
 const struct ea_state_ops ea_timeline_ops = {
