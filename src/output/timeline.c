@@ -189,18 +189,30 @@ static void spread_over(struct ea_timeline *t, int col, ea_energy_t v,
 		/* The same figures in 64 bits: r < len and ov <= len < 2^32,
 		 * q x ov <= v < 2^64. */
 		uint64_t len64 = t1 - t0, q64 = (uint64_t)v / len64,
-			 r64 = (uint64_t)v % len64, done64 = 0;
+			 r64 = (uint64_t)v % len64, done64 = 0, whole;
+		size_t stride = (size_t)t->stride;
+		ea_energy_t *cell = &t->e[b * stride + (size_t)col];
 
-		for (uint64_t a = t0; a < t1; b++) {
-			uint64_t e = bend < t1 ? bend : t1, ov = e - a;
-			uint64_t piece = e == t1 ? (uint64_t)v - done64
-						 : q64 * ov + r64 * ov / len64;
-
-			t->e[b * (uint64_t)t->stride + (uint64_t)col] += piece;
-			done64 += piece;
-			a = e;
-			bend = sat_add(bend, t->width);
+		if (bend >= t1) { /* one bucket after all (t0 < start) */
+			*cell += v;
+			return;
 		}
+		/* the first bucket, from t0 to its end */
+		done64 = q64 * (bend - t0) + r64 * (bend - t0) / len64;
+		*cell += done64;
+		/* the buckets between, each overlapping by the width (bend <
+		 * t1: not saturated), each the same piece (used only when
+		 * width < len, where it fits) */
+		whole = q64 * t->width + r64 * t->width / len64;
+		for (bend = sat_add(bend, t->width); bend < t1;
+		     bend = sat_add(bend, t->width)) {
+			cell += stride;
+			*cell += whole;
+			done64 += whole;
+		}
+		/* the last, ending at t1: the rest */
+		cell += stride;
+		*cell += (uint64_t)v - done64;
 		return;
 	}
 	len = (ea_energy_t)(t1 - t0);
