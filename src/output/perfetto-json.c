@@ -131,7 +131,8 @@ static void meta(struct ea_perfetto *p, const char *what, int tid,
 
 	sep(p);
 	snprintf(b, sizeof(b),
-		 "{\"ph\":\"M\",\"pid\":%d,\"tid\":%d,\"name\":\"%s\",\"args\":{\"%s\":",
+		 "{\"ph\":\"M\",\"pid\":%d,\"tid\":%d,\"name\":\"%s\",\"args\":"
+		 "{\"%s\":",
 		 p->pid, tid, what, key);
 	put_text(p, b);
 	if (sval) {
@@ -144,20 +145,35 @@ static void meta(struct ea_perfetto *p, const char *what, int tid,
 }
 
 /* "00" to "99". */
-static const char two_digits[201] =
-	"00010203040506070809101112131415161718192021222324252627282930313233343536373839"
-	"40414243444546474849505152535455565758596061626364656667686970717273747576777879"
-	"8081828384858687888990919293949596979899";
+static const char two_digits[201] = "000102030405060708091011121314151617181920"
+				    "21222324252627282930313233343536373839"
+				    "404142434445464748495051525354555657585960"
+				    "61626364656667686970717273747576777879"
+				    "8081828384858687888990919293949596979899";
 
 /* Decimal digits of v at p; the end. */
 static char *put_u64(char *p, uint64_t v)
 {
 	static const uint64_t pow10[20] = {
-		1ull, 10ull, 100ull, 1000ull, 10000ull, 100000ull, 1000000ull,
-		10000000ull, 100000000ull, 1000000000ull, 10000000000ull,
-		100000000000ull, 1000000000000ull, 10000000000000ull,
-		100000000000000ull, 1000000000000000ull, 10000000000000000ull,
-		100000000000000000ull, 1000000000000000000ull,
+		1ull,
+		10ull,
+		100ull,
+		1000ull,
+		10000ull,
+		100000ull,
+		1000000ull,
+		10000000ull,
+		100000000ull,
+		1000000000ull,
+		10000000000ull,
+		100000000000ull,
+		1000000000000ull,
+		10000000000000ull,
+		100000000000000ull,
+		1000000000000000ull,
+		10000000000000000ull,
+		100000000000000000ull,
+		1000000000000000000ull,
 		10000000000000000000ull,
 	};
 	/* digits: floor(log10(v)) + 1, from the bit length (1233 / 4096 a
@@ -331,7 +347,7 @@ static bool task_room(struct task_map *m)
 
 	if (m->n + 1 <= m->cap / 2)
 		return true;
-	g = (struct task_map){ .cap = m->cap ? m->cap * 2 : 256, .n = m->n };
+	g = (struct task_map){.cap = m->cap ? m->cap * 2 : 256, .n = m->n};
 	g.e = calloc(g.cap, sizeof(*g.e));
 	if (!g.e)
 		return false;
@@ -365,7 +381,8 @@ static const struct task_text *task_text(struct task_map *m,
 	tlen = (size_t)(e - tail);
 	/* a comm has at most 15 bytes, 6 each escaped: never longer */
 	tt = &m->e[task_slot(m, pid)];
-	tt->text = qlen <= 128 ? realloc(q, qlen + sizeof(cat) - 1 + tlen) : NULL;
+	tt->text =
+		qlen <= 128 ? realloc(q, qlen + sizeof(cat) - 1 + tlen) : NULL;
 	if (!tt->text) {
 		free(q);
 		return NULL;
@@ -445,8 +462,9 @@ static void cpu_counter(struct ea_perfetto *p, char **qname, size_t *qlen,
 static void changes(struct ea_perfetto *p, const struct ea_timeline *t,
 		    const struct ea_state *s, int ncpus, uint64_t t0)
 {
-	struct cpu_text *cpu = calloc((size_t)(ncpus > 0 ? ncpus : 1), sizeof(*cpu));
-	struct task_map tasks = { 0 };
+	struct cpu_text *cpu =
+		calloc((size_t)(ncpus > 0 ? ncpus : 1), sizeof(*cpu));
+	struct task_map tasks = {0};
 
 	if (!cpu) {
 		p->failed = true;
@@ -467,8 +485,10 @@ static void changes(struct ea_perfetto *p, const struct ea_timeline *t,
 		const struct ea_tl_change *ch = &t->ch[k];
 		int c = ch->cpu;
 		struct cpu_text *ct = &cpu[c < ncpus ? c : 0];
-		long long fv = ch->mode == EA_CPU_BUSY ?
-			(long long)ea_pf_priced_khz(t->acct, c, ch->freq_khz) : 0;
+		long long fv = ch->mode == EA_CPU_BUSY
+				       ? (long long)ea_pf_priced_khz(
+						 t->acct, c, ch->freq_khz)
+				       : 0;
 		long long iv = ch->mode == EA_CPU_IDLE ? ch->idle_state : -1;
 		const struct task_text *tt;
 
@@ -477,10 +497,11 @@ static void changes(struct ea_perfetto *p, const struct ea_timeline *t,
 		if (ea_pf_check_cap(p, k, ch->t0))
 			break;
 		if (fv != ct->f) {
-			cpu_counter(p, &ct->opp, &ct->opp_len, true, c,
-				    ch->t0, t0, fv);
+			cpu_counter(p, &ct->opp, &ct->opp_len, true, c, ch->t0,
+				    t0, fv);
 			ct->f = fv;
-			ct->f_len = (size_t)(put_i64(ct->f_txt, fv) - ct->f_txt);
+			ct->f_len =
+				(size_t)(put_i64(ct->f_txt, fv) - ct->f_txt);
 		}
 		if (iv != ct->i) {
 			cpu_counter(p, &ct->idle, &ct->idle_len, false, c,
@@ -509,7 +530,8 @@ static void json_process(struct ea_perfetto *p, const char *name,
 			 uint64_t t0)
 {
 	const struct ea_model *m = t->acct->model;
-	int ncpus = t->acct->trace_ncpus < t->ncpus ? t->acct->trace_ncpus : t->ncpus;
+	int ncpus = t->acct->trace_ncpus < t->ncpus ? t->acct->trace_ncpus
+						    : t->ncpus;
 	char n[EA_NAME_LEN + 64];
 	size_t step;
 
@@ -524,16 +546,18 @@ static void json_process(struct ea_perfetto *p, const char *name,
 	}
 	step = ea_pf_power_step(p, t, ncpus, 100);
 	for (int i = 0; i < m->nclusters; i++) {
-		snprintf(n, sizeof(n), "power %s (%s)", m->clusters[i].name, m->power_unit);
-		power_counters(p, t, t->ncpus + i, n, t0, false, step);
-		snprintf(n, sizeof(n), "wakeup energy %s (%s x s)", m->clusters[i].name,
+		snprintf(n, sizeof(n), "power %s (%s)", m->clusters[i].name,
 			 m->power_unit);
+		power_counters(p, t, t->ncpus + i, n, t0, false, step);
+		snprintf(n, sizeof(n), "wakeup energy %s (%s x s)",
+			 m->clusters[i].name, m->power_unit);
 		power_counters(p, t, t->ncpus + i, n, t0, true, step);
 	}
 	for (int c = 0; c < ncpus; c++) {
 		snprintf(n, sizeof(n), "power CPU %d (%s)", c, m->power_unit);
 		power_counters(p, t, c, n, t0, false, step);
-		snprintf(n, sizeof(n), "wakeup energy CPU %d (%s x s)", c, m->power_unit);
+		snprintf(n, sizeof(n), "wakeup energy CPU %d (%s x s)", c,
+			 m->power_unit);
 		power_counters(p, t, c, n, t0, true, step);
 	}
 	changes(p, t, s, ncpus, t0);
@@ -548,7 +572,7 @@ static void json_end(struct ea_perfetto *p)
 	p->impl = NULL;
 }
 
-static const struct ea_pf_ops json_ops = { json_process, json_end };
+static const struct ea_pf_ops json_ops = {json_process, json_end};
 
 int ea_pf_json_begin(struct ea_perfetto *p)
 {
@@ -557,7 +581,8 @@ int ea_pf_json_begin(struct ea_perfetto *p)
 		return -1;
 	p->ops = &json_ops;
 	p->first = true;
-	put_text(p, "{\"displayTimeUnit\":\"ms\",\"otherData\":{\"generator\":\"eatrace\"},\n"
+	put_text(p, "{\"displayTimeUnit\":\"ms\",\"otherData\":{\"generator\":"
+		    "\"eatrace\"},\n"
 		    "\"traceEvents\":[\n");
 	return 0;
 }

@@ -11,7 +11,7 @@
 
 #include "eatrace/html.h"
 
-#define AUTO_FIRST_WIDTH 1000	/* ns */
+#define AUTO_FIRST_WIDTH 1000 /* ns */
 
 /* The parts of a column's figures followed apart (seen[col * NPARTS +
  * part]): spread over different stretches, or put at an instant. */
@@ -56,8 +56,10 @@ int ea_timeline_init(struct ea_timeline *t, const struct ea_acct *acct,
 	t->width = width_ns ? width_ns : AUTO_FIRST_WIDTH;
 	t->max_buckets = max_buckets < 2 ? 2 : max_buckets;
 	t->record_changes = record_changes;
-	t->seen = calloc((size_t)(t->ncols ? t->ncols : 1) * NPARTS, sizeof(*t->seen));
-	t->cl_last = calloc(t->nclusters ? t->nclusters : 1, sizeof(*t->cl_last));
+	t->seen = calloc((size_t)(t->ncols ? t->ncols : 1) * NPARTS,
+			 sizeof(*t->seen));
+	t->cl_last =
+		calloc(t->nclusters ? t->nclusters : 1, sizeof(*t->cl_last));
 	if (!t->seen || !t->cl_last) {
 		ea_timeline_free(t);
 		return -1;
@@ -317,12 +319,14 @@ static void on_change(void *ctx, const struct ea_state *s, int cpu,
 	const struct ea_acct *a = t->acct;
 	const struct ea_model *m = a->model;
 	const struct ea_cluster *cl;
+	const struct ea_energy *cle, *cpe; /* the cluster's and CPU's figures */
 	uint64_t c0, c1;
 	ea_energy_t wake;
 	bool in_window;
 	int ci, ccol;
 
-	if (t->error[0] || a->error[0] || cpu >= m->ncpus || m->cpu_cluster[cpu] < 0)
+	if (t->error[0] || a->error[0] || cpu >= m->ncpus ||
+	    m->cpu_cluster[cpu] < 0)
 		return;
 	if (!t->started) {
 		ea_state_window(s, &t->start, &t->end);
@@ -331,6 +335,8 @@ static void on_change(void *ctx, const struct ea_state *s, int cpu,
 	}
 	ci = m->cpu_cluster[cpu];
 	cl = &m->clusters[ci];
+	cle = &a->clusters[ci].e;
+	cpe = &a->cpus[cpu].e;
 	ccol = t->ncpus + ci;
 	if (!t->cl_last[ci])
 		t->cl_last[ci] = ea_state_first_ts(s);
@@ -339,13 +345,14 @@ static void on_change(void *ctx, const struct ea_state *s, int cpu,
 	c0 = t->cl_last[ci];
 	c1 = now;
 	ea_clip_to(t->clip_start, t->clip_end, &c0, &c1);
-	spread(t, ccol, grown(t, ccol, PART_CLUSTER, part_cluster(&a->clusters[ci].e)),
-	       c0, c1);
+	spread(t, ccol, grown(t, ccol, PART_CLUSTER, part_cluster(cle)), c0,
+	       c1);
 	for (int i = 0; i < cl->ncpus; i++) {
 		int c = cl->cpus[i];
+		ea_energy_t v =
+			grown(t, c, PART_CLUSTER, part_cluster(&a->cpus[c].e));
 
-		spread(t, c, grown(t, c, PART_CLUSTER, part_cluster(&a->cpus[c].e)),
-		       c0, c1);
+		spread(t, c, v, c0, c1);
 	}
 	t->cl_last[ci] = now;
 
@@ -353,16 +360,15 @@ static void on_change(void *ctx, const struct ea_state *s, int cpu,
 	c0 = since;
 	c1 = now;
 	in_window = ea_clip_to(t->clip_start, t->clip_end, &c0, &c1) != 0;
-	spread(t, cpu, grown(t, cpu, PART_CORE, part_core(&a->cpus[cpu].e)), c0, c1);
-	spread(t, ccol, grown(t, ccol, PART_CORE, part_core(&a->clusters[ci].e)),
-	       c0, c1);
+	spread(t, cpu, grown(t, cpu, PART_CORE, part_core(cpe)), c0, c1);
+	spread(t, ccol, grown(t, ccol, PART_CORE, part_core(cle)), c0, c1);
 
 	/* Wakeups at now. */
-	wake = grown(t, cpu, PART_WAKE, part_wake(&a->cpus[cpu].e));
+	wake = grown(t, cpu, PART_WAKE, part_wake(cpe));
 	put_at(t, cpu, wake, now);
 	if (t->stride > t->ncols)
 		put_at(t, t->ncols + cpu, wake, now);
-	wake = grown(t, ccol, PART_WAKE, part_wake(&a->clusters[ci].e));
+	wake = grown(t, ccol, PART_WAKE, part_wake(cle));
 	put_at(t, ccol, wake, now);
 	if (t->stride > t->ncols)
 		put_at(t, t->ncols + ccol, wake, now);
@@ -403,7 +409,8 @@ int ea_timeline_done(struct ea_timeline *t, const struct ea_state *s,
 		size_t b = t->nbuckets - 1;
 
 		for (int c = 0; c < t->stride; c++) {
-			t->e[(b - 1) * t->stride + c] += t->e[b * t->stride + c];
+			t->e[(b - 1) * t->stride + c] +=
+				t->e[b * t->stride + c];
 			t->e[b * t->stride + c] = 0;
 		}
 		t->nbuckets--;
@@ -442,8 +449,9 @@ static const struct ea_state_ops shadow_ops = {
 int ea_tl_shadow_init(struct ea_tl_shadow *sh, const struct ea_model *model,
 		      const struct ea_state_config *scfg,
 		      const struct ea_acct_config *acfg, int ncpus,
-		      uint64_t width_ns, size_t max_buckets, bool record_changes,
-		      const struct ea_replay_sink *next, struct ea_err *err)
+		      uint64_t width_ns, size_t max_buckets,
+		      bool record_changes, const struct ea_replay_sink *next,
+		      struct ea_err *err)
 {
 	struct ea_state_config cfg = *scfg;
 
@@ -484,7 +492,8 @@ int ea_tl_shadow_done(struct ea_tl_shadow *sh, struct ea_err *err)
 {
 	if (sh->failed)
 		return ea_err_set(err, "%s", sh->err.msg);
-	if (ea_state_finish(sh->st, err) || ea_acct_done(&sh->acct, sh->st, err) ||
+	if (ea_state_finish(sh->st, err) ||
+	    ea_acct_done(&sh->acct, sh->st, err) ||
 	    ea_timeline_done(&sh->tl, sh->st, err))
 		return -1;
 	return 0;
