@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* Inline-SVG helpers (src/output/svg.h). */
+#include <float.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -134,11 +135,53 @@ void svg_axes(FILE *f, const struct svg_plot *p, const char *xlabel,
 	fputs("</text>\n</g>\n", f);
 }
 
+/*
+ * printf()'s "%.1f" of v at q; the end. v x 10 is exact in a long double
+ * of 64 bits of mantissa (53 + 4 bits) and rintl() rounds it as printf()
+ * rounds the exact value (to nearest, ties to even), so the digits are
+ * the same; other values (huge, not finite, or long double no wider than
+ * double) go through snprintf().
+ */
+#define F1_MAX 320 /* the longest put_f1() */
+
+static char *put_f1(char *q, double v)
+{
+#if LDBL_MANT_DIG >= 64
+	if (fabs(v) < 1e15) {
+		long double r = rintl((long double)fabs(v) * 10);
+		unsigned long long n = (unsigned long long)r;
+		char d[24];
+		int k = 0;
+
+		if (signbit(v))
+			*q++ = '-';
+		d[k++] = (char)('0' + n % 10);
+		d[k++] = '.';
+		n /= 10;
+		do {
+			d[k++] = (char)('0' + n % 10);
+			n /= 10;
+		} while (n);
+		while (k)
+			*q++ = d[--k];
+		return q;
+	}
+#endif
+	{
+		char t[F1_MAX + 8]; /* DBL_MAX: 309 digits and ".0" */
+		int n = snprintf(t, sizeof(t), "%.1f", v);
+
+		memcpy(q, t, (size_t)n);
+		return q + n;
+	}
+}
+
 void svg_stack(FILE *f, const struct svg_plot *p, const double *x,
 	       const double *vals, int nseries, int nb,
 	       const char *const *colors)
 {
 	double lo[nb > 0 ? nb : 1], hi[nb > 0 ? nb : 1];
+	char b3[3 * F1_MAX + 8], *q;
 
 	for (int b = 0; b < nb; b++)
 		lo[b] = 0;
@@ -146,12 +189,34 @@ void svg_stack(FILE *f, const struct svg_plot *p, const double *x,
 		for (int b = 0; b < nb; b++)
 			hi[b] = lo[b] + vals[s * nb + b];
 		fprintf(f, "<path fill=\"%s\" stroke=\"none\" d=\"M", colors[s]);
-		for (int b = 0; b < nb; b++)
-			fprintf(f, "%s%.1f %.1f H%.1f", b ? " L" : "",
-				svg_px(p, x[b]), svg_py(p, hi[b]), svg_px(p, x[b + 1]));
-		for (int b = nb - 1; b >= 0; b--)
-			fprintf(f, " L%.1f %.1f H%.1f", svg_px(p, x[b + 1]),
-				svg_py(p, lo[b]), svg_px(p, x[b]));
+		/* "%s%.1f %.1f H%.1f" by hand (put_f1()) */
+		for (int b = 0; b < nb; b++) {
+			q = b3;
+			if (b) {
+				*q++ = ' ';
+				*q++ = 'L';
+			}
+			q = put_f1(q, svg_px(p, x[b]));
+			*q++ = ' ';
+			q = put_f1(q, svg_py(p, hi[b]));
+			*q++ = ' ';
+			*q++ = 'H';
+			q = put_f1(q, svg_px(p, x[b + 1]));
+			fwrite(b3, 1, (size_t)(q - b3), f);
+		}
+		/* " L%.1f %.1f H%.1f" */
+		for (int b = nb - 1; b >= 0; b--) {
+			q = b3;
+			*q++ = ' ';
+			*q++ = 'L';
+			q = put_f1(q, svg_px(p, x[b + 1]));
+			*q++ = ' ';
+			q = put_f1(q, svg_py(p, lo[b]));
+			*q++ = ' ';
+			*q++ = 'H';
+			q = put_f1(q, svg_px(p, x[b]));
+			fwrite(b3, 1, (size_t)(q - b3), f);
+		}
 		fputs(" Z\"/>\n", f);
 		for (int b = 0; b < nb; b++)
 			lo[b] = hi[b];
