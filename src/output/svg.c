@@ -35,14 +35,14 @@ static void mix(char *buf, const int a[3], const int b[3], int j, int n)
 
 void svg_warm(char *buf, int j, int n)
 {
-	static const int lo[3] = { 0xfd, 0xd4, 0x9e }, hi[3] = { 0xb3, 0x00, 0x00 };
+	static const int lo[3] = {0xfd, 0xd4, 0x9e}, hi[3] = {0xb3, 0x00, 0x00};
 
 	mix(buf, lo, hi, j, n);
 }
 
 void svg_cool(char *buf, int j, int n)
 {
-	static const int lo[3] = { 0xc6, 0xdb, 0xef }, hi[3] = { 0x08, 0x45, 0x94 };
+	static const int lo[3] = {0xc6, 0xdb, 0xef}, hi[3] = {0x08, 0x45, 0x94};
 
 	mix(buf, lo, hi, j, n);
 }
@@ -86,7 +86,12 @@ static double nice_step(double range, int n)
 		return 1;
 	mag = pow(10, floor(log10(raw)));
 	f = raw / mag;
-	return (f <= 1 ? 1 : f <= 2 ? 2 : f <= 2.5 ? 2.5 : f <= 5 ? 5 : 10) * mag;
+	return (f <= 1	   ? 1
+		: f <= 2   ? 2
+		: f <= 2.5 ? 2.5
+		: f <= 5   ? 5
+			   : 10) *
+	       mag;
 }
 
 double svg_nice_max(double v)
@@ -110,27 +115,41 @@ void svg_axes(FILE *f, const struct svg_plot *p, const char *xlabel,
 	for (double y = p->ymin; y <= p->ymax + ys * 1e-6; y += ys) {
 		double py = svg_py(p, y);
 
-		fprintf(f, "<line class=\"grid\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>"
-			"<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\">%s</text>\n",
-			p->x, py, p->x + p->w, py, p->x - 6, py + 4, svg_num(b, y));
+		fprintf(f,
+			"<line class=\"grid\" x1=\"%.1f\" y1=\"%.1f\" "
+			"x2=\"%.1f\" y2=\"%.1f\"/>"
+			"<text x=\"%.1f\" y=\"%.1f\" "
+			"text-anchor=\"end\">%s</text>\n",
+			p->x, py, p->x + p->w, py, p->x - 6, py + 4,
+			svg_num(b, y));
 	}
-	for (double x = ceil(p->xmin / xs) * xs; x <= p->xmax + xs * 1e-6; x += xs) {
+	for (double x = ceil(p->xmin / xs) * xs; x <= p->xmax + xs * 1e-6;
+	     x += xs) {
 		double px = svg_px(p, x);
 
-		fprintf(f, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>"
-			"<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">%s</text>\n",
-			px, p->y + p->h, px, p->y + p->h + 5, px, p->y + p->h + 18,
-			svg_num(b, x));
+		fprintf(f,
+			"<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" "
+			"y2=\"%.1f\"/>"
+			"<text x=\"%.1f\" y=\"%.1f\" "
+			"text-anchor=\"middle\">%s</text>\n",
+			px, p->y + p->h, px, p->y + p->h + 5, px,
+			p->y + p->h + 18, svg_num(b, x));
 	}
-	fprintf(f, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>"
+	fprintf(f,
+		"<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>"
 		"<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>\n",
 		p->x, p->y, p->x, p->y + p->h, p->x, p->y + p->h, p->x + p->w,
 		p->y + p->h);
-	fprintf(f, "<text class=\"label\" x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">",
+	fprintf(f,
+		"<text class=\"label\" x=\"%.1f\" y=\"%.1f\" "
+		"text-anchor=\"middle\">",
 		p->x + p->w / 2, p->y + p->h + 36);
 	svg_esc(f, xlabel);
-	fprintf(f, "</text>\n<text class=\"label\" transform=\"translate(%.1f,%.1f) rotate(-90)\" "
-		"text-anchor=\"middle\">", p->x - 48, p->y + p->h / 2);
+	fprintf(f,
+		"</text>\n<text class=\"label\" "
+		"transform=\"translate(%.1f,%.1f) rotate(-90)\" "
+		"text-anchor=\"middle\">",
+		p->x - 48, p->y + p->h / 2);
 	svg_esc(f, ylabel);
 	fputs("</text>\n</g>\n", f);
 }
@@ -188,7 +207,8 @@ void svg_stack(FILE *f, const struct svg_plot *p, const double *x,
 	for (int s = 0; s < nseries; s++) {
 		for (int b = 0; b < nb; b++)
 			hi[b] = lo[b] + vals[s * nb + b];
-		fprintf(f, "<path fill=\"%s\" stroke=\"none\" d=\"M", colors[s]);
+		fprintf(f, "<path fill=\"%s\" stroke=\"none\" d=\"M",
+			colors[s]);
 		/* "%s%.1f %.1f H%.1f" by hand (put_f1()) */
 		for (int b = 0; b < nb; b++) {
 			q = b3;
@@ -226,8 +246,11 @@ void svg_stack(FILE *f, const struct svg_plot *p, const double *x,
 double svg_legend_item(FILE *f, double x, double y, const char *color,
 		       const char *label)
 {
-	fprintf(f, "<rect x=\"%.1f\" y=\"%.1f\" width=\"12\" height=\"12\" fill=\"%s\" stroke=\"#888\" stroke-width=\"0.5\"/>"
-		"<text x=\"%.1f\" y=\"%.1f\">", x, y - 10, color, x + 16, y);
+	fprintf(f,
+		"<rect x=\"%.1f\" y=\"%.1f\" width=\"12\" height=\"12\" "
+		"fill=\"%s\" stroke=\"#888\" stroke-width=\"0.5\"/>"
+		"<text x=\"%.1f\" y=\"%.1f\">",
+		x, y - 10, color, x + 16, y);
 	svg_esc(f, label);
 	fputs("</text>\n", f);
 	return x + 16 + 7.0 * (double)strlen(label) + 16;
