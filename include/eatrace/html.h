@@ -54,8 +54,14 @@ struct ea_timeline {
 	size_t nch, chcap;
 	char error[128];
 	/* private: the accountant's figures already seen */
-	struct ea_energy *seen;		/* ncols */
+	ea_energy_t *seen;		/* ncols x 3: cluster, core and
+					   wakeup parts */
 	uint64_t *cl_last;
+	/* private: the bucket last looked up, near_b, holds [near_lo,
+	   near_hi) (empty: none) */
+	uint64_t near_lo, near_hi;
+	size_t near_b;
+	uint64_t clip_start, clip_end;	/* ea_state_clip_bounds() */
 };
 
 /* width_ns 0: automatic with at most max_buckets (>= 2) buckets. */

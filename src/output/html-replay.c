@@ -20,9 +20,11 @@ static void td_s(FILE *f, uint64_t ns, const char *unit, double div)
  * "Idle exit and the latency floor"). */
 static void costs_note(FILE *f, const struct ea_replay_report *r)
 {
-	fprintf(f, "<p class=\"note\">Every run went on until its work was done, "
+	fprintf(f,
+		"<p class=\"note\">Every run went on until its work was done, "
 		"past the trace's end if need be (recorded on its own platform "
-		"ends with the trace), and all are priced over the same %.6f s; "
+		"ends with the trace), and all are priced over the same %.6f "
+		"s; "
 		"extra time past the trace's end:",
 		(double)ea_replay_priced_ns(r) / 1e9);
 	for (int i = 0; i < r->nresults; i++) {
@@ -39,8 +41,11 @@ static void costs_note(FILE *f, const struct ea_replay_report *r)
 			continue;
 		fputs(" Latency floor of ", f);
 		svg_esc(f, res->policy);
-		fprintf(f, " (the recording's own wakeup-to-run gaps): p50 %.3f ms, "
-			"p99 %.3f ms, wait %.6f s.", (double)res->floor_p50 / 1e6,
+		fprintf(f,
+			" (the recording's own wakeup-to-run gaps): p50 %.3f "
+			"ms, "
+			"p99 %.3f ms, wait %.6f s.",
+			(double)res->floor_p50 / 1e6,
 			(double)res->floor_p99 / 1e6,
 			(double)res->wait_floor_ns / 1e9);
 	}
@@ -51,7 +56,7 @@ void ea_replay_render_html(FILE *f, const struct ea_replay_report *r,
 			   const struct ea_timeline *const *tls)
 {
 	const struct ea_model *m = r->target;
-	const struct ea_model *models[2] = { r->model, r->target };
+	const struct ea_model *models[2] = {r->model, r->target};
 	int n = r->nresults + 1;
 	const struct ea_energy **e = calloc(n, sizeof(*e));
 	const char **names = calloc(n, sizeof(*names));
@@ -68,7 +73,8 @@ void ea_replay_render_html(FILE *f, const struct ea_replay_report *r,
 	snprintf(title, sizeof(title), "eatrace replay: %s", r->path);
 	html_head(f, title);
 	fputs("<h1>Replay: the recorded workload under other decisions</h1>\n"
-	      "<p class=\"meta\">Trace <code>", f);
+	      "<p class=\"meta\">Trace <code>",
+	      f);
 	svg_esc(f, r->path);
 	fputs("</code>, replayed on <code>", f);
 	svg_esc(f, m->name);
@@ -84,7 +90,9 @@ void ea_replay_render_html(FILE *f, const struct ea_replay_report *r,
 	svg_esc(f, r->idle);
 	fputs("</code>. Energy in ", f);
 	svg_esc(f, eu);
-	fputs(", work in " EA_WORK_UNIT "; delta against the actual (recorded) run.</p>\n", f);
+	fputs(", work in " EA_WORK_UNIT
+	      "; delta against the actual (recorded) run.</p>\n",
+	      f);
 	html_model_warnings(f, models, 2);
 
 	names[0] = "actual (recorded)";
@@ -99,17 +107,25 @@ void ea_replay_render_html(FILE *f, const struct ea_replay_report *r,
 	html_compare_bars(f, e, names, delta, n, u, "compare");
 	/* work and energy per work: what to compare when the runs did
 	 * different amounts of work (the text's e/work) */
-	fputs("<table data-table=\"performance\">\n<tr><th>run</th><th>energy</th>"
+	fputs("<table "
+	      "data-table=\"performance\">\n<tr><th>run</th><th>energy</th>"
 	      "<th>vs actual</th><th>work</th><th>energy / work</th>"
 	      "<th>wakeup latency p50</th><th>p99</th><th>max</th>"
-	      "<th>runnable wait</th><th>late activations</th><th>overutilised</th>"
-	      "<th>migrations</th></tr>\n", f);
+	      "<th>runnable wait</th><th>late "
+	      "activations</th><th>overutilised</th>"
+	      "<th>migrations</th></tr>\n",
+	      f);
 	if (r->actual) {
-		fprintf(f, "<tr><td>actual (recorded)</td><td data-energy=\"%s\">%s ",
+		fprintf(f,
+			"<tr><td>actual (recorded)</td><td "
+			"data-energy=\"%s\">%s ",
 			html_e(ex, au, ea_energy_total(&r->actual->total)),
-			svg_num(b, ea_eu_energy(au, ea_energy_total(&r->actual->total))));
+			svg_num(b,
+				ea_eu_energy(au, ea_energy_total(
+							 &r->actual->total))));
 		svg_esc(f, au->energy);
-		fputs("</td><td></td><td colspan=\"9\">as recorded</td></tr>\n", f);
+		fputs("</td><td></td><td colspan=\"9\">as recorded</td></tr>\n",
+		      f);
 	}
 	for (int i = 0; i < r->nresults; i++) {
 		const struct ea_replay_result *res = &r->results[i];
@@ -119,22 +135,28 @@ void ea_replay_render_html(FILE *f, const struct ea_replay_report *r,
 		svg_esc(f, res->policy);
 		fprintf(f, "</td><td data-energy=\"%s\">%s ",
 			html_e(ex, u, ea_energy_total(&res->acct.total)),
-			svg_num(b, ea_eu_energy(u, ea_energy_total(&res->acct.total))));
+			svg_num(b, ea_eu_energy(u, ea_energy_total(
+							   &res->acct.total))));
 		svg_esc(f, eu);
 		fputs("</td>", f);
 		if (d == d)
 			fprintf(f, "<td class=\"%s\">%+.1f%%</td>",
-				d < -0.05 ? "better" : d > 0.05 ? "worse" : "", d);
+				d < -0.05  ? "better"
+				: d > 0.05 ? "worse"
+					   : "",
+				d);
 		else
 			fputs("<td></td>", f);
 		/* work: ns x capacity, read as capacity x s */
-		fprintf(f, "<td data-work=\"%s\">%s</td>", ea_fmt_s(ex, res->work),
+		fprintf(f, "<td data-work=\"%s\">%s</td>",
+			ea_fmt_s(ex, res->work),
 			svg_num(b, (double)res->work / 1e9));
 		if (res->work) {
-			double epw = ea_eu_double(u, ea_replay_energy_per_work(res));
+			double epw =
+				ea_eu_double(u, ea_replay_energy_per_work(res));
 
-			fprintf(f, "<td data-energy-per-work=\"%.17g\">%s</td>", epw,
-				svg_num(b, epw));
+			fprintf(f, "<td data-energy-per-work=\"%.17g\">%s</td>",
+				epw, svg_num(b, epw));
 		} else {
 			fputs("<td>n/a: no work</td>", f);
 		}
@@ -143,37 +165,53 @@ void ea_replay_render_html(FILE *f, const struct ea_replay_report *r,
 			td_s(f, res->lat_p99, "ms", 1e6);
 			td_s(f, res->lat_max, "ms", 1e6);
 		} else {
-			fputs("<td colspan=\"3\">n/a: no recorded wakeups</td>", f);
+			fputs("<td colspan=\"3\">n/a: no recorded wakeups</td>",
+			      f);
 		}
 		td_s(f, res->wait_ns, "s", 1e9);
 		if (res->lat_n)
-			fprintf(f, "<td>%llu</td>", (unsigned long long)res->late);
+			fprintf(f, "<td>%llu</td>",
+				(unsigned long long)res->late);
 		else
 			fputs("<td>n/a</td>", f);
 		td_s(f, res->overutilised_ns, "s", 1e9);
-		fprintf(f, "<td>%llu</td></tr>\n", (unsigned long long)res->migrations);
+		fprintf(f, "<td>%llu</td></tr>\n",
+			(unsigned long long)res->migrations);
 	}
-	fputs("</table>\n<p class=\"note\">Work: what each run executed, " EA_WORK_UNIT
-	      " (1024: the biggest CPU at its highest OPP for 1 s); energy / work in ", f);
+	fputs("</table>\n<p class=\"note\">Work: what each run "
+	      "executed, " EA_WORK_UNIT
+	      " (1024: the biggest CPU at its highest OPP for 1 s); energy / "
+	      "work in ",
+	      f);
 	svg_esc(f, eu);
 	fputs(" per " EA_WORK_UNIT ". Latency: wakeup to run. Late: of those, "
-	      "activations that finished more than 1 ms after both their recorded end "
-	      "and what their work takes on the biggest CPU. Overutilised: time some "
-	      "CPU was above 80% of its capacity.</p>\n", f);
+	      "activations that finished more than 1 ms after both their "
+	      "recorded end "
+	      "and what their work takes on the biggest CPU. Overutilised: "
+	      "time some "
+	      "CPU was above 80% of its capacity.</p>\n",
+	      f);
 	if (ea_replay_work_spread_pct(r) > EA_REPLAY_WORK_SPREAD_PCT)
-		fprintf(f, "<p class=\"note\">The runs did different amounts of work "
-			"(%.1f%% apart, capacity x s): compare energy per unit of work.</p>\n",
+		fprintf(f,
+			"<p class=\"note\">The runs did different amounts of "
+			"work "
+			"(%.1f%% apart, capacity x s): compare energy per unit "
+			"of work.</p>\n",
 			ea_replay_work_spread_pct(r));
 	costs_note(f, r);
 	rp_out_ensemble_html(f, r);
 
 	if (tls) {
 		for (int i = 0; i < n; i++)
-			if (tls[i] && html_timeline_peak(tls[i], false, i ? u : au) > ymax)
-				ymax = html_timeline_peak(tls[i], false, i ? u : au);
+			if (tls[i] && html_timeline_peak(tls[i], false,
+							 i ? u : au) > ymax)
+				ymax = html_timeline_peak(tls[i], false,
+							  i ? u : au);
 		ymax = svg_nice_max(ymax);
-		fputs("<h2>Power over time by cluster</h2>\n<p class=\"note\">Same scales "
-		      "in every chart, so the runs compare at a glance.</p>\n", f);
+		fputs("<h2>Power over time by cluster</h2>\n<p "
+		      "class=\"note\">Same scales "
+		      "in every chart, so the runs compare at a glance.</p>\n",
+		      f);
 		for (int i = 0; i < n; i++) {
 			const struct ea_timeline *t = tls[i];
 			int cols[64], k = 0;
@@ -191,12 +229,14 @@ void ea_replay_render_html(FILE *f, const struct ea_replay_report *r,
 			svg_esc(f, names[i]);
 			fputs("</h3>\n", f);
 			snprintf(id, sizeof(id), "run%d-clusters", i);
-			html_power_chart(f, id, t, cols, cn, cc, k, i ? u : au, ymax, 240);
+			html_power_chart(f, id, t, cols, cn, cc, k, i ? u : au,
+					 ymax, 240);
 		}
 	}
 	fputs("<h2>Residency per run</h2>\n", f);
 	for (int i = 0; i < n; i++) {
-		const struct ea_acct *a = i ? &r->results[i - 1].acct : r->actual;
+		const struct ea_acct *a =
+			i ? &r->results[i - 1].acct : r->actual;
 		char id[64];
 
 		if (!a)

@@ -30,8 +30,7 @@ bool pbw_ok(const struct pbw *w)
 	return !w->failed;
 }
 
-/* Room for n more bytes. */
-static bool room(struct pbw *w, size_t n)
+bool pbw_grow(struct pbw *w, size_t n)
 {
 	size_t cap;
 	uint8_t *p;
@@ -51,6 +50,11 @@ static bool room(struct pbw *w, size_t n)
 	w->p = p;
 	w->cap = cap;
 	return true;
+}
+
+static bool room(struct pbw *w, size_t n)
+{
+	return pbw_room(w, n);
 }
 
 static size_t varint_len(uint64_t v)
@@ -74,28 +78,10 @@ static void put_varint(uint8_t *q, uint64_t v)
 	*q = (uint8_t)v;
 }
 
-static void varint(struct pbw *w, uint64_t v)
-{
-	if (!room(w, 10))
-		return;
-	put_varint(w->p + w->n, v);
-	w->n += varint_len(v);
-}
-
 static void tag(struct pbw *w, uint32_t field, int wire)
 {
-	varint(w, (uint64_t)field << 3 | (uint64_t)wire);
-}
-
-void pbw_uint(struct pbw *w, uint32_t field, uint64_t v)
-{
-	tag(w, field, WIRE_VARINT);
-	varint(w, v);
-}
-
-void pbw_int(struct pbw *w, uint32_t field, int64_t v)
-{
-	pbw_uint(w, field, (uint64_t)v);
+	if (room(w, 10))
+		pbw_put_varint(w, (uint64_t)field << 3 | (uint64_t)wire);
 }
 
 void pbw_double(struct pbw *w, uint32_t field, double v)
@@ -134,30 +120,13 @@ void pbw_string(struct pbw *w, uint32_t field, const char *s)
 	pbw_end(w);
 }
 
-void pbw_begin(struct pbw *w, uint32_t field)
+void pbw_end_long(struct pbw *w, size_t at, size_t len)
 {
-	tag(w, field, WIRE_LEN);
-	if (w->depth == PBW_MAX_DEPTH)
-		w->failed = true;
-	if (!room(w, 1))
-		return;
-	w->open[w->depth++] = w->n++; /* one byte for the length, for now */
-}
+	size_t k = varint_len(len);
 
-void pbw_end(struct pbw *w)
-{
-	size_t at, len, k;
-
-	if (w->failed || !w->depth)
+	if (!room(w, k - 1))
 		return;
-	at = w->open[--w->depth];
-	len = w->n - at - 1;
-	k = varint_len(len);
-	if (k > 1) {
-		if (!room(w, k - 1))
-			return;
-		memmove(w->p + at + k, w->p + at + 1, len);
-		w->n += k - 1;
-	}
+	memmove(w->p + at + k, w->p + at + 1, len);
+	w->n += k - 1;
 	put_varint(w->p + at, len);
 }

@@ -35,17 +35,79 @@ void pbw_free(struct pbw *w);
 void pbw_reset(struct pbw *w);
 bool pbw_ok(const struct pbw *w);
 
+/* Room for n more bytes, grown when needed (pb-write.c); false when out
+ * of memory (then or before). */
+bool pbw_grow(struct pbw *w, size_t n);
+
+static inline bool pbw_room(struct pbw *w, size_t n)
+{
+	if (!w->failed && w->n + n <= w->cap)
+		return true;
+	return pbw_grow(w, n);
+}
+
+/* v as a varint at the end (room for 10 bytes made). */
+static inline void pbw_put_varint(struct pbw *w, uint64_t v)
+{
+	uint8_t *q = w->p + w->n;
+
+	while (v >= 0x80) {
+		*q++ = (uint8_t)(v | 0x80);
+		v >>= 7;
+	}
+	*q++ = (uint8_t)v;
+	w->n = (size_t)(q - w->p);
+}
+
 /* Fields. int64 is written as its two's complement varint (10 bytes when
  * negative), as protobuf's int64 is; strings as bytes, each byte that is
  * not part of valid UTF-8 replaced by U+FFFD (a string field must be
  * UTF-8). */
-void pbw_uint(struct pbw *w, uint32_t field, uint64_t v);
-void pbw_int(struct pbw *w, uint32_t field, int64_t v);
+static inline void pbw_uint(struct pbw *w, uint32_t field, uint64_t v)
+{
+	if (!pbw_room(w, 15))
+		return;
+	pbw_put_varint(w, (uint64_t)field << 3); /* wire type 0: varint */
+	pbw_put_varint(w, v);
+}
+
+static inline void pbw_int(struct pbw *w, uint32_t field, int64_t v)
+{
+	pbw_uint(w, field, (uint64_t)v);
+}
+
 void pbw_double(struct pbw *w, uint32_t field, double v);
 void pbw_string(struct pbw *w, uint32_t field, const char *s);
 
 /* A nested message (or, at depth 0, any length-delimited field). */
-void pbw_begin(struct pbw *w, uint32_t field);
-void pbw_end(struct pbw *w);
+static inline void pbw_begin(struct pbw *w, uint32_t field)
+{
+	if (!pbw_room(w, 6))
+		return;
+	pbw_put_varint(w, (uint64_t)field << 3 | 2); /* wire type 2 */
+	if (w->depth == PBW_MAX_DEPTH) {
+		w->failed = true;
+		return;
+	}
+	w->open[w->depth++] = w->n++; /* one byte for the length, for now */
+}
+
+/* pbw_end() of a message of len >= 128 bytes opened at at (pb-write.c):
+ * its bytes moved forward to make room for the longer length. */
+void pbw_end_long(struct pbw *w, size_t at, size_t len);
+
+static inline void pbw_end(struct pbw *w)
+{
+	size_t at, len;
+
+	if (w->failed || !w->depth)
+		return;
+	at = w->open[--w->depth];
+	len = w->n - at - 1;
+	if (len < 0x80)
+		w->p[at] = (uint8_t)len;
+	else
+		pbw_end_long(w, at, len);
+}
 
 #endif

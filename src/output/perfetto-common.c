@@ -41,14 +41,16 @@ bool ea_pf_power_at(const struct ea_timeline *t, int col, size_t b, size_t step,
 		    bool wake, uint64_t *at, double *value)
 {
 	ea_energy_t w_e = 0, all = 0;
-	uint64_t a, e, a2, e2;
+	size_t end = b + step < t->nbuckets ? b + step : t->nbuckets;
+	uint64_t a, e, a2;
 
+	/* from the start of bucket b to the end of the last one summed */
 	ea_timeline_bucket(t, b, &a, &e);
-	for (size_t k = b; k < b + step && k < t->nbuckets; k++) {
-		ea_timeline_bucket(t, k, &a2, &e2);
+	if (end > b + 1)
+		ea_timeline_bucket(t, end - 1, &a2, &e);
+	for (size_t k = b; k < end; k++) {
 		w_e += ea_timeline_wakeup_at(t, k, col);
 		all += ea_timeline_at(t, k, col);
-		e = e2;
 	}
 	if (e <= a)
 		return false;
@@ -93,7 +95,7 @@ size_t ea_pf_power_step(const struct ea_perfetto *p,
 			const struct ea_timeline *t, int ncpus,
 			long long bytes_per_counter)
 {
-	long pos = p->cap ? ftell(p->f) : -1;
+	long long pos = p->cap ? ea_pf_tell(p) : -1;
 	long long budget;
 	size_t step = 1;
 
@@ -102,6 +104,13 @@ size_t ea_pf_power_step(const struct ea_perfetto *p,
 	budget = (p->cap - pos) / 2;
 	if (budget < p->cap / 10)
 		budget = p->cap / 10;
+	/* at most two counters a bucket and two closing ones per column
+	 * (counters_of()): when even that many fit, step 1 does */
+	if ((unsigned __int128)(t->nbuckets + 1) * 2 *
+		    (unsigned)(ncpus + t->acct->model->nclusters) *
+		    (unsigned long long)bytes_per_counter <=
+	    (unsigned __int128)budget)
+		return 1;
 	/* the counters do not shrink in proportion to the step (activity
 	 * comes in bursts): count them, doubling the step until they fit */
 	for (; step < t->nbuckets; step *= 2) {
@@ -117,13 +126,20 @@ size_t ea_pf_power_step(const struct ea_perfetto *p,
 	return step;
 }
 
+long long ea_pf_tell(const struct ea_perfetto *p)
+{
+	long pos = ftell(p->f);
+
+	return pos < 0 ? -1 : (long long)pos + (long long)p->held;
+}
+
 bool ea_pf_check_cap(struct ea_perfetto *p, size_t k, uint64_t at)
 {
-	long pos;
+	long long pos;
 
 	if (!p->cap || k % 256)
 		return false;
-	pos = ftell(p->f);
+	pos = ea_pf_tell(p);
 	if (pos >= 0 && pos >= p->cap) {
 		p->full = true;
 		p->full_at = at;

@@ -97,6 +97,10 @@ enum {
 	EN_NAME = 2,
 };
 
+/* Packets are held in the writer's buffer (w) and given to the file
+ * once it holds this many bytes (ea_pf_tell() counts them). */
+#define FLUSH_BYTES 65536
+
 /* About one power counter packet (the power step, ea_pf_power_step()). */
 #define COUNTER_BYTES 30
 
@@ -174,13 +178,25 @@ static uint64_t rel(uint64_t ns, uint64_t t0)
 	return ns > t0 ? ns - t0 : 0;
 }
 
+/* Gives the whole packets held to the file. */
+static void flush(struct ea_perfetto *p, struct pb_state *ps)
+{
+	if (pbw_ok(&ps->w) && ps->w.n &&
+	    fwrite(ps->w.p, 1, ps->w.n, p->f) != ps->w.n)
+		ps->w.failed = true;
+	pbw_reset(&ps->w);
+	p->held = 0;
+}
+
 /* Starts a packet: on sequence seq; at ts on the default (BOOTTIME) clock
  * or, with cs, on cs's incremental clock (ts absolute, written as the
  * delta). */
-static void packet_begin(struct pb_state *ps, uint32_t seq, struct cpu_seq *cs,
-			 uint64_t ts, unsigned flags)
+static void packet_begin(struct ea_perfetto *p, struct pb_state *ps,
+			 uint32_t seq, struct cpu_seq *cs, uint64_t ts,
+			 unsigned flags)
 {
-	pbw_reset(&ps->w);
+	if (ps->w.n >= FLUSH_BYTES)
+		flush(p, ps);
 	pbw_begin(&ps->w, TRACE_PACKET);
 	if (cs) {
 		/* a CPU's stretches follow each other: never back in time
@@ -200,8 +216,7 @@ static void packet_begin(struct pb_state *ps, uint32_t seq, struct cpu_seq *cs,
 static void packet_end(struct ea_perfetto *p, struct pb_state *ps)
 {
 	pbw_end(&ps->w);
-	if (pbw_ok(&ps->w) && fwrite(ps->w.p, 1, ps->w.n, p->f) != ps->w.n)
-		ps->w.failed = true;
+	p->held = ps->w.n;
 }
 
 /* A ClockSnapshot's clock. */
@@ -221,7 +236,7 @@ static void clock(struct pbw *w, unsigned id, uint64_t ts, bool incremental)
 static void trace_clock(struct ea_perfetto *p, struct pb_state *ps,
 			uint32_t seq, uint64_t ts)
 {
-	packet_begin(ps, seq, NULL, ts, 0);
+	packet_begin(p, ps, seq, NULL, ts, 0);
 	pbw_begin(&ps->w, TP_CLOCK_SNAPSHOT);
 	clock(&ps->w, CLOCK_BOOTTIME, ts, false);
 	pbw_uint(&ps->w, CS_PRIMARY_TRACE_CLOCK, CLOCK_BOOTTIME);
@@ -235,7 +250,7 @@ static void track(struct ea_perfetto *p, struct pb_state *ps, uint32_t seq,
 		  uint64_t ts, uint64_t uuid, uint64_t parent, int rank,
 		  const char *name, const char *unit, int pid)
 {
-	packet_begin(ps, seq, NULL, ts, 0);
+	packet_begin(p, ps, seq, NULL, ts, 0);
 	pbw_begin(&ps->w, TP_TRACK_DESCRIPTOR);
 	pbw_uint(&ps->w, TD_UUID, uuid);
 	if (pid > 0) {
@@ -262,7 +277,7 @@ static void track(struct ea_perfetto *p, struct pb_state *ps, uint32_t seq,
 static void counter_double(struct ea_perfetto *p, struct pb_state *ps,
 			   uint32_t seq, uint64_t ts, uint64_t uuid, double v)
 {
-	packet_begin(ps, seq, NULL, ts, 0);
+	packet_begin(p, ps, seq, NULL, ts, 0);
 	pbw_begin(&ps->w, TP_TRACK_EVENT);
 	pbw_uint(&ps->w, TE_TYPE, TYPE_COUNTER);
 	pbw_uint(&ps->w, TE_TRACK_UUID, uuid);
@@ -301,7 +316,7 @@ static void power_counters(struct ea_perfetto *p, struct pb_state *ps,
 static void cpu_seq_start(struct ea_perfetto *p, struct pb_state *ps,
 			  struct cpu_seq *cs, uint64_t ts)
 {
-	packet_begin(ps, cs->seq, NULL, ts, SEQ_INCREMENTAL_STATE_CLEARED);
+	packet_begin(p, ps, cs->seq, NULL, ts, SEQ_INCREMENTAL_STATE_CLEARED);
 	pbw_uint(&ps->w, TP_TIMESTAMP_CLOCK_ID, CLOCK_BOOTTIME);
 	pbw_begin(&ps->w, TP_DEFAULTS);
 	pbw_uint(&ps->w, DEF_TIMESTAMP_CLOCK_ID, CLOCK_INCREMENTAL);
@@ -338,7 +353,7 @@ static void extra_counters(struct pb_state *ps, struct cpu_seq *cs, long long f,
 static void slice_end(struct ea_perfetto *p, struct pb_state *ps,
 		      struct cpu_seq *cs, long long f, long long i)
 {
-	packet_begin(ps, cs->seq, cs, cs->pending_end, 0);
+	packet_begin(p, ps, cs->seq, cs, cs->pending_end, 0);
 	pbw_begin(&ps->w, TP_TRACK_EVENT);
 	pbw_uint(&ps->w, TE_TYPE, TYPE_SLICE_END);
 	extra_counters(ps, cs, f, i);
@@ -357,7 +372,7 @@ static void counters_alone(struct ea_perfetto *p, struct pb_state *ps,
 
 		if (v == *last)
 			continue;
-		packet_begin(ps, cs->seq, cs, ts, 0);
+		packet_begin(p, ps, cs->seq, cs, ts, 0);
 		pbw_begin(&ps->w, TP_TRACK_EVENT);
 		pbw_uint(&ps->w, TE_TYPE, TYPE_COUNTER);
 		pbw_uint(&ps->w, TE_TRACK_UUID, k ? cs->idle : cs->opp);
@@ -382,7 +397,7 @@ static void slice_begin(struct ea_perfetto *p, struct pb_state *ps,
 	}
 	slot = map_slot(&cs->names, pid);
 	iid = cs->names.iid[slot];
-	packet_begin(ps, cs->seq, cs, ts,
+	packet_begin(p, ps, cs->seq, cs, ts,
 		     iid ? 0 : SEQ_NEEDS_INCREMENTAL_STATE);
 	if (!iid) {
 		char cb[32], label[EA_COMM_LEN + 16];
@@ -583,6 +598,7 @@ static void pb_process(struct ea_perfetto *p, const char *name,
 	}
 	changes(p, ps, &k, t, s, t0);
 	tracks_free(&k);
+	flush(p, ps);
 }
 
 static void pb_end(struct ea_perfetto *p)

@@ -36,6 +36,7 @@ struct ea_perfetto {
 	bool full; /* the cap was reached ... */
 	uint64_t full_at; /* ... at this trace time (ns) */
 	bool failed; /* out of memory: the file is incomplete */
+	size_t held; /* bytes the format holds, not yet given to f */
 	void *impl; /* the format's own state */
 };
 
@@ -78,6 +79,9 @@ static inline bool ea_pf_counter_repeats(bool any, bool same, bool wake,
 	return any && same && (!wake || !w);
 }
 
+/* The file's size so far: what f has and what the format holds. -1 when
+ * f cannot tell. */
+long long ea_pf_tell(const struct ea_perfetto *p);
 /* Whether the file has reached the cap (checked every 256th change k;
  * sets full and full_at = at). */
 bool ea_pf_check_cap(struct ea_perfetto *p, size_t k, uint64_t at);

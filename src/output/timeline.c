@@ -11,7 +11,11 @@
 
 #include "eatrace/html.h"
 
-#define AUTO_FIRST_WIDTH 1000	/* ns */
+#define AUTO_FIRST_WIDTH 1000 /* ns */
+
+/* The parts of a column's figures followed apart (seen[col * NPARTS +
+ * part]): spread over different stretches, or put at an instant. */
+enum part { PART_CLUSTER, PART_CORE, PART_WAKE, NPARTS };
 
 /*
  * Timestamps may be anywhere in [0, 2^64) ns (a valid trace can span
@@ -52,8 +56,10 @@ int ea_timeline_init(struct ea_timeline *t, const struct ea_acct *acct,
 	t->width = width_ns ? width_ns : AUTO_FIRST_WIDTH;
 	t->max_buckets = max_buckets < 2 ? 2 : max_buckets;
 	t->record_changes = record_changes;
-	t->seen = calloc(t->ncols ? t->ncols : 1, sizeof(*t->seen));
-	t->cl_last = calloc(t->nclusters ? t->nclusters : 1, sizeof(*t->cl_last));
+	t->seen = calloc((size_t)(t->ncols ? t->ncols : 1) * NPARTS,
+			 sizeof(*t->seen));
+	t->cl_last =
+		calloc(t->nclusters ? t->nclusters : 1, sizeof(*t->cl_last));
 	if (!t->seen || !t->cl_last) {
 		ea_timeline_free(t);
 		return -1;
@@ -92,18 +98,17 @@ static void merge_pairs(struct ea_timeline *t)
 			dst[c] = v;
 		}
 	}
-	if (t->e && t->nbuckets > n)
-		memset(&t->e[n * t->stride], 0,
-		       (t->nbuckets - n) * t->stride * sizeof(*t->e));
+	/* the rows past n are zeroed again when they are grown */
 	t->nbuckets = n;
 	t->width *= 2;
 }
 
 /*
- * The bucket holding time ts (clamped to >= start), grown as needed;
- * -1: no memory (or more buckets of a fixed width than memory can hold).
+ * The bucket holding time ts (clamped to >= start), grown as needed, found
+ * by division; it becomes the near one. -1: no memory (or more buckets of a
+ * fixed width than memory can hold).
  */
-static long long bucket_of(struct ea_timeline *t, uint64_t ts)
+static long long bucket_find(struct ea_timeline *t, uint64_t ts)
 {
 	uint64_t b = ts > t->start ? (ts - t->start) / t->width : 0;
 	size_t row = (size_t)(t->stride ? t->stride : 1) * sizeof(*t->e);
@@ -126,17 +131,36 @@ static long long bucket_of(struct ea_timeline *t, uint64_t ts)
 			e = realloc(t->e, cap * row);
 			if (!e)
 				return -1;
-			memset(e + t->nbuckets * t->stride, 0,
-			       (cap - t->nbuckets) * t->stride * sizeof(*e));
 			t->e = e;
 		}
+		/* rows past nbuckets hold nothing: zeroed as they come in */
+		memset(t->e + t->nbuckets * t->stride, 0,
+		       (b + 1 - t->nbuckets) * row);
 		t->nbuckets = b + 1;
 	}
+	t->near_b = (size_t)b;
+	t->near_lo = bucket_start(t, b);
+	t->near_hi = bucket_start(t, b + 1);
 	return (long long)b;
 }
 
+/*
+ * bucket_find(t, ts), without the division when ts is in the near bucket
+ * (the one found last: most changes are in the bucket of the change
+ * before). Only bucket_find() merges or grows buckets, and each call
+ * makes the bucket it found the near one, so the near bucket is always
+ * what bucket_find() gives for its times.
+ */
+static inline long long bucket_of(struct ea_timeline *t, uint64_t ts)
+{
+	if (ts - t->near_lo < t->near_hi - t->near_lo)
+		return (long long)t->near_b;
+	return bucket_find(t, ts);
+}
+
 /* Add v to column col at the instant ts. */
-static void put_at(struct ea_timeline *t, int col, ea_energy_t v, uint64_t ts)
+static inline void put_at(struct ea_timeline *t, int col, ea_energy_t v,
+			  uint64_t ts)
 {
 	long long b;
 
@@ -149,13 +173,72 @@ static void put_at(struct ea_timeline *t, int col, ea_energy_t v, uint64_t ts)
 }
 
 /*
+ * spread() over [t0, t1) when it covers more than one bucket (all of
+ * which exist): the piece in each is v x overlap / len, the remainder in
+ * the last.
+ */
+static void spread_over(struct ea_timeline *t, int col, ea_energy_t v,
+			uint64_t t0, uint64_t t1)
+{
+	ea_energy_t len, q, r, done = 0;
+	/* The first bucket, which exists (t0 < t1): the buckets from there to
+	 * the last follow each other, each starting where the one before
+	 * ends (bucket_start(b + 1), saturated). */
+	uint64_t b = t0 > t->start ? (t0 - t->start) / t->width : 0;
+	uint64_t bend = bucket_start(t, b + 1);
+
+	if (v > 0 && v <= (ea_energy_t)UINT64_MAX && t1 - t0 <= UINT32_MAX) {
+		/* The same figures in 64 bits: r < len and ov <= len < 2^32,
+		 * q x ov <= v < 2^64. */
+		uint64_t len64 = t1 - t0, q64 = (uint64_t)v / len64,
+			 r64 = (uint64_t)v % len64, done64 = 0, whole;
+		size_t stride = (size_t)t->stride;
+		ea_energy_t *cell = &t->e[b * stride + (size_t)col];
+
+		if (bend >= t1) { /* one bucket after all (t0 < start) */
+			*cell += v;
+			return;
+		}
+		/* the first bucket, from t0 to its end */
+		done64 = q64 * (bend - t0) + r64 * (bend - t0) / len64;
+		*cell += done64;
+		/* the buckets between, each overlapping by the width (bend <
+		 * t1: not saturated), each the same piece (used only when
+		 * width < len, where it fits) */
+		whole = q64 * t->width + r64 * t->width / len64;
+		for (bend = sat_add(bend, t->width); bend < t1;
+		     bend = sat_add(bend, t->width)) {
+			cell += stride;
+			*cell += whole;
+			done64 += whole;
+		}
+		/* the last, ending at t1: the rest */
+		cell += stride;
+		*cell += (uint64_t)v - done64;
+		return;
+	}
+	len = (ea_energy_t)(t1 - t0);
+	q = v / len;
+	r = v % len;
+	for (uint64_t a = t0; a < t1; b++) {
+		uint64_t e = bend < t1 ? bend : t1;
+		ea_energy_t ov = (ea_energy_t)(e - a);
+		ea_energy_t piece = e == t1 ? v - done : q * ov + r * ov / len;
+
+		t->e[b * (uint64_t)t->stride + (uint64_t)col] += piece;
+		done += piece;
+		a = e;
+		bend = sat_add(bend, t->width);
+	}
+}
+
+/*
  * Spread v uniformly over [t0, t1): the piece in each bucket is
  * v x overlap / len, exact when v is power x len, the remainder in the last.
  */
-static void spread(struct ea_timeline *t, int col, ea_energy_t v,
-		   uint64_t t0, uint64_t t1)
+static inline void spread(struct ea_timeline *t, int col, ea_energy_t v,
+			  uint64_t t0, uint64_t t1)
 {
-	ea_energy_t len, q, r, done = 0;
 	long long last;
 
 	if (!v)
@@ -167,30 +250,12 @@ static void spread(struct ea_timeline *t, int col, ea_energy_t v,
 	last = bucket_of(t, t1 - 1);
 	if (last < 0)
 		return oom(t);
-	/* All in one bucket (most changes): the loop's one piece, v. */
-	if (t0 >= t->start && t0 >= bucket_start(t, (uint64_t)last)) {
+	/* All in one bucket (most changes): the one piece, v (the last bucket
+	 * is the near one now: near_lo is its start). */
+	if (t0 >= t->start && t0 >= t->near_lo)
 		t->e[last * t->stride + col] += v;
-		return;
-	}
-	len = (ea_energy_t)(t1 - t0);
-	q = v / len;
-	r = v % len;
-	for (uint64_t a = t0; a < t1;) {
-		long long b = bucket_of(t, a);
-		uint64_t bend, e;
-		ea_energy_t ov, piece;
-
-		if (b < 0)
-			return oom(t);
-		/* Saturated: > a, since a < t1 <= UINT64_MAX. */
-		bend = bucket_start(t, (uint64_t)b + 1);
-		e = bend < t1 ? bend : t1;
-		ov = (ea_energy_t)(e - a);
-		piece = e == t1 ? v - done : q * ov + r * ov / len;
-		t->e[b * t->stride + col] += piece;
-		done += piece;
-		a = e;
-	}
+	else
+		spread_over(t, col, v, t0, t1);
 }
 
 static ea_energy_t part_cluster(const struct ea_energy *e)
@@ -209,44 +274,23 @@ static ea_energy_t part_wake(const struct ea_energy *e)
 	return e->core_wakeup + e->cluster_wakeup;
 }
 
-/* Growth of col's part since last seen; updates seen. */
-static ea_energy_t grown(struct ea_timeline *t, int col, const struct ea_energy *now,
-			 ea_energy_t (*part)(const struct ea_energy *),
-			 void (*mark)(struct ea_energy *, const struct ea_energy *))
+/* Growth of col's part (its figure now) since last seen; updates seen. */
+static ea_energy_t grown(struct ea_timeline *t, int col, enum part part,
+			 ea_energy_t now)
 {
-	ea_energy_t d = part(now) - part(&t->seen[col]);
+	ea_energy_t *seen = &t->seen[col * NPARTS + part];
+	ea_energy_t d = now - *seen;
 
-	mark(&t->seen[col], now);
+	*seen = now;
 	return d;
 }
 
-static void mark_cluster(struct ea_energy *s, const struct ea_energy *n)
-{
-	s->cluster_busy = n->cluster_busy;
-	s->cluster_idle = n->cluster_idle;
-}
-
-static void mark_core(struct ea_energy *s, const struct ea_energy *n)
-{
-	s->core_busy = n->core_busy;
-	s->core_idle = n->core_idle;
-	s->suspended = n->suspended;
-	s->offline = n->offline;
-}
-
-static void mark_wake(struct ea_energy *s, const struct ea_energy *n)
-{
-	s->core_wakeup = n->core_wakeup;
-	s->cluster_wakeup = n->cluster_wakeup;
-}
-
-static void record(struct ea_timeline *t, const struct ea_state *s, int cpu,
-		   uint64_t since, uint64_t now, const struct ea_cpu_state *old)
+/* CPU cpu's stretch [since, now), clipped to the window (not empty). */
+static void record(struct ea_timeline *t, int cpu, uint64_t since, uint64_t now,
+		   const struct ea_cpu_state *old)
 {
 	struct ea_tl_change *c;
 
-	if (!ea_state_clip(s, &since, &now))
-		return;
 	if (t->nch == t->chcap) {
 		size_t n = t->chcap ? t->chcap * 2 : 4096;
 		struct ea_tl_change *p = realloc(t->ch, n * sizeof(*p));
@@ -275,18 +319,24 @@ static void on_change(void *ctx, const struct ea_state *s, int cpu,
 	const struct ea_acct *a = t->acct;
 	const struct ea_model *m = a->model;
 	const struct ea_cluster *cl;
+	const struct ea_energy *cle, *cpe; /* the cluster's and CPU's figures */
 	uint64_t c0, c1;
 	ea_energy_t wake;
+	bool in_window;
 	int ci, ccol;
 
-	if (t->error[0] || a->error[0] || cpu >= m->ncpus || m->cpu_cluster[cpu] < 0)
+	if (t->error[0] || a->error[0] || cpu >= m->ncpus ||
+	    m->cpu_cluster[cpu] < 0)
 		return;
 	if (!t->started) {
 		ea_state_window(s, &t->start, &t->end);
+		ea_state_clip_bounds(s, &t->clip_start, &t->clip_end);
 		t->started = true;
 	}
 	ci = m->cpu_cluster[cpu];
 	cl = &m->clusters[ci];
+	cle = &a->clusters[ci].e;
+	cpe = &a->cpus[cpu].e;
 	ccol = t->ncpus + ci;
 	if (!t->cl_last[ci])
 		t->cl_last[ci] = ea_state_first_ts(s);
@@ -294,36 +344,36 @@ static void on_change(void *ctx, const struct ea_state *s, int cpu,
 	/* The cluster's own power over [last, now), shared among its CPUs. */
 	c0 = t->cl_last[ci];
 	c1 = now;
-	ea_state_clip(s, &c0, &c1);
-	spread(t, ccol, grown(t, ccol, &a->clusters[ci].e, part_cluster, mark_cluster),
-	       c0, c1);
+	ea_clip_to(t->clip_start, t->clip_end, &c0, &c1);
+	spread(t, ccol, grown(t, ccol, PART_CLUSTER, part_cluster(cle)), c0,
+	       c1);
 	for (int i = 0; i < cl->ncpus; i++) {
 		int c = cl->cpus[i];
+		ea_energy_t v =
+			grown(t, c, PART_CLUSTER, part_cluster(&a->cpus[c].e));
 
-		spread(t, c, grown(t, c, &a->cpus[c].e, part_cluster, mark_cluster),
-		       c0, c1);
+		spread(t, c, v, c0, c1);
 	}
 	t->cl_last[ci] = now;
 
 	/* This CPU's core over [since, now). */
 	c0 = since;
 	c1 = now;
-	ea_state_clip(s, &c0, &c1);
-	spread(t, cpu, grown(t, cpu, &a->cpus[cpu].e, part_core, mark_core), c0, c1);
-	spread(t, ccol, grown(t, ccol, &a->clusters[ci].e, part_core, mark_core),
-	       c0, c1);
+	in_window = ea_clip_to(t->clip_start, t->clip_end, &c0, &c1) != 0;
+	spread(t, cpu, grown(t, cpu, PART_CORE, part_core(cpe)), c0, c1);
+	spread(t, ccol, grown(t, ccol, PART_CORE, part_core(cle)), c0, c1);
 
 	/* Wakeups at now. */
-	wake = grown(t, cpu, &a->cpus[cpu].e, part_wake, mark_wake);
+	wake = grown(t, cpu, PART_WAKE, part_wake(cpe));
 	put_at(t, cpu, wake, now);
 	if (t->stride > t->ncols)
 		put_at(t, t->ncols + cpu, wake, now);
-	wake = grown(t, ccol, &a->clusters[ci].e, part_wake, mark_wake);
+	wake = grown(t, ccol, PART_WAKE, part_wake(cle));
 	put_at(t, ccol, wake, now);
 	if (t->stride > t->ncols)
 		put_at(t, t->ncols + ccol, wake, now);
-	if (t->record_changes)
-		record(t, s, cpu, since, now, old);
+	if (t->record_changes && in_window)
+		record(t, cpu, c0, c1, old);
 }
 
 const struct ea_state_ops ea_timeline_ops = {
@@ -338,6 +388,7 @@ int ea_timeline_done(struct ea_timeline *t, const struct ea_state *s,
 	if (t->error[0])
 		return ea_err_set(err, "%s", t->error);
 	ea_state_window(s, &t->start, &t->end);
+	t->near_lo = t->near_hi = 0; /* the buckets change here */
 	if (!t->e) {
 		t->e = calloc(t->stride ? t->stride : 1, sizeof(*t->e));
 		if (!t->e)
@@ -358,7 +409,8 @@ int ea_timeline_done(struct ea_timeline *t, const struct ea_state *s,
 		size_t b = t->nbuckets - 1;
 
 		for (int c = 0; c < t->stride; c++) {
-			t->e[(b - 1) * t->stride + c] += t->e[b * t->stride + c];
+			t->e[(b - 1) * t->stride + c] +=
+				t->e[b * t->stride + c];
 			t->e[b * t->stride + c] = 0;
 		}
 		t->nbuckets--;
@@ -397,8 +449,9 @@ static const struct ea_state_ops shadow_ops = {
 int ea_tl_shadow_init(struct ea_tl_shadow *sh, const struct ea_model *model,
 		      const struct ea_state_config *scfg,
 		      const struct ea_acct_config *acfg, int ncpus,
-		      uint64_t width_ns, size_t max_buckets, bool record_changes,
-		      const struct ea_replay_sink *next, struct ea_err *err)
+		      uint64_t width_ns, size_t max_buckets,
+		      bool record_changes, const struct ea_replay_sink *next,
+		      struct ea_err *err)
 {
 	struct ea_state_config cfg = *scfg;
 
@@ -439,7 +492,8 @@ int ea_tl_shadow_done(struct ea_tl_shadow *sh, struct ea_err *err)
 {
 	if (sh->failed)
 		return ea_err_set(err, "%s", sh->err.msg);
-	if (ea_state_finish(sh->st, err) || ea_acct_done(&sh->acct, sh->st, err) ||
+	if (ea_state_finish(sh->st, err) ||
+	    ea_acct_done(&sh->acct, sh->st, err) ||
 	    ea_timeline_done(&sh->tl, sh->st, err))
 		return -1;
 	return 0;
