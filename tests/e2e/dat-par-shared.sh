@@ -1,5 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-only
+# run.sh: not under sanitize: dat-par.sh and dat-par-compressed.sh run the -j 1 / -j 2 comparisons sanitized on traces/ and edges.sh reads every shared trace sanitized
 # dat-par.sh's -j 1 / -j 2 comparisons on the shared reference traces.
 . "$(dirname "$0")/lib.sh"
 need_shared

@@ -1,5 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-only
+# run.sh: not under sanitize: diff-paired.sh runs the paired comparison sanitized and edges.sh reads both LISA recordings sanitized
 # diff --models on LISA's two trace.dat recordings (issue 30 item 3: the
 # unpaired test said "INCONCLUSIVE ... 17 runs per side would resolve" for
 # +483% and +236% per trace). Paired, by hand (tests/unit/test-diff-paired.c

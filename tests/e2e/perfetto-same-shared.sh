@@ -1,5 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-only
+# run.sh: not under sanitize: perfetto-same.sh runs the same comparisons sanitized on traces/ and edges.sh reads every shared trace sanitized
 # The shared reference recordings (../shared/traces) converted to Perfetto
 # traces, per-event and compact_sched: the same stats and report JSON as
 # their trace.dat (docs/perfetto.md). Perfetto has no sched_load_* events:
