@@ -67,6 +67,14 @@ same_runs() {
 	fi
 }
 
+# $SINGLE_REPLAY: extra options for a replay whose checks read only the
+# main run's figures. Empty, but under `make sanitize` "--ensemble 1
+# --no-sensitivity": one replay instead of twelve (the ten ensemble members
+# and the sensitivity run, which such checks never read). The ensemble and
+# sensitivity paths run sanitized in replay-ensemble.sh, whole.
+SINGLE_REPLAY=
+[ "${EA_SANITIZE:-0}" = 1 ] && SINGLE_REPLAY="--ensemble 1 --no-sensitivity"
+
 # sampled FILE...: prints the files a loop over them should cover, one per
 # line: all of them, but under `make sanitize` (EA_SANITIZE=1) only the
 # first and then every third. The sanitizer run is there to find memory

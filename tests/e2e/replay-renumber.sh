@@ -17,7 +17,7 @@ for t in traces/replay/*.txt traces/replay/*.dat; do
 	for gov in schedutil fixed:A15=600000,A7=1000000; do
 		for m in tc2 tests/fixtures/models/tc2-a7-first.json; do
 			"$EATRACE" replay "$t" --source-capacity 1024 --target-model "$m" \
-				--governor "$gov" -f json >"$TMP/$(basename "$m" .json).json" ||
+				--governor "$gov" $SINGLE_REPLAY -f json >"$TMP/$(basename "$m" .json).json" ||
 				fail "replay $t on $m"
 		done
 		/usr/bin/python3 - "$TMP/tc2.json" "$TMP/tc2-a7-first.json" "$t $gov" <<'PY' || nfail=$((nfail + 1))

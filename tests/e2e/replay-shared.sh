@@ -33,7 +33,7 @@ for tr in $(find "$SHARED" -type f \( -name '*.dat' -o -name '*.txt' -o -name '*
 	lim=0.5
 	case $tr in */tests__trace_idle_unsorted.txt) lim=53 ;; esac
 	n=$((n + 1))
-	"$EATRACE" replay -m "$m" --policy recorded -f json "$tr" >"$TMP/r.json" 2>"$TMP/err" ||
+	"$EATRACE" replay -m "$m" --policy recorded $SINGLE_REPLAY -f json "$tr" >"$TMP/r.json" 2>"$TMP/err" ||
 		{ fail "replay $tr: $(cat "$TMP/err")"; continue; }
 	set -- $(rep "$TMP/r.json")
 	if awk -v d="$3" -v l="$lim" 'BEGIN { exit !(d < l) }'; then

@@ -87,7 +87,7 @@ expect_eq "k runs at 400 us: $F" \
 worst=0 n=0
 for tr in $(find "$ROOT/traces" -type f \( -name '*.dat' -o -name '*.txt' \) | sort); do
 	n=$((n + 1))
-	"$EATRACE" replay -m tc2 --policy recorded -f json "$tr" >"$TMP/r.json" 2>"$TMP/err" ||
+	"$EATRACE" replay -m tc2 --policy recorded $SINGLE_REPLAY -f json "$tr" >"$TMP/r.json" 2>"$TMP/err" ||
 		{ fail "replay $tr: $(cat "$TMP/err")"; continue; }
 	set -- $(rep "$TMP/r.json")
 	name=${tr#"$ROOT/"}
