@@ -671,22 +671,19 @@ static void *par_main(void *arg)
 	return NULL;
 }
 
-/* The events par_main() decoded, one at a time. */
-static int par_next(struct dat *r, struct ea_event *ev, struct ea_err *err)
+/*
+ * The next block par_main() decoded that still has events to read, as
+ * r->cur (r->ci at its first unread event): 1; 0 at the end, -1 on the
+ * error the decoding thread met (*err). The part of par_next() and
+ * par_next_block() that is not per event.
+ */
+static int par_advance(struct dat *r, struct ea_err *err)
 {
 	struct evr_blk *b = r->cur;
 
 	for (;;) {
-		if (b && r->ci < b->n) {
-			/* lines the other core wrote: ask for them early */
-			__builtin_prefetch(&b->ev[r->ci + 6]);
-			__builtin_prefetch((const char *)&b->ev[r->ci + 6] +
-					   64);
-			*ev = b->ev[r->ci];
-			r->pcpu = ev->cpu;
-			r->pnrec = b->nrec[r->ci++];
+		if (b && r->ci < b->n)
 			return 1;
-		}
 		if (r->par_done)
 			return 0;
 		if (b && b->status) {
@@ -705,6 +702,27 @@ static int par_next(struct dat *r, struct ea_event *ev, struct ea_err *err)
 	}
 }
 
+/* The events par_main() decoded, one at a time. */
+static int par_next(struct dat *r, struct ea_event *ev, struct ea_err *err)
+{
+	struct evr_blk *b = r->cur;
+	int rc;
+
+	if (!b || r->ci >= b->n) {
+		rc = par_advance(r, err);
+		if (rc <= 0)
+			return rc;
+		b = r->cur;
+	}
+	/* lines the other core wrote: ask for them early */
+	__builtin_prefetch(&b->ev[r->ci + 6]);
+	__builtin_prefetch((const char *)&b->ev[r->ci + 6] + 64);
+	*ev = b->ev[r->ci];
+	r->pcpu = ev->cpu;
+	r->pnrec = b->nrec[r->ci++];
+	return 1;
+}
+
 /*
  * par_next() a block at a time (ea_dat_next_block()): the rest of the
  * block being read, as it lies in the ring; where() names its last event,
@@ -713,34 +731,19 @@ static int par_next(struct dat *r, struct ea_event *ev, struct ea_err *err)
 static int par_next_block(struct dat *r, const struct ea_event **evs,
 			  size_t *n, struct ea_err *err)
 {
-	struct evr_blk *b = r->cur;
+	struct evr_blk *b;
+	int rc = par_advance(r, err);
 
-	for (;;) {
-		if (b && r->ci < b->n) {
-			*evs = &b->ev[r->ci];
-			*n = b->n - r->ci;
-			r->bi0 = r->ci;
-			r->ci = b->n;
-			r->pcpu = b->ev[b->n - 1].cpu;
-			r->pnrec = b->nrec[b->n - 1];
-			return 1;
-		}
-		if (r->par_done)
-			return 0;
-		if (b && b->status) {
-			r->par_done = true;
-			r->pcpu = b->end_cpu;
-			r->pnrec = b->end_nrec;
-			if (b->status > 0)
-				return 0;
-			*err = b->err;
-			return -1;
-		}
-		if (b)
-			evr_release(&r->q, b);
-		b = r->cur = evr_take_full(&r->q);
-		r->ci = 0;
-	}
+	if (rc <= 0)
+		return rc;
+	b = r->cur;
+	*evs = &b->ev[r->ci];
+	*n = b->n - r->ci;
+	r->bi0 = r->ci;
+	r->ci = b->n;
+	r->pcpu = b->ev[b->n - 1].cpu;
+	r->pnrec = b->nrec[b->n - 1];
+	return 1;
 }
 
 /*
