@@ -109,6 +109,7 @@ struct ea_cluster_acct {
 	 * valid (agg_ok) until one changes in any of it */
 	bool agg_ok;
 	int nbusy, npresent, cap, idle;
+	int assumed_cap;	/* private: the cap index of an unknown frequency */
 	int who[64];	/* the sharers: first 64 busy CPUs, or present if none */
 };
 
@@ -190,6 +191,9 @@ struct ea_acct {
 	/* private: ea_state_clip_bounds(), CPUs whose cpus[].st is known */
 	uint64_t clip_start, clip_end;
 	int st_known;
+	/* private: no CPU or task filter and no time windows (the fast path
+	 * of a task switch applies) */
+	bool plain;
 	/* private: quantised prices, frequency domain map */
 	void *prices;
 	int *domains;

@@ -55,6 +55,7 @@ struct ea_cpu_stats {
 	uint64_t idle_len;
 	int idle_cur;
 	bool idle_at_in;
+	int freq_last;	/* private: freqs[] index last added to */
 };
 
 struct ea_pelt_check {

@@ -150,6 +150,25 @@ static inline void charge_task(struct ea_acct *a, int cpu, int32_t pid,
 		charge_task_slow(a, cpu, pid, part, v);
 }
 
+/* charge_task() with no CPU filter (a->plain), on a busy CPU's pid; the
+ * task's entry, NULL out of memory (a->error says it). */
+static inline __attribute__((always_inline)) struct ea_task_acct *
+charge_task_plain(struct ea_acct *a, struct ea_cpu_acct *ca, int cpu,
+		  int32_t pid, enum part part, ea_energy_t v)
+{
+	if (pid < -1 && pid != EA_PID_SUSPENDED && pid != EA_PID_OFFLINE)
+		pid = -1;
+	if (__builtin_expect(ca->last_task && ca->last_pid == pid, 1)) {
+		struct ea_task_acct *t = &a->tasks[ca->last_task - 1];
+
+		add(&t->e, part, v);
+		return t;
+	}
+	charge_task_slow(a, cpu, pid, part, v);
+	return ca->last_task && ca->last_pid == pid ? &a->tasks[ca->last_task - 1]
+						    : NULL;
+}
+
 /* The task a CPU's interval is charged to: idle time to pid 0. */
 static int32_t payer(const struct ea_cpu_state *st)
 {
@@ -432,6 +451,29 @@ static bool same_aggregate(const struct ea_cpu_state *old,
 	       (new->idle_state < 0 ? 0 : new->idle_state);
 }
 
+/* e among n sharers: *share each, one more to the first *rem (< n). */
+static inline void split(ea_energy_t e, int n, ea_energy_t *share,
+			 int64_t *rem)
+{
+	if (n == 1) {
+		*share = e;
+		*rem = 0;
+	} else if (e >= 0 && e <= (ea_energy_t)UINT64_MAX) {
+		/* the same quotient without a 128-bit division */
+		uint64_t u = (uint64_t)e, q;
+
+		if (!(n & (n - 1)))	/* a power of two */
+			q = u >> __builtin_ctz((unsigned int)n);
+		else
+			q = u / (uint64_t)n;
+		*share = q;
+		*rem = (int64_t)(u - q * (uint64_t)n);
+	} else {
+		*share = e / n;
+		*rem = (int64_t)(e - *share * n);
+	}
+}
+
 static void integrate_cluster(struct ea_acct *a, int ci,
 			      const struct ea_cluster *cl,
 			      const struct cluster_price *cp, uint64_t now)
@@ -484,23 +526,7 @@ static void integrate_cluster(struct ea_acct *a, int ci,
 	nsharers = nbusy ? nbusy : npresent;
 	if (nsharers > 64)
 		nsharers = 64;
-	if (nsharers == 1) {
-		share = e;
-		rem = 0;
-	} else if (e >= 0 && e <= (ea_energy_t)UINT64_MAX) {
-		/* the same quotient without a 128-bit division */
-		uint64_t u = (uint64_t)e, q;
-
-		if (!(nsharers & (nsharers - 1)))	/* a power of two */
-			q = u >> __builtin_ctz((unsigned int)nsharers);
-		else
-			q = u / (uint64_t)nsharers;
-		share = q;
-		rem = (int64_t)(u - q * (uint64_t)nsharers);
-	} else {
-		share = e / nsharers;
-		rem = (int64_t)(e - share * nsharers);
-	}
+	split(e, nsharers, &share, &rem);
 	for (int i = 0; i < nsharers; i++) {
 		struct ea_cpu_acct *cpa = &a->cpus[who[i]];
 		ea_energy_t mine = share + (i < rem ? 1 : 0);
@@ -691,6 +717,131 @@ static void know_states(struct ea_acct *a, const struct ea_state *s, int n)
 		a->clusters[i].agg_ok = false;
 }
 
+/*
+ * The common change, a task switch, priced as the general path below would
+ * with what it checks answered once: a CPU busy before and after at the
+ * same frequency, in a cluster whose aggregate (busy CPUs, highest cap)
+ * this leaves as it is and whose last integration and this interval lie
+ * inside the window, with no filter, no time windows and no wakeup
+ * waiting for its payer. The same charges in the same order (the tasks'
+ * entries are made in the same order). false: nothing done.
+ */
+static bool fast_switch(struct ea_acct *a, const struct ea_state *s, int cpu,
+			uint64_t since, uint64_t now,
+			const struct ea_cpu_state *old,
+			const struct ea_cpu_state *new)
+{
+	struct ea_cpu_acct *ca = &a->cpus[cpu];
+	struct ea_cluster_acct *cla;
+	const struct ea_cluster *cl;
+	const struct cluster_price *cp;
+	uint64_t len;
+	ea_energy_t e;
+	bool tasks = !a->cfg.no_tasks;
+	int ci, k;
+
+	if (old->mode != EA_CPU_BUSY || new->mode != EA_CPU_BUSY ||
+	    old->freq_khz != new->freq_khz || ca->st.mode != EA_CPU_BUSY ||
+	    ca->st.freq_khz != new->freq_khz)
+		return false;
+	ci = a->model->cpu_cluster[cpu];
+	cla = &a->clusters[ci];
+	if (!cla->agg_ok || !cla->nbusy || !cla->last_ns ||
+	    cla->last_ns < a->clip_start || since < a->clip_start ||
+	    now > a->clip_end || !a->win_start || a->error[0])
+		return false;
+	if (tasks && (ca->pending_core_wakeup || ca->pending_cluster_wakeup))
+		return false;
+	if (a->st_known < a->ncpus && ea_state_ncpus(s) > a->st_known)
+		return false;
+	a->cur_state = s;
+	cl = &a->model->clusters[ci];
+	cp = &prices(a)->cl[ci];
+
+	/* integrate_cluster(): busy, no clipping, no filter */
+	if (now > cla->last_ns && cla->npresent) {
+		int cap = cla->cap, nsharers = cla->nbusy;
+		int64_t power = cp->cap_cluster[cap], rem;
+		ea_energy_t share;
+
+		len = now - cla->last_ns;
+		cla->busy_ns += len;
+		cla->pstates[cap].ns += len;
+		e = (ea_energy_t)power * len;
+		cla->pstates[cap].energy += e;
+		cla->e.cluster_busy += e;
+		if (nsharers > 64)
+			nsharers = 64;
+		split(e, nsharers, &share, &rem);
+		for (int i = 0; i < nsharers; i++) {
+			int who = cla->who[i];
+			struct ea_cpu_acct *cpa = &a->cpus[who];
+			ea_energy_t mine = share + (ea_energy_t)(i < rem);
+			uint32_t freq = cpa->st.freq_khz;
+
+			cpa->e.cluster_busy += mine;
+			if (cpa->st.inferred & EA_INF_UNKNOWN)
+				cpa->unknown_energy += mine;
+			/* freq_assumed(), its memo read here */
+			if (!freq)
+				cpa->assumed_freq_energy += mine;
+			else if (freq != cpa->near_freq)
+				freq_assumed(a, cl, who, mine);
+			else if (cl->caps[cpa->near_cap].freq_khz != freq)
+				cpa->unmodelled_freq_energy += mine;
+			cpa->pstates[cap].energy += mine;
+			if (tasks)	/* busy: its task pays */
+				charge_task_plain(a, cpa, who, cpa->st.pid,
+						  CLUSTER_BUSY, mine);
+		}
+	}
+	cla->last_ns = now;
+
+	/* charge_core(): busy, no clipping, no filter */
+	len = now > since ? now - since : 0;
+	if (len) {
+		int32_t pid = old->pid;	/* payer(old): busy */
+		uint32_t freq = old->freq_khz;
+
+		if (old->inferred)
+			ca->inferred_ns += len;
+		/* cap_index(), its memo read here */
+		if (!freq) {
+			ca->assumed_freq_ns += len;
+			k = cla->assumed_cap;
+		} else if (freq == ca->exact_freq && ca->exact_cap >= 0) {
+			k = ca->exact_cap;
+		} else {
+			k = cap_index(a, cl, cpu, freq, len);
+		}
+		e = (ea_energy_t)cp->cap_core[k] * len;
+		if (old->inferred & EA_INF_UNKNOWN) {
+			ca->unknown_ns += len;
+			ca->unknown_energy += e;
+		} else {
+			ca->busy_ns += len;
+		}
+		ca->work += len * cl->caps[k].cap;
+		ca->pstates[k].ns += len;
+		ca->pstates[k].energy += e;
+		if (!old->freq_khz)
+			ca->assumed_freq_energy += e;
+		else if (ca->exact_cap < 0)
+			ca->unmodelled_freq_energy += e;
+		ca->e.core_busy += e;
+		cla->e.core_busy += e;
+		if (tasks) {
+			struct ea_task_acct *t =
+				charge_task_plain(a, ca, cpu, pid, CORE_BUSY, e);
+
+			if (t)	/* the payer's runtime, as its energy's */
+				t->runtime_ns += len;
+		}
+	}
+	ca->st = *new;
+	return true;
+}
+
 static void on_change(void *ctx, const struct ea_state *s, int cpu,
 		      uint64_t since, uint64_t now,
 		      const struct ea_cpu_state *old,
@@ -701,6 +852,10 @@ static void on_change(void *ctx, const struct ea_state *s, int cpu,
 	const struct cluster_price *cp;
 	int ci;
 
+	if (a->plain && new && cpu < a->model->ncpus &&
+	    a->model->cpu_cluster[cpu] >= 0 && a->st_known &&
+	    fast_switch(a, s, cpu, since, now, old, new))
+		return;
 	if (a->error[0])
 		return;
 	a->cur_state = s;
@@ -751,6 +906,7 @@ int ea_acct_init(struct ea_acct *a, const struct ea_model *model,
 		a->cfg = *cfg;
 	if (a->cfg.task_only)	/* it filters the per-task attribution */
 		a->cfg.no_tasks = false;
+	a->plain = !a->cfg.cpu_only && !a->cfg.task_only && !a->cfg.interval_ns;
 	if (ea_prices_new(&p, model, a->cfg.zero_wakeups)) {
 		ea_prices_free(p);
 		return ea_err_set(err, "out of memory");
@@ -774,6 +930,7 @@ int ea_acct_init(struct ea_acct *a, const struct ea_model *model,
 	for (int i = 0; i < model->nclusters; i++) {
 		const struct ea_cluster *cl = &model->clusters[i];
 
+		a->clusters[i].assumed_cap = assumed_index(a, cl);
 		a->clusters[i].pstates = calloc(cl->ncaps + 1, sizeof(struct ea_pstate_acct));
 		a->clusters[i].cstates = calloc(cl->nidles + 1, sizeof(struct ea_cstate_acct));
 		if (!a->clusters[i].pstates || !a->clusters[i].cstates)

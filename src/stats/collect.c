@@ -50,8 +50,12 @@ static struct ea_cpu_stats *cpu_stats(struct ea_stats *st, int cpu)
 
 static int add_freq_time(struct ea_cpu_stats *c, uint32_t freq, uint64_t ns)
 {
-	int i;
+	int i = c->freq_last;
 
+	if (i < c->nfreqs && c->freqs[i].freq_khz == freq) {
+		c->freqs[i].ns += ns;	/* the frequency of the last change */
+		return 0;
+	}
 	for (i = 0; i < c->nfreqs && c->freqs[i].freq_khz < freq; i++)
 		;
 	if (i == c->nfreqs || c->freqs[i].freq_khz != freq) {
@@ -66,6 +70,7 @@ static int add_freq_time(struct ea_cpu_stats *c, uint32_t freq, uint64_t ns)
 		c->nfreqs++;
 	}
 	c->freqs[i].ns += ns;
+	c->freq_last = i;
 	return 0;
 }
 
@@ -119,11 +124,27 @@ static void on_change(void *ctx, const struct ea_state *s, int cpu,
 		      const struct ea_cpu_state *new)
 {
 	struct ea_stats *st = ctx;
-	struct ea_cpu_stats *c = cpu_stats(st, cpu);
+	struct ea_cpu_stats *c;
 	uint64_t t0 = since, t1 = now;
 	uint64_t len;
 	int k, knew;
 
+	/*
+	 * The common change, a task switch: busy before and after, nothing
+	 * inferred, no idle stay open. What the general path below does of
+	 * it: the busy time and the frequency's.
+	 */
+	if (new && old->mode == EA_CPU_BUSY && new->mode == EA_CPU_BUSY &&
+	    !old->inferred && cpu < st->ncpus && st->clip_known &&
+	    st->cpus[cpu].idle_cur == EA_IDLE_NONE) {
+		c = &st->cpus[cpu];
+		len = clip(st, &t0, &t1);
+		c->busy_ns += len;
+		if (len && add_freq_time(c, old->freq_khz, len))
+			snprintf(st->error, sizeof(st->error), "out of memory");
+		return;
+	}
+	c = cpu_stats(st, cpu);
 	if (!c) {
 		snprintf(st->error, sizeof(st->error), "out of memory");
 		return;
