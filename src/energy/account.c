@@ -68,7 +68,7 @@ static inline bool filtered(const struct ea_acct *a)
 
 /* ---- tasks ---- */
 
-static size_t slot_of(int32_t pid, size_t n)
+static inline size_t slot_of(int32_t pid, size_t n)
 {
 	return ((uint32_t)pid * 2654435761u) & (n - 1);
 }
@@ -158,11 +158,24 @@ charge_task_plain(struct ea_acct *a, struct ea_cpu_acct *ca, int cpu,
 {
 	if (pid < -1 && pid != EA_PID_SUSPENDED && pid != EA_PID_OFFLINE)
 		pid = -1;
-	if (__builtin_expect(ca->last_task && ca->last_pid == pid, 1)) {
-		struct ea_task_acct *t = &a->tasks[ca->last_task - 1];
+	struct ea_task_acct *t;
 
+	if (__builtin_expect(ca->last_task && ca->last_pid == pid, 1)) {
+		t = &a->tasks[ca->last_task - 1];
 		add(&t->e, part, v);
 		return t;
+	}
+	/* task_acct()'s lookup of a task it has */
+	for (size_t j = a->task_nslots ? slot_of(pid, a->task_nslots) : 0;
+	     a->task_nslots && a->task_slots[j].idx;
+	     j = (j + 1) & (a->task_nslots - 1)) {
+		if (a->task_slots[j].pid == pid) {
+			ca->last_pid = pid;
+			ca->last_task = a->task_slots[j].idx;
+			t = &a->tasks[ca->last_task - 1];
+			add(&t->e, part, v);
+			return t;
+		}
 	}
 	charge_task_slow(a, cpu, pid, part, v);
 	return ca->last_task && ca->last_pid == pid ? &a->tasks[ca->last_task - 1]
@@ -842,20 +855,15 @@ static bool fast_switch(struct ea_acct *a, const struct ea_state *s, int cpu,
 	return true;
 }
 
-static void on_change(void *ctx, const struct ea_state *s, int cpu,
-		      uint64_t since, uint64_t now,
-		      const struct ea_cpu_state *old,
-		      const struct ea_cpu_state *new)
+static __attribute__((noinline)) void
+general_change(struct ea_acct *a, const struct ea_state *s, int cpu,
+	       uint64_t since, uint64_t now, const struct ea_cpu_state *old,
+	       const struct ea_cpu_state *new)
 {
-	struct ea_acct *a = ctx;
 	const struct ea_cluster *cl;
 	const struct cluster_price *cp;
 	int ci;
 
-	if (a->plain && new && cpu < a->model->ncpus &&
-	    a->model->cpu_cluster[cpu] >= 0 && a->st_known &&
-	    fast_switch(a, s, cpu, since, now, old, new))
-		return;
 	if (a->error[0])
 		return;
 	a->cur_state = s;
@@ -889,6 +897,20 @@ static void on_change(void *ctx, const struct ea_state *s, int cpu,
 			a->clusters[ci].agg_ok = false;
 		a->cpus[cpu].st = *new;
 	}
+}
+
+static void on_change(void *ctx, const struct ea_state *s, int cpu,
+		      uint64_t since, uint64_t now,
+		      const struct ea_cpu_state *old,
+		      const struct ea_cpu_state *new)
+{
+	struct ea_acct *a = ctx;
+
+	if (a->plain && new && cpu < a->model->ncpus &&
+	    a->model->cpu_cluster[cpu] >= 0 && a->st_known &&
+	    fast_switch(a, s, cpu, since, now, old, new))
+		return;
+	general_change(a, s, cpu, since, now, old, new);
 }
 
 const struct ea_state_ops ea_acct_ops = {

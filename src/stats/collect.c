@@ -50,12 +50,8 @@ static struct ea_cpu_stats *cpu_stats(struct ea_stats *st, int cpu)
 
 static int add_freq_time(struct ea_cpu_stats *c, uint32_t freq, uint64_t ns)
 {
-	int i = c->freq_last;
+	int i;
 
-	if (i < c->nfreqs && c->freqs[i].freq_khz == freq) {
-		c->freqs[i].ns += ns;	/* the frequency of the last change */
-		return 0;
-	}
 	for (i = 0; i < c->nfreqs && c->freqs[i].freq_khz < freq; i++)
 		;
 	if (i == c->nfreqs || c->freqs[i].freq_khz != freq) {
@@ -118,33 +114,16 @@ static void end_idle_period(struct ea_cpu_stats *c)
 	c->idle_cur = EA_IDLE_NONE;
 }
 
-static void on_change(void *ctx, const struct ea_state *s, int cpu,
-		      uint64_t since, uint64_t now,
-		      const struct ea_cpu_state *old,
-		      const struct ea_cpu_state *new)
+static __attribute__((noinline)) void
+general_change(struct ea_stats *st, const struct ea_state *s, int cpu,
+	       uint64_t since, uint64_t now, const struct ea_cpu_state *old,
+	       const struct ea_cpu_state *new)
 {
-	struct ea_stats *st = ctx;
-	struct ea_cpu_stats *c;
+	struct ea_cpu_stats *c = cpu_stats(st, cpu);
 	uint64_t t0 = since, t1 = now;
 	uint64_t len;
 	int k, knew;
 
-	/*
-	 * The common change, a task switch: busy before and after, nothing
-	 * inferred, no idle stay open. What the general path below does of
-	 * it: the busy time and the frequency's.
-	 */
-	if (new && old->mode == EA_CPU_BUSY && new->mode == EA_CPU_BUSY &&
-	    !old->inferred && cpu < st->ncpus && st->clip_known &&
-	    st->cpus[cpu].idle_cur == EA_IDLE_NONE) {
-		c = &st->cpus[cpu];
-		len = clip(st, &t0, &t1);
-		c->busy_ns += len;
-		if (len && add_freq_time(c, old->freq_khz, len))
-			snprintf(st->error, sizeof(st->error), "out of memory");
-		return;
-	}
-	c = cpu_stats(st, cpu);
 	if (!c) {
 		snprintf(st->error, sizeof(st->error), "out of memory");
 		return;
@@ -231,6 +210,35 @@ static void on_change(void *ctx, const struct ea_state *s, int cpu,
 	if (old->mode == EA_CPU_IDLE && new->mode == EA_CPU_BUSY &&
 	    in_window(st, now))
 		c->idle_exits++;
+}
+
+static void on_change(void *ctx, const struct ea_state *s, int cpu,
+		      uint64_t since, uint64_t now,
+		      const struct ea_cpu_state *old,
+		      const struct ea_cpu_state *new)
+{
+	struct ea_stats *st = ctx;
+
+	/*
+	 * The common change, a task switch: busy before and after, nothing
+	 * inferred, no idle stay open, at the frequency of the CPU's last
+	 * residency. What general_change() does of it: the busy time and
+	 * the frequency's.
+	 */
+	if (new && old->mode == EA_CPU_BUSY && new->mode == EA_CPU_BUSY &&
+	    !old->inferred && cpu < st->ncpus && st->clip_known) {
+		struct ea_cpu_stats *c = &st->cpus[cpu];
+		uint64_t t0 = since, t1 = now, len = clip(st, &t0, &t1);
+		int i = c->freq_last;
+
+		if (c->idle_cur == EA_IDLE_NONE && len && i < c->nfreqs &&
+		    c->freqs[i].freq_khz == old->freq_khz) {
+			c->busy_ns += len;
+			c->freqs[i].ns += len;
+			return;
+		}
+	}
+	general_change(st, s, cpu, since, now, old, new);
 }
 
 static void on_event(void *ctx, const struct ea_state *s,
