@@ -196,6 +196,93 @@ static void test_wakeup_payer(void **unused)
 	fixture_free(&f);
 }
 
+/*
+ * switches.txt (two-cpu.json, wakeups at 0): both CPUs busy over [0,1000]
+ * us, CPU0 at 1 GHz, CPU1 at 2 GHz; most changes are task switches, which
+ * the accountant prices on its fast path. By hand:
+ *   core       CPU0 100 x 1000 us, CPU1 300 x 1000 us
+ *   cluster    2 GHz (the faster busy CPU): 80 x 1000 us, half to each
+ *              CPU, in its 2 GHz P-state's energy
+ *   tasks      CPU0's (core 100 + share 40): a 250 us, b 150, c 600;
+ *              CPU1's (core 300 + share 40): d 850 us, e 150
+ * With time windows (one of 10 s) every change takes the general path:
+ * every figure must be the same, the tasks' entries in the same order.
+ */
+static void test_switch_fast_path(void **unused)
+{
+	struct ea_acct_config fast_cfg = { .zero_wakeups = true };
+	struct ea_acct_config slow_cfg = { .zero_wakeups = true,
+					   .interval_ns = 10000000000ull };
+	static const struct { int pid; int power_mw, us; } want[] = {
+		{ 10, 140, 250 }, { 20, 140, 150 }, { 30, 140, 600 },
+		{ 40, 340, 850 }, { 50, 340, 150 },
+	};
+	struct fixture_run f, g;
+	const struct ea_acct *a = &f.acct, *b = &g.acct;
+
+	fixture_run(&f, FIX "state/switches.txt", FIX "energy/two-cpu.json",
+		    &fast_cfg);
+	fixture_run(&g, FIX "state/switches.txt", FIX "energy/two-cpu.json",
+		    &slow_cfg);
+	assert_true(a->cpus[0].e.core_busy == E_US(100, 1000));
+	assert_true(a->cpus[1].e.core_busy == E_US(300, 1000));
+	assert_true(a->cpus[0].e.cluster_busy == E_US(40, 1000));
+	assert_true(a->cpus[1].e.cluster_busy == E_US(40, 1000));
+	assert_true(a->total.cluster_busy == E_US(80, 1000));
+	assert_int_equal(a->cpus[0].pstates[0].ns, 1000000);
+	/* a CPU's P-states: its core at its own, its share of the cluster's
+	 * at the cluster's (2 GHz) */
+	assert_true(a->cpus[0].pstates[0].energy == E_US(100, 1000));
+	assert_true(a->cpus[0].pstates[1].energy == E_US(40, 1000));
+	assert_true(a->cpus[1].pstates[1].energy == E_US(340, 1000));
+	assert_int_equal(a->cpus[0].work, 1000000ull * 512);
+	assert_int_equal(a->clusters[0].pstates[1].ns, 1000000);
+	for (size_t i = 0; i < sizeof(want) / sizeof(want[0]); i++) {
+		const struct ea_task_acct *t = task(a, want[i].pid);
+
+		assert_non_null(t);
+		assert_true(ea_energy_total(&t->e) ==
+			    E_US(want[i].power_mw, want[i].us));
+		assert_int_equal(t->runtime_ns, want[i].us * 1000ull);
+	}
+	assert_true(sum_tasks(a) == ea_energy_total(&a->total));
+	/* the statistics' switches: busy time at each CPU's frequency */
+	assert_int_equal(f.st.cpus[0].busy_ns, 1000000);
+	assert_int_equal(f.st.cpus[0].nfreqs, 1);
+	assert_int_equal(f.st.cpus[0].freqs[0].ns, 1000000);
+	assert_int_equal(f.st.cpus[1].freqs[0].freq_khz, 2000000);
+
+	/* the general path's figures, field by field */
+	assert_true(memcmp(&a->total, &b->total, sizeof(a->total)) == 0);
+	for (int i = 0; i < 2; i++) {
+		const struct ea_cpu_acct *x = &a->cpus[i], *y = &b->cpus[i];
+
+		assert_true(memcmp(&x->e, &y->e, sizeof(x->e)) == 0);
+		assert_int_equal(x->busy_ns, y->busy_ns);
+		assert_int_equal(x->idle_ns, y->idle_ns);
+		assert_int_equal(x->work, y->work);
+		assert_true(x->assumed_freq_energy == y->assumed_freq_energy);
+		assert_true(x->unmodelled_freq_energy == y->unmodelled_freq_energy);
+		for (int k = 0; k < 2; k++) {
+			assert_int_equal(x->pstates[k].ns, y->pstates[k].ns);
+			assert_true(x->pstates[k].energy == y->pstates[k].energy);
+		}
+		assert_int_equal(f.st.cpus[i].busy_ns, g.st.cpus[i].busy_ns);
+	}
+	assert_true(memcmp(&a->clusters[0].e, &b->clusters[0].e,
+			   sizeof(a->clusters[0].e)) == 0);
+	assert_int_equal(a->clusters[0].busy_ns, b->clusters[0].busy_ns);
+	assert_int_equal(a->ntasks, b->ntasks);
+	for (size_t i = 0; i < a->ntasks; i++) {
+		assert_int_equal(a->tasks[i].pid, b->tasks[i].pid);
+		assert_true(memcmp(&a->tasks[i].e, &b->tasks[i].e,
+				   sizeof(a->tasks[i].e)) == 0);
+		assert_int_equal(a->tasks[i].runtime_ns, b->tasks[i].runtime_ns);
+	}
+	fixture_free(&f);
+	fixture_free(&g);
+}
+
 /* The exact decimal rendering of energies. */
 static void test_energy_format(void **unused)
 {
@@ -215,6 +302,7 @@ int main(void)
 		cmocka_unit_test(test_cpuidle_freq_energy),
 		cmocka_unit_test(test_windows_and_no_wakeups),
 		cmocka_unit_test(test_wakeup_payer),
+		cmocka_unit_test(test_switch_fast_path),
 		cmocka_unit_test(test_energy_format),
 	};
 
