@@ -4,15 +4,22 @@
  * interval of constant state; its core energy is charged to the CPU, and its
  * cluster is integrated up to the same instant from the states of all its
  * CPUs, which the state stage guarantees constant since the cluster's last
- * integration. Wakeup energy is charged at the instant of the exit.
+ * integration. Wakeup energy is charged at the instant of the exit. The
+ * accountant's entry, ea_acct_ops, is src/energy/account-switch.c: a task
+ * switch priced on its fast path, every other change here
+ * (ea_acct_general_change()).
  */
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "energy/acct-freq.h"
+#include "energy/acct-general.h"
+#include "energy/acct-tasks.h"
 #include "energy/part.h"
 #include "energy/price.h"
+#include "energy/split.h"
 #include "energy/task-only.h"
 #include "energy/windows.h"
 #include "eatrace/energy.h"
@@ -68,72 +75,6 @@ static inline bool filtered(const struct ea_acct *a)
 
 /* ---- tasks ---- */
 
-static inline size_t slot_of(int32_t pid, size_t n)
-{
-	return ((uint32_t)pid * 2654435761u) & (n - 1);
-}
-
-static struct ea_task_acct *task_acct(struct ea_acct *a, int32_t pid)
-{
-	size_t j;
-
-	if (a->task_nslots) {
-		for (j = slot_of(pid, a->task_nslots); a->task_slots[j].idx;
-		     j = (j + 1) & (a->task_nslots - 1))
-			if (a->task_slots[j].pid == pid)
-				return &a->tasks[a->task_slots[j].idx - 1];
-	}
-	if ((a->ntasks + 1) * 2 > a->task_nslots) {
-		size_t n = a->task_nslots ? a->task_nslots * 2 : 256;
-		struct ea_acct_slot *slots = calloc(n, sizeof(*slots));
-
-		if (!slots)
-			return NULL;
-		for (size_t i = 0; i < a->ntasks; i++) {
-			for (j = slot_of(a->tasks[i].pid, n); slots[j].idx;
-			     j = (j + 1) & (n - 1))
-				;
-			slots[j].pid = a->tasks[i].pid;
-			slots[j].idx = (int32_t)i + 1;
-		}
-		free(a->task_slots);
-		a->task_slots = slots;
-		a->task_nslots = n;
-	}
-	if (a->ntasks == a->task_cap) {
-		size_t n = a->task_cap ? a->task_cap * 2 : 128;
-		struct ea_task_acct *t = realloc(a->tasks, n * sizeof(*t));
-
-		if (!t)
-			return NULL;
-		a->tasks = t;
-		a->task_cap = n;
-	}
-	memset(&a->tasks[a->ntasks], 0, sizeof(a->tasks[0]));
-	a->tasks[a->ntasks].pid = pid;
-	for (j = slot_of(pid, a->task_nslots); a->task_slots[j].idx;
-	     j = (j + 1) & (a->task_nslots - 1))
-		;
-	a->task_slots[j].pid = pid;
-	a->task_slots[j].idx = (int32_t)++a->ntasks;
-	return &a->tasks[a->ntasks - 1];
-}
-
-static void charge_task_slow(struct ea_acct *a, int cpu, int32_t pid,
-			     enum part part, ea_energy_t v)
-{
-	struct ea_cpu_acct *ca = &a->cpus[cpu];
-	struct ea_task_acct *t = task_acct(a, pid);
-
-	if (!t) {
-		snprintf(a->error, sizeof(a->error), "out of memory");
-		return;
-	}
-	ca->last_pid = pid;
-	ca->last_task = (int32_t)(t - a->tasks) + 1;
-	add(&t->e, part, v);
-}
-
 /* Charge pid for cpu's energy; the CPU remembers its last payer's entry. */
 static inline void charge_task(struct ea_acct *a, int cpu, int32_t pid,
 			       enum part part, ea_energy_t v)
@@ -147,39 +88,7 @@ static inline void charge_task(struct ea_acct *a, int cpu, int32_t pid,
 	if (ca->last_task && ca->last_pid == pid)
 		add(&a->tasks[ca->last_task - 1].e, part, v);
 	else
-		charge_task_slow(a, cpu, pid, part, v);
-}
-
-/* charge_task() with no CPU filter (a->plain), on a busy CPU's pid; the
- * task's entry, NULL out of memory (a->error says it). */
-static inline __attribute__((always_inline)) struct ea_task_acct *
-charge_task_plain(struct ea_acct *a, struct ea_cpu_acct *ca, int cpu,
-		  int32_t pid, enum part part, ea_energy_t v)
-{
-	if (pid < -1 && pid != EA_PID_SUSPENDED && pid != EA_PID_OFFLINE)
-		pid = -1;
-	struct ea_task_acct *t;
-
-	if (__builtin_expect(ca->last_task && ca->last_pid == pid, 1)) {
-		t = &a->tasks[ca->last_task - 1];
-		add(&t->e, part, v);
-		return t;
-	}
-	/* task_acct()'s lookup of a task it has */
-	for (size_t j = a->task_nslots ? slot_of(pid, a->task_nslots) : 0;
-	     a->task_nslots && a->task_slots[j].idx;
-	     j = (j + 1) & (a->task_nslots - 1)) {
-		if (a->task_slots[j].pid == pid) {
-			ca->last_pid = pid;
-			ca->last_task = a->task_slots[j].idx;
-			t = &a->tasks[ca->last_task - 1];
-			add(&t->e, part, v);
-			return t;
-		}
-	}
-	charge_task_slow(a, cpu, pid, part, v);
-	return ca->last_task && ca->last_pid == pid ? &a->tasks[ca->last_task - 1]
-						    : NULL;
+		ea_acct_charge_task_slow(a, cpu, pid, part, v);
 }
 
 /* The task a CPU's interval is charged to: idle time to pid 0. */
@@ -198,36 +107,6 @@ static int32_t payer(const struct ea_cpu_state *st)
 }
 
 /* ---- per-state prices ---- */
-
-static int assumed_index(const struct ea_acct *a, const struct ea_cluster *cl)
-{
-	if (!a->cfg.assumed_khz)
-		return cl->ncaps - 1;
-	return ea_model_cap_index_nearest(cl, a->cfg.assumed_khz);
-}
-
-static int cap_index(struct ea_acct *a, const struct ea_cluster *cl,
-		     int cpu, uint32_t freq, uint64_t len)
-{
-	int i;
-
-	struct ea_cpu_acct *ca = &a->cpus[cpu];
-
-	if (!freq) {
-		ca->assumed_freq_ns += len;
-		return assumed_index(a, cl);
-	}
-	if (ca->exact_freq != freq) {
-		ca->exact_freq = freq;
-		ca->exact_cap = ea_model_cap_index(cl, freq);
-	}
-	i = ca->exact_cap;
-	if (i < 0) {
-		a->cpus[cpu].unmodelled_freq_ns += len;
-		i = ea_model_cap_index_nearest(cl, freq);
-	}
-	return i;
-}
 
 static int idle_index(struct ea_acct *a, const struct ea_cluster *cl, int k,
 		      uint64_t len)
@@ -316,7 +195,7 @@ static void charge_core(struct ea_acct *a, int cpu, int ci,
 	if (st->inferred)
 		ca->inferred_ns += len;
 	if (st->mode == EA_CPU_BUSY) {
-		int k = cap_index(a, cl, cpu, st->freq_khz, len);
+		int k = ea_acct_cap_index(a, cl, cpu, st->freq_khz, len);
 
 		power = cp->cap_core[k];
 		part = CORE_BUSY;
@@ -331,7 +210,7 @@ static void charge_core(struct ea_acct *a, int cpu, int ci,
 			ca->pstates[k].energy += e;
 			if (!st->freq_khz)
 				ca->assumed_freq_energy += e;
-			else if (ca->exact_cap < 0)	/* cap_index() just set it */
+			else if (ca->exact_cap < 0)	/* ea_acct_cap_index() just set it */
 				ca->unmodelled_freq_energy += e;
 		}
 	} else {
@@ -382,35 +261,6 @@ static bool present(const struct ea_acct *a, int cpu)
 	return cpu < a->st_known && a->cpus[cpu].st.mode <= EA_CPU_IDLE;
 }
 
-/* Nearest cap index of the frequency a busy CPU runs at, memoised per CPU. */
-static int busy_cap(struct ea_acct *a, const struct ea_cluster *cl, int cpu,
-		    uint32_t freq)
-{
-	struct ea_cpu_acct *ca = &a->cpus[cpu];
-
-	if (!freq)
-		return assumed_index(a, cl);
-	if (ca->near_freq != freq) {
-		ca->near_freq = freq;
-		ca->near_cap = ea_model_cap_index_nearest(cl, freq);
-	}
-	return ca->near_cap;
-}
-
-/* A busy sharer's share e of its cluster's energy, when its frequency
- * was not reported or is not the model's: energy that rests on it. */
-static void freq_assumed(struct ea_acct *a, const struct ea_cluster *cl,
-			 int cpu, ea_energy_t e)
-{
-	struct ea_cpu_acct *ca = &a->cpus[cpu];
-	uint32_t freq = ca->st.freq_khz;
-
-	if (!freq)
-		ca->assumed_freq_energy += e;
-	else if (cl->caps[busy_cap(a, cl, cpu, freq)].freq_khz != freq)
-		ca->unmodelled_freq_energy += e;
-}
-
 /* What integrate_cluster() reads of the states of the cluster's CPUs. */
 static void aggregate(struct ea_acct *a, int ci, const struct ea_cluster *cl)
 {
@@ -429,7 +279,7 @@ static void aggregate(struct ea_acct *a, int ci, const struct ea_cluster *cl)
 			pres[npresent] = cpu;
 		npresent++;
 		if (st->mode == EA_CPU_BUSY) {
-			int k = busy_cap(a, cl, cpu, st->freq_khz);
+			int k = ea_acct_busy_cap(a, cl, cpu, st->freq_khz);
 
 			if (k > cap)
 				cap = k;
@@ -462,29 +312,6 @@ static bool same_aggregate(const struct ea_cpu_state *old,
 		return old->freq_khz == new->freq_khz;
 	return (old->idle_state < 0 ? 0 : old->idle_state) ==
 	       (new->idle_state < 0 ? 0 : new->idle_state);
-}
-
-/* e among n sharers: *share each, one more to the first *rem (< n). */
-static inline void split(ea_energy_t e, int n, ea_energy_t *share,
-			 int64_t *rem)
-{
-	if (n == 1) {
-		*share = e;
-		*rem = 0;
-	} else if (e >= 0 && e <= (ea_energy_t)UINT64_MAX) {
-		/* the same quotient without a 128-bit division */
-		uint64_t u = (uint64_t)e, q;
-
-		if (!(n & (n - 1)))	/* a power of two */
-			q = u >> __builtin_ctz((unsigned int)n);
-		else
-			q = u / (uint64_t)n;
-		*share = q;
-		*rem = (int64_t)(u - q * (uint64_t)n);
-	} else {
-		*share = e / n;
-		*rem = (int64_t)(e - *share * n);
-	}
 }
 
 static void integrate_cluster(struct ea_acct *a, int ci,
@@ -539,7 +366,7 @@ static void integrate_cluster(struct ea_acct *a, int ci,
 	nsharers = nbusy ? nbusy : npresent;
 	if (nsharers > 64)
 		nsharers = 64;
-	split(e, nsharers, &share, &rem);
+	ea_acct_split(e, nsharers, &share, &rem);
 	for (int i = 0; i < nsharers; i++) {
 		struct ea_cpu_acct *cpa = &a->cpus[who[i]];
 		ea_energy_t mine = share + (i < rem ? 1 : 0);
@@ -550,7 +377,7 @@ static void integrate_cluster(struct ea_acct *a, int ci,
 		if (cpa->st.inferred & EA_INF_UNKNOWN)
 			cpa->unknown_energy += mine;
 		if (nbusy)
-			freq_assumed(a, cl, who[i], mine);
+			ea_acct_freq_assumed(a, cl, who[i], mine);
 		else if (ca->idle >= cl->nidles)
 			cpa->idle_clamped_energy += mine;
 		if (nbusy)
@@ -730,135 +557,10 @@ static void know_states(struct ea_acct *a, const struct ea_state *s, int n)
 		a->clusters[i].agg_ok = false;
 }
 
-/*
- * The common change, a task switch, priced as the general path below would
- * with what it checks answered once: a CPU busy before and after at the
- * same frequency, in a cluster whose aggregate (busy CPUs, highest cap)
- * this leaves as it is and whose last integration and this interval lie
- * inside the window, with no filter, no time windows and no wakeup
- * waiting for its payer. The same charges in the same order (the tasks'
- * entries are made in the same order). false: nothing done.
- */
-static bool fast_switch(struct ea_acct *a, const struct ea_state *s, int cpu,
-			uint64_t since, uint64_t now,
-			const struct ea_cpu_state *old,
-			const struct ea_cpu_state *new)
-{
-	struct ea_cpu_acct *ca = &a->cpus[cpu];
-	struct ea_cluster_acct *cla;
-	const struct ea_cluster *cl;
-	const struct cluster_price *cp;
-	uint64_t len;
-	ea_energy_t e;
-	bool tasks = !a->cfg.no_tasks;
-	int ci, k;
-
-	if (old->mode != EA_CPU_BUSY || new->mode != EA_CPU_BUSY ||
-	    old->freq_khz != new->freq_khz || ca->st.mode != EA_CPU_BUSY ||
-	    ca->st.freq_khz != new->freq_khz)
-		return false;
-	ci = a->model->cpu_cluster[cpu];
-	cla = &a->clusters[ci];
-	if (!cla->agg_ok || !cla->nbusy || !cla->last_ns ||
-	    cla->last_ns < a->clip_start || since < a->clip_start ||
-	    now > a->clip_end || !a->win_start || a->error[0])
-		return false;
-	if (tasks && (ca->pending_core_wakeup || ca->pending_cluster_wakeup))
-		return false;
-	if (a->st_known < a->ncpus && ea_state_ncpus(s) > a->st_known)
-		return false;
-	a->cur_state = s;
-	cl = &a->model->clusters[ci];
-	cp = &prices(a)->cl[ci];
-
-	/* integrate_cluster(): busy, no clipping, no filter */
-	if (now > cla->last_ns && cla->npresent) {
-		int cap = cla->cap, nsharers = cla->nbusy;
-		int64_t power = cp->cap_cluster[cap], rem;
-		ea_energy_t share;
-
-		len = now - cla->last_ns;
-		cla->busy_ns += len;
-		cla->pstates[cap].ns += len;
-		e = (ea_energy_t)power * len;
-		cla->pstates[cap].energy += e;
-		cla->e.cluster_busy += e;
-		if (nsharers > 64)
-			nsharers = 64;
-		split(e, nsharers, &share, &rem);
-		for (int i = 0; i < nsharers; i++) {
-			int who = cla->who[i];
-			struct ea_cpu_acct *cpa = &a->cpus[who];
-			ea_energy_t mine = share + (ea_energy_t)(i < rem);
-			uint32_t freq = cpa->st.freq_khz;
-
-			cpa->e.cluster_busy += mine;
-			if (cpa->st.inferred & EA_INF_UNKNOWN)
-				cpa->unknown_energy += mine;
-			/* freq_assumed(), its memo read here */
-			if (!freq)
-				cpa->assumed_freq_energy += mine;
-			else if (freq != cpa->near_freq)
-				freq_assumed(a, cl, who, mine);
-			else if (cl->caps[cpa->near_cap].freq_khz != freq)
-				cpa->unmodelled_freq_energy += mine;
-			cpa->pstates[cap].energy += mine;
-			if (tasks)	/* busy: its task pays */
-				charge_task_plain(a, cpa, who, cpa->st.pid,
-						  CLUSTER_BUSY, mine);
-		}
-	}
-	cla->last_ns = now;
-
-	/* charge_core(): busy, no clipping, no filter */
-	len = now > since ? now - since : 0;
-	if (len) {
-		int32_t pid = old->pid;	/* payer(old): busy */
-		uint32_t freq = old->freq_khz;
-
-		if (old->inferred)
-			ca->inferred_ns += len;
-		/* cap_index(), its memo read here */
-		if (!freq) {
-			ca->assumed_freq_ns += len;
-			k = cla->assumed_cap;
-		} else if (freq == ca->exact_freq && ca->exact_cap >= 0) {
-			k = ca->exact_cap;
-		} else {
-			k = cap_index(a, cl, cpu, freq, len);
-		}
-		e = (ea_energy_t)cp->cap_core[k] * len;
-		if (old->inferred & EA_INF_UNKNOWN) {
-			ca->unknown_ns += len;
-			ca->unknown_energy += e;
-		} else {
-			ca->busy_ns += len;
-		}
-		ca->work += len * cl->caps[k].cap;
-		ca->pstates[k].ns += len;
-		ca->pstates[k].energy += e;
-		if (!old->freq_khz)
-			ca->assumed_freq_energy += e;
-		else if (ca->exact_cap < 0)
-			ca->unmodelled_freq_energy += e;
-		ca->e.core_busy += e;
-		cla->e.core_busy += e;
-		if (tasks) {
-			struct ea_task_acct *t =
-				charge_task_plain(a, ca, cpu, pid, CORE_BUSY, e);
-
-			if (t)	/* the payer's runtime, as its energy's */
-				t->runtime_ns += len;
-		}
-	}
-	ca->st = *new;
-	return true;
-}
-
-static __attribute__((noinline)) void
-general_change(struct ea_acct *a, const struct ea_state *s, int cpu,
-	       uint64_t since, uint64_t now, const struct ea_cpu_state *old,
-	       const struct ea_cpu_state *new)
+void ea_acct_general_change(struct ea_acct *a, const struct ea_state *s, int cpu,
+			    uint64_t since, uint64_t now,
+			    const struct ea_cpu_state *old,
+			    const struct ea_cpu_state *new)
 {
 	const struct ea_cluster *cl;
 	const struct cluster_price *cp;
@@ -899,24 +601,6 @@ general_change(struct ea_acct *a, const struct ea_state *s, int cpu,
 	}
 }
 
-static void on_change(void *ctx, const struct ea_state *s, int cpu,
-		      uint64_t since, uint64_t now,
-		      const struct ea_cpu_state *old,
-		      const struct ea_cpu_state *new)
-{
-	struct ea_acct *a = ctx;
-
-	if (a->plain && new && cpu < a->model->ncpus &&
-	    a->model->cpu_cluster[cpu] >= 0 && a->st_known &&
-	    fast_switch(a, s, cpu, since, now, old, new))
-		return;
-	general_change(a, s, cpu, since, now, old, new);
-}
-
-const struct ea_state_ops ea_acct_ops = {
-	.cpu_change = on_change,
-};
-
 int ea_acct_init(struct ea_acct *a, const struct ea_model *model,
 		 const struct ea_acct_config *cfg, struct ea_err *err)
 {
@@ -952,7 +636,7 @@ int ea_acct_init(struct ea_acct *a, const struct ea_model *model,
 	for (int i = 0; i < model->nclusters; i++) {
 		const struct ea_cluster *cl = &model->clusters[i];
 
-		a->clusters[i].assumed_cap = assumed_index(a, cl);
+		a->clusters[i].assumed_cap = ea_acct_assumed_index(a, cl);
 		a->clusters[i].pstates = calloc(cl->ncaps + 1, sizeof(struct ea_pstate_acct));
 		a->clusters[i].cstates = calloc(cl->nidles + 1, sizeof(struct ea_cstate_acct));
 		if (!a->clusters[i].pstates || !a->clusters[i].cstates)
