@@ -165,12 +165,23 @@ static int hand(struct ea_state *s, const struct ea_event *ev,
 	return 0;
 }
 
-/* An event the look-ahead lets go: applied, or handed over. */
+/*
+ * An event the look-ahead lets go: applied, or handed over (the common
+ * case inline: into the block being filled, not its last slot).
+ */
 static inline int deliver(struct ea_state *s, const struct ea_event *ev,
 			  struct ea_err *err)
 {
-	if (__builtin_expect(s->handoff != NULL, 0))
+	if (__builtin_expect(s->handoff != NULL, 0)) {
+		struct evr_blk *b = s->handoff->fill;
+
+		if (b && b->n < EVR_BLK - 1 && s->started &&
+		    top_cpu(ev) < s->ncpus) {
+			b->ev[b->n++] = *ev;
+			return 0;
+		}
 		return hand(s, ev, err);
+	}
 	return apply(s, ev, err);
 }
 
