@@ -51,7 +51,7 @@ void handoff_end(struct handoff *h, int status, const struct ea_err *err)
 	struct evr_blk *b = h->fill ? h->fill : handoff_block(h);
 
 	if (!b)
-		return;	/* stopped: nobody reads it */
+		return; /* stopped: nobody reads it */
 	b->status = status;
 	if (status < 0)
 		b->err = *err;

@@ -21,7 +21,7 @@
 
 struct handoff {
 	struct evring q;
-	struct evr_blk *fill;	/* the block being filled, or NULL */
+	struct evr_blk *fill; /* the block being filled, or NULL */
 };
 
 /* Run fn(arg), the look-ahead's thread. 0, or -1 (no thread). */
