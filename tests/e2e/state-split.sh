@@ -14,18 +14,6 @@
 MODEL=$ROOT/tests/fixtures/energy/two-cpu.json
 MODEL4=tc2
 
-# same NAME CMD...: stdout, stderr and exit status of -j 1 and -j 2 equal
-same() {
-	name=$1
-	shift
-	"$EATRACE" "$1" -j 1 "$@" >"$TMP/o1" 2>"$TMP/e1"; r1=$?
-	"$EATRACE" "$1" -j 2 "$@" >"$TMP/o2" 2>"$TMP/e2"; r2=$?
-	if [ $r1 -ne $r2 ]; then fail "$name: exit $r1 with -j 1, $r2 with -j 2"
-	elif ! cmp -s "$TMP/o1" "$TMP/o2"; then fail "$name: stdout differs"
-	elif ! cmp -s "$TMP/e1" "$TMP/e2"; then fail "$name: stderr differs"
-	else ok "$name (exit $r1)"; fi
-}
-
 for f in $(find "$ROOT/traces" -type f \( -name '*.dat' -o -name '*.txt' \) | sort); do
 	n=${f#"$ROOT"/}
 	"$EATRACE" report -j 1 -m "$MODEL" -f json "$f" >"$TMP/a" 2>&1; ra=$?
