@@ -626,10 +626,45 @@ static int par_bad_event(const struct dat *r, const struct ea_event *ev,
 }
 
 /*
+ * fast_next() into block b, up to n events, checked as input.c's
+ * check_event() checks them. When the stream ends (or fails) there, b
+ * says how and where the reader then stood (the records after the last
+ * event, unused, count in ea_dat_where()). 1: more may follow; else
+ * b->status is set.
+ */
+static int fill_block(struct dat *r, struct evr_blk *b, uint32_t n)
+{
+	int rc = 1;
+
+	b->n = 0;
+	b->status = 0;
+	while (b->n < n) {
+		const struct ea_event *ev = &b->ev[b->n];
+
+		rc = fast_next(r, &b->ev[b->n], &b->err);
+		if (rc <= 0)
+			break;
+		/* input.c's checks, by the reader (ea_dat_checked()) */
+		if (!ea_event_ok(ev, r->ncpus, r->par_last_ts)) {
+			rc = par_bad_event(r, ev, &b->err);
+			break;
+		}
+		r->par_last_ts = ev->ts;
+		/* fast_next() left last_cpu at the event's CPU */
+		b->nrec[b->n++] = r->nrec[r->last_cpu];
+	}
+	if (rc <= 0) {
+		b->status = rc < 0 ? -1 : 1;
+		b->end_cpu = r->last_cpu;
+		b->end_nrec = r->last_cpu >= 0 ? r->nrec[r->last_cpu] : 0;
+		return 0;
+	}
+	return 1;
+}
+
+/*
  * The decoding thread: fast_next() into blocks of events, in the order
- * fast_next() gives them. The last block says how the stream ended and
- * where the reader then stood (the records after the last event, unused,
- * count in ea_dat_where()).
+ * fast_next() gives them. The last block says how the stream ended.
  */
 static void *par_main(void *arg)
 {
@@ -638,34 +673,10 @@ static void *par_main(void *arg)
 	struct evr_blk *b;
 
 	while ((b = evr_take_free(&r->q))) {
-		int rc = 1;
+		int more = fill_block(r, b, blk_n);
 
-		b->n = 0;
-		b->status = 0;
-		while (b->n < blk_n) {
-			const struct ea_event *ev = &b->ev[b->n];
-
-			rc = fast_next(r, &b->ev[b->n], &b->err);
-			if (rc <= 0)
-				break;
-			/* input.c's checks, here rather than on the
-			 * pipeline's thread (ea_dat_checked()) */
-			if (!ea_event_ok(ev, r->ncpus, r->par_last_ts)) {
-				rc = par_bad_event(r, ev, &b->err);
-				break;
-			}
-			r->par_last_ts = ev->ts;
-			/* fast_next() left last_cpu at the event's CPU */
-			b->nrec[b->n++] = r->nrec[r->last_cpu];
-		}
-		if (rc <= 0) {
-			b->status = rc < 0 ? -1 : 1;
-			b->end_cpu = r->last_cpu;
-			b->end_nrec =
-				r->last_cpu >= 0 ? r->nrec[r->last_cpu] : 0;
-		}
 		evr_put(&r->q, b);
-		if (rc <= 0)
+		if (!more)
 			break;
 	}
 	return NULL;
@@ -746,6 +757,53 @@ static int par_next_block(struct dat *r, const struct ea_event **evs,
 	return 1;
 }
 
+/* Events a block decoded on the reading thread holds (a few hundred: the
+ * reader of the block finds them in cache). */
+#define LOCAL_BLK 256
+
+/*
+ * par_next_block() without the decoding thread: the next events decoded
+ * here, into one block of the reader's (r->cur, reused), checked as the
+ * decoding thread checks them; where() and block_at() as with it.
+ */
+static int local_next_block(struct dat *r, const struct ea_event **evs,
+			    size_t *n, struct ea_err *err)
+{
+	struct evr_blk *b = r->cur;
+
+	if (r->par_done)
+		return 0;
+	if (!b) {
+		b = r->cur = malloc(sizeof(*b));
+		if (!b)
+			return ea_err_set(err, "%s: out of memory", r->path);
+		b->n = 0;
+		b->status = 0;
+		r->local = true;
+		r->pcpu = -1;
+	}
+	if (!b->status)
+		fill_block(r, b, LOCAL_BLK);
+	else
+		b->n = 0;	/* the events before the end: given */
+	if (!b->n) {
+		r->par_done = true;
+		r->pcpu = b->end_cpu;
+		r->pnrec = b->end_nrec;
+		if (b->status > 0)
+			return 0;
+		*err = b->err;
+		return -1;
+	}
+	*evs = b->ev;
+	*n = b->n;
+	r->bi0 = 0;
+	r->ci = b->n;
+	r->pcpu = b->ev[b->n - 1].cpu;
+	r->pnrec = b->nrec[b->n - 1];
+	return 1;
+}
+
 /*
  * With more than one job, the first read starts the decoding thread (not
  * the open: a second reader of the file, dat_first_event(), reads a CPU
@@ -797,7 +855,12 @@ int ea_dat_next_block(void *priv, const struct ea_event **evs, size_t *n,
 		return 2;
 	if (!r->par_tried)
 		par_begin(r);
-	return r->par ? par_next_block(r, evs, n, err) : 2;
+	if (r->par)
+		return par_next_block(r, evs, n, err);
+	/* not after events one at a time: ea_dat_where() would differ */
+	if (!r->local && r->last_cpu >= 0)
+		return 2;
+	return local_next_block(r, evs, n, err);
 }
 
 void ea_dat_block_at(void *priv, size_t i)
@@ -805,7 +868,7 @@ void ea_dat_block_at(void *priv, size_t i)
 	struct dat *r = priv;
 	const struct evr_blk *b = r->cur;
 
-	if (!r->par || !b || r->bi0 + i >= b->n)
+	if (!(r->par || r->local) || !b || r->bi0 + i >= b->n)
 		return;
 	r->pcpu = b->ev[r->bi0 + i].cpu;
 	r->pnrec = b->nrec[r->bi0 + i];
@@ -822,7 +885,7 @@ void ea_dat_where(void *priv, char *buf, size_t n)
 {
 	struct dat *r = priv;
 
-	if (r->par) {
+	if (r->par || r->local) {
 		if (r->pcpu < 0)
 			snprintf(buf, n, "start of data");
 		else

@@ -68,6 +68,9 @@ struct dat {
 	 * ea_dat_where().
 	 */
 	bool par_tried, par, par_done;
+	/* ... or, without that thread, blocks decoded on this one as they
+	 * are asked for (ea_dat_next_block(): one block, cur, reused) */
+	bool local;
 	uint32_t blk_n; /* events per block (EATRACE_DAT_BLOCK) */
 	uint64_t par_last_ts; /* the decoding thread's last event's */
 	struct evring q;

@@ -13,7 +13,17 @@
 
 int evr_start(struct evring *q, void *(*fn)(void *), void *arg)
 {
-	sigset_t all, old;
+	sigset_t all;
+
+	/* signals stay with the main thread (the crash guard, SIGPIPE) */
+	sigfillset(&all);
+	return evr_start_mask(q, fn, arg, &all);
+}
+
+int evr_start_mask(struct evring *q, void *(*fn)(void *), void *arg,
+		   const sigset_t *mask)
+{
+	sigset_t old;
 	int i, rc;
 
 	memset(q, 0, sizeof(*q));
@@ -25,9 +35,7 @@ int evr_start(struct evring *q, void *(*fn)(void *), void *arg)
 	pthread_mutex_init(&q->mu, NULL);
 	pthread_cond_init(&q->full, NULL);
 	pthread_cond_init(&q->empty, NULL);
-	/* signals stay with the main thread (the crash guard, SIGPIPE) */
-	sigfillset(&all);
-	pthread_sigmask(SIG_SETMASK, &all, &old);
+	pthread_sigmask(SIG_SETMASK, mask, &old);
 	rc = pthread_create(&q->th, NULL, fn, arg);
 	pthread_sigmask(SIG_SETMASK, &old, NULL);
 	if (rc) {
@@ -70,6 +78,31 @@ void evr_put(struct evring *q, struct evr_blk *b)
 	pthread_mutex_unlock(&q->mu);
 }
 
+void evr_flush(struct evring *q, struct evr_blk *b)
+{
+	(void)b;
+	pthread_mutex_lock(&q->mu);
+	q->count++;
+	if (q->cons_waits)
+		pthread_cond_signal(&q->full);
+	pthread_mutex_unlock(&q->mu);
+}
+
+int evr_drain(struct evring *q)
+{
+	int rc;
+
+	pthread_mutex_lock(&q->mu);
+	while (!q->stop && q->count) {
+		q->drain_waits = true;
+		pthread_cond_wait(&q->empty, &q->mu);
+	}
+	q->drain_waits = false;
+	rc = q->stop ? -1 : 0;
+	pthread_mutex_unlock(&q->mu);
+	return rc;
+}
+
 struct evr_blk *evr_take_full(struct evring *q)
 {
 	struct evr_blk *b;
@@ -91,7 +124,8 @@ void evr_release(struct evring *q, struct evr_blk *b)
 	pthread_mutex_lock(&q->mu);
 	q->head = (q->head + 1) % EVR_NBLK;
 	q->count--;
-	if (q->prod_waits && q->count <= EVR_NBLK / 2)
+	if ((q->prod_waits && q->count <= EVR_NBLK / 2) ||
+	    (q->drain_waits && !q->count))
 		pthread_cond_signal(&q->empty);
 	pthread_mutex_unlock(&q->mu);
 }

@@ -17,6 +17,7 @@
 #define EATRACE_INPUT_EVRING_H
 
 #include <pthread.h>
+#include <signal.h>
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -41,6 +42,7 @@ struct evring {
 	int head, count;		/* oldest full block, full blocks */
 	bool stop;			/* stop asked */
 	bool prod_waits, cons_waits;	/* asleep on empty / full */
+	bool drain_waits;		/* producer asleep in evr_drain() */
 	pthread_mutex_t mu;
 	pthread_cond_t full, empty;
 	pthread_t th;
@@ -53,11 +55,26 @@ struct evring {
  */
 int evr_start(struct evring *q, void *(*fn)(void *), void *arg);
 
+/* evr_start() with the signals of *mask blocked in the new thread. */
+int evr_start_mask(struct evring *q, void *(*fn)(void *), void *arg,
+		   const sigset_t *mask);
+
 /* Producer: a free block to fill (waits for one); NULL once stopped. */
 struct evr_blk *evr_take_free(struct evring *q);
 
 /* Producer: hand the block from evr_take_free() over. */
 void evr_put(struct evring *q, struct evr_blk *b);
+
+/* Producer: evr_put(), waking the consumer if it waits (evr_put() wakes
+ * it only once half the ring is full). */
+void evr_flush(struct evring *q, struct evr_blk *b);
+
+/*
+ * Producer: wait until the consumer has released every block handed over
+ * (it is then between blocks: waiting in evr_take_full()). 0, or -1 once
+ * stopped.
+ */
+int evr_drain(struct evring *q);
 
 /* Consumer: the oldest full block (waits for one). */
 struct evr_blk *evr_take_full(struct evring *q);

@@ -381,15 +381,24 @@ static int first_grow(struct first_scan *fs, int cpu)
 	return 0;
 }
 
-/* Read ahead until CPU cpu's first event is known or the trace ends. */
+/*
+ * Read ahead until CPU cpu's first event is known or the trace ends, with
+ * a second reader of the file the first one reads: the spooled copy of
+ * stdin or the decompressed copy of a compressed binary trace when there
+ * is one (in->path is then "<stdin>", or the compressed file, which
+ * would be decompressed again).
+ */
 static int first_read_ahead(struct ea_input *in, int cpu, struct ea_err *err)
 {
 	struct first_scan *fs = in->fs;
 	struct ea_event ev;
 	int rc;
 
-	if (!fs->ahead && !fs->done && ea_input_open(&fs->ahead, in->path, err))
+	if (!fs->ahead && !fs->done &&
+	    ea_input_open(&fs->ahead, in->tmp ? in->tmp : in->path, err)) {
+		name_original(in->tmp, in->path, err);
 		return -1;
+	}
 	while (!fs->done && (cpu >= fs->n || fs->first[cpu].state != 2)) {
 		struct first_of *f;
 

@@ -42,6 +42,8 @@ static void dat_free(struct dat *r)
 	dat_free(r->ahead);
 	if (r->par)
 		evr_stop(&r->q); /* before the walker it reads goes */
+	else if (r->local)
+		free(r->cur);
 	if (r->pending)
 		tracecmd_free_record(r->pending);
 	if (r->h && r->h != r->top)

@@ -313,11 +313,6 @@ static uint64_t not_before(const struct lookahead *la,
 }
 
 /* The key of the oldest event held back. */
-static inline uint64_t head_seq(const struct lookahead *la)
-{
-	return 2 * (la->pushed - la->len) + 2;
-}
-
 /*
  * CPU c's state is unknown from the last record that showed its current
  * task (c->ev_ts), which ev has just shown wrong: a synthetic marker there
@@ -850,11 +845,4 @@ bool la_may_go_slow(struct lookahead *la, uint64_t seq)
 			la->pend_min = la->cpus[i].pend_seq;
 	la->pend_dirty = false;
 	return seq <= la->pend_min;
-}
-
-const struct ea_event *la_pop_early(struct lookahead *la)
-{
-	if (!la->sorted || !la->len || !la_may_go(la, head_seq(la)))
-		return NULL;
-	return la_pop(la);
 }

@@ -163,19 +163,32 @@ static inline bool la_full(const struct lookahead *la)
 	return la->len >= la->cap;
 }
 /*
+ * Take the oldest held-back event (synthetic ones first on equal ts); NULL
+ * if none. The pointer is valid until the next la_push() or la_pop().
+ */
+const struct ea_event *la_pop(struct lookahead *la);
+
+/* The order key of the oldest event held back (event k has 2k + 2). */
+static inline uint64_t head_seq(const struct lookahead *la)
+{
+	return 2 * (la->pushed - la->len) + 2;
+}
+
+/*
  * With sorted input, the oldest held-back event (or a synthetic one due
  * before it) when nothing la_push() may still learn can change it or put
  * a synthetic event before it: the order la_pop() gives is the same, only
  * earlier. NULL when it must wait. Events up to seq la->hold_seq always
  * wait (set it for an event whose effect depends on what the scanner has
- * seen by the time la_full() would have let it go).
+ * seen by the time la_full() would have let it go). Inline: most calls
+ * find that the oldest must wait.
  */
-const struct ea_event *la_pop_early(struct lookahead *la);
-/*
- * Take the oldest held-back event (synthetic ones first on equal ts); NULL
- * if none. The pointer is valid until the next la_push() or la_pop().
- */
-const struct ea_event *la_pop(struct lookahead *la);
+static inline const struct ea_event *la_pop_early(struct lookahead *la)
+{
+	if (!la->sorted || !la->len || !la_may_go(la, head_seq(la)))
+		return NULL;
+	return la_pop(la);
+}
 /*
  * With nothing held back, the synthetic event due before the event just
  * scanned (key la->next_seq), if any: what la_pop() would give before it.

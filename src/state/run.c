@@ -6,6 +6,7 @@
 #include "eatrace/pipeline.h"
 #include "eatrace/progress.h"
 #include "input/input-block.h"
+#include "state/handoff.h"
 #include "state/state-internal.h"
 
 struct fanout {
@@ -206,6 +207,87 @@ static int feed_blocks(struct ea_state *st, const char *path,
 	return rc;
 }
 
+/* The events of src, fed to the state stage (a block at a time from blk
+ * when not NULL): 0 at the end, -1 with err. */
+static int feed_all(struct ea_state *st, const char *path,
+		    const struct ea_event_source *src, struct ea_input *blk,
+		    struct ea_err *err)
+{
+	struct ea_event ev;
+	struct ea_err e2;
+	int rc;
+
+	if (blk)
+		return feed_blocks(st, path, src, blk, err);
+	while ((rc = src->next(src->ctx, &ev, err)) > 0) {
+		ea_progress_poll();
+		if (ea_state_feed(st, &ev, &e2))
+			return state_error(path, src, &e2, err);
+	}
+	return rc;
+}
+
+/* The look-ahead's thread (feed_split()) */
+struct la_job {
+	struct ea_state *st;
+	const char *path;
+	const struct ea_event_source *src;
+	struct ea_input *blk;
+	struct handoff h;
+};
+
+static void *la_main(void *arg)
+{
+	struct la_job *j = arg;
+	struct ea_err err, e2;
+	int rc = feed_all(j->st, j->path, j->src, j->blk, &err);
+
+	if (rc == 0 && state_finish_feed(j->st, &e2)) {
+		ea_err_set(&err, "%s: %s", j->path, e2.msg);
+		rc = -1;
+	}
+	handoff_end(&j->h, rc < 0 ? -1 : 1, &err);
+	return NULL;
+}
+
+/*
+ * feed_all() and ea_state_finish() with the input and the look-ahead on
+ * a thread of their own, the CPU and task machines and the consumers on
+ * this one (state/handoff.h): the same events applied in the same order.
+ * 0, -1 with err, or 1: no thread (nothing done).
+ */
+static int feed_split(struct ea_state *st, const char *path,
+		      const struct ea_event_source *src, struct ea_input *blk,
+		      struct ea_err *err)
+{
+	struct la_job j;
+	int rc;
+
+	memset(&j, 0, sizeof(j));
+	j.st = st;
+	j.path = path;
+	j.src = src;
+	j.blk = blk;
+	state_handoff(st, &j.h);
+	if (handoff_start(&j.h, la_main, &j)) {
+		state_handoff(st, NULL);
+		return 1;
+	}
+	rc = state_apply_handed(st, &j.h, err);
+	handoff_stop(&j.h);
+	state_handoff(st, NULL);
+	if (rc == 0)
+		state_finish_apply(st);
+	return rc;
+}
+
+/* Whether the state stage runs on two threads (feed_split()): with two
+ * cores or more (-j, EATRACE_JOBS), on a file. */
+static bool split_state(const struct ea_input *blk)
+{
+	return blk && ea_input_jobs() >= 2;
+}
+
 /* ea_run_source(); blk: src's input, read a block at a time, or NULL. */
 static int run_source(struct ea_run *run, const char *path,
 		      const struct ea_event_source *src, struct ea_input *blk,
@@ -215,9 +297,9 @@ static int run_source(struct ea_run *run, const char *path,
 {
 	struct ea_state_config scfg;
 	struct fanout fan;
-	struct ea_event ev;
 	struct ea_err e2;
-	int rc;
+	bool finished = false;
+	int rc = 1;
 
 	memset(run, 0, sizeof(*run));
 	if (nconsumers > EA_MAX_CONSUMERS)
@@ -246,17 +328,12 @@ static int run_source(struct ea_run *run, const char *path,
 	}
 	state_input_sorted(run->state);	/* sources refuse time going back */
 	ea_progress_start(path);
-	if (blk) {
-		rc = feed_blocks(run->state, path, src, blk, err);
-	} else {
-		while ((rc = src->next(src->ctx, &ev, err)) > 0) {
-			ea_progress_poll();
-			if (ea_state_feed(run->state, &ev, &e2)) {
-				rc = state_error(path, src, &e2, err);
-				break;
-			}
-		}
+	if (split_state(blk)) {
+		rc = feed_split(run->state, path, src, blk, err);
+		finished = rc == 0;
 	}
+	if (rc > 0)
+		rc = feed_all(run->state, path, src, blk, err);
 	ea_progress_end();
 	run->info = *src->info(src->ctx);
 	if (src->take_owned)
@@ -267,7 +344,7 @@ static int run_source(struct ea_run *run, const char *path,
 		 run->info.format ? run->info.format : "?");
 	run->info.format = run->format;
 	/* The source stays open: the start may still read ahead. */
-	if (rc == 0 && ea_state_finish(run->state, &e2)) {
+	if (rc == 0 && !finished && ea_state_finish(run->state, &e2)) {
 		ea_err_set(err, "%s: %s", path, e2.msg);
 		rc = -1;
 	}

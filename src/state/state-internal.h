@@ -52,8 +52,11 @@ struct ea_state {
 	const struct ea_state_ops *ops;
 	uint32_t event_types;	/* ops->event's, ~0: all, 0: no event() */
 	void *ctx;
-	struct lookahead la;
-	bool started, finished;
+	/* Written per event by the look-ahead's thread when the applying
+	 * is on another (handoff.h): lines of its own. */
+	_Alignas(64) struct lookahead la;
+	struct handoff *handoff;	/* let go events there, or NULL */
+	_Alignas(64) bool started, finished;
 	uint64_t first_ts, last_ts;
 	uint64_t win_start, win_end;
 	struct ea_cpu *cpus;
@@ -84,5 +87,20 @@ static inline bool st_in_window(const struct ea_state *s, uint64_t t)
  * (ea_input checks it): the look-ahead may then let events go as soon as
  * nothing later can change them (la_pop_early()). */
 void state_input_sorted(struct ea_state *s);
+
+/*
+ * The state stage on two threads (handoff.h): after state_handoff(s, h),
+ * ea_state_feed() and state_finish_feed() (on the look-ahead's thread)
+ * hand the events they let go to h; state_apply_handed() (on the other)
+ * applies them until the end or an error (0 or -1 with err, the error
+ * the look-ahead's thread handed over); then state_finish_apply().
+ * ea_state_finish() is the two finishes in one.
+ */
+struct handoff;
+void state_handoff(struct ea_state *s, struct handoff *h);
+int state_apply_handed(struct ea_state *s, struct handoff *h,
+		       struct ea_err *err);
+int state_finish_feed(struct ea_state *s, struct ea_err *err);
+void state_finish_apply(struct ea_state *s);
 
 #endif

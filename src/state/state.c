@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "state/cpu.h"
+#include "state/handoff.h"
 #include "state/task.h"
 
 int ea_state_new(struct ea_state **sp, const struct ea_state_config *cfg,
@@ -139,6 +140,79 @@ static int apply(struct ea_state *s, const struct ea_event *ev,
 }
 
 /*
+ * An event the look-ahead lets go, handed to the applying thread
+ * (handoff.h). The start and a new CPU read the look-ahead's view: done
+ * here, at the same point of the scan as apply() would, once every event
+ * before is applied (the applying thread then waits for the next block);
+ * apply() then finds them done.
+ */
+__attribute__((noinline))
+static int hand(struct ea_state *s, const struct ea_event *ev,
+		struct ea_err *err)
+{
+	int need = top_cpu(ev);
+
+	if (!s->started || need >= s->ncpus) {
+		if (handoff_sync(s->handoff))
+			return ea_err_set(err, "stopped");
+		if (!s->started && start(s, ev->ts))
+			return ea_err_set(err, "out of memory");
+		if (need >= s->ncpus && cpu_grow(s, need + 1))
+			return ea_err_set(err, "out of memory");
+	}
+	if (handoff_put(s->handoff, ev))
+		return ea_err_set(err, "stopped");
+	return 0;
+}
+
+/*
+ * An event the look-ahead lets go: applied, or handed over (the common
+ * case inline: into the block being filled, not its last slot).
+ */
+static inline int deliver(struct ea_state *s, const struct ea_event *ev,
+			  struct ea_err *err)
+{
+	if (__builtin_expect(s->handoff != NULL, 0)) {
+		struct evr_blk *b = s->handoff->fill;
+
+		if (b && b->n < EVR_BLK - 1 && s->started &&
+		    top_cpu(ev) < s->ncpus) {
+			b->ev[b->n++] = *ev;
+			return 0;
+		}
+		return hand(s, ev, err);
+	}
+	return apply(s, ev, err);
+}
+
+void state_handoff(struct ea_state *s, struct handoff *h)
+{
+	s->handoff = h;
+}
+
+int state_apply_handed(struct ea_state *s, struct handoff *h,
+		       struct ea_err *err)
+{
+	for (;;) {
+		struct evr_blk *b = handoff_take(h);
+		int status;
+
+		for (uint32_t i = 0; i < b->n; i++) {
+			if (apply(s, &b->ev[i], err)) {
+				evr_release(&h->q, b);
+				return -1;
+			}
+		}
+		status = b->status;
+		if (status < 0)
+			*err = b->err;
+		evr_release(&h->q, b);
+		if (status)
+			return status > 0 ? 0 : -1;
+	}
+}
+
+/*
  * With one event held back, once started: la_full() would let ev go
  * before the next is scanned, after the synthetic events scanning it put
  * before it. Apply them all now, without the copy through the ring.
@@ -149,9 +223,9 @@ static inline int apply_scanned(struct ea_state *s, const struct ea_event *ev,
 	const struct ea_event *out;
 
 	while ((out = la_pop_synth_before(&s->la, ev)))
-		if (apply(s, out, err))
+		if (deliver(s, out, err))
 			return -1;
-	return apply(s, ev, err);
+	return deliver(s, ev, err);
 }
 
 /* ea_state_feed() with one event held back and none held now */
@@ -173,7 +247,7 @@ static int feed_held(struct ea_state *s, const struct ea_event *ev,
 	const struct ea_event *out;
 
 	while (la_full(&s->la)) {
-		if (apply(s, la_pop(&s->la), err))
+		if (deliver(s, la_pop(&s->la), err))
 			return -1;
 	}
 	if (!(ev = la_scan(&s->la, ev)))
@@ -188,11 +262,11 @@ static int feed_held(struct ea_state *s, const struct ea_event *ev,
 		s->la.hold_seq = s->la.next_seq;
 	/* Nothing held back and free to go: no copy through the ring. */
 	if (!s->la.len && !s->la.nsynth && la_may_go(&s->la, s->la.next_seq))
-		return apply(s, ev, err);
+		return deliver(s, ev, err);
 	if (la_store(&s->la, ev))
 		return ea_err_set(err, "out of memory");
 	while ((out = la_pop_early(&s->la)))
-		if (apply(s, out, err))
+		if (deliver(s, out, err))
 			return -1;
 	return 0;
 }
@@ -210,15 +284,28 @@ void state_input_sorted(struct ea_state *s)
 	s->la.sorted = true;
 }
 
-int ea_state_finish(struct ea_state *s, struct ea_err *err)
+int state_finish_feed(struct ea_state *s, struct ea_err *err)
 {
 	const struct ea_event *out;
 
 	while ((out = la_pop(&s->la)))
-		if (apply(s, out, err))
+		if (deliver(s, out, err))
 			return -1;
 	if (!s->started)
 		return ea_err_set(err, "no events the analysis can use");
+	return 0;
+}
+
+int ea_state_finish(struct ea_state *s, struct ea_err *err)
+{
+	if (state_finish_feed(s, err))
+		return -1;
+	state_finish_apply(s);
+	return 0;
+}
+
+void state_finish_apply(struct ea_state *s)
+{
 	s->counts.resyncs = s->la.resyncs;
 	s->counts.resync_from_wakeup = s->la.resync_from_wakeup;
 	s->counts.resync_after_prev = s->la.resync_after_prev;
@@ -230,7 +317,6 @@ int ea_state_finish(struct ea_state *s, struct ea_err *err)
 	cpu_finish(s);
 	task_finish(s);
 	s->finished = true;
-	return 0;
 }
 
 int ea_state_ncpus(const struct ea_state *s)
