@@ -37,6 +37,8 @@ struct ea_tl_change {
 	uint16_t cpu;
 };
 
+struct ea_tl_priv;
+
 struct ea_timeline {
 	const struct ea_acct *acct;
 	int ncpus, nclusters, ncols;	/* columns: CPUs, then clusters */
@@ -50,18 +52,8 @@ struct ea_timeline {
 	uint64_t start, end;		/* window, absolute ns */
 	bool started;
 	bool record_changes;
-	struct ea_tl_change *ch;
-	size_t nch, chcap;
 	char error[128];
-	/* private: the accountant's figures already seen */
-	ea_energy_t *seen;		/* ncols x 3: cluster, core and
-					   wakeup parts */
-	uint64_t *cl_last;
-	/* private: the bucket last looked up, near_b, holds [near_lo,
-	   near_hi) (empty: none) */
-	uint64_t near_lo, near_hi;
-	size_t near_b;
-	uint64_t clip_start, clip_end;	/* ea_state_clip_bounds() */
+	struct ea_tl_priv *priv;	/* private (src/output/timeline.c) */
 };
 
 /* width_ns 0: automatic with at most max_buckets (>= 2) buckets. */
@@ -87,6 +79,17 @@ static inline ea_energy_t ea_timeline_wakeup_at(const struct ea_timeline *t,
 /* [*t0, *t1) of bucket b, absolute ns, the last clipped to the end. */
 void ea_timeline_bucket(const struct ea_timeline *t, size_t b, uint64_t *t0,
 			uint64_t *t1);
+
+/*
+ * The changes a record_changes timeline recorded, read back in the order
+ * they came (time order of their ends): ea_tl_reader_next() fills *ch and
+ * says true, false after the last. A reader is NULL when out of memory.
+ */
+struct ea_tl_reader;
+size_t ea_timeline_nchanges(const struct ea_timeline *t);
+struct ea_tl_reader *ea_tl_reader_new(const struct ea_timeline *t);
+bool ea_tl_reader_next(struct ea_tl_reader *r, struct ea_tl_change *ch);
+void ea_tl_reader_free(struct ea_tl_reader *r);
 
 /*
  * A second pricing of a replayed timeline: a sink for struct

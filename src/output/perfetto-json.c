@@ -465,8 +465,12 @@ static void changes(struct ea_perfetto *p, const struct ea_timeline *t,
 	struct cpu_text *cpu =
 		calloc((size_t)(ncpus > 0 ? ncpus : 1), sizeof(*cpu));
 	struct task_map tasks = {0};
+	struct ea_tl_reader *r = ea_tl_reader_new(t);
+	struct ea_tl_change chv, *ch = &chv;
 
-	if (!cpu) {
+	if (!cpu || !r) {
+		free(cpu);
+		ea_tl_reader_free(r);
 		p->failed = true;
 		return;
 	}
@@ -481,8 +485,8 @@ static void changes(struct ea_perfetto *p, const struct ea_timeline *t,
 		cpu[c].f = -2;
 		cpu[c].i = -3;
 	}
-	for (size_t k = 0; k < t->nch && !p->full && !p->failed; k++) {
-		const struct ea_tl_change *ch = &t->ch[k];
+	for (size_t k = 0; !p->full && !p->failed && ea_tl_reader_next(r, ch);
+	     k++) {
 		int c = ch->cpu;
 		struct cpu_text *ct = &cpu[c < ncpus ? c : 0];
 		long long fv = ch->mode == EA_CPU_BUSY
@@ -518,6 +522,7 @@ static void changes(struct ea_perfetto *p, const struct ea_timeline *t,
 		slice(p, ct, tt, ch, t0);
 	}
 	task_map_free(&tasks);
+	ea_tl_reader_free(r);
 	for (int c = 0; c < ncpus; c++) {
 		free(cpu[c].opp);
 		free(cpu[c].idle);

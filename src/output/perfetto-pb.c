@@ -521,8 +521,15 @@ static void changes(struct ea_perfetto *p, struct pb_state *ps,
 		    struct tracks *k, const struct ea_timeline *t,
 		    const struct ea_state *s, uint64_t t0)
 {
-	for (size_t n = 0; n < t->nch && !p->full && pbw_ok(&ps->w); n++) {
-		const struct ea_tl_change *ch = &t->ch[n];
+	struct ea_tl_reader *r = ea_tl_reader_new(t);
+	struct ea_tl_change chv, *ch = &chv;
+
+	if (!r) {
+		ps->w.failed = true;
+		return;
+	}
+	for (size_t n = 0; !p->full && pbw_ok(&ps->w) && ea_tl_reader_next(r, ch);
+	     n++) {
 		struct cpu_seq *cs;
 		long long f, i;
 		uint64_t ts;
@@ -557,6 +564,7 @@ static void changes(struct ea_perfetto *p, struct pb_state *ps,
 			counters_alone(p, ps, cs, ts, f, i);
 		}
 	}
+	ea_tl_reader_free(r);
 	for (int c = 0; c < k->ncpus; c++)
 		if (k->cpu[c].pending)
 			slice_end(p, ps, &k->cpu[c], k->cpu[c].f, k->cpu[c].i);

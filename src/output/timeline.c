@@ -10,6 +10,8 @@
 #include <string.h>
 
 #include "eatrace/html.h"
+#include "output/timeline-changes.h"
+#include "output/timeline-priv.h"
 
 #define AUTO_FIRST_WIDTH 1000 /* ns */
 
@@ -43,6 +45,7 @@ int ea_timeline_init(struct ea_timeline *t, const struct ea_acct *acct,
 		     uint64_t width_ns, size_t max_buckets, bool record_changes)
 {
 	const struct ea_model *m = acct->model;
+	struct ea_tl_priv *pv;
 
 	memset(t, 0, sizeof(*t));
 	t->acct = acct;
@@ -56,11 +59,15 @@ int ea_timeline_init(struct ea_timeline *t, const struct ea_acct *acct,
 	t->width = width_ns ? width_ns : AUTO_FIRST_WIDTH;
 	t->max_buckets = max_buckets < 2 ? 2 : max_buckets;
 	t->record_changes = record_changes;
-	t->seen = calloc((size_t)(t->ncols ? t->ncols : 1) * NPARTS,
-			 sizeof(*t->seen));
-	t->cl_last =
-		calloc(t->nclusters ? t->nclusters : 1, sizeof(*t->cl_last));
-	if (!t->seen || !t->cl_last) {
+	pv = t->priv = calloc(1, sizeof(*t->priv));
+	if (!pv)
+		return -1;
+	pv->seen = calloc((size_t)(t->ncols ? t->ncols : 1) * NPARTS,
+			  sizeof(*pv->seen));
+	pv->cl_last =
+		calloc(t->nclusters ? t->nclusters : 1, sizeof(*pv->cl_last));
+	if (!pv->seen || !pv->cl_last ||
+	    (record_changes && tl_changes_init(&pv->changes, t->ncpus))) {
 		ea_timeline_free(t);
 		return -1;
 	}
@@ -69,10 +76,15 @@ int ea_timeline_init(struct ea_timeline *t, const struct ea_acct *acct,
 
 void ea_timeline_free(struct ea_timeline *t)
 {
+	struct ea_tl_priv *pv = t->priv;
+
 	free(t->e);
-	free(t->ch);
-	free(t->seen);
-	free(t->cl_last);
+	if (pv) {
+		tl_changes_free(&pv->changes);
+		free(pv->seen);
+		free(pv->cl_last);
+		free(pv);
+	}
 	memset(t, 0, sizeof(*t));
 }
 
@@ -138,9 +150,9 @@ static long long bucket_find(struct ea_timeline *t, uint64_t ts)
 		       (b + 1 - t->nbuckets) * row);
 		t->nbuckets = b + 1;
 	}
-	t->near_b = (size_t)b;
-	t->near_lo = bucket_start(t, b);
-	t->near_hi = bucket_start(t, b + 1);
+	t->priv->near_b = (size_t)b;
+	t->priv->near_lo = bucket_start(t, b);
+	t->priv->near_hi = bucket_start(t, b + 1);
 	return (long long)b;
 }
 
@@ -153,8 +165,10 @@ static long long bucket_find(struct ea_timeline *t, uint64_t ts)
  */
 static inline long long bucket_of(struct ea_timeline *t, uint64_t ts)
 {
-	if (ts - t->near_lo < t->near_hi - t->near_lo)
-		return (long long)t->near_b;
+	const struct ea_tl_priv *pv = t->priv;
+
+	if (ts - pv->near_lo < pv->near_hi - pv->near_lo)
+		return (long long)pv->near_b;
 	return bucket_find(t, ts);
 }
 
@@ -252,7 +266,7 @@ static inline void spread(struct ea_timeline *t, int col, ea_energy_t v,
 		return oom(t);
 	/* All in one bucket (most changes): the one piece, v (the last bucket
 	 * is the near one now: near_lo is its start). */
-	if (t0 >= t->start && t0 >= t->near_lo)
+	if (t0 >= t->start && t0 >= t->priv->near_lo)
 		t->e[last * t->stride + col] += v;
 	else
 		spread_over(t, col, v, t0, t1);
@@ -278,7 +292,7 @@ static ea_energy_t part_wake(const struct ea_energy *e)
 static ea_energy_t grown(struct ea_timeline *t, int col, enum part part,
 			 ea_energy_t now)
 {
-	ea_energy_t *seen = &t->seen[col * NPARTS + part];
+	ea_energy_t *seen = &t->priv->seen[col * NPARTS + part];
 	ea_energy_t d = now - *seen;
 
 	*seen = now;
@@ -289,25 +303,18 @@ static ea_energy_t grown(struct ea_timeline *t, int col, enum part part,
 static void record(struct ea_timeline *t, int cpu, uint64_t since, uint64_t now,
 		   const struct ea_cpu_state *old)
 {
-	struct ea_tl_change *c;
+	struct ea_tl_change c = {
+		.t0 = since,
+		.t1 = now,
+		.pid = old->pid,
+		.freq_khz = old->freq_khz,
+		.idle_state = old->idle_state,
+		.mode = old->mode,
+		.cpu = (uint16_t)cpu,
+	};
 
-	if (t->nch == t->chcap) {
-		size_t n = t->chcap ? t->chcap * 2 : 4096;
-		struct ea_tl_change *p = realloc(t->ch, n * sizeof(*p));
-
-		if (!p)
-			return oom(t);
-		t->ch = p;
-		t->chcap = n;
-	}
-	c = &t->ch[t->nch++];
-	c->t0 = since;
-	c->t1 = now;
-	c->cpu = (uint16_t)cpu;
-	c->mode = old->mode;
-	c->pid = old->pid;
-	c->freq_khz = old->freq_khz;
-	c->idle_state = old->idle_state;
+	if (tl_changes_add(&t->priv->changes, &c))
+		oom(t);
 }
 
 static void on_change(void *ctx, const struct ea_state *s, int cpu,
@@ -316,6 +323,7 @@ static void on_change(void *ctx, const struct ea_state *s, int cpu,
 		      const struct ea_cpu_state *new)
 {
 	struct ea_timeline *t = ctx;
+	struct ea_tl_priv *pv = t->priv;
 	const struct ea_acct *a = t->acct;
 	const struct ea_model *m = a->model;
 	const struct ea_cluster *cl;
@@ -330,7 +338,7 @@ static void on_change(void *ctx, const struct ea_state *s, int cpu,
 		return;
 	if (!t->started) {
 		ea_state_window(s, &t->start, &t->end);
-		ea_state_clip_bounds(s, &t->clip_start, &t->clip_end);
+		ea_state_clip_bounds(s, &pv->clip_start, &pv->clip_end);
 		t->started = true;
 	}
 	ci = m->cpu_cluster[cpu];
@@ -338,13 +346,13 @@ static void on_change(void *ctx, const struct ea_state *s, int cpu,
 	cle = &a->clusters[ci].e;
 	cpe = &a->cpus[cpu].e;
 	ccol = t->ncpus + ci;
-	if (!t->cl_last[ci])
-		t->cl_last[ci] = ea_state_first_ts(s);
+	if (!pv->cl_last[ci])
+		pv->cl_last[ci] = ea_state_first_ts(s);
 
 	/* The cluster's own power over [last, now), shared among its CPUs. */
-	c0 = t->cl_last[ci];
+	c0 = pv->cl_last[ci];
 	c1 = now;
-	ea_clip_to(t->clip_start, t->clip_end, &c0, &c1);
+	ea_clip_to(pv->clip_start, pv->clip_end, &c0, &c1);
 	spread(t, ccol, grown(t, ccol, PART_CLUSTER, part_cluster(cle)), c0,
 	       c1);
 	for (int i = 0; i < cl->ncpus; i++) {
@@ -354,12 +362,12 @@ static void on_change(void *ctx, const struct ea_state *s, int cpu,
 
 		spread(t, c, v, c0, c1);
 	}
-	t->cl_last[ci] = now;
+	pv->cl_last[ci] = now;
 
 	/* This CPU's core over [since, now). */
 	c0 = since;
 	c1 = now;
-	in_window = ea_clip_to(t->clip_start, t->clip_end, &c0, &c1) != 0;
+	in_window = ea_clip_to(pv->clip_start, pv->clip_end, &c0, &c1) != 0;
 	spread(t, cpu, grown(t, cpu, PART_CORE, part_core(cpe)), c0, c1);
 	spread(t, ccol, grown(t, ccol, PART_CORE, part_core(cle)), c0, c1);
 
@@ -388,7 +396,7 @@ int ea_timeline_done(struct ea_timeline *t, const struct ea_state *s,
 	if (t->error[0])
 		return ea_err_set(err, "%s", t->error);
 	ea_state_window(s, &t->start, &t->end);
-	t->near_lo = t->near_hi = 0; /* the buckets change here */
+	t->priv->near_lo = t->priv->near_hi = 0; /* the buckets change here */
 	if (!t->e) {
 		t->e = calloc(t->stride ? t->stride : 1, sizeof(*t->e));
 		if (!t->e)
