@@ -6,7 +6,7 @@
  * idle state, and ones that repeat none; extreme values (times near 0
  * and 2^64, a start after its end, negative and extreme pids and idle
  * states, every mode byte, CPUs past the header's three); enough changes
- * to fill several 1 MiB chunks; an empty record; a timeline that
+ * to fill several 2 MiB chunks; an empty record; a timeline that
  * recorded nothing.
  */
 #include <setjmp.h>
