@@ -5,7 +5,8 @@
  * byte and varints, most of its fields said by the header to repeat the
  * same CPU's change before (its start is that change's end; its pid, OPP
  * or idle state are often unchanged), in chunks of 2 MiB that no change
- * straddles. About 6 bytes a change instead of struct ea_tl_change's 24.
+ * straddles. About 4 bytes a change (rec.dat: 1.6 M changes in 6.6 MB)
+ * instead of struct ea_tl_change's 24.
  * Read back in order through include/eatrace/html.h's ea_tl_reader.
  */
 #ifndef EATRACE_OUTPUT_TIMELINE_CHANGES_H
