@@ -61,6 +61,15 @@ int ea_timeline_init(struct ea_timeline *t, const struct ea_acct *acct,
 		     uint64_t width_ns, size_t max_buckets, bool record_changes);
 void ea_timeline_free(struct ea_timeline *t);
 extern const struct ea_state_ops ea_timeline_ops;
+/*
+ * From the first change on, spread the accountant's figures over the
+ * buckets (and record the changes) on a thread of its own, the figures
+ * still read in the state stage's thread: the same buckets and changes,
+ * about half the timeline's work off that thread. Before the first
+ * change; ea_timeline_done() and ea_timeline_free() stop the thread.
+ * 0, or -1 (then all of it runs in the state stage's thread, as without).
+ */
+int ea_timeline_use_thread(struct ea_timeline *t);
 /* After ea_state_finish(): folds stragglers, sets the end. 0 or -1 + err. */
 int ea_timeline_done(struct ea_timeline *t, const struct ea_state *s,
 		     struct ea_err *err);

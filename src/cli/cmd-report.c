@@ -312,6 +312,9 @@ int cmd_report(int argc, char **argv)
 			ea_die("out of memory");
 			goto out;
 		}
+		/* the buckets on the second core (a timeline without its
+		 * thread works the same, only slower) */
+		(void)ea_timeline_use_thread(&tl);
 		cons[ncons++] = (struct ea_consumer){ &ea_timeline_ops, &tl };
 	}
 	if (ea_run(&run, args[0], &o.cfg, cons, ncons, &err)) {
