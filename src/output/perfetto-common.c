@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* What the JSON and protobuf --perfetto writers share
  * (src/output/perfetto-priv.h). */
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "output/perfetto-priv.h"
 
@@ -199,4 +201,29 @@ bool ea_pf_pid_map_room(struct ea_pf_pid_map *m)
 	ea_pf_pid_map_free(m);
 	*m = g;
 	return true;
+}
+
+#define WRITEBACK_BYTES (4u << 20)
+
+void ea_pf_gave(struct ea_perfetto *p, size_t n)
+{
+	struct stat st;
+	long end;
+	int fd;
+
+	p->unflushed += n;
+	if (p->unflushed < WRITEBACK_BYTES || p->no_writeback)
+		return;
+	p->unflushed = 0;
+	fd = fileno(p->f);
+	if (fd < 0 || fstat(fd, &st) || !S_ISREG(st.st_mode)) {
+		p->no_writeback = true;
+		return;
+	}
+	/* a hint: where it fails, fsync() does all the work as before */
+	if (!fflush(p->f) && (end = ftell(p->f)) > p->wb_at) {
+		(void)sync_file_range(fd, p->wb_at, end - p->wb_at,
+				      SYNC_FILE_RANGE_WRITE);
+		p->wb_at = end;
+	}
 }

@@ -57,8 +57,10 @@ static struct jw *jw(const struct ea_perfetto *p)
 
 static void jflush(struct ea_perfetto *p)
 {
-	if (p->held)
+	if (p->held) {
 		fwrite(jw(p)->buf, 1, p->held, p->f);
+		ea_pf_gave(p, p->held);
+	}
 	p->held = 0;
 }
 
@@ -81,6 +83,7 @@ static void put_bytes(struct ea_perfetto *p, const char *s, size_t n)
 	if (n > JBUF_BYTES) {
 		jflush(p);
 		fwrite(s, 1, n, p->f);
+		ea_pf_gave(p, n);
 		return;
 	}
 	memcpy(room(p, n), s, n);

@@ -134,6 +134,7 @@ static void flush(struct ea_perfetto *p, struct pb_state *ps)
 	if (pbw_ok(&ps->w) && ps->w.n &&
 	    fwrite(ps->w.p, 1, ps->w.n, p->f) != ps->w.n)
 		ps->w.failed = true;
+	ea_pf_gave(p, ps->w.n);
 	pbw_reset(&ps->w);
 	p->held = 0;
 }

@@ -38,6 +38,9 @@ struct ea_perfetto {
 	bool failed; /* out of memory: the file is incomplete */
 	size_t held; /* bytes the format holds, not yet given to f */
 	void *impl; /* the format's own state */
+	size_t unflushed; /* bytes given to f since writeback was started */
+	long wb_at; /* ... up to this offset in f */
+	bool no_writeback; /* f is no regular file */
 };
 
 /* The writers' own starts (called by ea_perfetto_begin_as()). */
@@ -121,6 +124,14 @@ static inline size_t ea_pf_pid_slot(const struct ea_pf_pid_map *m, int32_t pid)
 		i = (i + 1) & (m->cap - 1);
 	return i;
 }
+
+/*
+ * The writers gave n more bytes to f: every 4 MiB, the kernel is asked to
+ * start writing what f has to disk (sync_file_range(), not waiting), so
+ * that the fsync() of the file's commit does not wait for all of it at
+ * the end. Nothing for a pipe or a device.
+ */
+void ea_pf_gave(struct ea_perfetto *p, size_t n);
 
 /* The file's size so far: what f has and what the format holds. -1 when
  * f cannot tell. */
