@@ -37,6 +37,8 @@ struct ea_tl_change {
 	uint16_t cpu;
 };
 
+struct ea_tl_priv;
+
 struct ea_timeline {
 	const struct ea_acct *acct;
 	int ncpus, nclusters, ncols;	/* columns: CPUs, then clusters */
@@ -50,18 +52,8 @@ struct ea_timeline {
 	uint64_t start, end;		/* window, absolute ns */
 	bool started;
 	bool record_changes;
-	struct ea_tl_change *ch;
-	size_t nch, chcap;
 	char error[128];
-	/* private: the accountant's figures already seen */
-	ea_energy_t *seen;		/* ncols x 3: cluster, core and
-					   wakeup parts */
-	uint64_t *cl_last;
-	/* private: the bucket last looked up, near_b, holds [near_lo,
-	   near_hi) (empty: none) */
-	uint64_t near_lo, near_hi;
-	size_t near_b;
-	uint64_t clip_start, clip_end;	/* ea_state_clip_bounds() */
+	struct ea_tl_priv *priv;	/* private (src/output/timeline.c) */
 };
 
 /* width_ns 0: automatic with at most max_buckets (>= 2) buckets. */
@@ -69,6 +61,15 @@ int ea_timeline_init(struct ea_timeline *t, const struct ea_acct *acct,
 		     uint64_t width_ns, size_t max_buckets, bool record_changes);
 void ea_timeline_free(struct ea_timeline *t);
 extern const struct ea_state_ops ea_timeline_ops;
+/*
+ * From the first change on, spread the accountant's figures over the
+ * buckets (and record the changes) on a thread of its own, the figures
+ * still read in the state stage's thread: the same buckets and changes,
+ * about half the timeline's work off that thread. Before the first
+ * change; ea_timeline_done() and ea_timeline_free() stop the thread.
+ * 0, or -1 (then all of it runs in the state stage's thread, as without).
+ */
+int ea_timeline_use_thread(struct ea_timeline *t);
 /* After ea_state_finish(): folds stragglers, sets the end. 0 or -1 + err. */
 int ea_timeline_done(struct ea_timeline *t, const struct ea_state *s,
 		     struct ea_err *err);
@@ -87,6 +88,17 @@ static inline ea_energy_t ea_timeline_wakeup_at(const struct ea_timeline *t,
 /* [*t0, *t1) of bucket b, absolute ns, the last clipped to the end. */
 void ea_timeline_bucket(const struct ea_timeline *t, size_t b, uint64_t *t0,
 			uint64_t *t1);
+
+/*
+ * The changes a record_changes timeline recorded, read back in the order
+ * they came (time order of their ends): ea_tl_reader_next() fills *ch and
+ * says true, false after the last. A reader is NULL when out of memory.
+ */
+struct ea_tl_reader;
+size_t ea_timeline_nchanges(const struct ea_timeline *t);
+struct ea_tl_reader *ea_tl_reader_new(const struct ea_timeline *t);
+bool ea_tl_reader_next(struct ea_tl_reader *r, struct ea_tl_change *ch);
+void ea_tl_reader_free(struct ea_tl_reader *r);
 
 /*
  * A second pricing of a replayed timeline: a sink for struct

@@ -14,6 +14,7 @@
 #include "cli/pictures.h"
 #include "eatrace/energy.h"
 #include "eatrace/html.h"
+#include "eatrace/input.h"
 #include "eatrace/model.h"
 #include "eatrace/perfetto.h"
 #include "eatrace/pipeline.h"
@@ -312,6 +313,10 @@ int cmd_report(int argc, char **argv)
 			ea_die("out of memory");
 			goto out;
 		}
+		/* the buckets on a second core unless -j 1 (a timeline
+		 * without its thread gives the same, in this thread) */
+		if (ea_input_jobs() >= 2)
+			(void)ea_timeline_use_thread(&tl);
 		cons[ncons++] = (struct ea_consumer){ &ea_timeline_ops, &tl };
 	}
 	if (ea_run(&run, args[0], &o.cfg, cons, ncons, &err)) {

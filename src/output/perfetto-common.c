@@ -1,7 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* What the JSON and protobuf --perfetto writers share
  * (src/output/perfetto-priv.h). */
+#include <fcntl.h>
 #include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
 
 #include "output/perfetto-priv.h"
 
@@ -63,6 +66,33 @@ bool ea_pf_power_at(const struct ea_timeline *t, int col, size_t b, size_t step,
 	return true;
 }
 
+void ea_pf_power_iter_init(struct ea_pf_power_iter *it,
+			   const struct ea_timeline *t, int col, bool wake,
+			   size_t step)
+{
+	*it = (struct ea_pf_power_iter){
+		.t = t, .col = col, .wake = wake, .step = step};
+}
+
+bool ea_pf_power_next(struct ea_pf_power_iter *it, uint64_t *at, double *w)
+{
+	while (it->b < it->t->nbuckets) {
+		size_t b = it->b;
+
+		it->b += it->step;
+		if (!ea_pf_power_at(it->t, it->col, b, it->step, it->wake, at,
+				    w))
+			continue;
+		if (ea_pf_counter_repeats(it->any, *w == it->last, it->wake,
+					  *w))
+			continue;
+		it->last = *w;
+		it->any = true;
+		return true;
+	}
+	return false;
+}
+
 /* The counters column col gives at a step of step buckets: power on each
  * change, wakeup energy on each change or nonzero step (as the writers
  * do), each closed by a 0 at the end. */
@@ -71,21 +101,13 @@ static long long counters_of(const struct ea_timeline *t, int col, size_t step)
 	long long n = 0;
 
 	for (int wake = 0; wake < 2; wake++) {
-		bool any = false;
-		double last = 0;
+		struct ea_pf_power_iter it;
+		uint64_t a;
+		double w;
 
-		for (size_t b = 0; b < t->nbuckets; b += step) {
-			uint64_t a;
-			double w;
-
-			if (!ea_pf_power_at(t, col, b, step, wake, &a, &w))
-				continue;
-			if (ea_pf_counter_repeats(any, w == last, wake, w))
-				continue;
+		ea_pf_power_iter_init(&it, t, col, wake, step);
+		while (ea_pf_power_next(&it, &a, &w))
 			n++;
-			last = w;
-			any = true;
-		}
 		n += t->nbuckets > 0;
 	}
 	return n;
@@ -146,4 +168,62 @@ bool ea_pf_check_cap(struct ea_perfetto *p, size_t k, uint64_t at)
 		return true;
 	}
 	return false;
+}
+
+void ea_pf_pid_map_free(struct ea_pf_pid_map *m)
+{
+	free(m->pid);
+	free(m->val);
+	memset(m, 0, sizeof(*m));
+}
+
+bool ea_pf_pid_map_room(struct ea_pf_pid_map *m)
+{
+	struct ea_pf_pid_map g;
+
+	if (m->n + 1 <= m->cap / 2)
+		return true;
+	g = (struct ea_pf_pid_map){.cap = m->cap ? m->cap * 2 : 64, .n = m->n};
+	g.pid = calloc(g.cap, sizeof(*g.pid));
+	g.val = calloc(g.cap, sizeof(*g.val));
+	if (!g.pid || !g.val) {
+		free(g.pid);
+		free(g.val);
+		return false;
+	}
+	for (size_t i = 0; i < m->cap; i++)
+		if (m->val[i]) {
+			size_t k = ea_pf_pid_slot(&g, m->pid[i]);
+
+			g.pid[k] = m->pid[i];
+			g.val[k] = m->val[i];
+		}
+	ea_pf_pid_map_free(m);
+	*m = g;
+	return true;
+}
+
+#define WRITEBACK_BYTES (4u << 20)
+
+void ea_pf_gave(struct ea_perfetto *p, size_t n)
+{
+	struct stat st;
+	long end;
+	int fd;
+
+	p->unflushed += n;
+	if (p->unflushed < WRITEBACK_BYTES || p->no_writeback)
+		return;
+	p->unflushed = 0;
+	fd = fileno(p->f);
+	if (fd < 0 || fstat(fd, &st) || !S_ISREG(st.st_mode)) {
+		p->no_writeback = true;
+		return;
+	}
+	/* a hint: where it fails, fsync() does all the work as before */
+	if (!fflush(p->f) && (end = ftell(p->f)) > p->wb_at) {
+		(void)sync_file_range(fd, p->wb_at, end - p->wb_at,
+				      SYNC_FILE_RANGE_WRITE);
+		p->wb_at = end;
+	}
 }

@@ -57,8 +57,10 @@ static struct jw *jw(const struct ea_perfetto *p)
 
 static void jflush(struct ea_perfetto *p)
 {
-	if (p->held)
+	if (p->held) {
 		fwrite(jw(p)->buf, 1, p->held, p->f);
+		ea_pf_gave(p, p->held);
+	}
 	p->held = 0;
 }
 
@@ -81,6 +83,7 @@ static void put_bytes(struct ea_perfetto *p, const char *s, size_t n)
 	if (n > JBUF_BYTES) {
 		jflush(p);
 		fwrite(s, 1, n, p->f);
+		ea_pf_gave(p, n);
 		return;
 	}
 	memcpy(room(p, n), s, n);
@@ -312,51 +315,39 @@ static void power_counters(struct ea_perfetto *p, const struct ea_timeline *t,
  * ",\"args\":{\"pid\":PID,\"freq_khz\":" (tail_len bytes).
  */
 struct task_text {
-	int32_t pid;
 	uint16_t name_len, tail_len;
-	char *text; /* NULL: a free slot */
+	char *text;
 };
 
-/* pid -> its text: open addressing. */
+/* The tasks' texts, found by pid (its value: index + 1). */
 struct task_map {
+	struct ea_pf_pid_map by_pid;
 	struct task_text *e;
-	size_t cap, n;
+	size_t n, cap;
 };
-
-static size_t task_slot(const struct task_map *m, int32_t pid)
-{
-	size_t i = ((uint32_t)pid * 2654435761u) & (m->cap - 1);
-
-	while (m->e[i].text && m->e[i].pid != pid)
-		i = (i + 1) & (m->cap - 1);
-	return i;
-}
 
 static void task_map_free(struct task_map *m)
 {
-	for (size_t i = 0; i < m->cap; i++)
+	for (size_t i = 0; i < m->n; i++)
 		free(m->e[i].text);
 	free(m->e);
+	ea_pf_pid_map_free(&m->by_pid);
 	memset(m, 0, sizeof(*m));
 }
 
 /* Room for one more task; false when out of memory. */
 static bool task_room(struct task_map *m)
 {
-	struct task_map g;
+	if (m->n == m->cap) {
+		size_t n = m->cap ? m->cap * 2 : 64;
+		struct task_text *e = realloc(m->e, n * sizeof(*e));
 
-	if (m->n + 1 <= m->cap / 2)
-		return true;
-	g = (struct task_map){.cap = m->cap ? m->cap * 2 : 256, .n = m->n};
-	g.e = calloc(g.cap, sizeof(*g.e));
-	if (!g.e)
-		return false;
-	for (size_t i = 0; i < m->cap; i++)
-		if (m->e[i].text)
-			g.e[task_slot(&g, m->e[i].pid)] = m->e[i];
-	free(m->e);
-	*m = g;
-	return true;
+		if (!e)
+			return false;
+		m->e = e;
+		m->cap = n;
+	}
+	return ea_pf_pid_map_room(&m->by_pid);
 }
 
 /* pid's text (ea_pf_comm_of()'s name); NULL: out of memory. */
@@ -366,10 +357,14 @@ static const struct task_text *task_text(struct task_map *m,
 	static const char cat[] = ",\"cat\":\"task\",\"ts\":";
 	struct task_text *tt;
 	char cb[32], tail[64], *q, *e;
-	size_t qlen, tlen;
+	size_t qlen, tlen, slot;
 
-	if (m->cap && m->e[task_slot(m, pid)].text)
-		return &m->e[task_slot(m, pid)];
+	if (m->by_pid.cap) {
+		uint64_t v = m->by_pid.val[ea_pf_pid_slot(&m->by_pid, pid)];
+
+		if (v)
+			return &m->e[v - 1];
+	}
 	if (!task_room(m))
 		return NULL;
 	q = esc_dup(ea_pf_comm_of(s, pid, cb), &qlen);
@@ -380,7 +375,7 @@ static const struct task_text *task_text(struct task_map *m,
 	e = PUT_LIT(e, ",\"freq_khz\":");
 	tlen = (size_t)(e - tail);
 	/* a comm has at most 15 bytes, 6 each escaped: never longer */
-	tt = &m->e[task_slot(m, pid)];
+	tt = &m->e[m->n];
 	tt->text =
 		qlen <= 128 ? realloc(q, qlen + sizeof(cat) - 1 + tlen) : NULL;
 	if (!tt->text) {
@@ -389,10 +384,12 @@ static const struct task_text *task_text(struct task_map *m,
 	}
 	memcpy(tt->text + qlen, cat, sizeof(cat) - 1);
 	memcpy(tt->text + qlen + sizeof(cat) - 1, tail, tlen);
-	tt->pid = pid;
 	tt->name_len = (uint16_t)(qlen + sizeof(cat) - 1);
 	tt->tail_len = (uint16_t)tlen;
-	m->n++;
+	slot = ea_pf_pid_slot(&m->by_pid, pid);
+	m->by_pid.pid[slot] = pid;
+	m->by_pid.val[slot] = ++m->n;
+	m->by_pid.n++;
 	return tt;
 }
 
@@ -465,8 +462,12 @@ static void changes(struct ea_perfetto *p, const struct ea_timeline *t,
 	struct cpu_text *cpu =
 		calloc((size_t)(ncpus > 0 ? ncpus : 1), sizeof(*cpu));
 	struct task_map tasks = {0};
+	struct ea_tl_reader *r = ea_tl_reader_new(t);
+	struct ea_tl_change chv, *ch = &chv;
 
-	if (!cpu) {
+	if (!cpu || !r) {
+		free(cpu);
+		ea_tl_reader_free(r);
 		p->failed = true;
 		return;
 	}
@@ -481,8 +482,8 @@ static void changes(struct ea_perfetto *p, const struct ea_timeline *t,
 		cpu[c].f = -2;
 		cpu[c].i = -3;
 	}
-	for (size_t k = 0; k < t->nch && !p->full && !p->failed; k++) {
-		const struct ea_tl_change *ch = &t->ch[k];
+	for (size_t k = 0; !p->full && !p->failed && ea_tl_reader_next(r, ch);
+	     k++) {
 		int c = ch->cpu;
 		struct cpu_text *ct = &cpu[c < ncpus ? c : 0];
 		long long fv = ch->mode == EA_CPU_BUSY
@@ -518,6 +519,7 @@ static void changes(struct ea_perfetto *p, const struct ea_timeline *t,
 		slice(p, ct, tt, ch, t0);
 	}
 	task_map_free(&tasks);
+	ea_tl_reader_free(r);
 	for (int c = 0; c < ncpus; c++) {
 		free(cpu[c].opp);
 		free(cpu[c].idle);

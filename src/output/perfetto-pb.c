@@ -104,13 +104,6 @@ enum {
 /* About one power counter packet (the power step, ea_pf_power_step()). */
 #define COUNTER_BYTES 30
 
-/* pid -> interned name id of one sequence: open addressing. */
-struct iid_map {
-	int32_t *pid;
-	uint64_t *iid; /* 0: free slot */
-	size_t cap, n;
-};
-
 /* One CPU's sequence. */
 struct cpu_seq {
 	uint32_t seq;
@@ -120,7 +113,7 @@ struct cpu_seq {
 	long long f, i; /* the OPP and idle state last written */
 	bool pending; /* a slice whose END is not written yet ... */
 	uint64_t pending_end; /* ... ending then */
-	struct iid_map names;
+	struct ea_pf_pid_map names; /* pid -> interned name id */
 };
 
 struct pb_state {
@@ -129,49 +122,6 @@ struct pb_state {
 	uint32_t next_seq; /* sequence ids, unique in the file */
 	bool clock_written;
 };
-
-static void map_free(struct iid_map *m)
-{
-	free(m->pid);
-	free(m->iid);
-	memset(m, 0, sizeof(*m));
-}
-
-static size_t map_slot(const struct iid_map *m, int32_t pid)
-{
-	size_t i = ((uint32_t)pid * 2654435761u) & (m->cap - 1);
-
-	while (m->iid[i] && m->pid[i] != pid)
-		i = (i + 1) & (m->cap - 1);
-	return i;
-}
-
-/* Room for one more entry; false when out of memory. */
-static bool map_room(struct iid_map *m)
-{
-	struct iid_map g;
-
-	if (m->n + 1 <= m->cap / 2)
-		return true;
-	g = (struct iid_map){.cap = m->cap ? m->cap * 2 : 64, .n = m->n};
-	g.pid = calloc(g.cap, sizeof(*g.pid));
-	g.iid = calloc(g.cap, sizeof(*g.iid));
-	if (!g.pid || !g.iid) {
-		free(g.pid);
-		free(g.iid);
-		return false;
-	}
-	for (size_t i = 0; i < m->cap; i++)
-		if (m->iid[i]) {
-			size_t k = map_slot(&g, m->pid[i]);
-
-			g.pid[k] = m->pid[i];
-			g.iid[k] = m->iid[i];
-		}
-	map_free(m);
-	*m = g;
-	return true;
-}
 
 static uint64_t rel(uint64_t ns, uint64_t t0)
 {
@@ -184,6 +134,7 @@ static void flush(struct ea_perfetto *p, struct pb_state *ps)
 	if (pbw_ok(&ps->w) && ps->w.n &&
 	    fwrite(ps->w.p, 1, ps->w.n, p->f) != ps->w.n)
 		ps->w.failed = true;
+	ea_pf_gave(p, ps->w.n);
 	pbw_reset(&ps->w);
 	p->held = 0;
 }
@@ -291,21 +242,13 @@ static void power_counters(struct ea_perfetto *p, struct pb_state *ps,
 			   uint32_t seq, const struct ea_timeline *t, int col,
 			   uint64_t uuid, uint64_t t0, bool wake, size_t step)
 {
-	bool any = false;
-	double last = 0;
+	struct ea_pf_power_iter it;
+	uint64_t a;
+	double w;
 
-	for (size_t b = 0; b < t->nbuckets; b += step) {
-		uint64_t a;
-		double w;
-
-		if (!ea_pf_power_at(t, col, b, step, wake, &a, &w))
-			continue;
-		if (ea_pf_counter_repeats(any, w == last, wake, w))
-			continue;
+	ea_pf_power_iter_init(&it, t, col, wake, step);
+	while (ea_pf_power_next(&it, &a, &w))
 		counter_double(p, ps, seq, rel(a, t0), uuid, w);
-		last = w;
-		any = true;
-	}
 	/* Close the last step at the end so its length is visible. */
 	if (t->nbuckets)
 		counter_double(p, ps, seq, rel(t->end, t0), uuid, 0);
@@ -391,12 +334,12 @@ static void slice_begin(struct ea_perfetto *p, struct pb_state *ps,
 	size_t slot;
 	uint64_t iid;
 
-	if (!map_room(&cs->names)) {
+	if (!ea_pf_pid_map_room(&cs->names)) {
 		ps->w.failed = true; /* out of memory: nothing more */
 		return;
 	}
-	slot = map_slot(&cs->names, pid);
-	iid = cs->names.iid[slot];
+	slot = ea_pf_pid_slot(&cs->names, pid);
+	iid = cs->names.val[slot];
 	packet_begin(p, ps, cs->seq, cs, ts,
 		     iid ? 0 : SEQ_NEEDS_INCREMENTAL_STATE);
 	if (!iid) {
@@ -405,7 +348,7 @@ static void slice_begin(struct ea_perfetto *p, struct pb_state *ps,
 
 		iid = cs->names.n + 1;
 		cs->names.pid[slot] = pid;
-		cs->names.iid[slot] = iid;
+		cs->names.val[slot] = iid;
 		cs->names.n++;
 		if (pid > 0 && comm != cb)
 			snprintf(label, sizeof(label), "%s %d", comm, pid);
@@ -456,7 +399,7 @@ static int tracks_alloc(struct tracks *k, int ncl, int ncpus)
 static void tracks_free(struct tracks *k)
 {
 	for (int c = 0; c < k->ncpus; c++)
-		map_free(&k->cpu[c].names);
+		ea_pf_pid_map_free(&k->cpu[c].names);
 	free(k->cpu);
 	free(k->cl_power);
 }
@@ -521,8 +464,15 @@ static void changes(struct ea_perfetto *p, struct pb_state *ps,
 		    struct tracks *k, const struct ea_timeline *t,
 		    const struct ea_state *s, uint64_t t0)
 {
-	for (size_t n = 0; n < t->nch && !p->full && pbw_ok(&ps->w); n++) {
-		const struct ea_tl_change *ch = &t->ch[n];
+	struct ea_tl_reader *r = ea_tl_reader_new(t);
+	struct ea_tl_change chv, *ch = &chv;
+
+	if (!r) {
+		ps->w.failed = true;
+		return;
+	}
+	for (size_t n = 0;
+	     !p->full && pbw_ok(&ps->w) && ea_tl_reader_next(r, ch); n++) {
 		struct cpu_seq *cs;
 		long long f, i;
 		uint64_t ts;
@@ -557,6 +507,7 @@ static void changes(struct ea_perfetto *p, struct pb_state *ps,
 			counters_alone(p, ps, cs, ts, f, i);
 		}
 	}
+	ea_tl_reader_free(r);
 	for (int c = 0; c < k->ncpus; c++)
 		if (k->cpu[c].pending)
 			slice_end(p, ps, &k->cpu[c], k->cpu[c].f, k->cpu[c].i);

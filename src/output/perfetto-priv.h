@@ -38,6 +38,9 @@ struct ea_perfetto {
 	bool failed; /* out of memory: the file is incomplete */
 	size_t held; /* bytes the format holds, not yet given to f */
 	void *impl; /* the format's own state */
+	size_t unflushed; /* bytes given to f since writeback was started */
+	long wb_at; /* ... up to this offset in f */
+	bool no_writeback; /* f is no regular file */
 };
 
 /* The writers' own starts (called by ea_perfetto_begin_as()). */
@@ -78,6 +81,57 @@ static inline bool ea_pf_counter_repeats(bool any, bool same, bool wake,
 {
 	return any && same && (!wake || !w);
 }
+
+/*
+ * The power (wake false) or wakeup energy (wake true) counters of column
+ * col at a step of step buckets, in order, as the protobuf writer writes
+ * them and ea_pf_power_step() counts them (ea_pf_counter_repeats() on the
+ * values' bits): ea_pf_power_next() gives the next one's time and value,
+ * false after the last (the closing 0 at the end is not one of them).
+ */
+struct ea_pf_power_iter {
+	const struct ea_timeline *t;
+	int col;
+	bool wake, any;
+	size_t b, step;
+	double last;
+};
+
+void ea_pf_power_iter_init(struct ea_pf_power_iter *it,
+			   const struct ea_timeline *t, int col, bool wake,
+			   size_t step);
+bool ea_pf_power_next(struct ea_pf_power_iter *it, uint64_t *at, double *w);
+
+/* pid -> a nonzero number (an index + 1, an interned name's id): the
+ * writers' per-task maps, open addressing. */
+struct ea_pf_pid_map {
+	int32_t *pid;
+	uint64_t *val; /* 0: a free slot */
+	size_t cap, n;
+};
+
+void ea_pf_pid_map_free(struct ea_pf_pid_map *m);
+/* Room for one more entry (the slots of those there may move); false
+ * when out of memory. */
+bool ea_pf_pid_map_room(struct ea_pf_pid_map *m);
+
+/* pid's slot: its entry, or the free slot where it goes (cap > 0). */
+static inline size_t ea_pf_pid_slot(const struct ea_pf_pid_map *m, int32_t pid)
+{
+	size_t i = ((uint32_t)pid * 2654435761u) & (m->cap - 1);
+
+	while (m->val[i] && m->pid[i] != pid)
+		i = (i + 1) & (m->cap - 1);
+	return i;
+}
+
+/*
+ * The writers gave n more bytes to f: every 4 MiB, the kernel is asked to
+ * start writing what f has to disk (sync_file_range(), not waiting), so
+ * that the fsync() of the file's commit does not wait for all of it at
+ * the end. Nothing for a pipe or a device.
+ */
+void ea_pf_gave(struct ea_perfetto *p, size_t n);
 
 /* The file's size so far: what f has and what the format holds. -1 when
  * f cannot tell. */

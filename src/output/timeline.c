@@ -10,6 +10,9 @@
 #include <string.h>
 
 #include "eatrace/html.h"
+#include "output/timeline-changes.h"
+#include "output/timeline-priv.h"
+#include "output/timeline-thread.h"
 
 #define AUTO_FIRST_WIDTH 1000 /* ns */
 
@@ -43,6 +46,8 @@ int ea_timeline_init(struct ea_timeline *t, const struct ea_acct *acct,
 		     uint64_t width_ns, size_t max_buckets, bool record_changes)
 {
 	const struct ea_model *m = acct->model;
+	struct ea_tl_priv *pv;
+	int maxcl = 0;
 
 	memset(t, 0, sizeof(*t));
 	t->acct = acct;
@@ -56,11 +61,21 @@ int ea_timeline_init(struct ea_timeline *t, const struct ea_acct *acct,
 	t->width = width_ns ? width_ns : AUTO_FIRST_WIDTH;
 	t->max_buckets = max_buckets < 2 ? 2 : max_buckets;
 	t->record_changes = record_changes;
-	t->seen = calloc((size_t)(t->ncols ? t->ncols : 1) * NPARTS,
-			 sizeof(*t->seen));
-	t->cl_last =
-		calloc(t->nclusters ? t->nclusters : 1, sizeof(*t->cl_last));
-	if (!t->seen || !t->cl_last) {
+	pv = t->priv = calloc(1, sizeof(*t->priv));
+	if (!pv)
+		return -1;
+	pv->seen = calloc((size_t)(t->ncols ? t->ncols : 1) * NPARTS,
+			  sizeof(*pv->seen));
+	pv->cl_last =
+		calloc(t->nclusters ? t->nclusters : 1, sizeof(*pv->cl_last));
+	for (int i = 0; i < m->nclusters; i++)
+		if (m->clusters[i].ncpus > maxcl)
+			maxcl = m->clusters[i].ncpus;
+	pv->step_bytes = sizeof(struct tl_step) +
+			 (size_t)(maxcl + 5) * sizeof(ea_energy_t);
+	pv->step = aligned_alloc(16, pv->step_bytes);
+	if (!pv->seen || !pv->cl_last || !pv->step ||
+	    (record_changes && tl_changes_init(&pv->changes, t->ncpus))) {
 		ea_timeline_free(t);
 		return -1;
 	}
@@ -69,10 +84,18 @@ int ea_timeline_init(struct ea_timeline *t, const struct ea_acct *acct,
 
 void ea_timeline_free(struct ea_timeline *t)
 {
+	struct ea_tl_priv *pv = t->priv;
+
+	if (pv)
+		tl_thread_finish(pv->thread);
 	free(t->e);
-	free(t->ch);
-	free(t->seen);
-	free(t->cl_last);
+	if (pv) {
+		free(pv->step);
+		tl_changes_free(&pv->changes);
+		free(pv->seen);
+		free(pv->cl_last);
+		free(pv);
+	}
 	memset(t, 0, sizeof(*t));
 }
 
@@ -138,9 +161,9 @@ static long long bucket_find(struct ea_timeline *t, uint64_t ts)
 		       (b + 1 - t->nbuckets) * row);
 		t->nbuckets = b + 1;
 	}
-	t->near_b = (size_t)b;
-	t->near_lo = bucket_start(t, b);
-	t->near_hi = bucket_start(t, b + 1);
+	t->priv->near_b = (size_t)b;
+	t->priv->near_lo = bucket_start(t, b);
+	t->priv->near_hi = bucket_start(t, b + 1);
 	return (long long)b;
 }
 
@@ -153,8 +176,10 @@ static long long bucket_find(struct ea_timeline *t, uint64_t ts)
  */
 static inline long long bucket_of(struct ea_timeline *t, uint64_t ts)
 {
-	if (ts - t->near_lo < t->near_hi - t->near_lo)
-		return (long long)t->near_b;
+	const struct ea_tl_priv *pv = t->priv;
+
+	if (ts - pv->near_lo < pv->near_hi - pv->near_lo)
+		return (long long)pv->near_b;
 	return bucket_find(t, ts);
 }
 
@@ -252,7 +277,7 @@ static inline void spread(struct ea_timeline *t, int col, ea_energy_t v,
 		return oom(t);
 	/* All in one bucket (most changes): the one piece, v (the last bucket
 	 * is the near one now: near_lo is its start). */
-	if (t0 >= t->start && t0 >= t->near_lo)
+	if (t0 >= t->start && t0 >= t->priv->near_lo)
 		t->e[last * t->stride + col] += v;
 	else
 		spread_over(t, col, v, t0, t1);
@@ -278,36 +303,118 @@ static ea_energy_t part_wake(const struct ea_energy *e)
 static ea_energy_t grown(struct ea_timeline *t, int col, enum part part,
 			 ea_energy_t now)
 {
-	ea_energy_t *seen = &t->seen[col * NPARTS + part];
+	ea_energy_t *seen = &t->priv->seen[col * NPARTS + part];
 	ea_energy_t d = now - *seen;
 
 	*seen = now;
 	return d;
 }
 
-/* CPU cpu's stretch [since, now), clipped to the window (not empty). */
-static void record(struct ea_timeline *t, int cpu, uint64_t since, uint64_t now,
-		   const struct ea_cpu_state *old)
+/* The CPU's stretch, clipped to the window (not empty). */
+static void record(struct ea_timeline *t, const struct tl_step *st)
 {
-	struct ea_tl_change *c;
+	struct ea_tl_change c = {
+		.t0 = st->c0,
+		.t1 = st->c1,
+		.pid = st->pid,
+		.freq_khz = st->freq_khz,
+		.idle_state = st->idle_state,
+		.mode = st->mode,
+		.cpu = st->cpu,
+	};
 
-	if (t->nch == t->chcap) {
-		size_t n = t->chcap ? t->chcap * 2 : 4096;
-		struct ea_tl_change *p = realloc(t->ch, n * sizeof(*p));
+	if (tl_changes_add(&t->priv->changes, &c))
+		oom(t);
+}
 
-		if (!p)
-			return oom(t);
-		t->ch = p;
-		t->chcap = n;
+/*
+ * One change, in two halves: front() reads the accountant's figures after
+ * the change and works out what grew (the caller's thread: the accountant
+ * goes on changing them); back() spreads that over the buckets and records
+ * the change (the caller's thread too, or the timeline's own thread with
+ * ea_timeline_use_thread()). The same steps in the same order either way.
+ */
+static bool front(struct ea_timeline *t, const struct ea_state *s, int cpu,
+		  uint64_t since, uint64_t now, const struct ea_cpu_state *old,
+		  struct tl_step *st)
+{
+	struct ea_tl_priv *pv = t->priv;
+	const struct ea_acct *a = t->acct;
+	const struct ea_model *m = a->model;
+	const struct ea_cluster *cl;
+	const struct ea_energy *cle, *cpe; /* the cluster's and CPU's figures */
+	int ci, ccol, n;
+
+	/* t->error is the back half's: with a thread of its own, it stops
+	 * there */
+	if ((!pv->thread && t->error[0]) || a->error[0] || cpu >= m->ncpus ||
+	    m->cpu_cluster[cpu] < 0)
+		return false;
+	if (!t->started) {
+		ea_state_window(s, &t->start, &t->end);
+		ea_state_clip_bounds(s, &pv->clip_start, &pv->clip_end);
+		t->started = true;
 	}
-	c = &t->ch[t->nch++];
-	c->t0 = since;
-	c->t1 = now;
-	c->cpu = (uint16_t)cpu;
-	c->mode = old->mode;
-	c->pid = old->pid;
-	c->freq_khz = old->freq_khz;
-	c->idle_state = old->idle_state;
+	ci = m->cpu_cluster[cpu];
+	cl = &m->clusters[ci];
+	cle = &a->clusters[ci].e;
+	cpe = &a->cpus[cpu].e;
+	ccol = t->ncpus + ci;
+	n = cl->ncpus;
+	if (!pv->cl_last[ci])
+		pv->cl_last[ci] = ea_state_first_ts(s);
+	st->cpu = (uint16_t)cpu;
+	st->ci = (uint16_t)ci;
+	st->now = now;
+
+	/* The cluster's own power over [last, now), shared among its CPUs. */
+	st->cl_c0 = pv->cl_last[ci];
+	st->cl_c1 = now;
+	ea_clip_to(pv->clip_start, pv->clip_end, &st->cl_c0, &st->cl_c1);
+	st->d[0] = grown(t, ccol, PART_CLUSTER, part_cluster(cle));
+	for (int i = 0; i < n; i++)
+		st->d[1 + i] = grown(t, cl->cpus[i], PART_CLUSTER,
+				     part_cluster(&a->cpus[cl->cpus[i]].e));
+	pv->cl_last[ci] = now;
+
+	/* This CPU's core over [since, now). */
+	st->c0 = since;
+	st->c1 = now;
+	st->in_window =
+		ea_clip_to(pv->clip_start, pv->clip_end, &st->c0, &st->c1) != 0;
+	st->d[n + 1] = grown(t, cpu, PART_CORE, part_core(cpe));
+	st->d[n + 2] = grown(t, ccol, PART_CORE, part_core(cle));
+
+	/* Wakeups at now. */
+	st->d[n + 3] = grown(t, cpu, PART_WAKE, part_wake(cpe));
+	st->d[n + 4] = grown(t, ccol, PART_WAKE, part_wake(cle));
+	st->pid = old->pid;
+	st->freq_khz = old->freq_khz;
+	st->idle_state = old->idle_state;
+	st->mode = old->mode;
+	return true;
+}
+
+static void back(struct ea_timeline *t, const struct tl_step *st)
+{
+	const struct ea_cluster *cl = &t->acct->model->clusters[st->ci];
+	int cpu = st->cpu, ccol = t->ncpus + st->ci, n = cl->ncpus;
+
+	if (t->error[0])
+		return;
+	spread(t, ccol, st->d[0], st->cl_c0, st->cl_c1);
+	for (int i = 0; i < n; i++)
+		spread(t, cl->cpus[i], st->d[1 + i], st->cl_c0, st->cl_c1);
+	spread(t, cpu, st->d[n + 1], st->c0, st->c1);
+	spread(t, ccol, st->d[n + 2], st->c0, st->c1);
+	put_at(t, cpu, st->d[n + 3], st->now);
+	if (t->stride > t->ncols)
+		put_at(t, t->ncols + cpu, st->d[n + 3], st->now);
+	put_at(t, ccol, st->d[n + 4], st->now);
+	if (t->stride > t->ncols)
+		put_at(t, t->ncols + ccol, st->d[n + 4], st->now);
+	if (t->record_changes && st->in_window)
+		record(t, st);
 }
 
 static void on_change(void *ctx, const struct ea_state *s, int cpu,
@@ -316,64 +423,27 @@ static void on_change(void *ctx, const struct ea_state *s, int cpu,
 		      const struct ea_cpu_state *new)
 {
 	struct ea_timeline *t = ctx;
-	const struct ea_acct *a = t->acct;
-	const struct ea_model *m = a->model;
-	const struct ea_cluster *cl;
-	const struct ea_energy *cle, *cpe; /* the cluster's and CPU's figures */
-	uint64_t c0, c1;
-	ea_energy_t wake;
-	bool in_window;
-	int ci, ccol;
+	struct ea_tl_priv *pv = t->priv;
+	struct tl_step *st;
 
-	if (t->error[0] || a->error[0] || cpu >= m->ncpus ||
-	    m->cpu_cluster[cpu] < 0)
+	if (pv->thread) {
+		st = tl_thread_slot(pv->thread);
+		if (front(t, s, cpu, since, now, old, st))
+			tl_thread_put(pv->thread);
 		return;
-	if (!t->started) {
-		ea_state_window(s, &t->start, &t->end);
-		ea_state_clip_bounds(s, &t->clip_start, &t->clip_end);
-		t->started = true;
 	}
-	ci = m->cpu_cluster[cpu];
-	cl = &m->clusters[ci];
-	cle = &a->clusters[ci].e;
-	cpe = &a->cpus[cpu].e;
-	ccol = t->ncpus + ci;
-	if (!t->cl_last[ci])
-		t->cl_last[ci] = ea_state_first_ts(s);
+	st = pv->step;
+	if (front(t, s, cpu, since, now, old, st))
+		back(t, st);
+}
 
-	/* The cluster's own power over [last, now), shared among its CPUs. */
-	c0 = t->cl_last[ci];
-	c1 = now;
-	ea_clip_to(t->clip_start, t->clip_end, &c0, &c1);
-	spread(t, ccol, grown(t, ccol, PART_CLUSTER, part_cluster(cle)), c0,
-	       c1);
-	for (int i = 0; i < cl->ncpus; i++) {
-		int c = cl->cpus[i];
-		ea_energy_t v =
-			grown(t, c, PART_CLUSTER, part_cluster(&a->cpus[c].e));
+int ea_timeline_use_thread(struct ea_timeline *t)
+{
+	struct ea_tl_priv *pv = t->priv;
 
-		spread(t, c, v, c0, c1);
-	}
-	t->cl_last[ci] = now;
-
-	/* This CPU's core over [since, now). */
-	c0 = since;
-	c1 = now;
-	in_window = ea_clip_to(t->clip_start, t->clip_end, &c0, &c1) != 0;
-	spread(t, cpu, grown(t, cpu, PART_CORE, part_core(cpe)), c0, c1);
-	spread(t, ccol, grown(t, ccol, PART_CORE, part_core(cle)), c0, c1);
-
-	/* Wakeups at now. */
-	wake = grown(t, cpu, PART_WAKE, part_wake(cpe));
-	put_at(t, cpu, wake, now);
-	if (t->stride > t->ncols)
-		put_at(t, t->ncols + cpu, wake, now);
-	wake = grown(t, ccol, PART_WAKE, part_wake(cle));
-	put_at(t, ccol, wake, now);
-	if (t->stride > t->ncols)
-		put_at(t, t->ncols + ccol, wake, now);
-	if (t->record_changes && in_window)
-		record(t, cpu, c0, c1, old);
+	if (pv->thread || t->started)
+		return pv->thread ? 0 : -1;
+	return tl_thread_start(&pv->thread, t, pv->step_bytes, back);
 }
 
 const struct ea_state_ops ea_timeline_ops = {
@@ -385,10 +455,12 @@ int ea_timeline_done(struct ea_timeline *t, const struct ea_state *s,
 {
 	size_t need;
 
+	tl_thread_finish(t->priv->thread);
+	t->priv->thread = NULL;
 	if (t->error[0])
 		return ea_err_set(err, "%s", t->error);
 	ea_state_window(s, &t->start, &t->end);
-	t->near_lo = t->near_hi = 0; /* the buckets change here */
+	t->priv->near_lo = t->priv->near_hi = 0; /* the buckets change here */
 	if (!t->e) {
 		t->e = calloc(t->stride ? t->stride : 1, sizeof(*t->e));
 		if (!t->e)

@@ -69,6 +69,10 @@ static void render(const char *path, unsigned variant)
 	if (ea_timeline_init(&tl, &acct, 0, variant & 2 ? 20000 : 400,
 			     variant & 4))
 		abort();
+	/* as cmd-report.c: the buckets on a thread of their own (variants
+	 * with and without it: both paths see every input) */
+	if (variant & 32)
+		(void)ea_timeline_use_thread(&tl);
 	cons[0] = (struct ea_consumer){ &ea_stats_ops, &st };
 	cons[1] = (struct ea_consumer){ &ea_acct_ops, &acct };
 	cons[2] = (struct ea_consumer){ &ea_timeline_ops, &tl };
