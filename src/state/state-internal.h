@@ -54,6 +54,8 @@ struct ea_state {
 	void *ctx;
 	struct lookahead la;
 	bool started, finished;
+	bool la_cut;		/* the look-ahead was cut at the start: its
+				   rings shrink once drained (la_shrink()) */
 	uint64_t first_ts, last_ts;
 	uint64_t win_start, win_end;
 	struct ea_cpu *cpus;

@@ -66,8 +66,10 @@ static int start(struct ea_state *s, uint64_t first_ts)
 	s->started = true;
 	s->la.retro = false;
 	/* The start is inferred: from now on hold back what the caller asked. */
-	if (s->cfg.lookahead && s->cfg.lookahead < s->la.cap)
+	if (s->cfg.lookahead && s->cfg.lookahead < s->la.cap) {
 		s->la.cap = s->cfg.lookahead;
+		s->la_cut = true; /* feed_held() shrinks the rings once drained */
+	}
 	return cpu_grow(s, ncpus);
 }
 
@@ -175,6 +177,10 @@ static int feed_held(struct ea_state *s, const struct ea_event *ev,
 	while (la_full(&s->la)) {
 		if (apply(s, la_pop(&s->la), err))
 			return -1;
+	}
+	if (s->la_cut && !s->la.len) {
+		la_shrink(&s->la);
+		s->la_cut = false;
 	}
 	if (!(ev = la_scan(&s->la, ev)))
 		return ea_err_set(err, "out of memory");
