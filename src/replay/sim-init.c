@@ -313,9 +313,9 @@ int sim_init(struct sim *s, const struct ea_workload *w,
 		n = s->narr;
 	}
 	/* a latency per activation served, at most one per arrival */
-	s->lat = malloc((n ? n : 1) * sizeof(*s->lat));
-	s->floor = malloc((n ? n : 1) * sizeof(*s->floor));
-	if (!s->lat || !s->floor) {
+	s->lat32 = malloc((n ? n : 1) * sizeof(*s->lat32));
+	s->floor32 = malloc((n ? n : 1) * sizeof(*s->floor32));
+	if (!s->lat32 || !s->floor32) {
 		sim_fail(s, "out of memory");
 		return -1;
 	}
@@ -384,6 +384,8 @@ void sim_free(struct sim *s)
 	free(s->out);
 	free(s->lat);
 	free(s->floor);
+	free(s->lat32);
+	free(s->floor32);
 	memset(s, 0, sizeof(*s));
 }
 
@@ -404,9 +406,9 @@ struct sim *sim_new(const struct sim_config *cfg, char *err, size_t n)
 	s->work = cfg->work;
 	s->gspec = *cfg->gov;
 	if (cfg->no_latencies) {
-		free(s->lat);
-		free(s->floor);
-		s->lat = s->floor = NULL;
+		free(s->lat32);
+		free(s->floor32);
+		s->lat32 = s->floor32 = NULL;
 		s->lat_cap = 0;
 		s->no_lat = true;
 	}

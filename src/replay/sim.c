@@ -406,6 +406,8 @@ void sim_get_metrics(struct sim *s, struct sim_metrics *out)
 	*out = (struct sim_metrics){
 		.lat = s->lat,
 		.floor = s->floor,
+		.lat32 = s->lat32,
+		.floor32 = s->floor32,
 		.nlat = s->nlat,
 		.floor_wait_ns = s->floor_wait_ns,
 		.end_ns = s->end_ns,

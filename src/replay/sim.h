@@ -252,9 +252,13 @@ struct sim {
 	void *sink_ctx;
 	int sink_err;
 	/* metrics */
-	uint64_t *lat;
-	uint64_t *floor; /* [nlat]: of each latency, the recording's part */
-	bool no_lat; /* none kept (lat, floor NULL): nlat counts them */
+	/* [nlat] latencies and, of each, the recording's part: in 32 bits
+	 * while every latency fits (half the memory), else (lat_wide) in
+	 * lat, floor */
+	uint32_t *lat32, *floor32;
+	uint64_t *lat, *floor;
+	bool lat_wide;
+	bool no_lat; /* none kept (all NULL): nlat counts them */
 	size_t nlat, lat_cap;
 	uint64_t floor_wait_ns; /* of wait_ns, the recording's gaps */
 	uint64_t end_ns; /* the run's end: its last task done, at least

@@ -35,6 +35,8 @@ struct sim_metrics {
 			  simulator's, the caller may reorder them */
 	uint64_t *floor; /* [nlat]: of each, the part the recording
 			    supplies (its gaps), likewise */
+	/* ... or these, when every latency fits 32 bits (lat, floor NULL) */
+	uint32_t *lat32, *floor32;
 	size_t nlat;
 	uint64_t wait_ns, late, overutil_ns, migrations, events;
 	uint64_t floor_wait_ns; /* of wait_ns, the recording's gaps */

@@ -223,6 +223,10 @@ int ea_state_finish(struct ea_state *s, struct ea_err *err)
 	while ((out = la_pop(&s->la)))
 		if (apply(s, out, err))
 			return -1;
+	/* nothing is scanned after the end: the rings to one slot each (a
+	 * replay keeps the recording's state until it has replayed) */
+	s->la.cap = 1;
+	la_shrink(&s->la);
 	if (!s->started)
 		return ea_err_set(err, "no events the analysis can use");
 	s->counts.resyncs = s->la.resyncs;
