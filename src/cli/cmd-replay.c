@@ -2,6 +2,7 @@
 /* eatrace replay: the recorded workload under other scheduling decisions. */
 #include <errno.h>
 #include <getopt.h>
+#include <malloc.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -580,6 +581,23 @@ out:
 	return rc;
 }
 
+/*
+ * glibc raises its mmap threshold to the size of each mmapped block freed
+ * (up to 32 MB): after the first look-ahead ring of a pricing stage is
+ * freed, the next ones, the activations' growing arrays and the
+ * latencies come from the heap, whose freed middle stays resident. Fixed
+ * at its default (128 KiB), every large block is mapped apart, returned
+ * when freed and grown by remapping: the peak is what is alive (6 MB
+ * less on a 1.3 M-activation recording). Placement and outputs are the
+ * same.
+ */
+static void large_blocks_mapped(void)
+{
+#ifdef M_MMAP_THRESHOLD
+	mallopt(M_MMAP_THRESHOLD, 128 * 1024);
+#endif
+}
+
 int cmd_replay(int argc, char **argv)
 {
 	struct ea_common_opts o = { .format = EA_FMT_TEXT };
@@ -607,6 +625,7 @@ int cmd_replay(int argc, char **argv)
 	struct stamp t0;
 	char step[256];
 
+	large_blocks_mapped();
 	if (ea_parse_common(argc, argv, &o, extra, sizeof(extra) / sizeof(extra[0]),
 			    on_opt, &ro, &help, &args, &nargs))
 		return EXIT_ERROR;
