@@ -210,6 +210,7 @@ int ea_replay_run(const struct ea_workload *w,
 	r->late = sm.late;
 	r->overutilised_ns = sm.overutil_ns;
 	r->migrations = sm.migrations;
+	r->placements = sm.placements;
 	r->events = sm.events;
 	r->ncpus = sim_ncpus(s);
 	r->cpu_busy_ns = calloc(r->ncpus, sizeof(*r->cpu_busy_ns));

@@ -43,6 +43,7 @@ static void reset(struct sim *s)
 	s->end_ns = 0;
 	s->stalled = 0;
 	s->wait_ns = s->late = s->overutil_ns = s->migrations = s->events = 0;
+	s->placements = 0;
 	s->overutilised = s->over_sticky = false;
 	s->started = false;
 	for (size_t i = 0; i < s->ntasks; i++) {

@@ -224,6 +224,7 @@ static int place(struct sim *s, int task)
 {
 	int cpu = place_policy(s, task);
 
+	s->placements++;
 	return is_off(s, cpu) ? sim_online_cpu(s, task, cpu) : cpu;
 }
 

@@ -415,6 +415,7 @@ void sim_get_metrics(struct sim *s, struct sim_metrics *out)
 		.late = s->late,
 		.overutil_ns = s->overutil_ns,
 		.migrations = s->migrations,
+		.placements = s->placements,
 		.events = s->events,
 	};
 }

@@ -265,6 +265,7 @@ struct sim {
 			    the trace's end */
 	int stalled; /* steps past the trace's end with nothing running */
 	uint64_t wait_ns, late, overutil_ns, migrations, events;
+	uint64_t placements; /* place() calls: CPUs chosen for activations */
 	bool overutilised;
 	bool over_sticky; /* overutilised since the last periodic balance
 			     that found nothing over (rp_balance) */

@@ -39,6 +39,7 @@ struct sim_metrics {
 	uint32_t *lat32, *floor32;
 	size_t nlat;
 	uint64_t wait_ns, late, overutil_ns, migrations, events;
+	uint64_t placements; /* activations placed (a CPU chosen) */
 	uint64_t floor_wait_ns; /* of wait_ns, the recording's gaps */
 	uint64_t end_ns; /* when its last task was done, at least the
 			    trace's last instant */
