@@ -15,89 +15,6 @@
 #include "replay/simulator.h"
 #include "replay/workload.h"
 
-/*
- * select_nth_T(v, n, k): put the k-th smallest of v[0, n) at v[k], the
- * smaller ones before it and the larger after (quickselect, three-way
- * partition: O(n) on average, and runs of equal latencies cost one pass).
- * percentiles_T(v, n, out): the percentiles p50, p90, p99 and the max of
- * v, exactly those of the sorted array, without sorting: select p50, then
- * p90 above it, then p99 above that (each selection leaves only larger
- * values past its rank, so the next one looks at fewer). For latencies
- * kept in 64 bits and in 32 (sim.h: lat32), the same values either way.
- */
-#define PERCENTILES(T, SUF)                                                    \
-	static void swap_##SUF(T *a, T *b)                                     \
-	{                                                                      \
-		T t = *a;                                                      \
-                                                                               \
-		*a = *b;                                                       \
-		*b = t;                                                        \
-	}                                                                      \
-                                                                               \
-	static void select_nth_##SUF(T *v, size_t n, size_t k)                 \
-	{                                                                      \
-		size_t lo = 0, hi = n; /* k is in [lo, hi) */                  \
-                                                                               \
-		while (hi - lo > 1) {                                          \
-			size_t mid = lo + (hi - lo) / 2, lt = lo, i = lo,      \
-			       gt = hi;                                        \
-			T a = v[lo], b = v[mid], c = v[hi - 1], pivot;         \
-                                                                               \
-			/* median of three */                                  \
-			pivot = a < b ? (b < c ? b : a < c ? c : a)            \
-				      : (a < c ? a : b < c ? c : b);           \
-			while (i < gt) {                                       \
-				if (v[i] < pivot)                              \
-					swap_##SUF(&v[lt++], &v[i++]);         \
-				else if (v[i] > pivot)                         \
-					swap_##SUF(&v[i], &v[--gt]);           \
-				else                                           \
-					i++;                                   \
-			}                                                      \
-			/* [lo, lt) < pivot, [lt, gt) == pivot, [gt, hi) >     \
-			 * pivot */                                            \
-			if (k < lt)                                            \
-				hi = lt;                                       \
-			else if (k >= gt)                                      \
-				lo = gt;                                       \
-			else                                                   \
-				return;                                        \
-		}                                                              \
-	}                                                                      \
-                                                                               \
-	static void percentiles_##SUF(T *v, size_t n, uint64_t out[4])         \
-	{                                                                      \
-		size_t r99, r90, r50;                                          \
-		T max = 0;                                                     \
-                                                                               \
-		if (!n)                                                        \
-			return;                                                \
-		for (size_t i = 0; i < n; i++)                                 \
-			if (v[i] > max)                                        \
-				max = v[i];                                    \
-		r99 = rank(n, 99);                                             \
-		r90 = rank(n, 90);                                             \
-		r50 = rank(n, 50);                                             \
-		select_nth_##SUF(v, n, r50);                                   \
-		out[0] = v[r50];                                               \
-		select_nth_##SUF(v + r50, n - r50, r90 - r50);                 \
-		out[1] = v[r90];                                               \
-		select_nth_##SUF(v + r90, n - r90, r99 - r90);                 \
-		out[2] = v[r99];                                               \
-		out[3] = max;                                                  \
-	}
-
-/* Nearest-rank index of percentile p among n values. */
-static size_t rank(size_t n, unsigned p)
-{
-	size_t r = (n * p + 99) / 100;
-
-	return r ? r - 1 : 0;
-}
-
-PERCENTILES(uint64_t, u64)
-PERCENTILES(uint32_t, u32)
-
 int ea_replay_work_parse(const char *name)
 {
 	if (!strcmp(name, "auto"))
@@ -190,17 +107,13 @@ int ea_replay_run(const struct ea_workload *w,
 		goto out;
 	r->lat_n = sm.nlat;
 	if (sm.lat)
-		percentiles_u64(sm.lat, sm.nlat, q);
-	else if (sm.lat32)
-		percentiles_u32(sm.lat32, sm.nlat, q);
+		sim_lats_percentiles(sm.lat, q);
 	r->lat_p50 = q[0];
 	r->lat_p90 = q[1];
 	r->lat_p99 = q[2];
 	r->lat_max = q[3];
 	if (sm.floor)
-		percentiles_u64(sm.floor, sm.nlat, q);
-	else if (sm.floor32)
-		percentiles_u32(sm.floor32, sm.nlat, q);
+		sim_lats_percentiles(sm.floor, q);
 	r->floor_p50 = q[0];
 	r->floor_p90 = q[1];
 	r->floor_p99 = q[2];

@@ -21,60 +21,6 @@ static bool measured(const struct sim *s, const struct rp_act *a)
 	       a->release >= s->win0 && a->release <= s->win1;
 }
 
-/* Room for twice as many latencies (those kept so far kept). 0, or -1
- * out of memory (failed). */
-static int lat_grow(struct sim *s)
-{
-	size_t n = s->lat_cap ? s->lat_cap * 2 : 256;
-
-	if (s->lat_wide) {
-		uint64_t *p = realloc(s->lat, n * sizeof(*p));
-		uint64_t *q = p ? realloc(s->floor, n * sizeof(*q)) : NULL;
-
-		if (p)
-			s->lat = p;
-		if (!q)
-			goto oom;
-		s->floor = q;
-	} else {
-		uint32_t *p = realloc(s->lat32, n * sizeof(*p));
-		uint32_t *q = p ? realloc(s->floor32, n * sizeof(*q)) : NULL;
-
-		if (p)
-			s->lat32 = p;
-		if (!q)
-			goto oom;
-		s->floor32 = q;
-	}
-	s->lat_cap = n;
-	return 0;
-oom:
-	sim_fail(s, "out of memory");
-	return -1;
-}
-
-/* A latency past 32 bits: every one in 64 bits from now on. */
-static int lat_widen(struct sim *s)
-{
-	size_t n = s->lat_cap ? s->lat_cap : 1;
-
-	s->lat = malloc(n * sizeof(*s->lat));
-	s->floor = malloc(n * sizeof(*s->floor));
-	if (!s->lat || !s->floor) {
-		sim_fail(s, "out of memory");
-		return -1;
-	}
-	for (size_t i = 0; i < s->nlat; i++) {
-		s->lat[i] = s->lat32[i];
-		s->floor[i] = s->floor32[i];
-	}
-	free(s->lat32);
-	free(s->floor32);
-	s->lat32 = s->floor32 = NULL;
-	s->lat_wide = true;
-	return 0;
-}
-
 void sim_record_latency(struct sim *s, const struct sim_task *t)
 {
 	const struct rp_act *a = cur_act(s, t);
@@ -82,22 +28,14 @@ void sim_record_latency(struct sim *s, const struct sim_task *t)
 
 	if (!measured(s, a))
 		return;
-	if (!s->no_lat && s->nlat == s->lat_cap && lat_grow(s))
-		return;
 	/* eligible >= release (workload.c); saturate all the same */
 	lat = s->now > a->release ? s->now - a->release : 0;
 	/* pulled to another CPU before the one woken had left idle: less */
 	floor = umin(t->floor_ns, lat);
-	if (!s->no_lat && !s->lat_wide && lat > UINT32_MAX && lat_widen(s))
+	if (!s->no_lat && (sim_lats_put(&s->floor, floor) ||
+			   sim_lats_put(&s->lat, lat))) {
+		sim_fail(s, "out of memory");
 		return;
-	if (s->no_lat)
-		; /* counted only */
-	else if (s->lat_wide) {
-		s->floor[s->nlat] = floor;
-		s->lat[s->nlat] = lat;
-	} else {
-		s->floor32[s->nlat] = (uint32_t)floor;
-		s->lat32[s->nlat] = (uint32_t)lat;
 	}
 	s->nlat++;
 	if (!s->keep_gaps) /* else counted at its start */

@@ -404,10 +404,8 @@ int sim_measure_idle(struct sim *s)
 void sim_get_metrics(struct sim *s, struct sim_metrics *out)
 {
 	*out = (struct sim_metrics){
-		.lat = s->lat,
-		.floor = s->floor,
-		.lat32 = s->lat32,
-		.floor32 = s->floor32,
+		.lat = s->no_lat ? NULL : &s->lat,
+		.floor = s->no_lat ? NULL : &s->floor,
 		.nlat = s->nlat,
 		.floor_wait_ns = s->floor_wait_ns,
 		.end_ns = s->end_ns,

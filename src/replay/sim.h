@@ -252,14 +252,10 @@ struct sim {
 	void *sink_ctx;
 	int sink_err;
 	/* metrics */
-	/* [nlat] latencies and, of each, the recording's part: in 32 bits
-	 * while every latency fits (half the memory), else (lat_wide) in
-	 * lat, floor */
-	uint32_t *lat32, *floor32;
-	uint64_t *lat, *floor;
-	bool lat_wide;
+	/* the latencies and, of each, the recording's part (lats.c) */
+	struct sim_lats lat, floor;
 	bool no_lat; /* none kept (all NULL): nlat counts them */
-	size_t nlat, lat_cap;
+	size_t nlat;
 	uint64_t floor_wait_ns; /* of wait_ns, the recording's gaps */
 	uint64_t end_ns; /* the run's end: its last task done, at least
 			    the trace's end */

@@ -584,10 +584,18 @@ static void arrivals_heap_equals_sort(void **state)
 			assert_int_equal(d[0].n, d[1].n);
 			assert_true(d[0].h == d[1].h);
 			assert_int_equal(s[0].nlat, s[1].nlat);
-			/* in 32 bits here (no latency of 4.3 s or more) */
-			assert_false(s[0].lat_wide || s[1].lat_wide);
-			assert_memory_equal(s[0].lat32, s[1].lat32,
-					    s[0].nlat * sizeof(*s[0].lat32));
+			assert_int_equal(s[0].lat.n, s[0].nlat);
+			assert_int_equal(s[0].lat.nb, s[1].lat.nb);
+			for (size_t h = 0; h < s[0].lat.nb; h++) {
+				assert_int_equal(s[0].lat.b[h].n,
+						 s[1].lat.b[h].n);
+				if (s[0].lat.b[h].n)
+					assert_memory_equal(
+						s[0].lat.b[h].lo,
+						s[1].lat.b[h].lo,
+						s[0].lat.b[h].n *
+							sizeof(uint32_t));
+			}
 			assert_true(s[0].wait_ns == s[1].wait_ns &&
 				    s[0].migrations == s[1].migrations &&
 				    s[0].late == s[1].late);
