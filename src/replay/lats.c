@@ -3,8 +3,8 @@
  * A run's wakeup latencies kept in 4 bytes each (struct sim_lats,
  * simulator.h): grouped by their high 32 bits, each group the low 32 bits
  * of its values, so that a latency of seconds costs no more than one of
- * microseconds; and their exact percentiles (nearest rank), as of the
- * sorted values.
+ * microseconds, and zeros (most latency floors) only counted; and their
+ * exact percentiles (nearest rank), as of the sorted values.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -30,6 +30,11 @@ int sim_lats_put(struct sim_lats *l, uint64_t v)
 	size_t h = (size_t)(v >> 32);
 	struct sim_lat_bucket *b;
 
+	if (!v) {
+		l->nzero++;
+		l->n++;
+		return 0;
+	}
 	if (h >= l->nb) {
 		struct sim_lat_bucket *p = realloc(l->b, (h + 1) * sizeof(*p));
 
@@ -58,7 +63,7 @@ void sim_lats_clear(struct sim_lats *l)
 {
 	for (size_t h = 0; h < l->nb; h++)
 		l->b[h].n = 0;
-	l->n = 0;
+	l->n = l->nzero = 0;
 }
 
 void sim_lats_free(struct sim_lats *l)
@@ -146,16 +151,24 @@ static uint64_t value_at(struct sim_lats *l, size_t r, size_t *h,
 
 void sim_lats_percentiles(struct sim_lats *l, uint64_t out[4])
 {
-	size_t n = l->n, h = 0, from = 0, below = 0, top;
+	size_t n = l->n, h = 0, from = 0, below = l->nzero, top;
+	const unsigned p[3] = {50, 90, 99};
 	uint32_t max = 0;
 
 	if (!n)
 		return;
-	out[0] = value_at(l, rank(n, 50), &h, &from, &below);
-	out[1] = value_at(l, rank(n, 90), &h, &from, &below);
-	out[2] = value_at(l, rank(n, 99), &h, &from, &below);
-	for (top = l->nb; !l->b[top - 1].n; top--)
+	for (int i = 0; i < 3; i++) {
+		size_t r = rank(n, p[i]);
+
+		/* the zeros, counted, come first */
+		out[i] = r < l->nzero ? 0 : value_at(l, r, &h, &from, &below);
+	}
+	for (top = l->nb; top && !l->b[top - 1].n; top--)
 		;
+	if (!top) {
+		out[3] = 0; /* all zeros */
+		return;
+	}
 	for (size_t i = 0; i < l->b[top - 1].n; i++)
 		if (l->b[top - 1].lo[i] > max)
 			max = l->b[top - 1].lo[i];

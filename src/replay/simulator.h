@@ -31,7 +31,8 @@ struct sim_config {
 
 /*
  * Latencies, ns, in 4 bytes each (lats.c): grouped by their high 32 bits,
- * b[h].lo the low 32 bits of those v with v >> 32 == h, in the order put.
+ * b[h].lo the low 32 bits of those v with v >> 32 == h, in the order put;
+ * zeros only counted (nzero).
  */
 struct sim_lat_bucket {
 	uint32_t *lo;
@@ -41,6 +42,7 @@ struct sim_lat_bucket {
 struct sim_lats {
 	struct sim_lat_bucket *b;
 	size_t nb, n; /* groups, values in all */
+	size_t nzero; /* of n, zeros (in no group) */
 };
 
 /* Room for n in the first group at once; 0, or -1 out of memory. */
