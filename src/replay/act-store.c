@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * A task's activations and wakers as stored (struct rp_pact, workload.h):
- * 32 bytes each, times and event positions as offsets from a base kept
+ * 28 bytes each, times and event positions as offsets from a base kept
  * every RP_PBLOCK activations, work as CPU time x one capacity; one whose
  * figures do not fit those fields is kept whole, apart (rp_pwide). Every
  * figure reads back as it was stored (rp_task_stored(), rp_task_waker()).
@@ -24,9 +24,9 @@ static bool pack(const struct rp_pbase *b, const struct rp_act *a,
 	    a->eligible < a->release || !FITS(a->eligible - a->release, 20))
 		return false;
 	if (a->end && (a->end < a->eligible ||
-		       !FITS(a->end - a->eligible + 1, 32)))
+		       !FITS(a->end - a->eligible + 1, 26)))
 		return false;
-	if (!FITS(a->ran_ns, 32))
+	if (!FITS(a->ran_ns, 26))
 		return false;
 	if (a->ran_ns) {
 		if (a->work % a->ran_ns)
@@ -38,15 +38,15 @@ static bool pack(const struct rp_pbase *b, const struct rp_act *a,
 		return false;
 	}
 	if (a->seq_in &&
-	    (a->seq_in < b->seq || !FITS(a->seq_in - b->seq + 1, 34)))
+	    (a->seq_in < b->seq || !FITS(a->seq_in - b->seq + 1, 28)))
 		return false;
 	if (a->seq_out && (a->seq_out < a->seq_in ||
-			   !FITS(a->seq_out - a->seq_in + 1, 24)))
+			   !FITS(a->seq_out - a->seq_in + 1, 16)))
 		return false;
-	if (a->cpu < -1 || !FITS(a->cpu + 1, 13) || !FITS(a->flags, 10))
+	if (a->cpu < -1 || !FITS(a->cpu + 1, 10) || !FITS(a->flags, 10))
 		return false;
-	if (wk->task < -1 || !FITS((int64_t)wk->task + 1, 23) ||
-	    wk->cpu < -1 || !FITS(wk->cpu + 1, 13) || !FITS(wk->kind, 2) ||
+	if (wk->task < -1 || !FITS((int64_t)wk->task + 1, 22) ||
+	    wk->cpu < -1 || !FITS(wk->cpu + 1, 10) || !FITS(wk->kind, 2) ||
 	    !FITS(wk->sync, 1))
 		return false;
 	p->rel = a->release - b->release;
@@ -58,8 +58,8 @@ static bool pack(const struct rp_pbase *b, const struct rp_act *a,
 	p->seq_out = a->seq_out ? a->seq_out - a->seq_in + 1 : 0;
 	p->cpu = (uint64_t)(a->cpu + 1);
 	p->flags = a->flags;
-	p->wk_task = (uint64_t)((int64_t)wk->task + 1);
-	p->wk_cpu = (uint64_t)(wk->cpu + 1);
+	p->wk_task = (uint32_t)((int64_t)wk->task + 1);
+	p->wk_cpu = (uint32_t)(wk->cpu + 1);
 	p->wk_kind = wk->kind;
 	p->wk_sync = wk->sync;
 	return true;
@@ -147,9 +147,9 @@ int rp_store_set_waker_task(struct rp_task *t, size_t k, int32_t task)
 		((struct rp_pwide *)rp_wide_find(t, k + t->k0))->wk.task = task;
 		return 0;
 	}
-	if (task < -1 || !FITS((int64_t)task + 1, 23))
+	if (task < -1 || !FITS((int64_t)task + 1, 22))
 		return -1;
-	p->wk_task = (uint64_t)((int64_t)task + 1);
+	p->wk_task = (uint32_t)((int64_t)task + 1);
 	return 0;
 }
 

@@ -755,7 +755,7 @@ int ea_workload_done(struct ea_workload *w, const struct ea_state *s,
 			if (rp_store_set_waker_task(
 				    t, k, by ? (int32_t)(by - w->tasks) : -1))
 				return ea_err_set(err, "replay: more than "
-						       "2^23 - 1 tasks");
+						       "2^22 - 1 tasks");
 		}
 		if (t->pin >= 0 || t->upin)
 			c->pinned_tasks++;

@@ -96,33 +96,33 @@ struct rp_waker {
 #define RP_SYNC_NS 50000ull
 
 /*
- * An activation and its waker as a task stores them (act-store.c): 32
+ * An activation and its waker as a task stores them (act-store.c): 28
  * bytes instead of 64, its times and event positions as offsets from
  * its block's base (rp_pbase: every RP_PBLOCK activations), its work as
- * its CPU time x one capacity. One whose figures do not fit (wide) is
- * kept whole in rp_task.wides, found by its index. Read through
+ * its CPU time x one capacity, durations below 2^26 ns (67 ms). One whose
+ * figures do not fit (wide: a long run, a sparse task's block) is kept
+ * whole in rp_task.wides, found by its index. Read through
  * rp_task_act() and rp_task_waker().
  */
-struct rp_pact {
+struct __attribute__((packed, aligned(4))) rp_pact {
 	uint64_t rel : 34; /* release - base release */
-	uint64_t seq_out : 24; /* 0: none, else seq_out - seq_in + 1 */
+	uint64_t end : 26; /* 0: open, else end - eligible + 1 */
 	uint64_t wk_kind : 2, wk_sync : 1;
 	uint64_t wide : 1; /* in rp_task.wides, the rest unused */
-	uint64_t : 2;
-	uint64_t end : 32; /* 0: open, else end - eligible + 1 */
-	uint64_t ran : 32; /* ran_ns */
-	uint64_t seq_in : 34; /* 0: none, else seq_in - base seq + 1 */
+	uint64_t seq_in : 28; /* 0: none, else seq_in - base seq + 1 */
+	uint64_t ran : 26; /* ran_ns */
+	uint64_t cpu : 10; /* cpu + 1 */
 	uint64_t elig : 20; /* eligible - release */
-	uint64_t flags : 10;
+	uint64_t seq_out : 16; /* 0: none, else seq_out - seq_in + 1 */
 	uint64_t cap : 11; /* work / ran_ns (0 when it never ran) */
-	uint64_t cpu : 13; /* cpu + 1 */
-	uint64_t wk_cpu : 13; /* waker's cpu + 1 */
-	uint64_t wk_task : 23; /* waker's task + 1 (its pid + 1 while
+	uint64_t flags : 10;
+	uint64_t : 7;
+	uint32_t wk_task : 22; /* waker's task + 1 (its pid + 1 while
 				  extracting) */
-	uint64_t : 4;
+	uint32_t wk_cpu : 10; /* waker's cpu + 1 */
 };
 
-_Static_assert(sizeof(struct rp_pact) == 32, "struct rp_pact: 32 bytes");
+_Static_assert(sizeof(struct rp_pact) == 28, "struct rp_pact: 28 bytes");
 
 #define RP_PBLOCK 64 /* activations per rp_pbase */
 
@@ -379,7 +379,7 @@ int rp_store_reserve(struct rp_task *t, size_t n);
 /* Stored activation k's waker: sync set (rp_waker.sync). */
 void rp_store_set_sync(struct rp_task *t, size_t k);
 /* ... its task set to task (-1 or an index); 0, or -1 when it does not
- * fit (2^23 - 1 tasks or more). */
+ * fit (2^22 - 1 tasks or more). */
 int rp_store_set_waker_task(struct rp_task *t, size_t k, int32_t task);
 /* Frees what t's store owns (not a view's). */
 void rp_store_free(struct rp_task *t);

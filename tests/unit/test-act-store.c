@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * A task's activation store (src/replay/act-store.c): every activation and
- * waker reads back as it was pushed, those whose figures fit the 32-byte
+ * waker reads back as it was pushed, those whose figures fit the 28-byte
  * form and those kept whole (each field past its width, below its block's
  * base, work not a whole multiple of the CPU time), across block bases, in
  * a view (k0) too; a waker's sync and task set later read back. The
@@ -57,8 +57,8 @@ static void make(size_t k, struct rp_act *a, struct rp_waker *wk)
 		a->eligible = a->release + (1ull << 20);
 		a->end = a->eligible + 30000;
 		break;
-	case 11: /* runs 2^32 - 1 ns: end - eligible + 1 past 32 bits */
-		a->end = a->eligible + (1ull << 32) - 1;
+	case 11: /* runs 2^26 - 1 ns: end - eligible + 1 past 26 bits */
+		a->end = a->eligible + (1ull << 26) - 1;
 		break;
 	case 13: /* work not CPU time x a capacity */
 		a->work = 20000ull * 1024 + 1;
@@ -66,13 +66,13 @@ static void make(size_t k, struct rp_act *a, struct rp_waker *wk)
 	case 17: /* capacity 2048: past 11 bits */
 		a->work = 20000ull * 2048;
 		break;
-	case 19: /* CPU time 2^32 ns */
-		a->ran_ns = 1ull << 32;
+	case 19: /* CPU time 2^26 ns (the end fits: 2^26 - 2 after) */
+		a->ran_ns = 1ull << 26;
 		a->work = a->ran_ns;
-		a->end = a->eligible + (1ull << 31);
+		a->end = a->eligible + (1ull << 26) - 2;
 		break;
-	case 23: /* blocked 2^24 events after its switch-in */
-		a->seq_out = a->seq_in + (1ull << 24);
+	case 23: /* blocked 2^16 events after its switch-in */
+		a->seq_out = a->seq_in + (1ull << 16);
 		break;
 	case 29: /* open, never ran: no end, no events, no CPU */
 		a->end = 0;
@@ -82,11 +82,20 @@ static void make(size_t k, struct rp_act *a, struct rp_waker *wk)
 		a->flags = RP_ACT_OPEN;
 		*wk = (struct rp_waker){-1, -1, RP_WAKER_NONE, 0};
 		break;
-	case 31: /* CPU 8191: past 13 bits as cpu + 1 */
-		a->cpu = 8191;
+	case 31: /* CPU 1023: past 10 bits as cpu + 1 */
+		a->cpu = 1023;
 		break;
-	case 37: /* waker task 2^23 - 1: past 23 bits as task + 1 */
-		wk->task = (1 << 23) - 1;
+	case 37: /* waker task 2^22 - 1: past 22 bits as task + 1 */
+		wk->task = (1 << 22) - 1;
+		break;
+	case 43: /* every field at the largest that fits: packed */
+		a->end = a->eligible + (1ull << 26) - 2;
+		a->ran_ns = (1ull << 26) - 1;
+		a->work = a->ran_ns * 2047;
+		a->seq_out = a->seq_in + (1ull << 16) - 2;
+		a->cpu = 1022;
+		wk->task = (1 << 22) - 2;
+		wk->cpu = 1022;
 		break;
 	case 41: /* work without CPU time */
 		a->ran_ns = 0;
@@ -131,17 +140,19 @@ static void round_trip(void **unused)
 		assert_true(same_waker(rp_task_waker(&t, k), wk));
 		wide += t.packs[k].wide;
 	}
-	/* 3, 5, 7, 11, 13, 17, 19, 23, 31, 37, 41, 64, 66 (29 and 65 fit) */
+	/* 3, 5, 7, 11, 13, 17, 19, 23, 31, 37, 41, 64, 66 (29, 43 and 65
+	 * fit) */
 	assert_int_equal(wide, 13);
 	assert_int_equal(t.nwides, 13);
-	assert_true(t.packs[29].wide == 0 && t.packs[65].wide == 0);
+	assert_true(t.packs[29].wide == 0 && t.packs[43].wide == 0 &&
+		    t.packs[65].wide == 0);
 
 	/* set later: sync on 2 (packed) and 7 (whole), tasks renumbered */
 	rp_store_set_sync(&t, 2);
 	rp_store_set_sync(&t, 7);
 	assert_int_equal(rp_store_set_waker_task(&t, 2, 42), 0);
 	assert_int_equal(rp_store_set_waker_task(&t, 7, -1), 0);
-	assert_int_equal(rp_store_set_waker_task(&t, 8, (1 << 23) - 1), -1);
+	assert_int_equal(rp_store_set_waker_task(&t, 8, (1 << 22) - 1), -1);
 	assert_true(same_waker(rp_task_waker(&t, 2),
 			       (struct rp_waker){42, 1, RP_WAKER_TASK, 1}));
 	assert_true(same_waker(rp_task_waker(&t, 7),
