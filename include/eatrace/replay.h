@@ -182,6 +182,9 @@ struct ea_replay_result {
 	uint64_t overutilised_ns;	/* some CPU above 80% of its capacity */
 	uint64_t migrations;		/* placements or pulls to another CPU */
 	uint64_t events;		/* simulated events emitted */
+	/* placement decisions: the activations the simulator chose a CPU
+	 * for, every one (lat_n counts those measured) */
+	uint64_t placements;
 	uint64_t *cpu_busy_ns;		/* per simulated CPU, ncpus entries */
 	/* Work done in the window, ns x capacity (the target model's
 	 * units): per CPU, ncpus entries, and in all */
@@ -274,6 +277,8 @@ struct ea_ensemble {
 	uint64_t *cut_ns;	/* per member */
 	int npol;
 	struct ea_ensemble_policy *pol;	/* as cfgs */
+	/* of all its runs: ea_replay_result.lat_n, .placements, summed */
+	uint64_t decisions, placements;
 };
 
 /*
@@ -308,6 +313,8 @@ struct ea_sensitivity_policy {
 struct ea_sensitivity {
 	int npol, baseline;
 	struct ea_sensitivity_policy *pol;	/* as cfgs */
+	/* of its runs: ea_replay_result.lat_n, .placements, summed */
+	uint64_t decisions, placements;
 };
 
 /* threads as ea_ensemble_config's. 0, or -1 + err; free either way. */

@@ -151,6 +151,8 @@ int ea_replay_ensemble(const struct ea_workload *w,
 				o->win_ns ? o->energy * ((double)win_ns /
 							 (double)o->win_ns)
 					  : NAN;
+			e->decisions += o->decisions;
+			e->placements += o->placements;
 		}
 	for (int i = 0; i < npol; i++)
 		summarise(e, i);

@@ -15,88 +15,6 @@
 #include "replay/simulator.h"
 #include "replay/workload.h"
 
-static void swap_u64(uint64_t *a, uint64_t *b)
-{
-	uint64_t t = *a;
-
-	*a = *b;
-	*b = t;
-}
-
-/*
- * Put the k-th smallest of v[0, n) at v[k], the smaller ones before it and
- * the larger after (quickselect, three-way partition: O(n) on average, and
- * runs of equal latencies cost one pass).
- */
-static void select_nth(uint64_t *v, size_t n, size_t k)
-{
-	size_t lo = 0, hi = n; /* k is in [lo, hi) */
-
-	while (hi - lo > 1) {
-		size_t mid = lo + (hi - lo) / 2, lt = lo, i = lo, gt = hi;
-		uint64_t a = v[lo], b = v[mid], c = v[hi - 1], pivot;
-
-		/* median of three */
-		pivot = a < b ? (b < c	 ? b
-				 : a < c ? c
-					 : a)
-			      : (a < c	 ? a
-				 : b < c ? c
-					 : b);
-		while (i < gt) {
-			if (v[i] < pivot)
-				swap_u64(&v[lt++], &v[i++]);
-			else if (v[i] > pivot)
-				swap_u64(&v[i], &v[--gt]);
-			else
-				i++;
-		}
-		/* [lo, lt) < pivot, [lt, gt) == pivot, [gt, hi) > pivot */
-		if (k < lt)
-			hi = lt;
-		else if (k >= gt)
-			lo = gt;
-		else
-			return;
-	}
-}
-
-/* Nearest-rank index of percentile p among n values. */
-static size_t rank(size_t n, unsigned p)
-{
-	size_t r = (n * p + 99) / 100;
-
-	return r ? r - 1 : 0;
-}
-
-/*
- * The percentiles p50, p90, p99 and the max of v, exactly those of the
- * sorted array, without sorting: select p50, then p90 above it, then p99
- * above that (each selection leaves only larger values past its rank, so
- * the next one looks at fewer).
- */
-static void percentiles(uint64_t *v, size_t n, uint64_t out[4])
-{
-	size_t r99, r90, r50;
-	uint64_t max = 0;
-
-	if (!n)
-		return;
-	for (size_t i = 0; i < n; i++)
-		if (v[i] > max)
-			max = v[i];
-	r99 = rank(n, 99);
-	r90 = rank(n, 90);
-	r50 = rank(n, 50);
-	select_nth(v, n, r50);
-	out[0] = v[r50];
-	select_nth(v + r50, n - r50, r90 - r50);
-	out[1] = v[r90];
-	select_nth(v + r90, n - r90, r99 - r90);
-	out[2] = v[r99];
-	out[3] = max;
-}
-
 int ea_replay_work_parse(const char *name)
 {
 	if (!strcmp(name, "auto"))
@@ -189,13 +107,13 @@ int ea_replay_run(const struct ea_workload *w,
 		goto out;
 	r->lat_n = sm.nlat;
 	if (sm.lat)
-		percentiles(sm.lat, sm.nlat, q);
+		sim_lats_percentiles(sm.lat, q);
 	r->lat_p50 = q[0];
 	r->lat_p90 = q[1];
 	r->lat_p99 = q[2];
 	r->lat_max = q[3];
 	if (sm.floor)
-		percentiles(sm.floor, sm.nlat, q);
+		sim_lats_percentiles(sm.floor, q);
 	r->floor_p50 = q[0];
 	r->floor_p90 = q[1];
 	r->floor_p99 = q[2];
@@ -205,6 +123,7 @@ int ea_replay_run(const struct ea_workload *w,
 	r->late = sm.late;
 	r->overutilised_ns = sm.overutil_ns;
 	r->migrations = sm.migrations;
+	r->placements = sm.placements;
 	r->events = sm.events;
 	r->ncpus = sim_ncpus(s);
 	r->cpu_busy_ns = calloc(r->ncpus, sizeof(*r->cpu_busy_ns));

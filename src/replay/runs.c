@@ -92,6 +92,8 @@ static int run_job(const struct pool *p, int j, struct ea_err *err)
 		o->wakeup =
 			ea_energy_to_double(ea_energy_wakeup(&r[k].acct.total));
 		o->win_ns = c->win_end - c->win_start;
+		o->decisions = r[k].lat_n;
+		o->placements = r[k].placements;
 	}
 out:
 	for (int k = 0; k < nr; k++)

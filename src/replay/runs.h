@@ -24,6 +24,8 @@ struct rp_job {
 struct rp_job_out {
 	double energy, wakeup;
 	uint64_t win_ns;
+	uint64_t decisions, placements; /* its ea_replay_result's lat_n,
+					   placements */
 };
 
 /*

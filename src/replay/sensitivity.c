@@ -117,6 +117,8 @@ int ea_replay_sensitivity(const struct ea_workload *w,
 		       wk = ea_energy_to_double(
 			       ea_energy_wakeup(&res[i].acct.total));
 
+		s->decisions += out[i].decisions;
+		s->placements += out[i].placements;
 		p->wakeup_share = e > 0 ? wk / e : NAN;
 		p->energy_resimulated = out[i].energy;
 		p->ratio_repriced = p->ratio_resimulated = NAN;

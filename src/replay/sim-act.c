@@ -28,27 +28,14 @@ void sim_record_latency(struct sim *s, const struct sim_task *t)
 
 	if (!measured(s, a))
 		return;
-	if (!s->no_lat && s->nlat == s->lat_cap) {
-		size_t n = s->lat_cap ? s->lat_cap * 2 : 256;
-		uint64_t *p = realloc(s->lat, n * sizeof(*p));
-		uint64_t *q = p ? realloc(s->floor, n * sizeof(*q)) : NULL;
-
-		if (p)
-			s->lat = p;
-		if (!q) {
-			sim_fail(s, "out of memory");
-			return;
-		}
-		s->floor = q;
-		s->lat_cap = n;
-	}
 	/* eligible >= release (workload.c); saturate all the same */
 	lat = s->now > a->release ? s->now - a->release : 0;
 	/* pulled to another CPU before the one woken had left idle: less */
 	floor = umin(t->floor_ns, lat);
-	if (!s->no_lat) {
-		s->floor[s->nlat] = floor;
-		s->lat[s->nlat] = lat;
+	if (!s->no_lat && (sim_lats_put(&s->floor, floor) ||
+			   sim_lats_put(&s->lat, lat))) {
+		sim_fail(s, "out of memory");
+		return;
 	}
 	s->nlat++;
 	if (!s->keep_gaps) /* else counted at its start */

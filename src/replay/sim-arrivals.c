@@ -47,8 +47,7 @@ static bool next_arrival(const struct sim *s, uint32_t i, size_t k,
 		const struct rp_act x = rp_task_act(t, k);
 
 		/* the task's next activation, for when it arrives */
-		__builtin_prefetch(t->acts + k + 1);
-		__builtin_prefetch((const char *)(t->acts + k + 2) - 1);
+		__builtin_prefetch(t->packs + t->k0 + k + 1);
 		uint64_t at = sim_arrival_time(s->keep_gaps, &x);
 
 		if (!(x.flags & RP_ACT_RAN) || at > s->w->counts.last_ts)

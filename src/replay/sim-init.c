@@ -39,10 +39,13 @@ static void reset(struct sim *s)
 	s->nout = s->bucket0 = 0;
 	s->order = 0;
 	s->nlat = 0;
+	sim_lats_clear(&s->lat);
+	sim_lats_clear(&s->floor);
 	s->floor_wait_ns = 0;
 	s->end_ns = 0;
 	s->stalled = 0;
 	s->wait_ns = s->late = s->overutil_ns = s->migrations = s->events = 0;
+	s->placements = 0;
 	s->overutilised = s->over_sticky = false;
 	s->started = false;
 	for (size_t i = 0; i < s->ntasks; i++) {
@@ -313,13 +316,10 @@ int sim_init(struct sim *s, const struct ea_workload *w,
 		n = s->narr;
 	}
 	/* a latency per activation served, at most one per arrival */
-	s->lat = malloc((n ? n : 1) * sizeof(*s->lat));
-	s->floor = malloc((n ? n : 1) * sizeof(*s->floor));
-	if (!s->lat || !s->floor) {
+	if (sim_lats_init(&s->lat, n) || sim_lats_init(&s->floor, n)) {
 		sim_fail(s, "out of memory");
 		return -1;
 	}
-	s->lat_cap = n ? n : 1;
 	reset(s);
 	return 0;
 }
@@ -382,8 +382,8 @@ void sim_free(struct sim *s)
 	free(s->off_until);
 	free(s->off_end);
 	free(s->out);
-	free(s->lat);
-	free(s->floor);
+	sim_lats_free(&s->lat);
+	sim_lats_free(&s->floor);
 	memset(s, 0, sizeof(*s));
 }
 
@@ -404,10 +404,8 @@ struct sim *sim_new(const struct sim_config *cfg, char *err, size_t n)
 	s->work = cfg->work;
 	s->gspec = *cfg->gov;
 	if (cfg->no_latencies) {
-		free(s->lat);
-		free(s->floor);
-		s->lat = s->floor = NULL;
-		s->lat_cap = 0;
+		sim_lats_free(&s->lat);
+		sim_lats_free(&s->floor);
 		s->no_lat = true;
 	}
 	return s;

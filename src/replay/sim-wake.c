@@ -137,7 +137,7 @@ static int place_policy(struct sim *s, int task)
 			     .idle_stamp = s->env_idle_stamp,
 			     .nr_idle_scan = s->nr_idle_scan};
 	struct rp_wakee p = {0};
-	const struct rp_waker *k = &t->w->wakers[t->cur];
+	const struct rp_waker wk = rp_task_waker(t->w, t->cur), *k = &wk;
 	int cpu;
 
 	if (t->pin >= 0)
@@ -224,6 +224,7 @@ static int place(struct sim *s, int task)
 {
 	int cpu = place_policy(s, task);
 
+	s->placements++;
 	return is_off(s, cpu) ? sim_online_cpu(s, task, cpu) : cpu;
 }
 

@@ -404,8 +404,8 @@ int sim_measure_idle(struct sim *s)
 void sim_get_metrics(struct sim *s, struct sim_metrics *out)
 {
 	*out = (struct sim_metrics){
-		.lat = s->lat,
-		.floor = s->floor,
+		.lat = s->no_lat ? NULL : &s->lat,
+		.floor = s->no_lat ? NULL : &s->floor,
 		.nlat = s->nlat,
 		.floor_wait_ns = s->floor_wait_ns,
 		.end_ns = s->end_ns,
@@ -413,6 +413,7 @@ void sim_get_metrics(struct sim *s, struct sim_metrics *out)
 		.late = s->late,
 		.overutil_ns = s->overutil_ns,
 		.migrations = s->migrations,
+		.placements = s->placements,
 		.events = s->events,
 	};
 }

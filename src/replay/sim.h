@@ -252,15 +252,16 @@ struct sim {
 	void *sink_ctx;
 	int sink_err;
 	/* metrics */
-	uint64_t *lat;
-	uint64_t *floor; /* [nlat]: of each latency, the recording's part */
-	bool no_lat; /* none kept (lat, floor NULL): nlat counts them */
-	size_t nlat, lat_cap;
+	/* the latencies and, of each, the recording's part (lats.c) */
+	struct sim_lats lat, floor;
+	bool no_lat; /* none kept (all NULL): nlat counts them */
+	size_t nlat;
 	uint64_t floor_wait_ns; /* of wait_ns, the recording's gaps */
 	uint64_t end_ns; /* the run's end: its last task done, at least
 			    the trace's end */
 	int stalled; /* steps past the trace's end with nothing running */
 	uint64_t wait_ns, late, overutil_ns, migrations, events;
+	uint64_t placements; /* place() calls: CPUs chosen for activations */
 	bool overutilised;
 	bool over_sticky; /* overutilised since the last periodic balance
 			     that found nothing over (rp_balance) */

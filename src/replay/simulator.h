@@ -29,14 +29,40 @@ struct sim_config {
 			      NULL in its metrics */
 };
 
+/*
+ * Latencies, ns, in 4 bytes each (lats.c): grouped by their high 32 bits,
+ * b[h].lo the low 32 bits of those v with v >> 32 == h, in the order put;
+ * zeros only counted (nzero).
+ */
+struct sim_lat_bucket {
+	uint32_t *lo;
+	size_t n, cap;
+};
+
+struct sim_lats {
+	struct sim_lat_bucket *b;
+	size_t nb, n; /* groups, values in all */
+	size_t nzero; /* of n, zeros (in no group) */
+};
+
+/* Room for n in the first group at once; 0, or -1 out of memory. */
+int sim_lats_init(struct sim_lats *l, size_t n);
+int sim_lats_put(struct sim_lats *l, uint64_t v); /* 0, or -1 (memory) */
+void sim_lats_clear(struct sim_lats *l);
+void sim_lats_free(struct sim_lats *l);
+/* p50, p90, p99 (nearest rank) and max of l's values (reorders them). */
+void sim_lats_percentiles(struct sim_lats *l, uint64_t out[4]);
+
 /* What a run measured, in the metrics' window (ea_workload_counts.win_*). */
 struct sim_metrics {
-	uint64_t *lat; /* wakeup latencies, ns, [nlat]: the
-			  simulator's, the caller may reorder them */
-	uint64_t *floor; /* [nlat]: of each, the part the recording
-			    supplies (its gaps), likewise */
+	/* wakeup latencies (the simulator's: the caller may reorder
+	 * them), nlat of them; NULL: not kept */
+	struct sim_lats *lat;
+	/* of each, the part the recording supplies (its gaps) */
+	struct sim_lats *floor;
 	size_t nlat;
 	uint64_t wait_ns, late, overutil_ns, migrations, events;
+	uint64_t placements; /* activations placed (a CPU chosen) */
 	uint64_t floor_wait_ns; /* of wait_ns, the recording's gaps */
 	uint64_t end_ns; /* when its last task was done, at least the
 			    trace's last instant */

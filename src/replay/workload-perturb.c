@@ -231,8 +231,8 @@ static int member_view(struct member *mb, size_t i)
 	bool cut = false;
 	size_t k = 0, first;
 
-	for (; k < bt->nacts && bt->acts[k].release < mb->C; k++) {
-		struct rp_act a = bt->acts[k];
+	for (; k < bt->nacts && rp_task_stored(bt, k).release < mb->C; k++) {
+		struct rp_act a = rp_task_stored(bt, k);
 		int r;
 
 		if (cut)
@@ -255,7 +255,7 @@ static int member_view(struct member *mb, size_t i)
 	}
 	first = cut ? k - 1 : k;
 	for (size_t j = k; j < bt->nacts; j++)
-		if (bt->acts[j].release < mb->C)
+		if (rp_task_stored(bt, j).release < mb->C)
 			goto copy;
 	if (cut) {
 		t->act0 = malloc(sizeof(*t->act0));
@@ -270,9 +270,12 @@ static int member_view(struct member *mb, size_t i)
 	t->view = true;
 	/* const: a view never writes through them (ea_workload_free()
 	 * frees only act0 and segs0) */
-	t->acts = (struct rp_act *)bt->acts + first;
+	t->packs = bt->packs;
+	t->bases = bt->bases;
+	t->wides = bt->wides;
+	t->nwides = bt->nwides;
+	t->k0 = bt->k0 + first;
 	t->nacts = bt->nacts - first;
-	t->wakers = bt->wakers ? (struct rp_waker *)bt->wakers + first : NULL;
 	t->xsegs = bt->xsegs;
 	t->nxsegs = bt->nxsegs;
 	t->xseg_off = bt->xseg_off + first;
@@ -301,10 +304,13 @@ static int member_task(struct member *mb, size_t i)
 	int r;
 
 	*t = *bt;
-	t->acts = NULL;
+	t->packs = NULL;
+	t->bases = NULL;
+	t->wides = NULL;
+	t->nwides = t->wide_cap = t->k0 = 0;
+	t->staged = false;
 	t->xsegs = NULL;
 	t->segs = NULL;
-	t->wakers = NULL; /* the member's own, kept beside its acts */
 	t->nacts = t->cap = t->nsegs = t->seg_cap = 0;
 	t->nxsegs = t->xseg_cap = t->xseg_off = 0;
 	t->open = false;
@@ -315,15 +321,8 @@ static int member_task(struct member *mb, size_t i)
 		if (r <= 0)
 			return r;
 	}
-	t->acts = malloc(bt->nacts * sizeof(*t->acts));
-	if (!t->acts)
+	if (rp_store_reserve(t, bt->nacts))
 		return -1;
-	if (bt->wakers) {
-		t->wakers = malloc(bt->nacts * sizeof(*t->wakers));
-		if (!t->wakers)
-			return -1;
-	}
-	t->cap = bt->nacts;
 	if (bt->segs_kept) {
 		/* every segment kept apart, RP_ACT_SEG1's too */
 		size_t nsegs = 0;
@@ -338,7 +337,8 @@ static int member_task(struct member *mb, size_t i)
 		t->xseg_cap = bt->nacts;
 	}
 	for (size_t k = 0; k < bt->nacts; k++) {
-		struct rp_act a = bt->acts[k];
+		struct rp_act a = rp_task_stored(bt, k);
+		struct rp_waker wk = rp_task_waker(bt, k);
 		bool cut = a.release < mb->C;
 
 		if (cut) {
@@ -350,9 +350,8 @@ static int member_task(struct member *mb, size_t i)
 		}
 		jitter(mb, &a);
 		a.flags &= ~(RP_ACT_SEG1 | RP_ACT_SEG1_IDLE);
-		t->acts[n] = a;
-		if (bt->wakers)
-			t->wakers[n] = bt->wakers[k];
+		if (rp_store_push(t, n, &a, &wk))
+			return -1;
 		if (bt->segs_kept) {
 			uint32_t g =
 				segs_from_c(mb, bt, k, cut, t->segs + t->nsegs);

@@ -148,7 +148,7 @@ static int segs_close(struct ea_workload *w, struct rp_task *t)
 
 	if (!t->open_nseg)
 		return 0;
-	a = &t->acts[t->nacts - 1];
+	a = &t->last;
 	g = &t->segs[t->open_seg0];
 	if (t->open_nseg == 1 && g->work == a->work && !g->stretch &&
 	    g->cpu == a->cpu && g->seq_in == a->seq_in &&
@@ -166,25 +166,31 @@ static int segs_close(struct ea_workload *w, struct rp_task *t)
 	return 0;
 }
 
+/* t's last activation into its store (act-store.c): nothing changes it
+ * now but its waker's sync and task. 0, or -1 out of memory. */
+static int act_store(struct ea_workload *w, struct rp_task *t)
+{
+	if (!t->staged)
+		return 0;
+	if (rp_store_push(t, t->nacts - 1, &t->last, &t->last_wk)) {
+		oom(w);
+		return -1;
+	}
+	t->staged = false;
+	return 0;
+}
+
 static struct rp_act *act_open(struct ea_workload *w, struct rp_task *t,
 			       uint64_t release, uint32_t flags)
 {
-	size_t cap = t->cap;
 	struct rp_act *a;
 
-	if (segs_close(w, t) || !GROW_BY(w, t->acts, t->nacts, t->cap, 8))
+	if (segs_close(w, t) || act_store(w, t))
 		return NULL;
-	if (t->cap != cap || !t->wakers) {
-		struct rp_waker *p = realloc(t->wakers, t->cap * sizeof(*p));
-
-		if (!p) {
-			oom(w);
-			return NULL;
-		}
-		t->wakers = p;
-	}
-	t->wakers[t->nacts] = (struct rp_waker){-1, -1, RP_WAKER_NONE, 0};
-	a = &t->acts[t->nacts++];
+	t->last_wk = (struct rp_waker){-1, -1, RP_WAKER_NONE, 0};
+	t->staged = true;
+	t->nacts++;
+	a = &t->last;
 	memset(a, 0, sizeof(*a));
 	a->release = a->eligible = release;
 	a->cpu = -1;
@@ -216,7 +222,7 @@ static void count_act(struct ea_workload_counts *c, const struct rp_act *a,
 
 static struct rp_act *open_act(struct rp_task *t)
 {
-	return t->open ? &t->acts[t->nacts - 1] : NULL;
+	return t->open ? &t->last : NULL;
 }
 
 static uint32_t source_capacity(const struct ea_workload *w, int cpu,
@@ -520,7 +526,7 @@ static uint64_t eligible_of(const struct rp_cpu_timeline *tl,
 static void note_waker(struct ea_workload *w, struct rp_task *t,
 		       const struct ea_event *ev)
 {
-	struct rp_waker *k = &t->wakers[t->nacts - 1];
+	struct rp_waker *k = &t->last_wk;
 	struct rp_task *waker;
 
 	k->cpu = (int16_t)ev->cpu;
@@ -543,6 +549,15 @@ static void note_waker(struct ea_workload *w, struct rp_task *t,
 	}
 }
 
+/* Activation k of t: its waker's wakeup was sync. */
+static void set_sync(struct rp_task *t, size_t k)
+{
+	if (t->staged && k == t->nacts - 1)
+		t->last_wk.sync = 1;
+	else
+		rp_store_set_sync(t, k);
+}
+
 /* The waker switching out (ev): its last wakeup was sync if it blocked
  * there soon after (RP_SYNC_NS), running nothing else meanwhile. */
 static void note_sync(struct ea_workload *w, const struct ea_event *ev)
@@ -554,7 +569,7 @@ static void note_sync(struct ea_workload *w, const struct ea_event *ev)
 	if (ev->sw.prev_state != EA_PREV_RUNNABLE &&
 	    ev->cpu == waker->sync_cpu && ev->ts >= waker->sync_ts &&
 	    ev->ts - waker->sync_ts <= RP_SYNC_NS)
-		w->tasks[waker->sync_wakee - 1].wakers[waker->sync_act].sync = 1;
+		set_sync(&w->tasks[waker->sync_wakee - 1], waker->sync_act);
 	waker->sync_wakee = 0;
 }
 
@@ -669,10 +684,9 @@ void ea_workload_free(struct ea_workload *w)
 		free(w->tasks[i].segs0);
 		if (w->tasks[i].view)
 			continue; /* the rest is its base's */
-		free(w->tasks[i].acts);
+		rp_store_free(&w->tasks[i]);
 		free(w->tasks[i].xsegs);
 		free(w->tasks[i].segs);
-		free(w->tasks[i].wakers);
 	}
 	for (int i = 0; i < w->ncpus; i++)
 		free(w->cpus[i].idles);
@@ -722,11 +736,11 @@ int ea_workload_done(struct ea_workload *w, const struct ea_state *s,
 		struct rp_task *t = &w->tasks[i];
 
 		if (t->open) {
-			t->acts[t->nacts - 1].flags |= RP_ACT_OPEN;
-			count_act(c, &t->acts[t->nacts - 1], c->first_ts);
+			t->last.flags |= RP_ACT_OPEN;
+			count_act(c, &t->last, c->first_ts);
 		}
 		t->open = false;
-		if (segs_close(w, t))
+		if (segs_close(w, t) || act_store(w, t))
 			return ea_err_set(err, "out of memory");
 		if (t->prio < 0)
 			t->prio = 120;
@@ -734,11 +748,14 @@ int ea_workload_done(struct ea_workload *w, const struct ea_state *s,
 			c->rt_tasks++;
 		rp_pin_resolve(&w->cfg, t);	/* pin.c */
 		for (size_t k = 0; k < t->nacts; k++) {
-			struct rp_waker *wk = &t->wakers[k];
-			struct rp_task *by = wk->kind == RP_WAKER_TASK ?
-				task_find(w, wk->task) : NULL;
+			struct rp_waker wk = rp_task_waker(t, k);
+			struct rp_task *by = wk.kind == RP_WAKER_TASK ?
+				task_find(w, wk.task) : NULL;
 
-			wk->task = by ? (int32_t)(by - w->tasks) : -1;
+			if (rp_store_set_waker_task(
+				    t, k, by ? (int32_t)(by - w->tasks) : -1))
+				return ea_err_set(err, "replay: more than "
+						       "2^22 - 1 tasks");
 		}
 		if (t->pin >= 0 || t->upin)
 			c->pinned_tasks++;

@@ -9,7 +9,9 @@
 #ifndef EATRACE_REPLAY_WORKLOAD_H
 #define EATRACE_REPLAY_WORKLOAD_H
 
+#include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "eatrace/replay.h"
 
@@ -93,6 +95,48 @@ struct rp_waker {
 
 #define RP_SYNC_NS 50000ull
 
+/*
+ * An activation and its waker as a task stores them (act-store.c): 28
+ * bytes instead of 64, its times and event positions as offsets from
+ * its block's base (rp_pbase: every RP_PBLOCK activations), its work as
+ * its CPU time x one capacity, durations below 2^26 ns (67 ms). One whose
+ * figures do not fit (wide: a long run, a sparse task's block) is kept
+ * whole in rp_task.wides, found by its index. Read through
+ * rp_task_act() and rp_task_waker().
+ */
+struct __attribute__((packed, aligned(4))) rp_pact {
+	uint64_t rel : 34; /* release - base release */
+	uint64_t end : 26; /* 0: open, else end - eligible + 1 */
+	uint64_t wk_kind : 2, wk_sync : 1;
+	uint64_t wide : 1; /* in rp_task.wides, the rest unused */
+	uint64_t seq_in : 28; /* 0: none, else seq_in - base seq + 1 */
+	uint64_t ran : 26; /* ran_ns */
+	uint64_t cpu : 10; /* cpu + 1 */
+	uint64_t elig : 20; /* eligible - release */
+	uint64_t seq_out : 16; /* 0: none, else seq_out - seq_in + 1 */
+	uint64_t cap : 11; /* work / ran_ns (0 when it never ran) */
+	uint64_t flags : 10;
+	uint64_t : 7;
+	uint32_t wk_task : 22; /* waker's task + 1 (its pid + 1 while
+				  extracting) */
+	uint32_t wk_cpu : 10; /* waker's cpu + 1 */
+};
+
+_Static_assert(sizeof(struct rp_pact) == 28, "struct rp_pact: 28 bytes");
+
+#define RP_PBLOCK 64 /* activations per rp_pbase */
+
+struct rp_pbase {
+	uint64_t release, seq; /* its first activation's release, seq_in */
+};
+
+/* An activation kept whole (rp_pact.wide): index k in its task. */
+struct rp_pwide {
+	size_t k;
+	struct rp_act a;
+	struct rp_waker wk;
+};
+
 /* Activation act's segments: segs[seg0 .. seg0 + nseg) of its task (an
  * activation with more than one, or one not RP_ACT_SEG1). */
 struct rp_xseg {
@@ -104,8 +148,22 @@ struct rp_task {
 	char comm[EA_COMM_LEN];
 	int32_t pin; /* pinned CPU, -1 */
 	int32_t only_cpu; /* the one CPU it ran on; -1 several, -2 none */
-	struct rp_act *acts;
-	size_t nacts, cap;
+	/*
+	 * Activation k (and its waker) at packs[k + k0], its block's base
+	 * at bases[(k + k0) / RP_PBLOCK], those not packed in wides (by
+	 * k + k0): act-store.c. k0 is 0 but in a view. While extracting,
+	 * the last one (staged) is in last and last_wk until the next
+	 * opens (or the end), then stored.
+	 */
+	struct rp_pact *packs;
+	struct rp_pbase *bases;
+	struct rp_pwide *wides;
+	size_t nwides, wide_cap;
+	size_t k0;
+	size_t nacts, cap; /* cap: of packs */
+	bool staged;
+	struct rp_act last;
+	struct rp_waker last_wk;
 	/*
 	 * Segments, none when ea_workload_config.no_segments (segs_kept
 	 * false): an activation that ran on one CPU, its segment's figures
@@ -119,7 +177,6 @@ struct rp_task {
 	uint32_t open_seg0, open_nseg; /* extraction: the open activation's */
 	struct rp_seg *segs;
 	size_t nsegs, seg_cap;
-	struct rp_waker *wakers; /* acts[k]'s waker at wakers[k] */
 	int32_t prio; /* the most urgent prio its events showed (kernel
 			 prio: < 100 RT or deadline; 100..139 CFS,
 			 nice + 120); 120 if none did */
@@ -140,9 +197,10 @@ struct rp_task {
 	int32_t sync_cpu;
 	/*
 	 * An ensemble member's task read as a view of its recording's
-	 * (workload-perturb.c): acts, xsegs, wakers and segs point into
-	 * the base task's arrays (from its first activation the member
-	 * keeps on), not owned; acts[0] is *act0 when that one was cut
+	 * (workload-perturb.c): packs, bases, wides, xsegs and segs are
+	 * the base task's arrays (read from its first activation the
+	 * member keeps on, k0), not owned; activation 0 is *act0 when that
+	 * one was cut
 	 * (its segments segs0[0, nsegs0)); every activation is released
 	 * up to jit_ns later, drawn from (jit_seed, jit_n0 + k). Read
 	 * activations through rp_task_act(), segments through
@@ -271,10 +329,65 @@ static inline void rp_jitter_apply(struct rp_act *a, uint64_t d,
 	a->eligible += d;
 }
 
+/* act-store.c: t's activation kept whole at index K (k + k0). */
+const struct rp_pwide *rp_wide_find(const struct rp_task *t, size_t K);
+
+/* Activation k of t as stored (a view's: not cut, not jittered). */
+static inline struct rp_act rp_task_stored(const struct rp_task *t, size_t k)
+{
+	size_t K = k + t->k0;
+	const struct rp_pact *p = &t->packs[K];
+	const struct rp_pbase *b;
+	struct rp_act a;
+
+	if (__builtin_expect(p->wide, 0))
+		return rp_wide_find(t, K)->a;
+	b = &t->bases[K / RP_PBLOCK];
+	a.release = b->release + p->rel;
+	a.eligible = a.release + p->elig;
+	a.end = p->end ? a.eligible + p->end - 1 : 0;
+	a.ran_ns = p->ran;
+	a.work = (uint64_t)p->ran * p->cap;
+	a.seq_in = p->seq_in ? b->seq + p->seq_in - 1 : 0;
+	a.seq_out = p->seq_out ? a.seq_in + p->seq_out - 1 : 0;
+	a.cpu = (int64_t)p->cpu - 1;
+	a.flags = p->flags;
+	return a;
+}
+
+/* The waker of activation k of t. */
+static inline struct rp_waker rp_task_waker(const struct rp_task *t, size_t k)
+{
+	size_t K = k + t->k0;
+	const struct rp_pact *p = &t->packs[K];
+
+	if (__builtin_expect(p->wide, 0))
+		return rp_wide_find(t, K)->wk;
+	return (struct rp_waker){(int32_t)p->wk_task - 1,
+				 (int16_t)((int)p->wk_cpu - 1),
+				 (uint8_t)p->wk_kind, (uint8_t)p->wk_sync};
+}
+
+/*
+ * act-store.c: a (and its waker wk) stored as t's activation k, the one
+ * after the last stored (t not a view); 0, or -1 out of memory.
+ * rp_store_reserve(): room for n activations in all, at once.
+ */
+int rp_store_push(struct rp_task *t, size_t k, const struct rp_act *a,
+		  const struct rp_waker *wk);
+int rp_store_reserve(struct rp_task *t, size_t n);
+/* Stored activation k's waker: sync set (rp_waker.sync). */
+void rp_store_set_sync(struct rp_task *t, size_t k);
+/* ... its task set to task (-1 or an index); 0, or -1 when it does not
+ * fit (2^22 - 1 tasks or more). */
+int rp_store_set_waker_task(struct rp_task *t, size_t k, int32_t task);
+/* Frees what t's store owns (not a view's). */
+void rp_store_free(struct rp_task *t);
+
 /* Activation k of t, as the replay sees it (a view's: cut, jittered). */
 static inline struct rp_act rp_task_act(const struct rp_task *t, size_t k)
 {
-	struct rp_act a = !k && t->act0 ? *t->act0 : t->acts[k];
+	struct rp_act a = !k && t->act0 ? *t->act0 : rp_task_stored(t, k);
 
 	if (t->jit_ns)
 		rp_jitter_apply(
@@ -296,7 +409,7 @@ static inline const struct rp_seg *rp_task_segs(const struct rp_task *t,
 						size_t k, uint32_t *nseg,
 						struct rp_seg *one)
 {
-	const struct rp_act *a;
+	struct rp_act a;
 	const struct rp_xseg *x;
 
 	*nseg = 0;
@@ -306,14 +419,14 @@ static inline const struct rp_seg *rp_task_segs(const struct rp_task *t,
 		*nseg = t->nsegs0;
 		return t->segs0;
 	}
-	a = &t->acts[k];
-	if (a->flags & RP_ACT_SEG1) {
+	a = rp_task_stored(t, k);
+	if (a.flags & RP_ACT_SEG1) {
 		*one = (struct rp_seg){
-			.work = a->work,
-			.start = a->eligible,
-			.seq_in = a->seq_in,
-			.cpu = (int32_t)a->cpu,
-			.from_idle = a->flags & RP_ACT_SEG1_IDLE,
+			.work = a.work,
+			.start = a.eligible,
+			.seq_in = a.seq_in,
+			.cpu = (int32_t)a.cpu,
+			.from_idle = a.flags & RP_ACT_SEG1_IDLE,
 		};
 		*nseg = 1;
 		return one;

@@ -75,6 +75,45 @@ static int grow_ts(struct lookahead *la)
 	return 0;
 }
 
+/*
+ * The look-ahead was cut to la->cap (state.c's start()) and nothing is
+ * held back: both rings down to the slots that depth needs, so a stage
+ * run with a short look-ahead after its start does not keep the memory
+ * the start's full-depth one grew to. ring_ts keeps the cap - 1 latest
+ * events' times (not_before() reads those), each at its slot under the
+ * new mask; nothing grows past the new slots again. On allocation
+ * failure the rings stay as they were.
+ */
+void la_shrink(struct lookahead *la)
+{
+	size_t slots = 1, keep;
+	struct ea_event *ring;
+	uint64_t *ts;
+
+	while (slots < la->cap)
+		slots *= 2;
+	if (la->len || (la->mask + 1 <= slots && la->ts_mask + 1 <= slots))
+		return;
+	ring = malloc(slots * sizeof(*ring));
+	ts = malloc(slots * sizeof(*ts));
+	if (!ring || !ts) {
+		free(ring);
+		free(ts);
+		return;
+	}
+	keep = la->cap - 1 < la->pushed ? la->cap - 1 : la->pushed;
+	for (uint64_t k = la->pushed - keep; k < la->pushed; k++)
+		ts[k & (slots - 1)] = la->ring_ts[k & la->ts_mask];
+	free(la->ring);
+	free(la->ring_ts);
+	la->ring = ring;
+	la->ring_ts = ts;
+	la->head = 0;
+	la->mask = slots - 1;
+	la->ts_mask = slots - 1;
+	la->slots = slots;
+}
+
 void la_free(struct lookahead *la)
 {
 	free(la->ring);

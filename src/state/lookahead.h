@@ -126,6 +126,9 @@ struct lookahead {
 
 int la_init(struct lookahead *la, size_t cap);
 void la_free(struct lookahead *la);
+/* With nothing held back, the rings cut to what la->cap needs (a
+ * look-ahead shortened after the start). */
+void la_shrink(struct lookahead *la);
 /* Scan ev and hold it back. Returns -1 on allocation failure. */
 int la_push(struct lookahead *la, const struct ea_event *ev);
 /*

@@ -57,6 +57,8 @@ struct ea_state {
 	_Alignas(64) struct lookahead la;
 	struct handoff *handoff;	/* let go events there, or NULL */
 	_Alignas(64) bool started, finished;
+	bool la_cut;		/* the look-ahead was cut at the start: its
+				   rings shrink once drained (la_shrink()) */
 	uint64_t first_ts, last_ts;
 	uint64_t win_start, win_end;
 	struct ea_cpu *cpus;

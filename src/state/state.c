@@ -67,8 +67,10 @@ static int start(struct ea_state *s, uint64_t first_ts)
 	s->started = true;
 	s->la.retro = false;
 	/* The start is inferred: from now on hold back what the caller asked. */
-	if (s->cfg.lookahead && s->cfg.lookahead < s->la.cap)
+	if (s->cfg.lookahead && s->cfg.lookahead < s->la.cap) {
 		s->la.cap = s->cfg.lookahead;
+		s->la_cut = true; /* feed_held() shrinks the rings once drained */
+	}
 	return cpu_grow(s, ncpus);
 }
 
@@ -250,6 +252,10 @@ static int feed_held(struct ea_state *s, const struct ea_event *ev,
 		if (deliver(s, la_pop(&s->la), err))
 			return -1;
 	}
+	if (s->la_cut && !s->la.len) {
+		la_shrink(&s->la);
+		s->la_cut = false;
+	}
 	if (!(ev = la_scan(&s->la, ev)))
 		return ea_err_set(err, "out of memory");
 	if (s->la.cap == 1 && s->started)
@@ -291,6 +297,10 @@ int state_finish_feed(struct ea_state *s, struct ea_err *err)
 	while ((out = la_pop(&s->la)))
 		if (deliver(s, out, err))
 			return -1;
+	/* nothing is scanned after the end: the rings to one slot each (a
+	 * replay keeps the recording's state until it has replayed) */
+	s->la.cap = 1;
+	la_shrink(&s->la);
 	if (!s->started)
 		return ea_err_set(err, "no events the analysis can use");
 	return 0;

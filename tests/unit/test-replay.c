@@ -584,8 +584,18 @@ static void arrivals_heap_equals_sort(void **state)
 			assert_int_equal(d[0].n, d[1].n);
 			assert_true(d[0].h == d[1].h);
 			assert_int_equal(s[0].nlat, s[1].nlat);
-			assert_memory_equal(s[0].lat, s[1].lat,
-					    s[0].nlat * sizeof(*s[0].lat));
+			assert_int_equal(s[0].lat.n, s[0].nlat);
+			assert_int_equal(s[0].lat.nb, s[1].lat.nb);
+			for (size_t h = 0; h < s[0].lat.nb; h++) {
+				assert_int_equal(s[0].lat.b[h].n,
+						 s[1].lat.b[h].n);
+				if (s[0].lat.b[h].n)
+					assert_memory_equal(
+						s[0].lat.b[h].lo,
+						s[1].lat.b[h].lo,
+						s[0].lat.b[h].n *
+							sizeof(uint32_t));
+			}
 			assert_true(s[0].wait_ns == s[1].wait_ns &&
 				    s[0].migrations == s[1].migrations &&
 				    s[0].late == s[1].late);

@@ -59,10 +59,10 @@ static void base(void **unused)
 
 	assert_int_equal(a->nacts, 2);
 	assert_int_equal(b->nacts, 1);
-	assert_true(a->acts[0].release == T && a->acts[0].end == T + 4 * MS);
-	assert_true(a->acts[0].work == 4 * MS * 1024);
-	assert_true(a->acts[1].release == T + 10 * MS);
-	assert_true(b->acts[0].work == 1 * MS * 1024);
+	assert_true(rp_task_stored(a, 0).release == T && rp_task_stored(a, 0).end == T + 4 * MS);
+	assert_true(rp_task_stored(a, 0).work == 4 * MS * 1024);
+	assert_true(rp_task_stored(a, 1).release == T + 10 * MS);
+	assert_true(rp_task_stored(b, 0).work == 1 * MS * 1024);
 	assert_int_equal(w->nearly, 2);
 	ea_workload_free(w);
 	ea_run_free(&run);
@@ -161,17 +161,17 @@ static void jitter(void **unused)
 			assert_int_equal(t->nacts, bt->nacts);
 			for (size_t k = 0; k < bt->nacts; k++) {
 				uint64_t d = rp_task_act(t, k).release -
-					     bt->acts[k].release;
+					     rp_task_stored(bt, k).release;
 
 				assert_true(rp_task_act(t, k).release >=
-					    bt->acts[k].release);
+					    rp_task_stored(bt, k).release);
 				assert_true(d <= 2000);
 				assert_true(rp_task_act(t, k).eligible ==
-					    bt->acts[k].eligible + d);
+					    rp_task_stored(bt, k).eligible + d);
 				assert_true(rp_task_act(t, k).work ==
-					    bt->acts[k].work);
+					    rp_task_stored(bt, k).work);
 				assert_true(rp_task_act(t, k).end ==
-					    bt->acts[k].end);
+					    rp_task_stored(bt, k).end);
 				assert_true(rp_task_act(t2, k).release ==
 					    rp_task_act(t, k).release);
 				moved |= d > 0;
@@ -211,9 +211,12 @@ static bool same_task(const struct rp_task *tv, const struct rp_task *tc)
 		x.flags &= ~seg1;
 		y.flags &= ~seg1;
 		assert_memory_equal(&x, &y, sizeof(x));
-		if (tc->wakers)
-			assert_memory_equal(&tv->wakers[k], &tc->wakers[k],
-					    sizeof(*tc->wakers));
+		{
+			struct rp_waker wv = rp_task_waker(tv, k),
+					wc = rp_task_waker(tc, k);
+
+			assert_memory_equal(&wv, &wc, sizeof(wc));
+		}
 		assert_int_equal(rp_task_nseg(tv, k), rp_task_nseg(tc, k));
 		for (uint32_t g = 0; g < rp_task_nseg(tc, k); g++) {
 			struct rp_seg a = seg_of(tv, k, g),
