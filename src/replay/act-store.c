@@ -23,8 +23,8 @@ static bool pack(const struct rp_pbase *b, const struct rp_act *a,
 	if (a->release < b->release || !FITS(a->release - b->release, 34) ||
 	    a->eligible < a->release || !FITS(a->eligible - a->release, 20))
 		return false;
-	if (a->end && (a->end < a->eligible ||
-		       !FITS(a->end - a->eligible + 1, 26)))
+	if (a->end &&
+	    (a->end < a->eligible || !FITS(a->end - a->eligible + 1, 26)))
 		return false;
 	if (!FITS(a->ran_ns, 26))
 		return false;
@@ -40,14 +40,13 @@ static bool pack(const struct rp_pbase *b, const struct rp_act *a,
 	if (a->seq_in &&
 	    (a->seq_in < b->seq || !FITS(a->seq_in - b->seq + 1, 28)))
 		return false;
-	if (a->seq_out && (a->seq_out < a->seq_in ||
-			   !FITS(a->seq_out - a->seq_in + 1, 16)))
+	if (a->seq_out &&
+	    (a->seq_out < a->seq_in || !FITS(a->seq_out - a->seq_in + 1, 16)))
 		return false;
 	if (a->cpu < -1 || !FITS(a->cpu + 1, 10) || !FITS(a->flags, 10))
 		return false;
-	if (wk->task < -1 || !FITS((int64_t)wk->task + 1, 22) ||
-	    wk->cpu < -1 || !FITS(wk->cpu + 1, 10) || !FITS(wk->kind, 2) ||
-	    !FITS(wk->sync, 1))
+	if (wk->task < -1 || !FITS((int64_t)wk->task + 1, 22) || wk->cpu < -1 ||
+	    !FITS(wk->cpu + 1, 10) || !FITS(wk->kind, 2) || !FITS(wk->sync, 1))
 		return false;
 	p->rel = a->release - b->release;
 	p->elig = a->eligible - a->release;

@@ -96,8 +96,12 @@ static void select_nth(uint32_t *v, size_t n, size_t k)
 		uint32_t a = v[lo], b = v[mid], c = v[hi - 1], pivot;
 
 		/* median of three */
-		pivot = a < b ? (b < c ? b : a < c ? c : a)
-			      : (a < c ? a : b < c ? c : b);
+		pivot = a < b ? (b < c	 ? b
+				 : a < c ? c
+					 : a)
+			      : (a < c	 ? a
+				 : b < c ? c
+					 : b);
 		while (i < gt) {
 			if (v[i] < pivot)
 				swap_u32(&v[lt++], &v[i++]);
@@ -131,8 +135,8 @@ static size_t rank(size_t n, unsigned p)
  * fewer). Groups are in value order: the rank's group first, then
  * the selection in it.
  */
-static uint64_t value_at(struct sim_lats *l, size_t r, size_t *h,
-			 size_t *from, size_t *below)
+static uint64_t value_at(struct sim_lats *l, size_t r, size_t *h, size_t *from,
+			 size_t *below)
 {
 	while (r - *below >= l->b[*h].n) {
 		*below += l->b[*h].n;

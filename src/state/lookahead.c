@@ -40,20 +40,19 @@ int la_init(struct lookahead *la, size_t cap)
 
 /*
  * The FIFO is full (len == its slots, fewer than la->slots since len <
- * cap): twice the slots, the events copied in order to slot 0 on.
+ * cap): twice the slots, grown in place where it can be (no second copy
+ * alive at once), the events before the head moved past the old end so
+ * that they follow the others.
  */
 int la_grow_ring(struct lookahead *la)
 {
-	size_t n = la->mask + 1, first = n - la->head;
-	struct ea_event *ring = malloc(2 * n * sizeof(*ring));
+	size_t n = la->mask + 1;
+	struct ea_event *ring = realloc(la->ring, 2 * n * sizeof(*ring));
 
 	if (!ring)
 		return -1;
-	memcpy(ring, la->ring + la->head, first * sizeof(*ring));
-	memcpy(ring + first, la->ring, la->head * sizeof(*ring));
-	free(la->ring);
+	memcpy(ring + n, ring, la->head * sizeof(*ring));
 	la->ring = ring;
-	la->head = 0;
 	la->mask = 2 * n - 1;
 	return 0;
 }
