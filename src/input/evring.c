@@ -93,6 +93,10 @@ int evr_drain(struct evring *q)
 	int rc;
 
 	pthread_mutex_lock(&q->mu);
+	/* evr_put() wakes the consumer only at half a ring: blocks put
+	 * since it went to sleep would wait there while we wait for it. */
+	if (q->count && q->cons_waits)
+		pthread_cond_signal(&q->full);
 	while (!q->stop && q->count) {
 		q->drain_waits = true;
 		pthread_cond_wait(&q->empty, &q->mu);
