@@ -313,9 +313,11 @@ int cmd_report(int argc, char **argv)
 			ea_die("out of memory");
 			goto out;
 		}
-		/* the buckets on a second core unless -j 1 (a timeline
-		 * without its thread gives the same, in this thread) */
-		if (ea_input_jobs() >= 2)
+		/* the buckets on a second core when -j asks for two or
+		 * more (a timeline without its thread gives the same, in
+		 * this thread); not by default: on a quiet 2-vCPU VM one
+		 * thread was faster (bench/README.md) */
+		if (ea_input_jobs_explicit() && ea_input_jobs() >= 2)
 			(void)ea_timeline_use_thread(&tl);
 		cons[ncons++] = (struct ea_consumer){ &ea_timeline_ops, &tl };
 	}

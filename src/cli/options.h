@@ -40,9 +40,10 @@ struct ea_common_opts {
 	"  -q, --quiet        no notes, warnings or progress on stderr\n"    \
 	"  -v, --verbose      what was read, and (with -f json|csv or -o)\n" \
 	"                     every note on stderr, not only warnings\n"      \
-	"  -j, --jobs N       threads reading the trace (1: one; default 2\n" \
-	"                     on two CPUs or more, but one for an uncompressed\n" \
-	"                     trace.dat unless -j says)\n"                  \
+	"  -j, --jobs N       threads (1: one; 2 or more: reading, look-ahead\n" \
+	"                     and pricing on threads of their own); default\n" \
+	"                     one, but a compressed trace.dat decoded on 2\n" \
+	"                     on two CPUs or more\n"                        \
 	"      --max-inflate R  a compressed trace (gzip, zstd, Perfetto\n"   \
 	"                     compressed_packets) may expand to R times its\n" \
 	"                     size on disk, at least 32 MiB (default 32)\n"

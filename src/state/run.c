@@ -281,11 +281,13 @@ static int feed_split(struct ea_state *st, const char *path,
 	return rc;
 }
 
-/* Whether the state stage runs on two threads (feed_split()): with two
- * cores or more (-j, EATRACE_JOBS), on a file. */
+/* Whether the state stage runs on two threads (feed_split()): on a file,
+ * when -j or EATRACE_JOBS asks for two or more. Not by default: on a quiet
+ * 2-vCPU VM the hand-over cost more wall time than it saved (rec.dat,
+ * medians of 5: report 0.38 s split, 0.31 s on one thread; bench/README.md). */
 static bool split_state(const struct ea_input *blk)
 {
-	return blk && ea_input_jobs() >= 2;
+	return blk && ea_input_jobs_explicit() && ea_input_jobs() >= 2;
 }
 
 /* ea_run_source(); blk: src's input, read a block at a time, or NULL. */
