@@ -14,11 +14,16 @@
 # is not run by `make sanitize` (EA_SANITIZE=1) and counts as skipped,
 # with WHY: tests whose work is another program's (a browser, make install,
 # Dask) or a text check, which the sanitized binary would only repeat.
+# A test still running after TEST_TIMEOUT seconds (default 900: the
+# longest takes under 60 s of wall time alone on a 2-vCPU VM) is stopped,
+# with its children (timeout(1) signals its process group), and fails as
+# "timed out": a hang fails the run instead of blocking CI.
 # Results are printed as tests finish, each with its wall time and its
 # CPU time (user + system of the test and its children), which says
 # what a test costs however loaded the machine is.
 jobs=${TEST_JOBS:-$(nproc 2>/dev/null || echo 1)}
 [ "$jobs" -ge 1 ] 2>/dev/null || jobs=1
+limit=${TEST_TIMEOUT:-900}
 pass=0
 cpu_total=0
 fail=0
@@ -50,8 +55,8 @@ launch() {
 	(
 		t0=$(date +%s)
 		case "$t" in
-		*.sh) sh "$t" >"$logs/$1.log" 2>&1 ;;
-		*) "$t" >"$logs/$1.log" 2>&1 ;;
+		*.sh) timeout -k 10 "$limit" sh "$t" >"$logs/$1.log" 2>&1 ;;
+		*) timeout -k 10 "$limit" "$t" >"$logs/$1.log" 2>&1 ;;
 		esac
 		rc=$?
 		# CPU seconds of the test and its children (user + system):
@@ -82,7 +87,11 @@ report() {
 	else
 		fail=$((fail + 1))
 		failed="$failed $t"
-		echo "FAIL $t (exit $rc, ${dt}s)"
+		if [ "$dt" -ge "$limit" ]; then
+			echo "FAIL $t (timed out after ${dt}s: TEST_TIMEOUT=$limit)"
+		else
+			echo "FAIL $t (exit $rc, ${dt}s)"
+		fi
 		sed 's/^/    /' "$logs/$1.log" | tail -n 40
 	fi
 }
