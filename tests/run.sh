@@ -32,6 +32,12 @@ failed=""
 logs=$(mktemp -d)
 run_t0=$(date +%s)
 trap 'rm -rf "$logs"' EXIT
+# Under make sanitize, a trace.dat opened without trouble is not rehearsed
+# again in a child by later tests while unchanged (src/input/dat-rehearsed.c)
+if [ "${EA_SANITIZE:-0}" = 1 ]; then
+	mkdir -p "$logs/rehearsed"
+	export EATRACE_REHEARSED="$logs/rehearsed"
+fi
 
 exclusive() {
 	case "$1" in

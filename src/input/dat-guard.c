@@ -32,6 +32,7 @@
 #include "eatrace/pool.h"
 #include "input/dat-guard.h"
 #include "input/dat-kallsyms.h"
+#include "input/dat-rehearsed.h"
 #include "input/dat-tracecmd.h"
 #include "input/reader-dat.h"
 
@@ -546,11 +547,17 @@ int ea_dat_open_guarded(const char *path, bool rehearsed, struct dat_open *o,
 	ea_dat_kallsyms_skip(true); /* eatrace resolves no address nor pid */
 #ifdef GUARD_CHILD
 	crashed = NULL;
-	res = rehearsed ? OPEN_OK : rehearse_open(path, &crashed);
+	/* a file opened before, unchanged since: no child (dat-rehearsed.c) */
+	if (rehearsed || ea_dat_rehearsed_before(path))
+		res = OPEN_OK;
+	else
+		res = rehearse_open(path, &crashed);
 	errno = 0;
 	if (res == OPEN_OK)
 		res = open_buffers(path, o, &bufname);
 	e = errno;
+	if (res == OPEN_OK)
+		ea_dat_rehearsed_note(&o->top_st);
 #else
 	/*
 	 * errno as the child's path had it: a failed open's errno stayed in
