@@ -50,7 +50,7 @@ FUZZ_TIME    ?= 60
 FUZZ_CC      ?= clang
 FUZZ_CFLAGS  := -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 
-.PHONY: all check deps test sanitize demo install uninstall clean bench fuzz format
+.PHONY: all check deps test test-build sanitize sanitize-build demo install uninstall clean bench fuzz format
 
 all: $(BIN)
 
@@ -83,6 +83,9 @@ check: deps
 	@$(MAKE) --no-print-directory $(JOBS) all
 	@$(MAKE) --no-print-directory $(JOBS) test
 
+# What the tests run: the binary, the unit tests, the fuzz corpus replayers.
+test-build: $(UNIT_BIN) $(BIN) $(FUZZ_REPLAY)
+
 # Unit tests (cmocka) and end-to-end scripts; one closing summary line. The
 # corpus replay and html-browser.sh (which installs Chromium on a fresh
 # machine: download and unpacking, beside the CPU-bound tests) go first,
@@ -95,7 +98,7 @@ FIRST := tests/fuzz/replay.sh tests/e2e/html-browser.sh \
 	edges replay model-fit replay-bounds perfetto-proto readers-dat \
 	dat-walk-hostile python perfetto-conformance diff batch-fds \
 	diff-jobs replay-renumber report-windows hostile))
-test: $(UNIT_BIN) $(BIN) $(FUZZ_REPLAY)
+test: test-build
 	@EATRACE=$(abspath $(BIN)) EA_BUILD=$(abspath $(BUILD)) FUZZ_BIN=$(abspath $(BUILD)/fuzz) bash tests/run.sh $(FIRST) $(UNIT_BIN) $(filter-out $(FIRST),$(E2E))
 
 # The whole suite again under AddressSanitizer, UBSan and LeakSanitizer,
@@ -110,12 +113,17 @@ test: $(UNIT_BIN) $(BIN) $(FUZZ_REPLAY)
 # PIE binary ~150k relative relocations to apply at each start; without
 # them a start and exit costs 0.071 s of CPU instead of 0.088 (20 runs of
 # --version, three rounds, leak detection on).
+SAN_VARS := BUILD=build-san \
+	CFLAGS="-O1 -g1 -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer" \
+	LDFLAGS="-fsanitize=address,undefined" BIN=build-san/eatrace \
+	BIN_LDFLAGS="-static-libubsan -no-pie"
 sanitize: deps
 	@LSAN_OPTIONS=suppressions=$(abspath tests/fuzz/lsan.supp):print_suppressions=0 \
-	EA_SANITIZE=1 $(MAKE) --no-print-directory $(JOBS) BUILD=build-san \
-		CFLAGS="-O1 -g1 -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer" \
-		LDFLAGS="-fsanitize=address,undefined" BIN=build-san/eatrace \
-		BIN_LDFLAGS="-static-libubsan -no-pie" test
+	EA_SANITIZE=1 $(MAKE) --no-print-directory $(JOBS) $(SAN_VARS) test
+
+# make sanitize's build alone (.ci/run runs it beside make check's tests).
+sanitize-build: deps
+	@$(MAKE) --no-print-directory $(JOBS) $(SAN_VARS) test-build
 
 # Fuzz targets (docs/robustness.md). 'make test' replays every corpus
 # and crash file through them built as plain programs (replay.c);
