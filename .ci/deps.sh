@@ -15,8 +15,9 @@ fi
 export DEBIAN_FRONTEND=noninteractive
 apt-get update -qq || apt-get update
 # Without recommends (they doubled the packages: matplotlib, sympy, numba
-# and the like, which no test imports; the optional modules pandas and
-# Dask pick up when present (bottleneck, numexpr, lz4, certifi), and scipy for tests/e2e/diff.sh, are listed
-# above), and without dpkg's fsync per file (a machine being set up)
+# and the like, which no test imports; scipy for tests/e2e/diff.sh and the
+# optional modules pandas and Dask load when present, bottleneck, numexpr,
+# lz4 and certifi, are listed above), and without dpkg's fsync per file
+# (a machine being set up)
 apt-get install -y -qq --no-install-recommends \
 	-o Dpkg::Options::=--force-unsafe-io $missing >/dev/null
