@@ -157,11 +157,10 @@ static int place_policy(struct sim *s, int task)
 		s->env_ue[i] = c->curr >= 0 ? s->tasks[c->curr].ue_ewma : 0;
 		for (int q = 0; q < c->nrq; q++)
 			s->env_ue[i] += s->tasks[c->rq[q]].ue_ewma;
-		s->env_load[i] = sim_load_cpu(s, i);
-		s->env_runnable[i] = sim_runnable_cpu(s, i);
 		s->env_idle_state[i] = c->e_idle ? c->e_state : -1;
 		s->env_idle_stamp[i] = c->idle_since;
 	}
+	sim_load_cpus(s, s->env_load, s->env_runnable);
 	p.util = task_util(s, t);
 	p.util_est = t->ue_ewma;
 	if (t->pelt_cpu >= 0)
