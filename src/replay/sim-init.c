@@ -75,6 +75,7 @@ static void reset(struct sim *s)
 		t->load_cpu = -1;
 		t->recent_cpu = -1;
 		t->off_ns = 0;
+		t->kthread = rp_kthread_cpu(t->w->comm) >= 0;
 	}
 	for (int i = 0; i < s->ncpus; i++) {
 		struct sim_cpu *c = &s->cpus[i];

@@ -178,7 +178,7 @@ static int place_policy(struct sim *s, int task)
 	p.load_cpu = t->load_cpu;
 	p.sync = k->sync && k->kind == RP_WAKER_TASK;
 	if (k->kind == RP_WAKER_TASK && k->task >= 0) {
-		p.waker_kthread = rp_kthread_cpu(s->tasks[k->task].w->comm) >= 0;
+		p.waker_kthread = s->tasks[k->task].kthread;
 		p.waker_load = sim_load_task(s, k->task);
 	}
 	if (p.fork && s->policy->select_fork) {

@@ -68,6 +68,7 @@ struct sim_task {
 	uint32_t last_wakee;
 	uint64_t flip_decay_ts;
 	int recent_cpu; /* p->recent_used_cpu, -1 */
+	bool kthread; /* a per-CPU kthread by its comm (rp_kthread_cpu()) */
 	/* when it last left a CPU (preempted or blocking): se.exec_start as
 	 * task_hot() reads it (sim-balance.c) */
 	uint64_t off_ns;
