@@ -44,15 +44,15 @@ static bool next_arrival(const struct sim *s, uint32_t i, size_t k,
 	const struct rp_task *t = &s->w->tasks[i];
 
 	for (; k < t->nacts; k++) {
-		const struct rp_act x = rp_task_act(t, k);
+		const struct rp_act *x = sim_task_act(&s->tasks[i], k);
 
 		/* the task's next activation, for when it arrives */
 		__builtin_prefetch(t->packs + t->k0 + k + 1);
-		uint64_t at = sim_arrival_time(s->keep_gaps, &x);
+		uint64_t at = sim_arrival_time(s->keep_gaps, x);
 
-		if (!(x.flags & RP_ACT_RAN) || at > s->w->counts.last_ts)
+		if (!(x->flags & RP_ACT_RAN) || at > s->w->counts.last_ts)
 			continue;
-		*a = (struct sim_arrival){at, x.seq_in, i, (uint32_t)k};
+		*a = (struct sim_arrival){at, x->seq_in, i, (uint32_t)k};
 		return true;
 	}
 	return false;

@@ -230,7 +230,7 @@ static int place(struct sim *s, int task)
 void sim_arrive(struct sim *s, const struct sim_arrival *ar)
 {
 	struct sim_task *t = &s->tasks[ar->task];
-	const struct rp_act a_ = rp_task_act(t->w, ar->act), *a = &a_;
+	const struct rp_act a_ = *sim_task_act(t, ar->act), *a = &a_;
 	struct ea_event *ev;
 	int cpu;
 

@@ -69,10 +69,31 @@ struct sim_task {
 	uint64_t flip_decay_ts;
 	int recent_cpu; /* p->recent_used_cpu, -1 */
 	bool kthread; /* a per-CPU kthread by its comm (rp_kthread_cpu()) */
+	/* its activations read last (sim_task_act()), by the parity of
+	 * their index: index + 1 in ak, 0 none */
+	size_t ak[2];
+	struct rp_act ac[2];
 	/* when it last left a CPU (preempted or blocking): se.exec_start as
 	 * task_hot() reads it (sim-balance.c) */
 	uint64_t off_ns;
 };
+
+/*
+ * Activation k of t as rp_task_act() reads it (a jittered view's too),
+ * read once: an arrival is read when it enters the heap of arrivals, when
+ * it arrives and when it starts, often with its task's next one read
+ * between (sim_arr_pop()), hence two kept, by parity.
+ */
+static inline const struct rp_act *sim_task_act(struct sim_task *t, size_t k)
+{
+	size_t j = k & 1;
+
+	if (t->ak[j] != k + 1) {
+		t->ac[j] = rp_task_act(t->w, k);
+		t->ak[j] = k + 1;
+	}
+	return &t->ac[j];
+}
 
 /* A task moving to its next recorded segment's CPU. */
 struct sim_move {
