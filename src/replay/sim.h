@@ -486,7 +486,14 @@ uint64_t sim_rr_slice(const struct sim *s, int cpu);
 
 /* sim-exit.c: idle exit: when a task placed on an idle CPU may run */
 void sim_exit_wake(struct sim *s, int task, int cpu);
-uint64_t sim_arrival_time(bool keep_gaps, const struct rp_act *a);
+
+/* When activation a arrives: under keep_gaps at its recorded eligibility
+ * (the recording's gap from its wakeup kept, sim-exit.c), else at its
+ * wakeup. Inline: read for every activation of every run. */
+static inline uint64_t sim_arrival_time(bool keep_gaps, const struct rp_act *a)
+{
+	return keep_gaps ? a->eligible : a->release;
+}
 
 /* sim-act.c: activations: start, end, segments, latency */
 void sim_record_latency(struct sim *s, const struct sim_task *t);
