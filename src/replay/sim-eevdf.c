@@ -108,11 +108,8 @@ static bool eligible(struct sim *s, int cpu, int64_t v)
 static int nr_cfs(const struct sim *s, int cpu)
 {
 	const struct sim_cpu *c = &s->cpus[cpu];
-	int n = cfs_task(s, c->curr);
 
-	for (int k = 0; k < c->nrq; k++)
-		n += !s->tasks[c->rq[k]].rt;
-	return n;
+	return cfs_task(s, c->curr) + c->nrq - c->nrq_rt;
 }
 
 static bool protected(const struct sim_task *t)

@@ -85,6 +85,7 @@ static void reset(struct sim *s)
 		cl = &s->m->clusters[c->cluster];
 		c->curr = -1;
 		c->nrq = 0;
+		c->nrq_rt = 0;
 		c->slice_end = UINT64_MAX;
 		c->in_busy0 = false;
 		c->wake_at = 0;

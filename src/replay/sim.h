@@ -132,6 +132,7 @@ struct sim_cpu {
 	int *rq; /* waiting tasks: RT first (FIFO), then CFS in the order
 		    they were queued (EEVDF picks among them) */
 	int rq_cap;
+	int nrq_rt; /* of them RT (sim_rq_push(), sim_rq_take()) */
 	/* its cfs_rq's load_avg (weights of runnable CFS tasks) and
 	 * runnable_avg (1024 per runnable CFS task) signals, their sums of
 	 * runnable tasks now (sim-load.c) */
