@@ -17,8 +17,12 @@ struct rp_pricing {
 	const struct ea_replay_sink *sink;
 	struct ea_err err;
 	bool failed, closed;
-	struct ea_event last; /* the last event fed, and its comm */
-	char last_comm[EA_COMM_LEN];
+	uint64_t last_ts; /* the last event fed: its time and type */
+	uint8_t last_type;
+	/* the last marker fed, and its comm (copied only for a marker: the
+	 * close needs it only when it was the last event) */
+	struct ea_event marker;
+	char marker_comm[EA_COMM_LEN];
 };
 
 struct rp_pricing *rp_pricing_new(const struct ea_state_config *scfg,
@@ -53,8 +57,12 @@ int rp_pricing_event(void *ctx, const struct ea_event *ev, const char *comm)
 		p->failed = true;
 		return -1;
 	}
-	p->last = *ev;
-	memcpy(p->last_comm, comm, EA_COMM_LEN);
+	p->last_ts = ev->ts;
+	p->last_type = ev->type;
+	if (ev->type == EA_EV_MARKER) {
+		p->marker = *ev;
+		memcpy(p->marker_comm, comm, EA_COMM_LEN);
+	}
 	return 0;
 }
 
@@ -68,14 +76,14 @@ int rp_pricing_close(struct rp_pricing *p, uint64_t end_ns, struct ea_err *err)
 	if (p->closed)
 		return 0;
 	p->closed = true;
-	if (end_ns > p->last.ts && p->last.type == EA_EV_MARKER) {
+	if (end_ns > p->last_ts && p->last_type == EA_EV_MARKER) {
 		/* the same marker, later: nothing changes on any CPU */
-		struct ea_event ev = p->last;
+		struct ea_event ev = p->marker;
 
 		ev.ts = end_ns;
 		snprintf(ev.marker.text, sizeof(ev.marker.text),
 			 "eatrace: replay priced to the common end");
-		if (rp_pricing_event(p, &ev, p->last_comm))
+		if (rp_pricing_event(p, &ev, p->marker_comm))
 			return ea_err_set(err, "%s", p->err.msg);
 	}
 	if (ea_state_finish(p->st, &p->err))

@@ -100,7 +100,7 @@ void sim_start_act(struct sim *s, struct sim_task *t, size_t k)
 	const struct rp_act *a = &t->act;
 
 	t->cur = k;
-	t->act = rp_task_act(t->w, k);
+	t->act = *sim_task_act(t, k);
 	t->segs_at = rp_task_segs(t->w, k, &t->nseg, &t->seg1);
 	if (t->segs_at == &t->seg1)
 		t->segs_at = NULL;
@@ -123,7 +123,7 @@ void sim_start_act(struct sim *s, struct sim_task *t, size_t k)
 static bool next_released(struct sim_task *t)
 {
 	for (size_t k = t->cur + 1; k < t->next; k++)
-		if (rp_task_act(t->w, k).flags & RP_ACT_RAN) {
+		if (sim_task_act(t, k)->flags & RP_ACT_RAN) {
 			t->cur = k;
 			return true;
 		}

@@ -44,15 +44,15 @@ static bool next_arrival(const struct sim *s, uint32_t i, size_t k,
 	const struct rp_task *t = &s->w->tasks[i];
 
 	for (; k < t->nacts; k++) {
-		const struct rp_act x = rp_task_act(t, k);
+		const struct rp_act *x = sim_task_act(&s->tasks[i], k);
 
 		/* the task's next activation, for when it arrives */
 		__builtin_prefetch(t->packs + t->k0 + k + 1);
-		uint64_t at = sim_arrival_time(s->keep_gaps, &x);
+		uint64_t at = sim_arrival_time(s->keep_gaps, x);
 
-		if (!(x.flags & RP_ACT_RAN) || at > s->w->counts.last_ts)
+		if (!(x->flags & RP_ACT_RAN) || at > s->w->counts.last_ts)
 			continue;
-		*a = (struct sim_arrival){at, x.seq_in, i, (uint32_t)k};
+		*a = (struct sim_arrival){at, x->seq_in, i, (uint32_t)k};
 		return true;
 	}
 	return false;
@@ -88,8 +88,7 @@ static int cmp_arr(const void *a, const void *b)
  * merging the tasks' sequences in a heap yields the order of sorting them
  * all (cmp_arr), without the sort and its array. *n: how many arrivals.
  */
-bool sim_arrivals_in_order(const struct ea_workload *w, bool keep_gaps,
-			   size_t *n)
+static bool in_order(const struct ea_workload *w, bool keep_gaps, size_t *n)
 {
 	*n = 0;
 	for (size_t i = 0; i < w->ntasks; i++) {
@@ -113,6 +112,22 @@ bool sim_arrivals_in_order(const struct ea_workload *w, bool keep_gaps,
 		}
 	}
 	return true;
+}
+
+/* in_order(), once per workload and keep_gaps where w keeps it. */
+bool sim_arrivals_in_order(const struct ea_workload *w, bool keep_gaps,
+			   size_t *n)
+{
+	struct rp_arr_order *o = w->arr_order;
+
+	if (!o)
+		return in_order(w, keep_gaps, n);
+	if (!o->known[keep_gaps]) {
+		o->in_order[keep_gaps] = in_order(w, keep_gaps, &o->n[keep_gaps]);
+		o->known[keep_gaps] = true;
+	}
+	*n = o->n[keep_gaps];
+	return o->in_order[keep_gaps];
 }
 
 /* All arrivals in one array, sorted: when some task's are out of order. */

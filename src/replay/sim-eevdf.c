@@ -79,40 +79,49 @@ static int64_t avg_v(struct sim *s, int cpu, int skip, uint64_t *wsum)
 	return ref + (int64_t)(sum / (__int128)w);
 }
 
+/* The weighted vruntimes vruntime_eligible() compares with, summed once
+ * per pick (nothing changes during one): have, once summed. */
+struct vsum {
+	bool have;
+	__int128 sum;
+	uint64_t w;
+	int64_t ref;
+};
+
 /* vruntime_eligible(): v is not past V (computed without division). */
-static bool eligible(struct sim *s, int cpu, int64_t v)
+static bool eligible(struct sim *s, int cpu, struct vsum *q, int64_t v)
 {
 	struct sim_cpu *c = &s->cpus[cpu];
-	__int128 sum = 0;
-	uint64_t w = 0;
-	int64_t ref = c->v0;
 
-	if (cfs_task(s, c->curr)) {
-		const struct sim_task *t = &s->tasks[c->curr];
+	if (!q->have) {
+		q->have = true;
+		q->sum = 0;
+		q->w = 0;
+		q->ref = c->v0;
+		if (cfs_task(s, c->curr)) {
+			const struct sim_task *t = &s->tasks[c->curr];
 
-		sum += (__int128)(t->vrt - ref) * t->weight;
-		w += t->weight;
+			q->sum += (__int128)(t->vrt - q->ref) * t->weight;
+			q->w += t->weight;
+		}
+		for (int k = 0; k < c->nrq; k++) {
+			const struct sim_task *t = &s->tasks[c->rq[k]];
+
+			if (t->rt)
+				continue;
+			q->sum += (__int128)(t->vrt - q->ref) * t->weight;
+			q->w += t->weight;
+		}
 	}
-	for (int k = 0; k < c->nrq; k++) {
-		const struct sim_task *t = &s->tasks[c->rq[k]];
-
-		if (t->rt)
-			continue;
-		sum += (__int128)(t->vrt - ref) * t->weight;
-		w += t->weight;
-	}
-	return sum >= (__int128)(v - ref) * (__int128)w;
+	return q->sum >= (__int128)(v - q->ref) * (__int128)q->w;
 }
 
 /* CFS tasks on cpu, running or queued. */
 static int nr_cfs(const struct sim *s, int cpu)
 {
 	const struct sim_cpu *c = &s->cpus[cpu];
-	int n = cfs_task(s, c->curr);
 
-	for (int k = 0; k < c->nrq; k++)
-		n += !s->tasks[c->rq[k]].rt;
-	return n;
+	return cfs_task(s, c->curr) + c->nrq - c->nrq_rt;
 }
 
 static bool protected(const struct sim_task *t)
@@ -226,6 +235,7 @@ static int pick(struct sim *s, int cpu, bool protect)
 	struct sim_cpu *c = &s->cpus[cpu];
 	int best = -2, n = nr_cfs(s, cpu);
 	bool curr = cfs_task(s, c->curr);
+	struct vsum q = {.have = false};
 
 	if (!n)
 		return -2;
@@ -236,7 +246,7 @@ static int pick(struct sim *s, int cpu, bool protect)
 			if (!s->tasks[c->rq[k]].rt)
 				return k;
 	}
-	if (curr && !eligible(s, cpu, s->tasks[c->curr].vrt))
+	if (curr && !eligible(s, cpu, &q, s->tasks[c->curr].vrt))
 		curr = false;
 	if (curr && protect && protected(&s->tasks[c->curr]))
 		return -1;
@@ -245,7 +255,7 @@ static int pick(struct sim *s, int cpu, bool protect)
 
 		if (t->rt || (best >= 0 && t->dl >= s->tasks[c->rq[best]].dl))
 			continue;
-		if (eligible(s, cpu, t->vrt))
+		if (eligible(s, cpu, &q, t->vrt))
 			best = k;
 	}
 	if (best < 0 && !curr) {

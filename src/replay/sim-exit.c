@@ -12,11 +12,6 @@
  */
 #include "replay/sim.h"
 
-uint64_t sim_arrival_time(bool keep_gaps, const struct rp_act *a)
-{
-	return keep_gaps ? a->eligible : a->release;
-}
-
 /*
  * The task, just queued on cpu, may run there no sooner than the CPU has
  * left the idle state it is in: c->wake_at (sim_pick() runs nothing

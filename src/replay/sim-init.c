@@ -75,6 +75,7 @@ static void reset(struct sim *s)
 		t->load_cpu = -1;
 		t->recent_cpu = -1;
 		t->off_ns = 0;
+		t->kthread = rp_kthread_cpu(t->w->comm) >= 0;
 	}
 	for (int i = 0; i < s->ncpus; i++) {
 		struct sim_cpu *c = &s->cpus[i];
@@ -84,6 +85,7 @@ static void reset(struct sim *s)
 		cl = &s->m->clusters[c->cluster];
 		c->curr = -1;
 		c->nrq = 0;
+		c->nrq_rt = 0;
 		c->slice_end = UINT64_MAX;
 		c->in_busy0 = false;
 		c->wake_at = 0;

@@ -102,10 +102,17 @@ uint32_t sim_load_cpu(struct sim *s, int cpu)
 	return s->cpus[cpu].lload.util_avg;
 }
 
-uint32_t sim_runnable_cpu(struct sim *s, int cpu)
+/* Every CPU's load_avg and runnable_avg, each CPU's signals brought up to
+ * date once (a second update at the same instant changes nothing). */
+void sim_load_cpus(struct sim *s, uint32_t *load, uint32_t *runnable)
 {
-	cpu_sync(s, &s->cpus[cpu]);
-	return s->cpus[cpu].lrunnable.util_avg;
+	for (int i = 0; i < s->ncpus; i++) {
+		struct sim_cpu *c = &s->cpus[i];
+
+		cpu_sync(s, c);
+		load[i] = c->lload.util_avg;
+		runnable[i] = c->lrunnable.util_avg;
+	}
 }
 
 uint32_t sim_load_task(struct sim *s, int task)

@@ -31,6 +31,7 @@ int sim_rq_push(struct sim *s, int cpu, int task)
 		c->rq_cap = n;
 	}
 	c->rq[c->nrq++] = task;
+	c->nrq_rt += s->tasks[task].rt;
 	touch(s, cpu);
 	s->tasks[task].wait_from = s->now;
 	return 0;
@@ -70,6 +71,7 @@ int sim_rq_take(struct sim *s, int cpu, int at)
 
 	memmove(c->rq + at, c->rq + at + 1, (c->nrq - at - 1) * sizeof(int));
 	c->nrq--;
+	c->nrq_rt -= s->tasks[task].rt;
 	touch(s, cpu);
 	/* a demand that ended while it waited waited until then */
 	s->wait_ns += in_win(s, s->tasks[task].wait_from,

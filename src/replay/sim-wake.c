@@ -157,11 +157,10 @@ static int place_policy(struct sim *s, int task)
 		s->env_ue[i] = c->curr >= 0 ? s->tasks[c->curr].ue_ewma : 0;
 		for (int q = 0; q < c->nrq; q++)
 			s->env_ue[i] += s->tasks[c->rq[q]].ue_ewma;
-		s->env_load[i] = sim_load_cpu(s, i);
-		s->env_runnable[i] = sim_runnable_cpu(s, i);
 		s->env_idle_state[i] = c->e_idle ? c->e_state : -1;
 		s->env_idle_stamp[i] = c->idle_since;
 	}
+	sim_load_cpus(s, s->env_load, s->env_runnable);
 	p.util = task_util(s, t);
 	p.util_est = t->ue_ewma;
 	if (t->pelt_cpu >= 0)
@@ -179,7 +178,7 @@ static int place_policy(struct sim *s, int task)
 	p.load_cpu = t->load_cpu;
 	p.sync = k->sync && k->kind == RP_WAKER_TASK;
 	if (k->kind == RP_WAKER_TASK && k->task >= 0) {
-		p.waker_kthread = rp_kthread_cpu(s->tasks[k->task].w->comm) >= 0;
+		p.waker_kthread = s->tasks[k->task].kthread;
 		p.waker_load = sim_load_task(s, k->task);
 	}
 	if (p.fork && s->policy->select_fork) {
@@ -231,7 +230,7 @@ static int place(struct sim *s, int task)
 void sim_arrive(struct sim *s, const struct sim_arrival *ar)
 {
 	struct sim_task *t = &s->tasks[ar->task];
-	const struct rp_act a_ = rp_task_act(t->w, ar->act), *a = &a_;
+	const struct rp_act a_ = *sim_task_act(t, ar->act), *a = &a_;
 	struct ea_event *ev;
 	int cpu;
 

@@ -68,10 +68,32 @@ struct sim_task {
 	uint32_t last_wakee;
 	uint64_t flip_decay_ts;
 	int recent_cpu; /* p->recent_used_cpu, -1 */
+	bool kthread; /* a per-CPU kthread by its comm (rp_kthread_cpu()) */
+	/* its activations read last (sim_task_act()), by the parity of
+	 * their index: index + 1 in ak, 0 none */
+	size_t ak[2];
+	struct rp_act ac[2];
 	/* when it last left a CPU (preempted or blocking): se.exec_start as
 	 * task_hot() reads it (sim-balance.c) */
 	uint64_t off_ns;
 };
+
+/*
+ * Activation k of t as rp_task_act() reads it (a jittered view's too),
+ * read once: an arrival is read when it enters the heap of arrivals, when
+ * it arrives and when it starts, often with its task's next one read
+ * between (sim_arr_pop()), hence two kept, by parity.
+ */
+static inline const struct rp_act *sim_task_act(struct sim_task *t, size_t k)
+{
+	size_t j = k & 1;
+
+	if (t->ak[j] != k + 1) {
+		t->ac[j] = rp_task_act(t->w, k);
+		t->ak[j] = k + 1;
+	}
+	return &t->ac[j];
+}
 
 /* A task moving to its next recorded segment's CPU. */
 struct sim_move {
@@ -110,6 +132,7 @@ struct sim_cpu {
 	int *rq; /* waiting tasks: RT first (FIFO), then CFS in the order
 		    they were queued (EEVDF picks among them) */
 	int rq_cap;
+	int nrq_rt; /* of them RT (sim_rq_push(), sim_rq_take()) */
 	/* its cfs_rq's load_avg (weights of runnable CFS tasks) and
 	 * runnable_avg (1024 per runnable CFS task) signals, their sums of
 	 * runnable tasks now (sim-load.c) */
@@ -428,7 +451,7 @@ void sim_util_est_sleep(struct sim *s, struct sim_task *t, int cpu);
 void sim_load_join(struct sim *s, int task, int cpu);
 void sim_load_leave(struct sim *s, int task, int cpu);
 uint32_t sim_load_cpu(struct sim *s, int cpu);
-uint32_t sim_runnable_cpu(struct sim *s, int cpu);
+void sim_load_cpus(struct sim *s, uint32_t *load, uint32_t *runnable);
 uint32_t sim_load_task(struct sim *s, int task);
 void sim_load_new_task(struct sim *s, int task);
 
@@ -464,7 +487,14 @@ uint64_t sim_rr_slice(const struct sim *s, int cpu);
 
 /* sim-exit.c: idle exit: when a task placed on an idle CPU may run */
 void sim_exit_wake(struct sim *s, int task, int cpu);
-uint64_t sim_arrival_time(bool keep_gaps, const struct rp_act *a);
+
+/* When activation a arrives: under keep_gaps at its recorded eligibility
+ * (the recording's gap from its wakeup kept, sim-exit.c), else at its
+ * wakeup. Inline: read for every activation of every run. */
+static inline uint64_t sim_arrival_time(bool keep_gaps, const struct rp_act *a)
+{
+	return keep_gaps ? a->eligible : a->release;
+}
 
 /* sim-act.c: activations: start, end, segments, latency */
 void sim_record_latency(struct sim *s, const struct sim_task *t);

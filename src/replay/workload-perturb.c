@@ -510,6 +510,9 @@ struct ea_workload *rp_workload_perturb_as(const struct ea_workload *b,
 	}
 	if (member_timelines(&mb))
 		goto out;
+	/* replayed by one thread (runs.c): its order checked once; without
+	 * the memory, at each run */
+	m->arr_order = calloc(1, sizeof(*m->arr_order));
 	rc = 0;
 out:
 	free(mb.early);

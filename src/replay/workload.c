@@ -697,6 +697,7 @@ void ea_workload_free(struct ea_workload *w)
 	free(w->offs);
 	free(w->cpus);
 	free(w->early);
+	free(w->arr_order);
 	free(w);
 }
 

@@ -294,7 +294,17 @@ struct ea_workload {
 	/* cfg.early_ns: the runs that began in it, in the order seen */
 	struct rp_early_run *early;
 	size_t nearly, early_cap;
+	/* the arrivals' order check (sim_arrivals_in_order()), per keep_gaps,
+	 * once for all the runs of a workload only one thread replays (an
+	 * ensemble member's copy: rp_workload_perturb()); NULL: checked at
+	 * each run */
+	struct rp_arr_order *arr_order;
 	char error[128];
+};
+
+struct rp_arr_order {
+	bool known[2], in_order[2];
+	size_t n[2];
 };
 
 /*
