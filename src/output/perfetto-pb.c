@@ -292,16 +292,64 @@ static void extra_counters(struct pb_state *ps, struct cpu_seq *cs, long long f,
 	cs->i = i;
 }
 
+/* Room for the longest event_packet(): the packet's tag and length, the
+ * timestamp's and sequence's fields, the event's tag and length, its type,
+ * name and two extra counter values. */
+#define EVENT_PACKET_MAX (2 + 11 + 11 + 2 + 2 + 11 + 2 * 11)
+
+/*
+ * A whole packet on cs's sequence at ts holding a track event of type
+ * (a slice's BEGIN or END): its name iid when not 0, the extra counter
+ * values (f, i) when they changed. The bytes packet_begin(), the fields and
+ * extra_counters() give (each message under 128 bytes: one length byte),
+ * written at once: most packets are these.
+ */
+static void event_packet(struct ea_perfetto *p, struct pb_state *ps,
+			 struct cpu_seq *cs, uint64_t ts, unsigned type,
+			 uint64_t iid, long long f, long long i)
+{
+	uint8_t *q, *packet, *event;
+
+	if (ps->w.n >= FLUSH_BYTES)
+		flush(p, ps);
+	if (!pbw_room(&ps->w, EVENT_PACKET_MAX))
+		return;
+	q = ps->w.p + ps->w.n;
+	*q++ = TRACE_PACKET << 3 | 2;
+	packet = q++;
+	*q++ = TP_TIMESTAMP << 3;
+	q = pbw_varint_at(q, ts > cs->last_ts ? ts - cs->last_ts : 0);
+	if (ts > cs->last_ts)
+		cs->last_ts = ts;
+	*q++ = TP_SEQUENCE_ID << 3;
+	q = pbw_varint_at(q, cs->seq);
+	*q++ = TP_TRACK_EVENT << 3 | 2;
+	event = q++;
+	*q++ = TE_TYPE << 3;
+	*q++ = (uint8_t)type;
+	if (iid) {
+		*q++ = TE_NAME_IID << 3;
+		q = pbw_varint_at(q, iid);
+	}
+	if (f != cs->f || i != cs->i) {
+		*q++ = TE_EXTRA_COUNTER_VALUES << 3;
+		q = pbw_varint_at(q, (uint64_t)f);
+		*q++ = TE_EXTRA_COUNTER_VALUES << 3;
+		q = pbw_varint_at(q, (uint64_t)i);
+		cs->f = f;
+		cs->i = i;
+	}
+	*event = (uint8_t)(q - event - 1);
+	*packet = (uint8_t)(q - packet - 1);
+	ps->w.n = (size_t)(q - ps->w.p);
+	p->held = ps->w.n;
+}
+
 /* The pending slice's END, with the values (f, i) that hold from then. */
 static void slice_end(struct ea_perfetto *p, struct pb_state *ps,
 		      struct cpu_seq *cs, long long f, long long i)
 {
-	packet_begin(p, ps, cs->seq, cs, cs->pending_end, 0);
-	pbw_begin(&ps->w, TP_TRACK_EVENT);
-	pbw_uint(&ps->w, TE_TYPE, TYPE_SLICE_END);
-	extra_counters(ps, cs, f, i);
-	pbw_end(&ps->w);
-	packet_end(p, ps);
+	event_packet(p, ps, cs, cs->pending_end, TYPE_SLICE_END, 0, f, i);
 	cs->pending = false;
 }
 
@@ -340,6 +388,10 @@ static void slice_begin(struct ea_perfetto *p, struct pb_state *ps,
 	}
 	slot = ea_pf_pid_slot(&cs->names, pid);
 	iid = cs->names.val[slot];
+	if (iid) { /* its name interned before */
+		event_packet(p, ps, cs, ts, TYPE_SLICE_BEGIN, iid, f, i);
+		return;
+	}
 	packet_begin(p, ps, cs->seq, cs, ts,
 		     iid ? 0 : SEQ_NEEDS_INCREMENTAL_STATE);
 	if (!iid) {
