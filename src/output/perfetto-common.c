@@ -23,14 +23,14 @@ const char *ea_pf_comm_of(const struct ea_state *s, int32_t pid, char *buf)
 	return buf;
 }
 
-uint32_t ea_pf_priced_khz(const struct ea_acct *a, int c, uint32_t freq_khz)
+uint32_t ea_pf_assumed_khz(const struct ea_acct *a, int c)
 {
 	const struct ea_model *m = a->model;
 	const struct ea_cluster *cl;
 	int k;
 
-	if (freq_khz || c >= m->ncpus || m->cpu_cluster[c] < 0)
-		return freq_khz;
+	if (c >= m->ncpus || m->cpu_cluster[c] < 0)
+		return 0;
 	cl = &m->clusters[m->cpu_cluster[c]];
 	if (!cl->ncaps)
 		return 0;
@@ -177,12 +177,10 @@ void ea_pf_pid_map_free(struct ea_pf_pid_map *m)
 	memset(m, 0, sizeof(*m));
 }
 
-bool ea_pf_pid_map_room(struct ea_pf_pid_map *m)
+bool ea_pf_pid_map_grow(struct ea_pf_pid_map *m)
 {
 	struct ea_pf_pid_map g;
 
-	if (m->n + 1 <= m->cap / 2)
-		return true;
 	g = (struct ea_pf_pid_map){.cap = m->cap ? m->cap * 2 : 64, .n = m->n};
 	g.pid = calloc(g.cap, sizeof(*g.pid));
 	g.val = calloc(g.cap, sizeof(*g.val));
