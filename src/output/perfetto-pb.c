@@ -39,6 +39,7 @@
 
 #include "output/pb-write.h"
 #include "output/perfetto-priv.h"
+#include "output/timeline-changes.h"
 
 /* Field numbers and values (perfetto_trace.proto). */
 enum {
@@ -111,6 +112,7 @@ struct cpu_seq {
 	uint64_t last_ts; /* of its last packet (incremental clock) */
 	uint64_t slices, opp, idle; /* track uuids */
 	long long f, i; /* the OPP and idle state last written */
+	uint32_t assumed_khz; /* a busy stretch's at an unknown OPP */
 	bool pending; /* a slice whose END is not written yet ... */
 	uint64_t pending_end; /* ... ending then */
 	struct ea_pf_pid_map names; /* pid -> interned name id */
@@ -485,6 +487,7 @@ static void describe(struct ea_perfetto *p, struct pb_state *ps,
 		cs->seq = ps->next_seq++;
 		cs->f = -2; /* neither an OPP nor an idle state: */
 		cs->i = -3; /* the first values are written */
+		cs->assumed_khz = ea_pf_assumed_khz(t->acct, c);
 		cs->slices = ps->next_uuid++;
 		snprintf(n, sizeof(n), "CPU %d", c);
 		track(p, ps, k->seq, ts, cs->slices, k->proc, rank++, n, NULL,
@@ -524,7 +527,7 @@ static void changes(struct ea_perfetto *p, struct pb_state *ps,
 		return;
 	}
 	for (size_t n = 0;
-	     !p->full && pbw_ok(&ps->w) && ea_tl_reader_next(r, ch); n++) {
+	     !p->full && pbw_ok(&ps->w) && tl_reader_next(r, ch); n++) {
 		struct cpu_seq *cs;
 		long long f, i;
 		uint64_t ts;
@@ -534,10 +537,9 @@ static void changes(struct ea_perfetto *p, struct pb_state *ps,
 		if (ea_pf_check_cap(p, n, ch->t0))
 			break;
 		cs = &k->cpu[ch->cpu];
-		f = ch->mode == EA_CPU_BUSY
-			    ? (long long)ea_pf_priced_khz(t->acct, ch->cpu,
-							  ch->freq_khz)
-			    : 0;
+		f = 0; /* ea_pf_priced_khz(), the assumed OPP's looked up once */
+		if (ch->mode == EA_CPU_BUSY)
+			f = ch->freq_khz ? ch->freq_khz : cs->assumed_khz;
 		i = ch->mode == EA_CPU_IDLE ? ch->idle_state : -1;
 		ts = rel(ch->t0, t0);
 		if (!cs->started)
