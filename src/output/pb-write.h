@@ -33,7 +33,10 @@ void pbw_init(struct pbw *w);
 void pbw_free(struct pbw *w);
 /* Empties the buffer (no message may be open). */
 void pbw_reset(struct pbw *w);
-bool pbw_ok(const struct pbw *w);
+static inline bool pbw_ok(const struct pbw *w)
+{
+	return !w->failed;
+}
 
 /* Room for n more bytes, grown when needed (pb-write.c); false when out
  * of memory (then or before). */

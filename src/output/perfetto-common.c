@@ -155,12 +155,10 @@ long long ea_pf_tell(const struct ea_perfetto *p)
 	return pos < 0 ? -1 : (long long)pos + (long long)p->held;
 }
 
-bool ea_pf_check_cap(struct ea_perfetto *p, size_t k, uint64_t at)
+bool ea_pf_check_cap_now(struct ea_perfetto *p, uint64_t at)
 {
 	long long pos;
 
-	if (!p->cap || k % 256)
-		return false;
 	pos = ea_pf_tell(p);
 	if (pos >= 0 && pos >= p->cap) {
 		p->full = true;

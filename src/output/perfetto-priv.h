@@ -151,8 +151,14 @@ void ea_pf_gave(struct ea_perfetto *p, size_t n);
 /* The file's size so far: what f has and what the format holds. -1 when
  * f cannot tell. */
 long long ea_pf_tell(const struct ea_perfetto *p);
-/* Whether the file has reached the cap (checked every 256th change k;
- * sets full and full_at = at). */
-bool ea_pf_check_cap(struct ea_perfetto *p, size_t k, uint64_t at);
+/* Whether the file has reached the cap (sets full and full_at = at). */
+bool ea_pf_check_cap_now(struct ea_perfetto *p, uint64_t at);
+
+/* ea_pf_check_cap_now(), every 256th change k (when there is a cap). */
+static inline bool ea_pf_check_cap(struct ea_perfetto *p, size_t k,
+				   uint64_t at)
+{
+	return p->cap && !(k % 256) && ea_pf_check_cap_now(p, at);
+}
 
 #endif
