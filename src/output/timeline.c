@@ -357,9 +357,9 @@ static void record(struct ea_timeline *t, const struct tl_step *st)
  * the change (the caller's thread too, or the timeline's own thread with
  * ea_timeline_use_thread()). The same steps in the same order either way.
  */
-static bool front(struct ea_timeline *t, const struct ea_state *s, int cpu,
-		  uint64_t since, uint64_t now, const struct ea_cpu_state *old,
-		  struct tl_step *st)
+static inline bool front(struct ea_timeline *t, const struct ea_state *s,
+			 int cpu, uint64_t since, uint64_t now,
+			 const struct ea_cpu_state *old, struct tl_step *st)
 {
 	struct ea_tl_priv *pv = t->priv;
 	const struct ea_acct *a = t->acct;
@@ -418,7 +418,7 @@ static bool front(struct ea_timeline *t, const struct ea_state *s, int cpu,
 	return true;
 }
 
-static void back(struct ea_timeline *t, const struct tl_step *st)
+static inline void back(struct ea_timeline *t, const struct tl_step *st)
 {
 	const struct ea_cluster *cl = &t->acct->model->clusters[st->ci];
 	int cpu = st->cpu, ccol = t->ncpus + st->ci, n = cl->ncpus;
@@ -442,16 +442,14 @@ static void on_change(void *ctx, const struct ea_state *s, int cpu,
 {
 	struct ea_timeline *t = ctx;
 	struct ea_tl_priv *pv = t->priv;
-	struct tl_step *st;
+	struct tl_step *st = pv->thread ? tl_thread_slot(pv->thread) : pv->step;
 
-	if (pv->thread) {
-		st = tl_thread_slot(pv->thread);
-		if (front(t, s, cpu, since, now, old, st))
-			tl_thread_put(pv->thread);
+	/* one call of each half (inlined here) */
+	if (!front(t, s, cpu, since, now, old, st))
 		return;
-	}
-	st = pv->step;
-	if (front(t, s, cpu, since, now, old, st))
+	if (pv->thread)
+		tl_thread_put(pv->thread);
+	else
 		back(t, st);
 }
 
