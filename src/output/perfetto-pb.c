@@ -381,6 +381,8 @@ static void slice_begin(struct ea_perfetto *p, struct pb_state *ps,
 			struct cpu_seq *cs, uint64_t ts, int32_t pid,
 			const struct ea_state *s, long long f, long long i)
 {
+	char cb[32], label[EA_COMM_LEN + 16];
+	const char *comm;
 	size_t slot;
 	uint64_t iid;
 
@@ -394,27 +396,23 @@ static void slice_begin(struct ea_perfetto *p, struct pb_state *ps,
 		event_packet(p, ps, cs, ts, TYPE_SLICE_BEGIN, iid, f, i);
 		return;
 	}
-	packet_begin(p, ps, cs->seq, cs, ts,
-		     iid ? 0 : SEQ_NEEDS_INCREMENTAL_STATE);
-	if (!iid) {
-		char cb[32], label[EA_COMM_LEN + 16];
-		const char *comm = ea_pf_comm_of(s, pid, cb);
-
-		iid = cs->names.n + 1;
-		cs->names.pid[slot] = pid;
-		cs->names.val[slot] = iid;
-		cs->names.n++;
-		if (pid > 0 && comm != cb)
-			snprintf(label, sizeof(label), "%s %d", comm, pid);
-		else
-			snprintf(label, sizeof(label), "%s", comm);
-		pbw_begin(&ps->w, TP_INTERNED_DATA);
-		pbw_begin(&ps->w, ID_EVENT_NAMES);
-		pbw_uint(&ps->w, EN_IID, iid);
-		pbw_string(&ps->w, EN_NAME, label);
-		pbw_end(&ps->w);
-		pbw_end(&ps->w);
-	}
+	/* pid's first slice on this sequence: its name interned here */
+	packet_begin(p, ps, cs->seq, cs, ts, SEQ_NEEDS_INCREMENTAL_STATE);
+	comm = ea_pf_comm_of(s, pid, cb);
+	iid = cs->names.n + 1;
+	cs->names.pid[slot] = pid;
+	cs->names.val[slot] = iid;
+	cs->names.n++;
+	if (pid > 0 && comm != cb)
+		snprintf(label, sizeof(label), "%s %d", comm, pid);
+	else
+		snprintf(label, sizeof(label), "%s", comm);
+	pbw_begin(&ps->w, TP_INTERNED_DATA);
+	pbw_begin(&ps->w, ID_EVENT_NAMES);
+	pbw_uint(&ps->w, EN_IID, iid);
+	pbw_string(&ps->w, EN_NAME, label);
+	pbw_end(&ps->w);
+	pbw_end(&ps->w);
 	pbw_begin(&ps->w, TP_TRACK_EVENT);
 	pbw_uint(&ps->w, TE_TYPE, TYPE_SLICE_BEGIN);
 	pbw_uint(&ps->w, TE_NAME_IID, iid);
