@@ -313,11 +313,13 @@ int cmd_report(int argc, char **argv)
 			ea_die("out of memory");
 			goto out;
 		}
-		/* the buckets on a second core when -j asks for two or
-		 * more (a timeline without its thread gives the same, in
-		 * this thread); not by default: on a quiet 2-vCPU VM one
-		 * thread was faster (bench/README.md) */
-		if (ea_input_jobs_explicit() && ea_input_jobs() >= 2)
+		/* the buckets on a core of their own when -j asks for three
+		 * or more (a timeline without its thread gives the same, in
+		 * this thread): -j 2 already runs the reader, the look-ahead
+		 * and the applying thread, and a fourth on 2 vCPUs cost more
+		 * than it saved (bench/README.md); not by default: one
+		 * thread was faster there */
+		if (ea_input_jobs_explicit() && ea_input_jobs() >= 3)
 			(void)ea_timeline_use_thread(&tl);
 		cons[ncons++] = (struct ea_consumer){ &ea_timeline_ops, &tl };
 	}

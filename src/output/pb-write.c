@@ -25,11 +25,6 @@ void pbw_reset(struct pbw *w)
 	w->depth = 0;
 }
 
-bool pbw_ok(const struct pbw *w)
-{
-	return !w->failed;
-}
-
 bool pbw_grow(struct pbw *w, size_t n)
 {
 	size_t cap;

@@ -33,7 +33,10 @@ void pbw_init(struct pbw *w);
 void pbw_free(struct pbw *w);
 /* Empties the buffer (no message may be open). */
 void pbw_reset(struct pbw *w);
-bool pbw_ok(const struct pbw *w);
+static inline bool pbw_ok(const struct pbw *w)
+{
+	return !w->failed;
+}
 
 /* Room for n more bytes, grown when needed (pb-write.c); false when out
  * of memory (then or before). */
@@ -46,17 +49,21 @@ static inline bool pbw_room(struct pbw *w, size_t n)
 	return pbw_grow(w, n);
 }
 
-/* v as a varint at the end (room for 10 bytes made). */
-static inline void pbw_put_varint(struct pbw *w, uint64_t v)
+/* v as a varint at q (room for 10 bytes there); returns its end. */
+static inline uint8_t *pbw_varint_at(uint8_t *q, uint64_t v)
 {
-	uint8_t *q = w->p + w->n;
-
 	while (v >= 0x80) {
 		*q++ = (uint8_t)(v | 0x80);
 		v >>= 7;
 	}
 	*q++ = (uint8_t)v;
-	w->n = (size_t)(q - w->p);
+	return q;
+}
+
+/* v as a varint at the end (room for 10 bytes made). */
+static inline void pbw_put_varint(struct pbw *w, uint64_t v)
+{
+	w->n = (size_t)(pbw_varint_at(w->p + w->n, v) - w->p);
 }
 
 /* Fields. int64 is written as its two's complement varint (10 bytes when

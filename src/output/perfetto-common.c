@@ -23,14 +23,14 @@ const char *ea_pf_comm_of(const struct ea_state *s, int32_t pid, char *buf)
 	return buf;
 }
 
-uint32_t ea_pf_priced_khz(const struct ea_acct *a, int c, uint32_t freq_khz)
+uint32_t ea_pf_assumed_khz(const struct ea_acct *a, int c)
 {
 	const struct ea_model *m = a->model;
 	const struct ea_cluster *cl;
 	int k;
 
-	if (freq_khz || c >= m->ncpus || m->cpu_cluster[c] < 0)
-		return freq_khz;
+	if (c >= m->ncpus || m->cpu_cluster[c] < 0)
+		return 0;
 	cl = &m->clusters[m->cpu_cluster[c]];
 	if (!cl->ncaps)
 		return 0;
@@ -155,12 +155,10 @@ long long ea_pf_tell(const struct ea_perfetto *p)
 	return pos < 0 ? -1 : (long long)pos + (long long)p->held;
 }
 
-bool ea_pf_check_cap(struct ea_perfetto *p, size_t k, uint64_t at)
+bool ea_pf_check_cap_now(struct ea_perfetto *p, uint64_t at)
 {
 	long long pos;
 
-	if (!p->cap || k % 256)
-		return false;
 	pos = ea_pf_tell(p);
 	if (pos >= 0 && pos >= p->cap) {
 		p->full = true;
@@ -177,12 +175,10 @@ void ea_pf_pid_map_free(struct ea_pf_pid_map *m)
 	memset(m, 0, sizeof(*m));
 }
 
-bool ea_pf_pid_map_room(struct ea_pf_pid_map *m)
+bool ea_pf_pid_map_grow(struct ea_pf_pid_map *m)
 {
 	struct ea_pf_pid_map g;
 
-	if (m->n + 1 <= m->cap / 2)
-		return true;
 	g = (struct ea_pf_pid_map){.cap = m->cap ? m->cap * 2 : 64, .n = m->n};
 	g.pid = calloc(g.cap, sizeof(*g.pid));
 	g.val = calloc(g.cap, sizeof(*g.val));

@@ -39,6 +39,7 @@
 
 #include "output/pb-write.h"
 #include "output/perfetto-priv.h"
+#include "output/timeline-changes.h"
 
 /* Field numbers and values (perfetto_trace.proto). */
 enum {
@@ -111,6 +112,7 @@ struct cpu_seq {
 	uint64_t last_ts; /* of its last packet (incremental clock) */
 	uint64_t slices, opp, idle; /* track uuids */
 	long long f, i; /* the OPP and idle state last written */
+	uint32_t assumed_khz; /* a busy stretch's at an unknown OPP */
 	bool pending; /* a slice whose END is not written yet ... */
 	uint64_t pending_end; /* ... ending then */
 	struct ea_pf_pid_map names; /* pid -> interned name id */
@@ -292,16 +294,64 @@ static void extra_counters(struct pb_state *ps, struct cpu_seq *cs, long long f,
 	cs->i = i;
 }
 
+/* Room for the longest event_packet(): the packet's tag and length, the
+ * timestamp's and sequence's fields, the event's tag and length, its type,
+ * name and two extra counter values. */
+#define EVENT_PACKET_MAX (2 + 11 + 11 + 2 + 2 + 11 + 2 * 11)
+
+/*
+ * A whole packet on cs's sequence at ts holding a track event of type
+ * (a slice's BEGIN or END): its name iid when not 0, the extra counter
+ * values (f, i) when they changed. The bytes packet_begin(), the fields and
+ * extra_counters() give (each message under 128 bytes: one length byte),
+ * written at once: most packets are these.
+ */
+static void event_packet(struct ea_perfetto *p, struct pb_state *ps,
+			 struct cpu_seq *cs, uint64_t ts, unsigned type,
+			 uint64_t iid, long long f, long long i)
+{
+	uint8_t *q, *packet, *event;
+
+	if (ps->w.n >= FLUSH_BYTES)
+		flush(p, ps);
+	if (!pbw_room(&ps->w, EVENT_PACKET_MAX))
+		return;
+	q = ps->w.p + ps->w.n;
+	*q++ = TRACE_PACKET << 3 | 2;
+	packet = q++;
+	*q++ = TP_TIMESTAMP << 3;
+	q = pbw_varint_at(q, ts > cs->last_ts ? ts - cs->last_ts : 0);
+	if (ts > cs->last_ts)
+		cs->last_ts = ts;
+	*q++ = TP_SEQUENCE_ID << 3;
+	q = pbw_varint_at(q, cs->seq);
+	*q++ = TP_TRACK_EVENT << 3 | 2;
+	event = q++;
+	*q++ = TE_TYPE << 3;
+	*q++ = (uint8_t)type;
+	if (iid) {
+		*q++ = TE_NAME_IID << 3;
+		q = pbw_varint_at(q, iid);
+	}
+	if (f != cs->f || i != cs->i) {
+		*q++ = TE_EXTRA_COUNTER_VALUES << 3;
+		q = pbw_varint_at(q, (uint64_t)f);
+		*q++ = TE_EXTRA_COUNTER_VALUES << 3;
+		q = pbw_varint_at(q, (uint64_t)i);
+		cs->f = f;
+		cs->i = i;
+	}
+	*event = (uint8_t)(q - event - 1);
+	*packet = (uint8_t)(q - packet - 1);
+	ps->w.n = (size_t)(q - ps->w.p);
+	p->held = ps->w.n;
+}
+
 /* The pending slice's END, with the values (f, i) that hold from then. */
 static void slice_end(struct ea_perfetto *p, struct pb_state *ps,
 		      struct cpu_seq *cs, long long f, long long i)
 {
-	packet_begin(p, ps, cs->seq, cs, cs->pending_end, 0);
-	pbw_begin(&ps->w, TP_TRACK_EVENT);
-	pbw_uint(&ps->w, TE_TYPE, TYPE_SLICE_END);
-	extra_counters(ps, cs, f, i);
-	pbw_end(&ps->w);
-	packet_end(p, ps);
+	event_packet(p, ps, cs, cs->pending_end, TYPE_SLICE_END, 0, f, i);
 	cs->pending = false;
 }
 
@@ -331,6 +381,8 @@ static void slice_begin(struct ea_perfetto *p, struct pb_state *ps,
 			struct cpu_seq *cs, uint64_t ts, int32_t pid,
 			const struct ea_state *s, long long f, long long i)
 {
+	char cb[32], label[EA_COMM_LEN + 16];
+	const char *comm;
 	size_t slot;
 	uint64_t iid;
 
@@ -340,27 +392,27 @@ static void slice_begin(struct ea_perfetto *p, struct pb_state *ps,
 	}
 	slot = ea_pf_pid_slot(&cs->names, pid);
 	iid = cs->names.val[slot];
-	packet_begin(p, ps, cs->seq, cs, ts,
-		     iid ? 0 : SEQ_NEEDS_INCREMENTAL_STATE);
-	if (!iid) {
-		char cb[32], label[EA_COMM_LEN + 16];
-		const char *comm = ea_pf_comm_of(s, pid, cb);
-
-		iid = cs->names.n + 1;
-		cs->names.pid[slot] = pid;
-		cs->names.val[slot] = iid;
-		cs->names.n++;
-		if (pid > 0 && comm != cb)
-			snprintf(label, sizeof(label), "%s %d", comm, pid);
-		else
-			snprintf(label, sizeof(label), "%s", comm);
-		pbw_begin(&ps->w, TP_INTERNED_DATA);
-		pbw_begin(&ps->w, ID_EVENT_NAMES);
-		pbw_uint(&ps->w, EN_IID, iid);
-		pbw_string(&ps->w, EN_NAME, label);
-		pbw_end(&ps->w);
-		pbw_end(&ps->w);
+	if (iid) { /* its name interned before */
+		event_packet(p, ps, cs, ts, TYPE_SLICE_BEGIN, iid, f, i);
+		return;
 	}
+	/* pid's first slice on this sequence: its name interned here */
+	packet_begin(p, ps, cs->seq, cs, ts, SEQ_NEEDS_INCREMENTAL_STATE);
+	comm = ea_pf_comm_of(s, pid, cb);
+	iid = cs->names.n + 1;
+	cs->names.pid[slot] = pid;
+	cs->names.val[slot] = iid;
+	cs->names.n++;
+	if (pid > 0 && comm != cb)
+		snprintf(label, sizeof(label), "%s %d", comm, pid);
+	else
+		snprintf(label, sizeof(label), "%s", comm);
+	pbw_begin(&ps->w, TP_INTERNED_DATA);
+	pbw_begin(&ps->w, ID_EVENT_NAMES);
+	pbw_uint(&ps->w, EN_IID, iid);
+	pbw_string(&ps->w, EN_NAME, label);
+	pbw_end(&ps->w);
+	pbw_end(&ps->w);
 	pbw_begin(&ps->w, TP_TRACK_EVENT);
 	pbw_uint(&ps->w, TE_TYPE, TYPE_SLICE_BEGIN);
 	pbw_uint(&ps->w, TE_NAME_IID, iid);
@@ -433,6 +485,7 @@ static void describe(struct ea_perfetto *p, struct pb_state *ps,
 		cs->seq = ps->next_seq++;
 		cs->f = -2; /* neither an OPP nor an idle state: */
 		cs->i = -3; /* the first values are written */
+		cs->assumed_khz = ea_pf_assumed_khz(t->acct, c);
 		cs->slices = ps->next_uuid++;
 		snprintf(n, sizeof(n), "CPU %d", c);
 		track(p, ps, k->seq, ts, cs->slices, k->proc, rank++, n, NULL,
@@ -472,7 +525,7 @@ static void changes(struct ea_perfetto *p, struct pb_state *ps,
 		return;
 	}
 	for (size_t n = 0;
-	     !p->full && pbw_ok(&ps->w) && ea_tl_reader_next(r, ch); n++) {
+	     !p->full && pbw_ok(&ps->w) && tl_reader_next(r, ch); n++) {
 		struct cpu_seq *cs;
 		long long f, i;
 		uint64_t ts;
@@ -482,10 +535,9 @@ static void changes(struct ea_perfetto *p, struct pb_state *ps,
 		if (ea_pf_check_cap(p, n, ch->t0))
 			break;
 		cs = &k->cpu[ch->cpu];
-		f = ch->mode == EA_CPU_BUSY
-			    ? (long long)ea_pf_priced_khz(t->acct, ch->cpu,
-							  ch->freq_khz)
-			    : 0;
+		f = 0; /* ea_pf_priced_khz(), the assumed OPP's looked up once */
+		if (ch->mode == EA_CPU_BUSY)
+			f = ch->freq_khz ? ch->freq_khz : cs->assumed_khz;
 		i = ch->mode == EA_CPU_IDLE ? ch->idle_state : -1;
 		ts = rel(ch->t0, t0);
 		if (!cs->started)

@@ -50,9 +50,18 @@ int ea_pf_pb_begin(struct ea_perfetto *p);
 /* The label of pid's slices: "[idle task]" (0), "[unknown]" (< 0), its
  * comm from s, else "pid N" (buf: 32 bytes). */
 const char *ea_pf_comm_of(const struct ea_state *s, int32_t pid, char *buf);
-/* The frequency CPU c is priced at while busy at freq_khz (0: unknown,
- * priced at the assumed OPP: --assume-opp's, else the cluster's highest). */
-uint32_t ea_pf_priced_khz(const struct ea_acct *a, int c, uint32_t freq_khz);
+/* The frequency CPU c is priced at while busy at an unknown one: the
+ * assumed OPP's (--assume-opp's, else the cluster's highest; 0 for a CPU
+ * the model does not have). */
+uint32_t ea_pf_assumed_khz(const struct ea_acct *a, int c);
+
+/* The frequency CPU c is priced at while busy at freq_khz (0: unknown). */
+static inline uint32_t ea_pf_priced_khz(const struct ea_acct *a, int c,
+					uint32_t freq_khz)
+{
+	return freq_khz ? freq_khz : ea_pf_assumed_khz(a, c);
+}
+
 /*
  * Buckets per power counter step: 1, or more when the power and wakeup
  * energy counters of this process (the columns of its ncpus CPUs and of
@@ -111,9 +120,15 @@ struct ea_pf_pid_map {
 };
 
 void ea_pf_pid_map_free(struct ea_pf_pid_map *m);
+/* Twice the slots, the entries moved; false when out of memory. */
+bool ea_pf_pid_map_grow(struct ea_pf_pid_map *m);
+
 /* Room for one more entry (the slots of those there may move); false
  * when out of memory. */
-bool ea_pf_pid_map_room(struct ea_pf_pid_map *m);
+static inline bool ea_pf_pid_map_room(struct ea_pf_pid_map *m)
+{
+	return m->n + 1 <= m->cap / 2 || ea_pf_pid_map_grow(m);
+}
 
 /* pid's slot: its entry, or the free slot where it goes (cap > 0). */
 static inline size_t ea_pf_pid_slot(const struct ea_pf_pid_map *m, int32_t pid)
@@ -136,8 +151,14 @@ void ea_pf_gave(struct ea_perfetto *p, size_t n);
 /* The file's size so far: what f has and what the format holds. -1 when
  * f cannot tell. */
 long long ea_pf_tell(const struct ea_perfetto *p);
-/* Whether the file has reached the cap (checked every 256th change k;
- * sets full and full_at = at). */
-bool ea_pf_check_cap(struct ea_perfetto *p, size_t k, uint64_t at);
+/* Whether the file has reached the cap (sets full and full_at = at). */
+bool ea_pf_check_cap_now(struct ea_perfetto *p, uint64_t at);
+
+/* ea_pf_check_cap_now(), every 256th change k (when there is a cap). */
+static inline bool ea_pf_check_cap(struct ea_perfetto *p, size_t k,
+				   uint64_t at)
+{
+	return p->cap && !(k % 256) && ea_pf_check_cap_now(p, at);
+}
 
 #endif

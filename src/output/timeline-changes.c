@@ -61,31 +61,6 @@ int tl_changes_grow(struct tl_changes *s)
 	return 0;
 }
 
-struct ea_tl_reader {
-	const struct tl_changes *s;
-	size_t chunk;
-	const unsigned char *at, *end; /* what is left of the chunk */
-	struct tl_cpu_last *last; /* s->ncpus, as the writer had it */
-};
-
-static const unsigned char *get_varint(const unsigned char *q, uint64_t *v)
-{
-	uint64_t x = 0;
-	unsigned sh = 0;
-
-	while (*q & 0x80) {
-		x |= (uint64_t)(*q++ & 0x7f) << sh;
-		sh += 7;
-	}
-	*v = x | (uint64_t)*q++ << sh;
-	return q;
-}
-
-static uint64_t unzigzag(uint64_t z)
-{
-	return (z >> 1) ^ (uint64_t) - (int64_t)(z & 1);
-}
-
 size_t ea_timeline_nchanges(const struct ea_timeline *t)
 {
 	return t->priv ? t->priv->changes.count : 0;
@@ -117,8 +92,7 @@ void ea_tl_reader_free(struct ea_tl_reader *r)
 	free(r);
 }
 
-/* Moves r to the next chunk holding something; false at the end. */
-static bool next_chunk(struct ea_tl_reader *r)
+bool tl_reader_next_chunk(struct ea_tl_reader *r)
 {
 	const struct tl_changes *s = r->s;
 
@@ -138,50 +112,5 @@ static bool next_chunk(struct ea_tl_reader *r)
 
 bool ea_tl_reader_next(struct ea_tl_reader *r, struct ea_tl_change *ch)
 {
-	const unsigned char *q;
-	struct tl_cpu_last *l;
-	unsigned hdr;
-	uint64_t v;
-
-	if (r->at == r->end && (!r->s || !next_chunk(r)))
-		return false;
-	q = r->at;
-	hdr = *q++;
-	if ((hdr & TL_H_CPU_MASK) == 3) {
-		q = get_varint(q, &v);
-		ch->cpu = (uint16_t)v;
-	} else {
-		ch->cpu = (uint16_t)(hdr & TL_H_CPU_MASK);
-	}
-	l = &r->last[ch->cpu];
-	if ((hdr & TL_H_MODE_MASK) == TL_H_MODE_MASK)
-		ch->mode = *q++;
-	else
-		ch->mode = (uint8_t)((hdr & TL_H_MODE_MASK) >> TL_H_MODE_SHIFT);
-	ch->t0 = l->t1;
-	if (hdr & TL_H_T0) {
-		q = get_varint(q, &v);
-		ch->t0 += unzigzag(v);
-	}
-	q = get_varint(q, &v);
-	ch->t1 = ch->t0 + v;
-	if (hdr & TL_H_PID) {
-		q = get_varint(q, &v);
-		l->pid = (int32_t)((uint32_t)l->pid + (uint32_t)unzigzag(v));
-	}
-	if (hdr & TL_H_FREQ) {
-		q = get_varint(q, &v);
-		l->freq_khz = (uint32_t)v;
-	}
-	if (hdr & TL_H_IDLE) {
-		q = get_varint(q, &v);
-		l->idle_state = (int32_t)((uint32_t)l->idle_state +
-					  (uint32_t)unzigzag(v));
-	}
-	l->t1 = ch->t1;
-	ch->pid = l->pid;
-	ch->freq_khz = l->freq_khz;
-	ch->idle_state = (int16_t)l->idle_state;
-	r->at = q;
-	return true;
+	return tl_reader_next(r, ch);
 }

@@ -7,7 +7,8 @@
  * or idle state are often unchanged), in chunks of 2 MiB that no change
  * straddles. About 4 bytes a change (rec.dat: 1.6 M changes in 6.6 MB)
  * instead of struct ea_tl_change's 24.
- * Read back in order through include/eatrace/html.h's ea_tl_reader.
+ * Read back in order through include/eatrace/html.h's ea_tl_reader (its
+ * step inline here too: tl_reader_next()).
  */
 #ifndef EATRACE_OUTPUT_TIMELINE_CHANGES_H
 #define EATRACE_OUTPUT_TIMELINE_CHANGES_H
@@ -129,6 +130,89 @@ static inline int tl_changes_add(struct tl_changes *s,
 	s->at = q;
 	s->count++;
 	return 0;
+}
+
+/* Reading the record back (include/eatrace/html.h's ea_tl_reader; inline
+ * here for the writers, which read every change). */
+struct ea_tl_reader {
+	const struct tl_changes *s;
+	size_t chunk;
+	const unsigned char *at, *end; /* what is left of the chunk */
+	struct tl_cpu_last *last; /* s->ncpus, as the writer had it */
+};
+
+/* Moves r to the next chunk holding something; false at the end. */
+bool tl_reader_next_chunk(struct ea_tl_reader *r);
+
+static inline const unsigned char *tl_get_varint(const unsigned char *q,
+						 uint64_t *v)
+{
+	uint64_t x = 0;
+	unsigned sh = 0;
+
+	while (*q & 0x80) {
+		x |= (uint64_t)(*q++ & 0x7f) << sh;
+		sh += 7;
+	}
+	*v = x | (uint64_t)*q++ << sh;
+	return q;
+}
+
+static inline uint64_t tl_unzigzag(uint64_t z)
+{
+	return (z >> 1) ^ (uint64_t) - (int64_t)(z & 1);
+}
+
+/* ea_tl_reader_next(). */
+static inline bool tl_reader_next(struct ea_tl_reader *r,
+				  struct ea_tl_change *ch)
+{
+	const unsigned char *q;
+	struct tl_cpu_last *l;
+	unsigned hdr;
+	uint64_t v;
+
+	if (r->at == r->end && (!r->s || !tl_reader_next_chunk(r)))
+		return false;
+	q = r->at;
+	hdr = *q++;
+	if ((hdr & TL_H_CPU_MASK) == 3) {
+		q = tl_get_varint(q, &v);
+		ch->cpu = (uint16_t)v;
+	} else {
+		ch->cpu = (uint16_t)(hdr & TL_H_CPU_MASK);
+	}
+	l = &r->last[ch->cpu];
+	if ((hdr & TL_H_MODE_MASK) == TL_H_MODE_MASK)
+		ch->mode = *q++;
+	else
+		ch->mode = (uint8_t)((hdr & TL_H_MODE_MASK) >> TL_H_MODE_SHIFT);
+	ch->t0 = l->t1;
+	if (hdr & TL_H_T0) {
+		q = tl_get_varint(q, &v);
+		ch->t0 += tl_unzigzag(v);
+	}
+	q = tl_get_varint(q, &v);
+	ch->t1 = ch->t0 + v;
+	if (hdr & TL_H_PID) {
+		q = tl_get_varint(q, &v);
+		l->pid = (int32_t)((uint32_t)l->pid + (uint32_t)tl_unzigzag(v));
+	}
+	if (hdr & TL_H_FREQ) {
+		q = tl_get_varint(q, &v);
+		l->freq_khz = (uint32_t)v;
+	}
+	if (hdr & TL_H_IDLE) {
+		q = tl_get_varint(q, &v);
+		l->idle_state = (int32_t)((uint32_t)l->idle_state +
+					  (uint32_t)tl_unzigzag(v));
+	}
+	l->t1 = ch->t1;
+	ch->pid = l->pid;
+	ch->freq_khz = l->freq_khz;
+	ch->idle_state = (int16_t)l->idle_state;
+	r->at = q;
+	return true;
 }
 
 #endif

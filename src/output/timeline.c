@@ -257,6 +257,29 @@ static void spread_over(struct ea_timeline *t, int col, ea_energy_t v,
 	}
 }
 
+/* The CPU's and the cluster's wakeup energy (wc, wcl) at the instant ts:
+ * in their columns, and again in those after ncols when the timeline has
+ * them; the bucket looked up once. */
+static void put_wakeups(struct ea_timeline *t, int cpu, int ccol,
+			ea_energy_t wc, ea_energy_t wcl, uint64_t ts)
+{
+	ea_energy_t *row;
+	long long b;
+
+	if (!wc && !wcl)
+		return;
+	b = bucket_of(t, ts);
+	if (b < 0)
+		return oom(t);
+	row = &t->e[b * t->stride];
+	row[cpu] += wc;
+	row[ccol] += wcl;
+	if (t->stride > t->ncols) {
+		row[t->ncols + cpu] += wc;
+		row[t->ncols + ccol] += wcl;
+	}
+}
+
 /*
  * Spread v uniformly over [t0, t1): the piece in each bucket is
  * v x overlap / len, exact when v is power x len, the remainder in the last.
@@ -334,9 +357,9 @@ static void record(struct ea_timeline *t, const struct tl_step *st)
  * the change (the caller's thread too, or the timeline's own thread with
  * ea_timeline_use_thread()). The same steps in the same order either way.
  */
-static bool front(struct ea_timeline *t, const struct ea_state *s, int cpu,
-		  uint64_t since, uint64_t now, const struct ea_cpu_state *old,
-		  struct tl_step *st)
+static inline bool front(struct ea_timeline *t, const struct ea_state *s,
+			 int cpu, uint64_t since, uint64_t now,
+			 const struct ea_cpu_state *old, struct tl_step *st)
 {
 	struct ea_tl_priv *pv = t->priv;
 	const struct ea_acct *a = t->acct;
@@ -395,7 +418,7 @@ static bool front(struct ea_timeline *t, const struct ea_state *s, int cpu,
 	return true;
 }
 
-static void back(struct ea_timeline *t, const struct tl_step *st)
+static inline void back(struct ea_timeline *t, const struct tl_step *st)
 {
 	const struct ea_cluster *cl = &t->acct->model->clusters[st->ci];
 	int cpu = st->cpu, ccol = t->ncpus + st->ci, n = cl->ncpus;
@@ -407,12 +430,7 @@ static void back(struct ea_timeline *t, const struct tl_step *st)
 		spread(t, cl->cpus[i], st->d[1 + i], st->cl_c0, st->cl_c1);
 	spread(t, cpu, st->d[n + 1], st->c0, st->c1);
 	spread(t, ccol, st->d[n + 2], st->c0, st->c1);
-	put_at(t, cpu, st->d[n + 3], st->now);
-	if (t->stride > t->ncols)
-		put_at(t, t->ncols + cpu, st->d[n + 3], st->now);
-	put_at(t, ccol, st->d[n + 4], st->now);
-	if (t->stride > t->ncols)
-		put_at(t, t->ncols + ccol, st->d[n + 4], st->now);
+	put_wakeups(t, cpu, ccol, st->d[n + 3], st->d[n + 4], st->now);
 	if (t->record_changes && st->in_window)
 		record(t, st);
 }
@@ -424,16 +442,14 @@ static void on_change(void *ctx, const struct ea_state *s, int cpu,
 {
 	struct ea_timeline *t = ctx;
 	struct ea_tl_priv *pv = t->priv;
-	struct tl_step *st;
+	struct tl_step *st = pv->thread ? tl_thread_slot(pv->thread) : pv->step;
 
-	if (pv->thread) {
-		st = tl_thread_slot(pv->thread);
-		if (front(t, s, cpu, since, now, old, st))
-			tl_thread_put(pv->thread);
+	/* one call of each half (inlined here) */
+	if (!front(t, s, cpu, since, now, old, st))
 		return;
-	}
-	st = pv->step;
-	if (front(t, s, cpu, since, now, old, st))
+	if (pv->thread)
+		tl_thread_put(pv->thread);
+	else
 		back(t, st);
 }
 
