@@ -360,18 +360,6 @@ int ea_dat_prev_state_parse(const char *text, struct ea_prev_state_fmt *f)
 	return 0;
 }
 
-enum ea_prev_state ea_dat_prev_state_decode(const struct ea_prev_state_fmt *f,
-					    uint64_t prev_state)
-{
-	uint64_t bits = prev_state & f->state_mask;
-
-	if (!bits)
-		return EA_PREV_RUNNABLE;
-	if (f->dead_mask && !(bits & ~f->dead_mask))
-		return EA_PREV_DEAD;
-	return EA_PREV_BLOCKED;
-}
-
 /* Serialising libtraceevent's print argument tree back to text. */
 struct sbuf {
 	char *p;

@@ -267,65 +267,18 @@ static int decode_suspend(const struct dat_fmt *r, const struct dat_raw *rec,
 }
 
 /*
- * 1: ev filled, 0: record not used, -1: corrupt record.
- * ev is not cleared first: the header and every field of the union member
- * of its type are set (strings NUL-padded to their array's end); the rest
- * of the union is left as it was.
+ * decode() of a record whose format is not the usual layout (d->fixed):
+ * every field through rd_u()/rd_str(). Out of line: rare in most traces.
  */
-static int decode(struct dat *dr, const struct dat_raw *rec, int cpu,
-		  struct ea_event *ev, struct ea_err *err)
+__attribute__((noinline))
+static int decode_fields(struct dat *dr, const struct dat_raw *rec, int cpu,
+			 const struct desc *d, struct ea_event *ev,
+			 struct ea_err *err)
 {
 	const struct dat_fmt *r = &dr->fmt;
-	const struct desc *d;
-	const struct fld *f;
+	const struct fld *f = d->f;
 	char tmp[4];
 
-	if (!r->ndesc)
-		return 0;
-	if (rec->size < (uint32_t)r->common_min)
-		return bad_record(dr, err,
-				  "record shorter than the common fields", rec);
-	if (r->fixed_common) {
-		uint16_t id;
-
-		memcpy(&id, rec->data + r->f_type.off, 2);
-		d = find_desc(r, id);
-	} else {
-		d = find_desc(r, (int)rd_u(r, rec, &r->f_type));
-	}
-	if (!d)
-		return 0;
-	if (rec->size < (uint32_t)d->min_size)
-		return bad_record(dr, err,
-				  "record shorter than its event format", rec);
-	f = d->f;
-	if (d->fixed) {
-		const unsigned char *p = rec->data;
-
-		ev->ts = rec->ts;
-		ev->cpu = cpu;
-		ev->cur_pid = ldi32(p, &r->f_pid);
-		ev->type = d->type;
-		ev->flags = 0;
-		if (d->type == EA_EV_SWITCH) {
-			ev->sw.prev_pid = ldi32(p, &f[SW_PREV_PID]);
-			ev->sw.next_pid = ldi32(p, &f[SW_NEXT_PID]);
-			ev->sw.prev_prio = ldi32(p, &f[SW_PREV_PRIO]);
-			ev->sw.next_prio = ldi32(p, &f[SW_NEXT_PRIO]);
-			ev->sw.prev_state = ea_dat_prev_state_decode(
-				&r->ps, ld_num(p, &f[SW_PREV_STATE]));
-			ld_comm(ev->sw.prev_comm, p + f[SW_PREV_COMM].off);
-			ld_comm(ev->sw.next_comm, p + f[SW_NEXT_COMM].off);
-		} else {
-			ev->wake.pid = ldi32(p, &f[WK_PID]);
-			ev->wake.prio = ldi32(p, &f[WK_PRIO]);
-			ev->wake.target_cpu = ldi32(p, &f[WK_TARGET]);
-			ld_comm(ev->wake.comm, p + f[WK_COMM].off);
-			if (r->has_flags && p[r->f_flags.off] & IRQ_FLAGS)
-				ev->flags = EA_EVF_IRQ;
-		}
-		return 1;
-	}
 	ev->ts = rec->ts;
 	ev->cpu = cpu;
 	ev->cur_pid = rd_i32(r, rec, &r->f_pid);
@@ -418,6 +371,83 @@ bad_str:
 }
 
 /*
+ * 1: ev filled, 0: record not used, -1: corrupt record.
+ * ev is not cleared first: the header and every field of the union member
+ * of its type are set (strings NUL-padded to their array's end); the rest
+ * of the union is left as it was. Inline: the reader's loops take the
+ * usual layout of sched_switch and the wakeups without a call.
+ */
+static inline __attribute__((always_inline)) int
+decode(struct dat *dr, const struct dat_raw *rec, int cpu, struct ea_event *ev,
+       struct ea_err *err)
+{
+	const struct dat_fmt *r = &dr->fmt;
+	const struct desc *d;
+	const struct fld *f;
+	const unsigned char *p = rec->data;
+
+	if (!r->ndesc)
+		return 0;
+	if (rec->size < (uint32_t)r->common_min)
+		return bad_record(dr, err,
+				  "record shorter than the common fields", rec);
+	if (r->fixed_common) {
+		uint16_t id;
+
+		memcpy(&id, rec->data + r->f_type.off, 2);
+		d = find_desc(r, id);
+	} else {
+		d = find_desc(r, (int)rd_u(r, rec, &r->f_type));
+	}
+	if (!d)
+		return 0;
+	if (rec->size < (uint32_t)d->min_size)
+		return bad_record(dr, err,
+				  "record shorter than its event format", rec);
+	if (!d->fixed)
+		return decode_fields(dr, rec, cpu, d, ev, err);
+	f = d->f;
+	ev->ts = rec->ts;
+	ev->cpu = cpu;
+	ev->cur_pid = ldi32(p, &r->f_pid);
+	ev->type = d->type;
+	ev->flags = 0;
+	if (d->type == EA_EV_SWITCH) {
+		ev->sw.prev_pid = ldi32(p, &f[SW_PREV_PID]);
+		ev->sw.next_pid = ldi32(p, &f[SW_NEXT_PID]);
+		ev->sw.prev_prio = ldi32(p, &f[SW_PREV_PRIO]);
+		ev->sw.next_prio = ldi32(p, &f[SW_NEXT_PRIO]);
+		ev->sw.prev_state = ea_dat_prev_state_decode(
+			&r->ps, ld_num(p, &f[SW_PREV_STATE]));
+		ld_comm(ev->sw.prev_comm, p + f[SW_PREV_COMM].off);
+		ld_comm(ev->sw.next_comm, p + f[SW_NEXT_COMM].off);
+	} else {
+		ev->wake.pid = ldi32(p, &f[WK_PID]);
+		ev->wake.prio = ldi32(p, &f[WK_PRIO]);
+		ev->wake.target_cpu = ldi32(p, &f[WK_TARGET]);
+		ld_comm(ev->wake.comm, p + f[WK_COMM].off);
+		if (r->has_flags && p[r->f_flags.off] & IRQ_FLAGS)
+			ev->flags = EA_EVF_IRQ;
+	}
+	return 1;
+}
+
+/* decode() of the record the page walker holds for cpu */
+static inline __attribute__((always_inline)) int
+decode_walked(struct dat *r, const struct dw_rec *wr, int cpu,
+	      struct ea_event *ev, struct ea_err *err)
+{
+	struct dat_raw raw = {
+		.data = wr->data,
+		.size = wr->size,
+		.ts = wr->ts,
+		.offset = wr->offset,
+	};
+
+	return decode(r, &raw, cpu, ev, err);
+}
+
+/*
  * libtracecmd returns NULL both at the end of the data and when it fails
  * to load a page (corrupt page header). Such a CPU's data ends early and
  * silently: detect it by where its last record lies. Data is read page by
@@ -477,7 +507,6 @@ int ea_dat_cpu_next(struct dat *r, int cpu, struct ea_event *ev,
 
 	for (;;) {
 		const struct dw_rec *wr = &w->cpu[cpu].rec;
-		struct dat_raw raw;
 		int rc = 1;
 
 		if (r->nrec[cpu] && (rc = dw_advance(w, cpu)) < 0)
@@ -490,11 +519,7 @@ int ea_dat_cpu_next(struct dat *r, int cpu, struct ea_event *ev,
 		r->last_cpu = cpu;
 		if (wr->missed)
 			*lost_before = true;
-		raw.data = wr->data;
-		raw.size = wr->size;
-		raw.ts = wr->ts;
-		raw.offset = wr->offset;
-		rc = decode(r, &raw, cpu, ev, err);
+		rc = decode_walked(r, wr, cpu, ev, err);
 		if (rc)
 			return rc;
 	}
@@ -561,7 +586,8 @@ static int tc_next(struct dat *r, struct ea_event *ev, struct ea_err *err)
  * The CPU whose record was returned moves on at the next call, so the
  * record's bytes stay in place while it is decoded.
  */
-static int fast_next(struct dat *r, struct ea_event *ev, struct ea_err *err)
+static inline __attribute__((always_inline)) int
+fast_next(struct dat *r, struct ea_event *ev, struct ea_err *err)
 {
 	struct dw *w = &r->w;
 	int cpu, rc;
@@ -570,13 +596,12 @@ static int fast_next(struct dat *r, struct ea_event *ev, struct ea_err *err)
 		return 0;
 	for (;;) {
 		const struct dw_rec *wr;
-		struct dat_raw raw;
 
 		if (r->fast_pending) {
 			r->fast_pending = false;
 			cpu = r->adv;
 		} else {
-			if (r->adv >= 0 && dw_advance(w, r->adv) < 0) {
+			if (r->adv >= 0 && dw_next(w, r->adv) < 0) {
 				r->ended = true;
 				return ea_err_set(
 					err, "%s:cpu %d record %" PRIu64 ": %s",
@@ -599,12 +624,7 @@ static int fast_next(struct dat *r, struct ea_event *ev, struct ea_err *err)
 				return 1;
 			}
 		}
-		wr = &w->cpu[cpu].rec;
-		raw.data = wr->data;
-		raw.size = wr->size;
-		raw.ts = wr->ts;
-		raw.offset = wr->offset;
-		rc = decode(r, &raw, cpu, ev, err);
+		rc = decode_walked(r, &w->cpu[cpu].rec, cpu, ev, err);
 		if (rc)
 			return rc;
 	}

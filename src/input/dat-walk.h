@@ -18,6 +18,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "input/load-le.h"
+
 /* One record (kbuffer's event): the data follows the event header. */
 struct dw_rec {
 	uint64_t ts;
@@ -87,6 +89,39 @@ int dw_init(struct dw *w, int fd, uint32_t page_size, int long_size,
  * Keeps w->heap up to date.
  */
 int dw_advance(struct dw *w, int c);
+
+/*
+ * dw_advance() with its common case inline: CPU c's next item on the page
+ * being walked is a record of 1 to 28 words (type_len 1..28) that fits in
+ * the page's data, and c's place in the merge cannot change (the few-CPU
+ * list, c in it). Anything else goes to dw_advance(), before anything is
+ * changed here.
+ */
+static inline int dw_next(struct dw *w, int c)
+{
+	struct dw_cpu *cp = &w->cpu[c];
+	uint32_t curr = cp->next, h, len, idx;
+	const unsigned char *d;
+
+	if (!w->linear || !cp->have || !cp->pg || curr >= cp->size ||
+	    cp->size - curr < 4)
+		return dw_advance(w, c);
+	d = cp->pg + w->hdr;
+	h = ld4(d + curr);
+	len = (h & 31) * 4;
+	idx = curr + 4;
+	/* type_len 0 and 29..31 (lengths 0, 116..124) are dw_advance()'s */
+	if (len - 4 > 27 * 4 || len > cp->size - idx)
+		return dw_advance(w, c);
+	cp->ts += h >> 5;
+	cp->rec.ts = cp->ts;
+	cp->rec.data = d + idx;
+	cp->rec.size = len;
+	cp->rec.missed = curr ? 0 : cp->lost;
+	cp->rec.offset = cp->pg_off + w->hdr + curr;
+	cp->next = idx + len;
+	return 1;
+}
 
 #define DW_LINEAR 8
 

@@ -57,7 +57,17 @@ int ea_dat_prev_state_from_event(const struct tep_event *event,
  */
 int ea_dat_print_args_text(const struct tep_event *event, char *buf, size_t n);
 
-enum ea_prev_state ea_dat_prev_state_decode(const struct ea_prev_state_fmt *f,
-					    uint64_t prev_state);
+/* A sched_switch prev_state as f decodes it (inline: once a switch). */
+static inline enum ea_prev_state
+ea_dat_prev_state_decode(const struct ea_prev_state_fmt *f, uint64_t prev_state)
+{
+	uint64_t bits = prev_state & f->state_mask;
+
+	if (!bits)
+		return EA_PREV_RUNNABLE;
+	if (f->dead_mask && !(bits & ~f->dead_mask))
+		return EA_PREV_DEAD;
+	return EA_PREV_BLOCKED;
+}
 
 #endif

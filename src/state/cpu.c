@@ -71,7 +71,8 @@ static void cpu_init_one(struct ea_state *s, int i)
 	}
 }
 
-static struct ea_cpu_state derive(const struct ea_state *s, const struct ea_cpu *c)
+static inline struct ea_cpu_state derive(const struct ea_state *s,
+					   const struct ea_cpu *c)
 {
 	struct ea_cpu_state st;
 

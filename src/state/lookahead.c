@@ -62,6 +62,7 @@ int la_grow_ring(struct lookahead *la)
  * the slots while fewer than la->slots. No event has wrapped yet, so each
  * keeps its slot (event k at k & ts_mask == k).
  */
+__attribute__((noinline))
 static int grow_ts(struct lookahead *la)
 {
 	size_t n = la->ts_mask + 1;
@@ -801,24 +802,41 @@ static const struct ea_event *la_derived(struct lookahead *la,
 	return out;
 }
 
-const struct ea_event *la_scan(struct lookahead *la, const struct ea_event *ev)
+/* ev's time into ring_ts, growing it first when it is full: ev, or NULL
+ * when out of memory. */
+static inline const struct ea_event *push_ts(struct lookahead *la,
+					     const struct ea_event *ev)
 {
-	if (ev->ts < la->last_ts)
-		la->sorted = false;	/* not what the caller promised */
-	la->last_ts = ev->ts;
-	la->next_seq += 2;	/* ev's key; odd keys are for synthetic ones */
-	if (!scan_common(la, ev)) {
-		if (ev->type == EA_EV_SWITCH && (ev->flags & EA_EVF_DERIVED))
-			ev = la_derived(la, ev, &la->fixed);
-		if (scan(la, ev))
-			return NULL;
-	}
 	if (la->pushed == la->ts_mask + 1 && la->ts_mask + 1 < la->slots &&
 	    grow_ts(la))
 		return NULL;
 	la->ring_ts[la->pushed & la->ts_mask] = ev->ts;
 	la->pushed++;
 	return ev;
+}
+
+/* la_scan() of an event scan_common() does not take. Out of line, and
+ * called last: la_scan() keeps nothing across a call. */
+__attribute__((noinline))
+static const struct ea_event *scan_rare(struct lookahead *la,
+					const struct ea_event *ev)
+{
+	if (ev->type == EA_EV_SWITCH && (ev->flags & EA_EVF_DERIVED))
+		ev = la_derived(la, ev, &la->fixed);
+	if (scan(la, ev))
+		return NULL;
+	return push_ts(la, ev);
+}
+
+const struct ea_event *la_scan(struct lookahead *la, const struct ea_event *ev)
+{
+	if (ev->ts < la->last_ts)
+		la->sorted = false;	/* not what the caller promised */
+	la->last_ts = ev->ts;
+	la->next_seq += 2;	/* ev's key; odd keys are for synthetic ones */
+	if (!scan_common(la, ev))
+		return scan_rare(la, ev);
+	return push_ts(la, ev);
 }
 
 int la_push(struct lookahead *la, const struct ea_event *ev)

@@ -158,7 +158,9 @@ static inline bool la_may_go(struct lookahead *la, uint64_t seq)
 {
 	if (seq <= la->hold_seq)
 		return false;
-	return seq <= la->pend_min || la_may_go_slow(la, seq);
+	/* pend_min is exact unless pend_dirty: only then recomputed */
+	return seq <= la->pend_min ||
+	       (la->pend_dirty && la_may_go_slow(la, seq));
 }
 /* Whether the ring holds all it may: la_pop() one before the next. */
 static inline bool la_full(const struct lookahead *la)

@@ -79,6 +79,9 @@ static inline int top_cpu(const struct ea_event *ev)
 {
 	int need = ev->cpu;
 
+	/* most events: a switch, wakeup or migration names no other CPU */
+	if (ev->type < EA_EV_FREQ)
+		return need;
 	if (ev->type == EA_EV_IDLE && ev->idle.cpu > need)
 		need = ev->idle.cpu;
 	if (ev->type == EA_EV_FREQ && ev->freq.cpu > need)
