@@ -356,13 +356,7 @@ int dw_advance(struct dw *w, int c)
 				     "record runs past the end of the page data");
 			goto out;
 		}
-		cp->ts += delta;
-		cp->rec.ts = cp->ts;
-		cp->rec.data = d + idx;
-		cp->rec.size = (uint32_t)len;
-		cp->rec.missed = curr ? 0 : cp->lost;
-		cp->rec.offset = cp->pg_off + w->hdr + curr;
-		cp->next = idx + (uint32_t)len;
+		dw_take(w, cp, d, curr, idx, (uint32_t)len, delta);
 		cp->have = true;
 		order_update(w, c, had, true);
 		return 1;

@@ -91,6 +91,24 @@ int dw_init(struct dw *w, int fd, uint32_t page_size, int long_size,
 int dw_advance(struct dw *w, int c);
 
 /*
+ * CPU c's record at curr on its page (dp: the page's data), len bytes of
+ * data from idx, delta after the previous item: it becomes cp->rec and
+ * the walk moves past it. Shared by dw_advance() and dw_next().
+ */
+static inline void dw_take(const struct dw *w, struct dw_cpu *cp,
+			   const unsigned char *dp, uint32_t curr, uint32_t idx,
+			   uint32_t len, uint32_t delta)
+{
+	cp->ts += delta;
+	cp->rec.ts = cp->ts;
+	cp->rec.data = dp + idx;
+	cp->rec.size = len;
+	cp->rec.missed = curr ? 0 : cp->lost;
+	cp->rec.offset = cp->pg_off + w->hdr + curr;
+	cp->next = idx + len;
+}
+
+/*
  * dw_advance() with its common case inline: CPU c's next item on the page
  * being walked is a record of 1 to 28 words (type_len 1..28) that fits in
  * the page's data, and c's place in the merge cannot change (the few-CPU
@@ -113,13 +131,7 @@ static inline int dw_next(struct dw *w, int c)
 	/* type_len 0 and 29..31 (lengths 0, 116..124) are dw_advance()'s */
 	if (len - 4 > 27 * 4 || len > cp->size - idx)
 		return dw_advance(w, c);
-	cp->ts += h >> 5;
-	cp->rec.ts = cp->ts;
-	cp->rec.data = d + idx;
-	cp->rec.size = len;
-	cp->rec.missed = curr ? 0 : cp->lost;
-	cp->rec.offset = cp->pg_off + w->hdr + curr;
-	cp->next = idx + len;
+	dw_take(w, cp, d, curr, idx, len, h >> 5);
 	return 1;
 }
 
