@@ -893,8 +893,6 @@ const struct la_cpu *la_cpu(const struct lookahead *la, int cpu)
  */
 bool la_may_go_slow(struct lookahead *la, uint64_t seq)
 {
-	if (!la->pend_dirty)
-		return false;
 	la->pend_min = UINT64_MAX;
 	for (int i = 0; i < la->pend_ncpus; i++)
 		if (la->cpus[i].pend_seq && la->cpus[i].pend_seq < la->pend_min)

@@ -151,6 +151,8 @@ static inline int la_store(struct lookahead *la, const struct ea_event *ev)
 	return 0;
 }
 
+/* la_may_go()'s answer once pend_min is stale (pend_dirty): pend_min
+ * recomputed from the CPUs' pend_seq first. */
 bool la_may_go_slow(struct lookahead *la, uint64_t seq);
 
 /* Whether la_pop_early() may let the event keyed seq go (sorted input). */

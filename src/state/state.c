@@ -80,6 +80,9 @@ static inline int top_cpu(const struct ea_event *ev)
 	int need = ev->cpu;
 
 	/* most events: a switch, wakeup or migration names no other CPU */
+	_Static_assert(EA_EV_MIGRATE < EA_EV_FREQ && EA_EV_FREQ < EA_EV_IDLE &&
+			       EA_EV_FREQ < EA_EV_HOTPLUG,
+		       "top_cpu(): the types before EA_EV_FREQ name one CPU");
 	if (ev->type < EA_EV_FREQ)
 		return need;
 	if (ev->type == EA_EV_IDLE && ev->idle.cpu > need)
