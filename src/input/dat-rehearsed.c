@@ -28,15 +28,24 @@
 
 #define FRESH_S 2
 
-/* The note's path for a file of status st; false when none. */
-static bool note_path(const struct stat *st, char *buf, size_t n)
+/* The notes' directory; NULL when none are kept. */
+static const char *note_dir(void)
 {
 	const char *dir = getenv("EATRACE_REHEARSED");
-	int len;
 
 	/* EATRACE_REHEARSE's tests make the child itself slow: always run */
-	if (!dir || !*dir || getenv("EATRACE_REHEARSE") ||
-	    !S_ISREG(st->st_mode))
+	if (!dir || !*dir || getenv("EATRACE_REHEARSE"))
+		return NULL;
+	return dir;
+}
+
+/* The note's path in dir for a file of status st; false when none. */
+static bool note_path(const char *dir, const struct stat *st, char *buf,
+		      size_t n)
+{
+	int len;
+
+	if (!S_ISREG(st->st_mode))
 		return false;
 	len = snprintf(buf, n, "%s/%llx-%llx-%llx-%lld.%09ld-%lld.%09ld", dir,
 		       (unsigned long long)st->st_dev,
@@ -49,22 +58,28 @@ static bool note_path(const struct stat *st, char *buf, size_t n)
 
 bool ea_dat_rehearsed_before(const char *path)
 {
+	const char *dir = note_dir();
 	char note[4096];
 	struct stat st;
 
-	return !stat(path, &st) && note_path(&st, note, sizeof(note)) &&
+	return dir && !stat(path, &st) &&
+	       note_path(dir, &st, note, sizeof(note)) &&
 	       access(note, F_OK) == 0;
 }
 
 void ea_dat_rehearsed_note(const struct stat *st)
 {
-	time_t now = time(NULL);
+	const char *dir = note_dir();
 	char note[4096];
+	time_t now;
 	int fd;
 
+	if (!dir)
+		return;
+	now = time(NULL);
 	if (st->st_mtim.tv_sec > now - FRESH_S ||
 	    st->st_ctim.tv_sec > now - FRESH_S ||
-	    !note_path(st, note, sizeof(note)))
+	    !note_path(dir, st, note, sizeof(note)))
 		return;
 	fd = open(note, O_WRONLY | O_CREAT | O_CLOEXEC, 0644);
 	if (fd >= 0)
