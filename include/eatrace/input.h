@@ -140,11 +140,13 @@ struct ea_event_source {
 
 /*
  * Threads an input may use (-j): 1 reads on the calling thread only; 2 or
- * more lets a trace.dat file's pages be walked and decoded (compressed
- * ones decompressed) on a thread of their own, ahead of the caller (the
- * events, their order and every error are the same), and ea_run() read
- * the input and run the look-ahead on a thread of their own, beside the
- * one applying the events (state/handoff.c). Unset: the
+ * more lets an uncompressed trace.dat file's pages be walked and decoded
+ * on a thread of their own, ahead of the caller (the events, their order
+ * and every error are the same), and ea_run() read the input and run the
+ * look-ahead on a thread of their own, beside the one applying the events
+ * (state/handoff.c). A compressed trace.dat's reader takes two of them:
+ * its chunks are inflated on a helper thread from 2, its pages decoded on
+ * a thread of their own from 3, and ea_run() splits from 4. Unset: the
  * environment's EATRACE_JOBS (1 to 64) if set, else 2 on a machine with
  * two CPUs or more, else 1.
  */
@@ -166,9 +168,8 @@ int ea_input_jobs(void);
  * The threads a reader of one file uses: ea_input_jobs() for a compressed
  * file (decompressing on a thread of its own pays), 1 for an uncompressed
  * one unless -j or EATRACE_JOBS asked (ea_input_jobs_explicit()): there the
- * hand-over costs more than it saves on a small machine, and ea_run()'s
- * look-ahead thread, which then decodes, takes the second core. Readers
- * ask this, not ea_input_jobs(), so that they all follow the one rule.
+ * hand-over costs more than it saves on a small machine. Readers ask this,
+ * not ea_input_jobs(), so that they all follow the one rule.
  */
 int ea_input_jobs_for(bool compressed);
 

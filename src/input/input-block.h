@@ -11,6 +11,7 @@
 #ifndef EATRACE_INPUT_INPUT_BLOCK_H
 #define EATRACE_INPUT_INPUT_BLOCK_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "eatrace/input.h"
@@ -23,6 +24,14 @@
  */
 int ea_input_next_block(struct ea_input *in, const struct ea_event **evs,
 			size_t *n, struct ea_err *err);
+
+/*
+ * Whether the input's reader decompresses on a helper thread of its own
+ * when given two jobs or more (a compressed trace.dat v7): that thread
+ * takes one of the jobs (ea_input_jobs()), and the reader decodes on the
+ * caller's thread unless there are three.
+ */
+bool ea_input_inflates(const struct ea_input *in);
 
 /* Make event i of the last block the one ea_input_where() names (a later
  * stage refused it). */

@@ -328,6 +328,11 @@ int ea_input_next_block(struct ea_input *in, const struct ea_event **evs,
 	return rc;
 }
 
+bool ea_input_inflates(const struct ea_input *in)
+{
+	return in->ops->inflates && in->ops->inflates(in->priv);
+}
+
 void ea_input_block_at(struct ea_input *in, size_t i)
 {
 	if (in->ops->block_at)

@@ -44,10 +44,9 @@ int ea_input_jobs_for(bool compressed)
 	 * An uncompressed file decodes on a thread of its own only when asked
 	 * (-j N, EATRACE_JOBS): on a quiet 2-vCPU VM the hand-over cost more
 	 * than it saved (bench trace: 0.42 s wall with one thread, 0.90 s and
-	 * 4x the CPU with two). A compressed file's helper thread pays.
-	 * With two jobs ea_run() reads on a thread of its own anyway, the
-	 * look-ahead's (state/handoff.c), beside the one applying events:
-	 * decoding there keeps the two cores to two threads.
+	 * 4x the CPU with two). A compressed file's helper thread pays: its
+	 * reader inflates on it from two jobs and decodes on a third thread
+	 * from three (dat-read.c's par_begin()).
 	 */
 	if (!compressed && !ea_input_jobs_explicit())
 		return 1;

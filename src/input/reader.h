@@ -53,6 +53,12 @@ struct ea_reader_ops {
 	int (*next_block)(void *priv, const struct ea_event **evs, size_t *n,
 			  struct ea_err *err);
 	void (*block_at)(void *priv, size_t i);
+	/*
+	 * Optional: true when the reader decompresses the file's chunks
+	 * itself, on a helper thread of its own with two jobs or more
+	 * (ea_input_jobs_for()): that thread is one of the jobs.
+	 */
+	bool (*inflates)(void *priv);
 };
 
 extern const struct ea_reader_ops ea_reader_dat;	/* reader-dat.c */

@@ -284,10 +284,13 @@ static int feed_split(struct ea_state *st, const char *path,
 /* Whether the state stage runs on two threads (feed_split()): on a file,
  * when -j or EATRACE_JOBS asks for two or more. Not by default: on a quiet
  * 2-vCPU VM the hand-over cost more wall time than it saved (rec.dat,
- * medians of 5: report 0.38 s split, 0.31 s on one thread; bench/README.md). */
+ * medians of 5: report 0.38 s split, 0.31 s on one thread; bench/README.md).
+ * A compressed trace.dat's reader takes two jobs of its own (inflating,
+ * decoding: input-block.h), so it splits with four. */
 static bool split_state(const struct ea_input *blk)
 {
-	return blk && ea_input_jobs_explicit() && ea_input_jobs() >= 2;
+	return blk && ea_input_jobs_explicit() &&
+	       ea_input_jobs() >= (ea_input_inflates(blk) ? 4 : 2);
 }
 
 /* ea_run_source(); blk: src's input, read a block at a time, or NULL. */
