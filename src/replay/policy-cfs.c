@@ -49,4 +49,6 @@ const struct rp_policy rp_policy_cfs = {
 	.select_fork = select_cfs_fork,
 	.post_init_util = true,
 	.reads_load = true,
+	.reads_util_est = true,
+	.reads_idle = true,
 };

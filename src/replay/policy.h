@@ -143,6 +143,11 @@ struct rp_policy {
 	 * the CPU's load too); false: the simulator keeps none for it and
 	 * passes load and runnable as NULL. */
 	bool reads_load;
+	/* It reads the CPUs' util_est sums (rp_env.util_est, through
+	 * rp_cpu_util() too) and their idle states and stamps
+	 * (rp_env.idle_state, .idle_stamp): false, they are not gathered
+	 * and passed as NULL. */
+	bool reads_util_est, reads_idle;
 	/* The policy's own estimate of placing p on cpu, in the model's
 	 * power_unit per window, for --shadow's decision rows; false: none
 	 * for that CPU. NULL: the policy makes none. */

@@ -129,14 +129,19 @@ static int place_policy(struct sim *s, int task)
 			     .overutilised = over_seen(s),
 			     .asymmetric = s->asymmetric,
 			     .clc = s->clc,
-			     .util_est = s->env_ue,
+			     .util_est = s->policy->reads_util_est ? s->env_ue
+								   : NULL,
 			     .topo = s->topo,
 			     /* NULL for a policy that reads neither */
 			     .load = s->policy->reads_load ? s->env_load : NULL,
 			     .runnable = s->policy->reads_load ? s->env_runnable
 							       : NULL,
-			     .idle_state = s->env_idle_state,
-			     .idle_stamp = s->env_idle_stamp,
+			     .idle_state = s->policy->reads_idle
+						   ? s->env_idle_state
+						   : NULL,
+			     .idle_stamp = s->policy->reads_idle
+						   ? s->env_idle_stamp
+						   : NULL,
 			     .nr_idle_scan = s->nr_idle_scan};
 	struct rp_wakee p = {0};
 	const struct rp_waker wk = rp_task_waker(t->w, t->cur), *k = &wk;
@@ -156,9 +161,17 @@ static int place_policy(struct sim *s, int task)
 		s->env_util[i] = c->pelt.util_avg;
 		s->env_cap[i] = c->cap_idx;
 		s->env_nr[i] = nr_running(s, i);
+	}
+	for (int i = 0; s->policy->reads_util_est && i < s->ncpus; i++) {
+		const struct sim_cpu *c = &s->cpus[i];
+
 		s->env_ue[i] = c->curr >= 0 ? s->tasks[c->curr].ue_ewma : 0;
 		for (int q = 0; q < c->nrq; q++)
 			s->env_ue[i] += s->tasks[c->rq[q]].ue_ewma;
+	}
+	for (int i = 0; s->policy->reads_idle && i < s->ncpus; i++) {
+		const struct sim_cpu *c = &s->cpus[i];
+
 		s->env_idle_state[i] = c->e_idle ? c->e_state : -1;
 		s->env_idle_stamp[i] = c->idle_since;
 	}
