@@ -48,4 +48,7 @@ const struct rp_policy rp_policy_cfs = {
 	.select_cpu = select_cfs,
 	.select_fork = select_cfs_fork,
 	.post_init_util = true,
+	.reads_load = true,
+	.reads_util_est = true,
+	.reads_idle = true,
 };

@@ -261,5 +261,8 @@ const struct rp_policy rp_policy_feec = {
 	.select_cpu = select_feec,
 	.select_fork = select_feec_fork,
 	.post_init_util = true,
+	.reads_load = true,
+	.reads_util_est = true,
+	.reads_idle = true,
 	.cpu_energy = feec_cpu_energy,
 };

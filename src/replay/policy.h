@@ -138,6 +138,16 @@ struct rp_policy {
 	/* A new task's util starts as post_init_entity_util_avg() on the
 	 * CPU chosen (mainline since 4.x); false: at 0. */
 	bool post_init_util;
+	/* It reads the PELT load and runnable signals (rp_env.load and
+	 * .runnable, rp_wakee.load and .waker_load; post_init_util reads
+	 * the CPU's load too); false: the simulator keeps none for it and
+	 * passes load and runnable as NULL. */
+	bool reads_load;
+	/* It reads the CPUs' util_est sums (rp_env.util_est, through
+	 * rp_cpu_util() too) and their idle states and stamps
+	 * (rp_env.idle_state, .idle_stamp): false, they are not gathered
+	 * and passed as NULL. */
+	bool reads_util_est, reads_idle;
 	/* The policy's own estimate of placing p on cpu, in the model's
 	 * power_unit per window, for --shadow's decision rows; false: none
 	 * for that CPU. NULL: the policy makes none. */

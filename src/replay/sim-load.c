@@ -17,6 +17,8 @@
  *    divider), other tasks from nothing, as their util.
  *
  * Each signal is brought up to date when its inputs change and when read.
+ * For a policy that reads none of them (rp_policy.reads_load false) none
+ * is kept: joining, leaving and a new task's start do nothing.
  */
 #include "replay/sim.h"
 
@@ -64,7 +66,7 @@ void sim_load_join(struct sim *s, int task, int cpu)
 	struct sim_task *t = &s->tasks[task];
 	struct sim_cpu *c = &s->cpus[cpu];
 
-	if (t->rt)
+	if (t->rt || !s->policy->reads_load)
 		return;
 	task_sync(s, t);
 	cpu_sync(s, c);
@@ -87,7 +89,7 @@ void sim_load_leave(struct sim *s, int task, int cpu)
 	struct sim_task *t = &s->tasks[task];
 	struct sim_cpu *c = &s->cpus[cpu];
 
-	if (t->rt || !t->lrun)
+	if (t->rt || !t->lrun || !s->policy->reads_load)
 		return;
 	task_sync(s, t);
 	cpu_sync(s, c);
@@ -128,6 +130,8 @@ void sim_load_new_task(struct sim *s, int task)
 {
 	struct sim_task *t = &s->tasks[task];
 
+	if (!s->policy->reads_load)
+		return;
 	t->lsig = (struct ea_pelt){.last_ns = s->now, .started = true};
 	t->lsig.util_sum = (uint64_t)(EA_PELT_LOAD_AVG_MAX - 1024) * 1024;
 	t->lsig.util_avg = 1024;

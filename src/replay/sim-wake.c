@@ -129,12 +129,19 @@ static int place_policy(struct sim *s, int task)
 			     .overutilised = over_seen(s),
 			     .asymmetric = s->asymmetric,
 			     .clc = s->clc,
-			     .util_est = s->env_ue,
+			     .util_est = s->policy->reads_util_est ? s->env_ue
+								   : NULL,
 			     .topo = s->topo,
-			     .load = s->env_load,
-			     .runnable = s->env_runnable,
-			     .idle_state = s->env_idle_state,
-			     .idle_stamp = s->env_idle_stamp,
+			     /* NULL for a policy that reads neither */
+			     .load = s->policy->reads_load ? s->env_load : NULL,
+			     .runnable = s->policy->reads_load ? s->env_runnable
+							       : NULL,
+			     .idle_state = s->policy->reads_idle
+						   ? s->env_idle_state
+						   : NULL,
+			     .idle_stamp = s->policy->reads_idle
+						   ? s->env_idle_stamp
+						   : NULL,
 			     .nr_idle_scan = s->nr_idle_scan};
 	struct rp_wakee p = {0};
 	const struct rp_waker wk = rp_task_waker(t->w, t->cur), *k = &wk;
@@ -154,13 +161,22 @@ static int place_policy(struct sim *s, int task)
 		s->env_util[i] = c->pelt.util_avg;
 		s->env_cap[i] = c->cap_idx;
 		s->env_nr[i] = nr_running(s, i);
+	}
+	for (int i = 0; s->policy->reads_util_est && i < s->ncpus; i++) {
+		const struct sim_cpu *c = &s->cpus[i];
+
 		s->env_ue[i] = c->curr >= 0 ? s->tasks[c->curr].ue_ewma : 0;
 		for (int q = 0; q < c->nrq; q++)
 			s->env_ue[i] += s->tasks[c->rq[q]].ue_ewma;
+	}
+	for (int i = 0; s->policy->reads_idle && i < s->ncpus; i++) {
+		const struct sim_cpu *c = &s->cpus[i];
+
 		s->env_idle_state[i] = c->e_idle ? c->e_state : -1;
 		s->env_idle_stamp[i] = c->idle_since;
 	}
-	sim_load_cpus(s, s->env_load, s->env_runnable);
+	if (s->policy->reads_load)
+		sim_load_cpus(s, s->env_load, s->env_runnable);
 	p.util = task_util(s, t);
 	p.util_est = t->ue_ewma;
 	if (t->pelt_cpu >= 0)
@@ -174,12 +190,13 @@ static int place_policy(struct sim *s, int task)
 	p.prev_cpu = t->cpu >= 0 ? t->cpu : p.rec_cpu >= 0 ? p.rec_cpu : 0;
 	p.fork = a->flags & RP_ACT_FORK;
 	p.waker_cpu = waker_cpu(s, t, k);
-	p.load = sim_load_task(s, task);
+	p.load = s->policy->reads_load ? sim_load_task(s, task) : 0;
 	p.load_cpu = t->load_cpu;
 	p.sync = k->sync && k->kind == RP_WAKER_TASK;
 	if (k->kind == RP_WAKER_TASK && k->task >= 0) {
 		p.waker_kthread = s->tasks[k->task].kthread;
-		p.waker_load = sim_load_task(s, k->task);
+		if (s->policy->reads_load)
+			p.waker_load = sim_load_task(s, k->task);
 	}
 	if (p.fork && s->policy->select_fork) {
 		/* wake_up_new_task(): prev and recent_used_cpu are the
