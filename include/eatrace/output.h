@@ -39,6 +39,13 @@ struct ea_out {
 int ea_out_open(struct ea_out *o, const char *path, struct ea_err *err);
 /* Finish writing (flush, fsync); the file is replaced by ea_out_commit_all(). */
 int ea_out_commit(struct ea_out *o, struct ea_err *err);
+/*
+ * ea_out_commit(), the fsync() of a file of 1 MiB or more (and its close)
+ * on a thread of its own, so that the run goes on meanwhile:
+ * ea_out_commit_all() waits for it before any rename (and reports its
+ * write error there), ea_out_discard_all() before removing it.
+ */
+int ea_out_commit_later(struct ea_out *o, struct ea_err *err);
 /* Drop an open (or finished) file: nothing is replaced. */
 void ea_out_abort(struct ea_out *o);
 /* Replace every finished file, or (on error) none that was not yet. */

@@ -178,25 +178,35 @@ static int on_opt(int opt, const char *arg, void *ctx)
 	return -1;
 }
 
-/* The --html and --perfetto files, each written atomically. */
+/*
+ * The --html and --perfetto files, each written atomically: both opened
+ * first (an unwritable one refused before any work), the Perfetto file
+ * written first so that its fsync() runs while the HTML is drawn.
+ */
 static int write_pictures(const struct report_opts *ro, const struct ea_report *rep,
 			  const struct ea_timeline *tl, const struct ea_state *s)
 {
 	struct ea_perfetto *pf;
-	struct ea_out out;
+	struct ea_out html, out;
 
-	if (ro->html) {
-		if (ea_cli_pic_open(&out, ro->html))
-			return EXIT_ERROR;
-		ea_report_render_html(out.f, rep, tl);
-		if (ea_cli_pic_commit(&out))
-			return EXIT_ERROR;
-	}
+	if (ro->html && ea_cli_pic_open(&html, ro->html))
+		return EXIT_ERROR;
 	if (ro->perfetto) {
-		if (ea_cli_perfetto_open(&out, ro->perfetto, &pf, ro->perfetto_max_mb))
+		if (ea_cli_perfetto_open(&out, ro->perfetto, &pf, ro->perfetto_max_mb)) {
+			if (ro->html)
+				ea_out_abort(&html);
 			return EXIT_ERROR;
+		}
 		ea_perfetto_process(pf, "actual (recorded trace)", tl, s, 0);
-		if (ea_cli_perfetto_commit(&out, pf, ro->perfetto_max_mb, ro->perfetto))
+		if (ea_cli_perfetto_commit(&out, pf, ro->perfetto_max_mb, ro->perfetto)) {
+			if (ro->html)
+				ea_out_abort(&html);
+			return EXIT_ERROR;
+		}
+	}
+	if (ro->html) {
+		ea_report_render_html(html.f, rep, tl);
+		if (ea_cli_pic_commit(&html))
 			return EXIT_ERROR;
 	}
 	return 0;

@@ -51,6 +51,7 @@ int ea_cli_perfetto_commit(struct ea_out *out, struct ea_perfetto *pf,
 			   double max_mb, const char *path)
 {
 	enum ea_perfetto_format fmt = ea_perfetto_format_of(path);
+	struct ea_err err;
 	char given[64];
 	uint64_t at;
 
@@ -70,7 +71,10 @@ int ea_cli_perfetto_commit(struct ea_out *out, struct ea_perfetto *pf,
 		ea_out_abort(out);
 		return ea_die("%s: out of memory while writing it", path);
 	}
-	return ea_cli_pic_commit(out);
+	/* its fsync() (tens of ms for tens of MB) beside what follows */
+	if (ea_out_commit_later(out, &err))
+		return ea_die("%s", err.msg);
+	return 0;
 }
 
 int ea_cli_parse_max_mb(const char *arg, double *mb)

@@ -17,7 +17,8 @@ int ea_cli_pic_commit(struct ea_out *out);
 /* The same with a Perfetto writer begun on out->f (and ended by commit):
  * protobuf when path ends in .pftrace or .perfetto-trace, else JSON;
  * capped near max_mb MiB (0: no cap; negative: the format's default,
- * EA_PERFETTO_*_DEFAULT_MB; commit warns when it was reached). */
+ * EA_PERFETTO_*_DEFAULT_MB; commit warns when it was reached, and leaves
+ * a large file's fsync() running: ea_out_commit_later()). */
 int ea_cli_perfetto_open(struct ea_out *out, const char *path,
 			 struct ea_perfetto **pf, double max_mb);
 int ea_cli_perfetto_commit(struct ea_out *out, struct ea_perfetto *pf,

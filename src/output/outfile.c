@@ -27,6 +27,7 @@
 
 #include "eatrace/input.h"
 #include "eatrace/output.h"
+#include "output/outfile-sync.h"
 
 struct ea_outfile {
 	char *path;		/* as given, for messages */
@@ -37,6 +38,7 @@ struct ea_outfile {
 	dev_t dev;
 	ino_t ino;
 	bool committed;		/* written completely, waiting for the end */
+	struct out_sync *sync;	/* its fsync() still running (commit_later) */
 	struct ea_outfile *next;
 };
 
@@ -363,7 +365,11 @@ int ea_out_adopt(struct ea_out *o, const char *file, struct ea_err *err)
 	return 0;
 }
 
-int ea_out_commit(struct ea_out *o, struct ea_err *err)
+/* The files at least this large that ea_out_commit_later() syncs on a
+ * thread of their own (smaller ones: as ea_out_commit()). */
+#define SYNC_LATER_BYTES (1L << 20)
+
+static int commit(struct ea_out *o, bool later, struct ea_err *err)
 {
 	struct ea_outfile *of = o->file;
 	int rc = 0;
@@ -377,10 +383,14 @@ int ea_out_commit(struct ea_out *o, struct ea_err *err)
 	if (o->f) {
 		int e = 0;
 
-		if (fflush(o->f) || ferror(o->f) ||
-		    (of->tmp && fsync(fileno(o->f))))
+		if (fflush(o->f) || ferror(o->f))
 			e = errno ? errno : EIO;
-		if (fclose(o->f) && !e)
+		else if (of->tmp && later && ftell(o->f) >= SYNC_LATER_BYTES &&
+			 (of->sync = out_sync_start(o->f)))
+			o->f = NULL; /* closed there */
+		else if (of->tmp && fsync(fileno(o->f)))
+			e = errno ? errno : EIO;
+		if (o->f && fclose(o->f) && !e)
 			e = errno ? errno : EIO;
 		o->f = NULL;
 		if (e) {
@@ -397,6 +407,27 @@ int ea_out_commit(struct ea_out *o, struct ea_err *err)
 	}
 	memset(o, 0, sizeof(*o));
 	return 0;
+}
+
+int ea_out_commit(struct ea_out *o, struct ea_err *err)
+{
+	return commit(o, false, err);
+}
+
+int ea_out_commit_later(struct ea_out *o, struct ea_err *err)
+{
+	return commit(o, true, err);
+}
+
+/* Waits for of's fsync() if it runs on a thread: 0 or its errno. */
+static int sync_wait(struct ea_outfile *of)
+{
+	int e = 0;
+
+	if (of->sync)
+		e = out_sync_wait(of->sync);
+	of->sync = NULL;
+	return e;
 }
 
 void ea_out_abort(struct ea_out *o)
@@ -420,8 +451,15 @@ int ea_out_commit_all(struct ea_err *err)
 	struct stat st;
 	int rc = 0;
 
-	/* refuse before replacing anything */
+	/* refuse before replacing anything; every file on disk first */
 	for (of = files; of; of = of->next) {
+		int e = sync_wait(of);
+
+		if (e && !rc)
+			rc = ea_err_set(err, "%s: write error: %s", of->path,
+					strerror(e));
+	}
+	for (of = files; !rc && of; of = of->next) {
 		if (!of->committed) {
 			rc = ea_err_set(err, "%s: not written completely", of->path);
 			break;
@@ -453,6 +491,7 @@ void ea_out_discard_all(void)
 
 	while ((of = files)) {
 		files = of->next;
+		(void)sync_wait(of);
 		if (of->tmp)
 			unlink(of->tmp);
 		outfile_free(of);

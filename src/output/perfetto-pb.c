@@ -304,19 +304,15 @@ static void extra_counters(struct pb_state *ps, struct cpu_seq *cs, long long f,
  * (a slice's BEGIN or END): its name iid when not 0, the extra counter
  * values (f, i) when they changed. The bytes packet_begin(), the fields and
  * extra_counters() give (each message under 128 bytes: one length byte),
- * written at once: most packets are these.
+ * put at q (room for EVENT_PACKET_MAX checked by the caller): most packets
+ * are these. The end of what it put.
  */
-static void event_packet(struct ea_perfetto *p, struct pb_state *ps,
-			 struct cpu_seq *cs, uint64_t ts, unsigned type,
-			 uint64_t iid, long long f, long long i)
+static inline __attribute__((always_inline)) uint8_t *
+event_at(uint8_t *q, struct cpu_seq *cs, uint64_t ts, unsigned type,
+	 uint64_t iid, long long f, long long i)
 {
-	uint8_t *q, *packet, *event;
+	uint8_t *packet, *event;
 
-	if (ps->w.n >= FLUSH_BYTES)
-		flush(p, ps);
-	if (!pbw_room(&ps->w, EVENT_PACKET_MAX))
-		return;
-	q = ps->w.p + ps->w.n;
 	*q++ = TRACE_PACKET << 3 | 2;
 	packet = q++;
 	*q++ = TP_TIMESTAMP << 3;
@@ -343,6 +339,21 @@ static void event_packet(struct ea_perfetto *p, struct pb_state *ps,
 	}
 	*event = (uint8_t)(q - event - 1);
 	*packet = (uint8_t)(q - packet - 1);
+	return q;
+}
+
+/* event_at() in the writer's buffer, flushed first when full. */
+static void event_packet(struct ea_perfetto *p, struct pb_state *ps,
+			 struct cpu_seq *cs, uint64_t ts, unsigned type,
+			 uint64_t iid, long long f, long long i)
+{
+	uint8_t *q;
+
+	if (ps->w.n >= FLUSH_BYTES)
+		flush(p, ps);
+	if (!pbw_room(&ps->w, EVENT_PACKET_MAX))
+		return;
+	q = event_at(ps->w.p + ps->w.n, cs, ts, type, iid, f, i);
 	ps->w.n = (size_t)(q - ps->w.p);
 	p->held = ps->w.n;
 }
@@ -419,6 +430,41 @@ static void slice_begin(struct ea_perfetto *p, struct pb_state *ps,
 	extra_counters(ps, cs, f, i);
 	pbw_end(&ps->w);
 	packet_end(p, ps);
+}
+
+/*
+ * A busy stretch after a slice (most changes): the pending slice's END
+ * (with the values that held, so without counters) and, when pid's name is
+ * interned, the new slice's BEGIN at ts with the values (f, i), the two
+ * packets put at once; else the END and slice_begin(). The bytes of
+ * slice_end() then slice_begin().
+ */
+static void slice_switch(struct ea_perfetto *p, struct pb_state *ps,
+			 struct cpu_seq *cs, uint64_t ts, int32_t pid,
+			 const struct ea_state *s, long long f, long long i)
+{
+	uint64_t iid;
+	uint8_t *q;
+
+	if (!ea_pf_pid_map_room(&cs->names)) {
+		ps->w.failed = true; /* out of memory: nothing more */
+		return;
+	}
+	iid = cs->names.val[ea_pf_pid_slot(&cs->names, pid)];
+	if (!iid) {
+		slice_end(p, ps, cs, cs->f, cs->i);
+		slice_begin(p, ps, cs, ts, pid, s, f, i);
+		return;
+	}
+	if (ps->w.n >= FLUSH_BYTES)
+		flush(p, ps);
+	if (!pbw_room(&ps->w, 2 * EVENT_PACKET_MAX))
+		return;
+	q = event_at(ps->w.p + ps->w.n, cs, cs->pending_end, TYPE_SLICE_END, 0,
+		     cs->f, cs->i);
+	q = event_at(q, cs, ts, TYPE_SLICE_BEGIN, iid, f, i);
+	ps->w.n = (size_t)(q - ps->w.p);
+	p->held = ps->w.n;
 }
 
 /* The uuids of one process's tracks, its CPUs' sequences. */
@@ -542,6 +588,12 @@ static void changes(struct ea_perfetto *p, struct pb_state *ps,
 		ts = rel(ch->t0, t0);
 		if (!cs->started)
 			cpu_seq_start(p, ps, cs, ts);
+		if (cs->pending && ch->mode == EA_CPU_BUSY) {
+			slice_switch(p, ps, cs, ts, ch->pid, s, f, i);
+			cs->pending = true;
+			cs->pending_end = rel(ch->t1, t0);
+			continue;
+		}
 		if (cs->pending) {
 			/* the END carries the values of a stretch that
 			 * starts there and is no slice */

@@ -82,8 +82,9 @@ static inline uint32_t tl_zigzag32(uint32_t d)
 	return (d << 1) ^ (uint32_t) - (int32_t)(d >> 31);
 }
 
-/* Appends change c (c->cpu < ncpus): 0 or -1 (out of memory). */
-static inline int tl_changes_add(struct tl_changes *s,
+/* Appends change c (c->cpu < ncpus): 0 or -1 (out of memory). Inline in
+ * its callers: the timeline's, once a change. */
+static inline __attribute__((always_inline)) int tl_changes_add(struct tl_changes *s,
 				 const struct ea_tl_change *c)
 {
 	struct tl_cpu_last *l = &s->last[c->cpu];

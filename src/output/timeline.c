@@ -322,6 +322,15 @@ static ea_energy_t part_wake(const struct ea_energy *e)
 	return e->core_wakeup + e->cluster_wakeup;
 }
 
+/* Growth of a figure (now) since *seen; updates *seen. */
+static inline ea_energy_t seen_grow(ea_energy_t *seen, ea_energy_t now)
+{
+	ea_energy_t d = now - *seen;
+
+	*seen = now;
+	return d;
+}
+
 /* Growth of col's part (its figure now) since last seen; updates seen. */
 static ea_energy_t grown(struct ea_timeline *t, int col, enum part part,
 			 ea_energy_t now)
@@ -435,6 +444,85 @@ static inline void back(struct ea_timeline *t, const struct tl_step *st)
 		record(t, st);
 }
 
+/*
+ * front() and back() at once for a change whose cluster and core stretches
+ * and instant all lie in the near bucket, inside the clip bounds (most
+ * changes): each part's growth is added to the near bucket's row, as
+ * back()'s spreads and put_wakeups() would (all in one bucket, adding
+ * nothing where nothing grew), without the step. false: not such a change
+ * (nothing done).
+ */
+static inline bool near_change(struct ea_timeline *t, int cpu, uint64_t since,
+			       uint64_t now, const struct ea_cpu_state *old)
+{
+	struct ea_tl_priv *pv = t->priv;
+	const struct ea_acct *a = t->acct;
+	const struct ea_model *m = a->model;
+	const struct ea_cluster *cl;
+	const struct ea_energy *cle, *cpe;
+	ea_energy_t *row, *seen, *sc, *sp, dcl, dco, dclco, wc, wcl;
+	const int *cpus;
+	uint64_t cl0;
+	int ci, ccol, wcol, n;
+
+	if (t->error[0] || a->error[0] || !t->started || cpu >= m->ncpus ||
+	    (ci = m->cpu_cluster[cpu]) < 0)
+		return false;
+	cl0 = pv->cl_last[ci];
+	/* the cluster's last change known (front() sets it first), both
+	 * stretches' starts in [near_lo, now], now in the near bucket (none
+	 * yet: near_hi == near_lo), all inside the clip bounds, so that front()
+	 * clips nothing and back() finds the near bucket only */
+	if (!cl0 || cl0 < pv->near_lo || since < pv->near_lo || cl0 > now ||
+	    since > now || now >= pv->near_hi || cl0 < pv->clip_start ||
+	    since < pv->clip_start || now > pv->clip_end)
+		return false;
+	cl = &m->clusters[ci];
+	n = cl->ncpus;
+	cpus = cl->cpus;
+	cle = &a->clusters[ci].e;
+	cpe = &a->cpus[cpu].e;
+	ccol = t->ncpus + ci;
+	wcol = t->stride > t->ncols ? t->ncols : -1;
+	row = &t->e[pv->near_b * (size_t)t->stride];
+	seen = pv->seen;
+	sc = &seen[ccol * NPARTS]; /* the cluster's parts seen */
+	sp = &seen[cpu * NPARTS]; /* the CPU's */
+	pv->cl_last[ci] = now;
+	for (int i = 0; i < n; i++) {
+		int c = cpus[i];
+
+		row[c] += seen_grow(&seen[c * NPARTS + PART_CLUSTER],
+				    part_cluster(&a->cpus[c].e));
+	}
+	dcl = seen_grow(&sc[PART_CLUSTER], part_cluster(cle));
+	dclco = seen_grow(&sc[PART_CORE], part_core(cle));
+	wcl = seen_grow(&sc[PART_WAKE], part_wake(cle));
+	dco = seen_grow(&sp[PART_CORE], part_core(cpe));
+	wc = seen_grow(&sp[PART_WAKE], part_wake(cpe));
+	row[cpu] += dco + wc;
+	row[ccol] += dcl + dclco + wcl;
+	if (wcol >= 0) {
+		row[wcol + cpu] += wc;
+		row[wcol + ccol] += wcl;
+	}
+	if (t->record_changes && now > since) {
+		struct ea_tl_change c = {
+			.t0 = since,
+			.t1 = now,
+			.pid = old->pid,
+			.freq_khz = old->freq_khz,
+			.idle_state = old->idle_state,
+			.mode = old->mode,
+			.cpu = (uint16_t)cpu,
+		};
+
+		if (tl_changes_add(&pv->changes, &c))
+			oom(t);
+	}
+	return true;
+}
+
 static void on_change(void *ctx, const struct ea_state *s, int cpu,
 		      uint64_t since, uint64_t now,
 		      const struct ea_cpu_state *old,
@@ -442,8 +530,11 @@ static void on_change(void *ctx, const struct ea_state *s, int cpu,
 {
 	struct ea_timeline *t = ctx;
 	struct ea_tl_priv *pv = t->priv;
-	struct tl_step *st = pv->thread ? tl_thread_slot(pv->thread) : pv->step;
+	struct tl_step *st;
 
+	if (!pv->thread && near_change(t, cpu, since, now, old))
+		return;
+	st = pv->thread ? tl_thread_slot(pv->thread) : pv->step;
 	/* one call of each half (inlined here) */
 	if (!front(t, s, cpu, since, now, old, st))
 		return;
