@@ -182,7 +182,7 @@ static void pelt_advance(struct ea_state *s, int cpu, uint64_t now)
 	}
 	ea_pelt_update(&c->pelt, now, running, cap);
 	if (running && c->st.pid > 0) {
-		struct ea_task *t = task_get_on(s, cpu, c->st.pid, NULL);
+		struct ea_task *t = task_get(s, c->st.pid, NULL);
 
 		if (t)
 			ea_pelt_update(&t->pelt, now, true, cap);
@@ -264,7 +264,7 @@ static void pelt_task_in(struct ea_state *s, int cpu, int32_t pid, uint64_t now)
 
 	if (s->cfg.no_util)
 		return;
-	t = task_get_on(s, cpu, pid, NULL);
+	t = task_get(s, pid, NULL);
 	if (!t)
 		return;
 	if (!t->pelt_seeded) {
@@ -332,7 +332,7 @@ static inline void charge_runtime(struct ea_state *s, int cpu, uint64_t since,
 
 	if (st->mode != EA_CPU_BUSY || st->pid <= 0 || !s->track_tasks)
 		return;
-	t = task_get_on(s, cpu, st->pid, NULL);
+	t = task_get(s, st->pid, NULL);
 	if (t)
 		t->runtime_ns += st_clip(s, &since, &now);
 }

@@ -12,6 +12,7 @@
 #include "eatrace/state.h"
 #include "state/lookahead.h"
 #include "state/pelt.h"
+#include "state/task-index.h"
 
 struct ea_cpu {
 	struct ea_cpu_state st;	/* derived state reported to consumers */
@@ -29,7 +30,6 @@ struct ea_cpu {
 	double util_integral;	/* util_avg x ns within the window */
 	uint64_t util_ns;
 	uint32_t util_max;
-	struct ea_task *recent[2];	/* tasks last looked up for this CPU */
 	uint32_t cap_freq, cap;	/* cfg.capacity(cpu, cap_freq) is cap ... */
 	bool cap_known;		/* ... once asked */
 	bool offline;		/* taken offline by CPU hotplug */
@@ -45,6 +45,7 @@ struct task_table {
 		int32_t idx;		/* index + 1; 0: empty slot */
 	} *slots;			/* open-addressing hash */
 	size_t nslots;
+	struct task_index idx;		/* the same by pid, two loads */
 };
 
 struct ea_state {
