@@ -196,12 +196,10 @@ static int feed_blocks(struct ea_state *st, const char *path,
 	int rc;
 
 	while ((rc = ea_input_next_block(in, &evs, &n, err)) > 0) {
-		for (i = 0; i < n; i++) {
-			ea_progress_poll();
-			if (ea_state_feed(st, &evs[i], &e2)) {
-				ea_input_block_at(in, i);
-				return state_error(path, src, &e2, err);
-			}
+		ea_progress_poll_n((unsigned)n);
+		if (state_feed_block(st, evs, n, &i, &e2)) {
+			ea_input_block_at(in, i);
+			return state_error(path, src, &e2, err);
 		}
 	}
 	return rc;

@@ -91,6 +91,11 @@ static inline bool st_in_window(const struct ea_state *s, uint64_t t)
  * nothing later can change them (la_pop_early()). */
 void state_input_sorted(struct ea_state *s);
 
+/* ea_state_feed() of evs[0..n) in order: 0, or -1 with err and the
+ * index of the event that failed in *at. */
+int state_feed_block(struct ea_state *s, const struct ea_event *evs, size_t n,
+		     size_t *at, struct ea_err *err);
+
 /*
  * The state stage on two threads (handoff.h): after state_handoff(s, h),
  * ea_state_feed() and state_finish_feed() (on the look-ahead's thread)

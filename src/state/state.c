@@ -247,10 +247,10 @@ static int feed_one(struct ea_state *s, const struct ea_event *ev,
 	return apply_scanned(s, ev, err);
 }
 
-/* ea_state_feed() through the look-ahead ring */
-__attribute__((noinline))
-static int feed_held(struct ea_state *s, const struct ea_event *ev,
-		     struct ea_err *err)
+/* ea_state_feed() through the look-ahead ring: inline in the block loop
+ * (state_feed_block()), out of line (feed_held()) for one event */
+static inline __attribute__((always_inline)) int
+feed_held_in(struct ea_state *s, const struct ea_event *ev, struct ea_err *err)
 {
 	const struct ea_event *out;
 
@@ -283,12 +283,41 @@ static int feed_held(struct ea_state *s, const struct ea_event *ev,
 	return 0;
 }
 
+__attribute__((noinline))
+static int feed_held(struct ea_state *s, const struct ea_event *ev,
+		     struct ea_err *err)
+{
+	return feed_held_in(s, ev, err);
+}
+
 int ea_state_feed(struct ea_state *s, const struct ea_event *ev,
 		  struct ea_err *err)
 {
 	if (s->la.cap == 1 && s->started && !s->la.len)
 		return feed_one(s, ev, err);
 	return feed_held(s, ev, err);
+}
+
+/*
+ * ea_state_feed() of each event of a block: one call for the block, the
+ * look-ahead's common path inline in its loop.
+ */
+int state_feed_block(struct ea_state *s, const struct ea_event *evs, size_t n,
+		     size_t *at, struct ea_err *err)
+{
+	for (size_t i = 0; i < n; i++) {
+		int rc;
+
+		if (s->la.cap == 1 && s->started && !s->la.len)
+			rc = feed_one(s, &evs[i], err);
+		else
+			rc = feed_held_in(s, &evs[i], err);
+		if (rc) {
+			*at = i;
+			return -1;
+		}
+	}
+	return 0;
 }
 
 void state_input_sorted(struct ea_state *s)
