@@ -342,7 +342,14 @@ static inline void enter(struct ea_state *s, struct ea_cpu *c, int cpu,
 			 uint64_t now, const struct ea_cpu_state *st)
 {
 	charge_runtime(s, cpu, c->since, now, &c->st);
-	s->ops->cpu_change(s->ctx, s, cpu, c->since, now, &c->st, st);
+	if (s->two) {
+		s->two[0].change(s->two[0].ctx, s, cpu, c->since, now, &c->st,
+				 st);
+		s->two[1].change(s->two[1].ctx, s, cpu, c->since, now, &c->st,
+				 st);
+	} else {
+		s->ops->cpu_change(s->ctx, s, cpu, c->since, now, &c->st, st);
+	}
 	c->st = *st;
 	c->since = now;
 }

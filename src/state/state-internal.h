@@ -48,9 +48,21 @@ struct task_table {
 	struct task_index idx;		/* the same by pid, two loads */
 };
 
+/* A consumer's cpu_change() and its ctx */
+struct state_change {
+	void (*change)(void *ctx, const struct ea_state *s, int cpu,
+		       uint64_t since, uint64_t now,
+		       const struct ea_cpu_state *old,
+		       const struct ea_cpu_state *new);
+	void *ctx;
+};
+
 struct ea_state {
 	struct ea_state_config cfg;
 	const struct ea_state_ops *ops;
+	/* ops->cpu_change() as two consumers' own, called in turn without
+	 * a fan-out between (state_two_changes()), or NULL */
+	const struct state_change *two;
 	uint32_t event_types;	/* ops->event's, ~0: all, 0: no event() */
 	void *ctx;
 	/* Written per event by the look-ahead's thread when the applying
@@ -104,6 +116,11 @@ int state_feed_block(struct ea_state *s, const struct ea_event *evs, size_t n,
  * the look-ahead's thread handed over); then state_finish_apply().
  * ea_state_finish() is the two finishes in one.
  */
+/* Two consumers' cpu_change(), called in this order, for ops->cpu_change
+ * (which still gets the end's changes, cpu_finish()); two lives as long
+ * as s. */
+void state_two_changes(struct ea_state *s, const struct state_change *two);
+
 struct handoff;
 void state_handoff(struct ea_state *s, struct handoff *h);
 int state_apply_handed(struct ea_state *s, struct handoff *h,

@@ -193,6 +193,11 @@ static inline int deliver(struct ea_state *s, const struct ea_event *ev,
 	return apply(s, ev, err);
 }
 
+void state_two_changes(struct ea_state *s, const struct state_change *two)
+{
+	s->two = two;
+}
+
 void state_handoff(struct ea_state *s, struct handoff *h)
 {
 	s->handoff = h;
