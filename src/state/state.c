@@ -252,10 +252,10 @@ static int feed_one(struct ea_state *s, const struct ea_event *ev,
 	return apply_scanned(s, ev, err);
 }
 
-/* ea_state_feed() through the look-ahead ring: inline in the block loop
- * (state_feed_block()), out of line (feed_held()) for one event */
-static inline __attribute__((always_inline)) int
-feed_held_in(struct ea_state *s, const struct ea_event *ev, struct ea_err *err)
+/* ea_state_feed() through the look-ahead ring */
+__attribute__((noinline))
+static int feed_held(struct ea_state *s, const struct ea_event *ev,
+		     struct ea_err *err)
 {
 	const struct ea_event *out;
 
@@ -288,11 +288,41 @@ feed_held_in(struct ea_state *s, const struct ea_event *ev, struct ea_err *err)
 	return 0;
 }
 
-__attribute__((noinline))
-static int feed_held(struct ea_state *s, const struct ea_event *ev,
-		     struct ea_err *err)
+/*
+ * Whether feed_held() is feed_steady(): started, a look-ahead deeper
+ * than one event and no longer cut (la_shrink() done), sorted input. Of
+ * these only la.sorted changes after (la_scan()).
+ */
+static inline bool steady(const struct ea_state *s)
 {
-	return feed_held_in(s, ev, err);
+	return s->started && s->la.cap > 1 && !s->la_cut && s->la.sorted;
+}
+
+/* feed_held() once steady(): what it would do, without asking again
+ * what steady() answered. Inline in state_feed_block()'s loop. */
+static inline __attribute__((always_inline)) int
+feed_steady(struct ea_state *s, const struct ea_event *ev, struct ea_err *err)
+{
+	const struct ea_event *out;
+
+	while (la_full(&s->la)) {
+		if (deliver(s, la_pop(&s->la), err))
+			return -1;
+	}
+	if (!(ev = la_scan(&s->la, ev)))
+		return ea_err_set(err, "out of memory");
+	if (!s->la.sorted)
+		return la_store(&s->la, ev) ? ea_err_set(err, "out of memory") : 0;
+	if (top_cpu(ev) >= s->ncpus)
+		s->la.hold_seq = s->la.next_seq;
+	if (!s->la.len && !s->la.nsynth && la_may_go(&s->la, s->la.next_seq))
+		return deliver(s, ev, err);
+	if (la_store(&s->la, ev))
+		return ea_err_set(err, "out of memory");
+	while ((out = la_pop_early(&s->la)))
+		if (deliver(s, out, err))
+			return -1;
+	return 0;
 }
 
 int ea_state_feed(struct ea_state *s, const struct ea_event *ev,
@@ -305,18 +335,23 @@ int ea_state_feed(struct ea_state *s, const struct ea_event *ev,
 
 /*
  * ea_state_feed() of each event of a block: one call for the block, the
- * look-ahead's common path inline in its loop.
+ * look-ahead's steady path (feed_steady()) inline in its loop.
  */
 int state_feed_block(struct ea_state *s, const struct ea_event *evs, size_t n,
 		     size_t *at, struct ea_err *err)
 {
+	bool fast = steady(s);
+
 	for (size_t i = 0; i < n; i++) {
 		int rc;
 
-		if (s->la.cap == 1 && s->started && !s->la.len)
-			rc = feed_one(s, &evs[i], err);
-		else
-			rc = feed_held_in(s, &evs[i], err);
+		if (fast) {
+			rc = feed_steady(s, &evs[i], err);
+			fast = s->la.sorted;
+		} else {
+			rc = ea_state_feed(s, &evs[i], err);
+			fast = steady(s);
+		}
 		if (rc) {
 			*at = i;
 			return -1;
