@@ -108,6 +108,11 @@ void state_input_sorted(struct ea_state *s);
 int state_feed_block(struct ea_state *s, const struct ea_event *evs, size_t n,
 		     size_t *at, struct ea_err *err);
 
+/* Two consumers' cpu_change(), called in this order, for ops->cpu_change
+ * (which still gets the end's changes, cpu_finish()); two lives as long
+ * as s. */
+void state_two_changes(struct ea_state *s, const struct state_change *two);
+
 /*
  * The state stage on two threads (handoff.h): after state_handoff(s, h),
  * ea_state_feed() and state_finish_feed() (on the look-ahead's thread)
@@ -116,11 +121,6 @@ int state_feed_block(struct ea_state *s, const struct ea_event *evs, size_t n,
  * the look-ahead's thread handed over); then state_finish_apply().
  * ea_state_finish() is the two finishes in one.
  */
-/* Two consumers' cpu_change(), called in this order, for ops->cpu_change
- * (which still gets the end's changes, cpu_finish()); two lives as long
- * as s. */
-void state_two_changes(struct ea_state *s, const struct state_change *two);
-
 struct handoff;
 void state_handoff(struct ea_state *s, struct handoff *h);
 int state_apply_handed(struct ea_state *s, struct handoff *h,
