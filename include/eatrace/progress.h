@@ -14,6 +14,8 @@ extern int ea_progress_enabled;
 void ea_progress_start(const char *path);
 /* Cheap: call for every event. */
 void ea_progress_poll(void);
+/* ea_progress_poll() for n events at once (a block of them). */
+void ea_progress_poll_n(unsigned n);
 /* A step of the work after reading (e.g. "replay: policy feec", 2, 5),
  * drawn at once when stderr is a terminal; ea_progress_end() clears it. */
 void ea_progress_step(const char *what, int i, int n);

@@ -182,7 +182,7 @@ static void pelt_advance(struct ea_state *s, int cpu, uint64_t now)
 	}
 	ea_pelt_update(&c->pelt, now, running, cap);
 	if (running && c->st.pid > 0) {
-		struct ea_task *t = task_get_on(s, cpu, c->st.pid, NULL);
+		struct ea_task *t = task_get(s, c->st.pid, NULL);
 
 		if (t)
 			ea_pelt_update(&t->pelt, now, true, cap);
@@ -264,7 +264,7 @@ static void pelt_task_in(struct ea_state *s, int cpu, int32_t pid, uint64_t now)
 
 	if (s->cfg.no_util)
 		return;
-	t = task_get_on(s, cpu, pid, NULL);
+	t = task_get(s, pid, NULL);
 	if (!t)
 		return;
 	if (!t->pelt_seeded) {
@@ -332,7 +332,7 @@ static inline void charge_runtime(struct ea_state *s, int cpu, uint64_t since,
 
 	if (st->mode != EA_CPU_BUSY || st->pid <= 0 || !s->track_tasks)
 		return;
-	t = task_get_on(s, cpu, st->pid, NULL);
+	t = task_get(s, st->pid, NULL);
 	if (t)
 		t->runtime_ns += st_clip(s, &since, &now);
 }
@@ -342,7 +342,14 @@ static inline void enter(struct ea_state *s, struct ea_cpu *c, int cpu,
 			 uint64_t now, const struct ea_cpu_state *st)
 {
 	charge_runtime(s, cpu, c->since, now, &c->st);
-	s->ops->cpu_change(s->ctx, s, cpu, c->since, now, &c->st, st);
+	if (s->two) {
+		s->two[0].change(s->two[0].ctx, s, cpu, c->since, now, &c->st,
+				 st);
+		s->two[1].change(s->two[1].ctx, s, cpu, c->since, now, &c->st,
+				 st);
+	} else {
+		s->ops->cpu_change(s->ctx, s, cpu, c->since, now, &c->st, st);
+	}
 	c->st = *st;
 	c->since = now;
 }

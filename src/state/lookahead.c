@@ -740,6 +740,10 @@ static inline bool scan_common(struct lookahead *la, const struct ea_event *ev)
 	if (!(ev->flags & EA_EVF_DERIVED)) {
 		c->rec_ts = ev->ts;
 		c->rec_seq = la->next_seq;
+		/* a record on a CPU with a pending wakeup may raise its
+		 * bound (la_may_go_slow()) */
+		if (c->pend_seq)
+			la->pend_dirty = true;
 	}
 	return true;
 }
@@ -886,17 +890,24 @@ const struct la_cpu *la_cpu(const struct lookahead *la, int cpu)
  * Why an early pop gives the same order (sorted input): a synthetic switch
  * scanned later is keyed either just before the event that reveals it,
  * after everything held back, or just after a wakeup w on its CPU with
- * w.ts >= that CPU's last switch. Such a wakeup has a pend_seq no greater
- * than its own key, so an event whose key is at most pend_min cannot be
- * overtaken. The scanner's state the applied events read (start, new
- * CPUs) is guarded by hold_seq.
+ * w.ts >= that CPU's last switch, and then no earlier than just after the
+ * CPU's last record (rec_seq; resync()). Such a wakeup has a pend_seq no
+ * greater than its own key, so an event whose key is at most the larger
+ * of its CPU's pend_seq and rec_seq, for every CPU with a pending wakeup
+ * (pend_min), cannot be overtaken: a record on a CPU whose wakeup waits
+ * lets go the events before it. The scanner's state the applied events
+ * read (start, new CPUs) is guarded by hold_seq.
  */
 bool la_may_go_slow(struct lookahead *la, uint64_t seq)
 {
 	la->pend_min = UINT64_MAX;
-	for (int i = 0; i < la->pend_ncpus; i++)
-		if (la->cpus[i].pend_seq && la->cpus[i].pend_seq < la->pend_min)
-			la->pend_min = la->cpus[i].pend_seq;
+	for (int i = 0; i < la->pend_ncpus; i++) {
+		const struct la_cpu *c = &la->cpus[i];
+		uint64_t bound = c->rec_seq > c->pend_seq ? c->rec_seq : c->pend_seq;
+
+		if (c->pend_seq && bound < la->pend_min)
+			la->pend_min = bound;
+	}
 	la->pend_dirty = false;
 	return seq <= la->pend_min;
 }

@@ -87,7 +87,8 @@ struct lookahead {
 	size_t slots;		/* what either may grow to */
 	/*
 	 * Sorted input (timestamps never go backwards), for la_pop_early():
-	 * the lowest pend_seq of the CPUs (pend_min, or lower when
+	 * the lowest of the CPUs' bounds, the larger of pend_seq and rec_seq
+	 * of a CPU with a pending wakeup (pend_min, or lower when
 	 * pend_dirty), and hold_seq: events up to it wait for la_full().
 	 */
 	bool sorted;

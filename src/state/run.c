@@ -13,13 +13,7 @@ struct fanout {
 	int n;
 	struct ea_state_ops ops;
 	/* The consumers' cpu_change() */
-	struct {
-		void (*change)(void *ctx, const struct ea_state *s, int cpu,
-			       uint64_t since, uint64_t now,
-			       const struct ea_cpu_state *old,
-			       const struct ea_cpu_state *new);
-		void *ctx;
-	} ch[EA_MAX_CONSUMERS];
+	struct state_change ch[EA_MAX_CONSUMERS];
 	/* The consumers with an event(), and the types each wants. */
 	struct {
 		void (*event)(void *ctx, const struct ea_state *s,
@@ -196,12 +190,10 @@ static int feed_blocks(struct ea_state *st, const char *path,
 	int rc;
 
 	while ((rc = ea_input_next_block(in, &evs, &n, err)) > 0) {
-		for (i = 0; i < n; i++) {
-			ea_progress_poll();
-			if (ea_state_feed(st, &evs[i], &e2)) {
-				ea_input_block_at(in, i);
-				return state_error(path, src, &e2, err);
-			}
+		ea_progress_poll_n((unsigned)n);
+		if (state_feed_block(st, evs, n, &i, &e2)) {
+			ea_input_block_at(in, i);
+			return state_error(path, src, &e2, err);
 		}
 	}
 	return rc;
@@ -332,6 +324,8 @@ static int run_source(struct ea_run *run, const char *path,
 		return ea_err_set(err, "%s: out of memory", path);
 	}
 	state_input_sorted(run->state);	/* sources refuse time going back */
+	if (nconsumers == 2)	/* fan_change_two()'s calls made by the state */
+		state_two_changes(run->state, fan.ch);
 	ea_progress_start(path);
 	if (split_state(blk)) {
 		rc = feed_split(run->state, path, src, blk, err);

@@ -12,6 +12,7 @@
 #include "eatrace/state.h"
 #include "state/lookahead.h"
 #include "state/pelt.h"
+#include "state/task-index.h"
 
 struct ea_cpu {
 	struct ea_cpu_state st;	/* derived state reported to consumers */
@@ -29,7 +30,6 @@ struct ea_cpu {
 	double util_integral;	/* util_avg x ns within the window */
 	uint64_t util_ns;
 	uint32_t util_max;
-	struct ea_task *recent[2];	/* tasks last looked up for this CPU */
 	uint32_t cap_freq, cap;	/* cfg.capacity(cpu, cap_freq) is cap ... */
 	bool cap_known;		/* ... once asked */
 	bool offline;		/* taken offline by CPU hotplug */
@@ -45,11 +45,24 @@ struct task_table {
 		int32_t idx;		/* index + 1; 0: empty slot */
 	} *slots;			/* open-addressing hash */
 	size_t nslots;
+	struct task_index idx;		/* the same by pid, two loads */
+};
+
+/* A consumer's cpu_change() and its ctx */
+struct state_change {
+	void (*change)(void *ctx, const struct ea_state *s, int cpu,
+		       uint64_t since, uint64_t now,
+		       const struct ea_cpu_state *old,
+		       const struct ea_cpu_state *new);
+	void *ctx;
 };
 
 struct ea_state {
 	struct ea_state_config cfg;
 	const struct ea_state_ops *ops;
+	/* ops->cpu_change() as two consumers' own, called in turn without
+	 * a fan-out between (state_two_changes()), or NULL */
+	const struct state_change *two;
 	uint32_t event_types;	/* ops->event's, ~0: all, 0: no event() */
 	void *ctx;
 	/* Written per event by the look-ahead's thread when the applying
@@ -89,6 +102,16 @@ static inline bool st_in_window(const struct ea_state *s, uint64_t t)
  * (ea_input checks it): the look-ahead may then let events go as soon as
  * nothing later can change them (la_pop_early()). */
 void state_input_sorted(struct ea_state *s);
+
+/* ea_state_feed() of evs[0..n) in order: 0, or -1 with err and the
+ * index of the event that failed in *at. */
+int state_feed_block(struct ea_state *s, const struct ea_event *evs, size_t n,
+		     size_t *at, struct ea_err *err);
+
+/* Two consumers' cpu_change(), called in this order, for ops->cpu_change
+ * (which still gets the end's changes, cpu_finish()); two lives as long
+ * as s. */
+void state_two_changes(struct ea_state *s, const struct state_change *two);
 
 /*
  * The state stage on two threads (handoff.h): after state_handoff(s, h),

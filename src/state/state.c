@@ -193,6 +193,11 @@ static inline int deliver(struct ea_state *s, const struct ea_event *ev,
 	return apply(s, ev, err);
 }
 
+void state_two_changes(struct ea_state *s, const struct state_change *two)
+{
+	s->two = two;
+}
+
 void state_handoff(struct ea_state *s, struct handoff *h)
 {
 	s->handoff = h;
@@ -283,12 +288,76 @@ static int feed_held(struct ea_state *s, const struct ea_event *ev,
 	return 0;
 }
 
+/*
+ * Whether feed_held() is feed_steady(): started, a look-ahead deeper
+ * than one event and no longer cut (la_shrink() done), sorted input. Of
+ * these only la.sorted changes after (la_scan()).
+ */
+static inline bool steady(const struct ea_state *s)
+{
+	return s->started && s->la.cap > 1 && !s->la_cut && s->la.sorted;
+}
+
+/* feed_held() once steady(): what it would do, without asking again
+ * what steady() answered. Inline in state_feed_block()'s loop. */
+static inline __attribute__((always_inline)) int
+feed_steady(struct ea_state *s, const struct ea_event *ev, struct ea_err *err)
+{
+	const struct ea_event *out;
+
+	while (la_full(&s->la)) {
+		if (deliver(s, la_pop(&s->la), err))
+			return -1;
+	}
+	if (!(ev = la_scan(&s->la, ev)))
+		return ea_err_set(err, "out of memory");
+	if (!s->la.sorted)
+		return la_store(&s->la, ev) ? ea_err_set(err, "out of memory") : 0;
+	if (top_cpu(ev) >= s->ncpus)
+		s->la.hold_seq = s->la.next_seq;
+	if (!s->la.len && !s->la.nsynth && la_may_go(&s->la, s->la.next_seq))
+		return deliver(s, ev, err);
+	if (la_store(&s->la, ev))
+		return ea_err_set(err, "out of memory");
+	while ((out = la_pop_early(&s->la)))
+		if (deliver(s, out, err))
+			return -1;
+	return 0;
+}
+
 int ea_state_feed(struct ea_state *s, const struct ea_event *ev,
 		  struct ea_err *err)
 {
 	if (s->la.cap == 1 && s->started && !s->la.len)
 		return feed_one(s, ev, err);
 	return feed_held(s, ev, err);
+}
+
+/*
+ * ea_state_feed() of each event of a block: one call for the block, the
+ * look-ahead's steady path (feed_steady()) inline in its loop.
+ */
+int state_feed_block(struct ea_state *s, const struct ea_event *evs, size_t n,
+		     size_t *at, struct ea_err *err)
+{
+	bool fast = steady(s);
+
+	for (size_t i = 0; i < n; i++) {
+		int rc;
+
+		if (fast) {
+			rc = feed_steady(s, &evs[i], err);
+			fast = s->la.sorted;
+		} else {
+			rc = ea_state_feed(s, &evs[i], err);
+			fast = steady(s);
+		}
+		if (rc) {
+			*at = i;
+			return -1;
+		}
+	}
+	return 0;
 }
 
 void state_input_sorted(struct ea_state *s)

@@ -39,6 +39,8 @@ static struct ea_task *lookup(const struct task_table *t, int32_t pid)
 {
 	size_t j;
 
+	if (tidx_covers(pid))
+		return tidx_get(&t->idx, pid);
 	if (!t->nslots)
 		return NULL;
 	for (j = slot_of(pid, t->nslots); t->slots[j].idx; j = (j + 1) & (t->nslots - 1))
@@ -52,8 +54,8 @@ struct ea_task *task_find(const struct ea_state *s, int32_t pid)
 	return pid > 0 ? lookup(&s->tasks, pid) : NULL;
 }
 
-/* Find or create the task; NULL for the idle task, unknown pids, or OOM. */
-struct ea_task *task_get(struct ea_state *s, int32_t pid, const char *comm)
+struct ea_task *task_get_slow(struct ea_state *s, int32_t pid,
+			      const char *comm)
 {
 	struct task_table *t = &s->tasks;
 	struct ea_task *task;
@@ -81,6 +83,10 @@ struct ea_task *task_get(struct ea_state *s, int32_t pid, const char *comm)
 	task = calloc(1, sizeof(*task));
 	if (!task)
 		return NULL;
+	if (tidx_covers(pid) && tidx_set(&t->idx, pid, task)) {
+		free(task);
+		return NULL;
+	}
 	task->pid = pid;
 	task->cpu = -1;
 	task->pelt_cpu = -1;
@@ -110,45 +116,13 @@ struct ea_task *task_get(struct ea_state *s, int32_t pid, const char *comm)
 	return task;
 }
 
-/*
- * Tasks are allocated one by one and live as long as the table, so their
- * pointers can be cached: a switch looks up the same two tasks (prev and
- * next) from the CPU and the task machines, and the next switch on that
- * CPU starts from its next.
- */
-struct ea_task *task_get_on(struct ea_state *s, int cpu, int32_t pid,
-			    const char *comm)
-{
-	struct ea_task **recent = s->cpus[cpu].recent;
-	struct ea_task *task;
-
-	if (pid <= 0)
-		return NULL;
-	if (recent[0] && recent[0]->pid == pid) {
-		task = recent[0];
-	} else if (recent[1] && recent[1]->pid == pid) {
-		task = recent[1];
-		recent[1] = recent[0];
-		recent[0] = task;
-	} else {
-		task = task_get(s, pid, comm);
-		if (task) {
-			recent[1] = recent[0];
-			recent[0] = task;
-		}
-		return task;
-	}
-	if (comm && comm[0])
-		memcpy(task->comm, comm, EA_COMM_LEN);
-	return task;
-}
-
 void task_table_free(struct task_table *t)
 {
 	for (size_t i = 0; i < t->n; i++)
 		free(t->by_order[i]);
 	free(t->by_order);
 	free(t->slots);
+	tidx_free(&t->idx);
 	memset(t, 0, sizeof(*t));
 }
 
@@ -159,8 +133,7 @@ static uint64_t span(const struct ea_state *s, uint64_t t0, uint64_t t1)
 
 static void switch_out(struct ea_state *s, const struct ea_event *ev)
 {
-	struct ea_task *t = task_get_on(s, ev->cpu, ev->sw.prev_pid,
-					ev->sw.prev_comm);
+	struct ea_task *t = task_get(s, ev->sw.prev_pid, ev->sw.prev_comm);
 
 	if (!t)
 		return;
@@ -185,8 +158,7 @@ static void switch_out(struct ea_state *s, const struct ea_event *ev)
 
 static void switch_in(struct ea_state *s, const struct ea_event *ev)
 {
-	struct ea_task *t = task_get_on(s, ev->cpu, ev->sw.next_pid,
-					ev->sw.next_comm);
+	struct ea_task *t = task_get(s, ev->sw.next_pid, ev->sw.next_comm);
 	bool in_win = st_in_window(s, ev->ts);
 
 	if (!t)

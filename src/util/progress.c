@@ -92,13 +92,12 @@ static long long offset(void)
 	return best;
 }
 
-void ea_progress_poll(void)
+/* Every POLL_EVERY events: draw the line when it is time. */
+static void poll_clock(void)
 {
 	uint64_t t;
 	long long pos;
 
-	if (!p.on || ++p.count % POLL_EVERY)
-		return;
 	t = now_ns();
 	if (t - p.t0 < DELAY_NS || t - p.last < EVERY_NS)
 		return;
@@ -118,6 +117,24 @@ void ea_progress_poll(void)
 		fprintf(stderr, "\r%s: %.1fM events read (%.0f s)\033[K", p.name,
 			p.count / 1e6, (double)(t - p.t0) / 1e9);
 	p.drawn = true;
+}
+
+void ea_progress_poll(void)
+{
+	if (!p.on || ++p.count % POLL_EVERY)
+		return;
+	poll_clock();
+}
+
+void ea_progress_poll_n(unsigned n)
+{
+	unsigned was = p.count;
+
+	if (!p.on)
+		return;
+	p.count += n;
+	if (was / POLL_EVERY != p.count / POLL_EVERY)
+		poll_clock();
 }
 
 void ea_progress_end(void)
