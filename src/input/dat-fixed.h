@@ -38,7 +38,8 @@ static inline uint64_t ld_num(const unsigned char *data, const struct fld *f)
  * A comm of a char[N >= 16] field: the first 15 bytes up to the first
  * NUL, zero-padded to 16, as rd_str() gives, with two 8-byte loads.
  */
-static inline void ld_comm(char *dst, const unsigned char *src)
+static inline __attribute__((always_inline)) void
+ld_comm(char *dst, const unsigned char *src)
 {
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
 	const uint64_t ones = 0x0101010101010101ull, highs = ones << 7;
@@ -76,28 +77,51 @@ dat_decode_fixed(const struct dat_fmt *r, const struct desc *d,
 		 struct ea_event *ev)
 {
 	const struct fld *f = d->f;
+	/* every load before the first store: a comm's store may alias them */
+	const int32_t pid = ldi32(p, &r->f_pid);
+	const uint8_t type = d->type;
 
-	ev->ts = ts;
-	ev->cpu = cpu;
-	ev->cur_pid = ldi32(p, &r->f_pid);
-	ev->type = d->type;
-	ev->flags = 0;
-	if (d->type == EA_EV_SWITCH) {
-		ev->sw.prev_pid = ldi32(p, &f[SW_PREV_PID]);
-		ev->sw.next_pid = ldi32(p, &f[SW_NEXT_PID]);
-		ev->sw.prev_prio = ldi32(p, &f[SW_PREV_PRIO]);
-		ev->sw.next_prio = ldi32(p, &f[SW_NEXT_PRIO]);
-		ev->sw.prev_state = ea_dat_prev_state_decode(
+	if (type == EA_EV_SWITCH) {
+		const int32_t prev = ldi32(p, &f[SW_PREV_PID]);
+		const int32_t next = ldi32(p, &f[SW_NEXT_PID]);
+		const int32_t prev_prio = ldi32(p, &f[SW_PREV_PRIO]);
+		const int32_t next_prio = ldi32(p, &f[SW_NEXT_PRIO]);
+		const uint8_t state = (uint8_t)ea_dat_prev_state_decode(
 			&r->ps, ld_num(p, &f[SW_PREV_STATE]));
-		ld_comm(ev->sw.prev_comm, p + f[SW_PREV_COMM].off);
-		ld_comm(ev->sw.next_comm, p + f[SW_NEXT_COMM].off);
+		const unsigned char *prev_comm = p + f[SW_PREV_COMM].off;
+		const unsigned char *next_comm = p + f[SW_NEXT_COMM].off;
+
+		ev->ts = ts;
+		ev->cpu = cpu;
+		ev->cur_pid = pid;
+		ev->type = type;
+		ev->flags = 0;
+		ev->sw.prev_pid = prev;
+		ev->sw.next_pid = next;
+		ev->sw.prev_prio = prev_prio;
+		ev->sw.next_prio = next_prio;
+		ev->sw.prev_state = state;
+		ld_comm(ev->sw.prev_comm, prev_comm);
+		ld_comm(ev->sw.next_comm, next_comm);
 	} else {
-		ev->wake.pid = ldi32(p, &f[WK_PID]);
-		ev->wake.prio = ldi32(p, &f[WK_PRIO]);
-		ev->wake.target_cpu = ldi32(p, &f[WK_TARGET]);
-		ld_comm(ev->wake.comm, p + f[WK_COMM].off);
-		if (r->has_flags && p[r->f_flags.off] & IRQ_FLAGS)
-			ev->flags = EA_EVF_IRQ;
+		const int32_t wpid = ldi32(p, &f[WK_PID]);
+		const int32_t prio = ldi32(p, &f[WK_PRIO]);
+		const int32_t target = ldi32(p, &f[WK_TARGET]);
+		const unsigned char *comm = p + f[WK_COMM].off;
+		const uint8_t flags = r->has_flags &&
+				      p[r->f_flags.off] & IRQ_FLAGS
+					      ? EA_EVF_IRQ
+					      : 0;
+
+		ev->ts = ts;
+		ev->cpu = cpu;
+		ev->cur_pid = pid;
+		ev->type = type;
+		ev->flags = flags;
+		ev->wake.pid = wpid;
+		ev->wake.prio = prio;
+		ev->wake.target_cpu = target;
+		ld_comm(ev->wake.comm, comm);
 	}
 }
 

@@ -8,6 +8,8 @@
  *    dat-walk-setup.c), the same records in the same order;
  *  - the page walker on a thread of its own when -j allows (par_main()),
  *    this thread taking its events in blocks (par_next()).
+ * Blocks of events (fill_block(), with or without that thread) take the
+ * common case through dat-run.c, a run of records at a time.
  * The decoding of each record (decode()) lives in the same file as the
  * loops that call it, for the compiler: this is the reader's hot path.
  *
@@ -35,6 +37,7 @@
 #include "eatrace/input.h"
 #include "input/dat-fixed.h"
 #include "input/dat-read.h"
+#include "input/dat-run.h"
 #include "input/dat-tracecmd.h"
 #include "input/event-check.h"
 #include "input/reader.h"
@@ -562,7 +565,8 @@ static int par_bad_event(const struct dat *r, const struct ea_event *ev,
 
 /*
  * fast_next() into block b, up to n events, checked as input.c's
- * check_event() checks them. When the stream ends (or fails) there, b
+ * check_event() checks them: the common case a run of records at a time
+ * (dat-run.c), the others through fast_next(). When the stream ends (or fails) there, b
  * says how and where the reader then stood (the records after the last
  * event, unused, count in ea_dat_where()). 1: more may follow; else
  * b->status is set.
@@ -574,8 +578,13 @@ static int fill_block(struct dat *r, struct evr_blk *b, uint32_t n)
 	b->n = 0;
 	b->status = 0;
 	while (b->n < n) {
-		const struct ea_event *ev = &b->ev[b->n];
+		const struct ea_event *ev;
 
+		/* the common case a run at a time, then the record it left */
+		dat_run(r, b, n);
+		if (b->n >= n)
+			break;
+		ev = &b->ev[b->n];
 		rc = fast_next(r, &b->ev[b->n], &b->err);
 		if (rc <= 0)
 			break;
