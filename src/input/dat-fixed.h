@@ -36,12 +36,36 @@ static inline uint64_t ld_num(const unsigned char *data, const struct fld *f)
 
 /*
  * A comm of a char[N >= 16] field: the first 15 bytes up to the first
- * NUL, zero-padded to 16, as rd_str() gives, with two 8-byte loads.
+ * NUL, zero-padded to 16, as rd_str() gives: with SSE2, the NULs' mask
+ * of one 16-byte load gives the first NUL's index k (15 when none in the
+ * first 15 bytes), and the load ANDed with 16 bytes of comm_keep from
+ * 16 - k (k bytes 0xff, then zeros) is the comm, without a branch;
+ * elsewhere two 8-byte loads and their NUL bytes' bit trick.
  */
+#if defined(__SSE2__)
+#include <emmintrin.h>
+
+static const unsigned char comm_keep[32] = {
+	0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff,
+	0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff,
+};
+
 static inline __attribute__((always_inline)) void
 ld_comm(char *dst, const unsigned char *src)
 {
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	__m128i v = _mm_loadu_si128((const __m128i *)(const void *)src);
+	unsigned nul = (unsigned)_mm_movemask_epi8(
+		_mm_cmpeq_epi8(v, _mm_setzero_si128()));
+	unsigned k = (unsigned)__builtin_ctz(nul | 0x8000u);
+	__m128i keep = _mm_loadu_si128(
+		(const __m128i *)(const void *)(comm_keep + 16 - k));
+
+	_mm_storeu_si128((__m128i *)(void *)dst, _mm_and_si128(v, keep));
+}
+#elif defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+static inline __attribute__((always_inline)) void
+ld_comm(char *dst, const unsigned char *src)
+{
 	const uint64_t ones = 0x0101010101010101ull, highs = ones << 7;
 	uint64_t a, b, z;
 
@@ -58,13 +82,16 @@ ld_comm(char *dst, const unsigned char *src)
 	}
 	memcpy(dst, &a, 8);
 	memcpy(dst + 8, &b, 8);
+}
 #else
+static inline void ld_comm(char *dst, const unsigned char *src)
+{
 	size_t i = strnlen((const char *)src, EA_COMM_LEN - 1);
 
 	memcpy(dst, src, i);
 	memset(dst + i, 0, EA_COMM_LEN - i);
-#endif
 }
+#endif
 
 /*
  * Record p (at least d->min_size bytes, d->fixed) of CPU cpu at ts into

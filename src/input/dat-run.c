@@ -55,7 +55,8 @@ static void others_first(const struct dw *w, int c, uint64_t *ts, int *cpu)
  */
 static inline __attribute__((always_inline)) int
 run_decode(const struct dat *r, const unsigned char *p, uint32_t size,
-	   uint64_t ts, int cpu, uint64_t last_ts, struct ea_event *ev)
+	   uint64_t ts, int cpu, uint64_t last_ts, uint32_t cpu_lim,
+	   struct ea_event *ev)
 {
 	const struct dat_fmt *f = &r->fmt;
 	const struct desc *d;
@@ -79,7 +80,7 @@ run_decode(const struct dat *r, const unsigned char *p, uint32_t size,
 	} else {
 		int32_t target = ldi32(p, &d->f[WK_TARGET]);
 
-		if (target != -1 && !ea_event_cpu_ok(r->ncpus, target))
+		if (target != -1 && (uint32_t)target >= cpu_lim)
 			return -1;
 	}
 	dat_decode_fixed(f, d, p, ts, cpu, ev);
@@ -91,18 +92,24 @@ void dat_run(struct dat *r, struct evr_blk *b, uint32_t n)
 	struct dw *w = &r->w;
 	const uint32_t hdr = w->hdr;
 	uint64_t last_ts = r->par_last_ts, lim_ts, ts, nrec;
-	uint32_t i = b->n, next, size;
-	int c = r->adv, lim_c;
+	uint32_t i = b->n, next, size, cpu_lim;
+	int c = r->adv, lim_c, k;
 	const unsigned char *d;
 	struct dw_cpu *cp;
 
 	if (r->ended || r->fast_pending || c < 0 || !w->linear ||
-	    !r->fmt.ndesc || !r->fmt.fixed_common ||
-	    !ea_event_cpu_ok(r->ncpus, c))
+	    !r->fmt.ndesc || !r->fmt.fixed_common)
 		return;
 	cp = &w->cpu[c];
 	if (!cp->have || !cp->pg)
 		return;
+	/* ea_event_cpu_ok(r->ncpus, x) as (uint32_t)x < cpu_lim, checked
+	 * here for every CPU the run may take a record of */
+	cpu_lim = r->ncpus <= 0 || r->ncpus > EA_MAX_CPUS ? EA_MAX_CPUS
+							   : (uint32_t)r->ncpus;
+	for (k = 0; k < w->nheap; k++)
+		if ((uint32_t)w->heap[k] >= cpu_lim)
+			return;
 	/* c's walk in locals: the events' stores may alias cp's fields */
 	d = cp->pg + hdr;
 	next = cp->next;
@@ -135,7 +142,7 @@ void dat_run(struct dat *r, struct evr_blk *b, uint32_t n)
 			/* c's next record comes first: c's rec stays as it
 			 * is, dw_next() refills it before anything reads it */
 			rc = run_decode(r, d + idx, len, t, c, last_ts,
-					&b->ev[i]);
+					cpu_lim, &b->ev[i]);
 			if (rc < 0)
 				break;
 			ts = t;
@@ -156,10 +163,10 @@ void dat_run(struct dat *r, struct evr_blk *b, uint32_t n)
 				others_first(w, e, &lim_ts, &lim_c);
 			}
 			t = ep->rec.ts;
-			if (ep->rec.missed || !ea_event_cpu_ok(r->ncpus, e))
+			if (ep->rec.missed)
 				goto out;
 			rc = run_decode(r, ep->rec.data, ep->rec.size, t, e,
-					last_ts, &b->ev[i]);
+					last_ts, cpu_lim, &b->ev[i]);
 			if (rc < 0)
 				goto out;
 			c = e;

@@ -8,7 +8,8 @@
  * the same place, with the same error. On every trace.dat of traces/,
  * ../shared/traces and tests/fixtures, then on copies of two of them with
  * bytes of their data changed at random (lengths, timestamps, event ids,
- * pids, CPU ids), which must fail, or not, alike.
+ * pids, CPU ids), which must fail, or not, alike. And dat-fixed.h's
+ * ld_comm() against the plain copy it replaces.
  */
 #include <glob.h>
 #include <setjmp.h>
@@ -24,6 +25,7 @@
 #include <cmocka.h>
 
 #include "eatrace/input.h"
+#include "input/dat-fixed.h"
 #include "input/input-block.h"
 
 struct rec {
@@ -263,9 +265,39 @@ static void test_mutants(void **unused)
 	mutants("traces/vm/wl-overrun.dat", 300, 4);
 }
 
+/* ld_comm(): the first 15 bytes up to the first NUL, zero-padded to 16,
+ * whatever follows the NUL (random bytes, NULs placed at random) */
+static void test_comm(void **unused)
+{
+	unsigned char src[16 + 16];
+	char got[16], want[16];
+
+	(void)unused;
+	srand(16);
+	for (int t = 0; t < 200000; t++) {
+		size_t i, k;
+
+		for (i = 0; i < sizeof(src); i++)
+			src[i] = (unsigned char)(rand() % 4 ? rand() : 0);
+		if (t % 3 == 0) /* no NUL in the comm's first 15 bytes */
+			for (i = 0; i < 16; i++)
+				src[i] |= 1;
+		k = strnlen((const char *)src, 15);
+		memset(want, 0, sizeof(want));
+		memcpy(want, src, k);
+		memset(got, 0x5a, sizeof(got));
+		ld_comm(got, src); /* then unaligned */
+		assert_memory_equal(got, want, 16);
+		memmove(src + 1 + t % 15, src, 16);
+		ld_comm(got, src + 1 + t % 15);
+		assert_memory_equal(got, want, 16);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_comm),
 		cmocka_unit_test(test_traces),
 		cmocka_unit_test(test_mutants),
 	};
