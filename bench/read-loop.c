@@ -2,9 +2,10 @@
 /*
  * The reader alone: ea_input_next() over a whole trace, nothing else
  * (bench/README.md). Prints the events read and the CPU seconds (user +
- * system) of the loop; -n N: the best of N passes.
+ * system) of the loop; -n N: the best of N passes; -b: a block at a time
+ * (ea_input_next_block(), as report's loop takes them).
  *
- *   read-loop [-n N] TRACE
+ *   read-loop [-b] [-n N] TRACE
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,6 +13,7 @@
 #include <sys/resource.h>
 
 #include "eatrace/input.h"
+#include "input/input-block.h"
 
 static double cpu_s(void)
 {
@@ -27,14 +29,20 @@ int main(int argc, char **argv)
 	int passes = 1;
 	double best = 0;
 	unsigned long long n = 0;
+	int blocks = 0;
 
+	if (argc >= 2 && !strcmp(argv[1], "-b")) {
+		blocks = 1;
+		argv++;
+		argc--;
+	}
 	if (argc == 4 && !strcmp(argv[1], "-n")) {
 		passes = atoi(argv[2]);
 		argv += 2;
 		argc -= 2;
 	}
 	if (argc != 2 || passes < 1) {
-		fprintf(stderr, "usage: read-loop [-n N] TRACE\n");
+		fprintf(stderr, "usage: read-loop [-b] [-n N] TRACE\n");
 		return 2;
 	}
 	ea_input_set_jobs(1);
@@ -50,8 +58,17 @@ int main(int argc, char **argv)
 			return 2;
 		}
 		n = 0;
-		while ((rc = ea_input_next(in, &ev, &err)) > 0)
-			n++;
+		if (blocks) {
+			const struct ea_event *evs;
+			size_t k;
+
+			while ((rc = ea_input_next_block(in, &evs, &k,
+							 &err)) > 0)
+				n += k;
+		} else {
+			while ((rc = ea_input_next(in, &ev, &err)) > 0)
+				n++;
+		}
 		ea_input_close(in);
 		if (rc < 0) {
 			fprintf(stderr, "%s\n", err.msg);

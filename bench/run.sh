@@ -224,7 +224,7 @@ check perfetto_rate_vs_dat "$(ratio "$pf" "$st")" ">=" 1
 # trace, nothing else; CPU seconds, the best of 5 passes in one process).
 if [ -f build/libeatrace.a ] &&
    # shellcheck disable=SC2046
-   $CC -O2 -g -std=c11 -D_GNU_SOURCE -Iinclude -o "$OUT/read-loop" bench/read-loop.c \
+   $CC -O2 -g -std=c11 -D_GNU_SOURCE -Iinclude -Isrc -o "$OUT/read-loop" bench/read-loop.c \
 	build/libeatrace.a $(pkg-config --libs libtracecmd libtraceevent libtracefs json-c zlib libzstd yaml-0.1 libxml-2.0) -lm; then
 	rd=$("$OUT/read-loop" -n 5 "$DAT" | awk '{ print $3 }')
 	# (not $rp: that is the report rate the targets below compare)

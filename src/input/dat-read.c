@@ -8,6 +8,8 @@
  *    dat-walk-setup.c), the same records in the same order;
  *  - the page walker on a thread of its own when -j allows (par_main()),
  *    this thread taking its events in blocks (par_next()).
+ * Blocks of events (fill_block(), with or without that thread) take the
+ * common case through dat-run.c, a run of records at a time.
  * The decoding of each record (decode()) lives in the same file as the
  * loops that call it, for the compiler: this is the reader's hot path.
  *
@@ -15,8 +17,9 @@
  * dozen ids (dat-format.c resolved them at open) and either skips the
  * record or reads its fields at their known offsets: for the usual layout
  * of sched_switch and the wakeups (host byte order, 4-byte integers,
- * char[16] comms) with plain loads and no switch per field; otherwise
- * through rd_u()/rd_str(), which handle every size, kind and byte order.
+ * char[16] comms) with plain loads and no switch per field (dat-fixed.h);
+ * otherwise through rd_u()/rd_str(), which handle every size, kind and
+ * byte order.
  * No allocation.
  *
  * Quirk handled here: tracecmd_read_next_data() returns NULL both at the
@@ -32,7 +35,9 @@
 #include <trace-cmd.h>
 
 #include "eatrace/input.h"
+#include "input/dat-fixed.h"
 #include "input/dat-read.h"
+#include "input/dat-run.h"
 #include "input/dat-tracecmd.h"
 #include "input/event-check.h"
 #include "input/reader.h"
@@ -141,70 +146,6 @@ static int rd_str(const struct dat_fmt *r, const struct dat_raw *rec,
 	memcpy(dst, data + start, i);
 	memset(dst + i, 0, n - i);
 	return 0;
-}
-
-/*
- * The usual layout, checked once per event type at open (fixed_layout()):
- * host byte order, 4-byte integers, char[16] or longer comms. Fields are
- * then plain loads at their offsets, with no switch on size, kind or
- * byte order per field.
- */
-static inline uint32_t ld32(const unsigned char *p)
-{
-	uint32_t v;
-
-	memcpy(&v, p, 4);
-	return v;
-}
-
-/* common_flags of interrupt context: TRACE_FLAG_HARDIRQ, _SOFTIRQ, _NMI */
-#define IRQ_FLAGS 0x58
-
-static inline int32_t ldi32(const unsigned char *data, const struct fld *f)
-{
-	return (int32_t)ld32(data + f->off);
-}
-
-static inline uint64_t ld_num(const unsigned char *data, const struct fld *f)
-{
-	uint64_t v8;
-
-	if (f->size == 8) {
-		memcpy(&v8, data + f->off, 8);
-		return v8;
-	}
-	return ld32(data + f->off);
-}
-
-/*
- * A comm of a char[N >= 16] field: the first 15 bytes up to the first
- * NUL, zero-padded to 16, as rd_str() gives, with two 8-byte loads.
- */
-static inline void ld_comm(char *dst, const unsigned char *src)
-{
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-	const uint64_t ones = 0x0101010101010101ull, highs = ones << 7;
-	uint64_t a, b, z;
-
-	memcpy(&a, src, 8);
-	memcpy(&b, src + 8, 8);
-	b &= ~(0xffull << 56); /* byte 15: always the NUL */
-	z = (a - ones) & ~a & highs; /* lowest set bit: first NUL byte */
-	if (z) {
-		a &= (z ^ (z - 1)) >> 8; /* keep the bytes before it */
-		b = 0;
-	} else {
-		z = (b - ones) & ~b & highs;
-		b &= (z ^ (z - 1)) >> 8;
-	}
-	memcpy(dst, &a, 8);
-	memcpy(dst + 8, &b, 8);
-#else
-	size_t i = strnlen((const char *)src, EA_COMM_LEN - 1);
-
-	memcpy(dst, src, i);
-	memset(dst + i, 0, EA_COMM_LEN - i);
-#endif
 }
 
 static const struct desc *find_desc(const struct dat_fmt *r, int id)
@@ -383,7 +324,6 @@ decode(struct dat *dr, const struct dat_raw *rec, int cpu, struct ea_event *ev,
 {
 	const struct dat_fmt *r = &dr->fmt;
 	const struct desc *d;
-	const struct fld *f;
 	const unsigned char *p = rec->data;
 
 	if (!r->ndesc)
@@ -406,29 +346,7 @@ decode(struct dat *dr, const struct dat_raw *rec, int cpu, struct ea_event *ev,
 				  "record shorter than its event format", rec);
 	if (!d->fixed)
 		return decode_fields(dr, rec, cpu, d, ev, err);
-	f = d->f;
-	ev->ts = rec->ts;
-	ev->cpu = cpu;
-	ev->cur_pid = ldi32(p, &r->f_pid);
-	ev->type = d->type;
-	ev->flags = 0;
-	if (d->type == EA_EV_SWITCH) {
-		ev->sw.prev_pid = ldi32(p, &f[SW_PREV_PID]);
-		ev->sw.next_pid = ldi32(p, &f[SW_NEXT_PID]);
-		ev->sw.prev_prio = ldi32(p, &f[SW_PREV_PRIO]);
-		ev->sw.next_prio = ldi32(p, &f[SW_NEXT_PRIO]);
-		ev->sw.prev_state = ea_dat_prev_state_decode(
-			&r->ps, ld_num(p, &f[SW_PREV_STATE]));
-		ld_comm(ev->sw.prev_comm, p + f[SW_PREV_COMM].off);
-		ld_comm(ev->sw.next_comm, p + f[SW_NEXT_COMM].off);
-	} else {
-		ev->wake.pid = ldi32(p, &f[WK_PID]);
-		ev->wake.prio = ldi32(p, &f[WK_PRIO]);
-		ev->wake.target_cpu = ldi32(p, &f[WK_TARGET]);
-		ld_comm(ev->wake.comm, p + f[WK_COMM].off);
-		if (r->has_flags && p[r->f_flags.off] & IRQ_FLAGS)
-			ev->flags = EA_EVF_IRQ;
-	}
+	dat_decode_fixed(r, d, p, rec->ts, cpu, ev);
 	return 1;
 }
 
@@ -647,7 +565,8 @@ static int par_bad_event(const struct dat *r, const struct ea_event *ev,
 
 /*
  * fast_next() into block b, up to n events, checked as input.c's
- * check_event() checks them. When the stream ends (or fails) there, b
+ * check_event() checks them: the common case a run of records at a time
+ * (dat-run.c), the others through fast_next(). When the stream ends (or fails) there, b
  * says how and where the reader then stood (the records after the last
  * event, unused, count in ea_dat_where()). 1: more may follow; else
  * b->status is set.
@@ -659,8 +578,13 @@ static int fill_block(struct dat *r, struct evr_blk *b, uint32_t n)
 	b->n = 0;
 	b->status = 0;
 	while (b->n < n) {
-		const struct ea_event *ev = &b->ev[b->n];
+		const struct ea_event *ev;
 
+		/* the common case a run at a time, then the record it left */
+		dat_run(r, b, n);
+		if (b->n >= n)
+			break;
+		ev = &b->ev[b->n];
 		rc = fast_next(r, &b->ev[b->n], &b->err);
 		if (rc <= 0)
 			break;
