@@ -252,13 +252,36 @@ static int feed_one(struct ea_state *s, const struct ea_event *ev,
 	return apply_scanned(s, ev, err);
 }
 
+/*
+ * A scanned event of sorted input, once started: let go at once when
+ * nothing is held back and it may go, else through the ring, letting go
+ * what may go before it (feed_held(), feed_steady()).
+ */
+static inline __attribute__((always_inline)) int
+go_scanned(struct ea_state *s, const struct ea_event *ev, struct ea_err *err)
+{
+	const struct ea_event *out;
+
+	/* An event for a CPU the state does not have yet initialises it
+	 * from what the scanner knows when la_full() lets it go: wait. */
+	if (top_cpu(ev) >= s->ncpus)
+		s->la.hold_seq = s->la.next_seq;
+	/* Nothing held back and free to go: no copy through the ring. */
+	if (!s->la.len && !s->la.nsynth && la_may_go(&s->la, s->la.next_seq))
+		return deliver(s, ev, err);
+	if (la_store(&s->la, ev))
+		return ea_err_set(err, "out of memory");
+	while ((out = la_pop_early(&s->la)))
+		if (deliver(s, out, err))
+			return -1;
+	return 0;
+}
+
 /* ea_state_feed() through the look-ahead ring */
 __attribute__((noinline))
 static int feed_held(struct ea_state *s, const struct ea_event *ev,
 		     struct ea_err *err)
 {
-	const struct ea_event *out;
-
 	while (la_full(&s->la)) {
 		if (deliver(s, la_pop(&s->la), err))
 			return -1;
@@ -273,19 +296,7 @@ static int feed_held(struct ea_state *s, const struct ea_event *ev,
 		return apply_scanned(s, ev, err);
 	if (!s->la.sorted || !s->started)
 		return la_store(&s->la, ev) ? ea_err_set(err, "out of memory") : 0;
-	/* An event for a CPU the state does not have yet initialises it
-	 * from what the scanner knows when la_full() lets it go: wait. */
-	if (top_cpu(ev) >= s->ncpus)
-		s->la.hold_seq = s->la.next_seq;
-	/* Nothing held back and free to go: no copy through the ring. */
-	if (!s->la.len && !s->la.nsynth && la_may_go(&s->la, s->la.next_seq))
-		return deliver(s, ev, err);
-	if (la_store(&s->la, ev))
-		return ea_err_set(err, "out of memory");
-	while ((out = la_pop_early(&s->la)))
-		if (deliver(s, out, err))
-			return -1;
-	return 0;
+	return go_scanned(s, ev, err);
 }
 
 /*
@@ -303,8 +314,6 @@ static inline bool steady(const struct ea_state *s)
 static inline __attribute__((always_inline)) int
 feed_steady(struct ea_state *s, const struct ea_event *ev, struct ea_err *err)
 {
-	const struct ea_event *out;
-
 	while (la_full(&s->la)) {
 		if (deliver(s, la_pop(&s->la), err))
 			return -1;
@@ -313,16 +322,7 @@ feed_steady(struct ea_state *s, const struct ea_event *ev, struct ea_err *err)
 		return ea_err_set(err, "out of memory");
 	if (!s->la.sorted)
 		return la_store(&s->la, ev) ? ea_err_set(err, "out of memory") : 0;
-	if (top_cpu(ev) >= s->ncpus)
-		s->la.hold_seq = s->la.next_seq;
-	if (!s->la.len && !s->la.nsynth && la_may_go(&s->la, s->la.next_seq))
-		return deliver(s, ev, err);
-	if (la_store(&s->la, ev))
-		return ea_err_set(err, "out of memory");
-	while ((out = la_pop_early(&s->la)))
-		if (deliver(s, out, err))
-			return -1;
-	return 0;
+	return go_scanned(s, ev, err);
 }
 
 int ea_state_feed(struct ea_state *s, const struct ea_event *ev,

@@ -18,6 +18,7 @@
 #include <cmocka.h>
 
 #include "eatrace/input.h"
+#include "same-event.h"
 
 #define TRACE "traces/diff/heavy-1.dat"
 #define MAXEV 20000
@@ -27,54 +28,6 @@ struct rec {
 	char where[64];
 };
 
-#define SAME_COMM(x, y) (!strncmp((x), (y), sizeof(x)))
-
-/*
- * The fields a reader sets for the event's type (the rest is left as it
- * was), field by field: the structs' padding (after sw.prev_state, at
- * their ends) holds whatever the memory held, and differs between reads.
- */
-static bool same_event(const struct ea_event *a, const struct ea_event *b)
-{
-	if (a->ts != b->ts || a->cpu != b->cpu || a->cur_pid != b->cur_pid ||
-	    a->type != b->type || a->flags != b->flags)
-		return false;
-	switch (a->type) {
-	case EA_EV_SWITCH:
-		return a->sw.prev_pid == b->sw.prev_pid &&
-		       a->sw.next_pid == b->sw.next_pid &&
-		       a->sw.prev_prio == b->sw.prev_prio &&
-		       a->sw.next_prio == b->sw.next_prio &&
-		       a->sw.prev_state == b->sw.prev_state &&
-		       SAME_COMM(a->sw.prev_comm, b->sw.prev_comm) &&
-		       SAME_COMM(a->sw.next_comm, b->sw.next_comm);
-	case EA_EV_WAKEUP:
-	case EA_EV_WAKING:
-	case EA_EV_WAKEUP_NEW:
-		return a->wake.pid == b->wake.pid &&
-		       a->wake.prio == b->wake.prio &&
-		       a->wake.target_cpu == b->wake.target_cpu &&
-		       SAME_COMM(a->wake.comm, b->wake.comm);
-	case EA_EV_MIGRATE:
-		return a->migrate.pid == b->migrate.pid &&
-		       a->migrate.orig_cpu == b->migrate.orig_cpu &&
-		       a->migrate.dest_cpu == b->migrate.dest_cpu &&
-		       SAME_COMM(a->migrate.comm, b->migrate.comm);
-	case EA_EV_FREQ:
-		return !memcmp(&a->freq, &b->freq, sizeof(a->freq));
-	case EA_EV_IDLE:
-		return !memcmp(&a->idle, &b->idle, sizeof(a->idle));
-	case EA_EV_LOST:
-		return a->lost.count == b->lost.count;
-	case EA_EV_UTIL_CFS:
-	case EA_EV_UTIL_SE:
-		return !memcmp(&a->util, &b->util, sizeof(a->util));
-	case EA_EV_MARKER:
-		return !strcmp(a->marker.text, b->marker.text);
-	default:
-		return false;
-	}
-}
 
 /* Read up to max events with jobs threads; returns how many. */
 static size_t read_trace(int jobs, struct rec *out, size_t max, char *end_where)
