@@ -43,9 +43,10 @@ struct task_table {
 	struct task_slot {
 		int32_t pid;
 		int32_t idx;		/* index + 1; 0: empty slot */
-	} *slots;			/* open-addressing hash */
-	size_t nslots;
-	struct task_index idx;		/* the same by pid, two loads */
+	} *slots;			/* open-addressing hash of the pids
+					   idx does not cover */
+	size_t nslots, nhash;		/* slots, and tasks in them */
+	struct task_index idx;		/* the others by pid, two loads */
 };
 
 /* A consumer's cpu_change() and its ctx */

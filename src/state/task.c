@@ -22,8 +22,11 @@ static int rehash(struct task_table *t)
 	if (!slots)
 		return -1;
 	for (size_t i = 0; i < t->n; i++) {
-		size_t j = slot_of(t->by_order[i]->pid, n);
+		size_t j;
 
+		if (tidx_covers(t->by_order[i]->pid))
+			continue; /* in the index */
+		j = slot_of(t->by_order[i]->pid, n);
 		while (slots[j].idx)
 			j = (j + 1) & (n - 1);
 		slots[j].pid = t->by_order[i]->pid;
@@ -58,6 +61,7 @@ struct ea_task *task_get_slow(struct ea_state *s, int32_t pid,
 			      const char *comm)
 {
 	struct task_table *t = &s->tasks;
+	bool hashed = !tidx_covers(pid);
 	struct ea_task *task;
 	size_t j;
 
@@ -69,7 +73,7 @@ struct ea_task *task_get_slow(struct ea_state *s, int32_t pid,
 			memcpy(task->comm, comm, EA_COMM_LEN);
 		return task;
 	}
-	if ((t->n + 1) * 2 > t->nslots && rehash(t))
+	if (hashed && (t->nhash + 1) * 2 > t->nslots && rehash(t))
 		return NULL;
 	if (t->n == t->cap) {
 		size_t n = t->cap ? t->cap * 2 : 256;
@@ -83,7 +87,7 @@ struct ea_task *task_get_slow(struct ea_state *s, int32_t pid,
 	task = calloc(1, sizeof(*task));
 	if (!task)
 		return NULL;
-	if (tidx_covers(pid) && tidx_set(&t->idx, pid, task)) {
+	if (!hashed && tidx_set(&t->idx, pid, task)) {
 		free(task);
 		return NULL;
 	}
@@ -108,11 +112,14 @@ struct ea_task *task_get_slow(struct ea_state *s, int32_t pid,
 	}
 	if (comm)
 		memcpy(task->comm, comm, EA_COMM_LEN);
-	t->by_order[t->n] = task;
+	t->by_order[t->n++] = task;
+	if (!hashed)
+		return task;
 	for (j = slot_of(pid, t->nslots); t->slots[j].idx; j = (j + 1) & (t->nslots - 1))
 		;
 	t->slots[j].pid = pid;
-	t->slots[j].idx = (int32_t)++t->n;
+	t->slots[j].idx = (int32_t)t->n;
+	t->nhash++;
 	return task;
 }
 

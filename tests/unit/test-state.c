@@ -564,6 +564,66 @@ static void test_resync_one_event_lookahead(void **unused)
 	assert_int_equal(resync_at(1), wake + 1000);
 }
 
+/*
+ * Tasks by pid, whatever the pid: pids below 2^22 (Linux's
+ * PID_MAX_LIMIT) are kept in the state's two-level index, the others
+ * (only in fabricated traces) in its hash, which grows past its first
+ * 1024 slots here (700 such pids, grown at 512). One CPU switches from
+ * each task to the next, alternately a small and a large pid: 1400
+ * distinct tasks, each found by its own pid, in the order met, with the
+ * comm its switch gave it.
+ */
+static void test_tasks_any_pid(void **unused)
+{
+	struct ea_state_config cfg = { .ncpus = 1 };
+	struct digest d;
+	struct ea_state *s;
+	struct ea_event ev;
+	struct ea_err err;
+	int32_t pid[1400];
+	int i;
+
+	for (i = 0; i < 700; i++) {
+		pid[2 * i] = 100 + i;
+		/* from 2^22 up to near INT32_MAX, spread over the hash */
+		pid[2 * i + 1] = (1 << 22) + i * 3000000;
+	}
+	memset(&d, 0, sizeof(d));
+	assert_int_equal(ea_state_new(&s, &cfg, &dg_ops, &d), 0);
+	state_input_sorted(s);
+	for (i = 0; i < 1400; i++) {
+		memset(&ev, 0, sizeof(ev));
+		ev.ts = 1000 + (uint64_t)i * 10;
+		ev.type = EA_EV_SWITCH;
+		ev.cur_pid = ev.sw.prev_pid = i ? pid[i - 1] : 0;
+		ev.sw.next_pid = pid[i];
+		ev.sw.prev_prio = ev.sw.next_prio = 120;
+		ev.sw.prev_state = EA_PREV_BLOCKED;
+		snprintf(ev.sw.next_comm, sizeof(ev.sw.next_comm), "t%d", i);
+		if (i)
+			snprintf(ev.sw.prev_comm, sizeof(ev.sw.prev_comm),
+				 "t%d", i - 1);
+		assert_int_equal(ea_state_feed(s, &ev, &err), 0);
+	}
+	assert_int_equal(ea_state_finish(s, &err), 0);
+	assert_int_equal(ea_state_ntasks(s), 1400);
+	for (i = 0; i < 1400; i++) {
+		const struct ea_task *t = ea_state_task(s, pid[i]);
+		char comm[EA_COMM_LEN];
+
+		assert_non_null(t);
+		assert_int_equal(t->pid, pid[i]);
+		assert_ptr_equal(ea_state_task_at(s, (size_t)i), t);
+		snprintf(comm, sizeof(comm), "t%d", i);
+		assert_string_equal(t->comm, comm);
+	}
+	/* pids never met: none, small or large */
+	assert_null(ea_state_task(s, 99));
+	assert_null(ea_state_task(s, (1 << 22) + 1));
+	assert_null(ea_state_task(s, 2147483647));
+	ea_state_free(s);
+}
+
 /* A forked task's initial util and its move at sched_migrate_task
  * (fixture fork-migrate.txt works the values out). */
 static void test_fork_migrate_pelt(void **unused)
@@ -598,6 +658,7 @@ int main(void)
 		cmocka_unit_test(test_short_lookahead_consistent),
 		cmocka_unit_test(test_no_util),
 		cmocka_unit_test(test_resync_one_event_lookahead),
+		cmocka_unit_test(test_tasks_any_pid),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
