@@ -437,6 +437,8 @@ void ea_out_abort(struct ea_out *o)
 	if (of) {
 		if (o->f)
 			fclose(o->f);
+		/* committed later: its thread joined, its error dropped */
+		(void)sync_wait(of);
 		if (of->tmp)
 			unlink(of->tmp);
 		unlist(of);
