@@ -335,11 +335,7 @@ static inline ea_energy_t seen_grow(ea_energy_t *seen, ea_energy_t now)
 static ea_energy_t grown(struct ea_timeline *t, int col, enum part part,
 			 ea_energy_t now)
 {
-	ea_energy_t *seen = &t->priv->seen[col * NPARTS + part];
-	ea_energy_t d = now - *seen;
-
-	*seen = now;
-	return d;
+	return seen_grow(&t->priv->seen[col * NPARTS + part], now);
 }
 
 /* The CPU's stretch, clipped to the window (not empty). */
