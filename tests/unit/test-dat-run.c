@@ -28,6 +28,7 @@
 #include "input/dat-fixed.h"
 #include "input/input-block.h"
 #include "same-event.h"
+#include "whole-file.h"
 
 struct rec {
 	struct ea_event ev;
@@ -161,25 +162,6 @@ static void test_traces(void **unused)
 	assert_true(n >= 20);
 }
 
-static unsigned char *load(const char *path, size_t *len)
-{
-	FILE *f = fopen(path, "rb");
-	unsigned char *buf;
-	long n;
-
-	assert_non_null(f);
-	assert_int_equal(fseek(f, 0, SEEK_END), 0);
-	n = ftell(f);
-	assert_true(n > 0);
-	rewind(f);
-	buf = malloc((size_t)n);
-	assert_non_null(buf);
-	assert_int_equal(fread(buf, 1, (size_t)n, f), (size_t)n);
-	fclose(f);
-	*len = (size_t)n;
-	return buf;
-}
-
 /*
  * Copies of path with 1 to 4 bytes of its last 3/4 (its CPU data, past
  * the headers) changed: a byte set at random, or one bit flipped.
@@ -187,7 +169,7 @@ static unsigned char *load(const char *path, size_t *len)
 static void mutants(const char *path, int count, unsigned seed)
 {
 	size_t len, i;
-	unsigned char *orig = load(path, &len), *buf = malloc(len);
+	unsigned char *orig = whole_file(path, &len), *buf = malloc(len);
 	int fd = memfd_create("dat-run", 0), failed = 0;
 	char name[64], what[4200];
 

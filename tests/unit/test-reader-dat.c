@@ -24,6 +24,7 @@
 
 #include "eatrace/input.h"
 #include "input/reader-dat.h"
+#include "whole-file.h"
 
 /* A shared reference trace: under $SHARED when set, else ../shared/traces
  * (relative to the repository, where the tests run). */
@@ -507,25 +508,6 @@ static void test_vm_markers(void **state UNUSED)
 
 /* ---- damaged files ------------------------------------------------------ */
 
-static char *load(const char *path, size_t *n)
-{
-	FILE *f = fopen(path, "rb");
-	char *buf;
-	long len;
-
-	assert_non_null(f);
-	assert_int_equal(fseek(f, 0, SEEK_END), 0);
-	len = ftell(f);
-	assert_true(len > 0);
-	rewind(f);
-	buf = malloc(len);
-	assert_non_null(buf);
-	assert_int_equal(fread(buf, 1, len, f), (size_t)len);
-	fclose(f);
-	*n = len;
-	return buf;
-}
-
 static void save(char *tmpl, const char *buf, size_t n)
 {
 	int fd = mkstemp(tmpl);
@@ -555,7 +537,7 @@ static void test_lost_events(void **state UNUSED)
 
 	if (!have(path))
 		skip();
-	buf = load(path, &n);
+	buf = whole_file(path, &n);
 	memcpy(&v, buf + page + 8, 8);
 	assert_int_equal(v, commit);	/* little-endian file and host */
 	v = commit | 1ull << 31 | 1ull << 30;
@@ -608,7 +590,7 @@ static void test_truncated(void **state UNUSED)
 
 	if (!have(path))
 		skip();
-	buf = load(path, &n);
+	buf = whole_file(path, &n);
 	for (i = 0; i < sizeof(cuts) / sizeof(cuts[0]); i++) {
 		char tmp[] = "/tmp/eatrace-test-cut-XXXXXX";
 
