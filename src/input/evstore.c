@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "eatrace/evstore.h"
+#include "input-block.h"
 
 #define CHUNK_BYTES (1u << 20)
 /* ts, cpu, cur_pid, type, flags */
@@ -151,8 +152,9 @@ int ea_evstore_load(struct ea_evstore **stp, const char *path,
 {
 	struct ea_evstore *st;
 	struct ea_input *in;
-	struct ea_event ev;
-	int rc;
+	const struct ea_event *evs;
+	size_t n;
+	int rc = 1;
 
 	*stp = NULL;
 	if (ea_input_open(&in, path, err))
@@ -169,13 +171,14 @@ int ea_evstore_load(struct ea_evstore **stp, const char *path,
 	snprintf(st->format_open, sizeof(st->format_open), "%s",
 		 st->info_open.format ? st->info_open.format : "?");
 	st->info_open.format = st->format_open;
-	while ((rc = ea_input_next(in, &ev, err)) > 0)
-		if (append(st, &ev) || note_first(st, &ev)) {
-			rc = ea_err_set(err,
-					"%s: out of memory (%zu events kept)",
-					path, st->count);
-			break;
-		}
+	while (rc > 0 && (rc = ea_input_next_block(in, &evs, &n, err)) > 0)
+		for (size_t i = 0; i < n; i++)
+			if (append(st, &evs[i]) || note_first(st, &evs[i])) {
+				rc = ea_err_set(err,
+						"%s: out of memory (%zu events kept)",
+						path, st->count);
+				break;
+			}
 	if (rc == 0) {
 		st->info = *ea_input_info(in);
 		ea_input_take_owned(in, &st->info);
