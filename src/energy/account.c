@@ -6,8 +6,10 @@
  * CPUs, which the state stage guarantees constant since the cluster's last
  * integration. Wakeup energy is charged at the instant of the exit. The
  * accountant's entry, ea_acct_ops, is src/energy/account-switch.c: a task
- * switch priced on its fast path, every other change here
- * (ea_acct_general_change()).
+ * switch in a cluster's stretch of them priced there, its figures deferred
+ * (acct-lazy.h) and added up before any other change of the cluster,
+ * which is priced here (ea_acct_general_change()), and before
+ * ea_acct_done().
  */
 #include <stddef.h>
 #include <stdio.h>
@@ -16,6 +18,7 @@
 
 #include "energy/acct-freq.h"
 #include "energy/acct-general.h"
+#include "energy/acct-lazy.h"
 #include "energy/acct-tasks.h"
 #include "energy/part.h"
 #include "energy/price.h"
@@ -631,7 +634,7 @@ int ea_acct_init(struct ea_acct *a, const struct ea_model *model,
 	a->cpus = calloc(model->ncpus ? model->ncpus : 1, sizeof(*a->cpus));
 	a->clusters = calloc(model->nclusters ? model->nclusters : 1,
 			     sizeof(*a->clusters));
-	if (!a->cpus || !a->clusters)
+	if (!a->cpus || !a->clusters || ea_acct_lazy_new(a))
 		goto oom;
 	for (int i = 0; i < model->nclusters; i++) {
 		const struct ea_cluster *cl = &model->clusters[i];
@@ -673,6 +676,7 @@ void ea_acct_free(struct ea_acct *a)
 	free(a->windows);
 	ea_prices_free(a->prices);
 	free(a->domains);
+	ea_acct_lazy_free(a);
 	memset(a, 0, sizeof(*a));
 }
 
@@ -680,6 +684,7 @@ int ea_acct_done(struct ea_acct *a, const struct ea_state *s, struct ea_err *err
 {
 	if (a->error[0])
 		return ea_err_set(err, "%s", a->error);
+	ea_acct_lazy_close_all(a);	/* the deferred figures */
 	/* Every piece went to its cluster: the total is their sum. */
 	memset(&a->total, 0, sizeof(a->total));
 	for (int i = 0; i < a->model->nclusters; i++)
