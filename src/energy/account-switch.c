@@ -55,17 +55,18 @@ lazy_ok(const struct ea_acct *a, const struct ea_lazy_cpu *r,
 
 /* ea_acct_task()'s lookup of the CPU's payer when it has an entry, as
  * account.c's charge_task() finds it: cached (cpus[].last_*), paid; false:
- * the entry is still to be made. */
+ * the entry is still to be made. cached: try the CPU's last payer first
+ * (the steady switch does not: its payer has just changed). */
 static inline __attribute__((always_inline)) bool
 find_payer(const struct ea_acct *a, struct ea_lazy_cpu *r,
-	   struct ea_cpu_acct *ca)
+	   struct ea_cpu_acct *ca, bool cached)
 {
 	int32_t pid = ca->st.pid;
 	size_t mask = a->task_nslots - 1;
 
 	if (pid < -1 && pid != EA_PID_SUSPENDED && pid != EA_PID_OFFLINE)
 		pid = -1;
-	if (ca->last_task && ca->last_pid == pid) {
+	if (cached && ca->last_task && ca->last_pid == pid) {
 		r->paid = true;
 		return true;
 	}
@@ -86,7 +87,7 @@ find_payer(const struct ea_acct *a, struct ea_lazy_cpu *r,
 static inline __attribute__((always_inline)) void
 lazy_pay(struct ea_acct *a, struct ea_lazy_cpu *r, struct ea_cpu_acct *ca)
 {
-	if (!find_payer(a, r, ca))
+	if (!find_payer(a, r, ca, true))
 		ea_acct_lazy_pay_slow(a, r, ca);
 }
 
@@ -96,7 +97,8 @@ lazy_pay(struct ea_acct *a, struct ea_lazy_cpu *r, struct ea_cpu_acct *ca)
  * now) and shared among its busy CPUs in the same integer shares, the
  * core's interval [since, now); the payers' entries looked up (or made)
  * in the same order; the old payer's charges into its entry when the
- * task changes. Any number of sharers.
+ * task changes, a wakeup waiting for its payer settled. Any number of
+ * sharers.
  */
 static __attribute__((noinline)) void
 lazy_switch(struct ea_acct *a, struct ea_lazy_cpu *r, uint64_t since,
@@ -142,6 +144,8 @@ lazy_switch(struct ea_acct *a, struct ea_lazy_cpu *r, uint64_t since,
 	}
 	if (tasks && new->pid != ca->st.pid)
 		ea_acct_lazy_pay(a, r, ca);
+	if (r->pending)
+		ea_acct_lazy_settle(a, r, ca, new->pid);
 	ca->st = *new;
 }
 
@@ -174,10 +178,11 @@ other_change(struct ea_acct *a, const struct ea_state *s, int cpu,
 }
 
 /*
- * The entry. The steady switch (LZ_STEADY: two sharers, no window's end,
- * every CPU known) is lazy_switch() for n == 2 inline, its payers' entries
- * found before anything is charged (one to be made: lazy_switch(), in
- * the same order); everything else through other_change().
+ * The entry. The steady switch (LZ_STEADY: one or two sharers, no
+ * window's end, every CPU known, no wakeup waiting) is lazy_switch() for
+ * n <= 2 inline, its payers' entries found before anything is charged
+ * (one to be made: lazy_switch(), in the same order); everything else
+ * through other_change().
  */
 static void on_change(void *ctx, const struct ea_state *s, int cpu,
 		      uint64_t since, uint64_t now,
@@ -190,7 +195,7 @@ static void on_change(void *ctx, const struct ea_state *s, int cpu,
 	struct ea_cluster_acct *cla;
 	struct ea_cpu_acct *ca;
 	uint64_t last;
-	bool tasks;
+	bool tasks, two;
 
 	if (!new || (unsigned int)cpu >= (unsigned int)a->ncpus)
 		goto other;
@@ -204,15 +209,17 @@ static void on_change(void *ctx, const struct ea_state *s, int cpu,
 	lc = r->lc;
 	cla = lc->cla;
 	last = cla->last_ns;
+	two = lc->n == 2;
 	tasks = !a->cfg.no_tasks;
 	if (tasks) {
-		if (now > last) {	/* both sharers charged, this CPU one */
+		if (now > last) {	/* every sharer charged, this CPU one */
 			if ((!lc->shr[0]->paid &&
-			     !find_payer(a, lc->shr[0], lc->sh[0])) ||
-			    (!lc->shr[1]->paid &&
-			     !find_payer(a, lc->shr[1], lc->sh[1])))
+			     !find_payer(a, lc->shr[0], lc->sh[0], false)) ||
+			    (two && !lc->shr[1]->paid &&
+			     !find_payer(a, lc->shr[1], lc->sh[1], false)))
 				goto any;
-		} else if (now > since && !r->paid && !find_payer(a, r, ca)) {
+		} else if (now > since && !r->paid &&
+			   !find_payer(a, r, ca, false)) {
 			goto any;
 		}
 	}
@@ -220,12 +227,18 @@ static void on_change(void *ctx, const struct ea_state *s, int cpu,
 	if (now > last) {	/* ea_acct_split() by 2: e >> 1, e & 1 */
 		uint64_t len = now - last;
 		ea_energy_t e = (ea_energy_t)((unsigned __int128)lc->pcl * len);
-		ea_energy_t share = e >> 1;
 
 		cla->busy_ns += len;
 		cla->e.cluster_busy += e;
-		lc->sh[0]->e.cluster_busy += share + (ea_energy_t)((uint64_t)e & 1);
-		lc->sh[1]->e.cluster_busy += share;
+		if (two) {
+			ea_energy_t share = e >> 1;
+
+			lc->sh[0]->e.cluster_busy +=
+				share + (ea_energy_t)((uint64_t)e & 1);
+			lc->sh[1]->e.cluster_busy += share;
+		} else {
+			ca->e.cluster_busy += e;
+		}
 	}
 	if (now > since) {
 		uint64_t len = now - since;

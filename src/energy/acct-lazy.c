@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "energy/acct-agg.h"
 #include "energy/acct-freq.h"
 #include "energy/acct-lazy.h"
 #include "energy/acct-tasks.h"
@@ -66,18 +67,22 @@ bool ea_acct_lazy_open(struct ea_acct *a, int ci)
 	const struct cluster_price *cp = &((struct ea_prices *)a->prices)->cl[ci];
 	struct ea_cluster_acct *cla = &a->clusters[ci];
 	struct ea_lazy_cluster *lc = &a->lz_cl[ci];
-	bool tasks = !a->cfg.no_tasks;
-	int n = cla->nbusy;
-	/* what LZ_STEADY leaves unchecked: no window's end to clip to, every
-	 * CPU's state known (st_known only grows) */
-	bool steady = n == 2 && a->clip_end == UINT64_MAX &&
-		      a->st_known >= a->ncpus;
+	bool tasks = !a->cfg.no_tasks, steady;
+	int n;
 
 	if (lc->open || !a->plain || !a->st_known || a->error[0] ||
-	    !a->win_start || !cla->agg_ok || n < 1 || n > 64 ||
-	    !cla->npresent || !cla->last_ns || cla->last_ns < a->clip_start ||
-	    cla->cap < 0 || cla->cap >= cl->ncaps || cp->cap_cluster[cla->cap] < 0)
+	    !a->win_start || !cla->last_ns || cla->last_ns < a->clip_start)
 		return false;
+	/* what the general path would find when it next integrates it */
+	if (!cla->agg_ok)
+		ea_acct_aggregate(a, ci, cl);
+	n = cla->nbusy;
+	if (n < 1 || n > 64 || !cla->npresent || cla->cap < 0 ||
+	    cla->cap >= cl->ncaps || cp->cap_cluster[cla->cap] < 0)
+		return false;
+	/* what LZ_STEADY leaves unchecked: no window's end to clip to, every
+	 * CPU's state known (st_known only grows) */
+	steady = n <= 2 && a->clip_end == UINT64_MAX && a->st_known >= a->ncpus;
 	for (int i = 0; i < n; i++) {
 		int cpu = cla->who[i], k;
 		const struct ea_cpu_acct *ca = &a->cpus[cpu];
@@ -105,10 +110,11 @@ bool ea_acct_lazy_open(struct ea_acct *a, int ci)
 		r->m_ns = r->t_ns = ca->busy_ns;
 		r->paid = tasks && payer_known(ca);
 		r->open = true;
-		if (tasks && (ca->pending_core_wakeup || ca->pending_cluster_wakeup))
-			r->fast = LZ_SLOW;
-		else
-			r->fast = steady ? LZ_STEADY : LZ_CHECKED;
+		r->steady = steady;
+		/* a wakeup waiting for its payer: lazy_switch() settles it */
+		r->pending = tasks && (ca->pending_core_wakeup ||
+				       ca->pending_cluster_wakeup);
+		r->fast = steady && !r->pending ? LZ_STEADY : LZ_CHECKED;
 		lc->sh[i] = ca;
 		lc->shr[i] = r;
 	}
@@ -178,17 +184,46 @@ void ea_acct_lazy_close_all(struct ea_acct *a)
 		ea_acct_lazy_close(a, i);
 }
 
-void ea_acct_lazy_pay_slow(struct ea_acct *a, struct ea_lazy_cpu *r,
-			   struct ea_cpu_acct *ca)
+/* pid's entry (made if it has none), cached as ca's last payer, as
+ * ea_acct_charge_task_slow() caches it; NULL out of memory (a->error). */
+static struct ea_task_acct *cache_task(struct ea_acct *a,
+				       struct ea_cpu_acct *ca, int32_t pid)
 {
-	int32_t pid = payer_pid(ca->st.pid);
-	struct ea_task_acct *t = ea_acct_task(a, pid);
+	struct ea_task_acct *t;
 
+	pid = payer_pid(pid);
+	if (ca->last_task && ca->last_pid == pid)
+		return &a->tasks[ca->last_task - 1];
+	t = ea_acct_task(a, pid);
 	if (!t) {
 		snprintf(a->error, sizeof(a->error), "out of memory");
-		return;
+		return NULL;
 	}
 	ca->last_pid = pid;
 	ca->last_task = (int32_t)(t - a->tasks) + 1;
-	r->paid = true;
+	return t;
+}
+
+void ea_acct_lazy_pay_slow(struct ea_acct *a, struct ea_lazy_cpu *r,
+			   struct ea_cpu_acct *ca)
+{
+	if (cache_task(a, ca, ca->st.pid))
+		r->paid = true;
+}
+
+void ea_acct_lazy_settle(struct ea_acct *a, struct ea_lazy_cpu *r,
+			 struct ea_cpu_acct *ca, int32_t pid)
+{
+	struct ea_task_acct *t;
+
+	if (!pid)
+		return;	/* still in the idle task: wait for a task */
+	t = cache_task(a, ca, pid);
+	if (!t)
+		return;
+	t->e.core_wakeup += ca->pending_core_wakeup;
+	t->e.cluster_wakeup += ca->pending_cluster_wakeup;
+	ca->pending_core_wakeup = ca->pending_cluster_wakeup = 0;
+	r->pending = false;
+	r->fast = r->steady ? LZ_STEADY : LZ_CHECKED;
 }

@@ -50,9 +50,10 @@ enum lz_class {
 
 /* How a CPU's changes may be priced while its cluster's stretch is open */
 enum lz_fast {
-	LZ_SLOW,	/* not at all: closed, or a wakeup waits for its payer */
+	LZ_SLOW,	/* not at all: closed */
 	LZ_CHECKED,	/* after the window's and the CPUs' checks */
-	LZ_STEADY,	/* with no window's end, every CPU known, two sharers */
+	LZ_STEADY,	/* with no window's end, every CPU known, one or two
+			   sharers, no wakeup waiting for its payer */
 };
 
 struct ea_lazy_cluster;
@@ -63,6 +64,8 @@ struct ea_lazy_cpu {
 	bool open;	/* its figures are deferred */
 	uint8_t fast;	/* enum lz_fast */
 	bool paid;	/* cpus[].last_task is its payer's entry */
+	bool steady;	/* LZ_STEADY but for a wakeup waiting */
+	bool pending;	/* a wakeup waits for its payer (the next task) */
 	uint8_t cls, clcls;	/* enum lz_class of its core, of its share */
 	int ci;		/* its cluster */
 	int k;		/* its core's cap index */
@@ -138,5 +141,14 @@ void ea_acct_lazy_close_all(struct ea_acct *a);
  * (a->error out of memory). */
 void ea_acct_lazy_pay_slow(struct ea_acct *a, struct ea_lazy_cpu *r,
 			   struct ea_cpu_acct *ca);
+
+/*
+ * account.c's settle_wakeups() for a CPU of an open stretch switching to
+ * pid (r->pending): the wakeup energy waiting into pid's entry (found or
+ * made, cached as the CPU's last payer), unless pid is the idle task's
+ * (0: it waits on).
+ */
+void ea_acct_lazy_settle(struct ea_acct *a, struct ea_lazy_cpu *r,
+			 struct ea_cpu_acct *ca, int32_t pid);
 
 #endif
