@@ -61,6 +61,17 @@ static int core_index(struct ea_acct *a, const struct ea_cluster *cl,
 	return k;
 }
 
+/* The first n sharers' records opened by a stretch that cannot open after
+ * all, closed again (nothing was deferred yet); false. */
+static bool unopen(struct ea_acct *a, const struct ea_cluster_acct *cla, int n)
+{
+	for (int i = 0; i < n; i++) {
+		a->lz_cpu[cla->who[i]].open = false;
+		a->lz_cpu[cla->who[i]].fast = LZ_SLOW;
+	}
+	return false;
+}
+
 bool ea_acct_lazy_open(struct ea_acct *a, int ci)
 {
 	const struct ea_cluster *cl = &a->model->clusters[ci];
@@ -84,26 +95,19 @@ bool ea_acct_lazy_open(struct ea_acct *a, int ci)
 	 * CPU's state known (st_known only grows) */
 	steady = n <= 2 && a->clip_end == UINT64_MAX && a->st_known >= a->ncpus;
 	for (int i = 0; i < n; i++) {
-		int cpu = cla->who[i], k;
-		const struct ea_cpu_acct *ca = &a->cpus[cpu];
-		uint8_t cls, clcls;
-
-		if (ca->st.mode != EA_CPU_BUSY || ca->st.inferred)
-			return false;
-		k = core_index(a, cl, cpu, ca->st.freq_khz, &cls, &clcls);
-		if (k < 0 || k >= cl->ncaps || cp->cap_core[k] < 0)
-			return false;
-	}
-	for (int i = 0; i < n; i++) {
 		int cpu = cla->who[i];
 		struct ea_cpu_acct *ca = &a->cpus[cpu];
 		struct ea_lazy_cpu *r = &a->lz_cpu[cpu];
 
+		if (ca->st.mode != EA_CPU_BUSY || ca->st.inferred)
+			return unopen(a, cla, i);
+		r->freq = ca->st.freq_khz;
+		r->k = core_index(a, cl, cpu, r->freq, &r->cls, &r->clcls);
+		if (r->k < 0 || r->k >= cl->ncaps || cp->cap_core[r->k] < 0)
+			return unopen(a, cla, i);
 		r->ci = ci;
 		r->ca = ca;
 		r->lc = lc;
-		r->freq = ca->st.freq_khz;
-		r->k = core_index(a, cl, cpu, r->freq, &r->cls, &r->clcls);
 		r->pcore = (uint64_t)cp->cap_core[r->k];
 		r->capk = cl->caps[r->k].cap;
 		r->m_cl = r->t_cl = ca->e.cluster_busy;
