@@ -199,6 +199,10 @@ struct ea_acct {
 	int *domains;
 	/* private: the state stage during a change (cfg.task_only's names) */
 	const struct ea_state *cur_state;
+	/* private: the fast path's deferred figures, per CPU and cluster
+	 * (src/energy/acct-lazy.h) */
+	struct ea_lazy_cpu *lz_cpu;
+	struct ea_lazy_cluster *lz_cl;
 };
 
 int ea_acct_init(struct ea_acct *a, const struct ea_model *model,

@@ -56,6 +56,12 @@ struct ea_cpu_stats {
 	int idle_cur;
 	bool idle_at_in;
 	int freq_last;	/* private: freqs[] index last added to */
+	/* private: a stretch of busy changes at freqs[freq_last]'s frequency
+	 * (steady_freq), its residency busy_ns - steady_busy, added when it
+	 * ends */
+	bool steady;
+	uint32_t steady_freq;
+	uint64_t steady_busy;
 };
 
 struct ea_pelt_check {

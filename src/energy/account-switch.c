@@ -1,189 +1,262 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * The accountant's entry (ea_acct_ops): a CPU change that is a task switch
- * on a busy CPU, the bulk of most traces, priced here on a fast path with
- * what the general path (src/energy/account.c) checks answered once; every
- * other change priced there.
+ * The accountant's entry (ea_acct_ops): a task switch on a busy CPU, the
+ * bulk of most traces, priced here while its cluster's stretch is open,
+ * with every figure not read during a run deferred (acct-lazy.h); every
+ * other change ends its cluster's stretch and is priced by the general
+ * path (src/energy/account.c).
  */
 #include <stdbool.h>
+#include <string.h>
 
-#include "energy/acct-freq.h"
 #include "energy/acct-general.h"
+#include "energy/acct-lazy.h"
 #include "energy/acct-tasks.h"
-#include "energy/part.h"
-#include "energy/price.h"
 #include "energy/split.h"
 #include "eatrace/energy.h"
 
-/* account.c's charge_task() with no CPU filter (a->plain), on a busy CPU's
- * pid; the task's entry, NULL out of memory (a->error says it). */
-static inline __attribute__((always_inline)) struct ea_task_acct *
-charge_task_plain(struct ea_acct *a, struct ea_cpu_acct *ca, int cpu,
-		  int32_t pid, enum part part, ea_energy_t v)
+/* Two CPU states alike in every field (12 bytes, no padding). */
+static inline __attribute__((always_inline)) bool
+same_state(const struct ea_cpu_state *x, const struct ea_cpu_state *y)
 {
-	struct ea_task_acct *t;
+	uint64_t u, v;
 
-	if (pid < -1 && pid != EA_PID_SUSPENDED && pid != EA_PID_OFFLINE)
-		pid = -1;
-	if (__builtin_expect(ca->last_task && ca->last_pid == pid, 1)) {
-		t = &a->tasks[ca->last_task - 1];
-		add(&t->e, part, v);
-		return t;
-	}
-	/* ea_acct_task()'s lookup of a task it has */
-	for (size_t j = a->task_nslots ? ea_acct_slot_of(pid, a->task_nslots) : 0;
-	     a->task_nslots && a->task_slots[j].idx;
-	     j = (j + 1) & (a->task_nslots - 1)) {
-		if (a->task_slots[j].pid == pid) {
-			ca->last_pid = pid;
-			ca->last_task = a->task_slots[j].idx;
-			t = &a->tasks[ca->last_task - 1];
-			add(&t->e, part, v);
-			return t;
-		}
-	}
-	ea_acct_charge_task_slow(a, cpu, pid, part, v);
-	return ca->last_task && ca->last_pid == pid ? &a->tasks[ca->last_task - 1]
-						    : NULL;
+	memcpy(&u, x, sizeof(u));
+	memcpy(&v, y, sizeof(v));
+	return u == v && x->freq_khz == y->freq_khz;
+}
+
+/* Busy with nothing inferred: mode and inferred both 0. */
+static inline __attribute__((always_inline)) bool
+busy_plain(const struct ea_cpu_state *st)
+{
+	_Static_assert(EA_CPU_BUSY == 0, "busy_plain() reads mode as 0");
+	return !st->mode && !st->inferred;
 }
 
 /*
- * The common change, a task switch, priced as ea_acct_general_change()
- * would with what it checks answered once: a CPU busy before and after at the
- * same frequency, in a cluster whose aggregate (busy CPUs, highest cap)
- * this leaves as it is and whose last integration and this interval lie
- * inside the window, with no filter, no time windows and no wakeup
- * waiting for its payer. The same charges in the same order (the tasks'
- * entries are made in the same order). false: nothing done.
+ * Whether the open stretch of cpu's cluster prices this change (r not
+ * LZ_SLOW): the CPU as the accountant knew it (busy at the stretch's
+ * frequency with nothing inferred, which its records keep from the
+ * stretch's start) before, the same after but for the task, inside the
+ * window, and no CPU new to the accountant (ea_acct_general_change()'s
+ * know_states()).
  */
-static bool fast_switch(struct ea_acct *a, const struct ea_state *s, int cpu,
-			uint64_t since, uint64_t now,
-			const struct ea_cpu_state *old,
-			const struct ea_cpu_state *new)
+static inline __attribute__((always_inline)) bool
+lazy_ok(const struct ea_acct *a, const struct ea_lazy_cpu *r,
+	const struct ea_state *s, uint64_t since, uint64_t now,
+	const struct ea_cpu_state *old, const struct ea_cpu_state *new)
 {
-	struct ea_cpu_acct *ca = &a->cpus[cpu];
-	struct ea_cluster_acct *cla;
-	const struct ea_cluster *cl;
-	const struct cluster_price *cp;
-	uint64_t len;
-	ea_energy_t e;
-	bool tasks = !a->cfg.no_tasks;
-	int ci, k;
-
-	if (old->mode != EA_CPU_BUSY || new->mode != EA_CPU_BUSY ||
-	    old->freq_khz != new->freq_khz || ca->st.mode != EA_CPU_BUSY ||
-	    ca->st.freq_khz != new->freq_khz)
-		return false;
-	ci = a->model->cpu_cluster[cpu];
-	cla = &a->clusters[ci];
-	if (!cla->agg_ok || !cla->nbusy || !cla->last_ns ||
-	    cla->last_ns < a->clip_start || since < a->clip_start ||
-	    now > a->clip_end || !a->win_start || a->error[0])
-		return false;
-	if (tasks && (ca->pending_core_wakeup || ca->pending_cluster_wakeup))
-		return false;
-	if (a->st_known < a->ncpus && ea_state_ncpus(s) > a->st_known)
-		return false;
-	a->cur_state = s;
-	cl = &a->model->clusters[ci];
-	cp = &((struct ea_prices *)a->prices)->cl[ci];
-
-	/* account.c's integrate_cluster(): busy, no clipping, no filter */
-	if (now > cla->last_ns && cla->npresent) {
-		int cap = cla->cap, nsharers = cla->nbusy;
-		int64_t power = cp->cap_cluster[cap], rem;
-		ea_energy_t share;
-
-		len = now - cla->last_ns;
-		cla->busy_ns += len;
-		cla->pstates[cap].ns += len;
-		e = (ea_energy_t)power * len;
-		cla->pstates[cap].energy += e;
-		cla->e.cluster_busy += e;
-		if (nsharers > 64)
-			nsharers = 64;
-		ea_acct_split(e, nsharers, &share, &rem);
-		for (int i = 0; i < nsharers; i++) {
-			int who = cla->who[i];
-			struct ea_cpu_acct *cpa = &a->cpus[who];
-			ea_energy_t mine = share + (ea_energy_t)(i < rem);
-			uint32_t freq = cpa->st.freq_khz;
-
-			cpa->e.cluster_busy += mine;
-			if (cpa->st.inferred & EA_INF_UNKNOWN)
-				cpa->unknown_energy += mine;
-			/* ea_acct_freq_assumed(), its memo read here */
-			if (!freq)
-				cpa->assumed_freq_energy += mine;
-			else if (freq != cpa->near_freq)
-				ea_acct_freq_assumed(a, cl, who, mine);
-			else if (cl->caps[cpa->near_cap].freq_khz != freq)
-				cpa->unmodelled_freq_energy += mine;
-			cpa->pstates[cap].energy += mine;
-			if (tasks)	/* busy: its task pays */
-				charge_task_plain(a, cpa, who, cpa->st.pid,
-						  CLUSTER_BUSY, mine);
-		}
-	}
-	cla->last_ns = now;
-
-	/* account.c's charge_core(): busy, no clipping, no filter */
-	len = now > since ? now - since : 0;
-	if (len) {
-		int32_t pid = old->pid;	/* payer(old): busy */
-		uint32_t freq = old->freq_khz;
-
-		if (old->inferred)
-			ca->inferred_ns += len;
-		/* ea_acct_cap_index(), its memo read here */
-		if (!freq) {
-			ca->assumed_freq_ns += len;
-			k = cla->assumed_cap;
-		} else if (freq == ca->exact_freq && ca->exact_cap >= 0) {
-			k = ca->exact_cap;
-		} else {
-			k = ea_acct_cap_index(a, cl, cpu, freq, len);
-		}
-		e = (ea_energy_t)cp->cap_core[k] * len;
-		if (old->inferred & EA_INF_UNKNOWN) {
-			ca->unknown_ns += len;
-			ca->unknown_energy += e;
-		} else {
-			ca->busy_ns += len;
-		}
-		ca->work += len * cl->caps[k].cap;
-		ca->pstates[k].ns += len;
-		ca->pstates[k].energy += e;
-		if (!old->freq_khz)
-			ca->assumed_freq_energy += e;
-		else if (ca->exact_cap < 0)
-			ca->unmodelled_freq_energy += e;
-		ca->e.core_busy += e;
-		cla->e.core_busy += e;
-		if (tasks) {
-			struct ea_task_acct *t =
-				charge_task_plain(a, ca, cpu, pid, CORE_BUSY, e);
-
-			if (t)	/* the payer's runtime, as its energy's */
-				t->runtime_ns += len;
-		}
-	}
-	ca->st = *new;
-	return true;
+	return r->fast != LZ_SLOW && same_state(old, &r->ca->st) &&
+	       busy_plain(new) && new->freq_khz == r->freq && now >= since &&
+	       since >= a->clip_start && now <= a->clip_end &&
+	       (a->st_known >= a->ncpus || ea_state_ncpus(s) <= a->st_known);
 }
 
+/* ea_acct_task()'s lookup of the CPU's payer when it has an entry, as
+ * account.c's charge_task() finds it: cached (cpus[].last_*), paid; false:
+ * the entry is still to be made. cached: try the CPU's last payer first
+ * (the steady switch does not: its payer has just changed). */
+static inline __attribute__((always_inline)) bool
+find_payer(const struct ea_acct *a, struct ea_lazy_cpu *r,
+	   struct ea_cpu_acct *ca, bool cached)
+{
+	int32_t pid = ca->st.pid;
+	size_t mask = a->task_nslots - 1;
+
+	if (pid < -1 && pid != EA_PID_SUSPENDED && pid != EA_PID_OFFLINE)
+		pid = -1;
+	if (cached && ca->last_task && ca->last_pid == pid) {
+		r->paid = true;
+		return true;
+	}
+	if (!a->task_nslots)
+		return false;
+	for (size_t j = ea_acct_slot_of(pid, a->task_nslots);
+	     a->task_slots[j].idx; j = (j + 1) & mask) {
+		if (a->task_slots[j].pid == pid) {
+			ca->last_pid = pid;
+			ca->last_task = a->task_slots[j].idx;
+			r->paid = true;
+			return true;
+		}
+	}
+	return false;
+}
+
+static inline __attribute__((always_inline)) void
+lazy_pay(struct ea_acct *a, struct ea_lazy_cpu *r, struct ea_cpu_acct *ca)
+{
+	if (!find_payer(a, r, ca, true))
+		ea_acct_lazy_pay_slow(a, r, ca);
+}
+
+/*
+ * A task switch priced as ea_acct_general_change() would, its deferred
+ * figures left to the stretch's end: the cluster integrated over [last,
+ * now) and shared among its busy CPUs in the same integer shares, the
+ * core's interval [since, now); the payers' entries looked up (or made)
+ * in the same order; the old payer's charges into its entry when the
+ * task changes, a wakeup waiting for its payer settled. Any number of
+ * sharers.
+ */
+static __attribute__((noinline)) void
+lazy_switch(struct ea_acct *a, struct ea_lazy_cpu *r, uint64_t since,
+	    uint64_t now, const struct ea_cpu_state *new)
+{
+	struct ea_cpu_acct *ca = r->ca;
+	struct ea_lazy_cluster *lc = r->lc;
+	struct ea_cluster_acct *cla = lc->cla;
+	bool tasks = !a->cfg.no_tasks;
+	uint64_t last = cla->last_ns;
+
+	cla->last_ns = now;
+	if (now > last) {	/* busy: its energy shared by the busy CPUs */
+		uint64_t len = now - last;
+		ea_energy_t e = (ea_energy_t)((unsigned __int128)lc->pcl * len);
+		ea_energy_t share;
+		int64_t rem;
+		int n = lc->n;
+
+		cla->busy_ns += len;
+		cla->e.cluster_busy += e;
+		if (lc->shift >= 0) {	/* e >= 0: ea_acct_split()'s quotient */
+			share = e >> lc->shift;
+			rem = (int64_t)((uint64_t)e & (uint64_t)(n - 1));
+		} else {
+			ea_acct_split(e, n, &share, &rem);
+		}
+		for (int i = 0; i < n; i++) {
+			if (tasks && !lc->shr[i]->paid)
+				lazy_pay(a, lc->shr[i], lc->sh[i]);
+			lc->sh[i]->e.cluster_busy += share + (ea_energy_t)(i < rem);
+		}
+	}
+	if (now > since) {	/* the core's, its payer's */
+		uint64_t len = now - since;
+		ea_energy_t e = (ea_energy_t)((unsigned __int128)r->pcore * len);
+
+		if (tasks && !r->paid)
+			lazy_pay(a, r, ca);
+		ca->busy_ns += len;
+		ca->e.core_busy += e;
+		cla->e.core_busy += e;
+	}
+	if (tasks && new->pid != ca->st.pid)
+		ea_acct_lazy_pay(a, r, ca);
+	if (r->pending)
+		ea_acct_lazy_settle(a, r, ca, new->pid);
+	ca->st = *new;
+}
+
+/* Any other change: its cluster's stretch ended, priced by the general
+ * path; or a task switch whose cluster's stretch is open, or can open. */
+static __attribute__((noinline)) void
+other_change(struct ea_acct *a, const struct ea_state *s, int cpu,
+	     uint64_t since, uint64_t now, const struct ea_cpu_state *old,
+	     const struct ea_cpu_state *new)
+{
+	int ci = cpu >= 0 && cpu < a->ncpus ? a->model->cpu_cluster[cpu] : -1;
+
+	if (ci >= 0 && new) {
+		struct ea_lazy_cpu *r = &a->lz_cpu[cpu];
+
+		if (!a->lz_cl[ci].open && old->mode == EA_CPU_BUSY &&
+		    new->mode == EA_CPU_BUSY)
+			ea_acct_lazy_open(a, ci);
+		if (lazy_ok(a, r, s, since, now, old, new)) {
+			lazy_switch(a, r, since, now, new);
+			return;
+		}
+	}
+	if (ci >= 0)
+		ea_acct_lazy_close(a, ci);
+	/* know_states(): every cluster's aggregate to be made again */
+	if (a->st_known < a->ncpus && ea_state_ncpus(s) > a->st_known)
+		ea_acct_lazy_close_all(a);
+	ea_acct_general_change(a, s, cpu, since, now, old, new);
+}
+
+/*
+ * The entry. The steady switch (LZ_STEADY: one or two sharers, no
+ * window's end, every CPU known, no wakeup waiting) is lazy_switch() for
+ * n <= 2 inline, its payers' entries found before anything is charged
+ * (one to be made: lazy_switch(), in the same order); everything else
+ * through other_change().
+ */
 static void on_change(void *ctx, const struct ea_state *s, int cpu,
 		      uint64_t since, uint64_t now,
 		      const struct ea_cpu_state *old,
 		      const struct ea_cpu_state *new)
 {
 	struct ea_acct *a = ctx;
+	struct ea_lazy_cpu *r;
+	struct ea_lazy_cluster *lc;
+	struct ea_cluster_acct *cla;
+	struct ea_cpu_acct *ca;
+	uint64_t last;
+	bool tasks, two;
 
-	if (a->plain && new && cpu < a->model->ncpus &&
-	    a->model->cpu_cluster[cpu] >= 0 && a->st_known &&
-	    fast_switch(a, s, cpu, since, now, old, new))
-		return;
-	ea_acct_general_change(a, s, cpu, since, now, old, new);
+	if (!new || (unsigned int)cpu >= (unsigned int)a->ncpus)
+		goto other;
+	r = &a->lz_cpu[cpu];
+	if (r->fast != LZ_STEADY)
+		goto other;
+	ca = r->ca;
+	if (!same_state(old, &ca->st) || !busy_plain(new) ||
+	    new->freq_khz != r->freq || now < since || since < a->clip_start)
+		goto other;
+	lc = r->lc;
+	cla = lc->cla;
+	last = cla->last_ns;
+	two = lc->n == 2;
+	tasks = !a->cfg.no_tasks;
+	if (tasks) {
+		if (now > last) {	/* every sharer charged, this CPU one */
+			if ((!lc->shr[0]->paid &&
+			     !find_payer(a, lc->shr[0], lc->sh[0], false)) ||
+			    (two && !lc->shr[1]->paid &&
+			     !find_payer(a, lc->shr[1], lc->sh[1], false)))
+				goto any;
+		} else if (now > since && !r->paid &&
+			   !find_payer(a, r, ca, false)) {
+			goto any;
+		}
+	}
+	cla->last_ns = now;
+	if (now > last) {	/* ea_acct_split() by 2: e >> 1, e & 1 */
+		uint64_t len = now - last;
+		ea_energy_t e = (ea_energy_t)((unsigned __int128)lc->pcl * len);
+
+		cla->busy_ns += len;
+		cla->e.cluster_busy += e;
+		if (two) {
+			ea_energy_t share = e >> 1;
+
+			lc->sh[0]->e.cluster_busy +=
+				share + (ea_energy_t)((uint64_t)e & 1);
+			lc->sh[1]->e.cluster_busy += share;
+		} else {
+			ca->e.cluster_busy += e;
+		}
+	}
+	if (now > since) {
+		uint64_t len = now - since;
+		ea_energy_t e = (ea_energy_t)((unsigned __int128)r->pcore * len);
+
+		ca->busy_ns += len;
+		ca->e.core_busy += e;
+		cla->e.core_busy += e;
+	}
+	if (tasks && new->pid != ca->st.pid)
+		ea_acct_lazy_pay(a, r, ca);
+	ca->st = *new;
+	return;
+any:
+	lazy_switch(a, r, since, now, new);
+	return;
+other:
+	other_change(a, s, cpu, since, now, old, new);
 }
 
 const struct ea_state_ops ea_acct_ops = {

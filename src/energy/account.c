@@ -6,16 +6,20 @@
  * CPUs, which the state stage guarantees constant since the cluster's last
  * integration. Wakeup energy is charged at the instant of the exit. The
  * accountant's entry, ea_acct_ops, is src/energy/account-switch.c: a task
- * switch priced on its fast path, every other change here
- * (ea_acct_general_change()).
+ * switch in a cluster's stretch of them priced there, its figures deferred
+ * (acct-lazy.h) and added up before any other change of the cluster,
+ * which is priced here (ea_acct_general_change()), and before
+ * ea_acct_done().
  */
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "energy/acct-agg.h"
 #include "energy/acct-freq.h"
 #include "energy/acct-general.h"
+#include "energy/acct-lazy.h"
 #include "energy/acct-tasks.h"
 #include "energy/part.h"
 #include "energy/price.h"
@@ -254,55 +258,8 @@ static void charge_core(struct ea_acct *a, int cpu, int ci,
 
 /* ---- a cluster over [last, now) ---- */
 
-/* In the trace (a->cpus[cpu].st is its state), and powered: neither
- * suspended (the suspend power covers the clusters) nor offline. */
-static bool present(const struct ea_acct *a, int cpu)
-{
-	return cpu < a->st_known && a->cpus[cpu].st.mode <= EA_CPU_IDLE;
-}
-
-/* What integrate_cluster() reads of the states of the cluster's CPUs. */
-static void aggregate(struct ea_acct *a, int ci, const struct ea_cluster *cl)
-{
-	struct ea_cluster_acct *ca = &a->clusters[ci];
-	int nbusy = 0, npresent = 0, cap = -1, idle = -1;
-	int pres[64];	/* the first 64 present CPUs */
-
-	for (int i = 0; i < cl->ncpus; i++) {
-		int cpu = cl->cpus[i];
-		const struct ea_cpu_state *st;
-
-		if (!present(a, cpu))
-			continue;
-		st = &a->cpus[cpu].st;
-		if (npresent < 64)
-			pres[npresent] = cpu;
-		npresent++;
-		if (st->mode == EA_CPU_BUSY) {
-			int k = ea_acct_busy_cap(a, cl, cpu, st->freq_khz);
-
-			if (k > cap)
-				cap = k;
-			if (nbusy < 64)
-				ca->who[nbusy] = cpu;
-			nbusy++;
-		} else {
-			int k = st->idle_state < 0 ? 0 : st->idle_state;
-
-			if (idle < 0 || k < idle)
-				idle = k;
-		}
-	}
-	if (!nbusy)
-		memcpy(ca->who, pres, (npresent < 64 ? npresent : 64) * sizeof(int));
-	ca->nbusy = nbusy;
-	ca->npresent = npresent;
-	ca->cap = cap;
-	ca->idle = idle;
-	ca->agg_ok = true;
-}
-
-/* Whether a CPU going from old to new changes what aggregate() finds. */
+/* Whether a CPU going from old to new changes what ea_acct_aggregate()
+ * finds. */
 static bool same_aggregate(const struct ea_cpu_state *old,
 			   const struct ea_cpu_state *new)
 {
@@ -332,7 +289,7 @@ static void integrate_cluster(struct ea_acct *a, int ci,
 	if (!len)
 		return;
 	if (!ca->agg_ok)
-		aggregate(a, ci, cl);
+		ea_acct_aggregate(a, ci, cl);
 	nbusy = ca->nbusy;
 	npresent = ca->npresent;
 	cap = ca->cap;
@@ -416,7 +373,7 @@ static bool cluster_all_idle(const struct ea_acct *a,
 	for (int i = 0; i < cl->ncpus; i++) {
 		const struct ea_cpu_state *st;
 
-		if (!present(a, cl->cpus[i]))
+		if (!ea_acct_present(a, cl->cpus[i]))
 			continue;
 		st = &a->cpus[cl->cpus[i]].st;
 		if (st->mode != EA_CPU_IDLE)
@@ -631,7 +588,7 @@ int ea_acct_init(struct ea_acct *a, const struct ea_model *model,
 	a->cpus = calloc(model->ncpus ? model->ncpus : 1, sizeof(*a->cpus));
 	a->clusters = calloc(model->nclusters ? model->nclusters : 1,
 			     sizeof(*a->clusters));
-	if (!a->cpus || !a->clusters)
+	if (!a->cpus || !a->clusters || ea_acct_lazy_new(a))
 		goto oom;
 	for (int i = 0; i < model->nclusters; i++) {
 		const struct ea_cluster *cl = &model->clusters[i];
@@ -673,6 +630,7 @@ void ea_acct_free(struct ea_acct *a)
 	free(a->windows);
 	ea_prices_free(a->prices);
 	free(a->domains);
+	ea_acct_lazy_free(a);
 	memset(a, 0, sizeof(*a));
 }
 
@@ -680,6 +638,7 @@ int ea_acct_done(struct ea_acct *a, const struct ea_state *s, struct ea_err *err
 {
 	if (a->error[0])
 		return ea_err_set(err, "%s", a->error);
+	ea_acct_lazy_close_all(a);	/* the deferred figures */
 	/* Every piece went to its cluster: the total is their sum. */
 	memset(&a->total, 0, sizeof(a->total));
 	for (int i = 0; i < a->model->nclusters; i++)

@@ -114,20 +114,40 @@ static void end_idle_period(struct ea_cpu_stats *c)
 	c->idle_cur = EA_IDLE_NONE;
 }
 
-static __attribute__((noinline)) void
-general_change(struct ea_stats *st, const struct ea_state *s, int cpu,
-	       uint64_t since, uint64_t now, const struct ea_cpu_state *old,
-	       const struct ea_cpu_state *new)
+/*
+ * A CPU's steady stretch: busy changes at one frequency, freqs[freq_last]'s,
+ * whose residency on_change() leaves to busy_ns. Its end adds it: the same
+ * lengths summed (uint64_t, modulo 2^64 as before).
+ */
+static void end_steady(struct ea_cpu_stats *c)
 {
-	struct ea_cpu_stats *c = cpu_stats(st, cpu);
+	if (!c->steady)
+		return;
+	c->freqs[c->freq_last].ns += c->busy_ns - c->steady_busy;
+	c->steady = false;
+}
+
+/* After a general change: a stretch begins when no idle stay is open and
+ * the CPU has a frequency's residency to add to. */
+static void begin_steady(struct ea_cpu_stats *c)
+{
+	if (c->idle_cur != EA_IDLE_NONE || c->freq_last < 0 ||
+	    c->freq_last >= c->nfreqs)
+		return;
+	c->steady = true;
+	c->steady_freq = c->freqs[c->freq_last].freq_khz;
+	c->steady_busy = c->busy_ns;
+}
+
+static void change(struct ea_stats *st, struct ea_cpu_stats *c,
+		   const struct ea_state *s, int cpu, uint64_t since,
+		   uint64_t now, const struct ea_cpu_state *old,
+		   const struct ea_cpu_state *new)
+{
 	uint64_t t0 = since, t1 = now;
 	uint64_t len;
 	int k, knew;
 
-	if (!c) {
-		snprintf(st->error, sizeof(st->error), "out of memory");
-		return;
-	}
 	if (!st->clip_known) {	/* fixed from the first change on */
 		ea_state_clip_bounds(s, &st->clip_start, &st->clip_end);
 		st->clip_known = true;
@@ -212,6 +232,22 @@ general_change(struct ea_stats *st, const struct ea_state *s, int cpu,
 		c->idle_exits++;
 }
 
+static __attribute__((noinline)) void
+general_change(struct ea_stats *st, const struct ea_state *s, int cpu,
+	       uint64_t since, uint64_t now, const struct ea_cpu_state *old,
+	       const struct ea_cpu_state *new)
+{
+	struct ea_cpu_stats *c = cpu_stats(st, cpu);
+
+	if (!c) {
+		snprintf(st->error, sizeof(st->error), "out of memory");
+		return;
+	}
+	end_steady(c);
+	change(st, c, s, cpu, since, now, old, new);
+	begin_steady(c);
+}
+
 static void on_change(void *ctx, const struct ea_state *s, int cpu,
 		      uint64_t since, uint64_t now,
 		      const struct ea_cpu_state *old,
@@ -221,20 +257,18 @@ static void on_change(void *ctx, const struct ea_state *s, int cpu,
 
 	/*
 	 * The common change, a task switch: busy before and after, nothing
-	 * inferred, no idle stay open, at the frequency of the CPU's last
-	 * residency. What general_change() does of it: the busy time and
-	 * the frequency's.
+	 * inferred, inside the window, in a steady stretch (no idle stay
+	 * open) at the frequency before. What general_change() does of it:
+	 * the busy time, and the frequency's, which the stretch's end adds.
 	 */
-	if (new && old->mode == EA_CPU_BUSY && new->mode == EA_CPU_BUSY &&
-	    !old->inferred && cpu < st->ncpus && st->clip_known) {
+	if (new && (unsigned int)cpu < (unsigned int)st->ncpus) {
 		struct ea_cpu_stats *c = &st->cpus[cpu];
-		uint64_t t0 = since, t1 = now, len = clip(st, &t0, &t1);
-		int i = c->freq_last;
 
-		if (c->idle_cur == EA_IDLE_NONE && len && i < c->nfreqs &&
-		    c->freqs[i].freq_khz == old->freq_khz) {
-			c->busy_ns += len;
-			c->freqs[i].ns += len;
+		if (c->steady && old->freq_khz == c->steady_freq &&
+		    old->mode == EA_CPU_BUSY && !old->inferred &&
+		    new->mode == EA_CPU_BUSY && now > since &&
+		    since >= st->clip_start && now <= st->clip_end) {
+			c->busy_ns += now - since;
 			return;
 		}
 	}
@@ -288,6 +322,7 @@ int ea_stats_done(struct ea_stats *st, const struct ea_state *s)
 	for (int i = 0; i < st->ncpus; i++) {
 		struct ea_cpu_stats *c = &st->cpus[i];
 
+		end_steady(c);
 		if (i < n) {
 			c->has_cpuidle = ea_state_cpu_has_cpuidle(s, i);
 			ea_state_cpu_util_stats(s, i, &c->util_mean, &c->util_max);

@@ -283,6 +283,93 @@ static void test_switch_fast_path(void **unused)
 	fixture_free(&g);
 }
 
+/* Every figure of two accountants on the same trace and model alike, the
+ * tasks' entries in the same order. */
+static void assert_same_acct(const struct ea_acct *a, const struct ea_acct *b)
+{
+	const struct ea_model *m = a->model;
+
+	assert_true(memcmp(&a->total, &b->total, sizeof(a->total)) == 0);
+	for (int i = 0; i < m->ncpus; i++) {
+		const struct ea_cpu_acct *x = &a->cpus[i], *y = &b->cpus[i];
+		const struct ea_cluster *cl = &m->clusters[m->cpu_cluster[i]];
+
+		assert_true(memcmp(&x->e, &y->e, sizeof(x->e)) == 0);
+		assert_int_equal(x->busy_ns, y->busy_ns);
+		assert_int_equal(x->idle_ns, y->idle_ns);
+		assert_int_equal(x->inferred_ns, y->inferred_ns);
+		assert_int_equal(x->unknown_ns, y->unknown_ns);
+		assert_true(x->unknown_energy == y->unknown_energy);
+		assert_int_equal(x->wakeups, y->wakeups);
+		assert_int_equal(x->assumed_freq_ns, y->assumed_freq_ns);
+		assert_int_equal(x->unmodelled_freq_ns, y->unmodelled_freq_ns);
+		assert_true(x->assumed_freq_energy == y->assumed_freq_energy);
+		assert_true(x->unmodelled_freq_energy == y->unmodelled_freq_energy);
+		assert_int_equal(x->work, y->work);
+		for (int k = 0; k <= cl->ncaps; k++) {
+			assert_int_equal(x->pstates[k].ns, y->pstates[k].ns);
+			assert_true(x->pstates[k].energy == y->pstates[k].energy);
+		}
+		assert_true(memcmp(x->cstates, y->cstates,
+				   (cl->nidles + 1) * sizeof(*x->cstates)) == 0);
+	}
+	for (int c = 0; c < m->nclusters; c++) {
+		const struct ea_cluster_acct *x = &a->clusters[c];
+		const struct ea_cluster_acct *y = &b->clusters[c];
+		const struct ea_cluster *cl = &m->clusters[c];
+
+		assert_true(memcmp(&x->e, &y->e, sizeof(x->e)) == 0);
+		assert_int_equal(x->busy_ns, y->busy_ns);
+		assert_int_equal(x->idle_ns, y->idle_ns);
+		assert_int_equal(x->wakeups, y->wakeups);
+		assert_true(memcmp(x->pstates, y->pstates,
+				   (cl->ncaps + 1) * sizeof(*x->pstates)) == 0);
+		assert_true(memcmp(x->cstates, y->cstates,
+				   (cl->nidles + 1) * sizeof(*x->cstates)) == 0);
+	}
+	assert_int_equal(a->ntasks, b->ntasks);
+	for (size_t i = 0; i < a->ntasks; i++) {
+		assert_int_equal(a->tasks[i].pid, b->tasks[i].pid);
+		assert_string_equal(a->tasks[i].comm, b->tasks[i].comm);
+		assert_true(memcmp(&a->tasks[i].e, &b->tasks[i].e,
+				   sizeof(a->tasks[i].e)) == 0);
+		assert_int_equal(a->tasks[i].runtime_ns, b->tasks[i].runtime_ns);
+	}
+}
+
+/*
+ * stretches.txt (two-cpu.json): stretches of task switches, whose figures
+ * the accountant defers (src/energy/acct-lazy.h), between changes of every
+ * other kind (an idle CPU, a wakeup its next task pays, one busy CPU, new
+ * tasks, a frequency the model lacks, one never reported). With time
+ * windows (one of 10 s) every change takes the general path: every figure
+ * must be the same, the tasks' entries in the same order; with and without
+ * the per-task attribution.
+ */
+static void test_stretches(void **unused)
+{
+	for (int no_tasks = 0; no_tasks < 2; no_tasks++) {
+		struct ea_acct_config fast_cfg = { .no_tasks = no_tasks };
+		struct ea_acct_config slow_cfg = { .no_tasks = no_tasks,
+						   .interval_ns = 10000000000ull };
+		struct fixture_run f, g;
+
+		fixture_run(&f, FIX "energy/stretches.txt",
+			    FIX "energy/two-cpu.json", &fast_cfg);
+		fixture_run(&g, FIX "energy/stretches.txt",
+			    FIX "energy/two-cpu.json", &slow_cfg);
+		assert_same_acct(&f.acct, &g.acct);
+		assert_int_equal(f.acct.ntasks, no_tasks ? 0 : 8);
+		if (!no_tasks)	/* a paid the OFF wakeup, f the WFI one */
+			assert_true(sum_tasks(&f.acct) ==
+				    ea_energy_total(&f.acct.total));
+		assert_true(f.acct.cpus[1].assumed_freq_energy > 0);
+		assert_true(f.acct.cpus[0].unmodelled_freq_energy > 0);
+		fixture_free(&f);
+		fixture_free(&g);
+	}
+}
+
 /* The exact decimal rendering of energies. */
 static void test_energy_format(void **unused)
 {
@@ -303,6 +390,7 @@ int main(void)
 		cmocka_unit_test(test_windows_and_no_wakeups),
 		cmocka_unit_test(test_wakeup_payer),
 		cmocka_unit_test(test_switch_fast_path),
+		cmocka_unit_test(test_stretches),
 		cmocka_unit_test(test_energy_format),
 	};
 
