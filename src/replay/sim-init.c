@@ -86,6 +86,8 @@ static void reset(struct sim *s)
 		c->curr = -1;
 		c->nrq = 0;
 		c->nrq_rt = 0;
+		c->vsum = 0;
+		c->vw = 0;
 		c->slice_end = UINT64_MAX;
 		c->in_busy0 = false;
 		c->wake_at = 0;

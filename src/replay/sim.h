@@ -140,9 +140,13 @@ struct sim_cpu {
 	uint64_t lw;
 	uint32_t lnr;
 	/* EEVDF: when curr's vruntime was last advanced; V when last known
-	 * (where an empty queue places its first task) */
+	 * (where an empty queue places its first task); the sums of its CFS
+	 * entities' vruntime x weight and of their weights, kept as they
+	 * join and leave (sim-eevdf.c) */
 	uint64_t exec_start;
 	int64_t v0;
+	__int128 vsum;
+	uint64_t vw;
 	/* record_wakee() of its idle task, current for an interrupt in idle */
 	uint32_t idle_flips, idle_last_wakee;
 	/* its periodic balance: sd->nr_balance_failed, and when it next
