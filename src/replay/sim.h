@@ -208,12 +208,14 @@ struct sim {
 	struct sim_task *tasks;
 	size_t ntasks;
 	/*
-	 * Arrivals in (t, seq, task) order: a heap of each task's next one
-	 * when every task's own arrivals are in that order (heap, nheap),
-	 * else all of them sorted (arr, narr, ai).
+	 * Arrivals in (t, seq, task) order: a tournament of each task's next
+	 * one when every task's own arrivals are in that order (heap: by
+	 * task, lt: its nodes, lt_n leaves; nheap: the tasks with one left;
+	 * sim-arrivals.c), else all of them sorted (arr, narr, ai).
 	 */
 	struct sim_arrival *heap;
-	size_t nheap;
+	uint32_t *lt;
+	size_t nheap, lt_n;
 	struct sim_arrival *arr;
 	size_t narr, ai;
 	/* frequency domains in order of their first CPU: the CPUs of d are
@@ -436,6 +438,8 @@ struct sim_arrival sim_arr_pop(struct sim *s);
 bool sim_arrivals_in_order(const struct ea_workload *w, bool keep_gaps,
 			   size_t *n);
 int sim_arrivals_sort(struct sim *s);
+int sim_arrivals_alloc(struct sim *s);
+void sim_arrivals_free(struct sim *s);
 void sim_arrivals_rewind(struct sim *s);
 
 /* sim-emit.c: the simulated events, ordered, to the sink */
@@ -575,7 +579,7 @@ static inline void sim_sync_cpu(struct sim *s, int cpu)
 static inline const struct sim_arrival *sim_arr_peek(const struct sim *s)
 {
 	if (s->heap)
-		return s->nheap ? &s->heap[0] : NULL;
+		return s->nheap ? &s->heap[s->lt[0]] : NULL;
 	return s->ai < s->narr ? &s->arr[s->ai] : NULL;
 }
 
