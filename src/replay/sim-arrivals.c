@@ -124,47 +124,18 @@ static int cmp_arr(const void *a, const void *b)
 	return x->task < y->task ? -1 : x->task > y->task;
 }
 
-/*
- * Whether each task's own arrivals come in (t, seq) order, strictly: then
- * merging the tasks' sequences in a heap yields the order of sorting them
- * all (cmp_arr), without the sort and its array. *n: how many arrivals.
- */
-static bool in_order(const struct ea_workload *w, bool keep_gaps, size_t *n)
-{
-	*n = 0;
-	for (size_t i = 0; i < w->ntasks; i++) {
-		const struct rp_task *t = &w->tasks[i];
-		uint64_t pt = 0, pseq = 0;
-		bool first = true;
-
-		for (size_t k = 0; k < t->nacts; k++) {
-			const struct rp_act a_ = rp_task_act(t, k), *a = &a_;
-			uint64_t at = sim_arrival_time(keep_gaps, a);
-
-			if (!(a->flags & RP_ACT_RAN) || at > w->counts.last_ts)
-				continue;
-			if (!first &&
-			    (at < pt || (at == pt && a->seq_in <= pseq)))
-				return false;
-			first = false;
-			pt = at;
-			pseq = a->seq_in;
-			(*n)++;
-		}
-	}
-	return true;
-}
-
-/* in_order(), once per workload and keep_gaps where w keeps it. */
+/* rp_arrivals_in_order(), once per workload and keep_gaps where w keeps
+ * it. */
 bool sim_arrivals_in_order(const struct ea_workload *w, bool keep_gaps,
 			   size_t *n)
 {
 	struct rp_arr_order *o = w->arr_order;
 
 	if (!o)
-		return in_order(w, keep_gaps, n);
+		return rp_arrivals_in_order(w, keep_gaps, n);
 	if (!o->known[keep_gaps]) {
-		o->in_order[keep_gaps] = in_order(w, keep_gaps, &o->n[keep_gaps]);
+		o->in_order[keep_gaps] =
+			rp_arrivals_in_order(w, keep_gaps, &o->n[keep_gaps]);
 		o->known[keep_gaps] = true;
 	}
 	*n = o->n[keep_gaps];

@@ -501,7 +501,7 @@ void sim_exit_wake(struct sim *s, int task, int cpu);
  * wakeup. Inline: read for every activation of every run. */
 static inline uint64_t sim_arrival_time(bool keep_gaps, const struct rp_act *a)
 {
-	return keep_gaps ? a->eligible : a->release;
+	return rp_arrival_time(keep_gaps, a);
 }
 
 /* sim-act.c: activations: start, end, segments, latency */
