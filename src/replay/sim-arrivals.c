@@ -40,14 +40,22 @@ static void replay_path(struct sim *s, uint32_t task)
 {
 	const struct sim_arrival *h = s->heap;
 	uint32_t *lt = s->lt, win = task;
+	/* the winner's key at hand: arr_less(&h[o], &h[win]) */
+	uint64_t wt = h[win].t, wseq = h[win].seq;
 
 	for (size_t n = (s->lt_n + task) >> 1; n; n >>= 1) {
 		uint32_t o = lt[n];
+		uint64_t ot = h[o].t;
 
-		if (arr_less(&h[o], &h[win])) {
-			lt[n] = win;
-			win = o;
-		}
+		if (ot > wt)
+			continue;
+		if (ot == wt && (h[o].seq > wseq || (h[o].seq == wseq &&
+						     o > win)))
+			continue;
+		lt[n] = win;
+		win = o;
+		wt = ot;
+		wseq = h[o].seq;
 	}
 	lt[0] = win;
 }
