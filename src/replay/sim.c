@@ -339,7 +339,9 @@ static void step(struct sim *s, uint64_t t)
 		sim_pick(s, s->corder[i], tick);
 		s->pk_dirty[w] &= ~(1ull << (i & 63));
 	}
-	sim_governor(s);
+	/* sim_governor()'s own first test, here: most steps change no util */
+	if (s->gov != RP_GOV_RECORDED && (s->util_dirty || s->gov_pending))
+		sim_governor(s);
 }
 
 /* Whether some task has work left: to arrive, moving, or runnable. */
