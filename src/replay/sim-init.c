@@ -432,6 +432,11 @@ void sim_set_sink(struct sim *s,
 	s->sink_ctx = ctx;
 }
 
+void sim_sink_no_comms(struct sim *s)
+{
+	s->no_comms = true;
+}
+
 const char *sim_error(const struct sim *s)
 {
 	return s->error;

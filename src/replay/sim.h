@@ -278,6 +278,7 @@ struct sim {
 	uint64_t nbuckets; /* closed */
 	uint32_t order;
 	int (*sink)(void *ctx, const struct ea_event *ev, const char *comm);
+	bool no_comms; /* the sink reads no comm: sim_out.comm not kept */
 	void *sink_ctx;
 	int sink_err;
 	/* metrics */
