@@ -8,6 +8,18 @@
 
 #include "replay/sim.h"
 
+/*
+ * When each task's own arrivals come in order, they are merged by a
+ * tournament of losers: s->heap[task] holds each task's next one (past
+ * the tasks, and once a task has none left, a key after every arrival),
+ * s->lt the tournament: lt[0] the task whose arrival is next, lt[n] for n
+ * in [1, L) the loser at node n, task i the leaf L + i (L = lt_n, a power
+ * of two, at least ntasks). Taking the next arrival and putting that
+ * task's following one in its place plays one path again, leaf to root:
+ * one comparison per level, where a binary heap's sift makes two. The
+ * keys (time, recorded order, task) all differ: the order taken is the
+ * same whatever merges them.
+ */
 static bool arr_less(const struct sim_arrival *x, const struct sim_arrival *y)
 {
 	if (x->t != y->t)
@@ -17,24 +29,60 @@ static bool arr_less(const struct sim_arrival *x, const struct sim_arrival *y)
 	return x->task < y->task;
 }
 
-static void sift_down(struct sim *s, size_t i)
+/* After every arrival (their t is at most the trace's last instant). */
+static void arr_none(struct sim_arrival *a, uint32_t task)
 {
-	struct sim_arrival *h = s->heap, x = h[i];
-	size_t n = s->nheap;
+	*a = (struct sim_arrival){UINT64_MAX, UINT64_MAX, task, 0};
+}
 
-	for (;;) {
-		size_t c = 2 * i + 1;
+/* The key of leaf task changed: its path to the root played again. */
+static void replay_path(struct sim *s, uint32_t task)
+{
+	const struct sim_arrival *h = s->heap;
+	uint32_t *lt = s->lt, win = task;
+	/* the winner's key at hand: arr_less(&h[o], &h[win]) */
+	uint64_t wt = h[win].t, wseq = h[win].seq;
 
-		if (c >= n)
-			break;
-		if (c + 1 < n && arr_less(&h[c + 1], &h[c]))
-			c++;
-		if (!arr_less(&h[c], &x))
-			break;
-		h[i] = h[c];
-		i = c;
+	for (size_t n = (s->lt_n + task) >> 1; n; n >>= 1) {
+		uint32_t o = lt[n];
+		uint64_t ot = h[o].t;
+
+		if (ot > wt)
+			continue;
+		if (ot == wt && (h[o].seq > wseq || (h[o].seq == wseq &&
+						     o > win)))
+			continue;
+		lt[n] = win;
+		win = o;
+		wt = ot;
+		wseq = h[o].seq;
 	}
-	h[i] = x;
+	lt[0] = win;
+}
+
+/* Every node from the leaves' keys (lt[L, 2L): the nodes' winners). */
+static void build_tree(struct sim *s)
+{
+	const struct sim_arrival *h = s->heap;
+	size_t L = s->lt_n;
+	uint32_t *lt = s->lt, *win = s->lt + L;
+
+	for (size_t n = L; n-- > 1;) {
+		/* a child at L or past it is a leaf: its task */
+		uint32_t a = 2 * n >= L ? (uint32_t)(2 * n - L) : win[2 * n];
+		uint32_t b = 2 * n + 1 >= L ? (uint32_t)(2 * n + 1 - L)
+					    : win[2 * n + 1];
+
+		if (arr_less(&h[b], &h[a])) {
+			uint32_t x = a;
+
+			a = b;
+			b = x;
+		}
+		win[n] = a;
+		lt[n] = b;
+	}
+	lt[0] = L > 1 ? win[1] : 0;
 }
 
 /* Task i's first arrival from acts[k] on into *a; false if none is left. */
@@ -64,11 +112,12 @@ struct sim_arrival sim_arr_pop(struct sim *s)
 
 	if (!s->heap)
 		return s->arr[s->ai++];
-	a = s->heap[0];
-	if (!next_arrival(s, a.task, a.act + 1, &s->heap[0]))
-		s->heap[0] = s->heap[--s->nheap];
-	if (s->nheap)
-		sift_down(s, 0);
+	a = s->heap[s->lt[0]];
+	if (!next_arrival(s, a.task, a.act + 1, &s->heap[a.task])) {
+		arr_none(&s->heap[a.task], a.task);
+		s->nheap--;
+	}
+	replay_path(s, a.task);
 	return a;
 }
 
@@ -83,47 +132,18 @@ static int cmp_arr(const void *a, const void *b)
 	return x->task < y->task ? -1 : x->task > y->task;
 }
 
-/*
- * Whether each task's own arrivals come in (t, seq) order, strictly: then
- * merging the tasks' sequences in a heap yields the order of sorting them
- * all (cmp_arr), without the sort and its array. *n: how many arrivals.
- */
-static bool in_order(const struct ea_workload *w, bool keep_gaps, size_t *n)
-{
-	*n = 0;
-	for (size_t i = 0; i < w->ntasks; i++) {
-		const struct rp_task *t = &w->tasks[i];
-		uint64_t pt = 0, pseq = 0;
-		bool first = true;
-
-		for (size_t k = 0; k < t->nacts; k++) {
-			const struct rp_act a_ = rp_task_act(t, k), *a = &a_;
-			uint64_t at = sim_arrival_time(keep_gaps, a);
-
-			if (!(a->flags & RP_ACT_RAN) || at > w->counts.last_ts)
-				continue;
-			if (!first &&
-			    (at < pt || (at == pt && a->seq_in <= pseq)))
-				return false;
-			first = false;
-			pt = at;
-			pseq = a->seq_in;
-			(*n)++;
-		}
-	}
-	return true;
-}
-
-/* in_order(), once per workload and keep_gaps where w keeps it. */
+/* rp_arrivals_in_order(), once per workload and keep_gaps where w keeps
+ * it. */
 bool sim_arrivals_in_order(const struct ea_workload *w, bool keep_gaps,
 			   size_t *n)
 {
 	struct rp_arr_order *o = w->arr_order;
 
 	if (!o)
-		return in_order(w, keep_gaps, n);
+		return rp_arrivals_in_order(w, keep_gaps, n);
 	if (!o->known[keep_gaps]) {
-		o->in_order[keep_gaps] = in_order(w, keep_gaps, &o->n[keep_gaps]);
+		o->in_order[keep_gaps] =
+			rp_arrivals_in_order(w, keep_gaps, &o->n[keep_gaps]);
 		o->known[keep_gaps] = true;
 	}
 	*n = o->n[keep_gaps];
@@ -161,16 +181,45 @@ int sim_arrivals_sort(struct sim *s)
 	return 0;
 }
 
-/* Back to the first arrival: the heap of each task's first one (with no
- * heap, the sorted array's cursor is the caller's). */
+/* The tournament's arrays for ntasks tasks: 0 or -1 (memory). */
+int sim_arrivals_alloc(struct sim *s)
+{
+	size_t L = 1;
+
+	while (L < s->ntasks)
+		L *= 2;
+	s->heap = calloc(L, sizeof(*s->heap));
+	s->lt = calloc(2 * L, sizeof(*s->lt));
+	s->lt_n = L;
+	if (!s->heap || !s->lt) {
+		sim_fail(s, "out of memory");
+		return -1;
+	}
+	return 0;
+}
+
+void sim_arrivals_free(struct sim *s)
+{
+	free(s->heap);
+	free(s->lt);
+	s->heap = NULL;
+	s->lt = NULL;
+	s->nheap = s->lt_n = 0;
+}
+
+/* Back to the first arrival: the tournament of each task's first one (with
+ * none, the sorted array's cursor is the caller's). */
 void sim_arrivals_rewind(struct sim *s)
 {
 	if (s->heap) {
 		s->nheap = 0;
-		for (size_t i = 0; i < s->ntasks; i++)
-			if (next_arrival(s, (uint32_t)i, 0, &s->heap[s->nheap]))
+		for (size_t i = 0; i < s->lt_n; i++) {
+			if (i < s->ntasks &&
+			    next_arrival(s, (uint32_t)i, 0, &s->heap[i]))
 				s->nheap++;
-		for (size_t i = s->nheap / 2; i-- > 0;)
-			sift_down(s, i);
+			else
+				arr_none(&s->heap[i], (uint32_t)i);
+		}
+		build_tree(s);
 	}
 }

@@ -46,30 +46,79 @@ static bool cfs_task(const struct sim *s, int k)
 }
 
 /*
- * avg_vruntime() without entity `skip` (-1: none): V, and through *w the
- * weight summed (0: no task, V is the CPU's last one).
+ * The CPU's CFS entities (running or queued) as sim_cpu.vsum and .vw sum
+ * them: each from sim_eevdf_place() to sim_eevdf_leave() (the task then
+ * joins and leaves the queue, or the running slot, of that CPU), its
+ * vruntime's changes while there (update_curr()) added. Exact integer
+ * sums: the same as summing the entities at each use, as this file did.
  */
-static int64_t avg_v(struct sim *s, int cpu, int skip, uint64_t *wsum)
+static void vsum_join(struct sim_cpu *c, const struct sim_task *t)
+{
+	c->vsum += (__int128)t->vrt * t->weight;
+	c->vw += t->weight;
+}
+
+static void vsum_leave(struct sim_cpu *c, const struct sim_task *t)
+{
+	c->vsum -= (__int128)t->vrt * t->weight;
+	c->vw -= t->weight;
+}
+
+#ifdef SIM_CHECK_VSUM
+#include <stdio.h>
+#include <stdlib.h>
+
+/* The sums as this file computed them before (SIM_CHECK_VSUM builds): the
+ * entities' (vruntime - ref) x weight, and their weights. */
+static void vsum_check(struct sim *s, int cpu, int skip, __int128 sum,
+		       uint64_t w)
 {
 	struct sim_cpu *c = &s->cpus[cpu];
-	__int128 sum = 0;
-	uint64_t w = 0;
+	__int128 x = 0;
+	uint64_t y = 0;
 	int64_t ref = c->v0;
 
 	if (cfs_task(s, c->curr) && c->curr != skip) {
-		const struct sim_task *t = &s->tasks[c->curr];
-
-		sum += (__int128)(t->vrt - ref) * t->weight;
-		w += t->weight;
+		x += (__int128)(s->tasks[c->curr].vrt - ref) *
+		     s->tasks[c->curr].weight;
+		y += s->tasks[c->curr].weight;
 	}
 	for (int k = 0; k < c->nrq; k++) {
 		const struct sim_task *t = &s->tasks[c->rq[k]];
 
 		if (t->rt || c->rq[k] == skip)
 			continue;
-		sum += (__int128)(t->vrt - ref) * t->weight;
-		w += t->weight;
+		x += (__int128)(t->vrt - ref) * t->weight;
+		y += t->weight;
 	}
+	if (x != sum || y != w) {
+		fprintf(stderr, "sim-eevdf: vsum differs on CPU %d\n", cpu);
+		abort();
+	}
+}
+#else
+#define vsum_check(s, cpu, skip, sum, w) ((void)0)
+#endif
+
+/* Sum over cpu's CFS entities of (vruntime - ref) x weight. */
+static __int128 vsum_rel(const struct sim_cpu *c, int64_t ref)
+{
+	return c->vsum - (__int128)ref * (__int128)c->vw;
+}
+
+/*
+ * avg_vruntime() without entity `skip` (-1: none; never one of cpu's
+ * entities here: a task is placed before it joins): V, and through *w the
+ * weight summed (0: no task, V is the CPU's last one).
+ */
+static int64_t avg_v(struct sim *s, int cpu, int skip, uint64_t *wsum)
+{
+	struct sim_cpu *c = &s->cpus[cpu];
+	int64_t ref = c->v0;
+	__int128 sum = vsum_rel(c, ref);
+	uint64_t w = c->vw;
+
+	vsum_check(s, cpu, skip, sum, w);
 	*wsum = w;
 	if (!w)
 		return ref;
@@ -79,8 +128,8 @@ static int64_t avg_v(struct sim *s, int cpu, int skip, uint64_t *wsum)
 	return ref + (int64_t)(sum / (__int128)w);
 }
 
-/* The weighted vruntimes vruntime_eligible() compares with, summed once
- * per pick (nothing changes during one): have, once summed. */
+/* The weighted vruntimes vruntime_eligible() compares with, taken once
+ * per pick (nothing changes during one): have, once taken. */
 struct vsum {
 	bool have;
 	__int128 sum;
@@ -95,23 +144,10 @@ static bool eligible(struct sim *s, int cpu, struct vsum *q, int64_t v)
 
 	if (!q->have) {
 		q->have = true;
-		q->sum = 0;
-		q->w = 0;
 		q->ref = c->v0;
-		if (cfs_task(s, c->curr)) {
-			const struct sim_task *t = &s->tasks[c->curr];
-
-			q->sum += (__int128)(t->vrt - q->ref) * t->weight;
-			q->w += t->weight;
-		}
-		for (int k = 0; k < c->nrq; k++) {
-			const struct sim_task *t = &s->tasks[c->rq[k]];
-
-			if (t->rt)
-				continue;
-			q->sum += (__int128)(t->vrt - q->ref) * t->weight;
-			q->w += t->weight;
-		}
+		q->sum = vsum_rel(c, q->ref);
+		q->w = c->vw;
+		vsum_check(s, cpu, -1, q->sum, q->w);
 	}
 	return q->sum >= (__int128)(v - q->ref) * (__int128)q->w;
 }
@@ -140,13 +176,16 @@ bool sim_eevdf_update_curr(struct sim *s, int cpu)
 	struct sim_cpu *c = &s->cpus[cpu];
 	struct sim_task *t;
 	bool resched = false;
+	int64_t d;
 
 	if (!cfs_task(s, c->curr))
 		return false;
 	t = &s->tasks[c->curr];
 	if (s->now <= c->exec_start)
 		return false;
-	t->vrt += vdelta(s->now - c->exec_start, t->weight);
+	d = vdelta(s->now - c->exec_start, t->weight);
+	t->vrt += d;
+	c->vsum += (__int128)d * t->weight;
 	c->exec_start = s->now;
 	if (t->vrt >= t->dl) {
 		t->dl = t->vrt + vdelta(s->base_slice, t->weight);
@@ -158,9 +197,10 @@ bool sim_eevdf_update_curr(struct sim *s, int cpu)
 }
 
 /*
- * place_entity(): the task joins cpu (not yet in its queue). wakeup: it
- * slept (its saved lag, a new deadline, half a slice if new); else it
- * moved while runnable (its saved lag and relative deadline).
+ * place_entity(): the task joins cpu (not yet in its queue; in its sums
+ * from here). wakeup: it slept (its saved lag, a new deadline, half a
+ * slice if new); else it moved while runnable (its saved lag and relative
+ * deadline).
  */
 void sim_eevdf_place(struct sim *s, int task, int cpu, bool wakeup)
 {
@@ -181,6 +221,7 @@ void sim_eevdf_place(struct sim *s, int task, int cpu, bool wakeup)
 		lag = (int64_t)(l / (__int128)w);
 	}
 	t->vrt = v - lag;
+	vsum_join(&s->cpus[cpu], t);
 	if (!wakeup && t->rel_dl) {
 		t->dl += t->vrt;
 		t->rel_dl = false;
@@ -194,7 +235,8 @@ void sim_eevdf_place(struct sim *s, int task, int cpu, bool wakeup)
 }
 
 /*
- * dequeue_entity(): the task leaves cpu (still counted there): its lag,
+ * dequeue_entity(): the task leaves cpu (still counted there, out of its
+ * sums from here): its lag,
  * clamped to the virtual time of max(2 slices, a tick); moving while
  * runnable, its deadline becomes relative. The CPU's V is kept for the
  * next task to join an empty queue.
@@ -213,6 +255,7 @@ void sim_eevdf_leave(struct sim *s, int task, int cpu, bool sleep)
 	if (sim_eevdf_update_curr(s, cpu) && task != c->curr)
 		c->slice_end = s->now;
 	v = avg_v(s, cpu, -1, &w);
+	vsum_leave(c, t);
 	t->vlag = v - t->vrt;
 	if (t->vlag > limit)
 		t->vlag = limit;

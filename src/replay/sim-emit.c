@@ -62,7 +62,9 @@ struct ea_event *sim_emit(struct sim *s, int cpu, uint8_t type, uint64_t key,
 	o->ev.cpu = cpu;
 	o->ev.cur_pid = c->e_pid;
 	o->ev.type = type;
-	memcpy(o->comm, comm_of(s, c->e_pid, cur_task), sizeof(o->comm));
+	if (!s->no_comms)
+		memcpy(o->comm, comm_of(s, c->e_pid, cur_task),
+		       sizeof(o->comm));
 	return &o->ev;
 }
 
@@ -102,8 +104,11 @@ static void sort_out(struct sim_out *out, size_t n)
 /* Hand the ordered events over to the sink. */
 static void deliver(struct sim *s)
 {
+	static const char none[EA_COMM_LEN];
+
 	for (size_t i = 0; i < s->nout && !s->error[0]; i++) {
-		if (s->sink(s->sink_ctx, &s->out[i].ev, s->out[i].comm))
+		if (s->sink(s->sink_ctx, &s->out[i].ev,
+			    s->no_comms ? none : s->out[i].comm))
 			sim_fail(s, "cannot write the simulated events");
 		s->events++;
 	}

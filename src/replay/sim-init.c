@@ -86,6 +86,8 @@ static void reset(struct sim *s)
 		c->curr = -1;
 		c->nrq = 0;
 		c->nrq_rt = 0;
+		c->vsum = 0;
+		c->vw = 0;
 		c->slice_end = UINT64_MAX;
 		c->in_busy0 = false;
 		c->wake_at = 0;
@@ -307,11 +309,8 @@ int sim_init(struct sim *s, const struct ea_workload *w,
 	if (sim_init_offs(s))
 		return -1;
 	if (sim_arrivals_in_order(w, s->keep_gaps, &n)) {
-		s->heap = calloc(s->ntasks ? s->ntasks : 1, sizeof(*s->heap));
-		if (!s->heap) {
-			sim_fail(s, "out of memory");
+		if (sim_arrivals_alloc(s))
 			return -1;
-		}
 	} else {
 		if (sim_arrivals_sort(s))
 			return -1;
@@ -328,9 +327,7 @@ int sim_init(struct sim *s, const struct ea_workload *w,
 
 int sim_sort_arrivals(struct sim *s)
 {
-	free(s->heap);
-	s->heap = NULL;
-	s->nheap = 0;
+	sim_arrivals_free(s);
 	if (!s->arr && sim_arrivals_sort(s))
 		return -1;
 	reset(s);
@@ -373,7 +370,7 @@ void sim_free(struct sim *s)
 	free(s->swapper);
 	rp_cl_cache_free(s->clc);
 	free(s->arr);
-	free(s->heap);
+	sim_arrivals_free(s);
 	free(s->dom_start);
 	free(s->dom_cpu);
 	free(s->dom_k);
@@ -433,6 +430,11 @@ void sim_set_sink(struct sim *s,
 {
 	s->sink = sink;
 	s->sink_ctx = ctx;
+}
+
+void sim_sink_no_comms(struct sim *s)
+{
+	s->no_comms = true;
 }
 
 const char *sim_error(const struct sim *s)

@@ -67,10 +67,12 @@ static void rq_push_rt(struct sim *s, int cpu, int task)
 int sim_rq_take(struct sim *s, int cpu, int at)
 {
 	struct sim_cpu *c = &s->cpus[cpu];
-	int task = c->rq[at];
+	int task = c->rq[at], *rq = c->rq, n = c->nrq - 1;
 
-	memmove(c->rq + at, c->rq + at + 1, (c->nrq - at - 1) * sizeof(int));
-	c->nrq--;
+	/* a few tasks: in place, not memmove()'s call */
+	for (int k = at; k < n; k++)
+		rq[k] = rq[k + 1];
+	c->nrq = n;
 	c->nrq_rt -= s->tasks[task].rt;
 	touch(s, cpu);
 	/* a demand that ended while it waited waited until then */

@@ -174,6 +174,27 @@ static bool idle_change_due(struct sim *s, int cpu, uint64_t *seq)
  */
 static void process_due(struct sim *s, uint64_t t)
 {
+	const struct sim_arrival *a;
+
+	/*
+	 * Only arrivals due (the common case): nothing else recorded is due
+	 * at t, no CPU is in an idle-task stretch nor follows recorded idle
+	 * states, no task is moving; an arrival changes none of that (moves
+	 * come from activations ending, sim-act.c). The loop below would
+	 * take the arrivals alone, in the same order.
+	 */
+	if (!s->nin_busy0 && !s->rec_idle_tl && !s->nmoves && !s->noffs &&
+	    !(s->gov == RP_GOV_RECORDED && s->fi < s->w->nfreqs &&
+	      s->w->freqs[s->fi].ts <= t) &&
+	    !(s->bi < s->w->nbusy0 && s->w->busy0[s->bi].start <= t)) {
+		while ((a = sim_arr_peek(s)) && a->t <= t &&
+		       a->seq < UINT64_MAX) {
+			struct sim_arrival next = sim_arr_pop(s);
+
+			sim_arrive(s, &next);
+		}
+		return;
+	}
 	for (;;) {
 		enum due kind = DUE_NONE;
 		uint64_t best = UINT64_MAX, q;
@@ -318,7 +339,9 @@ static void step(struct sim *s, uint64_t t)
 		sim_pick(s, s->corder[i], tick);
 		s->pk_dirty[w] &= ~(1ull << (i & 63));
 	}
-	sim_governor(s);
+	/* sim_governor()'s own first test, here: most steps change no util */
+	if (s->gov != RP_GOV_RECORDED && (s->util_dirty || s->gov_pending))
+		sim_governor(s);
 }
 
 /* Whether some task has work left: to arrive, moving, or runnable. */

@@ -140,9 +140,13 @@ struct sim_cpu {
 	uint64_t lw;
 	uint32_t lnr;
 	/* EEVDF: when curr's vruntime was last advanced; V when last known
-	 * (where an empty queue places its first task) */
+	 * (where an empty queue places its first task); the sums of its CFS
+	 * entities' vruntime x weight and of their weights, kept as they
+	 * join and leave (sim-eevdf.c) */
 	uint64_t exec_start;
 	int64_t v0;
+	__int128 vsum;
+	uint64_t vw;
 	/* record_wakee() of its idle task, current for an interrupt in idle */
 	uint32_t idle_flips, idle_last_wakee;
 	/* its periodic balance: sd->nr_balance_failed, and when it next
@@ -204,12 +208,14 @@ struct sim {
 	struct sim_task *tasks;
 	size_t ntasks;
 	/*
-	 * Arrivals in (t, seq, task) order: a heap of each task's next one
-	 * when every task's own arrivals are in that order (heap, nheap),
-	 * else all of them sorted (arr, narr, ai).
+	 * Arrivals in (t, seq, task) order: a tournament of each task's next
+	 * one when every task's own arrivals are in that order (heap: by
+	 * task, lt: its nodes, lt_n leaves; nheap: the tasks with one left;
+	 * sim-arrivals.c), else all of them sorted (arr, narr, ai).
 	 */
 	struct sim_arrival *heap;
-	size_t nheap;
+	uint32_t *lt;
+	size_t nheap, lt_n;
 	struct sim_arrival *arr;
 	size_t narr, ai;
 	/* frequency domains in order of their first CPU: the CPUs of d are
@@ -272,6 +278,7 @@ struct sim {
 	uint64_t nbuckets; /* closed */
 	uint32_t order;
 	int (*sink)(void *ctx, const struct ea_event *ev, const char *comm);
+	bool no_comms; /* the sink reads no comm: sim_out.comm not kept */
 	void *sink_ctx;
 	int sink_err;
 	/* metrics */
@@ -432,6 +439,8 @@ struct sim_arrival sim_arr_pop(struct sim *s);
 bool sim_arrivals_in_order(const struct ea_workload *w, bool keep_gaps,
 			   size_t *n);
 int sim_arrivals_sort(struct sim *s);
+int sim_arrivals_alloc(struct sim *s);
+void sim_arrivals_free(struct sim *s);
 void sim_arrivals_rewind(struct sim *s);
 
 /* sim-emit.c: the simulated events, ordered, to the sink */
@@ -493,7 +502,7 @@ void sim_exit_wake(struct sim *s, int task, int cpu);
  * wakeup. Inline: read for every activation of every run. */
 static inline uint64_t sim_arrival_time(bool keep_gaps, const struct rp_act *a)
 {
-	return keep_gaps ? a->eligible : a->release;
+	return rp_arrival_time(keep_gaps, a);
 }
 
 /* sim-act.c: activations: start, end, segments, latency */
@@ -571,7 +580,7 @@ static inline void sim_sync_cpu(struct sim *s, int cpu)
 static inline const struct sim_arrival *sim_arr_peek(const struct sim *s)
 {
 	if (s->heap)
-		return s->nheap ? &s->heap[0] : NULL;
+		return s->nheap ? &s->heap[s->lt[0]] : NULL;
 	return s->ai < s->narr ? &s->arr[s->ai] : NULL;
 }
 

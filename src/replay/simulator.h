@@ -79,6 +79,8 @@ void sim_set_sink(struct sim *s,
 		  int (*sink)(void *ctx, const struct ea_event *ev,
 			      const char *comm),
 		  void *ctx);
+/* The sink reads no comm (it gets "" for each event): none is copied. */
+void sim_sink_no_comms(struct sim *s);
 /* --idle oracle's first pass: a run without output measuring each idle
  * period, then back to the start. 0 or -1 (sim_error()). */
 int sim_measure_idle(struct sim *s);

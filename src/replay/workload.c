@@ -712,6 +712,33 @@ static int cmp_busy0(const void *a, const void *b)
 	return x->cpu - y->cpu;
 }
 
+bool rp_arrivals_in_order(const struct ea_workload *w, bool keep_gaps,
+			  size_t *n)
+{
+	*n = 0;
+	for (size_t i = 0; i < w->ntasks; i++) {
+		const struct rp_task *t = &w->tasks[i];
+		uint64_t pt = 0, pseq = 0;
+		bool first = true;
+
+		for (size_t k = 0; k < t->nacts; k++) {
+			const struct rp_act a_ = rp_task_act(t, k), *a = &a_;
+			uint64_t at = rp_arrival_time(keep_gaps, a);
+
+			if (!(a->flags & RP_ACT_RAN) || at > w->counts.last_ts)
+				continue;
+			if (!first &&
+			    (at < pt || (at == pt && a->seq_in <= pseq)))
+				return false;
+			first = false;
+			pt = at;
+			pseq = a->seq_in;
+			(*n)++;
+		}
+	}
+	return true;
+}
+
 int ea_workload_done(struct ea_workload *w, const struct ea_state *s,
 		     struct ea_err *err)
 {
@@ -765,6 +792,16 @@ int ea_workload_done(struct ea_workload *w, const struct ea_state *s,
 	c->idle_busy = w->nbusy0;
 	if (w->nbusy0)
 		qsort(w->busy0, w->nbusy0, sizeof(*w->busy0), cmp_busy0);
+	/* the arrivals' order, checked here once for all the runs (the
+	 * threads that replay w then only read it) */
+	w->arr_order = calloc(1, sizeof(*w->arr_order));
+	if (!w->arr_order)
+		return ea_err_set(err, "out of memory");
+	for (int g = 0; g < 2; g++) {
+		w->arr_order->in_order[g] =
+			rp_arrivals_in_order(w, g, &w->arr_order->n[g]);
+		w->arr_order->known[g] = true;
+	}
 	return 0;
 }
 

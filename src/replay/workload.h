@@ -295,9 +295,9 @@ struct ea_workload {
 	struct rp_early_run *early;
 	size_t nearly, early_cap;
 	/* the arrivals' order check (sim_arrivals_in_order()), per keep_gaps,
-	 * once for all the runs of a workload only one thread replays (an
-	 * ensemble member's copy: rp_workload_perturb()); NULL: checked at
-	 * each run */
+	 * once for all the runs of a workload: made at ea_workload_done()
+	 * before any run, or left to the one thread that replays an ensemble
+	 * member's copy (rp_workload_perturb()); NULL: checked at each run */
 	struct rp_arr_order *arr_order;
 	char error[128];
 };
@@ -306,6 +306,22 @@ struct rp_arr_order {
 	bool known[2], in_order[2];
 	size_t n[2];
 };
+
+/* When activation a arrives in a replay (sim_arrival_time()): under
+ * keep_gaps at its recorded eligibility, else at its wakeup. */
+static inline uint64_t rp_arrival_time(bool keep_gaps, const struct rp_act *a)
+{
+	return keep_gaps ? a->eligible : a->release;
+}
+
+/*
+ * workload.c: whether each task's own arrivals (activations that ran, by
+ * rp_arrival_time(), up to the trace's end) come in (t, seq) order,
+ * strictly: then merging the tasks' sequences yields the order of sorting
+ * them all (sim-arrivals.c). *n: how many arrivals.
+ */
+bool rp_arrivals_in_order(const struct ea_workload *w, bool keep_gaps,
+			  size_t *n);
 
 /*
  * The jitter drawn for draw n of an ensemble member seeded seed: uniform
