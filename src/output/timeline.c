@@ -560,6 +560,9 @@ int ea_timeline_done(struct ea_timeline *t, const struct ea_state *s,
 
 	tl_thread_finish(t->priv->thread);
 	t->priv->thread = NULL;
+	/* the record complete: a reader ahead (tl_changes_publish()) reads
+	 * the rest */
+	tl_changes_seal(&t->priv->changes);
 	if (t->error[0])
 		return ea_err_set(err, "%s", t->error);
 	ea_state_window(s, &t->start, &t->end);
