@@ -250,7 +250,7 @@ int cmd_report(int argc, char **argv)
 	struct report_opts ro = { .perfetto_max_mb = -1 };	/* -1: the default */
 	struct ea_acct_config acfg = { 0 };
 	struct ea_model *model = NULL;
-	struct ea_consumer cons[3];
+	struct ea_consumer cons[2];
 	struct ea_timeline tl = { 0 };
 	struct ea_perfetto_ahead *ahead = NULL;
 	struct ea_report rep;
@@ -342,14 +342,16 @@ int cmd_report(int argc, char **argv)
 		if (ro.perfetto)
 			ahead = ea_cli_perfetto_ahead(&tl, ro.perfetto,
 						      ro.perfetto_max_mb);
-		cons[ncons++] = (struct ea_consumer){ &ea_timeline_ops, &tl };
+		/* after the accountant, in one consumer with it: the state
+		 * calls two consumers directly, three through a loop */
+		cons[1] = (struct ea_consumer){ &ea_timeline_acct_ops, &tl };
 	}
 	if (ea_run(&run, args[0], &o.cfg, cons, ncons, &err)) {
 		ea_die("%s", err.msg);
 		goto out;
 	}
 	if (ea_acct_done(&acct, run.state, &err) || ea_stats_done(&st, run.state) ||
-	    (ncons > 2 && ea_timeline_done(&tl, run.state, &err))) {
+	    ((ro.html || ro.perfetto) && ea_timeline_done(&tl, run.state, &err))) {
 		ea_die("%s: %s", ea_trace_label(args[0]), err.msg);
 		goto out_run;
 	}
