@@ -44,11 +44,10 @@ struct ea_common_opts {
 	"                     and pricing on threads of their own; a\n"     \
 	"                     compressed trace.dat: inflating from 2,\n"   \
 	"                     decoding from 3, the look-ahead from 4;\n"   \
-	"                     report's protobuf --perfetto encoded from\n" \
-	"                     2); default one, but a compressed\n"         \
-	"                     trace.dat inflated and a protobuf\n"         \
-	"                     --perfetto encoded on a second on two CPUs\n" \
-	"                     or more\n"                                    \
+	"                     report's protobuf Perfetto file encoded\n"  \
+	"                     from 2); default one, but a compressed\n"   \
+	"                     trace.dat inflated and report's protobuf\n" \
+	"                     encoded on a second on two CPUs or more\n"  \
 	"      --max-inflate R  a compressed trace (gzip, zstd, Perfetto\n"   \
 	"                     compressed_packets) may expand to R times its\n" \
 	"                     size on disk, at least 32 MiB (default 32)\n"
