@@ -62,6 +62,14 @@ int ea_timeline_init(struct ea_timeline *t, const struct ea_acct *acct,
 void ea_timeline_free(struct ea_timeline *t);
 extern const struct ea_state_ops ea_timeline_ops;
 /*
+ * The accountant t was made with and the timeline as one consumer (ctx:
+ * t; the accountant given to ea_timeline_init() must be one the caller
+ * may change): each change goes to the accountant, then to the timeline,
+ * as with the two consumers in that order, one call fewer a change (a
+ * run with two consumers has the state call them directly).
+ */
+extern const struct ea_state_ops ea_timeline_acct_ops;
+/*
  * From the first change on, spread the accountant's figures over the
  * buckets (and record the changes) on a thread of its own, the figures
  * still read in the state stage's thread: the same buckets and changes,

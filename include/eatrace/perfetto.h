@@ -53,4 +53,26 @@ void ea_perfetto_process(struct ea_perfetto *p, const char *name,
  * memory on the way (the file is incomplete: discard it). */
 int ea_perfetto_end(struct ea_perfetto *p);
 
+/*
+ * A protobuf file's task slices and OPP and idle-state counters encoded
+ * ahead, on a thread of their own, while the run records timeline t's
+ * changes (t recorded with record_changes; started before its first
+ * change), so that the file's writer has only to write them out at the
+ * end: the same bytes. It holds at most the file's cap (cap bytes; 0:
+ * none) or EA_PERFETTO_AHEAD_MAX_MB MiB of them, the rest is encoded at
+ * the end. NULL when it cannot start (nothing changes then).
+ */
+#define EA_PERFETTO_AHEAD_MAX_MB 64
+struct ea_perfetto_ahead;
+struct ea_perfetto_ahead *ea_perfetto_ahead_start(struct ea_timeline *t,
+						  long long cap);
+/* The next ea_perfetto_process() of p (a protobuf file), with t and a
+ * time origin of 0, takes what a encoded (waiting for its thread): a
+ * process whose changes a cannot stand for is encoded whole, as
+ * without. */
+void ea_perfetto_use_ahead(struct ea_perfetto *p, struct ea_perfetto_ahead *a);
+/* Stops a's thread (when it runs: a failed run) and frees a; before its
+ * timeline is freed. NULL: nothing. */
+void ea_perfetto_ahead_free(struct ea_perfetto_ahead *a);
+
 #endif

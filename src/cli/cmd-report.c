@@ -184,7 +184,8 @@ static int on_opt(int opt, const char *arg, void *ctx)
  * written first so that its fsync() runs while the HTML is drawn.
  */
 static int write_pictures(const struct report_opts *ro, const struct ea_report *rep,
-			  const struct ea_timeline *tl, const struct ea_state *s)
+			  const struct ea_timeline *tl, const struct ea_state *s,
+			  struct ea_perfetto_ahead *ahead)
 {
 	struct ea_perfetto *pf;
 	struct ea_out html, out;
@@ -197,6 +198,8 @@ static int write_pictures(const struct report_opts *ro, const struct ea_report *
 				ea_out_abort(&html);
 			return EXIT_ERROR;
 		}
+		if (ahead)
+			ea_perfetto_use_ahead(pf, ahead);
 		ea_perfetto_process(pf, "actual (recorded trace)", tl, s, 0);
 		if (ea_cli_perfetto_commit(&out, pf, ro->perfetto_max_mb, ro->perfetto)) {
 			if (ro->html)
@@ -247,8 +250,9 @@ int cmd_report(int argc, char **argv)
 	struct report_opts ro = { .perfetto_max_mb = -1 };	/* -1: the default */
 	struct ea_acct_config acfg = { 0 };
 	struct ea_model *model = NULL;
-	struct ea_consumer cons[3];
+	struct ea_consumer cons[2];
 	struct ea_timeline tl = { 0 };
+	struct ea_perfetto_ahead *ahead = NULL;
 	struct ea_report rep;
 	struct ea_rail_cmp *rails = NULL;
 	size_t nrails = 0;
@@ -331,14 +335,23 @@ int cmd_report(int argc, char **argv)
 		 * thread was faster there */
 		if (ea_input_jobs_explicit() && ea_input_jobs() >= 3)
 			(void)ea_timeline_use_thread(&tl);
-		cons[ncons++] = (struct ea_consumer){ &ea_timeline_ops, &tl };
+		/* the protobuf's packets encoded as the run goes, on a
+		 * thread of their own (the second CPU is idle while an
+		 * uncompressed trace is read on one): most of the file's
+		 * work done when the run ends */
+		if (ro.perfetto)
+			ahead = ea_cli_perfetto_ahead(&tl, ro.perfetto,
+						      ro.perfetto_max_mb);
+		/* after the accountant, in one consumer with it: the state
+		 * calls two consumers directly, three through a loop */
+		cons[1] = (struct ea_consumer){ &ea_timeline_acct_ops, &tl };
 	}
 	if (ea_run(&run, args[0], &o.cfg, cons, ncons, &err)) {
 		ea_die("%s", err.msg);
 		goto out;
 	}
 	if (ea_acct_done(&acct, run.state, &err) || ea_stats_done(&st, run.state) ||
-	    (ncons > 2 && ea_timeline_done(&tl, run.state, &err))) {
+	    ((ro.html || ro.perfetto) && ea_timeline_done(&tl, run.state, &err))) {
 		ea_die("%s: %s", ea_trace_label(args[0]), err.msg);
 		goto out_run;
 	}
@@ -368,12 +381,13 @@ int cmd_report(int argc, char **argv)
 		ea_notes_to_stderr(&o, &st, &run.info, &rep, rep.path);
 	if (!rc)
 		ea_cli_filter_warn(&ro.filter, rep.path, o.verbose < 0, acct_has_cpu, &acct);
-	if (!rc && write_pictures(&ro, &rep, &tl, run.state))
+	if (!rc && write_pictures(&ro, &rep, &tl, run.state, ahead))
 		rc = EXIT_ERROR;
 out_run:
 	ea_rails_cmp_free(rails, nrails);
 	ea_run_free(&run);
 out:
+	ea_perfetto_ahead_free(ahead);	/* its thread reads tl's record */
 	ea_timeline_free(&tl);
 	ea_stats_free(&st);
 	ea_acct_free(&acct);

@@ -43,9 +43,11 @@ struct ea_common_opts {
 	"  -j, --jobs N       threads (1: one; 2 or more: reading, look-ahead\n" \
 	"                     and pricing on threads of their own; a\n"     \
 	"                     compressed trace.dat: inflating from 2,\n"   \
-	"                     decoding from 3, the look-ahead from 4);\n"  \
-	"                     default one, but a compressed trace.dat\n"   \
-	"                     inflated on a second on two CPUs or more\n"  \
+	"                     decoding from 3, the look-ahead from 4;\n"   \
+	"                     report's protobuf Perfetto file encoded\n"  \
+	"                     from 2); default one, but a compressed\n"   \
+	"                     trace.dat inflated and report's protobuf\n" \
+	"                     encoded on a second on two CPUs or more\n"  \
 	"      --max-inflate R  a compressed trace (gzip, zstd, Perfetto\n"   \
 	"                     compressed_packets) may expand to R times its\n" \
 	"                     size on disk, at least 32 MiB (default 32)\n"

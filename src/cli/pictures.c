@@ -6,6 +6,7 @@
 #include "cli/msg.h"
 #include "cli/pictures.h"
 #include "eatrace/error.h"
+#include "eatrace/input.h"
 
 int ea_cli_pic_open(struct ea_out *out, const char *path)
 {
@@ -30,6 +31,17 @@ static long long cap_bytes(enum ea_perfetto_format fmt, double max_mb)
 {
 	return max_mb < 0 ? ea_perfetto_default_cap(fmt)
 			  : (long long)(max_mb * 1048576);
+}
+
+struct ea_perfetto_ahead *ea_cli_perfetto_ahead(struct ea_timeline *tl,
+						const char *path, double max_mb)
+{
+	enum ea_perfetto_format fmt = ea_perfetto_format_of(path);
+
+	/* -j 1: one thread */
+	if (fmt != EA_PERFETTO_PROTOBUF || ea_input_jobs() < 2)
+		return NULL;
+	return ea_perfetto_ahead_start(tl, cap_bytes(fmt, max_mb));
 }
 
 int ea_cli_perfetto_open(struct ea_out *out, const char *path,

@@ -23,6 +23,12 @@ int ea_cli_perfetto_open(struct ea_out *out, const char *path,
 			 struct ea_perfetto **pf, double max_mb);
 int ea_cli_perfetto_commit(struct ea_out *out, struct ea_perfetto *pf,
 			   double max_mb, const char *path);
+/* The packets of a protobuf --perfetto path encoded ahead, on a thread of
+ * their own while the run records timeline tl's changes
+ * (ea_perfetto_ahead_start()), when -j allows two threads (by default on
+ * two CPUs or more); NULL otherwise (the file is the same). */
+struct ea_perfetto_ahead *ea_cli_perfetto_ahead(struct ea_timeline *tl,
+						const char *path, double max_mb);
 /* --perfetto-max-mb MB (0: no cap): 0, or says why and returns EXIT_ERROR. */
 int ea_cli_parse_max_mb(const char *arg, double *mb);
 

@@ -36,10 +36,13 @@
  */
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #include "output/pb-write.h"
+#include "output/perfetto-ahead.h"
 #include "output/perfetto-priv.h"
 #include "output/timeline-changes.h"
+#include "output/timeline-priv.h"
 
 /* Field numbers and values (perfetto_trace.proto). */
 enum {
@@ -101,6 +104,10 @@ enum {
 /* Packets are held in the writer's buffer (w) and given to the file
  * once it holds this many bytes (ea_pf_tell() counts them). */
 #define FLUSH_BYTES 65536
+/* Encoding ahead: held in blocks of AHEAD_BLOCK bytes (w's buffer, huge
+ * pages where the kernel has them), given over with this much room left. */
+#define AHEAD_BLOCK (2u << 20)
+#define AHEAD_FLUSH_BYTES (AHEAD_BLOCK - 4096)
 
 /* About one power counter packet (the power step, ea_pf_power_step()). */
 #define COUNTER_BYTES 30
@@ -120,9 +127,13 @@ struct cpu_seq {
 
 struct pb_state {
 	struct pbw w;
+	size_t flush_bytes; /* FLUSH_BYTES, AHEAD_FLUSH_BYTES */
 	uint64_t next_uuid; /* track uuids, unique in the file */
 	uint32_t next_seq; /* sequence ids, unique in the file */
 	bool clock_written;
+	/* encoding ahead: w's bytes go to its blocks, not to a file, and a
+	 * task's name packet is left to the end (a hole) */
+	struct pf_ahead *ahead;
 };
 
 static uint64_t rel(uint64_t ns, uint64_t t0)
@@ -130,9 +141,39 @@ static uint64_t rel(uint64_t ns, uint64_t t0)
 	return ns > t0 ? ns - t0 : 0;
 }
 
+/* Encoding ahead: w's buffer to the blocks held, a new one in its place. */
+static void ahead_flush(struct ea_perfetto *p, struct pb_state *ps)
+{
+	uint8_t *q;
+
+	if (!pbw_ok(&ps->w) || !ps->w.n)
+		return;
+	q = aligned_alloc(AHEAD_BLOCK, AHEAD_BLOCK);
+	if (!q) {
+		ps->w.failed = true;
+		return;
+	}
+	if (!pf_ahead_add_block(ps->ahead, ps->w.p, ps->w.n)) {
+		free(q);
+		ps->w.p = NULL; /* freed by pf_ahead_add_block() */
+		ps->w.cap = 0;
+		ps->w.failed = true;
+		return;
+	}
+#ifdef MADV_HUGEPAGE
+	(void)madvise(q, AHEAD_BLOCK, MADV_HUGEPAGE); /* a hint */
+#endif
+	ps->w.p = q;
+	ps->w.cap = AHEAD_BLOCK;
+	pbw_reset(&ps->w);
+	p->held = 0;
+}
+
 /* Gives the whole packets held to the file. */
 static void flush(struct ea_perfetto *p, struct pb_state *ps)
 {
+	if (ps->ahead)
+		return ahead_flush(p, ps);
 	if (pbw_ok(&ps->w) && ps->w.n &&
 	    fwrite(ps->w.p, 1, ps->w.n, p->f) != ps->w.n)
 		ps->w.failed = true;
@@ -148,7 +189,7 @@ static void packet_begin(struct ea_perfetto *p, struct pb_state *ps,
 			 uint32_t seq, struct cpu_seq *cs, uint64_t ts,
 			 unsigned flags)
 {
-	if (ps->w.n >= FLUSH_BYTES)
+	if (ps->w.n >= ps->flush_bytes)
 		flush(p, ps);
 	pbw_begin(&ps->w, TRACE_PACKET);
 	if (cs) {
@@ -281,19 +322,6 @@ static void cpu_seq_start(struct ea_perfetto *p, struct pb_state *ps,
 	cs->started = true;
 }
 
-/* The OPP and idle state (f, i) as extra counter values of the current
- * track event, when either changed. */
-static void extra_counters(struct pb_state *ps, struct cpu_seq *cs, long long f,
-			   long long i)
-{
-	if (f == cs->f && i == cs->i)
-		return;
-	pbw_int(&ps->w, TE_EXTRA_COUNTER_VALUES, f);
-	pbw_int(&ps->w, TE_EXTRA_COUNTER_VALUES, i);
-	cs->f = f;
-	cs->i = i;
-}
-
 /* Room for the longest event_packet(): the packet's tag and length, the
  * timestamp's and sequence's fields, the event's tag and length, its type,
  * name and two extra counter values. */
@@ -349,7 +377,7 @@ static void event_packet(struct ea_perfetto *p, struct pb_state *ps,
 {
 	uint8_t *q;
 
-	if (ps->w.n >= FLUSH_BYTES)
+	if (ps->w.n >= ps->flush_bytes)
 		flush(p, ps);
 	if (!pbw_room(&ps->w, EVENT_PACKET_MAX))
 		return;
@@ -387,13 +415,50 @@ static void counters_alone(struct ea_perfetto *p, struct pb_state *ps,
 	}
 }
 
+/*
+ * The packet of a task's first slice on a sequence (h: its fields, as
+ * slice_begin() had them): the slice's BEGIN, its name pid's label from s
+ * interned (with iid).
+ */
+static void name_packet(struct ea_perfetto *p, struct pb_state *ps,
+			const struct pf_hole *h, const struct ea_state *s)
+{
+	char cb[32], label[EA_COMM_LEN + 16];
+	const char *comm = ea_pf_comm_of(s, h->pid, cb);
+
+	if (h->pid > 0 && comm != cb)
+		snprintf(label, sizeof(label), "%s %d", comm, h->pid);
+	else
+		snprintf(label, sizeof(label), "%s", comm);
+	if (ps->w.n >= ps->flush_bytes)
+		flush(p, ps);
+	pbw_begin(&ps->w, TRACE_PACKET);
+	pbw_uint(&ps->w, TP_TIMESTAMP, h->dts);
+	pbw_uint(&ps->w, TP_SEQUENCE_ID, h->seq);
+	pbw_uint(&ps->w, TP_SEQUENCE_FLAGS, SEQ_NEEDS_INCREMENTAL_STATE);
+	pbw_begin(&ps->w, TP_INTERNED_DATA);
+	pbw_begin(&ps->w, ID_EVENT_NAMES);
+	pbw_uint(&ps->w, EN_IID, h->iid);
+	pbw_string(&ps->w, EN_NAME, label);
+	pbw_end(&ps->w);
+	pbw_end(&ps->w);
+	pbw_begin(&ps->w, TP_TRACK_EVENT);
+	pbw_uint(&ps->w, TE_TYPE, TYPE_SLICE_BEGIN);
+	pbw_uint(&ps->w, TE_NAME_IID, h->iid);
+	if (h->extra) {
+		pbw_int(&ps->w, TE_EXTRA_COUNTER_VALUES, h->f);
+		pbw_int(&ps->w, TE_EXTRA_COUNTER_VALUES, h->i);
+	}
+	pbw_end(&ps->w);
+	packet_end(p, ps);
+}
+
 /* A slice's BEGIN at ts, named after pid, with the values (f, i). */
 static void slice_begin(struct ea_perfetto *p, struct pb_state *ps,
 			struct cpu_seq *cs, uint64_t ts, int32_t pid,
 			const struct ea_state *s, long long f, long long i)
 {
-	char cb[32], label[EA_COMM_LEN + 16];
-	const char *comm;
+	struct pf_hole h;
 	size_t slot;
 	uint64_t iid;
 
@@ -407,29 +472,31 @@ static void slice_begin(struct ea_perfetto *p, struct pb_state *ps,
 		event_packet(p, ps, cs, ts, TYPE_SLICE_BEGIN, iid, f, i);
 		return;
 	}
-	/* pid's first slice on this sequence: its name interned here */
-	packet_begin(p, ps, cs->seq, cs, ts, SEQ_NEEDS_INCREMENTAL_STATE);
-	comm = ea_pf_comm_of(s, pid, cb);
+	/* pid's first slice on this sequence: its name interned here (as
+	 * packet_begin() and extra_counters() would) */
 	iid = cs->names.n + 1;
 	cs->names.pid[slot] = pid;
 	cs->names.val[slot] = iid;
 	cs->names.n++;
-	if (pid > 0 && comm != cb)
-		snprintf(label, sizeof(label), "%s %d", comm, pid);
-	else
-		snprintf(label, sizeof(label), "%s", comm);
-	pbw_begin(&ps->w, TP_INTERNED_DATA);
-	pbw_begin(&ps->w, ID_EVENT_NAMES);
-	pbw_uint(&ps->w, EN_IID, iid);
-	pbw_string(&ps->w, EN_NAME, label);
-	pbw_end(&ps->w);
-	pbw_end(&ps->w);
-	pbw_begin(&ps->w, TP_TRACK_EVENT);
-	pbw_uint(&ps->w, TE_TYPE, TYPE_SLICE_BEGIN);
-	pbw_uint(&ps->w, TE_NAME_IID, iid);
-	extra_counters(ps, cs, f, i);
-	pbw_end(&ps->w);
-	packet_end(p, ps);
+	h = (struct pf_hole){
+		.dts = ts > cs->last_ts ? ts - cs->last_ts : 0,
+		.iid = iid,
+		.f = f,
+		.i = i,
+		.pid = pid,
+		.seq = cs->seq,
+		.extra = f != cs->f || i != cs->i,
+	};
+	if (ts > cs->last_ts)
+		cs->last_ts = ts;
+	cs->f = f;
+	cs->i = i;
+	if (!ps->ahead)
+		return name_packet(p, ps, &h, s);
+	/* ahead: the name is the state's at the end of the run */
+	h.off = ps->ahead->bytes + ps->w.n;
+	if (!pf_ahead_add_hole(ps->ahead, &h))
+		ps->w.failed = true;
 }
 
 /*
@@ -456,7 +523,7 @@ static void slice_switch(struct ea_perfetto *p, struct pb_state *ps,
 		slice_begin(p, ps, cs, ts, pid, s, f, i);
 		return;
 	}
-	if (ps->w.n >= FLUSH_BYTES)
+	if (ps->w.n >= ps->flush_bytes)
 		flush(p, ps);
 	if (!pbw_room(&ps->w, 2 * EVENT_PACKET_MAX))
 		return;
@@ -484,6 +551,7 @@ static int tracks_alloc(struct tracks *k, int ncl, int ncpus)
 	if (!v || !k->cpu) {
 		free(v);
 		free(k->cpu);
+		k->cpu = NULL;
 		return -1;
 	}
 	k->cl_power = v;
@@ -554,32 +622,53 @@ static void describe(struct ea_perfetto *p, struct pb_state *ps,
 }
 
 /*
+ * The pass over the changes, resumable: the reader, the changes read.
+ * Encoding ahead, also what the end needs to know: where the cap's last
+ * check came (the bytes and holes before it), the highest CPU seen, and
+ * the bytes it may hold.
+ */
+struct pb_pass {
+	struct ea_tl_reader *r;
+	size_t n;
+	size_t ck_off, ck_holes;
+	bool ck_any;
+	int max_cpu;
+	size_t max_bytes;
+};
+
+/*
  * OPP and idle-state changes and task slices, in time order (as
  * perfetto-json.c's changes()), so that a cap cuts them all at one time.
  * A slice's END waits for the CPU's next stretch, whose values it carries
- * when that stretch is not a slice.
+ * when that stretch is not a slice. Until the reader has no more (or the
+ * cap, or a failure; ahead, the bytes it may hold).
  */
 static void changes(struct ea_perfetto *p, struct pb_state *ps,
-		    struct tracks *k, const struct ea_timeline *t,
+		    struct tracks *k, struct pb_pass *pass,
 		    const struct ea_state *s, uint64_t t0)
 {
-	struct ea_tl_reader *r = ea_tl_reader_new(t);
 	struct ea_tl_change chv, *ch = &chv;
+	size_t n = pass->n;
 
-	if (!r) {
-		ps->w.failed = true;
-		return;
-	}
-	for (size_t n = 0;
-	     !p->full && pbw_ok(&ps->w) && tl_reader_next(r, ch); n++) {
+	for (; !p->full && pbw_ok(&ps->w) &&
+	       (!ps->ahead || ps->ahead->bytes + ps->w.n < pass->max_bytes) &&
+	       tl_reader_next(pass->r, ch);
+	     n++) {
 		struct cpu_seq *cs;
 		long long f, i;
 		uint64_t ts;
 
+		if (ch->cpu > pass->max_cpu)
+			pass->max_cpu = ch->cpu;
 		if (ch->cpu >= k->ncpus || ch->t1 <= ch->t0)
 			continue;
 		if (ea_pf_check_cap(p, n, ch->t0))
 			break;
+		if (ps->ahead && !(n % 256)) { /* where the cap would check */
+			pass->ck_off = ps->ahead->bytes + ps->w.n;
+			pass->ck_holes = ps->ahead->nholes;
+			pass->ck_any = true;
+		}
 		cs = &k->cpu[ch->cpu];
 		f = 0; /* ea_pf_priced_khz(), the assumed OPP's looked up once */
 		if (ch->mode == EA_CPU_BUSY)
@@ -611,10 +700,202 @@ static void changes(struct ea_perfetto *p, struct pb_state *ps,
 			counters_alone(p, ps, cs, ts, f, i);
 		}
 	}
-	ea_tl_reader_free(r);
+	pass->n = n;
+}
+
+/* The slices still open, ended. */
+static void changes_end(struct ea_perfetto *p, struct pb_state *ps,
+			struct tracks *k)
+{
 	for (int c = 0; c < k->ncpus; c++)
 		if (k->cpu[c].pending)
 			slice_end(p, ps, &k->cpu[c], k->cpu[c].f, k->cpu[c].i);
+}
+
+/*
+ * Encoding ahead (ea_perfetto_ahead_start()): the changes() pass of the
+ * file's first process on a thread of its own while the run records the
+ * changes, its tracks numbered as pb_process() numbers them and with every
+ * CPU of the model (a CPU past the trace's was not seen, or the pass is
+ * not used), into blocks (perfetto-ahead.h); a task's name packet left to
+ * the end. At the end pb_process() waits for it, checks that it stands for
+ * what it would have encoded itself, writes it out and goes on from there.
+ */
+struct ea_perfetto_ahead {
+	const struct ea_timeline *t;
+	struct tl_changes *rec;
+	struct ea_perfetto p; /* no file, no cap: a stand-in */
+	struct pb_state ps;
+	struct tracks k;
+	struct pb_pass pass;
+	struct pf_ahead held;
+};
+
+static void ahead_work(void *arg)
+{
+	struct ea_perfetto_ahead *a = arg;
+
+	do
+		changes(&a->p, &a->ps, &a->k, &a->pass, NULL, 0);
+	while (pbw_ok(&a->ps.w) &&
+	       a->held.bytes + a->ps.w.n < a->pass.max_bytes &&
+	       tl_reader_wait(a->pass.r, a->rec));
+	ahead_flush(&a->p, &a->ps);
+}
+
+struct ea_perfetto_ahead *ea_perfetto_ahead_start(struct ea_timeline *t,
+						  long long cap)
+{
+	const long long most = EA_PERFETTO_AHEAD_MAX_MB * 1048576ll;
+	struct ea_perfetto_ahead *a;
+
+	if (!t->record_changes || !t->priv || t->started ||
+	    !(a = calloc(1, sizeof(*a))))
+		return NULL;
+	a->t = t;
+	a->rec = &t->priv->changes;
+	a->ps.next_uuid = 1;
+	a->ps.next_seq = 1;
+	a->ps.flush_bytes = SIZE_MAX; /* AHEAD_FLUSH_BYTES once numbered */
+	a->pass.max_cpu = -1;
+	a->pass.max_bytes = (size_t)(cap > 0 && cap < most ? cap : most);
+	pbw_init(&a->ps.w);
+	if (tracks_alloc(&a->k, t->acct->model->nclusters, t->ncpus))
+		goto fail;
+	/* numbered as pb_process() does a file's first process (its
+	 * descriptors, written here, are dropped) */
+	a->k.seq = a->ps.next_seq++;
+	describe(&a->p, &a->ps, &a->k, "", t, 0);
+	pbw_free(&a->ps.w);
+	a->ps.w.p = aligned_alloc(AHEAD_BLOCK, AHEAD_BLOCK);
+	a->ps.w.cap = AHEAD_BLOCK;
+	a->ps.flush_bytes = AHEAD_FLUSH_BYTES;
+	a->ps.ahead = &a->held;
+	if (!a->ps.w.p || tl_changes_publish(a->rec) ||
+	    !(a->pass.r = tl_reader_published(a->rec)) ||
+	    pf_ahead_start(&a->held, ahead_work, a))
+		goto fail;
+	return a;
+fail:
+	ea_perfetto_ahead_free(a);
+	return NULL;
+}
+
+void ea_perfetto_ahead_free(struct ea_perfetto_ahead *a)
+{
+	if (!a)
+		return;
+	if (a->held.running) { /* the run failed: the record stays unsealed */
+		tl_changes_stop_readers(a->rec);
+		pf_ahead_join(&a->held);
+	}
+	ea_tl_reader_free(a->pass.r);
+	pbw_free(&a->ps.w);
+	tracks_free(&a->k);
+	pf_ahead_free(&a->held);
+	free(a);
+}
+
+/* Whether a's tracks are k's (CPUs past k's aside) and a saw none of k's
+ * CPUs past k->ncpus. */
+static bool ahead_fits(const struct ea_perfetto_ahead *a,
+		       const struct tracks *k)
+{
+	if (a->k.seq != k->seq || a->pass.max_cpu >= k->ncpus ||
+	    k->ncpus > a->k.ncpus)
+		return false;
+	for (int c = 0; c < k->ncpus; c++) {
+		const struct cpu_seq *x = &a->k.cpu[c], *y = &k->cpu[c];
+
+		if (x->seq != y->seq || x->slices != y->slices ||
+		    x->opp != y->opp || x->idle != y->idle ||
+		    x->assumed_khz != y->assumed_khz)
+			return false;
+	}
+	return true;
+}
+
+/* Gives q's n bytes to the file. */
+static void give(struct ea_perfetto *p, struct pb_state *ps, const uint8_t *q,
+		 size_t n)
+{
+	if (n && pbw_ok(&ps->w) && fwrite(q, 1, n, p->f) != n)
+		ps->w.failed = true;
+	ea_pf_gave(p, n);
+}
+
+/*
+ * The file's changes from what a encoded (t's, with the time origin t0):
+ * false (nothing written) when a cannot stand for them, or when the cap
+ * would have cut them (ea_pf_check_cap()'s checks, at the bytes the file
+ * would have had there); else the blocks and the name packets (from s)
+ * written in order, and k and pass taken over from a to go on from where
+ * it stopped.
+ */
+static bool ahead_take(struct ea_perfetto *p, struct pb_state *ps,
+		       struct tracks *k, struct pb_pass *pass,
+		       const struct ea_timeline *t, const struct ea_state *s,
+		       uint64_t t0)
+{
+	struct ea_perfetto_ahead *a = p->ahead;
+	struct pf_ahead *h = &a->held;
+	struct pb_state names = {.flush_bytes = SIZE_MAX};
+	struct ea_perfetto scratch = {0}; /* p's held stays p's */
+	size_t *ends, at = 0, hi = 0;
+	bool ok;
+
+	p->ahead = NULL;
+	pf_ahead_join(h);
+	if (a->t != t || t0 || h->failed || !pbw_ok(&a->ps.w) ||
+	    !ahead_fits(a, k) || !(ends = calloc(h->nholes + 1, sizeof(*ends))))
+		return false;
+	/* the name packets, each ending at ends[] in names.w */
+	pbw_init(&names.w);
+	for (size_t i = 0; i < h->nholes; i++) {
+		name_packet(&scratch, &names, &h->holes[i], s);
+		ends[i] = names.w.n;
+	}
+	ok = pbw_ok(&names.w) &&
+	     (!p->cap || !a->pass.ck_any ||
+	      ea_pf_tell(p) + (long long)(a->pass.ck_off +
+					  (a->pass.ck_holes ? ends[a->pass.ck_holes - 1] : 0)) <
+		      p->cap);
+	if (ok) {
+		flush(p, ps);
+		for (size_t b = 0; b < h->nblk; b++) {
+			const uint8_t *q = h->blk[b].p;
+			size_t n = h->blk[b].n, end = at + n;
+
+			for (; hi < h->nholes && h->holes[hi].off <= end; hi++) {
+				size_t cut = h->holes[hi].off - at;
+
+				give(p, ps, q, cut);
+				q += cut;
+				n -= cut;
+				at += cut;
+				give(p, ps, names.w.p + (hi ? ends[hi - 1] : 0),
+				     ends[hi] - (hi ? ends[hi - 1] : 0));
+			}
+			give(p, ps, q, n);
+			at += n;
+		}
+		for (; hi < h->nholes; hi++) /* none past the last block */
+			give(p, ps, names.w.p + (hi ? ends[hi - 1] : 0),
+			     ends[hi] - (hi ? ends[hi - 1] : 0));
+		p->held = 0;
+		for (int c = 0; c < k->ncpus; c++) {
+			ea_pf_pid_map_free(&k->cpu[c].names);
+			k->cpu[c] = a->k.cpu[c];
+			a->k.cpu[c].names = (struct ea_pf_pid_map){0};
+		}
+		tl_reader_resume(a->pass.r, a->rec);
+		*pass = a->pass;
+		pass->max_bytes = SIZE_MAX;
+		a->pass.r = NULL;
+	}
+	pbw_free(&names.w);
+	free(ends);
+	return ok;
 }
 
 static void pb_process(struct ea_perfetto *p, const char *name,
@@ -626,6 +907,7 @@ static void pb_process(struct ea_perfetto *p, const char *name,
 	int ncpus = t->acct->trace_ncpus < t->ncpus ? t->acct->trace_ncpus
 						    : t->ncpus;
 	struct tracks k = {0};
+	struct pb_pass pass;
 	size_t step;
 
 	p->pid++;
@@ -651,7 +933,15 @@ static void pb_process(struct ea_perfetto *p, const char *name,
 		power_counters(p, ps, k.seq, t, c, k.power[c], t0, false, step);
 		power_counters(p, ps, k.seq, t, c, k.wake[c], t0, true, step);
 	}
-	changes(p, ps, &k, t, s, t0);
+	if (!p->ahead || !ahead_take(p, ps, &k, &pass, t, s, t0)) {
+		pass = (struct pb_pass){.r = ea_tl_reader_new(t), .max_cpu = -1};
+		if (!pass.r)
+			ps->w.failed = true;
+	}
+	if (pass.r)
+		changes(p, ps, &k, &pass, s, t0);
+	ea_tl_reader_free(pass.r);
+	changes_end(p, ps, &k);
 	tracks_free(&k);
 	flush(p, ps);
 }
@@ -670,6 +960,12 @@ static void pb_end(struct ea_perfetto *p)
 
 static const struct ea_pf_ops pb_ops = {pb_process, pb_end};
 
+void ea_perfetto_use_ahead(struct ea_perfetto *p, struct ea_perfetto_ahead *a)
+{
+	if (p->ops == &pb_ops)
+		p->ahead = a;
+}
+
 int ea_pf_pb_begin(struct ea_perfetto *p)
 {
 	struct pb_state *ps = calloc(1, sizeof(*ps));
@@ -677,6 +973,7 @@ int ea_pf_pb_begin(struct ea_perfetto *p)
 	if (!ps)
 		return -1;
 	pbw_init(&ps->w);
+	ps->flush_bytes = FLUSH_BYTES;
 	ps->next_uuid = 1;
 	ps->next_seq = 1;
 	p->impl = ps;

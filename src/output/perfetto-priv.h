@@ -41,6 +41,7 @@ struct ea_perfetto {
 	size_t unflushed; /* bytes given to f since writeback was started */
 	long wb_at; /* ... up to this offset in f */
 	bool no_writeback; /* f is no regular file */
+	struct ea_perfetto_ahead *ahead; /* ea_perfetto_use_ahead() */
 };
 
 /* The writers' own starts (called by ea_perfetto_begin_as()). */

@@ -4,6 +4,7 @@
  * (src/output/timeline-changes.h): its chunks, and reading it back in
  * order (include/eatrace/html.h's ea_tl_reader).
  */
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -15,6 +16,19 @@
  * (madvise(), Linux's default "madvise" mode): one page fault for each
  * 2 MiB instead of 512. */
 #define CHUNK_BYTES (2u << 20)
+
+/* A published record's shared part: what the chunks' list and pub->at
+ * say is read and changed under mu. */
+struct tl_pub {
+	pthread_mutex_t mu;
+	pthread_cond_t more;
+	const unsigned char *at; /* published up to here in the last chunk */
+	bool sealed, stopped, waits;
+	/* the next chunk, its memory touched by the reader while it waits
+	 * (fresh memory costs the writer a fault and the kernel's zeroing of
+	 * 2 MiB, ~1 ms on a VM, in the thread the run waits for) */
+	unsigned char *spare;
+};
 
 int tl_changes_init(struct tl_changes *s, int ncpus)
 {
@@ -30,10 +44,106 @@ void tl_changes_free(struct tl_changes *s)
 		free(s->chunks[i].buf);
 	free(s->chunks);
 	free(s->last);
+	if (s->pub) {
+		free(s->pub->spare);
+		pthread_cond_destroy(&s->pub->more);
+		pthread_mutex_destroy(&s->pub->mu);
+		free(s->pub);
+	}
 	memset(s, 0, sizeof(*s));
 }
 
+int tl_changes_publish(struct tl_changes *s)
+{
+	struct tl_pub *pb;
+
+	if (s->pub)
+		return 0;
+	if (s->count || !(pb = calloc(1, sizeof(*pb))))
+		return -1;
+	pthread_mutex_init(&pb->mu, NULL);
+	pthread_cond_init(&pb->more, NULL);
+	s->pub = pb;
+	return 0;
+}
+
+/* What is written so far published (the lock held), the reader woken if
+ * it waits for it. */
+static void publish_locked(struct tl_changes *s)
+{
+	s->pub->at = s->at;
+	if (s->pub->waits)
+		pthread_cond_signal(&s->pub->more);
+}
+
+void tl_changes_seal(struct tl_changes *s)
+{
+	if (!s->pub)
+		return;
+	pthread_mutex_lock(&s->pub->mu);
+	publish_locked(s);
+	s->pub->sealed = true;
+	pthread_cond_broadcast(&s->pub->more);
+	pthread_mutex_unlock(&s->pub->mu);
+}
+
+void tl_changes_stop_readers(struct tl_changes *s)
+{
+	if (!s->pub)
+		return;
+	pthread_mutex_lock(&s->pub->mu);
+	s->pub->stopped = true;
+	pthread_cond_broadcast(&s->pub->more);
+	pthread_mutex_unlock(&s->pub->mu);
+}
+
+/* A published record's next mark: the next TL_PUB_BYTES, or the chunk's
+ * end. */
+static unsigned char *pub_lim(const struct tl_changes *s)
+{
+	unsigned char *end = s->chunks[s->nchunks - 1].buf + CHUNK_BYTES;
+
+	return (size_t)(end - s->at) > TL_PUB_BYTES ? s->at + TL_PUB_BYTES
+						     : end;
+}
+
+static int new_chunk(struct tl_changes *s);
+
 int tl_changes_grow(struct tl_changes *s)
+{
+	int rc;
+
+	if (!s->pub)
+		return new_chunk(s);
+	pthread_mutex_lock(&s->pub->mu);
+	/* a mark inside the chunk (room left): only publishing */
+	rc = s->nchunks && s->chunks[s->nchunks - 1].buf + CHUNK_BYTES - s->at >=
+				   TL_CHANGE_MAX_BYTES
+		     ? 0
+		     : new_chunk(s);
+	if (!rc) {
+		publish_locked(s);
+		s->lim = pub_lim(s);
+	}
+	pthread_mutex_unlock(&s->pub->mu);
+	return rc;
+}
+
+/* A chunk's memory: CHUNK_BYTES aligned, a huge page where the kernel
+ * gives them (madvise(), Linux's default "madvise" mode): one page fault
+ * for each 2 MiB instead of 512. */
+static unsigned char *chunk_alloc(void)
+{
+	unsigned char *buf = aligned_alloc(CHUNK_BYTES, CHUNK_BYTES);
+
+#ifdef MADV_HUGEPAGE
+	if (buf)
+		(void)madvise(buf, CHUNK_BYTES, MADV_HUGEPAGE); /* a hint */
+#endif
+	return buf;
+}
+
+static int new_chunk(struct tl_changes *s)
 {
 	unsigned char *buf;
 
@@ -46,12 +156,12 @@ int tl_changes_grow(struct tl_changes *s)
 		s->chunks = p;
 		s->chunk_cap = n;
 	}
-	buf = aligned_alloc(CHUNK_BYTES, CHUNK_BYTES);
-	if (!buf)
+	if (s->pub && s->pub->spare) { /* the lock held */
+		buf = s->pub->spare;
+		s->pub->spare = NULL;
+	} else if (!(buf = chunk_alloc())) {
 		return -1;
-#ifdef MADV_HUGEPAGE
-	(void)madvise(buf, CHUNK_BYTES, MADV_HUGEPAGE); /* a hint */
-#endif
+	}
 	if (s->nchunks)
 		s->chunks[s->nchunks - 1].len =
 			(size_t)(s->at - s->chunks[s->nchunks - 1].buf);
@@ -66,23 +176,91 @@ size_t ea_timeline_nchanges(const struct ea_timeline *t)
 	return t->priv ? t->priv->changes.count : 0;
 }
 
-struct ea_tl_reader *ea_tl_reader_new(const struct ea_timeline *t)
+/* A reader of s (NULL: of nothing), reading s's chunks itself (own) or
+ * what tl_reader_wait() gives it. */
+static struct ea_tl_reader *reader_new(const struct tl_changes *s, bool own)
 {
 	struct ea_tl_reader *r = calloc(1, sizeof(*r));
-	const struct tl_changes *s;
 
 	if (!r)
 		return NULL;
-	if (!t->priv || !t->priv->changes.last)
+	if (!s)
 		return r; /* nothing recorded */
-	s = &t->priv->changes;
-	r->s = s;
+	r->s = own ? s : NULL;
 	r->last = calloc(s->ncpus > 0 ? (size_t)s->ncpus : 1, sizeof(*r->last));
 	if (!r->last) {
 		free(r);
 		return NULL;
 	}
 	return r;
+}
+
+struct ea_tl_reader *ea_tl_reader_new(const struct ea_timeline *t)
+{
+	if (!t->priv || !t->priv->changes.last)
+		return reader_new(NULL, true);
+	return reader_new(&t->priv->changes, true);
+}
+
+struct ea_tl_reader *tl_reader_published(const struct tl_changes *s)
+{
+	return reader_new(s, false);
+}
+
+/* The end of what r's chunk (r->chunk - 1) holds: a whole chunk, or the
+ * last one up to at. */
+static const unsigned char *chunk_end(const struct tl_changes *s, size_t k,
+				      const unsigned char *at)
+{
+	return k + 1 == s->nchunks ? at : s->chunks[k].buf + s->chunks[k].len;
+}
+
+bool tl_reader_wait(struct ea_tl_reader *r, const struct tl_changes *s)
+{
+	struct tl_pub *pb = s->pub;
+	bool more = false, no_spare = false;
+
+	pthread_mutex_lock(&pb->mu);
+	while (!pb->stopped) {
+		const unsigned char *end =
+			r->chunk ? chunk_end(s, r->chunk - 1, pb->at) : NULL;
+
+		if (end > r->end) {
+			r->end = end;
+			more = true;
+			break;
+		}
+		if (r->chunk < s->nchunks) { /* this chunk read: the next */
+			r->at = r->end = s->chunks[r->chunk++].buf;
+			continue;
+		}
+		if (pb->sealed)
+			break;
+		if (!pb->spare && !no_spare) { /* the writer's next chunk */
+			unsigned char *c;
+
+			pthread_mutex_unlock(&pb->mu);
+			if ((c = chunk_alloc()))
+				for (size_t k = 0; k < CHUNK_BYTES; k += 4096)
+					((volatile unsigned char *)c)[k] = 0;
+			pthread_mutex_lock(&pb->mu);
+			pb->spare = c; /* only this reader sets it */
+			no_spare = !c; /* the writer makes its own */
+			continue;
+		}
+		pb->waits = true;
+		pthread_cond_wait(&pb->more, &pb->mu);
+		pb->waits = false;
+	}
+	pthread_mutex_unlock(&pb->mu);
+	return more;
+}
+
+void tl_reader_resume(struct ea_tl_reader *r, const struct tl_changes *s)
+{
+	r->s = s;
+	if (r->chunk)
+		r->end = chunk_end(s, r->chunk - 1, s->at);
 }
 
 void ea_tl_reader_free(struct ea_tl_reader *r)

@@ -46,20 +46,41 @@ struct tl_chunk {
 	size_t len;
 };
 
+struct tl_pub;
+
 struct tl_changes {
 	struct tl_chunk *chunks;
 	size_t nchunks, chunk_cap;
-	unsigned char *at, *lim; /* the last chunk's free room */
+	/* the last chunk's free room (published: lim every TL_PUB_BYTES) */
+	unsigned char *at, *lim;
 	size_t count;
 	int ncpus;
 	struct tl_cpu_last *last; /* ncpus */
+	struct tl_pub *pub; /* tl_changes_publish(): read while written */
 };
 
 /* 0 or -1 (out of memory). */
 int tl_changes_init(struct tl_changes *s, int ncpus);
 void tl_changes_free(struct tl_changes *s);
-/* A new chunk: 0 or -1 (out of memory). */
+/* A new chunk (published: or the next TL_PUB_BYTES of the last one, what
+ * is written so far published): 0 or -1 (out of memory). */
 int tl_changes_grow(struct tl_changes *s);
+
+/*
+ * Reading the record on another thread while it is written
+ * (perfetto-pb.c's encoding ahead): tl_changes_publish() (before the first
+ * change) makes the writer publish what it wrote every TL_PUB_BYTES (in
+ * tl_changes_grow(): nothing more on the hot path) and the chunks' list
+ * change under a lock; tl_changes_seal() publishes the end (the record
+ * complete); a reader on another thread reads with tl_reader_next() what
+ * tl_reader_wait() let it see. 0 or -1 (out of memory).
+ */
+#define TL_PUB_BYTES (64u << 10)
+int tl_changes_publish(struct tl_changes *s);
+void tl_changes_seal(struct tl_changes *s);
+/* Wakes a reader waiting in tl_reader_wait() and ends its waits: false
+ * from then on. */
+void tl_changes_stop_readers(struct tl_changes *s);
 
 static inline unsigned char *tl_put_varint(unsigned char *q, uint64_t v)
 {
@@ -144,6 +165,19 @@ struct ea_tl_reader {
 
 /* Moves r to the next chunk holding something; false at the end. */
 bool tl_reader_next_chunk(struct ea_tl_reader *r);
+
+/*
+ * A reader of a published record (tl_changes_publish()) on another thread:
+ * r from tl_reader_published() (r->s NULL: tl_reader_next() stops where
+ * what was published ends); tl_reader_wait(), once tl_reader_next() said
+ * false, waits until more is published and lets r see it: false when the
+ * record is sealed and all read, or readers were stopped. Once the writer
+ * is done (sealed, and the reader's thread joined), tl_reader_resume()
+ * makes r an ordinary reader of s from where it is.
+ */
+struct ea_tl_reader *tl_reader_published(const struct tl_changes *s);
+bool tl_reader_wait(struct ea_tl_reader *r, const struct tl_changes *s);
+void tl_reader_resume(struct ea_tl_reader *r, const struct tl_changes *s);
 
 static inline const unsigned char *tl_get_varint(const unsigned char *q,
 						 uint64_t *v)

@@ -540,6 +540,24 @@ static void on_change(void *ctx, const struct ea_state *s, int cpu,
 		back(t, st);
 }
 
+/* The accountant's change, then the timeline's (ea_timeline_acct_ops). */
+static void acct_then_timeline(void *ctx, const struct ea_state *s, int cpu,
+			       uint64_t since, uint64_t now,
+			       const struct ea_cpu_state *old,
+			       const struct ea_cpu_state *new)
+{
+	struct ea_timeline *t = ctx;
+
+	/* the caller's accountant (ea_timeline_acct_ops): t keeps it const */
+	ea_acct_ops.cpu_change((struct ea_acct *)t->acct, s, cpu, since, now,
+			       old, new);
+	on_change(t, s, cpu, since, now, old, new);
+}
+
+const struct ea_state_ops ea_timeline_acct_ops = {
+	.cpu_change = acct_then_timeline,
+};
+
 int ea_timeline_use_thread(struct ea_timeline *t)
 {
 	struct ea_tl_priv *pv = t->priv;
@@ -560,6 +578,9 @@ int ea_timeline_done(struct ea_timeline *t, const struct ea_state *s,
 
 	tl_thread_finish(t->priv->thread);
 	t->priv->thread = NULL;
+	/* the record complete: a reader ahead (tl_changes_publish()) reads
+	 * the rest */
+	tl_changes_seal(&t->priv->changes);
 	if (t->error[0])
 		return ea_err_set(err, "%s", t->error);
 	ea_state_window(s, &t->start, &t->end);

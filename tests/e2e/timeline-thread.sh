@@ -6,7 +6,10 @@
 # stderr and the exit status must be byte for byte those of -j 1 (the
 # timeline in the pricing thread), with -j 2 (the state split, the
 # timeline in the applying thread) and -j 3 (its thread too), on every
-# trace of traces/.
+# trace of traces/; with -j 2 and -j 3 the protobuf's packets are also
+# encoded during the run on a thread of their own
+# (src/output/perfetto-ahead.c; tests/unit/test-perfetto-ahead.c tries
+# its early stops and the caps).
 . "$(dirname "$0")/lib.sh"
 MODEL=tc2
 

@@ -7,8 +7,13 @@
  * and 2^64, a start after its end, negative and extreme pids and idle
  * states, every mode byte, CPUs past the header's three); enough changes
  * to fill several 2 MiB chunks; an empty record; a timeline that
- * recorded nothing.
+ * recorded nothing. Published (tl_changes_publish()): a reader on
+ * another thread reads the same changes while they are written, waiting
+ * for more (tl_reader_wait()); one that stopped halfway goes on from there
+ * once the record is sealed (tl_reader_resume()); one waiting when readers
+ * are stopped returns.
  */
+#include <pthread.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -159,12 +164,114 @@ static void empty(void **state)
 	ea_tl_reader_free(r);
 }
 
+/* A reader of a published record on a thread of its own: the first stop
+ * changes (all: SIZE_MAX), compared with in[] (bad: the first that
+ * differs + 1). */
+struct side {
+	struct tl_changes *s;
+	const struct ea_tl_change *in;
+	struct ea_tl_reader *r;
+	size_t stop, got, bad;
+};
+
+static void *side_read(void *arg)
+{
+	struct side *d = arg;
+	struct ea_tl_change out;
+
+	do {
+		while (d->got < d->stop && tl_reader_next(d->r, &out)) {
+			if (!d->bad && (out.cpu != d->in[d->got].cpu ||
+					out.t0 != d->in[d->got].t0 ||
+					out.t1 != d->in[d->got].t1 ||
+					out.pid != d->in[d->got].pid ||
+					out.mode != d->in[d->got].mode ||
+					out.freq_khz != d->in[d->got].freq_khz ||
+					out.idle_state != d->in[d->got].idle_state))
+				d->bad = d->got + 1;
+			d->got++;
+		}
+	} while (d->got < d->stop && tl_reader_wait(d->r, d->s));
+	return NULL;
+}
+
+static void published_read(size_t n, size_t stop)
+{
+	struct tl_changes s;
+	uint64_t x = 7, *cpu_end = calloc(NCPUS, sizeof(*cpu_end));
+	struct ea_tl_change *in = malloc((n ? n : 1) * sizeof(*in)), out;
+	struct side d = {.s = &s, .stop = stop};
+	pthread_t th;
+
+	assert_non_null(cpu_end);
+	assert_non_null(in);
+	for (size_t k = 0; k < n; k++)
+		in[k] = make(&x, cpu_end, k);
+	d.in = in;
+	assert_int_equal(tl_changes_init(&s, NCPUS), 0);
+	assert_int_equal(tl_changes_publish(&s), 0);
+	d.r = tl_reader_published(&s);
+	assert_non_null(d.r);
+	assert_int_equal(pthread_create(&th, NULL, side_read, &d), 0);
+	for (size_t k = 0; k < n; k++)
+		assert_int_equal(tl_changes_add(&s, &in[k]), 0);
+	tl_changes_seal(&s);
+	pthread_join(th, NULL);
+	assert_int_equal(d.bad, 0);
+	assert_int_equal(d.got, stop < n ? stop : n);
+	/* the rest, read on from where the reader stopped */
+	tl_reader_resume(d.r, &s);
+	for (size_t k = d.got; k < n; k++) {
+		assert_true(tl_reader_next(d.r, &out));
+		expect_same(&out, &in[k]);
+	}
+	assert_false(tl_reader_next(d.r, &out));
+	ea_tl_reader_free(d.r);
+	tl_changes_free(&s);
+	free(in);
+	free(cpu_end);
+}
+
+static void published(void **state)
+{
+	(void)state;
+	published_read(0, SIZE_MAX);
+	published_read(1, SIZE_MAX);
+	published_read(1500000, SIZE_MAX);
+	published_read(1500000, 700000);
+	published_read(1500000, 0);
+}
+
+/* A reader waiting for more when readers are stopped returns. */
+static void stopped(void **state)
+{
+	struct tl_changes s;
+	struct ea_tl_change c = {.t0 = 1, .t1 = 2};
+	struct side d = {.s = &s, .stop = SIZE_MAX, .in = &c};
+	pthread_t th;
+
+	(void)state;
+	assert_int_equal(tl_changes_init(&s, 1), 0);
+	assert_int_equal(tl_changes_publish(&s), 0);
+	d.r = tl_reader_published(&s);
+	assert_non_null(d.r);
+	assert_int_equal(tl_changes_add(&s, &c), 0);
+	assert_int_equal(pthread_create(&th, NULL, side_read, &d), 0);
+	tl_changes_stop_readers(&s);
+	pthread_join(th, NULL);
+	assert_int_equal(d.bad, 0);
+	ea_tl_reader_free(d.r);
+	tl_changes_free(&s);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(few),
 		cmocka_unit_test(several_chunks),
 		cmocka_unit_test(empty),
+		cmocka_unit_test(published),
+		cmocka_unit_test(stopped),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
