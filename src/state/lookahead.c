@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "state/lookahead.h"
+#include "state/lookahead-common.h"
 
 /* Slots the rings start with (fewer if the look-ahead is shorter). */
 #define LA_FIRST_SLOTS 1024
@@ -154,20 +154,6 @@ static inline int grow_cpus(struct lookahead *la, int cpu)
 	if (cpu > la->max_cpu)
 		la->max_cpu = cpu;
 	return cpu < la->ncpus ? 0 : grow_cpus_slow(la, cpu);
-}
-
-static size_t wake_hash(int32_t pid, size_t slots)
-{
-	return ((uint32_t)pid * 2654435761u) & (slots - 1);
-}
-
-static struct la_wake *wake_slot(struct lookahead *la, int32_t pid)
-{
-	size_t i = wake_hash(pid, la->wake_slots);
-
-	while (la->wakes[i].pid && la->wakes[i].pid != pid)
-		i = (i + 1) & (la->wake_slots - 1);
-	return &la->wakes[i];
 }
 
 static int wake_grow(struct lookahead *la)
@@ -390,18 +376,6 @@ static int unknown_from(struct lookahead *la, struct la_cpu *c, int cpu,
 	return synth_push(la, &m, seq);
 }
 
-/* A CPU other than `except` the scanner believes runs pid, or -1. */
-static inline int running_elsewhere(const struct lookahead *la, int32_t pid,
-				    int except)
-{
-	if (pid <= 0)
-		return -1;
-	for (int i = 0; i <= la->max_cpu; i++)
-		if (la->cpus[i].curr == pid && i != except)
-			return i;
-	return -1;
-}
-
 /*
  * ev shows pid elsewhere than on the CPUs the scanner believes run it (a
  * switch-in on another CPU, a wakeup naming another CPU: a running task's
@@ -495,50 +469,6 @@ static int resync(struct lookahead *la, struct la_cpu *c, int cpu,
 	c->curr_since = t_in;
 	memcpy(c->curr_comm, sw.sw.next_comm, EA_COMM_LEN);
 	return synth_push(la, &sw, seq);
-}
-
-/* The scanner's view of CPU c after the sched_switch ev on it. */
-static inline void switch_in(struct lookahead *la, struct la_cpu *c,
-			     const struct ea_event *ev)
-{
-	c->curr = ev->sw.next_pid;
-	c->curr_since = ev->ts;
-	c->ev_ts = c->rec_ts = ev->ts;
-	c->ev_seq = c->rec_seq = la->next_seq;
-	c->tentative = false;	/* in the idle loop, busy, before it */
-	la->cands[ev->cpu].n = 0;
-	memcpy(c->curr_comm, ev->sw.next_comm, EA_COMM_LEN);
-	/* Wakeups before now can no longer place a resync on c. */
-	if (c->pend_seq && c->pend_last_ts < ev->ts) {
-		c->pend_seq = 0;
-		la->pend_dirty = true;
-	}
-}
-
-/* A task woken or moved onto cpu (which la->cpus holds). */
-static inline void cand_add(struct lookahead *la, int cpu, int32_t pid)
-{
-	struct la_cands *k = &la->cands[cpu];
-
-	/* sched_waking then sched_wakeup: once */
-	if (!k->n || k->pid[(k->n - 1) % LA_NCAND] != pid)
-		k->pid[k->n++ % LA_NCAND] = pid;
-}
-
-/* A wakeup onto cpu (which la->cpus holds) a later resync there may be
- * placed at. */
-static inline void pend_on(struct lookahead *la, int cpu, uint64_t ts)
-{
-	struct la_cpu *c = &la->cpus[cpu];
-
-	if (!c->pend_seq) {
-		if (cpu >= la->pend_ncpus)
-			la->pend_ncpus = cpu + 1;
-		c->pend_seq = la->next_seq;
-		if (la->next_seq < la->pend_min)
-			la->pend_min = la->next_seq;
-	}
-	c->pend_last_ts = ts;
 }
 
 /* Out of line: inlined, its frame would weigh on scan_common()'s path. */
@@ -641,12 +571,6 @@ static int scan(struct lookahead *la, const struct ea_event *ev)
 		break;
 	}
 	return 0;
-}
-
-/* CPU id the scanner has seen (la->cpus holds it) */
-static inline bool known_cpu(const struct lookahead *la, int cpu)
-{
-	return (unsigned int)cpu < (unsigned int)(la->max_cpu + 1);
 }
 
 /* scan_common() of a wakeup on a CPU whose current task is as expected */
@@ -832,7 +756,10 @@ static const struct ea_event *scan_rare(struct lookahead *la,
 	return push_ts(la, ev);
 }
 
-const struct ea_event *la_scan(struct lookahead *la, const struct ea_event *ev)
+/* la_scan() of what la_try_switch() and la_try_wake() do not take */
+__attribute__((noinline))
+static const struct ea_event *scan_other(struct lookahead *la,
+					 const struct ea_event *ev)
 {
 	if (ev->ts < la->last_ts)
 		la->sorted = false;	/* not what the caller promised */
@@ -841,6 +768,25 @@ const struct ea_event *la_scan(struct lookahead *la, const struct ea_event *ev)
 	if (!scan_common(la, ev))
 		return scan_rare(la, ev);
 	return push_ts(la, ev);
+}
+
+const struct ea_event *la_scan(struct lookahead *la, const struct ea_event *ev)
+{
+	switch (ev->type) {
+	case EA_EV_SWITCH:
+		if (la_try_switch(la, ev))
+			return ev;
+		break;
+	case EA_EV_WAKEUP:
+	case EA_EV_WAKING:
+	case EA_EV_WAKEUP_NEW:
+		if (la_try_wake(la, ev))
+			return ev;
+		break;
+	default:
+		break;
+	}
+	return scan_other(la, ev);
 }
 
 int la_push(struct lookahead *la, const struct ea_event *ev)

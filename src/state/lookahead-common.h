@@ -1,0 +1,206 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * The look-ahead's scan of the common events, inline: a sched_switch or a
+ * wakeup on a CPU already seen, whose current task is the one the scanner
+ * expects, that names no task running elsewhere and needs no memory
+ * (la_try_switch(), la_try_wake()). lookahead.c's la_scan() starts with
+ * them; the per-type feeds (feed-type.c) call them in their one pass. Each
+ * either scans the event as la_scan() would, or does nothing and returns
+ * false (la_scan()'s general path then takes it).
+ */
+#ifndef EATRACE_STATE_LOOKAHEAD_COMMON_H
+#define EATRACE_STATE_LOOKAHEAD_COMMON_H
+
+#include <string.h>
+
+#include "state/lookahead.h"
+
+static inline size_t wake_hash(int32_t pid, size_t slots)
+{
+	return ((uint32_t)pid * 2654435761u) & (slots - 1);
+}
+
+static inline struct la_wake *wake_slot(struct lookahead *la, int32_t pid)
+{
+	size_t i = wake_hash(pid, la->wake_slots);
+
+	while (la->wakes[i].pid && la->wakes[i].pid != pid)
+		i = (i + 1) & (la->wake_slots - 1);
+	return &la->wakes[i];
+}
+
+/* A CPU other than `except` the scanner believes runs pid, or -1. */
+static inline int running_elsewhere(const struct lookahead *la, int32_t pid,
+				    int except)
+{
+	if (pid <= 0)
+		return -1;
+	for (int i = 0; i <= la->max_cpu; i++)
+		if (la->cpus[i].curr == pid && i != except)
+			return i;
+	return -1;
+}
+
+/* The scanner's view of CPU c after the sched_switch ev on it. */
+static inline void switch_in(struct lookahead *la, struct la_cpu *c,
+			     const struct ea_event *ev)
+{
+	c->curr = ev->sw.next_pid;
+	c->curr_since = ev->ts;
+	c->ev_ts = c->rec_ts = ev->ts;
+	c->ev_seq = c->rec_seq = la->next_seq;
+	c->tentative = false;	/* in the idle loop, busy, before it */
+	la->cands[ev->cpu].n = 0;
+	memcpy(c->curr_comm, ev->sw.next_comm, EA_COMM_LEN);
+	/* Wakeups before now can no longer place a resync on c. */
+	if (c->pend_seq && c->pend_last_ts < ev->ts) {
+		c->pend_seq = 0;
+		la->pend_dirty = true;
+	}
+}
+
+/* A task woken or moved onto cpu (which la->cpus holds). */
+static inline void cand_add(struct lookahead *la, int cpu, int32_t pid)
+{
+	struct la_cands *k = &la->cands[cpu];
+
+	/* sched_waking then sched_wakeup: once */
+	if (!k->n || k->pid[(k->n - 1) % LA_NCAND] != pid)
+		k->pid[k->n++ % LA_NCAND] = pid;
+}
+
+/* A wakeup onto cpu (which la->cpus holds) a later resync there may be
+ * placed at. */
+static inline void pend_on(struct lookahead *la, int cpu, uint64_t ts)
+{
+	struct la_cpu *c = &la->cpus[cpu];
+
+	if (!c->pend_seq) {
+		if (cpu >= la->pend_ncpus)
+			la->pend_ncpus = cpu + 1;
+		c->pend_seq = la->next_seq;
+		if (la->next_seq < la->pend_min)
+			la->pend_min = la->next_seq;
+	}
+	c->pend_last_ts = ts;
+}
+
+/* CPU id the scanner has seen (la->cpus holds it) */
+static inline bool known_cpu(const struct lookahead *la, int cpu)
+{
+	return (unsigned int)cpu < (unsigned int)(la->max_cpu + 1);
+}
+
+/*
+ * What la_scan() asks of every event it takes on these paths: sorted
+ * order kept (la->sorted stays as it is), and room in ring_ts without
+ * growing it (push_ts()).
+ */
+static inline bool la_try_room(const struct lookahead *la,
+			       const struct ea_event *ev)
+{
+	return ev->ts >= la->last_ts &&
+	       !(la->pushed == la->ts_mask + 1 && la->ts_mask + 1 < la->slots);
+}
+
+/* la_scan()'s first and last steps, for an event la_try_room() took:
+ * its key (la->next_seq after it), its time into ring_ts. */
+static inline void la_try_key(struct lookahead *la, const struct ea_event *ev)
+{
+	la->last_ts = ev->ts;
+	la->next_seq += 2;
+}
+
+static inline void la_try_push(struct lookahead *la, const struct ea_event *ev)
+{
+	la->ring_ts[la->pushed & la->ts_mask] = ev->ts;
+	la->pushed++;
+}
+
+/*
+ * la_scan() of a sched_switch that is neither synthetic nor derived
+ * (EA_EVF_SYNTH, EA_EVF_DERIVED), on a CPU seen, whose prev task is the
+ * one the scanner believes runs there and whose next task it believes
+ * runs nowhere else; false, having done nothing, for any other.
+ */
+static inline bool la_try_switch(struct lookahead *la, const struct ea_event *ev)
+{
+	int cpu = ev->cpu;
+	struct la_cpu *c;
+
+	if (!known_cpu(la, cpu) || (ev->flags & (EA_EVF_SYNTH | EA_EVF_DERIVED)))
+		return false;
+	c = &la->cpus[cpu];
+	if (!c->seen || (ev->sw.prev_pid >= 0 && ev->sw.prev_pid != c->curr) ||
+	    !la_try_room(la, ev) ||
+	    running_elsewhere(la, ev->sw.next_pid, cpu) >= 0)
+		return false;
+	la_try_key(la, ev);
+	switch_in(la, c, ev);	/* ev_ts and rec_ts too */
+	/* a record on a CPU with a pending wakeup may raise its bound
+	 * (la_may_go_slow()) */
+	if (c->pend_seq)
+		la->pend_dirty = true;
+	la_try_push(la, ev);
+	return true;
+}
+
+/*
+ * la_scan() of a sched_waking, sched_wakeup or sched_wakeup_new, neither
+ * synthetic nor derived, on a CPU seen, whose current task is the one
+ * the scanner believes runs there, of a task it believes runs on no CPU
+ * but the target, where the wake table needs no memory; false, having
+ * done nothing, for any other.
+ */
+static inline bool la_try_wake(struct lookahead *la, const struct ea_event *ev)
+{
+	int cpu = ev->cpu, target = ev->wake.target_cpu;
+	int32_t pid = ev->wake.pid;
+	struct la_wake *w = la->last_wake;
+	struct la_cpu *c;
+
+	if (!known_cpu(la, cpu) || (ev->flags & (EA_EVF_SYNTH | EA_EVF_DERIVED)))
+		return false;
+	c = &la->cpus[cpu];
+	if (!c->seen || (ev->cur_pid >= 0 && ev->cur_pid != c->curr) ||
+	    !la_try_room(la, ev))
+		return false;
+	if (pid > 0) {
+		if (target >= la->ncpus ||
+		    (target >= 0 && running_elsewhere(la, pid, target) >= 0))
+			return false;
+		if (!w || w->pid != pid) {
+			if ((la->nwakes + 1) * 2 > la->wake_slots)
+				return false;
+			w = wake_slot(la, pid);
+			if (!w->pid)
+				la->nwakes++;
+			la->last_wake = w;
+		}
+	}
+	la_try_key(la, ev);
+	if (pid > 0) {
+		if (target >= 0) {
+			cand_add(la, target, pid);
+			if (la->sorted)
+				pend_on(la, target, ev->ts);
+		}
+		w->pid = pid;
+		w->cpu = target;
+		w->ts = ev->ts;
+		w->seq = la->next_seq;
+		w->idle_here = ev->cur_pid == 0 && cpu == target;
+	}
+	if (ev->cur_pid >= 0) {	/* it shows curr current on its CPU */
+		c->ev_ts = ev->ts;
+		c->ev_seq = la->next_seq;
+	}
+	c->rec_ts = ev->ts;
+	c->rec_seq = la->next_seq;
+	if (c->pend_seq)
+		la->pend_dirty = true;
+	la_try_push(la, ev);
+	return true;
+}
+
+#endif
