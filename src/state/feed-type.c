@@ -8,7 +8,7 @@
 #include "state/cpu.h"
 #include "state/feed-type.h"
 #include "state/lookahead-common.h"
-#include "state/task.h"
+#include "state/task-switch.h"
 
 /*
  * Whether the feed may take ev at all: a CPU the state has (else the
@@ -34,9 +34,7 @@ enum feed_type_result feed_switch(struct ea_state *s, const struct ea_event *ev)
 	if (!goes_now(&s->la))
 		return FEED_SCANNED;
 	apply_begin(s, ev);
-	cpu_apply(s, ev);
-	if (s->track_tasks)
-		task_apply(s, ev);
+	cpu_switch(s, ev);
 	apply_end(s, ev);
 	return FEED_DONE;
 }
@@ -50,7 +48,7 @@ enum feed_type_result feed_wake(struct ea_state *s, const struct ea_event *ev)
 	apply_begin(s, ev);
 	cpu_apply_other(s, ev);
 	if (s->track_tasks)
-		task_wakeup(s, ev);
+		task_wake(s, ev);
 	apply_end(s, ev);
 	return FEED_DONE;
 }

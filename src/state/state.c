@@ -130,6 +130,12 @@ static int apply(struct ea_state *s, const struct ea_event *ev,
 		if (s->track_tasks)
 			task_wakeup(s, ev);
 		break;
+	case EA_EV_SWITCH:
+		if (!(ev->flags & EA_EVF_SYNTH)) {
+			cpu_switch(s, ev);
+			break;
+		}
+		/* fall through */
 	default:
 		cpu_apply(s, ev);
 		if (s->track_tasks)
