@@ -21,17 +21,20 @@ static inline bool may_take(const struct ea_state *s, const struct ea_event *ev)
 	       !la_full(&s->la);
 }
 
-/* The event just scanned goes at once: nothing held back, and it may. */
-static inline bool goes_now(struct lookahead *la)
+/* The event just scanned goes at once (la_try_*() returned try): nothing
+ * held back, and it may. */
+static inline bool goes_now(const struct lookahead *la, int try)
 {
-	return !la->len && !la->nsynth && la_may_go(la, la->next_seq);
+	return !la->len && !la->nsynth && la_try_may_go(la, try);
 }
 
 enum feed_type_result feed_switch(struct ea_state *s, const struct ea_event *ev)
 {
-	if (!may_take(s, ev) || !la_try_switch(&s->la, ev))
+	int try;
+
+	if (!may_take(s, ev) || !(try = la_try_switch(&s->la, ev)))
 		return FEED_NOT;
-	if (!goes_now(&s->la))
+	if (!goes_now(&s->la, try))
 		return FEED_SCANNED;
 	apply_begin(s, ev);
 	cpu_switch(s, ev);
@@ -41,9 +44,11 @@ enum feed_type_result feed_switch(struct ea_state *s, const struct ea_event *ev)
 
 enum feed_type_result feed_wake(struct ea_state *s, const struct ea_event *ev)
 {
-	if (!may_take(s, ev) || !la_try_wake(&s->la, ev))
+	int try;
+
+	if (!may_take(s, ev) || !(try = la_try_wake(&s->la, ev)))
 		return FEED_NOT;
-	if (!goes_now(&s->la))
+	if (!goes_now(&s->la, try))
 		return FEED_SCANNED;
 	apply_begin(s, ev);
 	cpu_apply_other(s, ev);

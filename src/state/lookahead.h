@@ -95,6 +95,7 @@ struct lookahead {
 	uint64_t pend_min, hold_seq, last_ts;
 	bool pend_dirty;
 	int pend_ncpus;		/* CPUs below it may have a pend_seq */
+	int npend;		/* CPUs with a pend_seq */
 	struct ea_event popped;	/* the synthetic event la_pop() returned */
 	uint64_t next_seq;
 	struct la_synth *synth;	/* min-heap of synthetic events by key */
