@@ -40,7 +40,11 @@ struct la_cpu {
 	 * wakings whose waker a reader derived (EA_EVF_DERIVED): a lost
 	 * switch-in is placed no earlier (docs/inference.md). */
 	uint64_t rec_ts, rec_seq;
+	/* to 128 bytes, a power of two: la->cpus[i] is a shift away (the
+	 * scan of every event finds its CPU's, and a wakeup its target's) */
+	uint8_t pad[40];
 };
+_Static_assert(sizeof(struct la_cpu) == 128, "struct la_cpu: 128 bytes");
 
 /* The last LA_NCAND tasks woken or moved onto a CPU since its last switch,
  * wherever recorded (pid[n % LA_NCAND] is the next slot): who ran when a
@@ -49,7 +53,9 @@ struct la_cpu {
 struct la_cands {
 	uint32_t n;
 	int32_t pid[LA_NCAND];
+	int32_t pad[3];		/* to 32 bytes, as struct la_cpu's pad */
 };
+_Static_assert(sizeof(struct la_cands) == 32, "struct la_cands: 32 bytes");
 
 /* A task's latest wakeup, or migration (sched_migrate_task): when and
  * where it was last queued. */
