@@ -35,8 +35,9 @@ static inline int running_elsewhere(const struct lookahead *la, int32_t pid,
 {
 	if (pid <= 0)
 		return -1;
+	/* a match is rare: one compare and branch a CPU */
 	for (int i = 0; i <= la->max_cpu; i++)
-		if (la->cpus[i].curr == pid && i != except)
+		if (__builtin_expect(la->cpus[i].curr == pid, 0) && i != except)
 			return i;
 	return -1;
 }
@@ -101,8 +102,7 @@ static inline bool known_cpu(const struct lookahead *la, int cpu)
 static inline bool la_try_room(const struct lookahead *la,
 			       const struct ea_event *ev)
 {
-	return ev->ts >= la->last_ts &&
-	       !(la->pushed == la->ts_mask + 1 && la->ts_mask + 1 < la->slots);
+	return ev->ts >= la->last_ts && la->pushed != la->ts_grow_at;
 }
 
 /* la_scan()'s first and last steps, for an event la_try_room() took:

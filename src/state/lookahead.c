@@ -13,6 +13,13 @@
 /* Slots the rings start with (fewer if the look-ahead is shorter). */
 #define LA_FIRST_SLOTS 1024
 
+/* la->ts_grow_at for the present ts_mask and slots */
+static void ts_grow_point(struct lookahead *la)
+{
+	la->ts_grow_at = la->ts_mask + 1 < la->slots ? la->ts_mask + 1 :
+						      UINT64_MAX;
+}
+
 int la_init(struct lookahead *la, size_t cap)
 {
 	size_t slots = 1, first;
@@ -34,6 +41,7 @@ int la_init(struct lookahead *la, size_t cap)
 	la->slots = slots;
 	la->mask = first - 1;
 	la->ts_mask = first - 1;
+	ts_grow_point(la);
 	la->max_cpu = -1;
 	return 0;
 }
@@ -72,6 +80,7 @@ static int grow_ts(struct lookahead *la)
 		return -1;
 	la->ring_ts = ts;
 	la->ts_mask = 2 * n - 1;
+	ts_grow_point(la);
 	return 0;
 }
 
@@ -112,6 +121,7 @@ void la_shrink(struct lookahead *la)
 	la->mask = slots - 1;
 	la->ts_mask = slots - 1;
 	la->slots = slots;
+	ts_grow_point(la);
 }
 
 void la_free(struct lookahead *la)
@@ -735,8 +745,7 @@ static const struct ea_event *la_derived(struct lookahead *la,
 static inline const struct ea_event *push_ts(struct lookahead *la,
 					     const struct ea_event *ev)
 {
-	if (la->pushed == la->ts_mask + 1 && la->ts_mask + 1 < la->slots &&
-	    grow_ts(la))
+	if (la->pushed == la->ts_grow_at && grow_ts(la))
 		return NULL;
 	la->ring_ts[la->pushed & la->ts_mask] = ev->ts;
 	la->pushed++;

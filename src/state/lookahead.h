@@ -90,6 +90,9 @@ struct lookahead {
 	size_t head, len, cap;	/* cap: events held back at most */
 	size_t mask;		/* ring slots - 1 (a power of two) */
 	size_t ts_mask;		/* ring_ts slots - 1 (a power of two) */
+	uint64_t ts_grow_at;	/* pushed when ring_ts must grow first:
+				   ts_mask + 1 below slots, else never
+				   (UINT64_MAX) */
 	size_t slots;		/* what either may grow to */
 	/*
 	 * Sorted input (timestamps never go backwards), for la_pop_early():
