@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * What the state does around the machines for every event it applies,
- * inline: for state.c's apply() and the per-type feeds (feed-type.c),
+ * inline: for state.c's apply() and the per-type feeds (feed-type.h),
  * which apply the common events without asking their type again.
  */
 #ifndef EATRACE_STATE_APPLY_H

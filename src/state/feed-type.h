@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * The steady feed of the common events in one pass per type (feed-type.c):
+ * The steady feed of the common events in one pass per type, inline in
+ * state.c's block loop (its own call per event cost more than its work):
  * a sched_switch or a wakeup that the look-ahead's common scan takes
  * (lookahead-common.h) is scanned and, when nothing is held back and it
  * may go, applied to the CPU and task machines at once, without the
@@ -11,7 +12,10 @@
 #ifndef EATRACE_STATE_FEED_TYPE_H
 #define EATRACE_STATE_FEED_TYPE_H
 
-#include "state/state-internal.h"
+#include "state/apply.h"
+#include "state/cpu.h"
+#include "state/lookahead-common.h"
+#include "state/task-switch.h"
 
 enum feed_type_result {
 	FEED_NOT,	/* nothing done: the general feed takes the event */
@@ -19,8 +23,60 @@ enum feed_type_result {
 	FEED_DONE,	/* scanned and applied */
 };
 
-enum feed_type_result feed_switch(struct ea_state *s, const struct ea_event *ev);
-enum feed_type_result feed_wake(struct ea_state *s, const struct ea_event *ev);
+/*
+ * Whether the feed may take ev at all: a CPU the state has (else the
+ * look-ahead must hold it until la_full(): go_scanned()), and room in the
+ * ring (else the oldest goes first).
+ */
+static inline bool may_take(const struct ea_state *s, const struct ea_event *ev)
+{
+	return (unsigned int)ev->cpu < (unsigned int)s->ncpus &&
+	       !la_full(&s->la);
+}
+
+/* The event just scanned goes at once (la_try_*() returned try): nothing
+ * held back, and it may. */
+static inline bool goes_now(const struct lookahead *la, int try)
+{
+	return !la->len && !la->nsynth && la_try_may_go(la, try);
+}
+
+/*
+ * What state.c's feed_steady() and apply() would do with a switch or a
+ * wakeup, in the same order, for the cases the look-ahead's common scan
+ * takes; the event is recorded (not synthetic: la_try_*()).
+ */
+static inline __attribute__((always_inline)) enum feed_type_result
+feed_switch(struct ea_state *s, const struct ea_event *ev)
+{
+	int try;
+
+	if (!may_take(s, ev) || !(try = la_try_switch(&s->la, ev)))
+		return FEED_NOT;
+	if (!goes_now(&s->la, try))
+		return FEED_SCANNED;
+	apply_begin(s, ev);
+	cpu_switch(s, ev);
+	apply_end(s, ev);
+	return FEED_DONE;
+}
+
+static inline __attribute__((always_inline)) enum feed_type_result
+feed_wake(struct ea_state *s, const struct ea_event *ev)
+{
+	int try;
+
+	if (!may_take(s, ev) || !(try = la_try_wake(&s->la, ev)))
+		return FEED_NOT;
+	if (!goes_now(&s->la, try))
+		return FEED_SCANNED;
+	apply_begin(s, ev);
+	cpu_apply_other(s, ev);
+	if (s->track_tasks)
+		task_wake(s, ev);
+	apply_end(s, ev);
+	return FEED_DONE;
+}
 
 /* feed_switch() or feed_wake() by ev's type; FEED_NOT for the others */
 static inline enum feed_type_result feed_type(struct ea_state *s,

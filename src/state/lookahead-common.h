@@ -4,7 +4,7 @@
  * wakeup on a CPU already seen, whose current task is the one the scanner
  * expects, that names no task running elsewhere and needs no memory
  * (la_try_switch(), la_try_wake()). lookahead.c's la_scan() starts with
- * them; the per-type feeds (feed-type.c) call them in their one pass. Each
+ * them; the per-type feeds (feed-type.h) call them in their one pass. Each
  * either scans the event as la_scan() would, or does nothing and returns
  * false (la_scan()'s general path then takes it).
  */

@@ -4,7 +4,7 @@
  * (task_switch_out(), task_switch_in()) and a wakeup (task_wake()), for
  * task.c's task_apply() and for the passes that apply a switch or a wakeup
  * to the CPU and task machines at once (cpu.c's cpu_switch(),
- * feed-type.c).
+ * feed-type.h).
  */
 #ifndef EATRACE_STATE_TASK_SWITCH_H
 #define EATRACE_STATE_TASK_SWITCH_H
