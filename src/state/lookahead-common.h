@@ -33,12 +33,15 @@ static inline struct la_wake *wake_slot(struct lookahead *la, int32_t pid)
 static inline int running_elsewhere(const struct lookahead *la, int32_t pid,
 				    int except)
 {
+	const struct la_cpu *p, *end;
+
 	if (pid <= 0)
 		return -1;
-	/* a match is rare: one compare and branch a CPU */
-	for (int i = 0; i <= la->max_cpu; i++)
-		if (__builtin_expect(la->cpus[i].curr == pid, 0) && i != except)
-			return i;
+	/* a match is rare: one compare and branch a CPU (callers have
+	 * la->cpus up to max_cpu) */
+	for (p = la->cpus, end = p + la->max_cpu + 1; p < end; p++)
+		if (__builtin_expect(p->curr == pid, 0) && p - la->cpus != except)
+			return (int)(p - la->cpus);
 	return -1;
 }
 
