@@ -34,11 +34,12 @@ static inline bool may_take(const struct ea_state *s, const struct ea_event *ev)
 	       !la_full(&s->la);
 }
 
-/* The event just scanned goes at once (la_try_*() returned try): nothing
- * held back, and it may. */
-static inline bool goes_now(const struct lookahead *la, int try)
+/* Whether the look-ahead holds events back: the event just scanned then
+ * waits behind them, else it goes at once if it may (la_switch_may_go(),
+ * la_wake_may_go()). */
+static inline bool held_back(const struct lookahead *la)
 {
-	return !la->len && !la->nsynth && la_try_may_go(la, try);
+	return la->len || la->nsynth;
 }
 
 /*
@@ -49,11 +50,9 @@ static inline bool goes_now(const struct lookahead *la, int try)
 static inline __attribute__((always_inline)) enum feed_type_result
 feed_switch(struct ea_state *s, const struct ea_event *ev)
 {
-	int try;
-
-	if (!may_take(s, ev) || !(try = la_try_switch(&s->la, ev)))
+	if (!may_take(s, ev) || !la_try_switch(&s->la, ev))
 		return FEED_NOT;
-	if (!goes_now(&s->la, try))
+	if (held_back(&s->la) || !la_switch_may_go(&s->la, ev))
 		return FEED_SCANNED;
 	apply_begin(s, ev);
 	cpu_switch(s, ev);
@@ -64,11 +63,9 @@ feed_switch(struct ea_state *s, const struct ea_event *ev)
 static inline __attribute__((always_inline)) enum feed_type_result
 feed_wake(struct ea_state *s, const struct ea_event *ev)
 {
-	int try;
-
-	if (!may_take(s, ev) || !(try = la_try_wake(&s->la, ev)))
+	if (!may_take(s, ev) || !la_try_wake(&s->la, ev))
 		return FEED_NOT;
-	if (!goes_now(&s->la, try))
+	if (held_back(&s->la) || !la_wake_may_go(&s->la, ev))
 		return FEED_SCANNED;
 	apply_begin(s, ev);
 	cpu_apply_other(s, ev);

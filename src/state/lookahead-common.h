@@ -123,50 +123,23 @@ static inline void la_try_push(struct lookahead *la, const struct ea_event *ev)
 }
 
 /*
- * What la_try_switch() and la_try_wake() did: nothing, or scanned the
- * event; LA_TRY_ALONE when no CPU but the event's had a pending wakeup
- * (a pend_seq) before it. Then, and only then, its key is at most every
- * CPU's bound (la_may_go_slow()): its own CPU's, which the event raises
- * to its key as its last record, and that of a CPU the event makes
- * pending, whose pend_seq is its key; any other CPU with a pending
- * wakeup has both pend_seq and rec_seq below it. So la_may_go(la,
- * la->next_seq) is then whether it is past hold_seq, else false: asked
- * without pend_min (la_try_may_go()).
- */
-enum { LA_TRY_NOT, LA_TRY_SCANNED, LA_TRY_ALONE };
-
-/* la_may_go(la, la->next_seq) for an event la_try_*() returned try for */
-static inline bool la_try_may_go(const struct lookahead *la, int try)
-{
-	return try == LA_TRY_ALONE && la->next_seq > la->hold_seq;
-}
-
-/* LA_TRY_ALONE or LA_TRY_SCANNED, for an event on c, before its scan */
-static inline int la_try_alone(const struct lookahead *la,
-			       const struct la_cpu *c)
-{
-	return la->npend == (c->pend_seq != 0) ? LA_TRY_ALONE : LA_TRY_SCANNED;
-}
-
-/*
  * la_scan() of a sched_switch that is neither synthetic nor derived
  * (EA_EVF_SYNTH, EA_EVF_DERIVED), on a CPU seen, whose prev task is the
  * one the scanner believes runs there and whose next task it believes
- * runs nowhere else; LA_TRY_NOT, having done nothing, for any other.
+ * runs nowhere else; false, having done nothing, for any other.
  */
-static inline int la_try_switch(struct lookahead *la, const struct ea_event *ev)
+static inline bool la_try_switch(struct lookahead *la, const struct ea_event *ev)
 {
-	int cpu = ev->cpu, try;
+	int cpu = ev->cpu;
 	struct la_cpu *c;
 
 	if (!known_cpu(la, cpu) || (ev->flags & (EA_EVF_SYNTH | EA_EVF_DERIVED)))
-		return LA_TRY_NOT;
+		return false;
 	c = &la->cpus[cpu];
 	if (!c->seen || (ev->sw.prev_pid >= 0 && ev->sw.prev_pid != c->curr) ||
 	    !la_try_room(la, ev) ||
 	    running_elsewhere(la, ev->sw.next_pid, cpu) >= 0)
-		return LA_TRY_NOT;
-	try = la_try_alone(la, c);
+		return false;
 	la_try_key(la, ev);
 	switch_in(la, c, ev);	/* ev_ts and rec_ts too */
 	/* a record on a CPU with a pending wakeup may raise its bound
@@ -174,7 +147,7 @@ static inline int la_try_switch(struct lookahead *la, const struct ea_event *ev)
 	if (c->pend_seq)
 		la->pend_dirty = true;
 	la_try_push(la, ev);
-	return try;
+	return true;
 }
 
 /*
@@ -182,35 +155,34 @@ static inline int la_try_switch(struct lookahead *la, const struct ea_event *ev)
  * synthetic nor derived, on a CPU seen, whose current task is the one
  * the scanner believes runs there, of a task it believes runs on no CPU
  * but the target, where the wake table needs no memory; false, having
- * done nothing (LA_TRY_NOT), for any other.
+ * done nothing, for any other.
  */
-static inline int la_try_wake(struct lookahead *la, const struct ea_event *ev)
+static inline bool la_try_wake(struct lookahead *la, const struct ea_event *ev)
 {
-	int cpu = ev->cpu, target = ev->wake.target_cpu, try;
+	int cpu = ev->cpu, target = ev->wake.target_cpu;
 	int32_t pid = ev->wake.pid;
 	struct la_wake *w = la->last_wake;
 	struct la_cpu *c;
 
 	if (!known_cpu(la, cpu) || (ev->flags & (EA_EVF_SYNTH | EA_EVF_DERIVED)))
-		return LA_TRY_NOT;
+		return false;
 	c = &la->cpus[cpu];
 	if (!c->seen || (ev->cur_pid >= 0 && ev->cur_pid != c->curr) ||
 	    !la_try_room(la, ev))
-		return LA_TRY_NOT;
+		return false;
 	if (pid > 0) {
 		if (target >= la->ncpus ||
 		    (target >= 0 && running_elsewhere(la, pid, target) >= 0))
-			return LA_TRY_NOT;
+			return false;
 		if (!w || w->pid != pid) {
 			if ((la->nwakes + 1) * 2 > la->wake_slots)
-				return LA_TRY_NOT;
+				return false;
 			w = wake_slot(la, pid);
 			if (!w->pid)
 				la->nwakes++;
 			la->last_wake = w;
 		}
 	}
-	try = la_try_alone(la, c);
 	la_try_key(la, ev);
 	if (pid > 0) {
 		if (target >= 0) {
@@ -233,7 +205,41 @@ static inline int la_try_wake(struct lookahead *la, const struct ea_event *ev)
 	if (c->pend_seq)
 		la->pend_dirty = true;
 	la_try_push(la, ev);
-	return try;
+	return true;
+}
+
+/*
+ * la_may_go(la, la->next_seq) for the event la_try_switch() or
+ * la_try_wake() has just scanned, asked without pend_min (nor its
+ * recomputation). The event's key is at most every CPU's bound
+ * (la_may_go_slow()) exactly when no CPU but its own had a pending
+ * wakeup (a pend_seq) before it: its own CPU's bound is at least its key
+ * (the event is that CPU's last record), as is that of a CPU the event
+ * makes pending (pend_seq is its key); any other CPU with a pending
+ * wakeup has both pend_seq and rec_seq below it. npend counts the CPUs
+ * with one after the event: a switch may only have ended its own CPU's,
+ * a wakeup added its target's (whose pend_seq is then the event's key).
+ */
+static inline bool la_switch_may_go(const struct lookahead *la,
+				    const struct ea_event *ev)
+{
+	const struct la_cpu *c = &la->cpus[ev->cpu];
+
+	return la->npend == (c->pend_seq != 0) && la->next_seq > la->hold_seq;
+}
+
+static inline bool la_wake_may_go(const struct lookahead *la,
+				  const struct ea_event *ev)
+{
+	const struct la_cpu *c = &la->cpus[ev->cpu];
+	int target = ev->wake.target_cpu;
+	int others = la->npend - (c->pend_seq != 0);
+
+	/* made pending by ev (la_try_wake() checked target < ncpus) */
+	if (target >= 0 && target != ev->cpu && ev->wake.pid > 0 &&
+	    la->cpus[target].pend_seq == la->next_seq)
+		others--;
+	return !others && la->next_seq > la->hold_seq;
 }
 
 #endif
