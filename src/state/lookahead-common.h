@@ -98,14 +98,23 @@ static inline bool known_cpu(const struct lookahead *la, int cpu)
 }
 
 /*
- * What la_scan() asks of every event it takes on these paths: sorted
- * order kept (la->sorted stays as it is), and room in ring_ts without
- * growing it (push_ts()).
+ * Whether ring_ts has grown all it may (push_ts() never grows it again):
+ * callers of la_try_switch() and la_try_wake() ask this first (per event,
+ * or once for as long as it holds: it holds for good once true).
+ */
+static inline bool la_ts_grown(const struct lookahead *la)
+{
+	return la->ts_grow_at == UINT64_MAX;
+}
+
+/*
+ * What la_scan() asks of every event it takes on these paths, beyond
+ * la_ts_grown(): sorted order kept (la->sorted stays as it is).
  */
 static inline bool la_try_room(const struct lookahead *la,
 			       const struct ea_event *ev)
 {
-	return ev->ts >= la->last_ts && la->pushed != la->ts_grow_at;
+	return ev->ts >= la->last_ts;
 }
 
 /* la_scan()'s first and last steps, for an event la_try_room() took:
@@ -124,7 +133,7 @@ static inline void la_try_push(struct lookahead *la, const struct ea_event *ev)
 
 /*
  * la_scan() of a sched_switch that is neither synthetic nor derived
- * (EA_EVF_SYNTH, EA_EVF_DERIVED), on a CPU seen, whose prev task is the
+ * (EA_EVF_SYNTH, EA_EVF_DERIVED), once la_ts_grown(), on a CPU seen, whose prev task is the
  * one the scanner believes runs there and whose next task it believes
  * runs nowhere else; false, having done nothing, for any other.
  */
@@ -152,7 +161,7 @@ static inline bool la_try_switch(struct lookahead *la, const struct ea_event *ev
 
 /*
  * la_scan() of a sched_waking, sched_wakeup or sched_wakeup_new, neither
- * synthetic nor derived, on a CPU seen, whose current task is the one
+ * synthetic nor derived, once la_ts_grown(), on a CPU seen, whose current task is the one
  * the scanner believes runs there, of a task it believes runs on no CPU
  * but the target, where the wake table needs no memory; false, having
  * done nothing, for any other.

@@ -781,6 +781,8 @@ static const struct ea_event *scan_other(struct lookahead *la,
 
 const struct ea_event *la_scan(struct lookahead *la, const struct ea_event *ev)
 {
+	if (!la_ts_grown(la))
+		return scan_other(la, ev);
 	switch (ev->type) {
 	case EA_EV_SWITCH:
 		if (la_try_switch(la, ev))

@@ -348,8 +348,9 @@ int state_feed_block(struct ea_state *s, const struct ea_event *evs, size_t n,
 		     size_t *at, struct ea_err *err)
 {
 	bool fast = steady(s);
-	/* the per-type feeds apply here: not with a hand-over */
-	bool typed = !s->handoff;
+	/* the per-type feeds apply here: not with a hand-over; and once
+	 * ring_ts is grown (la_ts_grown(): it then stays so) */
+	bool typed = !s->handoff && la_ts_grown(&s->la);
 
 	for (size_t i = 0; i < n; i++) {
 		int rc;
