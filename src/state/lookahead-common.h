@@ -45,11 +45,36 @@ static inline int running_elsewhere(const struct lookahead *la, int32_t pid,
 	return -1;
 }
 
+/*
+ * Whether running_elsewhere() finds a CPU: not when no CPU runs a pid of
+ * pid's bucket (la->running), else by walking them. except: a CPU
+ * la->cpus holds.
+ */
+static inline bool runs_elsewhere(const struct lookahead *la, int32_t pid,
+				  int except)
+{
+	if (pid <= 0 || !la->running[(uint32_t)pid & (LA_RUN_BUCKETS - 1)])
+		return false;
+	return running_elsewhere(la, pid, except) >= 0;
+}
+
+/* The scanner believes CPU c runs pid from now: every write of c->curr
+ * (but la_first_sight()'s, first_sight() in lookahead.c) */
+static inline void la_set_curr(struct lookahead *la, struct la_cpu *c,
+			       int32_t pid)
+{
+	if (c->curr > 0)
+		la->running[(uint32_t)c->curr & (LA_RUN_BUCKETS - 1)]--;
+	if (pid > 0)
+		la->running[(uint32_t)pid & (LA_RUN_BUCKETS - 1)]++;
+	c->curr = pid;
+}
+
 /* The scanner's view of CPU c after the sched_switch ev on it. */
 static inline void switch_in(struct lookahead *la, struct la_cpu *c,
 			     const struct ea_event *ev)
 {
-	c->curr = ev->sw.next_pid;
+	la_set_curr(la, c, ev->sw.next_pid);
 	c->curr_since = ev->ts;
 	c->ev_ts = c->rec_ts = ev->ts;
 	c->ev_seq = c->rec_seq = la->next_seq;
@@ -147,7 +172,7 @@ static inline bool la_try_switch(struct lookahead *la, const struct ea_event *ev
 	c = &la->cpus[cpu];
 	if (!c->seen || (ev->sw.prev_pid >= 0 && ev->sw.prev_pid != c->curr) ||
 	    !la_try_room(la, ev) ||
-	    running_elsewhere(la, ev->sw.next_pid, cpu) >= 0)
+	    runs_elsewhere(la, ev->sw.next_pid, cpu))
 		return false;
 	la_try_key(la, ev);
 	switch_in(la, c, ev);	/* ev_ts and rec_ts too */
@@ -181,7 +206,7 @@ static inline bool la_try_wake(struct lookahead *la, const struct ea_event *ev)
 		return false;
 	if (pid > 0) {
 		if (target >= la->ncpus ||
-		    (target >= 0 && running_elsewhere(la, pid, target) >= 0))
+		    (target >= 0 && runs_elsewhere(la, pid, target)))
 			return false;
 		if (!w || w->pid != pid) {
 			if ((la->nwakes + 1) * 2 > la->wake_slots)

@@ -312,6 +312,17 @@ void la_first_sight(struct la_cpu *c, const struct ea_event *ev, int32_t cur)
 		memcpy(c->curr_comm, ev->sw.prev_comm, EA_COMM_LEN);
 }
 
+/* la_first_sight() of a CPU of the look-ahead's: its curr counted */
+static void first_sight(struct lookahead *la, struct la_cpu *c,
+			const struct ea_event *ev, int32_t cur)
+{
+	int32_t was = c->curr;
+
+	la_first_sight(c, ev, cur);
+	c->curr = was;
+	la_set_curr(la, c, cur);
+}
+
 /* The first cpu_idle event of a CPU first seen in an idle-task record. */
 static void settle_tentative(struct la_cpu *c, const struct ea_event *ev)
 {
@@ -416,7 +427,7 @@ static int leave_others(struct lookahead *la, int32_t pid, int except,
 		sw.sw.prev_state = EA_PREV_BLOCKED;
 		memcpy(sw.sw.prev_comm, c->curr_comm, EA_COMM_LEN);
 		la->tasks_left++;
-		c->curr = -1;
+		la_set_curr(la, c, -1);
 		c->ev_seq = 0;
 		if (synth_push(la, &sw, la->next_seq - 1))
 			return -1;
@@ -475,7 +486,7 @@ static int resync(struct lookahead *la, struct la_cpu *c, int cpu,
 	if (ev->type == EA_EV_SWITCH)
 		memcpy(sw.sw.next_comm, ev->sw.prev_comm, EA_COMM_LEN);
 	la->resyncs++;
-	c->curr = cur;
+	la_set_curr(la, c, cur);
 	c->curr_since = t_in;
 	memcpy(c->curr_comm, sw.sw.next_comm, EA_COMM_LEN);
 	return synth_push(la, &sw, seq);
@@ -501,7 +512,7 @@ static int scan(struct lookahead *la, const struct ea_event *ev)
 
 			t->has_cpuidle = true;
 			if (!t->seen)
-				la_first_sight(t, ev, target == cpu ? ev->cur_pid : -1);
+				first_sight(la, t, ev, target == cpu ? ev->cur_pid : -1);
 			else if (t->tentative)
 				settle_tentative(t, ev);
 		}
@@ -510,7 +521,7 @@ static int scan(struct lookahead *la, const struct ea_event *ev)
 	if (ev->type == EA_EV_LOST) {
 		if (!c->seen)
 			c->lost_first = true;
-		c->curr = -1;	/* unknown until an event tells */
+		la_set_curr(la, c, -1);	/* unknown until an event tells */
 		c->ev_seq = 0;
 		la->cands[cpu].n = 0;
 		return 0;
@@ -521,9 +532,10 @@ static int scan(struct lookahead *la, const struct ea_event *ev)
 	    c->seen && c->curr >= 0 && cur != c->curr)
 		cur = -1;
 	if (!c->seen) {
-		la_first_sight(c, ev, cur);
+		first_sight(la, c, ev, cur);
 	} else if (cur >= 0 && c->curr < 0) {
-		c->curr = cur;	/* after lost events or from an unknown start */
+		/* after lost events or from an unknown start */
+		la_set_curr(la, c, cur);
 		c->curr_since = ev->ts;
 	} else if (cur >= 0 && cur != c->curr) {
 		if (resync(la, c, cpu, ev, cur))

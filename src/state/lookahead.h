@@ -16,6 +16,7 @@
 #include "eatrace/event.h"
 
 #define LA_NCAND 4
+#define LA_RUN_BUCKETS 128	/* a power of two */
 
 struct la_cpu {
 	bool seen;		/* scanner has seen an event for this CPU */
@@ -114,6 +115,10 @@ struct lookahead {
 	struct la_cands *cands;	/* as many */
 	int ncpus;		/* allocated */
 	int max_cpu;		/* highest CPU id seen */
+	/* How many CPUs the scanner believes run a pid of each bucket
+	 * (pid % LA_RUN_BUCKETS; la_set_curr()): an empty bucket proves
+	 * that no CPU runs the pid without walking them (runs_elsewhere()) */
+	uint16_t running[LA_RUN_BUCKETS];
 	struct la_wake *wakes;	/* pid -> latest wakeup, open addressing */
 	size_t nwakes, wake_slots;
 	struct la_wake *last_wake;	/* the entry set last (the table grows
