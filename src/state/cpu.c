@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "state/cpu.h"
-#include "state/task.h"
+#include "state/task-switch.h"
 
 static void cpu_init_one(struct ea_state *s, int i)
 {
@@ -325,23 +325,29 @@ bool cpu_takes_record(struct ea_state *s, const struct ea_cpu *c,
  * st, within the window. The same intervals as its energy, whatever the
  * task machine believes (a lost switch-in, a record correcting the task).
  */
-static inline void charge_runtime(struct ea_state *s, int cpu, uint64_t since,
-				  uint64_t now, const struct ea_cpu_state *st)
+static inline struct ea_task *charge_runtime(struct ea_state *s, int cpu,
+					     uint64_t since, uint64_t now,
+					     const struct ea_cpu_state *st)
 {
 	struct ea_task *t;
 
 	if (st->mode != EA_CPU_BUSY || st->pid <= 0 || !s->track_tasks)
-		return;
+		return NULL;
 	t = task_get(s, st->pid, NULL);
 	if (t)
 		t->runtime_ns += st_clip(s, &since, &now);
+	return t;
 }
 
-/* cpu enters *st at now: tell the consumers */
-static inline void enter(struct ea_state *s, struct ea_cpu *c, int cpu,
-			 uint64_t now, const struct ea_cpu_state *st)
+/* cpu enters *st at now: tell the consumers. Returns the task charged
+ * the time before (charge_runtime()), or NULL. Always inline: GCC kept
+ * it out of line, a call and a frame more for every change. */
+static inline __attribute__((always_inline)) struct ea_task *
+enter(struct ea_state *s, struct ea_cpu *c, int cpu, uint64_t now,
+      const struct ea_cpu_state *st)
 {
-	charge_runtime(s, cpu, c->since, now, &c->st);
+	struct ea_task *t = charge_runtime(s, cpu, c->since, now, &c->st);
+
 	if (s->two) {
 		s->two[0].change(s->two[0].ctx, s, cpu, c->since, now, &c->st,
 				 st);
@@ -352,6 +358,7 @@ static inline void enter(struct ea_state *s, struct ea_cpu *c, int cpu,
 	}
 	c->st = *st;
 	c->since = now;
+	return t;
 }
 
 /* cpu_update() with PELT (out of line: its frame would weigh on the
@@ -548,6 +555,37 @@ void cpu_apply(struct ea_state *s, const struct ea_event *ev)
 	default:
 		cpu_apply_other(s, ev);
 		return;
+	}
+}
+
+/*
+ * cpu_apply() then task_apply() of a recorded (not synthetic) sched_switch,
+ * in one pass: the same steps in the same order, the CPU's state derived
+ * and entered inline, the task charged the time before it reused as the
+ * prev task when it is that one.
+ */
+void cpu_switch(struct ea_state *s, const struct ea_event *ev)
+{
+	int cpu = ev->cpu;
+	struct ea_cpu *c = &s->cpus[cpu];
+	struct ea_task *charged = NULL;
+
+	cpu_touch(s, cpu, ev);
+	c->curr = ev->sw.next_pid;
+	c->flags &= ~(EA_INF_LOST | EA_INF_RESYNC | EA_INF_UNKNOWN);
+	if (s->cfg.no_util) {
+		struct ea_cpu_state st = derive(s, c);
+
+		if (!same_state(&st, &c->st))
+			charged = enter(s, c, cpu, ev->ts, &st);
+	} else {
+		update_util(s, cpu, ev->ts);
+		if (ev->sw.prev_state == EA_PREV_DEAD)
+			pelt_task_dead(s, cpu, ev->sw.prev_pid);
+	}
+	if (s->track_tasks) {
+		task_switch_out(s, ev, charged);
+		task_switch_in(s, ev);
 	}
 }
 

@@ -12,6 +12,8 @@
 
 int cpu_grow(struct ea_state *s, int ncpus);
 void cpu_apply(struct ea_state *s, const struct ea_event *ev);
+/* cpu_apply() then task_apply() of a sched_switch not synthetic */
+void cpu_switch(struct ea_state *s, const struct ea_event *ev);
 /* Derive cpu's state again; tell the consumers if it changed. */
 void cpu_update(struct ea_state *s, int cpu, uint64_t now);
 

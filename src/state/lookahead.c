@@ -8,10 +8,17 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "state/lookahead.h"
+#include "state/lookahead-common.h"
 
 /* Slots the rings start with (fewer if the look-ahead is shorter). */
 #define LA_FIRST_SLOTS 1024
+
+/* la->ts_grow_at for the present ts_mask and slots */
+static void ts_grow_point(struct lookahead *la)
+{
+	la->ts_grow_at = la->ts_mask + 1 < la->slots ? la->ts_mask + 1 :
+						      UINT64_MAX;
+}
 
 int la_init(struct lookahead *la, size_t cap)
 {
@@ -34,6 +41,7 @@ int la_init(struct lookahead *la, size_t cap)
 	la->slots = slots;
 	la->mask = first - 1;
 	la->ts_mask = first - 1;
+	ts_grow_point(la);
 	la->max_cpu = -1;
 	return 0;
 }
@@ -72,6 +80,7 @@ static int grow_ts(struct lookahead *la)
 		return -1;
 	la->ring_ts = ts;
 	la->ts_mask = 2 * n - 1;
+	ts_grow_point(la);
 	return 0;
 }
 
@@ -112,6 +121,7 @@ void la_shrink(struct lookahead *la)
 	la->mask = slots - 1;
 	la->ts_mask = slots - 1;
 	la->slots = slots;
+	ts_grow_point(la);
 }
 
 void la_free(struct lookahead *la)
@@ -154,20 +164,6 @@ static inline int grow_cpus(struct lookahead *la, int cpu)
 	if (cpu > la->max_cpu)
 		la->max_cpu = cpu;
 	return cpu < la->ncpus ? 0 : grow_cpus_slow(la, cpu);
-}
-
-static size_t wake_hash(int32_t pid, size_t slots)
-{
-	return ((uint32_t)pid * 2654435761u) & (slots - 1);
-}
-
-static struct la_wake *wake_slot(struct lookahead *la, int32_t pid)
-{
-	size_t i = wake_hash(pid, la->wake_slots);
-
-	while (la->wakes[i].pid && la->wakes[i].pid != pid)
-		i = (i + 1) & (la->wake_slots - 1);
-	return &la->wakes[i];
 }
 
 static int wake_grow(struct lookahead *la)
@@ -316,6 +312,17 @@ void la_first_sight(struct la_cpu *c, const struct ea_event *ev, int32_t cur)
 		memcpy(c->curr_comm, ev->sw.prev_comm, EA_COMM_LEN);
 }
 
+/* la_first_sight() of a CPU of the look-ahead's: its curr counted */
+static void first_sight(struct lookahead *la, struct la_cpu *c,
+			const struct ea_event *ev, int32_t cur)
+{
+	int32_t was = c->curr;
+
+	la_first_sight(c, ev, cur);
+	c->curr = was;
+	la_set_curr(la, c, cur);
+}
+
 /* The first cpu_idle event of a CPU first seen in an idle-task record. */
 static void settle_tentative(struct la_cpu *c, const struct ea_event *ev)
 {
@@ -390,18 +397,6 @@ static int unknown_from(struct lookahead *la, struct la_cpu *c, int cpu,
 	return synth_push(la, &m, seq);
 }
 
-/* A CPU other than `except` the scanner believes runs pid, or -1. */
-static inline int running_elsewhere(const struct lookahead *la, int32_t pid,
-				    int except)
-{
-	if (pid <= 0)
-		return -1;
-	for (int i = 0; i <= la->max_cpu; i++)
-		if (la->cpus[i].curr == pid && i != except)
-			return i;
-	return -1;
-}
-
 /*
  * ev shows pid elsewhere than on the CPUs the scanner believes run it (a
  * switch-in on another CPU, a wakeup naming another CPU: a running task's
@@ -432,7 +427,7 @@ static int leave_others(struct lookahead *la, int32_t pid, int except,
 		sw.sw.prev_state = EA_PREV_BLOCKED;
 		memcpy(sw.sw.prev_comm, c->curr_comm, EA_COMM_LEN);
 		la->tasks_left++;
-		c->curr = -1;
+		la_set_curr(la, c, -1);
 		c->ev_seq = 0;
 		if (synth_push(la, &sw, la->next_seq - 1))
 			return -1;
@@ -491,54 +486,10 @@ static int resync(struct lookahead *la, struct la_cpu *c, int cpu,
 	if (ev->type == EA_EV_SWITCH)
 		memcpy(sw.sw.next_comm, ev->sw.prev_comm, EA_COMM_LEN);
 	la->resyncs++;
-	c->curr = cur;
+	la_set_curr(la, c, cur);
 	c->curr_since = t_in;
 	memcpy(c->curr_comm, sw.sw.next_comm, EA_COMM_LEN);
 	return synth_push(la, &sw, seq);
-}
-
-/* The scanner's view of CPU c after the sched_switch ev on it. */
-static inline void switch_in(struct lookahead *la, struct la_cpu *c,
-			     const struct ea_event *ev)
-{
-	c->curr = ev->sw.next_pid;
-	c->curr_since = ev->ts;
-	c->ev_ts = c->rec_ts = ev->ts;
-	c->ev_seq = c->rec_seq = la->next_seq;
-	c->tentative = false;	/* in the idle loop, busy, before it */
-	la->cands[ev->cpu].n = 0;
-	memcpy(c->curr_comm, ev->sw.next_comm, EA_COMM_LEN);
-	/* Wakeups before now can no longer place a resync on c. */
-	if (c->pend_seq && c->pend_last_ts < ev->ts) {
-		c->pend_seq = 0;
-		la->pend_dirty = true;
-	}
-}
-
-/* A task woken or moved onto cpu (which la->cpus holds). */
-static inline void cand_add(struct lookahead *la, int cpu, int32_t pid)
-{
-	struct la_cands *k = &la->cands[cpu];
-
-	/* sched_waking then sched_wakeup: once */
-	if (!k->n || k->pid[(k->n - 1) % LA_NCAND] != pid)
-		k->pid[k->n++ % LA_NCAND] = pid;
-}
-
-/* A wakeup onto cpu (which la->cpus holds) a later resync there may be
- * placed at. */
-static inline void pend_on(struct lookahead *la, int cpu, uint64_t ts)
-{
-	struct la_cpu *c = &la->cpus[cpu];
-
-	if (!c->pend_seq) {
-		if (cpu >= la->pend_ncpus)
-			la->pend_ncpus = cpu + 1;
-		c->pend_seq = la->next_seq;
-		if (la->next_seq < la->pend_min)
-			la->pend_min = la->next_seq;
-	}
-	c->pend_last_ts = ts;
 }
 
 /* Out of line: inlined, its frame would weigh on scan_common()'s path. */
@@ -561,7 +512,7 @@ static int scan(struct lookahead *la, const struct ea_event *ev)
 
 			t->has_cpuidle = true;
 			if (!t->seen)
-				la_first_sight(t, ev, target == cpu ? ev->cur_pid : -1);
+				first_sight(la, t, ev, target == cpu ? ev->cur_pid : -1);
 			else if (t->tentative)
 				settle_tentative(t, ev);
 		}
@@ -570,7 +521,7 @@ static int scan(struct lookahead *la, const struct ea_event *ev)
 	if (ev->type == EA_EV_LOST) {
 		if (!c->seen)
 			c->lost_first = true;
-		c->curr = -1;	/* unknown until an event tells */
+		la_set_curr(la, c, -1);	/* unknown until an event tells */
 		c->ev_seq = 0;
 		la->cands[cpu].n = 0;
 		return 0;
@@ -581,9 +532,10 @@ static int scan(struct lookahead *la, const struct ea_event *ev)
 	    c->seen && c->curr >= 0 && cur != c->curr)
 		cur = -1;
 	if (!c->seen) {
-		la_first_sight(c, ev, cur);
+		first_sight(la, c, ev, cur);
 	} else if (cur >= 0 && c->curr < 0) {
-		c->curr = cur;	/* after lost events or from an unknown start */
+		/* after lost events or from an unknown start */
+		la_set_curr(la, c, cur);
 		c->curr_since = ev->ts;
 	} else if (cur >= 0 && cur != c->curr) {
 		if (resync(la, c, cpu, ev, cur))
@@ -641,12 +593,6 @@ static int scan(struct lookahead *la, const struct ea_event *ev)
 		break;
 	}
 	return 0;
-}
-
-/* CPU id the scanner has seen (la->cpus holds it) */
-static inline bool known_cpu(const struct lookahead *la, int cpu)
-{
-	return (unsigned int)cpu < (unsigned int)(la->max_cpu + 1);
 }
 
 /* scan_common() of a wakeup on a CPU whose current task is as expected */
@@ -811,8 +757,7 @@ static const struct ea_event *la_derived(struct lookahead *la,
 static inline const struct ea_event *push_ts(struct lookahead *la,
 					     const struct ea_event *ev)
 {
-	if (la->pushed == la->ts_mask + 1 && la->ts_mask + 1 < la->slots &&
-	    grow_ts(la))
+	if (la->pushed == la->ts_grow_at && grow_ts(la))
 		return NULL;
 	la->ring_ts[la->pushed & la->ts_mask] = ev->ts;
 	la->pushed++;
@@ -832,7 +777,10 @@ static const struct ea_event *scan_rare(struct lookahead *la,
 	return push_ts(la, ev);
 }
 
-const struct ea_event *la_scan(struct lookahead *la, const struct ea_event *ev)
+/* la_scan() of what la_try_switch() and la_try_wake() do not take */
+__attribute__((noinline))
+static const struct ea_event *scan_other(struct lookahead *la,
+					 const struct ea_event *ev)
 {
 	if (ev->ts < la->last_ts)
 		la->sorted = false;	/* not what the caller promised */
@@ -841,6 +789,27 @@ const struct ea_event *la_scan(struct lookahead *la, const struct ea_event *ev)
 	if (!scan_common(la, ev))
 		return scan_rare(la, ev);
 	return push_ts(la, ev);
+}
+
+const struct ea_event *la_scan(struct lookahead *la, const struct ea_event *ev)
+{
+	if (!la_ts_grown(la))
+		return scan_other(la, ev);
+	switch (ev->type) {
+	case EA_EV_SWITCH:
+		if (la_try_switch(la, ev))
+			return ev;
+		break;
+	case EA_EV_WAKEUP:
+	case EA_EV_WAKING:
+	case EA_EV_WAKEUP_NEW:
+		if (la_try_wake(la, ev))
+			return ev;
+		break;
+	default:
+		break;
+	}
+	return scan_other(la, ev);
 }
 
 int la_push(struct lookahead *la, const struct ea_event *ev)

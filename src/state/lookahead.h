@@ -16,6 +16,7 @@
 #include "eatrace/event.h"
 
 #define LA_NCAND 4
+#define LA_RUN_BUCKETS 128	/* a power of two */
 
 struct la_cpu {
 	bool seen;		/* scanner has seen an event for this CPU */
@@ -40,7 +41,11 @@ struct la_cpu {
 	 * wakings whose waker a reader derived (EA_EVF_DERIVED): a lost
 	 * switch-in is placed no earlier (docs/inference.md). */
 	uint64_t rec_ts, rec_seq;
+	/* to 128 bytes, a power of two: la->cpus[i] is a shift away (the
+	 * scan of every event finds its CPU's, and a wakeup its target's) */
+	uint8_t pad[40];
 };
+_Static_assert(sizeof(struct la_cpu) == 128, "struct la_cpu: 128 bytes");
 
 /* The last LA_NCAND tasks woken or moved onto a CPU since its last switch,
  * wherever recorded (pid[n % LA_NCAND] is the next slot): who ran when a
@@ -49,7 +54,9 @@ struct la_cpu {
 struct la_cands {
 	uint32_t n;
 	int32_t pid[LA_NCAND];
+	int32_t pad[3];		/* to 32 bytes, as struct la_cpu's pad */
 };
+_Static_assert(sizeof(struct la_cands) == 32, "struct la_cands: 32 bytes");
 
 /* A task's latest wakeup, or migration (sched_migrate_task): when and
  * where it was last queued. */
@@ -84,6 +91,9 @@ struct lookahead {
 	size_t head, len, cap;	/* cap: events held back at most */
 	size_t mask;		/* ring slots - 1 (a power of two) */
 	size_t ts_mask;		/* ring_ts slots - 1 (a power of two) */
+	uint64_t ts_grow_at;	/* pushed when ring_ts must grow first:
+				   ts_mask + 1 below slots, else never
+				   (UINT64_MAX) */
 	size_t slots;		/* what either may grow to */
 	/*
 	 * Sorted input (timestamps never go backwards), for la_pop_early():
@@ -95,6 +105,7 @@ struct lookahead {
 	uint64_t pend_min, hold_seq, last_ts;
 	bool pend_dirty;
 	int pend_ncpus;		/* CPUs below it may have a pend_seq */
+	int npend;		/* CPUs with a pend_seq */
 	struct ea_event popped;	/* the synthetic event la_pop() returned */
 	uint64_t next_seq;
 	struct la_synth *synth;	/* min-heap of synthetic events by key */
@@ -104,6 +115,10 @@ struct lookahead {
 	struct la_cands *cands;	/* as many */
 	int ncpus;		/* allocated */
 	int max_cpu;		/* highest CPU id seen */
+	/* How many CPUs the scanner believes run a pid of each bucket
+	 * (pid % LA_RUN_BUCKETS; la_set_curr()): an empty bucket proves
+	 * that no CPU runs the pid without walking them (runs_elsewhere()) */
+	uint16_t running[LA_RUN_BUCKETS];
 	struct la_wake *wakes;	/* pid -> latest wakeup, open addressing */
 	size_t nwakes, wake_slots;
 	struct la_wake *last_wake;	/* the entry set last (the table grows

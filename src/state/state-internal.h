@@ -35,7 +35,11 @@ struct ea_cpu {
 	bool offline;		/* taken offline by CPU hotplug */
 	uint8_t hp_dir;		/* its last cpuhp walk: 0 none, 1 down, 2 up */
 	bool hp_self;		/* a cpuhp event of that walk ran on itself */
+	/* to 256 bytes, a power of two: s->cpus[i] is a shift away (every
+	 * event applied finds its CPU's) */
+	uint8_t pad[120];
 };
+_Static_assert(sizeof(struct ea_cpu) == 256, "struct ea_cpu: 256 bytes");
 
 struct task_table {
 	struct ea_task **by_order;	/* in order of first appearance */

@@ -6,7 +6,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "state/apply.h"
 #include "state/cpu.h"
+#include "state/feed-type.h"
 #include "state/handoff.h"
 #include "state/task.h"
 
@@ -113,19 +115,15 @@ static int apply_rare(struct ea_state *s, const struct ea_event *ev,
 	return 0;
 }
 
-static int apply(struct ea_state *s, const struct ea_event *ev,
-		 struct ea_err *err)
+/* Always inline: the events the look-ahead held back reach it through
+ * deliver() one by one, a call less each. */
+static inline __attribute__((always_inline)) int
+apply(struct ea_state *s, const struct ea_event *ev, struct ea_err *err)
 {
 	if ((!s->started || top_cpu(ev) >= s->ncpus || ev->type == EA_EV_LOST) &&
 	    apply_rare(s, ev, err))
 		return -1;
-	if (ev->ts > s->last_ts)
-		s->last_ts = ev->ts;
-	if (!(ev->flags & EA_EVF_SYNTH)) {	/* count the trace's events only */
-		s->counts.events++;
-		s->counts.by_type[ev->type]++;
-	}
-	s->applying = ev;	/* until the end of this apply(): see below */
+	apply_begin(s, ev);
 	switch (ev->type) {
 	case EA_EV_WAKEUP:
 	case EA_EV_WAKING:
@@ -134,16 +132,19 @@ static int apply(struct ea_state *s, const struct ea_event *ev,
 		if (s->track_tasks)
 			task_wakeup(s, ev);
 		break;
+	case EA_EV_SWITCH:
+		if (!(ev->flags & EA_EVF_SYNTH)) {
+			cpu_switch(s, ev);
+			break;
+		}
+		/* fall through */
 	default:
 		cpu_apply(s, ev);
 		if (s->track_tasks)
 			task_apply(s, ev);
 		break;
 	}
-	if (s->event_types >> ev->type & 1 &&
-	    !(ev->type == EA_EV_LOST && ev->flags & EA_EVF_SYNTH))
-		s->ops->event(s->ctx, s, ev);
-	s->applying = NULL;	/* ev may not outlive the call */
+	apply_end(s, ev);
 	return 0;
 }
 
@@ -252,6 +253,21 @@ static int feed_one(struct ea_state *s, const struct ea_event *ev,
 	return apply_scanned(s, ev, err);
 }
 
+/* A scanned event of sorted input, once started, held back: let go what
+ * may go before it. */
+static inline int go_held(struct ea_state *s, const struct ea_event *ev,
+			  struct ea_err *err)
+{
+	const struct ea_event *out;
+
+	if (la_store(&s->la, ev))
+		return ea_err_set(err, "out of memory");
+	while ((out = la_pop_early(&s->la)))
+		if (deliver(s, out, err))
+			return -1;
+	return 0;
+}
+
 /*
  * A scanned event of sorted input, once started: let go at once when
  * nothing is held back and it may go, else through the ring, letting go
@@ -260,8 +276,6 @@ static int feed_one(struct ea_state *s, const struct ea_event *ev,
 static inline __attribute__((always_inline)) int
 go_scanned(struct ea_state *s, const struct ea_event *ev, struct ea_err *err)
 {
-	const struct ea_event *out;
-
 	/* An event for a CPU the state does not have yet initialises it
 	 * from what the scanner knows when la_full() lets it go: wait. */
 	if (top_cpu(ev) >= s->ncpus)
@@ -269,12 +283,7 @@ go_scanned(struct ea_state *s, const struct ea_event *ev, struct ea_err *err)
 	/* Nothing held back and free to go: no copy through the ring. */
 	if (!s->la.len && !s->la.nsynth && la_may_go(&s->la, s->la.next_seq))
 		return deliver(s, ev, err);
-	if (la_store(&s->la, ev))
-		return ea_err_set(err, "out of memory");
-	while ((out = la_pop_early(&s->la)))
-		if (deliver(s, out, err))
-			return -1;
-	return 0;
+	return go_held(s, ev, err);
 }
 
 /* ea_state_feed() through the look-ahead ring */
@@ -341,10 +350,23 @@ int state_feed_block(struct ea_state *s, const struct ea_event *evs, size_t n,
 		     size_t *at, struct ea_err *err)
 {
 	bool fast = steady(s);
+	/* the per-type feeds apply here: not with a hand-over; and once
+	 * ring_ts is grown (la_ts_grown(): it then stays so) */
+	bool typed = !s->handoff && la_ts_grown(&s->la);
 
 	for (size_t i = 0; i < n; i++) {
 		int rc;
 
+		if (fast && typed) {
+			enum feed_type_result r = feed_type(s, &evs[i]);
+
+			if (r == FEED_DONE)
+				continue;
+			if (r == FEED_SCANNED) {
+				rc = go_held(s, &evs[i], err);
+				goto done;
+			}
+		}
 		if (fast) {
 			rc = feed_steady(s, &evs[i], err);
 			fast = s->la.sorted;
@@ -352,6 +374,7 @@ int state_feed_block(struct ea_state *s, const struct ea_event *evs, size_t n,
 			rc = ea_state_feed(s, &evs[i], err);
 			fast = steady(s);
 		}
+done:
 		if (rc) {
 			*at = i;
 			return -1;

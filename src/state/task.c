@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "state/task.h"
+#include "state/task-switch.h"
 
 static size_t slot_of(int32_t pid, size_t nslots)
 {
@@ -133,113 +133,23 @@ void task_table_free(struct task_table *t)
 	memset(t, 0, sizeof(*t));
 }
 
-static uint64_t span(const struct ea_state *s, uint64_t t0, uint64_t t1)
-{
-	return st_clip(s, &t0, &t1);
-}
-
-static void switch_out(struct ea_state *s, const struct ea_event *ev)
-{
-	struct ea_task *t = task_get(s, ev->sw.prev_pid, ev->sw.prev_comm);
-
-	if (!t)
-		return;
-	if (ev->sw.prev_prio >= 0)
-		t->prio = ev->sw.prev_prio;
-	t->since = ev->ts;
-	switch (ev->sw.prev_state) {
-	case EA_PREV_RUNNABLE:
-		t->run = EA_TASK_RUNNABLE;
-		t->woken_at = 0;	/* preempted, not woken */
-		if (st_in_window(s, ev->ts))
-			t->preemptions++;
-		break;
-	case EA_PREV_DEAD:
-		t->run = EA_TASK_DEAD;
-		break;
-	default:
-		t->run = EA_TASK_SLEEPING;
-		break;
-	}
-}
-
-static void switch_in(struct ea_state *s, const struct ea_event *ev)
-{
-	struct ea_task *t = task_get(s, ev->sw.next_pid, ev->sw.next_comm);
-	bool in_win = st_in_window(s, ev->ts);
-
-	if (!t)
-		return;
-	if (ev->sw.next_prio >= 0)
-		t->prio = ev->sw.next_prio;
-	switch (t->run) {
-	case EA_TASK_RUNNABLE:
-		t->wait_ns += span(s, t->since, ev->ts);
-		if (t->woken_at && in_win)	/* woken, not preempted */
-			t->activations++;
-		break;
-	case EA_TASK_SLEEPING:
-	case EA_TASK_DEAD:
-		/* No wakeup recorded: the wakeup is this switch-in. */
-		if (in_win) {
-			t->wakeups_inferred++;
-			s->counts.wakeups_inferred++;
-			t->activations++;
-		}
-		t->woken_at = ev->ts;
-		break;
-	default:	/* first sight or already running (resync) */
-		break;
-	}
-	if (t->cpu >= 0 && t->cpu != ev->cpu && in_win)
-		t->migrations++;
-	t->run = EA_TASK_RUNNING;
-	t->cpu = ev->cpu;
-	t->since = ev->ts;
-}
-
+/* task_wakeup() out of line, for state.c's apply() */
 void task_wakeup(struct ea_state *s, const struct ea_event *ev)
 {
-	struct ea_task *t = s->woken;
-
-	if (t && t->pid == ev->wake.pid) {
-		if (ev->wake.comm[0])	/* as task_get() does */
-			memcpy(t->comm, ev->wake.comm, EA_COMM_LEN);
-	} else {
-		t = task_get(s, ev->wake.pid, ev->wake.comm);
-		if (!t)
-			return;
-		s->woken = t;
-	}
-	if (ev->wake.prio >= 0)
-		t->prio = ev->wake.prio;
-	if (ev->type == EA_EV_WAKEUP_NEW && !t->pelt_seeded)
-		t->pelt_new = true;
-	/* sched_waking then sched_wakeup: one wakeup, timed at the first. */
-	if (t->run == EA_TASK_RUNNING ||
-	    (t->run == EA_TASK_RUNNABLE && t->woken_at))
-		return;
-	if (t->run == EA_TASK_RUNNABLE)	/* preempted task woken: no change */
-		return;
-	t->run = EA_TASK_RUNNABLE;
-	t->since = ev->ts;
-	t->woken_at = ev->ts;
-	t->woken_cpu = ev->wake.target_cpu;
-	if (st_in_window(s, ev->ts))
-		t->wakeups++;
+	task_wake(s, ev);
 }
 
 void task_apply(struct ea_state *s, const struct ea_event *ev)
 {
 	switch (ev->type) {
 	case EA_EV_SWITCH:
-		switch_out(s, ev);
-		switch_in(s, ev);
+		task_switch_out(s, ev, NULL);
+		task_switch_in(s, ev);
 		break;
 	case EA_EV_WAKEUP:
 	case EA_EV_WAKING:
 	case EA_EV_WAKEUP_NEW:
-		task_wakeup(s, ev);
+		task_wake(s, ev);
 		break;
 	default:
 		break;
@@ -252,7 +162,7 @@ void task_finish(struct ea_state *s)
 		struct ea_task *t = s->tasks.by_order[i];
 
 		if (t->run == EA_TASK_RUNNABLE)
-			t->wait_ns += span(s, t->since, s->last_ts);
+			t->wait_ns += task_span(s, t->since, s->last_ts);
 		t->since = s->last_ts;
 	}
 }
