@@ -29,6 +29,26 @@ static inline struct la_wake *wake_slot(struct lookahead *la, int32_t pid)
 	return &la->wakes[i];
 }
 
+/*
+ * pid's entry of the wake table, claimed (counted, and made the last one
+ * met) when new; NULL, having done nothing, when a new entry would need
+ * the table to grow.
+ */
+static inline struct la_wake *wake_claim(struct lookahead *la, int32_t pid)
+{
+	struct la_wake *w = la->last_wake;
+
+	if (w && w->pid == pid)
+		return w;
+	if ((la->nwakes + 1) * 2 > la->wake_slots)
+		return NULL;
+	w = wake_slot(la, pid);
+	if (!w->pid)
+		la->nwakes++;
+	la->last_wake = w;
+	return w;
+}
+
 /* A CPU other than `except` the scanner believes runs pid, or -1. */
 static inline int running_elsewhere(const struct lookahead *la, int32_t pid,
 				    int except)
@@ -195,7 +215,7 @@ static inline bool la_try_wake(struct lookahead *la, const struct ea_event *ev)
 {
 	int cpu = ev->cpu, target = ev->wake.target_cpu;
 	int32_t pid = ev->wake.pid;
-	struct la_wake *w = la->last_wake;
+	struct la_wake *w = NULL;
 	struct la_cpu *c;
 
 	if (!known_cpu(la, cpu) || (ev->flags & (EA_EVF_SYNTH | EA_EVF_DERIVED)))
@@ -208,14 +228,8 @@ static inline bool la_try_wake(struct lookahead *la, const struct ea_event *ev)
 		if (target >= la->ncpus ||
 		    (target >= 0 && runs_elsewhere(la, pid, target)))
 			return false;
-		if (!w || w->pid != pid) {
-			if ((la->nwakes + 1) * 2 > la->wake_slots)
-				return false;
-			w = wake_slot(la, pid);
-			if (!w->pid)
-				la->nwakes++;
-			la->last_wake = w;
-		}
+		if (!(w = wake_claim(la, pid)))
+			return false;
 	}
 	la_try_key(la, ev);
 	if (pid > 0) {

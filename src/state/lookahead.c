@@ -600,7 +600,7 @@ static inline bool scan_wake(struct lookahead *la, const struct ea_event *ev)
 {
 	int32_t pid = ev->wake.pid;
 	int cpu = ev->wake.target_cpu;
-	struct la_wake *w = la->last_wake;
+	struct la_wake *w;
 	bool pends = la->sorted && cpu >= 0;
 
 	if (pid <= 0)
@@ -608,14 +608,8 @@ static inline bool scan_wake(struct lookahead *la, const struct ea_event *ev)
 	/* Only when neither pend() nor wake_set() needs memory. */
 	if (cpu >= la->ncpus)
 		return false;
-	if (!w || w->pid != pid) {
-		if ((la->nwakes + 1) * 2 > la->wake_slots)
-			return false;
-		w = wake_slot(la, pid);
-		if (!w->pid)
-			la->nwakes++;
-		la->last_wake = w;
-	}
+	if (!(w = wake_claim(la, pid)))
+		return false;
 	if (cpu >= 0)
 		cand_add(la, cpu, pid);
 	if (pends)
