@@ -33,6 +33,7 @@
 #include "input/dat-chunks.h"
 #include "input/dat-walk.h"
 #include "input/load-le.h"
+#include "util/thread.h"
 
 #define SEC_OPTIONS 0
 #define SEC_FL_COMPRESS 1
@@ -629,7 +630,6 @@ int dz_fill(void *priv, struct dw *w, int c)
 
 int dz_start(struct dz *z)
 {
-	sigset_t all, old;
 	int rc;
 
 	z->ring = calloc(z->ncpus, sizeof(*z->ring));
@@ -639,10 +639,7 @@ int dz_start(struct dz *z)
 	pthread_cond_init(&z->ready, NULL);
 	pthread_cond_init(&z->space, NULL);
 	/* no signal for it: the open guard's alarm must reach the caller */
-	sigfillset(&all);
-	pthread_sigmask(SIG_SETMASK, &all, &old);
-	rc = pthread_create(&z->th, NULL, worker, z);
-	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	rc = ea_thread_start(&z->th, worker, z, NULL);
 	if (rc) {
 		pthread_cond_destroy(&z->space);
 		pthread_cond_destroy(&z->ready);

@@ -10,20 +10,17 @@
 #include <string.h>
 
 #include "input/evring.h"
+#include "util/thread.h"
 
 int evr_start(struct evring *q, void *(*fn)(void *), void *arg)
 {
-	sigset_t all;
-
 	/* signals stay with the main thread (the crash guard, SIGPIPE) */
-	sigfillset(&all);
-	return evr_start_mask(q, fn, arg, &all);
+	return evr_start_mask(q, fn, arg, NULL);
 }
 
 int evr_start_mask(struct evring *q, void *(*fn)(void *), void *arg,
 		   const sigset_t *mask)
 {
-	sigset_t old;
 	int i, rc;
 
 	memset(q, 0, sizeof(*q));
@@ -35,9 +32,7 @@ int evr_start_mask(struct evring *q, void *(*fn)(void *), void *arg,
 	pthread_mutex_init(&q->mu, NULL);
 	pthread_cond_init(&q->full, NULL);
 	pthread_cond_init(&q->empty, NULL);
-	pthread_sigmask(SIG_SETMASK, mask, &old);
-	rc = pthread_create(&q->th, NULL, fn, arg);
-	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	rc = ea_thread_start(&q->th, fn, arg, mask);
 	if (rc) {
 		pthread_cond_destroy(&q->empty);
 		pthread_cond_destroy(&q->full);

@@ -55,7 +55,8 @@ struct evring {
  */
 int evr_start(struct evring *q, void *(*fn)(void *), void *arg);
 
-/* evr_start() with the signals of *mask blocked in the new thread. */
+/* evr_start() with the signals of *mask blocked in the new thread (NULL:
+ * all). */
 int evr_start_mask(struct evring *q, void *(*fn)(void *), void *arg,
 		   const sigset_t *mask);
 

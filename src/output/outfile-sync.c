@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "output/outfile-sync.h"
+#include "util/thread.h"
 
 struct out_sync {
 	pthread_t th;
@@ -29,17 +30,13 @@ static void *sync_main(void *arg)
 struct out_sync *out_sync_start(FILE *f)
 {
 	struct out_sync *s = calloc(1, sizeof(*s));
-	sigset_t all, old;
 	int rc;
 
 	if (!s)
 		return NULL;
 	s->f = f;
 	/* signals stay the main thread's (its handlers, its EINTRs) */
-	sigfillset(&all);
-	pthread_sigmask(SIG_SETMASK, &all, &old);
-	rc = pthread_create(&s->th, NULL, sync_main, s);
-	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	rc = ea_thread_start(&s->th, sync_main, s, NULL);
 	if (rc) {
 		free(s);
 		return NULL;

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "output/perfetto-ahead.h"
+#include "util/thread.h"
 
 struct pf_thread {
 	pthread_t th;
@@ -27,7 +28,6 @@ static void *run(void *arg)
 int pf_ahead_start(struct pf_ahead *a, void (*work)(void *), void *ctx)
 {
 	struct pf_thread *t = malloc(sizeof(*t));
-	sigset_t all, old;
 	int rc;
 
 	if (!t)
@@ -35,10 +35,7 @@ int pf_ahead_start(struct pf_ahead *a, void (*work)(void *), void *ctx)
 	t->work = work;
 	t->ctx = ctx;
 	/* signals stay with the main thread (the crash guard, SIGPIPE) */
-	sigfillset(&all);
-	pthread_sigmask(SIG_SETMASK, &all, &old);
-	rc = pthread_create(&t->th, NULL, run, t);
-	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	rc = ea_thread_start(&t->th, run, t, NULL);
 	if (rc) {
 		free(t);
 		return -1;

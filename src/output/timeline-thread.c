@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "output/timeline-thread.h"
+#include "util/thread.h"
 
 #define NBLK 8
 #define BLK_BYTES (128u << 10)
@@ -106,7 +107,6 @@ int tl_thread_start(struct tl_thread **th, struct ea_timeline *t,
 		    size_t step_bytes, tl_back_fn *back)
 {
 	struct tl_thread *q = calloc(1, sizeof(*q));
-	sigset_t all, old;
 	int rc;
 
 	*th = NULL;
@@ -130,10 +130,7 @@ int tl_thread_start(struct tl_thread **th, struct ea_timeline *t,
 	pthread_cond_init(&q->full, NULL);
 	pthread_cond_init(&q->empty, NULL);
 	/* signals stay with the main thread (the crash guard, SIGPIPE) */
-	sigfillset(&all);
-	pthread_sigmask(SIG_SETMASK, &all, &old);
-	rc = pthread_create(&q->th, NULL, run, q);
-	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	rc = ea_thread_start(&q->th, run, q, NULL);
 	if (rc) {
 		pthread_cond_destroy(&q->empty);
 		pthread_cond_destroy(&q->full);
