@@ -40,7 +40,7 @@ for m in "${models[@]}"; do
 	add "model-show-$m" "model show $m"
 	add "model-show-json-$m" "model show $m -f json"
 	add "model-check-$m" "model check $m"
-	add "model-convert-$m" "model convert models/$m.json -o conv.json"
+	add "model-convert-$m" "model convert $top/models/$m.json -o conv.json"
 done
 add "model-list" "model list"
 for t in "${traces[@]}"; do
