@@ -36,6 +36,7 @@
 #include "input/inflate-limit.h"
 #include "input/pb-wire.h"
 #include "input/pf-index.h"
+#include "util/grow.h"
 
 #define PKT_FTRACE 1
 #define PKT_COMPRESSED 50
@@ -143,22 +144,6 @@ static size_t next_cap(size_t cap, uint64_t left)
 	return n > SIZE_MAX ? 0 : (size_t)n;
 }
 
-static int grow(void **p, size_t *cap, size_t need, size_t elem)
-{
-	size_t n = *cap ? *cap : 16;
-	void *q;
-
-	if (need <= *cap)
-		return 0;
-	while (n < need)
-		n *= 2;
-	q = realloc(*p, n * elem);
-	if (!q)
-		return -1;
-	*p = q;
-	*cap = n;
-	return 0;
-}
 
 static int load_gzip(struct pf_index *ix, int fd, const char *path,
 		     struct ea_err *err)
@@ -367,7 +352,7 @@ static int index_bundle(struct walk *w, struct pb_buf b, uint32_t comp,
 			  comp, b.p, base))
 			return -1;
 	}
-	if (grow((void **)&ix->b, &ix->capb, ix->nb + 1, sizeof(*ix->b)))
+	if (ea_grow((void **)&ix->b, &ix->capb, ix->nb + 1, sizeof(*ix->b), 16))
 		return ea_err_set(w->err, "%s: out of memory", w->path);
 	e = &ix->b[ix->nb];
 	memset(e, 0, sizeof(*e));
@@ -470,7 +455,7 @@ static int inflate_packets(struct walk *w, struct pb_buf c, uint32_t comp,
 
 	if (comp)
 		return bad(w, comp, c.p, base, "compressed_packets inside compressed_packets");
-	if (grow((void **)&ix->bufs, &ix->capbufs, ix->nbufs + 1, sizeof(*ix->bufs)))
+	if (ea_grow((void **)&ix->bufs, &ix->capbufs, ix->nbufs + 1, sizeof(*ix->bufs), 16))
 		return ea_err_set(w->err, "%s: out of memory", w->path);
 	memset(&z, 0, sizeof(z));
 	if (inflateInit2(&z, 32 + MAX_WBITS) != Z_OK)
@@ -525,7 +510,7 @@ static int unzstd_packets(struct walk *w, struct pb_buf c, uint32_t comp,
 
 	if (comp)
 		return bad(w, comp, c.p, base, "zstd_compressed_packets inside compressed packets");
-	if (grow((void **)&ix->bufs, &ix->capbufs, ix->nbufs + 1, sizeof(*ix->bufs)))
+	if (ea_grow((void **)&ix->bufs, &ix->capbufs, ix->nbufs + 1, sizeof(*ix->bufs), 16))
 		return ea_err_set(w->err, "%s: out of memory", w->path);
 	z = ZSTD_createDStream();
 	if (!z)
@@ -710,7 +695,7 @@ static int sys_stats(struct walk *w, struct pb_buf b, uint64_t pts,
 			}
 			if (n == EA_MAX_CPUS)
 				break;
-			if (grow((void **)&v, &cap, n + 1, sizeof(*v))) {
+			if (ea_grow((void **)&v, &cap, n + 1, sizeof(*v), 16)) {
 				free(v);
 				return ea_err_set(w->err, "%s: out of memory", w->path);
 			}
@@ -772,7 +757,7 @@ static int ftrace_stats(struct walk *w, struct pb_buf b, uint32_t comp,
 			size_t cap = ix->nlost;
 			uint64_t *q;
 
-			if (grow((void **)&ix->lost, &cap, cpu + 1, sizeof(*ix->lost)))
+			if (ea_grow((void **)&ix->lost, &cap, cpu + 1, sizeof(*ix->lost), 16))
 				return ea_err_set(w->err, "%s: out of memory", w->path);
 			q = ix->lost;
 			memset(q + ix->nlost, 0, (cap - ix->nlost) * sizeof(*q));

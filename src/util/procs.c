@@ -4,20 +4,12 @@
 #include <string.h>
 
 #include "eatrace/procs.h"
+#include "util/grow.h"
 
+/* Room for one more than n items (first capacity 64). */
 static int grow(void **a, size_t *cap, size_t n, size_t elem)
 {
-	size_t c = *cap ? *cap * 2 : 64;
-	void *q;
-
-	if (n < *cap)
-		return 0;
-	q = realloc(*a, c * elem);
-	if (!q)
-		return -1;
-	*a = q;
-	*cap = c;
-	return 0;
+	return ea_grow(a, cap, n + 1, elem, 64);
 }
 
 int ea_procs_add_thread(struct ea_procs *p, int32_t tid, int32_t tgid)
