@@ -357,6 +357,10 @@ int state_feed_block(struct ea_state *s, const struct ea_event *evs, size_t n,
 	for (size_t i = 0; i < n; i++) {
 		int rc;
 
+		/* a block another thread decoded: its lines are in the other
+		 * core's cache, ask for them early (past the end: harmless) */
+		__builtin_prefetch(&evs[i + 8]);
+		__builtin_prefetch((const char *)&evs[i + 8] + 64);
 		if (fast && typed) {
 			enum feed_type_result r = feed_type(s, &evs[i]);
 
