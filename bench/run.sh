@@ -649,14 +649,17 @@ if [ "$BENCH_REC" = 1 ] && [ -s "$REC" ]; then
 		[ "$form" = zstd ] && lim=6
 		rec_targets="$rec_targets rec_${form}_report_vs_bare=$(ratio "$b" "$r"):>=:$lim"
 	done
-	# The uncompressed recording with the decoding thread (-j 2), which
-	# `report` uses on an uncompressed trace.dat only when asked
-	# (ea_input_jobs_for()): whether the second core pays there.
-	reps rec_plain_report_j2 "$EATRACE" report -j 2 -m "$BENCH_MODEL" "$REC"
-	echo "rec_plain_wall_s_report_j2: $(ratio "$(median rec_plain_report_j2 1)" 1000000)"
-	echo "rec_plain_cpu_s_report_j2: $(median rec_plain_report_j2 3)"
-	echo "rec_plain_ratio_report_j2_vs_bare: $(ratio "$(median rec_plain_bare 1)" "$(median rec_plain_report_j2 1)")"
-	echo "rec_plain_ratio_report_j2_vs_bare_cpu: $(ratio "$(median rec_plain_bare 3)" "$(median rec_plain_report_j2 3)")"
+	# The uncompressed recording with -j 2 (the decoding thread, the
+	# default on two CPUs or more for a file of 4 MiB of data or more:
+	# ea_input_jobs_for()), -j 1 (one thread) and -j 3 (the look-ahead
+	# split off too: three threads): whether the second core pays there.
+	for j in 2 1 3; do
+		reps rec_plain_report_j$j "$EATRACE" report -j $j -m "$BENCH_MODEL" "$REC"
+		echo "rec_plain_wall_s_report_j$j: $(ratio "$(median rec_plain_report_j$j 1)" 1000000)"
+		echo "rec_plain_cpu_s_report_j$j: $(median rec_plain_report_j$j 3)"
+		echo "rec_plain_ratio_report_j${j}_vs_bare: $(ratio "$(median rec_plain_bare 1)" "$(median rec_plain_report_j$j 1)")"
+		echo "rec_plain_ratio_report_j${j}_vs_bare_cpu: $(ratio "$(median rec_plain_bare 3)" "$(median rec_plain_report_j$j 3)")"
+	done
 	reps rec_pictures "$EATRACE" report -m "$BENCH_MODEL" \
 		--html "$OUT/rec.html" --perfetto "$OUT/rec-perfetto.json" "$REC"
 	rm -f "$OUT/rec.html" "$OUT/rec-perfetto.json"

@@ -142,13 +142,16 @@ struct ea_event_source {
  * Threads an input may use (-j): 1 reads on the calling thread only; 2 or
  * more lets an uncompressed trace.dat file's pages be walked and decoded
  * on a thread of their own, ahead of the caller (the events, their order
- * and every error are the same), and ea_run() read the input and run the
- * look-ahead on a thread of their own, beside the one applying the events
- * (state/handoff.c). A compressed trace.dat's reader takes two of them:
- * its chunks are inflated on a helper thread from 2, its pages decoded on
- * a thread of their own from 3, and ea_run() splits from 4. Unset: the
- * environment's EATRACE_JOBS (1 to 64) if set, else 2 on a machine with
- * two CPUs or more, else 1.
+ * and every error are the same); with a job more than the reader takes,
+ * ea_run() also reads the input and runs the look-ahead on a thread of
+ * their own, beside the one applying the events (state/handoff.c): from
+ * 3 for an uncompressed trace.dat, from 2 for the other readers. A
+ * compressed trace.dat's reader takes three of them: its chunks are
+ * inflated on a helper thread from 2, its pages decoded on a thread of
+ * their own from 3, and ea_run() splits from 4. Unset: the environment's
+ * EATRACE_JOBS (1 to 64) if set, else 2 on a machine with two CPUs or
+ * more, else 1 (ea_input_jobs_for(): an uncompressed file's thread only
+ * from EA_APART_MIN_BYTES of data; the split only when asked).
  */
 void ea_input_set_jobs(int n);
 /*
@@ -166,12 +169,15 @@ bool ea_input_jobs_explicit(void);
 int ea_input_jobs(void);
 /*
  * The threads a reader of one file uses: ea_input_jobs() for a compressed
- * file (decompressing on a thread of its own pays), 1 for an uncompressed
- * one unless -j or EATRACE_JOBS asked (ea_input_jobs_explicit()): there the
- * hand-over costs more than it saves on a small machine. Readers ask this,
- * not ea_input_jobs(), so that they all follow the one rule.
+ * file (decompressing on a thread of its own pays) and for an uncompressed
+ * one of bytes of event data, but 1 for an uncompressed one of less than
+ * EA_APART_MIN_BYTES unless -j or EATRACE_JOBS asked
+ * (ea_input_jobs_explicit()): there the thread costs more than it saves.
+ * Readers ask this, not ea_input_jobs(), so that they all follow the one
+ * rule.
  */
-int ea_input_jobs_for(bool compressed);
+#define EA_APART_MIN_BYTES (4u << 20)
+int ea_input_jobs_for(bool compressed, uint64_t bytes);
 
 /*
  * The first event the trace holds for CPU cpu (the first whose ev->cpu is

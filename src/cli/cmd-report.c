@@ -329,8 +329,9 @@ int cmd_report(int argc, char **argv)
 		}
 		/* the buckets on a core of their own when -j asks for three
 		 * or more (a timeline without its thread gives the same, in
-		 * this thread): -j 2 already runs the reader, the look-ahead
-		 * and the applying thread, and a fourth on 2 vCPUs cost more
+		 * this thread): -j 2 already fills two cores (an uncompressed
+		 * trace.dat decoded on a thread of its own, or the
+		 * look-ahead's split), and another thread on 2 vCPUs cost more
 		 * than it saved (bench/README.md); not by default: one
 		 * thread was faster there */
 		if (ea_input_jobs_explicit() && ea_input_jobs() >= 3)

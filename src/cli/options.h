@@ -40,14 +40,16 @@ struct ea_common_opts {
 	"  -q, --quiet        no notes, warnings or progress on stderr\n"    \
 	"  -v, --verbose      what was read, and (with -f json|csv or -o)\n" \
 	"                     every note on stderr, not only warnings\n"      \
-	"  -j, --jobs N       threads (1: one; 2 or more: reading, look-ahead\n" \
-	"                     and pricing on threads of their own; a\n"     \
-	"                     compressed trace.dat: inflating from 2,\n"   \
-	"                     decoding from 3, the look-ahead from 4;\n"   \
-	"                     report's protobuf Perfetto file encoded\n"  \
-	"                     from 2); default one, but a compressed\n"   \
-	"                     trace.dat inflated and report's protobuf\n" \
-	"                     encoded on a second on two CPUs or more\n"  \
+	"  -j, --jobs N       threads (1: one; an uncompressed trace.dat:\n"   \
+	"                     decoding on a thread of its own from 2, the\n"   \
+	"                     look-ahead apart from the pricing from 3; a\n"   \
+	"                     compressed one: inflating from 2, decoding\n"    \
+	"                     from 3, the look-ahead from 4; text: the\n"      \
+	"                     look-ahead from 2; report's protobuf Perfetto\n" \
+	"                     file encoded from 2); default 2 on two CPUs\n"   \
+	"                     or more for a trace.dat (uncompressed: of 4\n"   \
+	"                     MiB of data or more) and report's protobuf,\n"   \
+	"                     else one\n"                                      \
 	"      --max-inflate R  a compressed trace (gzip, zstd, Perfetto\n"   \
 	"                     compressed_packets) may expand to R times its\n" \
 	"                     size on disk, at least 32 MiB (default 32)\n"

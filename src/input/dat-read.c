@@ -763,11 +763,20 @@ static int local_next_block(struct dat *r, const struct ea_event **evs,
  */
 static void par_begin(struct dat *r)
 {
-	int jobs = ea_input_jobs_for(r->zfast);
+	uint64_t bytes = 0;
 	const char *env;
+	int jobs;
 
+	/* what is left of each CPU's data (pages, decompressed or not) */
+	for (int cpu = 0; cpu < r->w.ncpus; cpu++) {
+		const struct dw_cpu *c = &r->w.cpu[cpu];
+
+		if (c->end > c->buf_off)
+			bytes += c->end - c->buf_off;
+	}
+	jobs = ea_input_jobs_for(r->zfast, bytes);
 	r->par_tried = true;
-	/* an uncompressed file: only when -j asks (ea_input_jobs_for()) */
+	/* a small uncompressed file: only when -j asks (ea_input_jobs_for()) */
 	if (jobs < 2)
 		return;
 	if (r->zfast) {
@@ -787,11 +796,13 @@ static void par_begin(struct dat *r)
 	}
 }
 
-bool ea_dat_inflates(void *priv)
+int ea_dat_threads(void *priv)
 {
 	const struct dat *r = priv;
 
-	return r->fast && r->zfast;
+	if (!r->fast)
+		return 1;
+	return r->zfast ? 3 : 2;
 }
 
 int ea_dat_next(void *priv, struct ea_event *ev, struct ea_err *err)

@@ -101,9 +101,10 @@ void ea_dat_where(void *priv, char *buf, size_t n);
 /* dat-read.c: ea_reader_ops.checked: the decoding thread checks the
  * events (event-check.h) when there is one. */
 bool ea_dat_checked(void *priv);
-/* dat-read.c: ea_reader_ops.inflates: a compressed v7 file walked by
- * eatrace's own page walker (its chunks inflated by dat-chunks.c). */
-bool ea_dat_inflates(void *priv);
+/* dat-read.c: ea_reader_ops.threads: a file walked by eatrace's own page
+ * walker decodes on a thread of its own (2), a compressed v7 one also
+ * inflates its chunks on another (dat-chunks.c: 3); else 1. */
+int ea_dat_threads(void *priv);
 /* dat-read.c: ea_reader_ops.next_block and .block_at (input-block.h): the
  * decoding thread's blocks; 2 without one. */
 int ea_dat_next_block(void *priv, const struct ea_event **evs, size_t *n,

@@ -26,12 +26,14 @@ int ea_input_next_block(struct ea_input *in, const struct ea_event **evs,
 			size_t *n, struct ea_err *err);
 
 /*
- * Whether the input's reader decompresses on a helper thread of its own
- * when given two jobs or more (a compressed trace.dat v7): that thread
- * takes one of the jobs (ea_input_jobs()), and the reader decodes on the
- * caller's thread unless there are three.
+ * The threads the input's reader runs when given enough jobs
+ * (ea_input_jobs()), the caller's included: 2 for a trace.dat walked by
+ * eatrace's page walker (it decodes on a thread of its own from two
+ * jobs), 3 for a compressed one (it inflates on a helper thread from two
+ * jobs, and decodes on the caller's thread unless there are three), 1
+ * for the other readers.
  */
-bool ea_input_inflates(const struct ea_input *in);
+int ea_input_threads(const struct ea_input *in);
 
 /* Make event i of the last block the one ea_input_where() names (a later
  * stage refused it). */

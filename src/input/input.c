@@ -328,9 +328,9 @@ int ea_input_next_block(struct ea_input *in, const struct ea_event **evs,
 	return rc;
 }
 
-bool ea_input_inflates(const struct ea_input *in)
+int ea_input_threads(const struct ea_input *in)
 {
-	return in->ops->inflates && in->ops->inflates(in->priv);
+	return in->ops->threads ? in->ops->threads(in->priv) : 1;
 }
 
 void ea_input_block_at(struct ea_input *in, size_t i)

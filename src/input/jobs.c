@@ -38,17 +38,20 @@ int ea_input_jobs(void)
 	return n >= 2 ? 2 : 1;
 }
 
-int ea_input_jobs_for(bool compressed)
+int ea_input_jobs_for(bool compressed, uint64_t bytes)
 {
 	/*
-	 * An uncompressed file decodes on a thread of its own only when asked
-	 * (-j N, EATRACE_JOBS): on a quiet 2-vCPU VM the hand-over cost more
-	 * than it saved (bench trace: 0.42 s wall with one thread, 0.90 s and
-	 * 4x the CPU with two). A compressed file's helper thread pays: its
-	 * reader inflates on it from two jobs and decodes on a third thread
-	 * from three (dat-read.c's par_begin()).
+	 * A compressed file's helper thread pays: its reader inflates on it
+	 * from two jobs and decodes on a third thread from three (dat-read.c's
+	 * par_begin()). An uncompressed file decodes on a thread of its own
+	 * from two jobs, the pipeline's on the caller's: on a quiet 2-vCPU VM
+	 * report on rec.dat (281 MB) took 0.13 s wall against 0.20 s on one
+	 * thread, for 10 % more CPU (bench/README.md, split6). By default not
+	 * below EA_APART_MIN_BYTES of data, read in a few milliseconds: there
+	 * the thread and its ring would cost a larger share than they save.
 	 */
-	if (!compressed && !ea_input_jobs_explicit())
+	if (!compressed && !ea_input_jobs_explicit() &&
+	    bytes < EA_APART_MIN_BYTES)
 		return 1;
 	return ea_input_jobs();
 }

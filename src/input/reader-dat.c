@@ -282,5 +282,5 @@ const struct ea_reader_ops ea_reader_dat = {
 	.checked = ea_dat_checked,
 	.next_block = ea_dat_next_block,
 	.block_at = ea_dat_block_at,
-	.inflates = ea_dat_inflates,
+	.threads = ea_dat_threads,
 };

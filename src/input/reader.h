@@ -54,11 +54,12 @@ struct ea_reader_ops {
 			  struct ea_err *err);
 	void (*block_at)(void *priv, size_t i);
 	/*
-	 * Optional: true when the reader decompresses the file's chunks
-	 * itself, on a helper thread of its own with two jobs or more
-	 * (ea_input_jobs_for()): that thread is one of the jobs.
+	 * Optional: the threads the reader runs, the caller's included, when
+	 * given enough jobs (ea_input_jobs_for()): a thread decoding, one
+	 * decompressing the file's chunks; each is one of the jobs. 1 when
+	 * absent.
 	 */
-	bool (*inflates)(void *priv);
+	int (*threads)(void *priv);
 };
 
 extern const struct ea_reader_ops ea_reader_dat;	/* reader-dat.c */

@@ -273,16 +273,20 @@ static int feed_split(struct ea_state *st, const char *path,
 	return rc;
 }
 
-/* Whether the state stage runs on two threads (feed_split()): on a file,
- * when -j or EATRACE_JOBS asks for two or more. Not by default: on a quiet
- * 2-vCPU VM the hand-over cost more wall time than it saved (rec.dat,
- * medians of 5: report 0.38 s split, 0.31 s on one thread; bench/README.md).
- * A compressed trace.dat's reader takes two jobs of its own (inflating,
- * decoding: input-block.h), so it splits with four. */
+/*
+ * Whether the state stage runs on two threads (feed_split()): on a file,
+ * when -j or EATRACE_JOBS asks for a job more than its reader's threads
+ * (input-block.h): 2 for text, 3 for an uncompressed trace.dat (its pages
+ * decoded on a thread of their own from 2), 4 for a compressed one. Not by
+ * default: on a quiet 2-vCPU VM the three threads of an uncompressed
+ * trace.dat cost more wall time than they saved (rec.dat, medians of 7:
+ * report 0.20 s split, 0.19 s on one thread, 0.13 s with the decoding
+ * thread alone; bench/README.md, split6).
+ */
 static bool split_state(const struct ea_input *blk)
 {
 	return blk && ea_input_jobs_explicit() &&
-	       ea_input_jobs() >= (ea_input_inflates(blk) ? 4 : 2);
+	       ea_input_jobs() > ea_input_threads(blk);
 }
 
 /* ea_run_source(); blk: src's input, read a block at a time, or NULL. */
