@@ -627,6 +627,7 @@ void ea_acct_free(struct ea_acct *a)
 	free(a->clusters);
 	free(a->tasks);
 	free(a->task_slots);
+	ea_acct_task_pages_free(a);
 	free(a->windows);
 	ea_prices_free(a->prices);
 	free(a->domains);

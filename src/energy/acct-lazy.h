@@ -80,6 +80,11 @@ struct ea_lazy_cpu {
 	/* ... and when the payer's last charges were added to its entry */
 	ea_energy_t t_cl;
 	uint64_t t_ns;
+	/* its cluster deferring (acct-defer.h): busy_ns when it began, the
+	 * cluster's price as its share's numerator, whether it is the first
+	 * sharer (sh[0]) */
+	uint64_t d_ns0, d_pcl;
+	bool d_first;
 };
 
 struct ea_lazy_cluster {
@@ -91,6 +96,10 @@ struct ea_lazy_cluster {
 	struct ea_cluster_acct *cla;
 	ea_energy_t m_cl;	/* e.cluster_busy and busy_ns at the start */
 	uint64_t m_ns;
+	/* deferring its energies (acct-defer.h): since busy_ns was d_ns0,
+	 * odd integrations (len & podd) */
+	bool defer;
+	uint64_t d_ns0, odd, podd;
 	/* the sharers' figures and records, who[]'s order */
 	struct ea_cpu_acct *sh[64];
 	struct ea_lazy_cpu *shr[64];
