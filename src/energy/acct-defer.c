@@ -11,10 +11,10 @@ void ea_acct_defer_begin(struct ea_acct *a, struct ea_lazy_cluster *lc)
 	lc->d_ns0 = lc->cla->busy_ns;
 	lc->odd = 0;
 	lc->podd = lc->n == 2 ? lc->pcl & 1 : 0;
+	lc->d_pcl = lc->n == 2 ? lc->pcl : 2 * lc->pcl;
 	for (int i = 0; i < lc->n; i++) {
 		lc->shr[i]->d_ns0 = lc->sh[i]->busy_ns;
 		lc->shr[i]->d_first = i == 0;
-		lc->shr[i]->d_pcl = lc->n == 2 ? lc->pcl : 2 * lc->pcl;
 	}
 	a->lz_ndefer++;
 }

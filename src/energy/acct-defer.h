@@ -56,7 +56,7 @@ void ea_acct_defer_sync_all(struct ea_acct *a);
 /*
  * The e.cluster_busy of r's CPU (ca) now, its cluster lc deferring: n = 2,
  * (E + O) / 2 for sh[0], (E - O) / 2 for sh[1]; n = 1, E = 2 x E / 2 (O
- * is 0). r->d_pcl is pcl, or 2 x pcl with one sharer (pcl < 2^63: a price
+ * is 0). lc->d_pcl is pcl, or 2 x pcl with one sharer (pcl < 2^63: a price
  * is an int64_t >= 0).
  */
 static inline __attribute__((always_inline)) ea_energy_t
@@ -64,7 +64,7 @@ ea_acct_defer_cluster_now(const struct ea_lazy_cpu *r,
 			  const struct ea_cpu_acct *ca,
 			  const struct ea_lazy_cluster *lc)
 {
-	unsigned __int128 e = (unsigned __int128)r->d_pcl *
+	unsigned __int128 e = (unsigned __int128)lc->d_pcl *
 			      (lc->cla->busy_ns - lc->d_ns0);
 
 	e = r->d_first ? e + lc->odd : e - lc->odd;

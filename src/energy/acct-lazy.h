@@ -67,6 +67,7 @@ struct ea_lazy_cpu {
 	bool steady;	/* LZ_STEADY but for a wakeup waiting */
 	bool pending;	/* a wakeup waits for its payer (the next task) */
 	uint8_t cls, clcls;	/* enum lz_class of its core, of its share */
+	bool d_first;	/* its cluster deferring (acct-defer.h): it is sh[0] */
 	int ci;		/* its cluster */
 	int k;		/* its core's cap index */
 	uint32_t freq;
@@ -80,11 +81,7 @@ struct ea_lazy_cpu {
 	/* ... and when the payer's last charges were added to its entry */
 	ea_energy_t t_cl;
 	uint64_t t_ns;
-	/* its cluster deferring (acct-defer.h): busy_ns when it began, the
-	 * cluster's price as its share's numerator, whether it is the first
-	 * sharer (sh[0]) */
-	uint64_t d_ns0, d_pcl;
-	bool d_first;
+	uint64_t d_ns0;	/* its cluster deferring: busy_ns when it began */
 };
 
 struct ea_lazy_cluster {
@@ -97,9 +94,10 @@ struct ea_lazy_cluster {
 	ea_energy_t m_cl;	/* e.cluster_busy and busy_ns at the start */
 	uint64_t m_ns;
 	/* deferring its energies (acct-defer.h): since busy_ns was d_ns0,
-	 * odd integrations (len & podd) */
+	 * odd integrations (len & podd); pcl as a share's numerator (2 x pcl
+	 * with one sharer) */
 	bool defer;
-	uint64_t d_ns0, odd, podd;
+	uint64_t d_ns0, odd, podd, d_pcl;
 	/* the sharers' figures and records, who[]'s order */
 	struct ea_cpu_acct *sh[64];
 	struct ea_lazy_cpu *shr[64];
