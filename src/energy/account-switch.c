@@ -334,6 +334,13 @@ switch_prepare(struct ea_acct *a, const struct ea_state *s, int cpu,
 	struct ea_lazy_cpu *r = &a->lz_cpu[cpu];
 	struct ea_lazy_cluster *lc = r->lc;
 
+	/* LZ_STEADY, its cluster not deferring yet (begun below), or
+	 * LZ_DEFER */
+	if (!(r->fast == LZ_STEADY ? !lc->defer : r->fast == LZ_DEFER) ||
+	    now < since || since < a->clip_start) {
+		switch_change(a, s, cpu, since, now, pid);
+		return;
+	}
 	if (!a->cfg.no_tasks) {
 		if (now > lc->cla->last_ns) {	/* every sharer charged */
 			if ((!lc->shr[0]->paid &&
@@ -379,10 +386,8 @@ static void acct_task_switch(void *ctx, const struct ea_state *s, int cpu,
 	if ((unsigned int)cpu >= (unsigned int)a->ncpus)
 		goto other;
 	r = &a->lz_cpu[cpu];
-	if (r->fast != LZ_STEADY || now < since || since < a->clip_start)
-		goto other;
 	lc = r->lc;
-	if (!lc->defer ||
+	if (r->fast != LZ_DEFER || now < since || since < a->clip_start ||
 	    (!a->cfg.no_tasks &&
 	     (now > lc->cla->last_ns ?
 		      !lc->shr[0]->paid || (lc->n == 2 && !lc->shr[1]->paid) :

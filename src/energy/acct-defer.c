@@ -15,6 +15,8 @@ void ea_acct_defer_begin(struct ea_acct *a, struct ea_lazy_cluster *lc)
 	for (int i = 0; i < lc->n; i++) {
 		lc->shr[i]->d_ns0 = lc->sh[i]->busy_ns;
 		lc->shr[i]->d_first = i == 0;
+		if (lc->shr[i]->fast == LZ_STEADY)
+			lc->shr[i]->fast = LZ_DEFER;
 	}
 	a->lz_ndefer++;
 }
@@ -41,6 +43,8 @@ void ea_acct_defer_sync(struct ea_acct *a, struct ea_lazy_cluster *lc)
 
 		ca->e.core_busy += c;
 		cla->e.core_busy += c;
+		if (lc->shr[i]->fast == LZ_DEFER)
+			lc->shr[i]->fast = LZ_STEADY;
 	}
 	lc->defer = false;
 	a->lz_ndefer--;

@@ -46,7 +46,8 @@
 
 #include "energy/acct-lazy.h"
 
-/* Begin deferring the open steady stretch lc (LZ_STEADY, not deferring). */
+/* Begin deferring the open steady stretch lc (not deferring): its
+ * LZ_STEADY sharers LZ_DEFER until it ends. */
 void ea_acct_defer_begin(struct ea_acct *a, struct ea_lazy_cluster *lc);
 
 /* End lc's deferral (if it defers): every deferred energy added. */

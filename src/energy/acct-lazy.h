@@ -54,6 +54,7 @@ enum lz_fast {
 	LZ_CHECKED,	/* after the window's and the CPUs' checks */
 	LZ_STEADY,	/* with no window's end, every CPU known, one or two
 			   sharers, no wakeup waiting for its payer */
+	LZ_DEFER,	/* LZ_STEADY, its cluster deferring (acct-defer.h) */
 };
 
 struct ea_lazy_cluster;

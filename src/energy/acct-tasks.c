@@ -34,6 +34,12 @@ static int page_set(struct ea_acct *a, int32_t pid, int32_t idx)
 	return 0;
 }
 
+int ea_acct_task_pages_new(struct ea_acct *a)
+{
+	a->task_pages = calloc(ACCT_PIDS / ACCT_PAGE, sizeof(*a->task_pages));
+	return a->task_pages ? 0 : -1;
+}
+
 void ea_acct_task_pages_free(struct ea_acct *a)
 {
 	for (size_t i = 0; a->task_pages && i < ACCT_PIDS / ACCT_PAGE; i++)
