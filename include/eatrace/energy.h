@@ -182,6 +182,9 @@ struct ea_acct {
 		int32_t idx;	/* tasks[idx - 1]; 0: empty slot */
 	} *task_slots;		/* open-addressing hash by pid */
 	size_t task_nslots;
+	/* private: tasks[] index + 1 of the pids 0 <= pid < 1 << 22 by pid,
+	 * in pages (src/energy/acct-tasks.h) */
+	int32_t **task_pages;
 	struct ea_energy *windows;	/* interval_ns buckets from win start */
 	size_t nwindows;
 	uint64_t win_start, win_end;
@@ -203,6 +206,7 @@ struct ea_acct {
 	 * (src/energy/acct-lazy.h) */
 	struct ea_lazy_cpu *lz_cpu;
 	struct ea_lazy_cluster *lz_cl;
+	int lz_ndefer;	/* clusters deferring (src/energy/acct-defer.h) */
 };
 
 int ea_acct_init(struct ea_acct *a, const struct ea_model *model,

@@ -149,6 +149,16 @@ struct ea_state_ops {
 			   uint64_t since, uint64_t now,
 			   const struct ea_cpu_state *old,
 			   const struct ea_cpu_state *new);
+	/*
+	 * Optional, for the bulk of most traces: a task switch on a busy
+	 * CPU, the change cpu_change() would get with *old busy with nothing
+	 * inferred (mode EA_CPU_BUSY, inferred 0) and *new the same but for
+	 * its task, pid. It does what cpu_change(ctx, s, cpu, since, now,
+	 * old, new) would; ea_state_cpu(s, cpu) is still *old during the
+	 * call. NULL: cpu_change() gets these changes too.
+	 */
+	void (*task_switch)(void *ctx, const struct ea_state *s, int cpu,
+			    uint64_t since, uint64_t now, int32_t pid);
 	/* Every event as it is applied (after look-ahead), for consumers that
 	 * want wakeups, migrations, kernel util ... May be NULL. */
 	void (*event)(void *ctx, const struct ea_state *s,

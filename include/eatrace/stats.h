@@ -62,6 +62,10 @@ struct ea_cpu_stats {
 	bool steady;
 	uint32_t steady_freq;
 	uint64_t steady_busy;
+	/* private: in such a stretch, busy at steady_freq with nothing
+	 * inferred since its last change: a task switch adds only its busy
+	 * time (ea_stats_ops.task_switch) */
+	bool quick;
 };
 
 struct ea_pelt_check {

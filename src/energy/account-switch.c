@@ -2,13 +2,15 @@
 /*
  * The accountant's entry (ea_acct_ops): a task switch on a busy CPU, the
  * bulk of most traces, priced here while its cluster's stretch is open,
- * with every figure not read during a run deferred (acct-lazy.h); every
- * other change ends its cluster's stretch and is priced by the general
- * path (src/energy/account.c).
+ * with every figure not read during a run deferred (acct-lazy.h), and
+ * the energies too when the state stage gives it as a task switch
+ * (task_switch(): acct-defer.h); every other change ends its cluster's
+ * stretch and is priced by the general path (src/energy/account.c).
  */
 #include <stdbool.h>
 #include <string.h>
 
+#include "energy/acct-defer.h"
 #include "energy/acct-general.h"
 #include "energy/acct-lazy.h"
 #include "energy/acct-tasks.h"
@@ -67,6 +69,16 @@ find_payer(const struct ea_acct *a, struct ea_lazy_cpu *r,
 	if (pid < -1 && pid != EA_PID_SUSPENDED && pid != EA_PID_OFFLINE)
 		pid = -1;
 	if (cached && ca->last_task && ca->last_pid == pid) {
+		r->paid = true;
+		return true;
+	}
+	if ((uint32_t)pid < ACCT_PIDS) {	/* the table by pid has it */
+		int32_t idx = ea_acct_task_page_idx(a, pid);
+
+		if (!idx)
+			return false;
+		ca->last_pid = pid;
+		ca->last_task = idx;
 		r->paid = true;
 		return true;
 	}
@@ -197,6 +209,8 @@ static void on_change(void *ctx, const struct ea_state *s, int cpu,
 	uint64_t last;
 	bool tasks, two;
 
+	if (a->lz_ndefer)	/* task_switch()'s deferred energies first */
+		ea_acct_defer_sync_all(a);
 	if (!new || (unsigned int)cpu >= (unsigned int)a->ncpus)
 		goto other;
 	r = &a->lz_cpu[cpu];
@@ -259,6 +273,135 @@ other:
 	other_change(a, s, cpu, since, now, old, new);
 }
 
+/* on_change() of a task switch's two states (acct_task_switch()) */
+static __attribute__((noinline)) void
+switch_change(struct ea_acct *a, const struct ea_state *s, int cpu,
+	      uint64_t since, uint64_t now, int32_t pid)
+{
+	struct ea_cpu_state old = *ea_state_cpu(s, cpu), new = old;
+
+	new.pid = pid;
+	on_change(a, s, cpu, since, now, &old, &new);
+}
+
+/*
+ * A task switch of a deferring steady stretch (acct-defer.h), its payers'
+ * entries found: the busy times and the odd count; the payer's charges
+ * into its entry when it changes, and the new payer's entry found at
+ * once when it has one (ea_acct_ops.task_switch below).
+ */
+static inline __attribute__((always_inline)) void
+defer_switch(struct ea_acct *a, struct ea_lazy_cpu *r,
+	     struct ea_lazy_cluster *lc, uint64_t since, uint64_t now,
+	     int32_t pid)
+{
+	struct ea_cluster_acct *cla = lc->cla;
+	struct ea_cpu_acct *ca = r->ca;
+	uint64_t last = cla->last_ns;
+
+	cla->last_ns = now;
+	if (now > last) {
+		uint64_t len = now - last;
+
+		cla->busy_ns += len;
+		lc->odd += len & lc->podd;
+	}
+	ca->busy_ns += now - since;
+	if (!a->cfg.no_tasks && pid != ca->st.pid) {
+		ea_acct_defer_pay(a, r, ca, lc);
+		if ((uint32_t)pid < ACCT_PIDS) {
+			int32_t idx = ea_acct_task_page_idx(a, pid);
+
+			if (idx) {
+				ca->last_pid = pid;
+				ca->last_task = idx;
+				r->paid = true;
+			}
+		}
+	}
+	ca->st.pid = pid;
+}
+
+/*
+ * acct_task_switch() when its stretch does not defer yet, or a payer it
+ * charges has no entry found: found (on_change()'s order), or made by
+ * on_change() (then all of it there).
+ */
+static __attribute__((noinline)) void
+switch_prepare(struct ea_acct *a, const struct ea_state *s, int cpu,
+	       uint64_t since, uint64_t now, int32_t pid)
+{
+	struct ea_lazy_cpu *r = &a->lz_cpu[cpu];
+	struct ea_lazy_cluster *lc = r->lc;
+
+	/* LZ_STEADY, its cluster not deferring yet (begun below), or
+	 * LZ_DEFER */
+	if (!(r->fast == LZ_STEADY ? !lc->defer : r->fast == LZ_DEFER) ||
+	    now < since || since < a->clip_start) {
+		switch_change(a, s, cpu, since, now, pid);
+		return;
+	}
+	if (!a->cfg.no_tasks) {
+		if (now > lc->cla->last_ns) {	/* every sharer charged */
+			if ((!lc->shr[0]->paid &&
+			     !find_payer(a, lc->shr[0], lc->sh[0], false)) ||
+			    (lc->n == 2 && !lc->shr[1]->paid &&
+			     !find_payer(a, lc->shr[1], lc->sh[1], false))) {
+				switch_change(a, s, cpu, since, now, pid);
+				return;
+			}
+		} else if (now > since && !r->paid &&
+			   !find_payer(a, r, r->ca, false)) {
+			switch_change(a, s, cpu, since, now, pid);
+			return;
+		}
+	}
+	if (!lc->defer)
+		ea_acct_defer_begin(a, lc);
+	defer_switch(a, r, lc, since, now, pid);
+}
+
+/*
+ * ea_acct_ops.task_switch: cpu's task becomes pid, its state otherwise
+ * the same, busy with nothing inferred (the state stage's word). The
+ * state before is then cpus[cpu].st, the state after the CPU's last
+ * change (every change sets it; LZ_STEADY: every CPU's is known), which
+ * its steady stretch keeps busy at r->freq with nothing inferred, as
+ * on_change()'s checks of old and new find it. So on_change()'s steady
+ * switch when every payer it charges has an entry (else on_change(),
+ * which makes it in the same order), its energies deferred
+ * (acct-defer.h: these callers read them at the end only), and the new
+ * payer's entry found at once when it has one: the entry its first
+ * charge would find (none is made here), its charges since the marks
+ * none yet (paying it adds nothing until it is charged). Anything else:
+ * on_change() of the two states.
+ */
+static void acct_task_switch(void *ctx, const struct ea_state *s, int cpu,
+			     uint64_t since, uint64_t now, int32_t pid)
+{
+	struct ea_acct *a = ctx;
+	struct ea_lazy_cpu *r;
+	struct ea_lazy_cluster *lc;
+
+	if ((unsigned int)cpu >= (unsigned int)a->ncpus)
+		goto other;
+	r = &a->lz_cpu[cpu];
+	lc = r->lc;
+	if (r->fast != LZ_DEFER || now < since || since < a->clip_start ||
+	    (!a->cfg.no_tasks &&
+	     (now > lc->cla->last_ns ?
+		      !lc->shr[0]->paid || (lc->n == 2 && !lc->shr[1]->paid) :
+		      now > since && !r->paid))) {
+		switch_prepare(a, s, cpu, since, now, pid);
+		return;
+	}
+	defer_switch(a, r, lc, since, now, pid);
+	return;
+other:
+	switch_change(a, s, cpu, since, now, pid);
+}
+
 const struct ea_state_ops ea_acct_ops = {
 	.cpu_change = on_change,
+	.task_switch = acct_task_switch,
 };

@@ -588,7 +588,8 @@ int ea_acct_init(struct ea_acct *a, const struct ea_model *model,
 	a->cpus = calloc(model->ncpus ? model->ncpus : 1, sizeof(*a->cpus));
 	a->clusters = calloc(model->nclusters ? model->nclusters : 1,
 			     sizeof(*a->clusters));
-	if (!a->cpus || !a->clusters || ea_acct_lazy_new(a))
+	if (!a->cpus || !a->clusters || ea_acct_lazy_new(a) ||
+	    (!a->cfg.no_tasks && ea_acct_task_pages_new(a)))
 		goto oom;
 	for (int i = 0; i < model->nclusters; i++) {
 		const struct ea_cluster *cl = &model->clusters[i];
@@ -627,6 +628,7 @@ void ea_acct_free(struct ea_acct *a)
 	free(a->clusters);
 	free(a->tasks);
 	free(a->task_slots);
+	ea_acct_task_pages_free(a);
 	free(a->windows);
 	ea_prices_free(a->prices);
 	free(a->domains);

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 
 #include "energy/acct-agg.h"
+#include "energy/acct-defer.h"
 #include "energy/acct-freq.h"
 #include "energy/acct-lazy.h"
 #include "energy/acct-tasks.h"
@@ -174,6 +175,7 @@ void ea_acct_lazy_close(struct ea_acct *a, int ci)
 
 	if (!lc->open)
 		return;
+	ea_acct_defer_sync(a, lc);
 	for (int i = 0; i < cl->ncpus; i++)
 		if (a->lz_cpu[cl->cpus[i]].open)
 			close_cpu(a, cl->cpus[i], lc->cap);

@@ -54,6 +54,7 @@ enum lz_fast {
 	LZ_CHECKED,	/* after the window's and the CPUs' checks */
 	LZ_STEADY,	/* with no window's end, every CPU known, one or two
 			   sharers, no wakeup waiting for its payer */
+	LZ_DEFER,	/* LZ_STEADY, its cluster deferring (acct-defer.h) */
 };
 
 struct ea_lazy_cluster;
@@ -67,6 +68,7 @@ struct ea_lazy_cpu {
 	bool steady;	/* LZ_STEADY but for a wakeup waiting */
 	bool pending;	/* a wakeup waits for its payer (the next task) */
 	uint8_t cls, clcls;	/* enum lz_class of its core, of its share */
+	bool d_first;	/* its cluster deferring (acct-defer.h): it is sh[0] */
 	int ci;		/* its cluster */
 	int k;		/* its core's cap index */
 	uint32_t freq;
@@ -80,6 +82,7 @@ struct ea_lazy_cpu {
 	/* ... and when the payer's last charges were added to its entry */
 	ea_energy_t t_cl;
 	uint64_t t_ns;
+	uint64_t d_ns0;	/* its cluster deferring: busy_ns when it began */
 };
 
 struct ea_lazy_cluster {
@@ -91,6 +94,11 @@ struct ea_lazy_cluster {
 	struct ea_cluster_acct *cla;
 	ea_energy_t m_cl;	/* e.cluster_busy and busy_ns at the start */
 	uint64_t m_ns;
+	/* deferring its energies (acct-defer.h): since busy_ns was d_ns0,
+	 * odd integrations (len & podd); pcl as a share's numerator (2 x pcl
+	 * with one sharer) */
+	bool defer;
+	uint64_t d_ns0, odd, podd, d_pcl;
 	/* the sharers' figures and records, who[]'s order */
 	struct ea_cpu_acct *sh[64];
 	struct ea_lazy_cpu *shr[64];

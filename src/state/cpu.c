@@ -339,6 +339,33 @@ static inline struct ea_task *charge_runtime(struct ea_state *s, int cpu,
 	return t;
 }
 
+/*
+ * Whether a change from *old to *new (not the same) is a task switch on a
+ * busy CPU with nothing inferred, all else alike: what a consumer's
+ * task_switch() takes (struct ea_state_ops).
+ */
+static inline __attribute__((always_inline)) bool
+task_switch_only(const struct ea_cpu_state *old, const struct ea_cpu_state *new)
+{
+	_Static_assert(EA_CPU_BUSY == 0, "task_switch_only(): busy is 0");
+	return !(old->mode | old->inferred | new->mode | new->inferred) &&
+	       old->idle_state == new->idle_state &&
+	       old->freq_khz == new->freq_khz;
+}
+
+/* One consumer's change: its task_switch() when it has one and the
+ * change is one (sw), else its cpu_change(). */
+static inline __attribute__((always_inline)) void
+tell(const struct state_change *ch, const struct ea_state *s, int cpu,
+     uint64_t since, uint64_t now, const struct ea_cpu_state *old,
+     const struct ea_cpu_state *new, bool sw)
+{
+	if (sw && ch->task_switch)
+		ch->task_switch(ch->ctx, s, cpu, since, now, new->pid);
+	else
+		ch->change(ch->ctx, s, cpu, since, now, old, new);
+}
+
 /* cpu enters *st at now: tell the consumers. Returns the task charged
  * the time before (charge_runtime()), or NULL. Always inline: GCC kept
  * it out of line, a call and a frame more for every change. */
@@ -347,12 +374,13 @@ enter(struct ea_state *s, struct ea_cpu *c, int cpu, uint64_t now,
       const struct ea_cpu_state *st)
 {
 	struct ea_task *t = charge_runtime(s, cpu, c->since, now, &c->st);
+	bool sw = task_switch_only(&c->st, st);
 
 	if (s->two) {
-		s->two[0].change(s->two[0].ctx, s, cpu, c->since, now, &c->st,
-				 st);
-		s->two[1].change(s->two[1].ctx, s, cpu, c->since, now, &c->st,
-				 st);
+		tell(&s->two[0], s, cpu, c->since, now, &c->st, st, sw);
+		tell(&s->two[1], s, cpu, c->since, now, &c->st, st, sw);
+	} else if (sw && s->ops->task_switch) {
+		s->ops->task_switch(s->ctx, s, cpu, c->since, now, st->pid);
 	} else {
 		s->ops->cpu_change(s->ctx, s, cpu, c->since, now, &c->st, st);
 	}

@@ -83,6 +83,7 @@ static void fan_init(struct fanout *f, const struct ea_consumer *c, int n)
 		uint32_t types = 0;
 
 		f->ch[i].change = c[i].ops->cpu_change;
+		f->ch[i].task_switch = c[i].ops->task_switch;
 		f->ch[i].ctx = c[i].ctx;
 		if (!c[i].ops->event)
 			continue;

@@ -53,12 +53,14 @@ struct task_table {
 	struct task_index idx;		/* the others by pid, two loads */
 };
 
-/* A consumer's cpu_change() and its ctx */
+/* A consumer's cpu_change(), its task_switch() (or NULL) and its ctx */
 struct state_change {
 	void (*change)(void *ctx, const struct ea_state *s, int cpu,
 		       uint64_t since, uint64_t now,
 		       const struct ea_cpu_state *old,
 		       const struct ea_cpu_state *new);
+	void (*task_switch)(void *ctx, const struct ea_state *s, int cpu,
+			    uint64_t since, uint64_t now, int32_t pid);
 	void *ctx;
 };
 
@@ -113,9 +115,9 @@ void state_input_sorted(struct ea_state *s);
 int state_feed_block(struct ea_state *s, const struct ea_event *evs, size_t n,
 		     size_t *at, struct ea_err *err);
 
-/* Two consumers' cpu_change(), called in this order, for ops->cpu_change
- * (which still gets the end's changes, cpu_finish()); two lives as long
- * as s. */
+/* Two consumers' cpu_change() (or task_switch()), called in this order,
+ * for ops->cpu_change (which still gets the end's changes, cpu_finish());
+ * two lives as long as s. */
 void state_two_changes(struct ea_state *s, const struct state_change *two);
 
 /*

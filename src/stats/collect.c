@@ -246,6 +246,8 @@ general_change(struct ea_stats *st, const struct ea_state *s, int cpu,
 	end_steady(c);
 	change(st, c, s, cpu, since, now, old, new);
 	begin_steady(c);
+	c->quick = new && c->steady && new->mode == EA_CPU_BUSY &&
+		   !new->inferred && new->freq_khz == c->steady_freq;
 }
 
 static void on_change(void *ctx, const struct ea_state *s, int cpu,
@@ -269,10 +271,47 @@ static void on_change(void *ctx, const struct ea_state *s, int cpu,
 		    new->mode == EA_CPU_BUSY && now > since &&
 		    since >= st->clip_start && now <= st->clip_end) {
 			c->busy_ns += now - since;
+			c->quick = !new->inferred &&
+				   new->freq_khz == c->steady_freq;
 			return;
 		}
 	}
 	general_change(st, s, cpu, since, now, old, new);
+}
+
+/*
+ * A task switch (ea_state_ops.task_switch): the CPU's state before is the
+ * state after its last change, busy with nothing inferred, and after it
+ * the same but for the task. on_change()'s common change when that state
+ * is busy at the stretch's frequency (quick: the stretch and the state
+ * after the CPU's last change, which every change of it sets), else
+ * on_change() of the two states.
+ */
+static __attribute__((noinline)) void
+switch_change(void *ctx, const struct ea_state *s, int cpu, uint64_t since,
+	      uint64_t now, int32_t pid)
+{
+	struct ea_cpu_state old = *ea_state_cpu(s, cpu), new = old;
+
+	new.pid = pid;
+	on_change(ctx, s, cpu, since, now, &old, &new);
+}
+
+static void stats_task_switch(void *ctx, const struct ea_state *s, int cpu,
+			      uint64_t since, uint64_t now, int32_t pid)
+{
+	struct ea_stats *st = ctx;
+
+	if ((unsigned int)cpu < (unsigned int)st->ncpus) {
+		struct ea_cpu_stats *c = &st->cpus[cpu];
+
+		if (c->quick && now > since && since >= st->clip_start &&
+		    now <= st->clip_end) {
+			c->busy_ns += now - since;
+			return;
+		}
+	}
+	switch_change(ctx, s, cpu, since, now, pid);
 }
 
 static void on_event(void *ctx, const struct ea_state *s,
@@ -303,6 +342,7 @@ static void on_event(void *ctx, const struct ea_state *s,
 
 const struct ea_state_ops ea_stats_ops = {
 	.cpu_change = on_change,
+	.task_switch = stats_task_switch,
 	.event = on_event,
 	.event_types = 1u << EA_EV_UTIL_CFS,
 };

@@ -370,6 +370,97 @@ static void test_stretches(void **unused)
 	}
 }
 
+/* fixture_run() with the statistics' and the accountant's ops without
+ * task_switch(): the state stage gives them every change through
+ * cpu_change(), as to a timeline (the accountant's figures kept live). */
+static void fixture_run_changes(struct fixture_run *f, const char *trace,
+				const char *model)
+{
+	struct ea_state_config cfg = { .ncpus = -1 };
+	struct ea_acct_config acfg = { 0 };
+	struct ea_state_ops so = ea_stats_ops, ao = ea_acct_ops;
+	struct ea_consumer cons[2];
+	struct ea_err err;
+
+	so.task_switch = NULL;
+	ao.task_switch = NULL;
+	memset(f, 0, sizeof(*f));
+	ea_stats_init(&f->st);
+	if (ea_model_load(&f->model, model, &err) ||
+	    ea_acct_init(&f->acct, f->model, &acfg, &err))
+		fail_msg("%s", err.msg);
+	ea_acct_state_config(&f->acct, &cfg);
+	cons[0] = (struct ea_consumer){ &so, &f->st };
+	cons[1] = (struct ea_consumer){ &ao, &f->acct };
+	if (ea_run(&f->run, trace, &cfg, cons, 2, &err) ||
+	    ea_acct_done(&f->acct, f->run.state, &err))
+		fail_msg("%s", err.msg);
+	if (ea_stats_done(&f->st, f->run.state))
+		fail_msg("stats: %s", f->st.error);
+}
+
+/* The statistics' CPU figures of two runs alike. */
+static void assert_same_stats(const struct ea_stats *a, const struct ea_stats *b)
+{
+	assert_int_equal(a->ncpus, b->ncpus);
+	for (int i = 0; i < a->ncpus; i++) {
+		const struct ea_cpu_stats *x = &a->cpus[i], *y = &b->cpus[i];
+
+		assert_int_equal(x->busy_ns, y->busy_ns);
+		assert_int_equal(x->idle_ns, y->idle_ns);
+		assert_int_equal(x->inferred_ns, y->inferred_ns);
+		assert_int_equal(x->unknown_ns, y->unknown_ns);
+		assert_int_equal(x->idle_exits, y->idle_exits);
+		assert_int_equal(x->nfreqs, y->nfreqs);
+		assert_true(memcmp(x->freqs, y->freqs,
+				   x->nfreqs * sizeof(*x->freqs)) == 0);
+		assert_int_equal(x->nidle, y->nidle);
+		assert_true(memcmp(x->idle, y->idle, sizeof(x->idle)) == 0);
+	}
+}
+
+/*
+ * odd-switches.txt (two-cpu-odd.json: busy powers odd in the model's
+ * 1e-9 quantum, 300.000000003 and 80.000000001 mW at 2 GHz): task
+ * switches at odd nanosecond intervals, so that the cluster's energies
+ * split between its two busy CPUs are odd, in stretches with two sharers
+ * and with one (CPU1 idle), new tasks among them. The accountant and the
+ * statistics through the state stage's task_switch() (the accountant's
+ * energies deferred, src/energy/acct-defer.h), through cpu_change() only
+ * (kept live, as for a timeline) and through the general path (time
+ * windows): every figure alike, the tasks' entries in the same order.
+ * By hand: the cluster is busy at 2 GHz throughout (the faster CPU's),
+ * CPU1 always at 2 GHz: E = power x busy time, in 1e-18 mW s per ns.
+ */
+static void test_task_switch_odd(void **unused)
+{
+	struct ea_acct_config slow_cfg = { .interval_ns = 10000000000ull };
+	struct fixture_run f, g, h;
+	const struct ea_acct *a = &f.acct;
+
+	fixture_run(&f, FIX "energy/odd-switches.txt",
+		    FIX "energy/two-cpu-odd.json", NULL);
+	fixture_run_changes(&g, FIX "energy/odd-switches.txt",
+			    FIX "energy/two-cpu-odd.json");
+	fixture_run(&h, FIX "energy/odd-switches.txt",
+		    FIX "energy/two-cpu-odd.json", &slow_cfg);
+	assert_true(a->total.cluster_busy ==
+		    (ea_energy_t)80000000001 * a->clusters[0].busy_ns);
+	assert_true(a->cpus[1].e.core_busy ==
+		    (ea_energy_t)300000000003 * a->cpus[1].busy_ns);
+	assert_true(a->cpus[0].e.cluster_busy + a->cpus[1].e.cluster_busy ==
+		    a->total.cluster_busy);
+	assert_int_equal(a->ntasks, 9);
+	assert_true(sum_tasks(a) == ea_energy_total(&a->total));
+	assert_same_acct(a, &g.acct);
+	assert_same_acct(a, &h.acct);
+	assert_same_stats(&f.st, &g.st);
+	assert_same_stats(&f.st, &h.st);
+	fixture_free(&f);
+	fixture_free(&g);
+	fixture_free(&h);
+}
+
 /* The exact decimal rendering of energies. */
 static void test_energy_format(void **unused)
 {
@@ -391,6 +482,7 @@ int main(void)
 		cmocka_unit_test(test_wakeup_payer),
 		cmocka_unit_test(test_switch_fast_path),
 		cmocka_unit_test(test_stretches),
+		cmocka_unit_test(test_task_switch_odd),
 		cmocka_unit_test(test_energy_format),
 	};
 
