@@ -16,7 +16,37 @@
 #include <stdint.h>
 
 #include "eatrace/energy.h"
+#include "eatrace/html.h"
 #include "output/timeline-changes.h"
+
+/* The parts of a column's figures followed apart (seen[col * NPARTS +
+ * part]): spread over different stretches, or put at an instant. */
+enum part { PART_CLUSTER, PART_CORE, PART_WAKE, NPARTS };
+
+static inline ea_energy_t part_cluster(const struct ea_energy *e)
+{
+	return e->cluster_busy + e->cluster_idle;
+}
+
+/* the core's part holds its suspended and offline energy too */
+static inline ea_energy_t part_core(const struct ea_energy *e)
+{
+	return e->core_busy + e->core_idle + e->suspended + e->offline;
+}
+
+static inline ea_energy_t part_wake(const struct ea_energy *e)
+{
+	return e->core_wakeup + e->cluster_wakeup;
+}
+
+/* Growth of a figure (now) since *seen; updates *seen. */
+static inline ea_energy_t seen_grow(ea_energy_t *seen, ea_energy_t now)
+{
+	ea_energy_t d = now - *seen;
+
+	*seen = now;
+	return d;
+}
 
 /*
  * One change's figures between the two halves of the timeline's work
@@ -44,6 +74,9 @@ struct tl_thread;
 struct ea_tl_priv {
 	ea_energy_t *seen; /* ncols x 3: cluster, core and wakeup parts */
 	uint64_t *cl_last;
+	/* changes deferred (src/output/timeline-acct.c): any, by cluster */
+	bool deferred;
+	bool *cl_deferred;
 	/* the bucket last looked up, near_b, holds [near_lo, near_hi)
 	   (empty: none) */
 	uint64_t near_lo, near_hi;
@@ -54,5 +87,14 @@ struct ea_tl_priv {
 	size_t step_bytes;
 	struct tl_thread *thread; /* ea_timeline_use_thread(): back() there */
 };
+
+/*
+ * One change read and spread as the timeline does when the change is not
+ * in the near bucket (timeline.c): the accountant's figures read after
+ * it, the growth spread over the buckets and the change recorded (or
+ * handed to the timeline's thread, ea_timeline_use_thread()).
+ */
+void tl_change(struct ea_timeline *t, const struct ea_state *s, int cpu,
+	       uint64_t since, uint64_t now, const struct ea_cpu_state *old);
 
 #endif

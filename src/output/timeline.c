@@ -16,10 +16,6 @@
 
 #define AUTO_FIRST_WIDTH 1000 /* ns */
 
-/* The parts of a column's figures followed apart (seen[col * NPARTS +
- * part]): spread over different stretches, or put at an instant. */
-enum part { PART_CLUSTER, PART_CORE, PART_WAKE, NPARTS };
-
 /*
  * Timestamps may be anywhere in [0, 2^64) ns (a valid trace can span
  * 584 years): every sum of a time and a duration saturates instead of
@@ -68,13 +64,15 @@ int ea_timeline_init(struct ea_timeline *t, const struct ea_acct *acct,
 			  sizeof(*pv->seen));
 	pv->cl_last =
 		calloc(t->nclusters ? t->nclusters : 1, sizeof(*pv->cl_last));
+	pv->cl_deferred = calloc(t->nclusters ? t->nclusters : 1,
+				 sizeof(*pv->cl_deferred));
 	for (int i = 0; i < m->nclusters; i++)
 		if (m->clusters[i].ncpus > maxcl)
 			maxcl = m->clusters[i].ncpus;
 	pv->step_bytes = sizeof(struct tl_step) +
 			 (size_t)(maxcl + 5) * sizeof(ea_energy_t);
 	pv->step = aligned_alloc(16, pv->step_bytes);
-	if (!pv->seen || !pv->cl_last || !pv->step ||
+	if (!pv->seen || !pv->cl_last || !pv->cl_deferred || !pv->step ||
 	    (record_changes && tl_changes_init(&pv->changes, t->ncpus))) {
 		ea_timeline_free(t);
 		return -1;
@@ -94,6 +92,7 @@ void ea_timeline_free(struct ea_timeline *t)
 		tl_changes_free(&pv->changes);
 		free(pv->seen);
 		free(pv->cl_last);
+		free(pv->cl_deferred);
 		free(pv);
 	}
 	memset(t, 0, sizeof(*t));
@@ -306,31 +305,6 @@ static inline void spread(struct ea_timeline *t, int col, ea_energy_t v,
 		spread_over(t, col, v, t0, t1);
 }
 
-static ea_energy_t part_cluster(const struct ea_energy *e)
-{
-	return e->cluster_busy + e->cluster_idle;
-}
-
-/* the core's part holds its suspended and offline energy too */
-static ea_energy_t part_core(const struct ea_energy *e)
-{
-	return e->core_busy + e->core_idle + e->suspended + e->offline;
-}
-
-static ea_energy_t part_wake(const struct ea_energy *e)
-{
-	return e->core_wakeup + e->cluster_wakeup;
-}
-
-/* Growth of a figure (now) since *seen; updates *seen. */
-static inline ea_energy_t seen_grow(ea_energy_t *seen, ea_energy_t now)
-{
-	ea_energy_t d = now - *seen;
-
-	*seen = now;
-	return d;
-}
-
 /* Growth of col's part (its figure now) since last seen; updates seen. */
 static ea_energy_t grown(struct ea_timeline *t, int col, enum part part,
 			 ea_energy_t now)
@@ -519,18 +493,12 @@ static inline bool near_change(struct ea_timeline *t, int cpu, uint64_t since,
 	return true;
 }
 
-static void on_change(void *ctx, const struct ea_state *s, int cpu,
-		      uint64_t since, uint64_t now,
-		      const struct ea_cpu_state *old,
-		      const struct ea_cpu_state *new)
+void tl_change(struct ea_timeline *t, const struct ea_state *s, int cpu,
+	       uint64_t since, uint64_t now, const struct ea_cpu_state *old)
 {
-	struct ea_timeline *t = ctx;
 	struct ea_tl_priv *pv = t->priv;
-	struct tl_step *st;
+	struct tl_step *st = pv->thread ? tl_thread_slot(pv->thread) : pv->step;
 
-	if (!pv->thread && near_change(t, cpu, since, now, old))
-		return;
-	st = pv->thread ? tl_thread_slot(pv->thread) : pv->step;
 	/* one call of each half (inlined here) */
 	if (!front(t, s, cpu, since, now, old, st))
 		return;
@@ -540,23 +508,17 @@ static void on_change(void *ctx, const struct ea_state *s, int cpu,
 		back(t, st);
 }
 
-/* The accountant's change, then the timeline's (ea_timeline_acct_ops). */
-static void acct_then_timeline(void *ctx, const struct ea_state *s, int cpu,
-			       uint64_t since, uint64_t now,
-			       const struct ea_cpu_state *old,
-			       const struct ea_cpu_state *new)
+static void on_change(void *ctx, const struct ea_state *s, int cpu,
+		      uint64_t since, uint64_t now,
+		      const struct ea_cpu_state *old,
+		      const struct ea_cpu_state *new)
 {
 	struct ea_timeline *t = ctx;
 
-	/* the caller's accountant (ea_timeline_acct_ops): t keeps it const */
-	ea_acct_ops.cpu_change((struct ea_acct *)t->acct, s, cpu, since, now,
-			       old, new);
-	on_change(t, s, cpu, since, now, old, new);
+	if (!t->priv->thread && near_change(t, cpu, since, now, old))
+		return;
+	tl_change(t, s, cpu, since, now, old);
 }
-
-const struct ea_state_ops ea_timeline_acct_ops = {
-	.cpu_change = acct_then_timeline,
-};
 
 int ea_timeline_use_thread(struct ea_timeline *t)
 {
@@ -583,6 +545,11 @@ int ea_timeline_done(struct ea_timeline *t, const struct ea_state *s,
 	tl_changes_seal(&t->priv->changes);
 	if (t->error[0])
 		return ea_err_set(err, "%s", t->error);
+	/* timeline-acct.c defers no change after the trace's end (the state's
+	 * last changes): none left to read (the accountant, done, has added
+	 * to its figures since) */
+	if (t->priv->deferred)
+		return ea_err_set(err, "timeline: changes left unread at the end");
 	ea_state_window(s, &t->start, &t->end);
 	t->priv->near_lo = t->priv->near_hi = 0; /* the buckets change here */
 	if (!t->e) {
