@@ -74,30 +74,28 @@ static __attribute__((noinline)) void flush_near(struct ea_timeline *t)
 }
 
 /*
- * Whether the change may be deferred: the timeline going (no error, its
- * window known, no thread of its own), a CPU of the model, not the
- * trace's end, the cluster's last change known (tl_change() sets it
- * first), both stretches' starts in [near_lo, now], now in the near
- * bucket (none yet: near_hi == near_lo), all inside the clip bounds (so
- * that tl_change() would clip nothing and find the near bucket only).
- * *ci: the CPU's cluster.
+ * Whether the change may be deferred: not the trace's end, a CPU of the
+ * model, the cluster's last change known (tl_change() sets it first) and
+ * both stretches' starts in [defer_lo, now], now <= defer_top: in the
+ * near bucket, inside the clip bounds (so that tl_change() would clip
+ * nothing and find the near bucket only), the timeline going (no error,
+ * its window known, no thread of its own: tl_near_set()). *ci: the CPU's
+ * cluster.
  */
 static inline __attribute__((always_inline)) bool
 may_defer(const struct ea_timeline *t, int cpu, uint64_t since, uint64_t now,
 	  const struct ea_cpu_state *new, int *ci)
 {
 	const struct ea_tl_priv *pv = t->priv;
-	const struct ea_model *m = t->acct->model;
-	uint64_t cl0;
+	uint64_t cl0, lo, hi;
 
-	if (!new || t->error[0] || t->acct->error[0] || !t->started ||
-	    pv->thread || cpu >= m->ncpus || (*ci = m->cpu_cluster[cpu]) < 0)
+	if (!new || (unsigned int)cpu >= (unsigned int)t->ncpus ||
+	    (*ci = t->acct->model->cpu_cluster[cpu]) < 0)
 		return false;
 	cl0 = pv->cl_last[*ci];
-	return cl0 && cl0 >= pv->near_lo && since >= pv->near_lo &&
-	       cl0 <= now && since <= now && now < pv->near_hi &&
-	       cl0 >= pv->clip_start && since >= pv->clip_start &&
-	       now <= pv->clip_end;
+	lo = cl0 < since ? cl0 : since;
+	hi = cl0 > since ? cl0 : since;
+	return lo >= pv->defer_lo && hi <= now && now <= pv->defer_top;
 }
 
 static void acct_then_timeline(void *ctx, const struct ea_state *s, int cpu,
@@ -134,8 +132,10 @@ static void acct_then_timeline(void *ctx, const struct ea_state *s, int cpu,
 			.cpu = (uint16_t)cpu,
 		};
 
-		if (tl_changes_add(&pv->changes, &c))
+		if (tl_changes_add(&pv->changes, &c)) {
 			snprintf(t->error, sizeof(t->error), "out of memory");
+			tl_near_set(t);
+		}
 	}
 }
 
