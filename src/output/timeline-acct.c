@@ -98,26 +98,32 @@ may_defer(const struct ea_timeline *t, int cpu, uint64_t since, uint64_t now,
 	return lo >= pv->defer_lo && hi <= now && now <= pv->defer_top;
 }
 
-static void acct_then_timeline(void *ctx, const struct ea_state *s, int cpu,
-			       uint64_t since, uint64_t now,
-			       const struct ea_cpu_state *old,
-			       const struct ea_cpu_state *new)
+/* A change not deferred: the deferred ones' growth read before the
+ * accountant prices it, then it, then the timeline's reading of it. */
+static __attribute__((noinline)) void
+not_deferred(struct ea_timeline *t, const struct ea_state *s, int cpu,
+	     uint64_t since, uint64_t now, const struct ea_cpu_state *old,
+	     const struct ea_cpu_state *new)
 {
-	struct ea_timeline *t = ctx;
-	struct ea_tl_priv *pv = t->priv;
-	int ci = -1;
-	bool defer = may_defer(t, cpu, since, now, new, &ci);
-
-	/* the figures as the deferred changes left them, before this one */
-	if (!defer && pv->deferred)
+	if (t->priv->deferred)
 		flush_near(t);
 	/* the caller's accountant (ea_timeline_acct_ops): t keeps it const */
 	ea_acct_ops.cpu_change((struct ea_acct *)t->acct, s, cpu, since, now,
 			       old, new);
-	if (!defer || t->acct->error[0]) {
-		tl_change(t, s, cpu, since, now, old);
-		return;
-	}
+	tl_change(t, s, cpu, since, now, old);
+}
+
+/*
+ * A deferred change's part: its cluster's last change noted, the change
+ * recorded, before the accountant prices it (if the accountant fails
+ * there, the run fails and what the timeline holds is not used).
+ */
+static inline __attribute__((always_inline)) void
+defer(struct ea_timeline *t, int ci, int cpu, uint64_t since, uint64_t now,
+      const struct ea_cpu_state *old)
+{
+	struct ea_tl_priv *pv = t->priv;
+
 	pv->cl_last[ci] = now;
 	pv->cl_deferred[ci] = true;
 	pv->deferred = true;
@@ -137,6 +143,22 @@ static void acct_then_timeline(void *ctx, const struct ea_state *s, int cpu,
 			tl_near_set(t);
 		}
 	}
+}
+
+static void acct_then_timeline(void *ctx, const struct ea_state *s, int cpu,
+			       uint64_t since, uint64_t now,
+			       const struct ea_cpu_state *old,
+			       const struct ea_cpu_state *new)
+{
+	struct ea_timeline *t = ctx;
+	int ci;
+
+	if (!may_defer(t, cpu, since, now, new, &ci))
+		return not_deferred(t, s, cpu, since, now, old, new);
+	defer(t, ci, cpu, since, now, old);
+	/* the accountant's change last: a call the compiler can make a jump */
+	ea_acct_ops.cpu_change((struct ea_acct *)t->acct, s, cpu, since, now,
+			       old, new);
 }
 
 const struct ea_state_ops ea_timeline_acct_ops = {
