@@ -116,6 +116,20 @@ static inline __attribute__((always_inline)) int tl_changes_add(struct tl_change
 		return -1;
 	q = s->at;
 	h = q++;
+	if (c->cpu < 3 && c->mode < 3 && c->t0 == l->t1 &&
+	    c->freq_khz == l->freq_khz && c->idle_state == l->idle_state) {
+		/* most changes: the CPU's stretch after its last, only the
+		 * task new; the same bytes as below */
+		hdr = c->cpu | (unsigned)c->mode << TL_H_MODE_SHIFT;
+		q = tl_put_varint(q, c->t1 - c->t0);
+		if (c->pid != l->pid) {
+			hdr |= TL_H_PID;
+			q = tl_put_varint(q, tl_zigzag32((uint32_t)c->pid -
+							 (uint32_t)l->pid));
+			l->pid = c->pid;
+		}
+		goto done;
+	}
 	hdr = c->cpu < 3 ? c->cpu : 3;
 	if (hdr == 3)
 		q = tl_put_varint(q, c->cpu);
@@ -147,6 +161,7 @@ static inline __attribute__((always_inline)) int tl_changes_add(struct tl_change
 						 (uint32_t)l->idle_state));
 		l->idle_state = c->idle_state;
 	}
+done:
 	l->t1 = c->t1;
 	*h = (unsigned char)hdr;
 	s->at = q;

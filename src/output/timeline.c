@@ -16,10 +16,6 @@
 
 #define AUTO_FIRST_WIDTH 1000 /* ns */
 
-/* The parts of a column's figures followed apart (seen[col * NPARTS +
- * part]): spread over different stretches, or put at an instant. */
-enum part { PART_CLUSTER, PART_CORE, PART_WAKE, NPARTS };
-
 /*
  * Timestamps may be anywhere in [0, 2^64) ns (a valid trace can span
  * 584 years): every sum of a time and a duration saturates instead of
@@ -68,13 +64,18 @@ int ea_timeline_init(struct ea_timeline *t, const struct ea_acct *acct,
 			  sizeof(*pv->seen));
 	pv->cl_last =
 		calloc(t->nclusters ? t->nclusters : 1, sizeof(*pv->cl_last));
+	pv->cl_deferred = calloc(t->nclusters ? t->nclusters : 1,
+				 sizeof(*pv->cl_deferred));
 	for (int i = 0; i < m->nclusters; i++)
 		if (m->clusters[i].ncpus > maxcl)
 			maxcl = m->clusters[i].ncpus;
 	pv->step_bytes = sizeof(struct tl_step) +
 			 (size_t)(maxcl + 5) * sizeof(ea_energy_t);
 	pv->step = aligned_alloc(16, pv->step_bytes);
-	if (!pv->seen || !pv->cl_last || !pv->step ||
+	pv->cols = calloc((size_t)maxcl + 2, sizeof(*pv->cols));
+	pv->defer_lo = UINT64_MAX; /* none yet (tl_near_set()) */
+	if (!pv->seen || !pv->cl_last || !pv->cl_deferred || !pv->step ||
+	    !pv->cols ||
 	    (record_changes && tl_changes_init(&pv->changes, t->ncpus))) {
 		ea_timeline_free(t);
 		return -1;
@@ -91,9 +92,11 @@ void ea_timeline_free(struct ea_timeline *t)
 	free(t->e);
 	if (pv) {
 		free(pv->step);
+		free(pv->cols);
 		tl_changes_free(&pv->changes);
 		free(pv->seen);
 		free(pv->cl_last);
+		free(pv->cl_deferred);
 		free(pv);
 	}
 	memset(t, 0, sizeof(*t));
@@ -102,6 +105,7 @@ void ea_timeline_free(struct ea_timeline *t)
 static void oom(struct ea_timeline *t)
 {
 	snprintf(t->error, sizeof(t->error), "out of memory");
+	tl_near_set(t);
 }
 
 /* Halve the number of buckets: merge pairs, double the width. */
@@ -164,6 +168,7 @@ static long long bucket_find(struct ea_timeline *t, uint64_t ts)
 	t->priv->near_b = (size_t)b;
 	t->priv->near_lo = bucket_start(t, b);
 	t->priv->near_hi = bucket_start(t, b + 1);
+	tl_near_set(t);
 	return (long long)b;
 }
 
@@ -183,34 +188,15 @@ static inline long long bucket_of(struct ea_timeline *t, uint64_t ts)
 	return bucket_find(t, ts);
 }
 
-/* Add v to column col at the instant ts. */
-static inline void put_at(struct ea_timeline *t, int col, ea_energy_t v,
-			  uint64_t ts)
-{
-	long long b;
-
-	if (!v)
-		return;
-	b = bucket_of(t, ts);
-	if (b < 0)
-		return oom(t);
-	t->e[b * t->stride + col] += v;
-}
-
 /*
  * spread() over [t0, t1) when it covers more than one bucket (all of
- * which exist): the piece in each is v x overlap / len, the remainder in
- * the last.
+ * which exist), the first b (ending at bend): the piece in each is v x
+ * overlap / len, the remainder in the last.
  */
 static void spread_over(struct ea_timeline *t, int col, ea_energy_t v,
-			uint64_t t0, uint64_t t1)
+			uint64_t t0, uint64_t t1, uint64_t b, uint64_t bend)
 {
 	ea_energy_t len, q, r, done = 0;
-	/* The first bucket, which exists (t0 < t1): the buckets from there to
-	 * the last follow each other, each starting where the one before
-	 * ends (bucket_start(b + 1), saturated). */
-	uint64_t b = t0 > t->start ? (t0 - t->start) / t->width : 0;
-	uint64_t bend = bucket_start(t, b + 1);
 
 	if (v > 0 && v <= (ea_energy_t)UINT64_MAX && t1 - t0 <= UINT32_MAX) {
 		/* The same figures in 64 bits: r < len and ov <= len < 2^32,
@@ -230,12 +216,14 @@ static void spread_over(struct ea_timeline *t, int col, ea_energy_t v,
 		/* the buckets between, each overlapping by the width (bend <
 		 * t1: not saturated), each the same piece (used only when
 		 * width < len, where it fits) */
-		whole = q64 * t->width + r64 * t->width / len64;
-		for (bend = sat_add(bend, t->width); bend < t1;
-		     bend = sat_add(bend, t->width)) {
-			cell += stride;
-			*cell += whole;
-			done64 += whole;
+		bend = sat_add(bend, t->width);
+		if (bend < t1) {
+			whole = q64 * t->width + r64 * t->width / len64;
+			for (; bend < t1; bend = sat_add(bend, t->width)) {
+				cell += stride;
+				*cell += whole;
+				done64 += whole;
+			}
 		}
 		/* the last, ending at t1: the rest */
 		cell += stride;
@@ -281,54 +269,51 @@ static void put_wakeups(struct ea_timeline *t, int cpu, int ccol,
 }
 
 /*
- * Spread v uniformly over [t0, t1): the piece in each bucket is
- * v x overlap / len, exact when v is power x len, the remainder in the last.
+ * Spread each v[k] (those not 0) uniformly over [t0, t1) in column
+ * cols[k]: the piece in each bucket is v x overlap / len, exact when v is
+ * power x len, the remainder in the last; as one value after the other
+ * would be, the buckets looked up once.
  */
-static inline void spread(struct ea_timeline *t, int col, ea_energy_t v,
-			  uint64_t t0, uint64_t t1)
+static inline void spread(struct ea_timeline *t, const int *cols,
+			  const ea_energy_t *v, int nv, uint64_t t0, uint64_t t1)
 {
+	const struct ea_tl_priv *pv = t->priv;
+	size_t stride = (size_t)t->stride;
 	long long last;
+	uint64_t b, bend;
+	int k = 0;
 
-	if (!v)
+	while (k < nv && !v[k])
+		k++;
+	if (k == nv)
 		return;
-	if (t1 <= t0)
-		return put_at(t, col, v, t0);
 	/* Make sure the last bucket exists first: merging must not happen
-	 * between pieces. */
-	last = bucket_of(t, t1 - 1);
+	 * between pieces (an empty stretch: the bucket of t0). */
+	last = bucket_of(t, t1 <= t0 ? t0 : t1 - 1);
 	if (last < 0)
 		return oom(t);
 	/* All in one bucket (most changes): the one piece, v (the last bucket
 	 * is the near one now: near_lo is its start). */
-	if (t0 >= t->start && t0 >= t->priv->near_lo)
-		t->e[last * t->stride + col] += v;
-	else
-		spread_over(t, col, v, t0, t1);
-}
-
-static ea_energy_t part_cluster(const struct ea_energy *e)
-{
-	return e->cluster_busy + e->cluster_idle;
-}
-
-/* the core's part holds its suspended and offline energy too */
-static ea_energy_t part_core(const struct ea_energy *e)
-{
-	return e->core_busy + e->core_idle + e->suspended + e->offline;
-}
-
-static ea_energy_t part_wake(const struct ea_energy *e)
-{
-	return e->core_wakeup + e->cluster_wakeup;
-}
-
-/* Growth of a figure (now) since *seen; updates *seen. */
-static inline ea_energy_t seen_grow(ea_energy_t *seen, ea_energy_t now)
-{
-	ea_energy_t d = now - *seen;
-
-	*seen = now;
-	return d;
+	if (t1 <= t0 || (t0 >= t->start && t0 >= pv->near_lo)) {
+		for (; k < nv; k++)
+			t->e[(size_t)last * stride + (size_t)cols[k]] += v[k];
+		return;
+	}
+	/* The first bucket, which exists (t0 < t1): the buckets from there to
+	 * the last follow each other, each starting where the one before
+	 * ends (bucket_start(b + 1), saturated). The one before the near
+	 * one (most stretches over more than one): no division. */
+	if (last > 0 && t0 >= t->start && pv->near_hi > pv->near_lo &&
+	    pv->near_lo - t0 <= t->width) {
+		b = (uint64_t)last - 1;
+		bend = pv->near_lo;
+	} else {
+		b = t0 > t->start ? (t0 - t->start) / t->width : 0;
+		bend = bucket_start(t, b + 1);
+	}
+	for (; k < nv; k++)
+		if (v[k])
+			spread_over(t, cols[k], v[k], t0, t1, b, bend);
 }
 
 /* Growth of col's part (its figure now) since last seen; updates seen. */
@@ -381,6 +366,7 @@ static inline bool front(struct ea_timeline *t, const struct ea_state *s,
 	if (!t->started) {
 		ea_state_window(s, &t->start, &t->end);
 		ea_state_clip_bounds(s, &pv->clip_start, &pv->clip_end);
+		tl_near_set(t);
 		t->started = true;
 	}
 	ci = m->cpu_cluster[cpu];
@@ -427,14 +413,18 @@ static inline void back(struct ea_timeline *t, const struct tl_step *st)
 {
 	const struct ea_cluster *cl = &t->acct->model->clusters[st->ci];
 	int cpu = st->cpu, ccol = t->ncpus + st->ci, n = cl->ncpus;
+	int *cols = t->priv->cols;
 
 	if (t->error[0])
 		return;
-	spread(t, ccol, st->d[0], st->cl_c0, st->cl_c1);
-	for (int i = 0; i < n; i++)
-		spread(t, cl->cpus[i], st->d[1 + i], st->cl_c0, st->cl_c1);
-	spread(t, cpu, st->d[n + 1], st->c0, st->c1);
-	spread(t, ccol, st->d[n + 2], st->c0, st->c1);
+	/* the cluster's stretch: its column, then its CPUs' (d[0 .. n]) */
+	cols[0] = ccol;
+	memcpy(cols + 1, cl->cpus, (size_t)n * sizeof(*cols));
+	spread(t, cols, st->d, n + 1, st->cl_c0, st->cl_c1);
+	/* the CPU's: its core, then the cluster's core part */
+	cols[0] = cpu;
+	cols[1] = ccol;
+	spread(t, cols, st->d + n + 1, 2, st->c0, st->c1);
 	put_wakeups(t, cpu, ccol, st->d[n + 3], st->d[n + 4], st->now);
 	if (t->record_changes && st->in_window)
 		record(t, st);
@@ -519,18 +509,12 @@ static inline bool near_change(struct ea_timeline *t, int cpu, uint64_t since,
 	return true;
 }
 
-static void on_change(void *ctx, const struct ea_state *s, int cpu,
-		      uint64_t since, uint64_t now,
-		      const struct ea_cpu_state *old,
-		      const struct ea_cpu_state *new)
+void tl_change(struct ea_timeline *t, const struct ea_state *s, int cpu,
+	       uint64_t since, uint64_t now, const struct ea_cpu_state *old)
 {
-	struct ea_timeline *t = ctx;
 	struct ea_tl_priv *pv = t->priv;
-	struct tl_step *st;
+	struct tl_step *st = pv->thread ? tl_thread_slot(pv->thread) : pv->step;
 
-	if (!pv->thread && near_change(t, cpu, since, now, old))
-		return;
-	st = pv->thread ? tl_thread_slot(pv->thread) : pv->step;
 	/* one call of each half (inlined here) */
 	if (!front(t, s, cpu, since, now, old, st))
 		return;
@@ -540,23 +524,17 @@ static void on_change(void *ctx, const struct ea_state *s, int cpu,
 		back(t, st);
 }
 
-/* The accountant's change, then the timeline's (ea_timeline_acct_ops). */
-static void acct_then_timeline(void *ctx, const struct ea_state *s, int cpu,
-			       uint64_t since, uint64_t now,
-			       const struct ea_cpu_state *old,
-			       const struct ea_cpu_state *new)
+static void on_change(void *ctx, const struct ea_state *s, int cpu,
+		      uint64_t since, uint64_t now,
+		      const struct ea_cpu_state *old,
+		      const struct ea_cpu_state *new)
 {
 	struct ea_timeline *t = ctx;
 
-	/* the caller's accountant (ea_timeline_acct_ops): t keeps it const */
-	ea_acct_ops.cpu_change((struct ea_acct *)t->acct, s, cpu, since, now,
-			       old, new);
-	on_change(t, s, cpu, since, now, old, new);
+	if (!t->priv->thread && near_change(t, cpu, since, now, old))
+		return;
+	tl_change(t, s, cpu, since, now, old);
 }
-
-const struct ea_state_ops ea_timeline_acct_ops = {
-	.cpu_change = acct_then_timeline,
-};
 
 int ea_timeline_use_thread(struct ea_timeline *t)
 {
@@ -583,8 +561,14 @@ int ea_timeline_done(struct ea_timeline *t, const struct ea_state *s,
 	tl_changes_seal(&t->priv->changes);
 	if (t->error[0])
 		return ea_err_set(err, "%s", t->error);
+	/* timeline-acct.c defers no change after the trace's end (the state's
+	 * last changes): none left to read (the accountant, done, has added
+	 * to its figures since) */
+	if (t->priv->deferred)
+		return ea_err_set(err, "timeline: changes left unread at the end");
 	ea_state_window(s, &t->start, &t->end);
 	t->priv->near_lo = t->priv->near_hi = 0; /* the buckets change here */
+	tl_near_set(t);
 	if (!t->e) {
 		t->e = calloc(t->stride ? t->stride : 1, sizeof(*t->e));
 		if (!t->e)

@@ -1,0 +1,166 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The accountant and the timeline as one consumer (ea_timeline_acct_ops,
+ * include/eatrace/html.h), with the timeline's reading of the
+ * accountant's figures deferred while changes stay in the near bucket.
+ *
+ * A change whose cluster and core stretches and instant all lie in the
+ * bucket last looked up (the near one), inside the clip bounds (most
+ * changes), only notes its cluster's last change and is recorded; what
+ * the figures grew by in such changes is added to the near bucket's row
+ * at once by flush_near(), before the accountant prices the next change
+ * that is not such (which may move the near bucket, and whose own growth
+ * is spread as timeline.c's tl_change() does).
+ *
+ * This gives the rows that reading the figures after each change (each
+ * growth into the near bucket's row, as timeline.c's near_change() does)
+ * gave, because the accountant changes, for a change on a CPU, only
+ * figures the timeline reads after that change (src/energy/account.c,
+ * account-switch.c): the CPU's core, suspended, offline and wakeup
+ * parts, the cluster parts of its cluster's CPUs and its cluster's
+ * figures. So what a figure grew by since it was last read, the figure
+ * now less the figure seen, is what those reads would have added one
+ * by one (integers: the same sum in any order), and it goes to the same
+ * column: a CPU's parts to its column, all of a cluster's to the
+ * cluster's, the wakeup parts again to the columns after ncols when the
+ * timeline has them. The trace's end (new NULL, each CPU's last change)
+ * is never deferred, so nothing is once the run is over, when
+ * ea_acct_done() adds to the figures.
+ */
+#include <stdio.h>
+
+#include "eatrace/html.h"
+#include "output/timeline-changes.h"
+#include "output/timeline-priv.h"
+
+/* What cluster ci's figures and its CPUs' grew by since last seen, into
+ * the near bucket's row; seen updated. */
+static void flush_cluster(struct ea_timeline *t, int ci)
+{
+	struct ea_tl_priv *pv = t->priv;
+	const struct ea_acct *a = t->acct;
+	const struct ea_cluster *cl = &a->model->clusters[ci];
+	ea_energy_t *row = &t->e[pv->near_b * (size_t)t->stride];
+	ea_energy_t *seen = pv->seen, *sp, w;
+	int ccol = t->ncpus + ci, wcol = t->stride > t->ncols ? t->ncols : -1;
+	const struct ea_energy *e;
+
+	for (int i = 0; i <= cl->ncpus; i++) {
+		/* its CPUs, then itself */
+		int col = i < cl->ncpus ? cl->cpus[i] : ccol;
+
+		e = i < cl->ncpus ? &a->cpus[col].e : &a->clusters[ci].e;
+		sp = &seen[col * NPARTS];
+		w = seen_grow(&sp[PART_WAKE], part_wake(e));
+		row[col] += seen_grow(&sp[PART_CLUSTER], part_cluster(e)) +
+			    seen_grow(&sp[PART_CORE], part_core(e)) + w;
+		if (wcol >= 0)
+			row[wcol + col] += w;
+	}
+}
+
+/* The deferred changes' growth into the near bucket's row. */
+static __attribute__((noinline)) void flush_near(struct ea_timeline *t)
+{
+	struct ea_tl_priv *pv = t->priv;
+
+	for (int ci = 0; ci < t->nclusters; ci++) {
+		if (pv->cl_deferred[ci]) {
+			flush_cluster(t, ci);
+			pv->cl_deferred[ci] = false;
+		}
+	}
+	pv->deferred = false;
+}
+
+/*
+ * Whether the change may be deferred: not the trace's end, a CPU of the
+ * model, the cluster's last change known (tl_change() sets it first) and
+ * both stretches' starts in [defer_lo, now], now <= defer_top: in the
+ * near bucket, inside the clip bounds (so that tl_change() would clip
+ * nothing and find the near bucket only), the timeline going (no error,
+ * its window known, no thread of its own: tl_near_set()). *ci: the CPU's
+ * cluster.
+ */
+static inline __attribute__((always_inline)) bool
+may_defer(const struct ea_timeline *t, int cpu, uint64_t since, uint64_t now,
+	  const struct ea_cpu_state *new, int *ci)
+{
+	const struct ea_tl_priv *pv = t->priv;
+	uint64_t cl0, lo, hi;
+
+	if (!new || (unsigned int)cpu >= (unsigned int)t->ncpus ||
+	    (*ci = t->acct->model->cpu_cluster[cpu]) < 0)
+		return false;
+	cl0 = pv->cl_last[*ci];
+	lo = cl0 < since ? cl0 : since;
+	hi = cl0 > since ? cl0 : since;
+	return lo >= pv->defer_lo && hi <= now && now <= pv->defer_top;
+}
+
+/* A change not deferred: the deferred ones' growth read before the
+ * accountant prices it, then it, then the timeline's reading of it. */
+static __attribute__((noinline)) void
+not_deferred(struct ea_timeline *t, const struct ea_state *s, int cpu,
+	     uint64_t since, uint64_t now, const struct ea_cpu_state *old,
+	     const struct ea_cpu_state *new)
+{
+	if (t->priv->deferred)
+		flush_near(t);
+	/* the caller's accountant (ea_timeline_acct_ops): t keeps it const */
+	ea_acct_ops.cpu_change((struct ea_acct *)t->acct, s, cpu, since, now,
+			       old, new);
+	tl_change(t, s, cpu, since, now, old);
+}
+
+/*
+ * A deferred change's part: its cluster's last change noted, the change
+ * recorded, before the accountant prices it (if the accountant fails
+ * there, the run fails and what the timeline holds is not used).
+ */
+static inline __attribute__((always_inline)) void
+defer(struct ea_timeline *t, int ci, int cpu, uint64_t since, uint64_t now,
+      const struct ea_cpu_state *old)
+{
+	struct ea_tl_priv *pv = t->priv;
+
+	pv->cl_last[ci] = now;
+	pv->cl_deferred[ci] = true;
+	pv->deferred = true;
+	if (t->record_changes && now > since) {
+		struct ea_tl_change c = {
+			.t0 = since,
+			.t1 = now,
+			.pid = old->pid,
+			.freq_khz = old->freq_khz,
+			.idle_state = old->idle_state,
+			.mode = old->mode,
+			.cpu = (uint16_t)cpu,
+		};
+
+		if (tl_changes_add(&pv->changes, &c)) {
+			snprintf(t->error, sizeof(t->error), "out of memory");
+			tl_near_set(t);
+		}
+	}
+}
+
+static void acct_then_timeline(void *ctx, const struct ea_state *s, int cpu,
+			       uint64_t since, uint64_t now,
+			       const struct ea_cpu_state *old,
+			       const struct ea_cpu_state *new)
+{
+	struct ea_timeline *t = ctx;
+	int ci;
+
+	if (!may_defer(t, cpu, since, now, new, &ci))
+		return not_deferred(t, s, cpu, since, now, old, new);
+	defer(t, ci, cpu, since, now, old);
+	/* the accountant's change last: a call the compiler can make a jump */
+	ea_acct_ops.cpu_change((struct ea_acct *)t->acct, s, cpu, since, now,
+			       old, new);
+}
+
+const struct ea_state_ops ea_timeline_acct_ops = {
+	.cpu_change = acct_then_timeline,
+};

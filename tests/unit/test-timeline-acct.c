@@ -1,0 +1,202 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The accountant and the timeline as one consumer (ea_timeline_acct_ops,
+ * src/output/timeline-acct.c, which defers the timeline's reading of the
+ * accountant's figures while changes stay in the near bucket) against the
+ * two as consumers of their own (ea_acct_ops then ea_timeline_ops, which
+ * read the figures after every change): the same buckets (count, width,
+ * every column's energy) and the same recorded changes, on traces of
+ * several shapes, with models of one, two and several clusters, automatic
+ * and fixed bucket widths, and a window that clips (so that changes are
+ * clipped, and some lie outside it).
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "eatrace/energy.h"
+#include "eatrace/html.h"
+#include "eatrace/pipeline.h"
+
+static const char *const traces[] = {
+	"traces/cfs/fork-loaded.dat",
+	"traces/cfs/mixed.dat",
+	"traces/demo/tc2-seven-tasks.txt",
+	"traces/replay/seven-periodic.txt",
+	"traces/vm/wl-periodic.dat",
+	"traces/vm/wl-pingpong.dat",
+	"traces/diff/heavy-1.dat",
+};
+
+static const char *const models[] = {
+	"models/tc2.json",
+	"models/juno-r0.json",
+	"tests/fixtures/energy/two-cpu.json",
+};
+
+/* What one way of running gives. */
+struct outcome {
+	bool ok; /* the run and the timeline done */
+	size_t nbuckets;
+	uint64_t width, start, end;
+	int stride;
+	ea_energy_t *e; /* nbuckets x stride */
+	struct ea_tl_change *ch;
+	size_t nch;
+};
+
+/*
+ * trace priced with model, the timeline (width_ns, at most max buckets,
+ * changes recorded) fed as one consumer with the accountant (together) or
+ * after it; win: a window of the trace's second quarter.
+ */
+static void run_one(const char *trace, const char *model, bool together,
+		    uint64_t width_ns, size_t max, bool win, struct outcome *o)
+{
+	struct ea_state_config cfg = {.ncpus = -1};
+	struct ea_acct_config acfg = {0};
+	struct ea_consumer cons[2];
+	struct ea_timeline tl;
+	struct ea_tl_reader *r;
+	struct ea_tl_change c;
+	struct ea_model *m;
+	struct ea_acct acct;
+	struct ea_run run;
+	struct ea_err err;
+	size_t cap = 0;
+
+	memset(o, 0, sizeof(*o));
+	if (ea_model_load(&m, model, &err))
+		fail_msg("%s", err.msg);
+	assert_int_equal(ea_acct_init(&acct, m, &acfg, &err), 0);
+	ea_acct_state_config(&acct, &cfg);
+	cfg.ncpus = -1;
+	if (win) { /* relative to the trace's start */
+		cfg.win_start = 50 * 1000 * 1000;
+		cfg.win_end = 150 * 1000 * 1000;
+		cfg.win_relative = true;
+	}
+	assert_int_equal(ea_timeline_init(&tl, &acct, width_ns, max, true), 0);
+	if (together) {
+		cons[0] = (struct ea_consumer){&ea_timeline_acct_ops, &tl};
+	} else {
+		cons[0] = (struct ea_consumer){&ea_acct_ops, &acct};
+		cons[1] = (struct ea_consumer){&ea_timeline_ops, &tl};
+	}
+	if (ea_run(&run, trace, &cfg, cons, together ? 1 : 2, &err))
+		goto out; /* e.g. a CPU the model lacks: both the same */
+	if (ea_acct_done(&acct, run.state, &err) ||
+	    ea_timeline_done(&tl, run.state, &err)) {
+		ea_run_free(&run);
+		goto out;
+	}
+	o->ok = true;
+	o->nbuckets = tl.nbuckets;
+	o->width = tl.width;
+	o->start = tl.start;
+	o->end = tl.end;
+	o->stride = tl.stride;
+	o->e = malloc(tl.nbuckets * (size_t)tl.stride * sizeof(*o->e) + 1);
+	assert_non_null(o->e);
+	memcpy(o->e, tl.e, tl.nbuckets * (size_t)tl.stride * sizeof(*o->e));
+	r = ea_tl_reader_new(&tl);
+	assert_non_null(r);
+	while (ea_tl_reader_next(r, &c)) {
+		if (o->nch == cap) {
+			cap = cap ? 2 * cap : 1024;
+			o->ch = realloc(o->ch, cap * sizeof(*o->ch));
+			assert_non_null(o->ch);
+		}
+		o->ch[o->nch++] = c;
+	}
+	ea_tl_reader_free(r);
+	ea_run_free(&run);
+out:
+	ea_timeline_free(&tl);
+	ea_acct_free(&acct);
+	ea_model_free(m);
+}
+
+static bool same_change(const struct ea_tl_change *a,
+			const struct ea_tl_change *b)
+{
+	return a->t0 == b->t0 && a->t1 == b->t1 && a->pid == b->pid &&
+	       a->freq_khz == b->freq_khz && a->idle_state == b->idle_state &&
+	       a->mode == b->mode && a->cpu == b->cpu;
+}
+
+static void test_same_timeline(void **state)
+{
+	static const struct {
+		uint64_t width;
+		size_t max;
+		bool win;
+	} shapes[] = {
+		{0, 20000, false}, /* --perfetto's */
+		{0, 400, false}, /* --html's */
+		{0, 2, false}, /* merging at every bucket */
+		{7 * 1000 * 1000, 0, false}, /* --interval 7 */
+		{0, 20000, true},
+		{333333, 0, true},
+	};
+	int compared = 0;
+
+	(void)state;
+	for (size_t k = 0; k < sizeof(traces) / sizeof(traces[0]); k++) {
+		for (size_t mi = 0; mi < sizeof(models) / sizeof(models[0]);
+		     mi++) {
+			for (size_t h = 0; h < sizeof(shapes) / sizeof(shapes[0]);
+			     h++) {
+				struct outcome a, b;
+
+				run_one(traces[k], models[mi], false,
+					shapes[h].width, shapes[h].max,
+					shapes[h].win, &a);
+				run_one(traces[k], models[mi], true,
+					shapes[h].width, shapes[h].max,
+					shapes[h].win, &b);
+				if (a.ok != b.ok)
+					fail_msg("%s %s shape %zu: one way failed",
+						 traces[k], models[mi], h);
+				if (a.ok) {
+					compared++;
+					assert_int_equal(a.nbuckets, b.nbuckets);
+					assert_int_equal(a.width, b.width);
+					assert_int_equal(a.start, b.start);
+					assert_int_equal(a.end, b.end);
+					assert_int_equal(a.stride, b.stride);
+					if (memcmp(a.e, b.e,
+						   a.nbuckets * (size_t)a.stride *
+							   sizeof(*a.e)))
+						fail_msg("%s %s shape %zu: buckets differ",
+							 traces[k], models[mi], h);
+					assert_int_equal(a.nch, b.nch);
+					for (size_t i = 0; i < a.nch; i++)
+						if (!same_change(&a.ch[i], &b.ch[i]))
+							fail_msg("%s %s shape %zu: change %zu differs",
+								 traces[k], models[mi], h, i);
+				}
+				free(a.e);
+				free(a.ch);
+				free(b.e);
+				free(b.ch);
+			}
+		}
+	}
+	/* most runs price: the comparison is not vacuous */
+	assert_true(compared > 40);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_same_timeline),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
