@@ -213,6 +213,10 @@ int ea_acct_init(struct ea_acct *a, const struct ea_model *model,
 		 const struct ea_acct_config *cfg, struct ea_err *err);
 void ea_acct_free(struct ea_acct *a);
 extern const struct ea_state_ops ea_acct_ops;
+/* ea_acct_ops.task_switch (ctx: the struct ea_acct), for a consumer that
+ * calls it directly (src/stats/with-acct.c). */
+void ea_acct_task_switch(void *ctx, const struct ea_state *s, int cpu,
+			 uint64_t since, uint64_t now, int32_t pid);
 /* Whether cpu's energy reaches the totals (cfg.cpu_only; true without). */
 bool ea_acct_cpu_selected(const struct ea_acct *a, int cpu);
 /* Whether a CPU of cluster ci is selected (cfg.cpu_only; true without). */

@@ -96,6 +96,18 @@ struct ea_stats {
 
 /* Wire a stats collector to a state stage: pass these as its ops/ctx. */
 extern const struct ea_state_ops ea_stats_ops;
+
+/*
+ * A stats collector and an accountant (eatrace/energy.h) as one consumer
+ * (src/stats/with-acct.c): what ea_stats_ops then ea_acct_ops would do,
+ * the state stage calling one op a change instead of two.
+ */
+struct ea_acct;
+struct ea_stats_acct {
+	struct ea_stats *st;
+	struct ea_acct *acct;
+};
+extern const struct ea_state_ops ea_stats_acct_ops;
 void ea_stats_init(struct ea_stats *st);
 /* After ea_state_finish(): copy counters and util figures. */
 int ea_stats_done(struct ea_stats *st, const struct ea_state *s);

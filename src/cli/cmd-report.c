@@ -258,6 +258,7 @@ int cmd_report(int argc, char **argv)
 	size_t nrails = 0;
 	struct ea_stats st;
 	struct ea_acct acct;
+	struct ea_stats_acct both = { &st, &acct };
 	struct ea_energy_unit unit;
 	struct ea_run run;
 	struct ea_out out;
@@ -346,6 +347,10 @@ int cmd_report(int argc, char **argv)
 		/* after the accountant, in one consumer with it: the state
 		 * calls two consumers directly, three through a loop */
 		cons[1] = (struct ea_consumer){ &ea_timeline_acct_ops, &tl };
+	} else {
+		/* the two as one consumer: one call a change */
+		cons[0] = (struct ea_consumer){ &ea_stats_acct_ops, &both };
+		ncons = 1;
 	}
 	if (ea_run(&run, args[0], &o.cfg, cons, ncons, &err)) {
 		ea_die("%s", err.msg);

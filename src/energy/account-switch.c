@@ -273,7 +273,7 @@ other:
 	other_change(a, s, cpu, since, now, old, new);
 }
 
-/* on_change() of a task switch's two states (acct_task_switch()) */
+/* on_change() of a task switch's two states (ea_acct_task_switch()) */
 static __attribute__((noinline)) void
 switch_change(struct ea_acct *a, const struct ea_state *s, int cpu,
 	      uint64_t since, uint64_t now, int32_t pid)
@@ -323,7 +323,7 @@ defer_switch(struct ea_acct *a, struct ea_lazy_cpu *r,
 }
 
 /*
- * acct_task_switch() when its stretch does not defer yet, or a payer it
+ * ea_acct_task_switch() when its stretch does not defer yet, or a payer it
  * charges has no entry found: found (on_change()'s order), or made by
  * on_change() (then all of it there).
  */
@@ -376,8 +376,8 @@ switch_prepare(struct ea_acct *a, const struct ea_state *s, int cpu,
  * none yet (paying it adds nothing until it is charged). Anything else:
  * on_change() of the two states.
  */
-static void acct_task_switch(void *ctx, const struct ea_state *s, int cpu,
-			     uint64_t since, uint64_t now, int32_t pid)
+void ea_acct_task_switch(void *ctx, const struct ea_state *s, int cpu,
+			 uint64_t since, uint64_t now, int32_t pid)
 {
 	struct ea_acct *a = ctx;
 	struct ea_lazy_cpu *r;
@@ -403,5 +403,5 @@ other:
 
 const struct ea_state_ops ea_acct_ops = {
 	.cpu_change = on_change,
-	.task_switch = acct_task_switch,
+	.task_switch = ea_acct_task_switch,
 };

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "eatrace/stats.h"
+#include "stats/collect.h"
 
 #define PELT_WARMUP_NS 100000000ull	/* 100 ms: ~3 half-lives */
 
@@ -287,31 +287,21 @@ static void on_change(void *ctx, const struct ea_state *s, int cpu,
  * after the CPU's last change, which every change of it sets), else
  * on_change() of the two states.
  */
-static __attribute__((noinline)) void
-switch_change(void *ctx, const struct ea_state *s, int cpu, uint64_t since,
-	      uint64_t now, int32_t pid)
+__attribute__((noinline)) void
+ea_stats_switch_change(struct ea_stats *st, const struct ea_state *s,
+		       int cpu, uint64_t since, uint64_t now, int32_t pid)
 {
 	struct ea_cpu_state old = *ea_state_cpu(s, cpu), new = old;
 
 	new.pid = pid;
-	on_change(ctx, s, cpu, since, now, &old, &new);
+	on_change(st, s, cpu, since, now, &old, &new);
 }
 
 static void stats_task_switch(void *ctx, const struct ea_state *s, int cpu,
 			      uint64_t since, uint64_t now, int32_t pid)
 {
-	struct ea_stats *st = ctx;
-
-	if ((unsigned int)cpu < (unsigned int)st->ncpus) {
-		struct ea_cpu_stats *c = &st->cpus[cpu];
-
-		if (c->quick && now > since && since >= st->clip_start &&
-		    now <= st->clip_end) {
-			c->busy_ns += now - since;
-			return;
-		}
-	}
-	switch_change(ctx, s, cpu, since, now, pid);
+	if (!ea_stats_quick_switch(ctx, cpu, since, now))
+		ea_stats_switch_change(ctx, s, cpu, since, now, pid);
 }
 
 static void on_event(void *ctx, const struct ea_state *s,
@@ -344,7 +334,7 @@ const struct ea_state_ops ea_stats_ops = {
 	.cpu_change = on_change,
 	.task_switch = stats_task_switch,
 	.event = on_event,
-	.event_types = 1u << EA_EV_UTIL_CFS,
+	.event_types = EA_STATS_EVENT_TYPES,
 };
 
 int ea_stats_done(struct ea_stats *st, const struct ea_state *s)

@@ -399,6 +399,31 @@ static void fixture_run_changes(struct fixture_run *f, const char *trace,
 		fail_msg("stats: %s", f->st.error);
 }
 
+/* fixture_run() with the statistics and the accountant as one consumer
+ * (ea_stats_acct_ops, as `eatrace report` without pictures). */
+static void fixture_run_both(struct fixture_run *f, const char *trace,
+			     const char *model)
+{
+	struct ea_state_config cfg = { .ncpus = -1 };
+	struct ea_acct_config acfg = { 0 };
+	struct ea_stats_acct both = { &f->st, &f->acct };
+	struct ea_consumer cons;
+	struct ea_err err;
+
+	memset(f, 0, sizeof(*f));
+	ea_stats_init(&f->st);
+	if (ea_model_load(&f->model, model, &err) ||
+	    ea_acct_init(&f->acct, f->model, &acfg, &err))
+		fail_msg("%s", err.msg);
+	ea_acct_state_config(&f->acct, &cfg);
+	cons = (struct ea_consumer){ &ea_stats_acct_ops, &both };
+	if (ea_run(&f->run, trace, &cfg, &cons, 1, &err) ||
+	    ea_acct_done(&f->acct, f->run.state, &err))
+		fail_msg("%s", err.msg);
+	if (ea_stats_done(&f->st, f->run.state))
+		fail_msg("stats: %s", f->st.error);
+}
+
 /* The statistics' CPU figures of two runs alike. */
 static void assert_same_stats(const struct ea_stats *a, const struct ea_stats *b)
 {
@@ -428,14 +453,14 @@ static void assert_same_stats(const struct ea_stats *a, const struct ea_stats *b
  * statistics through the state stage's task_switch() (the accountant's
  * energies deferred, src/energy/acct-defer.h), through cpu_change() only
  * (kept live, as for a timeline) and through the general path (time
- * windows): every figure alike, the tasks' entries in the same order.
- * By hand: the cluster is busy at 2 GHz throughout (the faster CPU's),
+ * windows), and through the two as one consumer (ea_stats_acct_ops):
+ * every figure alike, the tasks' entries in the same order. By hand: the cluster is busy at 2 GHz throughout (the faster CPU's),
  * CPU1 always at 2 GHz: E = power x busy time, in 1e-18 mW s per ns.
  */
 static void test_task_switch_odd(void **unused)
 {
 	struct ea_acct_config slow_cfg = { .interval_ns = 10000000000ull };
-	struct fixture_run f, g, h;
+	struct fixture_run f, g, h, k;
 	const struct ea_acct *a = &f.acct;
 
 	fixture_run(&f, FIX "energy/odd-switches.txt",
@@ -444,6 +469,8 @@ static void test_task_switch_odd(void **unused)
 			    FIX "energy/two-cpu-odd.json");
 	fixture_run(&h, FIX "energy/odd-switches.txt",
 		    FIX "energy/two-cpu-odd.json", &slow_cfg);
+	fixture_run_both(&k, FIX "energy/odd-switches.txt",
+			 FIX "energy/two-cpu-odd.json");
 	assert_true(a->total.cluster_busy ==
 		    (ea_energy_t)80000000001 * a->clusters[0].busy_ns);
 	assert_true(a->cpus[1].e.core_busy ==
@@ -454,11 +481,14 @@ static void test_task_switch_odd(void **unused)
 	assert_true(sum_tasks(a) == ea_energy_total(&a->total));
 	assert_same_acct(a, &g.acct);
 	assert_same_acct(a, &h.acct);
+	assert_same_acct(a, &k.acct);
 	assert_same_stats(&f.st, &g.st);
 	assert_same_stats(&f.st, &h.st);
+	assert_same_stats(&f.st, &k.st);
 	fixture_free(&f);
 	fixture_free(&g);
 	fixture_free(&h);
+	fixture_free(&k);
 }
 
 /* The exact decimal rendering of energies. */
