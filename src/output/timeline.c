@@ -29,7 +29,9 @@ static uint64_t sat_add(uint64_t a, uint64_t b)
 
 static uint64_t sat_mul(uint64_t a, uint64_t b)
 {
-	return b && a > UINT64_MAX / b ? UINT64_MAX : a * b;
+	uint64_t r;
+
+	return __builtin_mul_overflow(a, b, &r) ? UINT64_MAX : r;
 }
 
 /* Start of bucket b, saturated at the largest timestamp. */
@@ -74,6 +76,8 @@ int ea_timeline_init(struct ea_timeline *t, const struct ea_acct *acct,
 	pv->step = aligned_alloc(16, pv->step_bytes);
 	pv->cols = calloc((size_t)maxcl + 2, sizeof(*pv->cols));
 	pv->defer_lo = UINT64_MAX; /* none yet (tl_near_set()) */
+	pv->max_rows = SIZE_MAX / ((size_t)(t->stride ? t->stride : 1) *
+				   sizeof(*t->e));
 	if (!pv->seen || !pv->cl_last || !pv->cl_deferred || !pv->step ||
 	    !pv->cols ||
 	    (record_changes && tl_changes_init(&pv->changes, t->ncpus))) {
@@ -137,8 +141,18 @@ static void merge_pairs(struct ea_timeline *t)
  */
 static long long bucket_find(struct ea_timeline *t, uint64_t ts)
 {
-	uint64_t b = ts > t->start ? (ts - t->start) / t->width : 0;
+	const struct ea_tl_priv *pv = t->priv;
 	size_t row = (size_t)(t->stride ? t->stride : 1) * sizeof(*t->e);
+	uint64_t b;
+
+	/* the one after the near one (a change crossing its end), whose
+	 * start is the near one's end when that is not saturated: no
+	 * division */
+	if (pv->near_hi - pv->near_lo == t->width && ts >= pv->near_hi &&
+	    ts - pv->near_hi < t->width)
+		b = (uint64_t)pv->near_b + 1;
+	else
+		b = ts > t->start ? (ts - t->start) / t->width : 0;
 
 	while (!t->fixed && b >= t->max_buckets) {
 		merge_pairs(t);
@@ -150,7 +164,7 @@ static long long bucket_find(struct ea_timeline *t, uint64_t ts)
 
 		/* Room for b + 1 + b / 2 rows must fit in a size_t (and in
 		 * a long long index). */
-		if (b >= (uint64_t)(SIZE_MAX / row / 2) ||
+		if (b >= (uint64_t)(pv->max_rows / 2) ||
 		    b >= (uint64_t)(LLONG_MAX / 2))
 			return -1;
 		cap = t->fixed ? (size_t)(b + 1 + b / 2) : t->max_buckets;
