@@ -213,6 +213,14 @@ int ea_acct_init(struct ea_acct *a, const struct ea_model *model,
 		 const struct ea_acct_config *cfg, struct ea_err *err);
 void ea_acct_free(struct ea_acct *a);
 extern const struct ea_state_ops ea_acct_ops;
+/*
+ * ea_acct_ops without its task_switch op: every change through
+ * cpu_change(), so the per-CPU and per-cluster figures are live after each
+ * change. For a caller whose other consumer reads them during the run (a
+ * timeline given as a consumer of its own, ea_timeline_ops): ea_acct_ops
+ * defers a steady stretch's energies until its end (acct-defer.h).
+ */
+extern const struct ea_state_ops ea_acct_live_ops;
 /* ea_acct_ops.task_switch (ctx: the struct ea_acct), for a consumer that
  * calls it directly (src/stats/with-acct.c). */
 void ea_acct_task_switch(void *ctx, const struct ea_state *s, int cpu,

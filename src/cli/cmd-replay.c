@@ -751,7 +751,10 @@ int cmd_replay(int argc, char **argv)
 		}
 		rr.have_acct = true;
 		ea_acct_state_config(&rr.acct, &o.cfg);
-		cons[ncons++] = (struct ea_consumer){ &ea_acct_ops, &rr.acct };
+		/* the timeline (below) reads its figures after every change */
+		cons[ncons++] = (struct ea_consumer){
+			ro.html || ro.perfetto ? &ea_acct_live_ops : &ea_acct_ops,
+			&rr.acct };
 	}
 	pictures = ro.html || ro.perfetto;
 	if (pictures && rr.have_acct) {

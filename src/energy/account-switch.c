@@ -405,3 +405,7 @@ const struct ea_state_ops ea_acct_ops = {
 	.cpu_change = on_change,
 	.task_switch = ea_acct_task_switch,
 };
+
+const struct ea_state_ops ea_acct_live_ops = {
+	.cpu_change = on_change,
+};

@@ -8,7 +8,9 @@
  * run: the cluster's and its CPUs' struct ea_energy. The timelines get
  * their changes through cpu_change() (on_change()); the state stage
  * gives the task switches to task_switch() only to a consumer that has
- * one, which ea_acct_ops' callers read nothing of until ea_acct_done().
+ * one, which ea_acct_ops' callers read nothing of until ea_acct_done()
+ * (a caller whose other consumer reads them during the run, a timeline of
+ * its own, gives ea_acct_live_ops instead: no task_switch op).
  * So there the switches keep live only the busy times (the cluster's
  * busy_ns and last_ns, each CPU's busy_ns) and count the cluster's odd
  * energies (odd), and the energies they would have added are added when

@@ -85,7 +85,8 @@ static void run_one(const char *trace, const char *model, bool together,
 	if (together) {
 		cons[0] = (struct ea_consumer){&ea_timeline_acct_ops, &tl};
 	} else {
-		cons[0] = (struct ea_consumer){&ea_acct_ops, &acct};
+		/* the timeline reads the accountant after every change */
+		cons[0] = (struct ea_consumer){&ea_acct_live_ops, &acct};
 		cons[1] = (struct ea_consumer){&ea_timeline_ops, &tl};
 	}
 	if (ea_run(&run, trace, &cfg, cons, together ? 1 : 2, &err))
