@@ -320,12 +320,24 @@ bool cpu_takes_record(struct ea_state *s, const struct ea_cpu *c,
 	return true;
 }
 
+/* task_get(s, pid, NULL) (pid > 0), through c's cache when it holds pid:
+ * the task charged at a switch is most often the one switched in at the
+ * one before (cpu_switch()). */
+static inline struct ea_task *cpu_task(struct ea_state *s,
+				       const struct ea_cpu *c, int32_t pid)
+{
+	if (c->task && c->task->pid == pid)
+		return c->task;
+	return task_get(s, pid, NULL);
+}
+
 /*
  * The busy time a task is charged on cpu is its runtime: [since, now) in
  * st, within the window. The same intervals as its energy, whatever the
  * task machine believes (a lost switch-in, a record correcting the task).
  */
-static inline struct ea_task *charge_runtime(struct ea_state *s, int cpu,
+static inline struct ea_task *charge_runtime(struct ea_state *s,
+					     const struct ea_cpu *c,
 					     uint64_t since, uint64_t now,
 					     const struct ea_cpu_state *st)
 {
@@ -333,7 +345,7 @@ static inline struct ea_task *charge_runtime(struct ea_state *s, int cpu,
 
 	if (st->mode != EA_CPU_BUSY || st->pid <= 0 || !s->track_tasks)
 		return NULL;
-	t = task_get(s, st->pid, NULL);
+	t = cpu_task(s, c, st->pid);
 	if (t)
 		t->runtime_ns += st_clip(s, &since, &now);
 	return t;
@@ -366,15 +378,15 @@ tell(const struct state_change *ch, const struct ea_state *s, int cpu,
 		ch->change(ch->ctx, s, cpu, since, now, old, new);
 }
 
-/* cpu enters *st at now: tell the consumers. Returns the task charged
- * the time before (charge_runtime()), or NULL. Always inline: GCC kept
- * it out of line, a call and a frame more for every change. */
+/* cpu enters *st at now, sw: task_switch_only(&c->st, st): tell the
+ * consumers. Returns the task charged the time before
+ * (charge_runtime()), or NULL. Always inline: GCC kept it out of line, a
+ * call and a frame more for every change. */
 static inline __attribute__((always_inline)) struct ea_task *
-enter(struct ea_state *s, struct ea_cpu *c, int cpu, uint64_t now,
-      const struct ea_cpu_state *st)
+enter_as(struct ea_state *s, struct ea_cpu *c, int cpu, uint64_t now,
+	 const struct ea_cpu_state *st, bool sw)
 {
-	struct ea_task *t = charge_runtime(s, cpu, c->since, now, &c->st);
-	bool sw = task_switch_only(&c->st, st);
+	struct ea_task *t = charge_runtime(s, c, c->since, now, &c->st);
 
 	if (s->two) {
 		tell(&s->two[0], s, cpu, c->since, now, &c->st, st, sw);
@@ -387,6 +399,29 @@ enter(struct ea_state *s, struct ea_cpu *c, int cpu, uint64_t now,
 	c->st = *st;
 	c->since = now;
 	return t;
+}
+
+/* enter_as(), asking whether the change is a task switch */
+static inline __attribute__((always_inline)) struct ea_task *
+enter(struct ea_state *s, struct ea_cpu *c, int cpu, uint64_t now,
+      const struct ea_cpu_state *st)
+{
+	return enter_as(s, c, cpu, now, st, task_switch_only(&c->st, st));
+}
+
+/*
+ * Whether derive(s, c) is c->st but for its pid (c->curr), and a change
+ * between the two a task switch (task_switch_only()): c is busy with
+ * nothing inferred, was so when last derived, at the same frequency.
+ * cpu_switch()'s common case, asked in fewer steps than derive(),
+ * same_state() and task_switch_only() take.
+ */
+static inline bool busy_plain(const struct ea_state *s, const struct ea_cpu *c)
+{
+	return !c->flags && c->st.mode == EA_CPU_BUSY && !c->st.inferred &&
+	       c->st.idle_state == EA_IDLE_NONE && c->st.freq_khz == c->freq &&
+	       !s->suspended && !c->offline &&
+	       (c->has_cpuidle ? !c->in_cpuidle : c->curr != 0);
 }
 
 /* cpu_update() with PELT (out of line: its frame would weigh on the
@@ -602,10 +637,19 @@ void cpu_switch(struct ea_state *s, const struct ea_event *ev)
 	c->curr = ev->sw.next_pid;
 	c->flags &= ~(EA_INF_LOST | EA_INF_RESYNC | EA_INF_UNKNOWN);
 	if (s->cfg.no_util) {
-		struct ea_cpu_state st = derive(s, c);
+		struct ea_cpu_state st;
 
-		if (!same_state(&st, &c->st))
-			charged = enter(s, c, cpu, ev->ts, &st);
+		if (busy_plain(s, c)) {
+			if (c->st.pid != c->curr) {
+				st = c->st;
+				st.pid = c->curr;
+				charged = enter_as(s, c, cpu, ev->ts, &st, true);
+			}
+		} else {
+			st = derive(s, c);
+			if (!same_state(&st, &c->st))
+				charged = enter(s, c, cpu, ev->ts, &st);
+		}
 	} else {
 		update_util(s, cpu, ev->ts);
 		if (ev->sw.prev_state == EA_PREV_DEAD)
@@ -613,7 +657,7 @@ void cpu_switch(struct ea_state *s, const struct ea_event *ev)
 	}
 	if (s->track_tasks) {
 		task_switch_out(s, ev, charged);
-		task_switch_in(s, ev);
+		c->task = task_switch_in(s, ev);
 	}
 }
 
@@ -632,7 +676,7 @@ void cpu_finish(struct ea_state *s)
 		struct ea_cpu *c = &s->cpus[i];
 
 		pelt_advance(s, i, s->last_ts);
-		charge_runtime(s, i, c->since, s->last_ts, &c->st);
+		charge_runtime(s, c, c->since, s->last_ts, &c->st);
 		s->ops->cpu_change(s->ctx, s, i, c->since, s->last_ts, &c->st,
 				   NULL);
 		c->since = s->last_ts;

@@ -35,9 +35,13 @@ struct ea_cpu {
 	bool offline;		/* taken offline by CPU hotplug */
 	uint8_t hp_dir;		/* its last cpuhp walk: 0 none, 1 down, 2 up */
 	bool hp_self;		/* a cpuhp event of that walk ran on itself */
+	/* the task cpu_switch() last switched in here, or NULL: a cache for
+	 * the runtime's charge (cpu_task()), good while its pid is the one
+	 * asked for (a pid has one task, kept until the end) */
+	struct ea_task *task;
 	/* to 256 bytes, a power of two: s->cpus[i] is a shift away (every
 	 * event applied finds its CPU's) */
-	uint8_t pad[120];
+	uint8_t pad[112];
 };
 _Static_assert(sizeof(struct ea_cpu) == 256, "struct ea_cpu: 256 bytes");
 

@@ -56,14 +56,15 @@ static inline void task_switch_out(struct ea_state *s,
 	}
 }
 
-/* The switch ev's next task comes on its CPU. */
-static inline void task_switch_in(struct ea_state *s, const struct ea_event *ev)
+/* The switch ev's next task comes on its CPU: returns it (or NULL). */
+static inline struct ea_task *task_switch_in(struct ea_state *s,
+					     const struct ea_event *ev)
 {
 	struct ea_task *t = task_get(s, ev->sw.next_pid, ev->sw.next_comm);
 	bool in_win = st_in_window(s, ev->ts);
 
 	if (!t)
-		return;
+		return NULL;
 	if (ev->sw.next_prio >= 0)
 		t->prio = ev->sw.next_prio;
 	switch (t->run) {
@@ -90,6 +91,7 @@ static inline void task_switch_in(struct ea_state *s, const struct ea_event *ev)
 	t->run = EA_TASK_RUNNING;
 	t->cpu = ev->cpu;
 	t->since = ev->ts;
+	return t;
 }
 
 /* A sched_waking, sched_wakeup or sched_wakeup_new (task_wakeup()) */
