@@ -410,6 +410,36 @@ enter(struct ea_state *s, struct ea_cpu *c, int cpu, uint64_t now,
 }
 
 /*
+ * enter_as() of c->st with pid for its task, a task switch (busy_plain()):
+ * with one consumer that takes task_switch(), the new state is not built
+ * (only its pid changes) and the task charged is busy for sure.
+ */
+static inline __attribute__((always_inline)) struct ea_task *
+enter_pid(struct ea_state *s, struct ea_cpu *c, int cpu, uint64_t now,
+	  int32_t pid)
+{
+	struct ea_task *t = NULL;
+
+	if (s->two || !s->ops->task_switch) {
+		struct ea_cpu_state st = c->st;
+
+		st.pid = pid;
+		return enter_as(s, c, cpu, now, &st, true);
+	}
+	if (c->st.pid > 0 && s->track_tasks) {	/* charge_runtime() */
+		uint64_t since = c->since, end = now;
+
+		t = cpu_task(s, c, c->st.pid);
+		if (t)
+			t->runtime_ns += st_clip(s, &since, &end);
+	}
+	s->ops->task_switch(s->ctx, s, cpu, c->since, now, pid);
+	c->st.pid = pid;
+	c->since = now;
+	return t;
+}
+
+/*
  * Whether derive(s, c) is c->st but for its pid (c->curr), and a change
  * between the two a task switch (task_switch_only()): c is busy with
  * nothing inferred, was so when last derived, at the same frequency.
@@ -636,20 +666,14 @@ void cpu_switch(struct ea_state *s, const struct ea_event *ev)
 	cpu_touch(s, cpu, ev);
 	c->curr = ev->sw.next_pid;
 	c->flags &= ~(EA_INF_LOST | EA_INF_RESYNC | EA_INF_UNKNOWN);
-	if (s->cfg.no_util) {
-		struct ea_cpu_state st;
+	if (s->cfg.no_util && busy_plain(s, c)) {
+		if (c->st.pid != c->curr)
+			charged = enter_pid(s, c, cpu, ev->ts, c->curr);
+	} else if (s->cfg.no_util) {
+		struct ea_cpu_state st = derive(s, c);
 
-		if (busy_plain(s, c)) {
-			if (c->st.pid != c->curr) {
-				st = c->st;
-				st.pid = c->curr;
-				charged = enter_as(s, c, cpu, ev->ts, &st, true);
-			}
-		} else {
-			st = derive(s, c);
-			if (!same_state(&st, &c->st))
-				charged = enter(s, c, cpu, ev->ts, &st);
-		}
+		if (!same_state(&st, &c->st))
+			charged = enter(s, c, cpu, ev->ts, &st);
 	} else {
 		update_util(s, cpu, ev->ts);
 		if (ev->sw.prev_state == EA_PREV_DEAD)
