@@ -9,16 +9,23 @@
 
 #include "state/state-internal.h"
 
-/* Before the machines: the last time, the counts, the event applied. */
-static inline void apply_begin(struct ea_state *s, const struct ea_event *ev)
+/* Before the machines: the last time, the counts (rec: ev is recorded,
+ * not synthetic, and counts), the event applied. */
+static inline __attribute__((always_inline)) void
+apply_begin_as(struct ea_state *s, const struct ea_event *ev, bool rec)
 {
 	if (ev->ts > s->last_ts)
 		s->last_ts = ev->ts;
-	if (!(ev->flags & EA_EVF_SYNTH)) {	/* count the trace's events only */
+	if (rec) {	/* count the trace's events only */
 		s->counts.events++;
 		s->counts.by_type[ev->type]++;
 	}
 	s->applying = ev;	/* until apply_end(): see there */
+}
+
+static inline void apply_begin(struct ea_state *s, const struct ea_event *ev)
+{
+	apply_begin_as(s, ev, !(ev->flags & EA_EVF_SYNTH));
 }
 
 /* After: the consumers' event(), for the types they want. */

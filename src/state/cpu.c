@@ -663,7 +663,7 @@ void cpu_switch(struct ea_state *s, const struct ea_event *ev)
 	struct ea_cpu *c = &s->cpus[cpu];
 	struct ea_task *charged = NULL;
 
-	cpu_touch(s, cpu, ev);
+	cpu_touch_rec(s, cpu, ev);
 	c->curr = ev->sw.next_pid;
 	c->flags &= ~(EA_INF_LOST | EA_INF_RESYNC | EA_INF_UNKNOWN);
 	if (s->cfg.no_util && busy_plain(s, c)) {

@@ -17,20 +17,26 @@ void cpu_switch(struct ea_state *s, const struct ea_event *ev);
 /* Derive cpu's state again; tell the consumers if it changed. */
 void cpu_update(struct ea_state *s, int cpu, uint64_t now);
 
-/* A recorded event concerns the CPU. */
-static inline void cpu_touch(struct ea_state *s, int cpu,
-			     const struct ea_event *ev)
+/* cpu_touch() of an event known to be recorded (not EA_EVF_SYNTH) */
+static inline void cpu_touch_rec(struct ea_state *s, int cpu,
+				 const struct ea_event *ev)
 {
 	struct ea_cpu *c = &s->cpus[cpu];
 
-	if (ev->flags & EA_EVF_SYNTH)
-		return;
 	if (!c->seen) {
 		c->seen = true;
 		c->first_ts = ev->ts;
 	}
 	c->last_ts = ev->ts;
 	c->flags &= ~EA_INF_START;
+}
+
+/* A recorded event concerns the CPU. */
+static inline void cpu_touch(struct ea_state *s, int cpu,
+			     const struct ea_event *ev)
+{
+	if (!(ev->flags & EA_EVF_SYNTH))
+		cpu_touch_rec(s, cpu, ev);
 }
 
 /*
@@ -44,14 +50,18 @@ bool cpu_takes_record(struct ea_state *s, const struct ea_cpu *c,
 
 /* cpu_apply() for the events that only say which task is current (the
  * wakeups, most of a trace): inline, and no update() when nothing
- * derive() reads has changed. */
-static inline void cpu_apply_other(struct ea_state *s,
-				   const struct ea_event *ev)
+ * derive() reads has changed. rec: the caller knows ev is recorded (not
+ * EA_EVF_SYNTH); cpu_apply_other() does not. */
+static inline __attribute__((always_inline)) void
+cpu_apply_other_as(struct ea_state *s, const struct ea_event *ev, bool rec)
 {
 	struct ea_cpu *c = &s->cpus[ev->cpu];
 	uint8_t flags = c->flags;
 
-	cpu_touch(s, ev->cpu, ev);
+	if (rec)	/* the caller knows ev is recorded */
+		cpu_touch_rec(s, ev->cpu, ev);
+	else
+		cpu_touch(s, ev->cpu, ev);
 	/* The look-ahead has already made curr agree with cur_pid (a
 	 * resync is placed after the CPU's earlier records), except after
 	 * lost events, a task shown gone (curr -1), or where a reader
@@ -70,6 +80,12 @@ static inline void cpu_apply_other(struct ea_state *s,
 	if (c->flags == flags && c->st.pid == c->curr)
 		return;
 	cpu_update(s, ev->cpu, ev->ts);
+}
+
+static inline void cpu_apply_other(struct ea_state *s,
+				   const struct ea_event *ev)
+{
+	cpu_apply_other_as(s, ev, false);
 }
 
 void cpu_finish(struct ea_state *s);

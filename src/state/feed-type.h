@@ -54,7 +54,7 @@ feed_switch(struct ea_state *s, const struct ea_event *ev)
 		return FEED_NOT;
 	if (held_back(&s->la) || !la_switch_may_go(&s->la, ev))
 		return FEED_SCANNED;
-	apply_begin(s, ev);
+	apply_begin_as(s, ev, true);	/* la_try_*(): recorded */
 	cpu_switch(s, ev);
 	apply_end(s, ev);
 	return FEED_DONE;
@@ -67,8 +67,8 @@ feed_wake(struct ea_state *s, const struct ea_event *ev)
 		return FEED_NOT;
 	if (held_back(&s->la) || !la_wake_may_go(&s->la, ev))
 		return FEED_SCANNED;
-	apply_begin(s, ev);
-	cpu_apply_other(s, ev);
+	apply_begin_as(s, ev, true);	/* la_try_*(): recorded */
+	cpu_apply_other_as(s, ev, true);
 	if (s->track_tasks)
 		task_wake(s, ev);
 	apply_end(s, ev);
