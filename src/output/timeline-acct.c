@@ -127,21 +127,10 @@ defer(struct ea_timeline *t, int ci, int cpu, uint64_t since, uint64_t now,
 	pv->cl_last[ci] = now;
 	pv->cl_deferred[ci] = true;
 	pv->deferred = true;
-	if (t->record_changes && now > since) {
-		struct ea_tl_change c = {
-			.t0 = since,
-			.t1 = now,
-			.pid = old->pid,
-			.freq_khz = old->freq_khz,
-			.idle_state = old->idle_state,
-			.mode = old->mode,
-			.cpu = (uint16_t)cpu,
-		};
-
-		if (tl_changes_add(&pv->changes, &c)) {
-			snprintf(t->error, sizeof(t->error), "out of memory");
-			tl_near_set(t);
-		}
+	if (t->record_changes && now > since &&
+	    tl_changes_add_old(&pv->changes, cpu, since, now, old)) {
+		snprintf(t->error, sizeof(t->error), "out of memory");
+		tl_near_set(t);
 	}
 }
 

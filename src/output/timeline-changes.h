@@ -18,6 +18,7 @@
 #include <stdint.h>
 
 #include "eatrace/html.h"
+#include "eatrace/state.h"
 
 /* The most one change takes: header, CPU (3 bytes of varint), mode,
  * start (10), length (10), pid (5), frequency (5), idle state (5). */
@@ -167,6 +168,25 @@ done:
 	s->at = q;
 	s->count++;
 	return 0;
+}
+
+/* Appends cpu's stretch [since, now) in state *old (what a timeline
+ * records at a change): tl_changes_add() of it. */
+static inline __attribute__((always_inline)) int
+tl_changes_add_old(struct tl_changes *s, int cpu, uint64_t since, uint64_t now,
+		   const struct ea_cpu_state *old)
+{
+	struct ea_tl_change c = {
+		.t0 = since,
+		.t1 = now,
+		.pid = old->pid,
+		.freq_khz = old->freq_khz,
+		.idle_state = old->idle_state,
+		.mode = old->mode,
+		.cpu = (uint16_t)cpu,
+	};
+
+	return tl_changes_add(s, &c);
 }
 
 /* Reading the record back (include/eatrace/html.h's ea_tl_reader; inline

@@ -506,20 +506,9 @@ static inline bool near_change(struct ea_timeline *t, int cpu, uint64_t since,
 		row[wcol + cpu] += wc;
 		row[wcol + ccol] += wcl;
 	}
-	if (t->record_changes && now > since) {
-		struct ea_tl_change c = {
-			.t0 = since,
-			.t1 = now,
-			.pid = old->pid,
-			.freq_khz = old->freq_khz,
-			.idle_state = old->idle_state,
-			.mode = old->mode,
-			.cpu = (uint16_t)cpu,
-		};
-
-		if (tl_changes_add(&pv->changes, &c))
-			oom(t);
-	}
+	if (t->record_changes && now > since &&
+	    tl_changes_add_old(&pv->changes, cpu, since, now, old))
+		oom(t);
 	return true;
 }
 
