@@ -370,6 +370,37 @@ static void test_stretches(void **unused)
 	}
 }
 
+/* fixture_run()'s start: the statistics, the model and the accountant
+ * made ready for a run configured by cfg. */
+static void fixture_begin(struct fixture_run *f, const char *model,
+			  struct ea_state_config *cfg)
+{
+	struct ea_acct_config acfg = { 0 };
+	struct ea_err err;
+
+	memset(f, 0, sizeof(*f));
+	ea_stats_init(&f->st);
+	if (ea_model_load(&f->model, model, &err) ||
+	    ea_acct_init(&f->acct, f->model, &acfg, &err))
+		fail_msg("%s", err.msg);
+	ea_acct_state_config(&f->acct, cfg);
+}
+
+/* fixture_run()'s end: trace run through the n consumers, then the
+ * accountant's and the statistics' figures completed. */
+static void fixture_end(struct fixture_run *f, const char *trace,
+			struct ea_state_config *cfg,
+			const struct ea_consumer *cons, int n)
+{
+	struct ea_err err;
+
+	if (ea_run(&f->run, trace, cfg, cons, n, &err) ||
+	    ea_acct_done(&f->acct, f->run.state, &err))
+		fail_msg("%s", err.msg);
+	if (ea_stats_done(&f->st, f->run.state))
+		fail_msg("stats: %s", f->st.error);
+}
+
 /* fixture_run() with the statistics' and the accountant's ops without
  * task_switch(): the state stage gives them every change through
  * cpu_change(), as to a timeline (the accountant's figures kept live). */
@@ -377,26 +408,15 @@ static void fixture_run_changes(struct fixture_run *f, const char *trace,
 				const char *model)
 {
 	struct ea_state_config cfg = { .ncpus = -1 };
-	struct ea_acct_config acfg = { 0 };
 	struct ea_state_ops so = ea_stats_ops, ao = ea_acct_ops;
 	struct ea_consumer cons[2];
-	struct ea_err err;
 
 	so.task_switch = NULL;
 	ao.task_switch = NULL;
-	memset(f, 0, sizeof(*f));
-	ea_stats_init(&f->st);
-	if (ea_model_load(&f->model, model, &err) ||
-	    ea_acct_init(&f->acct, f->model, &acfg, &err))
-		fail_msg("%s", err.msg);
-	ea_acct_state_config(&f->acct, &cfg);
+	fixture_begin(f, model, &cfg);
 	cons[0] = (struct ea_consumer){ &so, &f->st };
 	cons[1] = (struct ea_consumer){ &ao, &f->acct };
-	if (ea_run(&f->run, trace, &cfg, cons, 2, &err) ||
-	    ea_acct_done(&f->acct, f->run.state, &err))
-		fail_msg("%s", err.msg);
-	if (ea_stats_done(&f->st, f->run.state))
-		fail_msg("stats: %s", f->st.error);
+	fixture_end(f, trace, &cfg, cons, 2);
 }
 
 /* fixture_run() with the statistics and the accountant as one consumer
@@ -405,23 +425,12 @@ static void fixture_run_both(struct fixture_run *f, const char *trace,
 			     const char *model)
 {
 	struct ea_state_config cfg = { .ncpus = -1 };
-	struct ea_acct_config acfg = { 0 };
 	struct ea_stats_acct both = { &f->st, &f->acct };
 	struct ea_consumer cons;
-	struct ea_err err;
 
-	memset(f, 0, sizeof(*f));
-	ea_stats_init(&f->st);
-	if (ea_model_load(&f->model, model, &err) ||
-	    ea_acct_init(&f->acct, f->model, &acfg, &err))
-		fail_msg("%s", err.msg);
-	ea_acct_state_config(&f->acct, &cfg);
+	fixture_begin(f, model, &cfg);
 	cons = (struct ea_consumer){ &ea_stats_acct_ops, &both };
-	if (ea_run(&f->run, trace, &cfg, &cons, 1, &err) ||
-	    ea_acct_done(&f->acct, f->run.state, &err))
-		fail_msg("%s", err.msg);
-	if (ea_stats_done(&f->st, f->run.state))
-		fail_msg("stats: %s", f->st.error);
+	fixture_end(f, trace, &cfg, &cons, 1);
 }
 
 /* The statistics' CPU figures of two runs alike. */
