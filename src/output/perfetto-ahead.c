@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "output/perfetto-ahead.h"
+#include "util/grow.h"
 #include "util/thread.h"
 
 struct pf_thread {
@@ -56,17 +57,7 @@ void pf_ahead_join(struct pf_ahead *a)
 /* Room for one more of *n items of size at *v (capacity *cap). */
 static bool room(void **v, size_t *cap, size_t n, size_t size)
 {
-	size_t c = *cap ? *cap * 2 : 64;
-	void *p;
-
-	if (n < *cap)
-		return true;
-	p = realloc(*v, c * size);
-	if (!p)
-		return false;
-	*v = p;
-	*cap = c;
-	return true;
+	return ea_grow(v, cap, n + 1, size, 64) == 0;
 }
 
 bool pf_ahead_add_block(struct pf_ahead *a, uint8_t *p, size_t n)
