@@ -70,7 +70,9 @@ static char *render(const char *trace, enum use use, long long max,
 		ea_perfetto_ahead_free(a);
 		goto out;
 	}
-	cons[0] = (struct ea_consumer){&ea_acct_ops, &acct};
+	/* the timeline reads the accountant after every change: its live
+	 * ops (ea_acct_ops defers a steady stretch's energies) */
+	cons[0] = (struct ea_consumer){&ea_acct_live_ops, &acct};
 	cons[1] = (struct ea_consumer){&ea_timeline_ops, &tl};
 	if (ea_run(&run, trace, &cfg, cons, 2, &err))
 		fail_msg("%s: %s", trace, err.msg);
@@ -176,7 +178,7 @@ static void test_json_ignores(void **state)
 	a = ea_perfetto_ahead_start(&tl, 0);
 	assert_non_null(a);
 	/* one encoder a timeline */
-	cons[0] = (struct ea_consumer){&ea_acct_ops, &acct};
+	cons[0] = (struct ea_consumer){&ea_acct_live_ops, &acct};
 	cons[1] = (struct ea_consumer){&ea_timeline_ops, &tl};
 	assert_int_equal(ea_run(&run, traces[2], &cfg, cons, 2, &err), 0);
 	assert_int_equal(ea_acct_done(&acct, run.state, &err), 0);
