@@ -741,6 +741,7 @@ int cmd_replay(int argc, char **argv)
 				ea_die("--pin: model '%s' has no CPU %d", rr.target->name, c);
 				goto out;
 			}
+	pictures = ro.html || ro.perfetto;
 	if (rr.model) {
 		/* the actual run's figures shown are per CPU and cluster */
 		struct ea_acct_config acfg = { .no_tasks = true };
@@ -753,10 +754,8 @@ int cmd_replay(int argc, char **argv)
 		ea_acct_state_config(&rr.acct, &o.cfg);
 		/* the timeline (below) reads its figures after every change */
 		cons[ncons++] = (struct ea_consumer){
-			ro.html || ro.perfetto ? &ea_acct_live_ops : &ea_acct_ops,
-			&rr.acct };
+			pictures ? &ea_acct_live_ops : &ea_acct_ops, &rr.acct };
 	}
-	pictures = ro.html || ro.perfetto;
 	if (pictures && rr.have_acct) {
 		if (ea_timeline_init(&rr.tl, &rr.acct, 0, ro.perfetto ? 20000 : 400,
 				     ro.perfetto != NULL)) {
