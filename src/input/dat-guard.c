@@ -32,6 +32,7 @@
 #include "eatrace/pool.h"
 #include "input/dat-guard.h"
 #include "input/dat-kallsyms.h"
+#include "input/dat-map.h"
 #include "input/dat-rehearsed.h"
 #include "input/dat-tracecmd.h"
 #include "input/reader-dat.h"
@@ -430,15 +431,20 @@ static enum open_result rehearse_open(const char *path, const char **crashed)
  * the guard (guard_lock; a Dask worker or any host may open traces from
  * several threads), both timers signal that thread only (SIGEV_THREAD_ID)
  * and a signal another thread takes meanwhile is not ours: it gets its
- * default action, as it would have without the guard.
+ * default action, as it would have without the guard. Except a SIGBUS in
+ * a mapped window of a trace.dat cut short meanwhile (dat-map.h), on any
+ * thread: the handler stands in for dat-map.c's while it is installed.
  */
 static pthread_mutex_t guard_lock = PTHREAD_MUTEX_INITIALIZER;
 static sigjmp_buf guard_jmp;
 static volatile sig_atomic_t guard_sig;
 static volatile pid_t guard_tid;
 
-static void guard_handler(int sig)
+static void guard_handler(int sig, siginfo_t *si, void *uc)
 {
+	/* a page of a mapped window gone (dat-map.h): zeros now, go on */
+	if (sig == SIGBUS && dm_fault(si))
+		return;
 	if (gettid() != guard_tid) {
 		signal(sig, SIG_DFL);
 		raise(sig);
@@ -481,8 +487,8 @@ static enum open_result guarded_open(const char *path, struct dat_open *r,
 	guard_tid = gettid();
 	have_ss = sigaltstack(&ss, &old_ss) == 0;
 	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = guard_handler;
-	sa.sa_flags = SA_ONSTACK | SA_NODEFER;
+	sa.sa_sigaction = guard_handler;
+	sa.sa_flags = SA_SIGINFO | SA_ONSTACK | SA_NODEFER;
 	sigemptyset(&sa.sa_mask);
 	for (k = 0; k < NSIGS; k++)
 		sigaction(sigs[k], &sa, &old[k]);
