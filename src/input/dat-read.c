@@ -27,6 +27,7 @@
  * where each CPU's records stopped with where its data ends.
  */
 #include <inttypes.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -418,7 +419,20 @@ int ea_dat_decode_rec(struct dat *r, const struct tep_record *rec, int cpu,
  * data, -1 with err; *lost_before set when a record passed on the way
  * follows lost events.
  */
-int ea_dat_cpu_next(struct dat *r, int cpu, struct ea_event *ev,
+/*
+ * rc, the walk's end (0) or failure (-1) or not (1); but -1 and err saying
+ * so when the file was cut short under a mapped window (dat-map.h): what
+ * the walker read there were zeros, not the file's pages.
+ */
+static int cut_short(struct dat *r, int rc, struct ea_err *err)
+{
+	if (rc > 0 || !dw_cut(&r->w))
+		return rc;
+	return ea_err_set(err, "%s: %s", r->path, r->w.err);
+}
+
+/* ea_dat_cpu_next()'s walk, its end or failure checked by cut_short() */
+static int cpu_next(struct dat *r, int cpu, struct ea_event *ev,
 		    bool *lost_before, struct ea_err *err)
 {
 	struct dw *w = &r->w;
@@ -441,6 +455,12 @@ int ea_dat_cpu_next(struct dat *r, int cpu, struct ea_event *ev,
 		if (rc)
 			return rc;
 	}
+}
+
+int ea_dat_cpu_next(struct dat *r, int cpu, struct ea_event *ev,
+		    bool *lost_before, struct ea_err *err)
+{
+	return cut_short(r, cpu_next(r, cpu, ev, lost_before, err), err);
 }
 
 static void lost_event(struct ea_event *ev, uint64_t ts, int cpu, int missed)
@@ -597,6 +617,7 @@ static int fill_block(struct dat *r, struct evr_blk *b, uint32_t n)
 		/* fast_next() left last_cpu at the event's CPU */
 		b->nrec[b->n++] = r->nrec[r->last_cpu];
 	}
+	rc = cut_short(r, rc, &b->err);
 	if (rc <= 0) {
 		b->status = rc < 0 ? -1 : 1;
 		b->end_cpu = r->last_cpu;
@@ -765,6 +786,7 @@ static void par_begin(struct dat *r)
 {
 	uint64_t bytes = 0;
 	const char *env;
+	sigset_t mask;
 	int jobs;
 
 	/* what is left of each CPU's data (pages, decompressed or not) */
@@ -790,7 +812,14 @@ static void par_begin(struct dat *r)
 	r->blk_n = env ? (uint32_t)strtoul(env, NULL, 10) : EVR_BLK;
 	if (!r->blk_n || r->blk_n > EVR_BLK)
 		r->blk_n = EVR_BLK;
-	if (evr_start(&r->q, par_main, r) == 0) {
+	/*
+	 * Signals stay with the main thread, but SIGBUS: a fault in a mapped
+	 * window of a file cut short meanwhile (dat-map.h) is taken on the
+	 * thread that reads it (a synchronous signal blocked kills).
+	 */
+	sigfillset(&mask);
+	sigdelset(&mask, SIGBUS);
+	if (evr_start_mask(&r->q, par_main, r, &mask) == 0) {
 		r->par = true;
 		r->pcpu = -1;
 	}
@@ -813,7 +842,9 @@ int ea_dat_next(void *priv, struct ea_event *ev, struct ea_err *err)
 		return tc_next(r, ev, err);
 	if (!r->par_tried)
 		par_begin(r);
-	return r->par ? par_next(r, ev, err) : fast_next(r, ev, err);
+	if (r->par)
+		return par_next(r, ev, err);
+	return cut_short(r, fast_next(r, ev, err), err);
 }
 
 int ea_dat_next_block(void *priv, const struct ea_event **evs, size_t *n,

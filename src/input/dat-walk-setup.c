@@ -179,6 +179,7 @@ const char *ea_dat_walk_setup(struct dat *r, bool compressed)
 			 * it (libtracecmd would read past the page or loop).
 			 */
 			r->fast_err_cpu = cpu;
+			dw_cut(&r->w); /* cut under a mapped window: its err */
 			snprintf(r->fast_err, sizeof(r->fast_err), "%s",
 				 r->w.err);
 			why = r->fast_err;

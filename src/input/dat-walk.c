@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "input/dat-walk.h"
@@ -62,6 +63,7 @@ int dw_init(struct dw *w, int fd, uint32_t page_size, int long_size,
 	if (chunk < page_size)
 		chunk = page_size;
 	w->chunk = chunk;
+	w->map_win = dm_window(n, page_size);
 	for (c = 0; c < ncpus; c++) {
 		w->cpu[c].next_page = start[c];
 		w->cpu[c].end = start[c] + size[c];
@@ -74,8 +76,10 @@ void dw_free(struct dw *w)
 	int c;
 
 	if (w->cpu)
-		for (c = 0; c < w->ncpus; c++)
+		for (c = 0; c < w->ncpus; c++) {
 			free(w->cpu[c].buf);
+			dm_unmap(&w->cpu[c].win);
+		}
 	free(w->cpu);
 	free(w->heap);
 	w->cpu = NULL;
@@ -91,15 +95,85 @@ static int corrupt(struct dw *w, int c, unsigned long long off,
 	return -1;
 }
 
-/* Read up to a chunk of pages at cp->next_page into cp->buf. */
+static int cut_err(struct dw *w, long long size)
+{
+	if (size < 0)
+		snprintf(w->err, sizeof(w->err),
+			 "truncated trace.dat: file cut short while being read "
+			 "(a mapped page gone)");
+	else
+		snprintf(w->err, sizeof(w->err),
+			 "truncated trace.dat: file cut short while being read "
+			 "(now %lld bytes, data mapped up to %llu)",
+			 size, w->map_hi);
+	return -1;
+}
+
+bool dw_cut(struct dw *w)
+{
+	struct stat st;
+	int c;
+
+	if (!w->map_hi || !w->cpu)
+		return false;
+	for (c = 0; c < w->ncpus && !w->cut; c++)
+		w->cut = dm_cut(&w->cpu[c].win);
+	/* cut inside a system page: the rest of it reads zeros, no SIGBUS */
+	if (!fstat(w->fd, &st) && (unsigned long long)st.st_size < w->map_hi) {
+		cut_err(w, (long long)st.st_size);
+		return true;
+	}
+	if (w->cut)
+		cut_err(w, -1);
+	return w->cut;
+}
+
+/*
+ * CPU c's next window of pages mapped (dat-map.h), when the mapping is
+ * on and the window lies in the file: 1, 0 to read it instead, -1 when
+ * the window left was cut.
+ */
+static int map_next(struct dw *w, int c, unsigned long long left)
+{
+	struct dw_cpu *cp = &w->cpu[c];
+	size_t len = left < w->map_win ? (size_t)left : w->map_win;
+	const unsigned char *p;
+
+	if (dm_unmap(&cp->win)) {
+		w->cut = true;
+		return cut_err(w, -1);
+	}
+	if (!w->map_win)
+		return 0;
+	p = dm_map(&cp->win, w->fd, cp->next_page, len);
+	if (!p)	/* a file cut inside a window read: that, not pread()'s end */
+		return dw_cut(w) ? -1 : 0;
+	cp->at = p;
+	cp->buf_off = cp->next_page;
+	cp->buf_len = len;
+	if (cp->next_page + len > w->map_hi)
+		w->map_hi = cp->next_page + len;
+	return 1;
+}
+
+/*
+ * Up to a chunk of pages at cp->next_page: mapped, or read into cp->buf.
+ */
 static int refill(struct dw *w, int c)
 {
 	struct dw_cpu *cp = &w->cpu[c];
 	unsigned long long left = cp->end - cp->next_page;
 	size_t want = left < w->chunk ? (size_t)left : w->chunk, got = 0;
+	int rc;
 
-	if (w->fill)
-		return w->fill(w->fill_priv, w, c);
+	if (w->fill) {
+		rc = w->fill(w->fill_priv, w, c);
+		cp->at = cp->buf;
+		return rc;
+	}
+	rc = map_next(w, c, left);
+	if (rc)
+		return rc > 0 ? 0 : -1;
 	/* no bigger than this CPU's data: a small trace's buffers stay small */
 	if (want > cp->buf_cap) {
 		unsigned char *buf = realloc(cp->buf, want);
@@ -130,6 +204,7 @@ static int refill(struct dw *w, int c)
 		}
 		got += (size_t)n;
 	}
+	cp->at = cp->buf;
 	cp->buf_off = cp->next_page;
 	cp->buf_len = got;
 	return 0;
@@ -149,7 +224,7 @@ static int load_page(struct dw *w, int c)
 	    cp->next_page + w->page_size > cp->buf_off + cp->buf_len)
 		if (refill(w, c))
 			return -1;
-	pg = cp->buf + (cp->next_page - cp->buf_off);
+	pg = cp->at + (cp->next_page - cp->buf_off);
 	cp->pg = pg;
 	cp->pg_off = cp->next_page;
 	cp->next_page += w->page_size;

@@ -18,6 +18,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "input/dat-map.h"
 #include "input/load-le.h"
 
 /* One record (kbuffer's event): the data follows the event header. */
@@ -30,10 +31,12 @@ struct dw_rec {
 };
 
 struct dw_cpu {
-	unsigned char *buf;		/* a chunk of whole pages */
-	unsigned long long buf_off;	/* file offset of buf[0] */
+	const unsigned char *at;	/* a chunk of whole pages: in buf or win */
+	unsigned long long buf_off;	/* file offset of at[0] */
 	size_t buf_len;
+	unsigned char *buf;		/* pages read (or fill()ed) */
 	size_t buf_cap;			/* bytes allocated at buf */
+	struct dm_win win;		/* pages mapped (dat-map.h) */
 	unsigned long long next_page;	/* file offset of the next page */
 	unsigned long long end;		/* end of this CPU's data */
 	const unsigned char *pg;	/* page being walked, NULL before any */
@@ -52,6 +55,9 @@ struct dw {
 	uint32_t page_size, hdr;	/* hdr: 8 + long size */
 	int long_size;
 	size_t chunk;
+	size_t map_win;			/* dm_window(), 0: pread() only */
+	unsigned long long map_hi;	/* end of the data mapped so far */
+	bool cut;			/* a window unmapped was cut */
 	int ncpus;
 	struct dw_cpu *cpu;
 	/*
@@ -65,10 +71,11 @@ struct dw {
 	bool linear;
 	char err[200];			/* "corrupt trace.dat: ..." (no CPU) */
 	/*
-	 * When set, a CPU's pages come from fill() instead of pread() of fd
-	 * (compressed files, dat-chunks.c): it loads the pages that start
-	 * at cpu[c].next_page into cpu[c].buf (growing it up to buf_cap and
-	 * beyond as needed), sets buf_off and buf_len; 0, or -1 with err.
+	 * When set, a CPU's pages come from fill() instead of windows mapped
+	 * from fd or pread() of it (compressed files, dat-chunks.c): it loads
+	 * the pages that start at cpu[c].next_page into cpu[c].buf (growing
+	 * it up to buf_cap and beyond as needed), sets buf_off and buf_len;
+	 * 0, or -1 with err.
 	 */
 	int (*fill)(void *priv, struct dw *w, int c);
 	void *fill_priv;
@@ -161,5 +168,13 @@ static inline int dw_first(const struct dw *w)
 }
 
 void dw_free(struct dw *w);
+
+/*
+ * After the walk ended or failed: true, with w->err saying so, when the
+ * file was cut short under a mapped window (dat-map.h: the walker then
+ * read zeros, and its end or error is not the file's). A failed walk's
+ * error is then this one. Costs an fstat() when windows were mapped.
+ */
+bool dw_cut(struct dw *w);
 
 #endif
