@@ -412,14 +412,6 @@ int ea_dat_decode_rec(struct dat *r, const struct tep_record *rec, int cpu,
 }
 
 /*
- * CPU cpu's next event from the page walker alone, the other CPUs left
- * where they are (dat_first_event(), on a reader of its own that nothing
- * else advances): the walker's set-up loaded each CPU's first record, so
- * the first call takes it as it is. 1 with *ev, 0 at the end of the CPU's
- * data, -1 with err; *lost_before set when a record passed on the way
- * follows lost events.
- */
-/*
  * rc, the walk's end (0) or failure (-1) or not (1); but -1 and err saying
  * so when the file was cut short under a mapped window (dat-map.h): what
  * the walker read there were zeros, not the file's pages.
@@ -431,7 +423,14 @@ static int cut_short(struct dat *r, int rc, struct ea_err *err)
 	return ea_err_set(err, "%s: %s", r->path, r->w.err);
 }
 
-/* ea_dat_cpu_next()'s walk, its end or failure checked by cut_short() */
+/*
+ * CPU cpu's next event from the page walker alone, the other CPUs left
+ * where they are (dat_first_event(), on a reader of its own that nothing
+ * else advances): the walker's set-up loaded each CPU's first record, so
+ * the first call takes it as it is. 1 with *ev, 0 at the end of the CPU's
+ * data, -1 with err; *lost_before set when a record passed on the way
+ * follows lost events.
+ */
 static int cpu_next(struct dat *r, int cpu, struct ea_event *ev,
 		    bool *lost_before, struct ea_err *err)
 {
@@ -457,6 +456,7 @@ static int cpu_next(struct dat *r, int cpu, struct ea_event *ev,
 	}
 }
 
+/* cpu_next(), its end or failure checked by cut_short() */
 int ea_dat_cpu_next(struct dat *r, int cpu, struct ea_event *ev,
 		    bool *lost_before, struct ea_err *err)
 {

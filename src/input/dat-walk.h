@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * Direct reading of a trace.dat buffer's ring-buffer pages (uncompressed
- * files in the host's byte order): each CPU's pages are read in chunks and
+ * files in the host's byte order): each CPU's pages are mapped in windows
+ * of a few MiB (dat-map.h; pread() into a chunk when they cannot be) and
  * walked in place, as libtraceevent's kbuffer walks them, and the records
  * come out with the timestamps, offsets, sizes and missed-event counts
  * libtracecmd would give them. dat-read.c merges the CPUs and decodes.
