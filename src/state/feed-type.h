@@ -43,6 +43,29 @@ static inline bool held_back(const struct lookahead *la)
 }
 
 /*
+ * apply() of a recorded (not synthetic) sched_switch, and of a recorded
+ * wakeup, on a CPU the state has, once started and with no hand-over:
+ * the same steps without asking the type, the start or the CPU again.
+ */
+static inline __attribute__((always_inline)) void
+apply_switch_rec(struct ea_state *s, const struct ea_event *ev)
+{
+	apply_begin_as(s, ev, true);
+	cpu_switch(s, ev);
+	apply_end(s, ev);
+}
+
+static inline __attribute__((always_inline)) void
+apply_wake_rec(struct ea_state *s, const struct ea_event *ev)
+{
+	apply_begin_as(s, ev, true);
+	cpu_apply_other_as(s, ev, true);
+	if (s->track_tasks)
+		task_wake(s, ev);
+	apply_end(s, ev);
+}
+
+/*
  * What state.c's feed_steady() and apply() would do with a switch or a
  * wakeup, in the same order, for the cases the look-ahead's common scan
  * takes; the event is recorded (not synthetic: la_try_*()).
@@ -54,9 +77,7 @@ feed_switch(struct ea_state *s, const struct ea_event *ev)
 		return FEED_NOT;
 	if (held_back(&s->la) || !la_switch_may_go(&s->la, ev))
 		return FEED_SCANNED;
-	apply_begin_as(s, ev, true);	/* la_try_*(): recorded */
-	cpu_switch(s, ev);
-	apply_end(s, ev);
+	apply_switch_rec(s, ev);	/* la_try_*(): recorded */
 	return FEED_DONE;
 }
 
@@ -67,12 +88,34 @@ feed_wake(struct ea_state *s, const struct ea_event *ev)
 		return FEED_NOT;
 	if (held_back(&s->la) || !la_wake_may_go(&s->la, ev))
 		return FEED_SCANNED;
-	apply_begin_as(s, ev, true);	/* la_try_*(): recorded */
-	cpu_apply_other_as(s, ev, true);
-	if (s->track_tasks)
-		task_wake(s, ev);
-	apply_end(s, ev);
+	apply_wake_rec(s, ev);	/* la_try_*(): recorded */
 	return FEED_DONE;
+}
+
+/*
+ * An event the look-ahead lets go in the per-type feeds' state (started,
+ * no hand-over): a recorded switch or wakeup on a CPU the state has is
+ * applied as feed_switch() and feed_wake() apply theirs (true); false,
+ * having done nothing, for any other (state.c's deliver() takes it).
+ */
+static inline __attribute__((always_inline)) bool
+apply_type(struct ea_state *s, const struct ea_event *ev)
+{
+	if ((ev->flags & EA_EVF_SYNTH) ||
+	    (unsigned int)ev->cpu >= (unsigned int)s->ncpus)
+		return false;
+	switch (ev->type) {
+	case EA_EV_SWITCH:
+		apply_switch_rec(s, ev);
+		return true;
+	case EA_EV_WAKEUP:
+	case EA_EV_WAKING:
+	case EA_EV_WAKEUP_NEW:
+		apply_wake_rec(s, ev);
+		return true;
+	default:
+		return false;
+	}
 }
 
 /* feed_switch() or feed_wake() by ev's type; FEED_NOT for the others */

@@ -815,8 +815,6 @@ int la_push(struct lookahead *la, const struct ea_event *ev)
 
 const struct ea_event *la_pop(struct lookahead *la)
 {
-	const struct ea_event *ev;
-
 	if (la->nsynth &&
 	    (!la->len || before(la->synth[0].ev.ts, la->synth[0].seq,
 				la->ring[la->head].ts, head_seq(la)))) {
@@ -825,13 +823,7 @@ const struct ea_event *la_pop(struct lookahead *la)
 	}
 	if (!la->len)
 		return NULL;
-	ev = &la->ring[la->head];
-	la->head = (la->head + 1) & la->mask;
-	/* Emptied: start again at slot 0, which a short look-ahead keeps hot.
-	 * ev stays valid: nothing is written before the next la_push(). */
-	if (!--la->len)
-		la->head = 0;
-	return ev;
+	return la_pop_ring(la);
 }
 
 const struct ea_event *la_pop_synth_before_slow(struct lookahead *la,

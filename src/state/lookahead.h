@@ -191,6 +191,21 @@ static inline bool la_full(const struct lookahead *la)
  */
 const struct ea_event *la_pop(struct lookahead *la);
 
+/* la_pop() when it takes the ring's oldest: no synthetic event waits
+ * (!la->nsynth) and one is held (la->len). Inline, for the per-type
+ * feeds' letting go (state.c's go_typed()). */
+static inline const struct ea_event *la_pop_ring(struct lookahead *la)
+{
+	const struct ea_event *ev = &la->ring[la->head];
+
+	la->head = (la->head + 1) & la->mask;
+	/* Emptied: start again at slot 0, which a short look-ahead keeps hot.
+	 * ev stays valid: nothing is written before the next la_push(). */
+	if (!--la->len)
+		la->head = 0;
+	return ev;
+}
+
 /* The order key of the oldest event held back (event k has 2k + 2). */
 static inline uint64_t head_seq(const struct lookahead *la)
 {
