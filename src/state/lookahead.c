@@ -840,29 +840,3 @@ const struct la_cpu *la_cpu(const struct lookahead *la, int cpu)
 {
 	return cpu < la->ncpus ? &la->cpus[cpu] : NULL;
 }
-
-/*
- * Why an early pop gives the same order (sorted input): a synthetic switch
- * scanned later is keyed either just before the event that reveals it,
- * after everything held back, or just after a wakeup w on its CPU with
- * w.ts >= that CPU's last switch, and then no earlier than just after the
- * CPU's last record (rec_seq; resync()). Such a wakeup has a pend_seq no
- * greater than its own key, so an event whose key is at most the larger
- * of its CPU's pend_seq and rec_seq, for every CPU with a pending wakeup
- * (pend_min), cannot be overtaken: a record on a CPU whose wakeup waits
- * lets go the events before it. The scanner's state the applied events
- * read (start, new CPUs) is guarded by hold_seq.
- */
-bool la_may_go_slow(struct lookahead *la, uint64_t seq)
-{
-	la->pend_min = UINT64_MAX;
-	for (int i = 0; i < la->pend_ncpus; i++) {
-		const struct la_cpu *c = &la->cpus[i];
-		uint64_t bound = c->rec_seq > c->pend_seq ? c->rec_seq : c->pend_seq;
-
-		if (c->pend_seq && bound < la->pend_min)
-			la->pend_min = bound;
-	}
-	la->pend_dirty = false;
-	return seq <= la->pend_min;
-}
