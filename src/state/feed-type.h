@@ -5,9 +5,11 @@
  * a sched_switch or a wakeup that the look-ahead's common scan takes
  * (lookahead-common.h) is scanned and, when nothing is held back and it
  * may go, applied to the CPU and task machines at once, without the
- * look-ahead's ring and without asking its type again. For state.c's
- * block loop once steady (started, sorted input, a look-ahead deeper
- * than one event, no hand-over to another thread).
+ * look-ahead's ring and without asking its type again; else held back,
+ * and applied by type too when the look-ahead lets it go
+ * (apply_type(), state.c's go_typed()). For state.c's block loop once
+ * steady (started, sorted input, a look-ahead deeper than one event, no
+ * hand-over to another thread).
  */
 #ifndef EATRACE_STATE_FEED_TYPE_H
 #define EATRACE_STATE_FEED_TYPE_H
@@ -19,7 +21,7 @@
 
 enum feed_type_result {
 	FEED_NOT,	/* nothing done: the general feed takes the event */
-	FEED_SCANNED,	/* scanned, not applied: hold it back (la_store()) */
+	FEED_SCANNED,	/* scanned, not applied: hold it back (go_typed()) */
 	FEED_DONE,	/* scanned and applied */
 };
 
