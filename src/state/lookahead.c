@@ -815,8 +815,6 @@ int la_push(struct lookahead *la, const struct ea_event *ev)
 
 const struct ea_event *la_pop(struct lookahead *la)
 {
-	const struct ea_event *ev;
-
 	if (la->nsynth &&
 	    (!la->len || before(la->synth[0].ev.ts, la->synth[0].seq,
 				la->ring[la->head].ts, head_seq(la)))) {
@@ -825,13 +823,7 @@ const struct ea_event *la_pop(struct lookahead *la)
 	}
 	if (!la->len)
 		return NULL;
-	ev = &la->ring[la->head];
-	la->head = (la->head + 1) & la->mask;
-	/* Emptied: start again at slot 0, which a short look-ahead keeps hot.
-	 * ev stays valid: nothing is written before the next la_push(). */
-	if (!--la->len)
-		la->head = 0;
-	return ev;
+	return la_pop_ring(la);
 }
 
 const struct ea_event *la_pop_synth_before_slow(struct lookahead *la,
@@ -847,30 +839,4 @@ const struct ea_event *la_pop_synth_before_slow(struct lookahead *la,
 const struct la_cpu *la_cpu(const struct lookahead *la, int cpu)
 {
 	return cpu < la->ncpus ? &la->cpus[cpu] : NULL;
-}
-
-/*
- * Why an early pop gives the same order (sorted input): a synthetic switch
- * scanned later is keyed either just before the event that reveals it,
- * after everything held back, or just after a wakeup w on its CPU with
- * w.ts >= that CPU's last switch, and then no earlier than just after the
- * CPU's last record (rec_seq; resync()). Such a wakeup has a pend_seq no
- * greater than its own key, so an event whose key is at most the larger
- * of its CPU's pend_seq and rec_seq, for every CPU with a pending wakeup
- * (pend_min), cannot be overtaken: a record on a CPU whose wakeup waits
- * lets go the events before it. The scanner's state the applied events
- * read (start, new CPUs) is guarded by hold_seq.
- */
-bool la_may_go_slow(struct lookahead *la, uint64_t seq)
-{
-	la->pend_min = UINT64_MAX;
-	for (int i = 0; i < la->pend_ncpus; i++) {
-		const struct la_cpu *c = &la->cpus[i];
-		uint64_t bound = c->rec_seq > c->pend_seq ? c->rec_seq : c->pend_seq;
-
-		if (c->pend_seq && bound < la->pend_min)
-			la->pend_min = bound;
-	}
-	la->pend_dirty = false;
-	return seq <= la->pend_min;
 }

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "harness.h"
+#include "state/lookahead-common.h"
 #include "state/pelt.h"
 #include "state/state-internal.h"
 
@@ -299,26 +300,118 @@ static void make_event(uint64_t *x, uint64_t i, uint64_t *ts, int32_t *run,
 	}
 }
 
-static void run_stream(uint64_t seed, uint64_t n, unsigned lookahead,
-		       bool sorted, struct digest *d,
-		       struct ea_state_counts *counts)
+/*
+ * A consistent, switch-heavy stream like bench-data's rec.dat: on CPUs 0
+ * and 1, two tasks each wake each other on their own CPU (sched_waking,
+ * sched_wakeup, then the switch), now and then a task that never runs is
+ * woken onto the other CPU; CPU 2 comes in after 40000 events, so that
+ * the look-ahead holds back for a CPU the state does not have yet
+ * (hold_seq) while the others' events let go at once. run[0..2]: each
+ * CPU's task; run[4..6]: its next step (waking, wakeup, switch).
+ */
+static void make_pingpong(uint64_t *x, uint64_t i, uint64_t *ts, int32_t *run,
+			  struct ea_event *ev)
+{
+	int cpu = rnd(x) % 2;
+	int32_t a, other;
+
+	if (i > 40000 && rnd(x) % 4 == 0)
+		cpu = 2;
+	a = 10 + 2 * cpu;
+	if (!run[cpu])
+		run[cpu] = a;
+	other = run[cpu] == a ? a + 1 : a;
+	*ts += rnd(x) % 3;	/* equal timestamps now and then */
+	memset(ev, 0, sizeof(*ev));
+	ev->ts = *ts;
+	ev->cpu = cpu;
+	ev->cur_pid = run[cpu];
+	if (run[4 + cpu] < 2) {
+		ev->type = run[4 + cpu] ? EA_EV_WAKEUP : EA_EV_WAKING;
+		ev->wake.pid = other;
+		ev->wake.prio = 120;
+		ev->wake.target_cpu = cpu;
+		if (rnd(x) % 50 == 0) {	/* never runs: stays queued */
+			ev->wake.pid = 30 + (int32_t)(rnd(x) % 4);
+			ev->wake.target_cpu = !cpu;
+		}
+		run[4 + cpu]++;
+		return;
+	}
+	ev->type = EA_EV_SWITCH;
+	ev->sw.prev_pid = run[cpu];
+	ev->sw.next_pid = other;
+	ev->sw.prev_prio = ev->sw.next_prio = 120;
+	ev->sw.prev_state = EA_PREV_BLOCKED;
+	run[cpu] = other;
+	run[4 + cpu] = 0;
+}
+
+typedef void make_fn(uint64_t *x, uint64_t i, uint64_t *ts, int32_t *run,
+		     struct ea_event *ev);
+
+/* A task switch as a consumer with task_switch() takes it (the
+ * accountant's and the statistics' way, for run_stream_as()). */
+static void dg_task_switch(void *ctx, const struct ea_state *s, int cpu,
+			   uint64_t since, uint64_t now, int32_t pid)
+{
+	struct digest *d = ctx;
+
+	d->changes++;
+	mix(d, (uint64_t)cpu << 32 | (uint32_t)pid);
+	mix(d, since);
+	mix(d, now);
+}
+
+static const struct ea_state_ops dg_switch_ops = {
+	.cpu_change = dg_change,
+	.task_switch = dg_task_switch,
+	.event = dg_event,
+};
+
+/*
+ * The events of make_event() fed to the state, one at a time
+ * (ea_state_feed()) when blk is 0, else blk at a time
+ * (state_feed_block(), as the pipeline feeds a trace.dat) from one
+ * buffer written over for each block. no_util: without utilisation, to a
+ * consumer with task_switch() (as report's consumers).
+ */
+static void run_stream_as(uint64_t seed, uint64_t n, unsigned lookahead,
+			  bool sorted, size_t blk, bool no_util, make_fn *make,
+			  struct digest *d, struct ea_state_counts *counts)
 {
 	struct ea_state_config cfg = { .ncpus = -1, .lookahead = lookahead };
+	struct ea_event evs[64], ev;
 	struct ea_state *s;
-	struct ea_event ev;
 	struct ea_err err;
 	uint64_t x = seed, ts = 1000;
-	int32_t run[4] = { 0 };
+	int32_t run[8] = { 0 };
+	size_t at, k = 0;
 
+	assert_true(blk <= 64);
+	cfg.no_util = no_util;
 	memset(d, 0, sizeof(*d));
 	d->h = 0xcbf29ce484222325ull;
-	assert_int_equal(ea_state_new(&s, &cfg, &dg_ops, d), 0);
+	d->skip_util = no_util;
+	assert_int_equal(ea_state_new(&s, &cfg,
+				      no_util ? &dg_switch_ops : &dg_ops, d), 0);
 	if (sorted)
 		state_input_sorted(s);
 	for (uint64_t i = 0; i < n; i++) {
-		make_event(&x, i, &ts, run, &ev);
-		assert_int_equal(ea_state_feed(s, &ev, &err), 0);
+		make(&x, i, &ts, run, blk ? &evs[k] : &ev);
+		if (!blk) {
+			assert_int_equal(ea_state_feed(s, &ev, &err), 0);
+			continue;
+		}
+		if (++k == blk || i + 1 == n) {
+			assert_int_equal(state_feed_block(s, evs, k, &at, &err),
+					 0);
+			k = 0;
+		}
 	}
+	/* the look-ahead's ring_ts full grown: the per-type feeds ran */
+	if (n > 2 * EA_LOOKAHEAD)
+		assert_true(la_ts_grown(&s->la));
 	assert_int_equal(ea_state_finish(s, &err), 0);
 	*counts = *ea_state_counts(s);
 	for (size_t i = 0; i < ea_state_ntasks(s); i++) {
@@ -331,6 +424,14 @@ static void run_stream(uint64_t seed, uint64_t n, unsigned lookahead,
 		mix(d, t->pelt.util_sum);
 	}
 	ea_state_free(s);
+}
+
+static void run_stream(uint64_t seed, uint64_t n, unsigned lookahead,
+		       bool sorted, struct digest *d,
+		       struct ea_state_counts *counts)
+{
+	run_stream_as(seed, n, lookahead, sorted, 0, false, make_event, d,
+		      counts);
 }
 
 /* Short look-aheads put resyncs at the edge of what is still held back. */
@@ -346,6 +447,47 @@ static void test_sorted_early_pop(void **unused)
 		run_stream(seed, n, la[seed % 4], false, &a, &ca);
 		run_stream(seed, n, la[seed % 4], true, &b, &cb);
 		assert_true(ca.resyncs > 0);
+		assert_int_equal(a.changes, b.changes);
+		assert_int_equal(a.events, b.events);
+		assert_int_equal(a.h, b.h);
+		assert_memory_equal(&ca, &cb, sizeof(ca));
+	}
+}
+
+/*
+ * Sorted input fed a block at a time (state_feed_block()): past its first
+ * EA_LOOKAHEAD events (ring_ts grown) the look-ahead's common scan and
+ * the per-type feeds take the switches and wakeups (feed-type.h), and
+ * let the held-back ones go by type (state.c's go_typed()), the event
+ * just scanned without the ring when all before it go and it may go too.
+ * The reference is the general path: the same stream one event at a time
+ * (ea_state_feed()), which never takes them. Every change, event, count
+ * and task must be the same, whether the block is one event, a few, or
+ * many; with a look-ahead of its default depth, cut to 7 or 64; with
+ * utilisation, and without to a task_switch() consumer; on the stream
+ * full of contradictions (make_event(): resyncs, synthetic events among
+ * the held-back ones) and on the consistent pingpong (make_pingpong():
+ * most events let go at once, a late CPU's events held back).
+ */
+static void test_block_feed_typed(void **unused)
+{
+	static const unsigned la[] = { 0, 7, 64 };
+	static const size_t blk[] = { 1, 5, 64 };
+
+	for (uint64_t seed = 1; seed <= 12; seed++) {
+		make_fn *make = seed % 4 ? make_event : make_pingpong;
+		bool no_util = seed % 2 == 0;
+		struct ea_state_counts ca, cb;
+		struct digest a, b;
+		uint64_t n = 80000;
+
+		run_stream_as(seed, n, la[seed % 3], true, 0, no_util, make,
+			      &a, &ca);
+		run_stream_as(seed, n, la[seed % 3], true, blk[seed / 3 % 3],
+			      no_util, make, &b, &cb);
+		assert_true(make == make_pingpong ? ca.resyncs == 0 :
+						    ca.resyncs > 0);
+		assert_true(a.changes > 0);
 		assert_int_equal(a.changes, b.changes);
 		assert_int_equal(a.events, b.events);
 		assert_int_equal(a.h, b.h);
@@ -655,6 +797,7 @@ int main(void)
 		cmocka_unit_test(test_fork_migrate_pelt),
 		cmocka_unit_test(test_pelt),
 		cmocka_unit_test(test_sorted_early_pop),
+		cmocka_unit_test(test_block_feed_typed),
 		cmocka_unit_test(test_short_lookahead_consistent),
 		cmocka_unit_test(test_no_util),
 		cmocka_unit_test(test_resync_one_event_lookahead),
