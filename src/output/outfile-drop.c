@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * The cached pages of an output file about to be replaced, dropped when
- * the run opens it (outfile-drop.h).
+ * the run opens it, or before the run (ea_out_drop_old(),
+ * include/eatrace/output.h).
  *
  * Why: a file eatrace replaces is most often its own previous output, tens
  * of MB of clean page cache (synced before its rename). Left cached, those
@@ -15,17 +16,22 @@
  * allocations while still backed.
  */
 #include <fcntl.h>
+#include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "output/outfile-drop.h"
+#include "eatrace/output.h"
 
-void out_drop_cached(const char *path)
+void ea_out_drop_old(const char *path)
 {
-	/* O_NONBLOCK: a FIFO put there meanwhile does not wait for a writer */
-	int fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
 	struct stat st;
+	int fd;
 
+	/* no open() of a device (a tape rewinds at its close), a FIFO... */
+	if (!path || !strcmp(path, "-") || stat(path, &st) || !S_ISREG(st.st_mode))
+		return;
+	/* O_NONBLOCK: a FIFO put there meanwhile does not wait for a writer */
+	fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
 	if (fd < 0)
 		return;
 	/* clean pages only: dirty ones are written back (not waited for)

@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * An existing output's cached pages dropped at the open
- * (src/output/outfile-drop.c), directly and through ea_out_open(): after
+ * An existing output's cached pages dropped (src/output/outfile-drop.c),
+ * by ea_out_drop_old() and by ea_out_open(): after
  * it, none of a synced file's pages is in the page cache, and its bytes
  * are the same; an output opened and discarded leaves the old file's
- * bytes; a FIFO, a missing file and a directory are left alone (and a
+ * bytes; a FIFO, a missing file, a directory and "-" are left alone (a
  * FIFO without a writer does not block).
  *
  * Expected values: a file just written and fsync()ed has clean cached
@@ -24,7 +24,6 @@
 
 #include "harness.h"
 #include "eatrace/output.h"
-#include "output/outfile-drop.h"
 
 #define NPAGES 64
 
@@ -130,7 +129,7 @@ static void test_dropped(void **unused)
 	put_synced(f);
 	if (resident(f) != NPAGES)
 		skip();
-	out_drop_cached(f);
+	ea_out_drop_old(f);
 	assert_int_equal(resident(f), 0);
 	same_bytes(f);
 }
@@ -154,10 +153,10 @@ static void test_open_drops(void **unused)
 static void test_left_alone(void **unused)
 {
 	assert_int_equal(mkfifo(at("fifo"), 0600), 0);
-	out_drop_cached(at("fifo")); /* returns: no writer is waited for */
-	out_drop_cached(at("missing"));
+	ea_out_drop_old(at("fifo")); /* returns: no writer is waited for */
+	ea_out_drop_old(at("missing"));
 	assert_int_equal(mkdir(at("sub"), 0700), 0);
-	out_drop_cached(at("sub"));
+	ea_out_drop_old(at("sub"));
 	assert_int_equal(access(at("missing"), F_OK), -1);
 }
 
