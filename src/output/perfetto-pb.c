@@ -110,8 +110,9 @@ enum {
  * touch faults in the host too (~3 ms a MiB here: 100-130 ms of the
  * thread for a 37.7 MB file, competing with the run for the CPUs); small
  * pages come from memory still backed (~0.7 ms a MiB). Each block is
- * freed (munmap()ed by malloc, at this size) once written, so that the
- * file's page cache reuses it. */
+ * freed once written (glibc maps an allocation this large on its own and
+ * unmaps it at free(), bench/README.md's strace), so that the file's page
+ * cache reuses it. */
 #define AHEAD_BLOCK (2u << 20)
 #define AHEAD_FLUSH_BYTES (AHEAD_BLOCK - 4096)
 

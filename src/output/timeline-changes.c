@@ -127,8 +127,8 @@ int tl_changes_grow(struct tl_changes *s)
 	return rc;
 }
 
-/* A chunk's memory, CHUNK_BYTES aligned (mmap()ed by malloc at this
- * size: its own mapping, returned when freed). */
+/* A chunk's memory, CHUNK_BYTES aligned (glibc maps an allocation this
+ * large on its own: returned to the kernel when freed). */
 static unsigned char *chunk_alloc(void)
 {
 	return aligned_alloc(CHUNK_BYTES, CHUNK_BYTES);
