@@ -46,6 +46,15 @@ int ea_out_commit(struct ea_out *o, struct ea_err *err);
  * write error there), ea_out_discard_all() before removing it.
  */
 int ea_out_commit_later(struct ea_out *o, struct ea_err *err);
+/*
+ * path, an existing regular file this run will replace (ea_out_open()
+ * does it too): its clean cached pages dropped now, so that the run uses
+ * that memory (a hint: its bytes stay; "-", a missing file and anything
+ * not a regular file are left alone). Before a long run that opens its
+ * outputs at the end (report's --html, --perfetto), so that the run's own
+ * memory comes from them (src/output/outfile-drop.c says why).
+ */
+void ea_out_drop_old(const char *path);
 /* Drop an open (or finished) file: nothing is replaced. */
 void ea_out_abort(struct ea_out *o);
 /* Replace every finished file, or (on error) none that was not yet. */

@@ -347,6 +347,10 @@ int cmd_report(int argc, char **argv)
 		/* after the accountant, in one consumer with it: the state
 		 * calls two consumers directly, three through a loop */
 		cons[1] = (struct ea_consumer){ &ea_timeline_acct_ops, &tl };
+		/* the files they replace (opened after the run): their
+		 * cached pages freed now, for the run's memory to reuse */
+		ea_out_drop_old(ro.html);
+		ea_out_drop_old(ro.perfetto);
 	} else {
 		/* the two as one consumer: one call a change */
 		cons[0] = (struct ea_consumer){ &ea_stats_acct_ops, &both };

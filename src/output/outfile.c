@@ -6,7 +6,8 @@
  *  - a regular file (new or existing) is written to a short temporary
  *    (.eatrace-PID-XXXXXX) in its directory and renamed over it only when the
  *    whole run succeeded (ea_out_commit_all()); it keeps the existing
- *    file's mode (a new one gets 0666 less the umask);
+ *    file's mode (a new one gets 0666 less the umask); the existing
+ *    file's cached pages are dropped at the open (outfile-drop.c);
  *  - a symlink is followed, its target replaced (a dangling one created);
  *  - anything else (device, FIFO, socket, /dev/stdout, /dev/fd/N of a
  *    process substitution) is written in place, never replaced;
@@ -237,6 +238,7 @@ static int open_replaced(struct ea_outfile *of, struct ea_err *err)
 	if (fd < 0)
 		return ea_err_set(err, "%s: cannot write: %s", of->path, strerror(errno));
 	if (exists) {
+		ea_out_drop_old(of->target);
 		mode = st.st_mode & 07777;
 		/* the owner too, when we may (else the new owner is us) */
 		unused = fchown(fd, st.st_uid, st.st_gid);

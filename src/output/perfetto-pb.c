@@ -36,7 +36,6 @@
  */
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 
 #include "output/pb-write.h"
 #include "output/perfetto-ahead.h"
@@ -104,8 +103,16 @@ enum {
 /* Packets are held in the writer's buffer (w) and given to the file
  * once it holds this many bytes (ea_pf_tell() counts them). */
 #define FLUSH_BYTES 65536
-/* Encoding ahead: held in blocks of AHEAD_BLOCK bytes (w's buffer, huge
- * pages where the kernel has them), given over with this much room left. */
+/* Encoding ahead: held in blocks of AHEAD_BLOCK bytes (w's buffer),
+ * given over with this much room left. Small pages, not huge ones: a
+ * huge page needs a free 2 MiB block, which on a VM whose balloon reports
+ * free memory is nearly always one handed back to the host, so its first
+ * touch faults in the host too (~3 ms a MiB here: 100-130 ms of the
+ * thread for a 37.7 MB file, competing with the run for the CPUs); small
+ * pages come from memory still backed (~0.7 ms a MiB). Each block is
+ * freed once written (glibc maps an allocation this large on its own and
+ * unmaps it at free(), bench/README.md's strace), so that the file's page
+ * cache reuses it. */
 #define AHEAD_BLOCK (2u << 20)
 #define AHEAD_FLUSH_BYTES (AHEAD_BLOCK - 4096)
 
@@ -160,9 +167,6 @@ static void ahead_flush(struct ea_perfetto *p, struct pb_state *ps)
 		ps->w.failed = true;
 		return;
 	}
-#ifdef MADV_HUGEPAGE
-	(void)madvise(q, AHEAD_BLOCK, MADV_HUGEPAGE); /* a hint */
-#endif
 	ps->w.p = q;
 	ps->w.cap = AHEAD_BLOCK;
 	pbw_reset(&ps->w);
@@ -878,6 +882,10 @@ static bool ahead_take(struct ea_perfetto *p, struct pb_state *ps,
 			}
 			give(p, ps, q, n);
 			at += n;
+			/* written (fwrite() keeps what it holds back): its
+			 * memory now serves the file's pages */
+			free(h->blk[b].p);
+			h->blk[b].p = NULL;
 		}
 		for (; hi < h->nholes; hi++) /* none past the last block */
 			give(p, ps, names.w.p + (hi ? ends[hi - 1] : 0),

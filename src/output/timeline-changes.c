@@ -7,14 +7,12 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 
 #include "output/timeline-changes.h"
 #include "output/timeline-priv.h"
 
-/* A chunk is one transparent huge page where the kernel gives them
- * (madvise(), Linux's default "madvise" mode): one page fault for each
- * 2 MiB instead of 512. */
+/* A chunk: 2 MiB of small pages (why not a huge page: the Perfetto
+ * encoder's blocks, AHEAD_BLOCK in perfetto-pb.c). */
 #define CHUNK_BYTES (2u << 20)
 
 /* A published record's shared part: what the chunks' list and pub->at
@@ -25,8 +23,8 @@ struct tl_pub {
 	const unsigned char *at; /* published up to here in the last chunk */
 	bool sealed, stopped, waits;
 	/* the next chunk, its memory touched by the reader while it waits
-	 * (fresh memory costs the writer a fault and the kernel's zeroing of
-	 * 2 MiB, ~1 ms on a VM, in the thread the run waits for) */
+	 * (fresh memory costs the writer 512 faults and the kernel's zeroing
+	 * of 2 MiB, in the thread the run waits for) */
 	unsigned char *spare;
 };
 
@@ -129,18 +127,11 @@ int tl_changes_grow(struct tl_changes *s)
 	return rc;
 }
 
-/* A chunk's memory: CHUNK_BYTES aligned, a huge page where the kernel
- * gives them (madvise(), Linux's default "madvise" mode): one page fault
- * for each 2 MiB instead of 512. */
+/* A chunk's memory, CHUNK_BYTES aligned (glibc maps an allocation this
+ * large on its own: returned to the kernel when freed). */
 static unsigned char *chunk_alloc(void)
 {
-	unsigned char *buf = aligned_alloc(CHUNK_BYTES, CHUNK_BYTES);
-
-#ifdef MADV_HUGEPAGE
-	if (buf)
-		(void)madvise(buf, CHUNK_BYTES, MADV_HUGEPAGE); /* a hint */
-#endif
-	return buf;
+	return aligned_alloc(CHUNK_BYTES, CHUNK_BYTES);
 }
 
 static int new_chunk(struct tl_changes *s)
