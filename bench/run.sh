@@ -367,21 +367,28 @@ fi
 #    prints it; reading + extraction is replay_read_workload_cpu_s.
 # n/a when `eatrace replay` (or its --timing) does not exist.
 REPLAY_MODEL=${REPLAY_MODEL:-bench/model-8cpu.json}
+# One replay of the policy, as issue 19's target counts it: without these
+# (the defaults since the ensemble and the sensitivity came) a run replays
+# the policy 12 times and the figure counted one of them. replay_all below
+# keeps the defaults.
+REPLAY_ONE="--ensemble 1 --no-sensitivity"
 
 # replay_reps ID POLICY [--timing]: BENCH_REPS runs as reps does; with
 # --timing, each run's policy phase and read phase CPU seconds are kept
 # in $OUT/tpol.ID and $OUT/tread.ID, one a line
 replay_reps() {
-	id=$1 p=$2 tflag=${3:-} rdat=${RDAT:-$DAT}
+	# not tflag: these are the caller's variables too (sh has no locals),
+	# and replay_all below needs the caller's --timing
+	id=$1 p=$2 rtflag=${3:-} rdat=${RDAT:-$DAT}
 	rm -f "$OUT/m.$id" "$OUT/tpol.$id" "$OUT/tread.$id"
 	i=0
 	while [ $i -lt "$BENCH_REPS" ]; do
 		# shellcheck disable=SC2086
-		run "$id" "$EATRACE" replay -q $tflag --policy "$p" \
-			--source-capacity 1024 --target-model "$REPLAY_MODEL" \
-			--format json "$rdat" ||
+		run "$id" "$EATRACE" replay -q $rtflag --policy "$p" \
+			$REPLAY_ONE --source-capacity 1024 \
+			--target-model "$REPLAY_MODEL" --format json "$rdat" ||
 			{ rm -f "$OUT/m.$id" "$OUT/tpol.$id" "$OUT/tread.$id"; return 0; }
-		if [ -n "$tflag" ]; then
+		if [ -n "$rtflag" ]; then
 			sed -n "s/^eatrace replay timing: policy $p cpu_s \([0-9.]*\) .*/\1/p" \
 				"$OUT/err.tmp" >>"$OUT/tpol.$id"
 			sed -n 's/^eatrace replay timing: phase read+workload cpu_s \([0-9.]*\) .*/\1/p' \
@@ -430,7 +437,8 @@ if "$EATRACE" replay --help >/dev/null 2>&1; then
 	for p in feec eas-rfc; do
 		id=replay_$(echo "$p" | tr - _)
 		n=
-		if "$EATRACE" replay -q --policy "$p" --source-capacity 1024 \
+		if "$EATRACE" replay -q --policy "$p" $REPLAY_ONE \
+			--source-capacity 1024 \
 			--target-model "$REPLAY_MODEL" --format json "$DAT" \
 			>"$OUT/replay.json" 2>"$OUT/err.tmp"; then
 			n=$(grep -o '"activations": *[0-9]*' "$OUT/replay.json" |
