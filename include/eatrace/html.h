@@ -66,7 +66,10 @@ extern const struct ea_state_ops ea_timeline_ops;
  * t; the accountant given to ea_timeline_init() must be one the caller
  * may change): each change goes to the accountant, then to the timeline,
  * as with the two consumers in that order, one call fewer a change (a
- * run with two consumers has the state call them directly).
+ * run with two consumers has the state call them directly). The same
+ * buckets and changes as the accountant's ea_acct_live_ops then
+ * ea_timeline_ops, though the accountant's task switches may defer their
+ * energies between the timeline's readings (ea_acct_sync()).
  */
 extern const struct ea_state_ops ea_timeline_acct_ops;
 /*
