@@ -73,6 +73,18 @@ extern const struct ea_state_ops ea_timeline_ops;
  */
 extern const struct ea_state_ops ea_timeline_acct_ops;
 /*
+ * A stats collector (eatrace/stats.h) and ea_timeline_acct_ops as one
+ * consumer (src/output/timeline-stats.c): what ea_stats_ops then
+ * ea_timeline_acct_ops would do, the state stage calling one op a change
+ * instead of two (a task switch as one, its new state not built).
+ */
+struct ea_stats;
+struct ea_timeline_stats {
+	struct ea_stats *st;
+	struct ea_timeline *tl;
+};
+extern const struct ea_state_ops ea_timeline_stats_ops;
+/*
  * From the first change on, spread the accountant's figures over the
  * buckets (and record the changes) on a thread of its own, the figures
  * still read in the state stage's thread: the same buckets and changes,

@@ -147,10 +147,9 @@ defer(struct ea_timeline *t, int ci, int cpu, uint64_t since, uint64_t now,
 	}
 }
 
-static void acct_then_timeline(void *ctx, const struct ea_state *s, int cpu,
-			       uint64_t since, uint64_t now,
-			       const struct ea_cpu_state *old,
-			       const struct ea_cpu_state *new)
+void tl_acct_change(void *ctx, const struct ea_state *s, int cpu,
+		    uint64_t since, uint64_t now, const struct ea_cpu_state *old,
+		    const struct ea_cpu_state *new)
 {
 	struct ea_timeline *t = ctx;
 	int ci;
@@ -164,15 +163,14 @@ static void acct_then_timeline(void *ctx, const struct ea_state *s, int cpu,
 }
 
 /*
- * A task switch (ea_state_ops.task_switch): acct_then_timeline() of the
+ * A task switch (ea_state_ops.task_switch): tl_acct_change() of the
  * CPU's state (the state stage's ea_state_cpu(), still the old one) and
  * it with pid for its task, the accountant's part as a task switch when
  * the change is deferred (its energies may then be deferred too: synced
  * in not_deferred() before they are read).
  */
-static void acct_then_timeline_switch(void *ctx, const struct ea_state *s,
-				      int cpu, uint64_t since, uint64_t now,
-				      int32_t pid)
+void tl_acct_switch(void *ctx, const struct ea_state *s, int cpu,
+		    uint64_t since, uint64_t now, int32_t pid)
 {
 	struct ea_timeline *t = ctx;
 	const struct ea_cpu_state *old = ea_state_cpu(s, cpu);
@@ -190,6 +188,6 @@ static void acct_then_timeline_switch(void *ctx, const struct ea_state *s,
 }
 
 const struct ea_state_ops ea_timeline_acct_ops = {
-	.cpu_change = acct_then_timeline,
-	.task_switch = acct_then_timeline_switch,
+	.cpu_change = tl_acct_change,
+	.task_switch = tl_acct_switch,
 };

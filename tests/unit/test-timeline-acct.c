@@ -15,8 +15,10 @@
  * the timeline's readings (src/energy/acct-defer.h, ea_acct_sync()):
  * test_switch_sync checks on task switches of odd energies at odd gaps,
  * with bucket edges between them, that the deferral happens and gives
- * the live path's buckets, with the stats collector before it as
- * `eatrace report` has it too.
+ * the live path's buckets, with the stats collector before it, as
+ * another consumer and as one consumer with it (ea_timeline_stats_ops,
+ * src/output/timeline-stats.c, as `eatrace report` has it): the
+ * collector's figures the same too.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -57,6 +59,10 @@ struct outcome {
 	ea_energy_t *e; /* nbuckets x stride */
 	struct ea_tl_change *ch;
 	size_t nch;
+	/* the collector's (every way has one, before the timeline) */
+	int st_ncpus;
+	uint64_t st_busy[8], st_idle[8], st_exits[8], st_inferred[8];
+	int st_nfreqs[8];
 };
 
 /* Task switches after which the accountant deferred energies. */
@@ -89,7 +95,8 @@ static const struct ea_state_ops counting_ops = {
 enum way {
 	LIVE,		/* after the accountant, ea_acct_live_ops */
 	TOGETHER,	/* ea_timeline_acct_ops, the only consumer */
-	WITH_STATS,	/* ea_stats_ops, then counting_ops (as report) */
+	WITH_STATS,	/* ea_stats_ops, then counting_ops */
+	ONE,		/* ea_timeline_stats_ops (as report) */
 };
 
 /*
@@ -102,12 +109,13 @@ static void run_way(const char *trace, const char *model, enum way way,
 {
 	bool together = way != LIVE;
 	struct ea_stats st;
+	struct ea_consumer cons[3];
 	int ncons = 2;
 
 	struct ea_state_config cfg = {.ncpus = -1};
 	struct ea_acct_config acfg = {0};
-	struct ea_consumer cons[2];
 	struct ea_timeline tl;
+	struct ea_timeline_stats ts = {&st, &tl};
 	struct ea_tl_reader *r;
 	struct ea_tl_change c;
 	struct ea_model *m;
@@ -132,22 +140,36 @@ static void run_way(const char *trace, const char *model, enum way way,
 	if (way == WITH_STATS) {
 		cons[0] = (struct ea_consumer){&ea_stats_ops, &st};
 		cons[1] = (struct ea_consumer){&counting_ops, &tl};
-	} else if (together) {
-		cons[0] = (struct ea_consumer){&ea_timeline_acct_ops, &tl};
+	} else if (way == ONE) {
+		cons[0] = (struct ea_consumer){&ea_timeline_stats_ops, &ts};
 		ncons = 1;
+	} else if (together) {
+		cons[0] = (struct ea_consumer){&ea_stats_ops, &st};
+		cons[1] = (struct ea_consumer){&ea_timeline_acct_ops, &tl};
 	} else {
 		/* the timeline reads the accountant after every change */
-		cons[0] = (struct ea_consumer){&ea_acct_live_ops, &acct};
-		cons[1] = (struct ea_consumer){&ea_timeline_ops, &tl};
+		cons[0] = (struct ea_consumer){&ea_stats_ops, &st};
+		cons[1] = (struct ea_consumer){&ea_acct_live_ops, &acct};
+		cons[2] = (struct ea_consumer){&ea_timeline_ops, &tl};
+		ncons = 3;
 	}
 	if (ea_run(&run, trace, &cfg, cons, ncons, &err))
 		goto out; /* e.g. a CPU the model lacks: both the same */
 	if (ea_acct_done(&acct, run.state, &err) ||
+	    ea_stats_done(&st, run.state) ||
 	    ea_timeline_done(&tl, run.state, &err)) {
 		ea_run_free(&run);
 		goto out;
 	}
 	o->ok = true;
+	o->st_ncpus = st.ncpus;
+	for (int i = 0; i < st.ncpus && i < 8; i++) {
+		o->st_busy[i] = st.cpus[i].busy_ns;
+		o->st_idle[i] = st.cpus[i].idle_ns;
+		o->st_exits[i] = st.cpus[i].idle_exits;
+		o->st_inferred[i] = st.cpus[i].inferred_ns;
+		o->st_nfreqs[i] = st.cpus[i].nfreqs;
+	}
 	o->nbuckets = tl.nbuckets;
 	o->width = tl.width;
 	o->start = tl.start;
@@ -175,19 +197,38 @@ out:
 	ea_model_free(m);
 }
 
-static void run_one(const char *trace, const char *model, bool together,
-		    uint64_t width_ns, size_t max, bool win, struct outcome *o)
-{
-	run_way(trace, model, together ? TOGETHER : LIVE, width_ns, max, win,
-		o);
-}
-
 static bool same_change(const struct ea_tl_change *a,
 			const struct ea_tl_change *b)
 {
 	return a->t0 == b->t0 && a->t1 == b->t1 && a->pid == b->pid &&
 	       a->freq_khz == b->freq_khz && a->idle_state == b->idle_state &&
 	       a->mode == b->mode && a->cpu == b->cpu;
+}
+
+static void assert_same_outcome(const struct outcome *a,
+				const struct outcome *b, uint64_t width)
+{
+	assert_true(a->ok && b->ok);
+	assert_int_equal(a->nbuckets, b->nbuckets);
+	assert_int_equal(a->width, b->width);
+	assert_int_equal(a->start, b->start);
+	assert_int_equal(a->end, b->end);
+	assert_int_equal(a->stride, b->stride);
+	if (memcmp(a->e, b->e, a->nbuckets * (size_t)a->stride * sizeof(*a->e)))
+		fail_msg("width %llu: buckets differ", (unsigned long long)width);
+	assert_int_equal(a->nch, b->nch);
+	for (size_t i = 0; i < a->nch; i++)
+		if (!same_change(&a->ch[i], &b->ch[i]))
+			fail_msg("width %llu: change %zu differs",
+				 (unsigned long long)width, i);
+	assert_int_equal(a->st_ncpus, b->st_ncpus);
+	for (int i = 0; i < a->st_ncpus && i < 8; i++) {
+		assert_int_equal(a->st_busy[i], b->st_busy[i]);
+		assert_int_equal(a->st_idle[i], b->st_idle[i]);
+		assert_int_equal(a->st_exits[i], b->st_exits[i]);
+		assert_int_equal(a->st_inferred[i], b->st_inferred[i]);
+		assert_int_equal(a->st_nfreqs[i], b->st_nfreqs[i]);
+	}
 }
 
 static void test_same_timeline(void **state)
@@ -212,62 +253,36 @@ static void test_same_timeline(void **state)
 		     mi++) {
 			for (size_t h = 0; h < sizeof(shapes) / sizeof(shapes[0]);
 			     h++) {
-				struct outcome a, b;
+				struct outcome a, b, c;
 
-				run_one(traces[k], models[mi], false,
+				run_way(traces[k], models[mi], LIVE,
 					shapes[h].width, shapes[h].max,
 					shapes[h].win, &a);
-				run_one(traces[k], models[mi], true,
+				run_way(traces[k], models[mi], TOGETHER,
 					shapes[h].width, shapes[h].max,
 					shapes[h].win, &b);
-				if (a.ok != b.ok)
+				run_way(traces[k], models[mi], ONE,
+					shapes[h].width, shapes[h].max,
+					shapes[h].win, &c);
+				if (a.ok != b.ok || a.ok != c.ok)
 					fail_msg("%s %s shape %zu: one way failed",
 						 traces[k], models[mi], h);
 				if (a.ok) {
 					compared++;
-					assert_int_equal(a.nbuckets, b.nbuckets);
-					assert_int_equal(a.width, b.width);
-					assert_int_equal(a.start, b.start);
-					assert_int_equal(a.end, b.end);
-					assert_int_equal(a.stride, b.stride);
-					if (memcmp(a.e, b.e,
-						   a.nbuckets * (size_t)a.stride *
-							   sizeof(*a.e)))
-						fail_msg("%s %s shape %zu: buckets differ",
-							 traces[k], models[mi], h);
-					assert_int_equal(a.nch, b.nch);
-					for (size_t i = 0; i < a.nch; i++)
-						if (!same_change(&a.ch[i], &b.ch[i]))
-							fail_msg("%s %s shape %zu: change %zu differs",
-								 traces[k], models[mi], h, i);
+					assert_same_outcome(&a, &b, shapes[h].width);
+					assert_same_outcome(&a, &c, shapes[h].width);
 				}
 				free(a.e);
 				free(a.ch);
 				free(b.e);
 				free(b.ch);
+				free(c.e);
+				free(c.ch);
 			}
 		}
 	}
 	/* most runs price: the comparison is not vacuous */
 	assert_true(compared > 40);
-}
-
-static void assert_same_outcome(const struct outcome *a,
-				const struct outcome *b, uint64_t width)
-{
-	assert_true(a->ok && b->ok);
-	assert_int_equal(a->nbuckets, b->nbuckets);
-	assert_int_equal(a->width, b->width);
-	assert_int_equal(a->start, b->start);
-	assert_int_equal(a->end, b->end);
-	assert_int_equal(a->stride, b->stride);
-	if (memcmp(a->e, b->e, a->nbuckets * (size_t)a->stride * sizeof(*a->e)))
-		fail_msg("width %llu: buckets differ", (unsigned long long)width);
-	assert_int_equal(a->nch, b->nch);
-	for (size_t i = 0; i < a->nch; i++)
-		if (!same_change(&a->ch[i], &b->ch[i]))
-			fail_msg("width %llu: change %zu differs",
-				 (unsigned long long)width, i);
 }
 
 /*
@@ -300,7 +315,7 @@ static void test_switch_sync(void **state)
 	(void)state;
 	deferring = 0;
 	for (size_t h = 0; h < sizeof(shapes) / sizeof(shapes[0]); h++) {
-		struct outcome a, b, c;
+		struct outcome a, b, c, d;
 
 		run_way(trace, model, LIVE, shapes[h].width, shapes[h].max,
 			shapes[h].win, &a);
@@ -308,14 +323,23 @@ static void test_switch_sync(void **state)
 			shapes[h].win, &b);
 		run_way(trace, model, WITH_STATS, shapes[h].width,
 			shapes[h].max, shapes[h].win, &c);
+		run_way(trace, model, ONE, shapes[h].width, shapes[h].max,
+			shapes[h].win, &d);
 		assert_same_outcome(&a, &b, shapes[h].width);
 		assert_same_outcome(&a, &c, shapes[h].width);
+		assert_same_outcome(&a, &d, shapes[h].width);
+		/* the collector saw the switches (the window, 50 ms on, has
+		 * none of the 24.8 us) */
+		if (!shapes[h].win)
+			assert_true(a.st_busy[0] > 0 && a.st_busy[1] > 0);
 		free(a.e);
 		free(a.ch);
 		free(b.e);
 		free(b.ch);
 		free(c.e);
 		free(c.ch);
+		free(d.e);
+		free(d.ch);
 	}
 	assert_true(deferring > 100);
 }
@@ -327,11 +351,12 @@ static void test_switch_sync_sums(void **state)
 {
 	struct ea_state_config cfg = {.ncpus = -1};
 	struct ea_acct_config acfg = {0};
-	struct ea_consumer cons[2];
+	struct ea_consumer cons[1];
 	struct ea_timeline tl;
 	struct ea_model *m;
 	struct ea_acct acct;
 	struct ea_stats st;
+	struct ea_timeline_stats ts = {&st, &tl};
 	struct ea_run run;
 	struct ea_err err;
 
@@ -343,10 +368,9 @@ static void test_switch_sync_sums(void **state)
 	cfg.ncpus = -1;
 	assert_int_equal(ea_timeline_init(&tl, &acct, 5, 0, false), 0);
 	ea_stats_init(&st);
-	cons[0] = (struct ea_consumer){&ea_stats_ops, &st};
-	cons[1] = (struct ea_consumer){&ea_timeline_acct_ops, &tl};
+	cons[0] = (struct ea_consumer){&ea_timeline_stats_ops, &ts};
 	assert_int_equal(ea_run(&run, "tests/fixtures/energy/odd-switches.txt",
-				&cfg, cons, 2, &err), 0);
+				&cfg, cons, 1, &err), 0);
 	assert_int_equal(ea_acct_done(&acct, run.state, &err), 0);
 	assert_int_equal(ea_timeline_done(&tl, run.state, &err), 0);
 	assert_true(tl.nbuckets > 1000);	/* 24.8 us in 5 ns buckets */
