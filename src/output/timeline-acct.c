@@ -148,7 +148,8 @@ defer(struct ea_timeline *t, int ci, int cpu, uint64_t since, uint64_t now,
 }
 
 void tl_acct_change(void *ctx, const struct ea_state *s, int cpu,
-		    uint64_t since, uint64_t now, const struct ea_cpu_state *old,
+		    uint64_t since, uint64_t now,
+		    const struct ea_cpu_state *old,
 		    const struct ea_cpu_state *new)
 {
 	struct ea_timeline *t = ctx;
