@@ -218,9 +218,18 @@ extern const struct ea_state_ops ea_acct_ops;
  * cpu_change(), so the per-CPU and per-cluster figures are live after each
  * change. For a caller whose other consumer reads them during the run (a
  * timeline given as a consumer of its own, ea_timeline_ops): ea_acct_ops
- * defers a steady stretch's energies until its end (acct-defer.h).
+ * defers a steady stretch's energies until its end (acct-defer.h), or
+ * until ea_acct_sync().
  */
 extern const struct ea_state_ops ea_acct_live_ops;
+/*
+ * The per-CPU and per-cluster figures (struct ea_energy of cpus[] and
+ * clusters[]) made what ea_acct_live_ops would have made them by now: the
+ * energies ea_acct_ops' task switches deferred added (acct-defer.h). For
+ * a caller that reads them during a run between changes
+ * (src/output/timeline-acct.c); any change after goes on as before.
+ */
+void ea_acct_sync(struct ea_acct *a);
 /* ea_acct_ops.task_switch (ctx: the struct ea_acct), for a consumer that
  * calls it directly (src/stats/with-acct.c). */
 void ea_acct_task_switch(void *ctx, const struct ea_state *s, int cpu,

@@ -66,9 +66,24 @@ extern const struct ea_state_ops ea_timeline_ops;
  * t; the accountant given to ea_timeline_init() must be one the caller
  * may change): each change goes to the accountant, then to the timeline,
  * as with the two consumers in that order, one call fewer a change (a
- * run with two consumers has the state call them directly).
+ * run with two consumers has the state call them directly). The same
+ * buckets and changes as the accountant's ea_acct_live_ops then
+ * ea_timeline_ops, though the accountant's task switches may defer their
+ * energies between the timeline's readings (ea_acct_sync()).
  */
 extern const struct ea_state_ops ea_timeline_acct_ops;
+/*
+ * A stats collector (eatrace/stats.h) and ea_timeline_acct_ops as one
+ * consumer (src/output/timeline-stats.c): what ea_stats_ops then
+ * ea_timeline_acct_ops would do, the state stage calling one op a change
+ * instead of two (a task switch as one, its new state not built).
+ */
+struct ea_stats;
+struct ea_timeline_stats {
+	struct ea_stats *st;
+	struct ea_timeline *tl;
+};
+extern const struct ea_state_ops ea_timeline_stats_ops;
 /*
  * From the first change on, spread the accountant's figures over the
  * buckets (and record the changes) on a thread of its own, the figures

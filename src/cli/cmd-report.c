@@ -259,6 +259,7 @@ int cmd_report(int argc, char **argv)
 	struct ea_stats st;
 	struct ea_acct acct;
 	struct ea_stats_acct both = { &st, &acct };
+	struct ea_timeline_stats tl_st = { &st, &tl };
 	struct ea_energy_unit unit;
 	struct ea_run run;
 	struct ea_out out;
@@ -344,9 +345,11 @@ int cmd_report(int argc, char **argv)
 		if (ro.perfetto)
 			ahead = ea_cli_perfetto_ahead(&tl, ro.perfetto,
 						      ro.perfetto_max_mb);
-		/* after the accountant, in one consumer with it: the state
-		 * calls two consumers directly, three through a loop */
-		cons[1] = (struct ea_consumer){ &ea_timeline_acct_ops, &tl };
+		/* after the accountant, in one consumer with it, and that
+		 * after the collector, in one consumer with it: the state
+		 * gives a task switch to one consumer as one call */
+		cons[0] = (struct ea_consumer){ &ea_timeline_stats_ops, &tl_st };
+		ncons = 1;
 		/* the files they replace (opened after the run): their
 		 * cached pages freed now, for the run's memory to reuse */
 		ea_out_drop_old(ro.html);

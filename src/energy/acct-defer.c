@@ -55,3 +55,9 @@ void ea_acct_defer_sync_all(struct ea_acct *a)
 	for (int i = 0; a->lz_ndefer && i < a->model->nclusters; i++)
 		ea_acct_defer_sync(a, &a->lz_cl[i]);
 }
+
+void ea_acct_sync(struct ea_acct *a)
+{
+	if (a->lz_ndefer)
+		ea_acct_defer_sync_all(a);
+}

@@ -8,9 +8,12 @@
  * run: the cluster's and its CPUs' struct ea_energy. The timelines get
  * their changes through cpu_change() (on_change()); the state stage
  * gives the task switches to task_switch() only to a consumer that has
- * one, which ea_acct_ops' callers read nothing of until ea_acct_done()
- * (a caller whose other consumer reads them during the run, a timeline of
- * its own, gives ea_acct_live_ops instead: no task_switch op).
+ * one, which ea_acct_ops' callers read nothing of until ea_acct_done(),
+ * or read only after ea_acct_sync() (the timeline with the accountant as
+ * one consumer, src/output/timeline-acct.c, before it reads them at a
+ * bucket's edge; a caller whose other consumer reads them after every
+ * change, a timeline of its own, gives ea_acct_live_ops instead: no
+ * task_switch op).
  * So there the switches keep live only the busy times (the cluster's
  * busy_ns and last_ns, each CPU's busy_ns) and count the cluster's odd
  * energies (odd), and the energies they would have added are added when
@@ -41,7 +44,21 @@
  *
  * The deferral ends before anything else of the accountant runs: a
  * cpu_change() of any CPU (on_change(): ea_acct_defer_sync_all()), a
- * stretch's end (ea_acct_lazy_close(), ea_acct_done()).
+ * stretch's end (ea_acct_lazy_close(), ea_acct_done()); and when a
+ * reader asks (ea_acct_sync()), between two changes.
+ *
+ * Ending it at any change, the stretch going on, is exact too: the sync
+ * adds the sums above over the integrations since it began, which are
+ * what the live path had added by then, so every figure (the cluster's,
+ * its sharers' e.cluster_busy and e.core_busy; the busy times were live)
+ * is the live path's; the payers' marks (t_cl) were set from
+ * ea_acct_defer_cluster_now(), the live e.cluster_busy of their time, so
+ * they stay right against the live figures after. The stretch, LZ_STEADY
+ * again, is then priced as it would have been: live by on_change(), or a
+ * new deferral begun at the next task switch from the figures as they
+ * are (ea_acct_defer_begin(): new marks d_ns0, odd 0), whose sums are
+ * those of the integrations after it. A stretch's sums so cut into parts
+ * are the sum of the parts' (integers).
  */
 #ifndef EATRACE_ENERGY_ACCT_DEFER_H
 #define EATRACE_ENERGY_ACCT_DEFER_H

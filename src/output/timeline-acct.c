@@ -26,6 +26,17 @@
  * timeline has them. The trace's end (new NULL, each CPU's last change)
  * is never deferred, so nothing is once the run is over, when
  * ea_acct_done() adds to the figures.
+ *
+ * A task switch the state gives as one (task_switch()) and the timeline
+ * defers goes to the accountant as one too (ea_acct_task_switch()),
+ * which may defer its energies in turn (src/energy/acct-defer.h): the
+ * figures then grow only when the accountant syncs them, at the latest
+ * at ea_acct_sync() right before flush_near() reads them, and every such
+ * growth is of changes deferred here since the last flush (a change not
+ * deferred here goes through the accountant's cpu_change(), which ends
+ * any deferral first, and the sync comes before it): the figures read
+ * are the live path's (acct-defer.h), their growth the same sum into
+ * the same near bucket's row.
  */
 #include <stdio.h>
 
@@ -105,9 +116,11 @@ not_deferred(struct ea_timeline *t, const struct ea_state *s, int cpu,
 	     uint64_t since, uint64_t now, const struct ea_cpu_state *old,
 	     const struct ea_cpu_state *new)
 {
+	/* the caller's accountant (ea_timeline_acct_ops): t keeps it const;
+	 * its deferred energies into the figures before they are read */
+	ea_acct_sync((struct ea_acct *)t->acct);
 	if (t->priv->deferred)
 		flush_near(t);
-	/* the caller's accountant (ea_timeline_acct_ops): t keeps it const */
 	ea_acct_ops.cpu_change((struct ea_acct *)t->acct, s, cpu, since, now,
 			       old, new);
 	tl_change(t, s, cpu, since, now, old);
@@ -134,10 +147,10 @@ defer(struct ea_timeline *t, int ci, int cpu, uint64_t since, uint64_t now,
 	}
 }
 
-static void acct_then_timeline(void *ctx, const struct ea_state *s, int cpu,
-			       uint64_t since, uint64_t now,
-			       const struct ea_cpu_state *old,
-			       const struct ea_cpu_state *new)
+void tl_acct_change(void *ctx, const struct ea_state *s, int cpu,
+		    uint64_t since, uint64_t now,
+		    const struct ea_cpu_state *old,
+		    const struct ea_cpu_state *new)
 {
 	struct ea_timeline *t = ctx;
 	int ci;
@@ -150,6 +163,32 @@ static void acct_then_timeline(void *ctx, const struct ea_state *s, int cpu,
 			       old, new);
 }
 
+/*
+ * A task switch (ea_state_ops.task_switch): tl_acct_change() of the
+ * CPU's state (the state stage's ea_state_cpu(), still the old one) and
+ * it with pid for its task, the accountant's part as a task switch when
+ * the change is deferred (its energies may then be deferred too: synced
+ * in not_deferred() before they are read).
+ */
+void tl_acct_switch(void *ctx, const struct ea_state *s, int cpu,
+		    uint64_t since, uint64_t now, int32_t pid)
+{
+	struct ea_timeline *t = ctx;
+	const struct ea_cpu_state *old = ea_state_cpu(s, cpu);
+	int ci;
+
+	/* old for new: may_defer() asks only that there is one */
+	if (!may_defer(t, cpu, since, now, old, &ci)) {
+		struct ea_cpu_state new = *old;
+
+		new.pid = pid;
+		return not_deferred(t, s, cpu, since, now, old, &new);
+	}
+	defer(t, ci, cpu, since, now, old);
+	ea_acct_task_switch((struct ea_acct *)t->acct, s, cpu, since, now, pid);
+}
+
 const struct ea_state_ops ea_timeline_acct_ops = {
-	.cpu_change = acct_then_timeline,
+	.cpu_change = tl_acct_change,
+	.task_switch = tl_acct_switch,
 };

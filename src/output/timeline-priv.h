@@ -128,4 +128,13 @@ static inline void tl_near_set(struct ea_timeline *t)
 void tl_change(struct ea_timeline *t, const struct ea_state *s, int cpu,
 	       uint64_t since, uint64_t now, const struct ea_cpu_state *old);
 
+/* ea_timeline_acct_ops' two ops (src/output/timeline-acct.c; ctx: the
+ * timeline), for a consumer that calls them directly
+ * (src/output/timeline-stats.c). */
+void tl_acct_change(void *ctx, const struct ea_state *s, int cpu,
+		    uint64_t since, uint64_t now, const struct ea_cpu_state *old,
+		    const struct ea_cpu_state *new);
+void tl_acct_switch(void *ctx, const struct ea_state *s, int cpu,
+		    uint64_t since, uint64_t now, int32_t pid);
+
 #endif

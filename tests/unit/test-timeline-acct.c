@@ -9,6 +9,16 @@
  * several shapes, with models of one, two and several clusters, automatic
  * and fixed bucket widths, and a window that clips (so that changes are
  * clipped, and some lie outside it).
+ *
+ * The state gives the task switches to ea_timeline_acct_ops as such
+ * (its task_switch()), so the accountant defers their energies between
+ * the timeline's readings (src/energy/acct-defer.h, ea_acct_sync()):
+ * test_switch_sync checks on task switches of odd energies at odd gaps,
+ * with bucket edges between them, that the deferral happens and gives
+ * the live path's buckets, with the stats collector before it, as
+ * another consumer and as one consumer with it (ea_timeline_stats_ops,
+ * src/output/timeline-stats.c, as `eatrace report` has it): the
+ * collector's figures the same too.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -22,6 +32,7 @@
 #include "eatrace/energy.h"
 #include "eatrace/html.h"
 #include "eatrace/pipeline.h"
+#include "eatrace/stats.h"
 
 static const char *const traces[] = {
 	"traces/cfs/fork-loaded.dat",
@@ -48,6 +59,44 @@ struct outcome {
 	ea_energy_t *e; /* nbuckets x stride */
 	struct ea_tl_change *ch;
 	size_t nch;
+	/* the collector's (every way has one, before the timeline) */
+	int st_ncpus;
+	uint64_t st_busy[8], st_idle[8], st_exits[8], st_inferred[8];
+	int st_nfreqs[8];
+};
+
+/* Task switches after which the accountant deferred energies. */
+static long deferring;
+
+/* ea_timeline_acct_ops, counting deferring */
+static void count_change(void *ctx, const struct ea_state *s, int cpu,
+			 uint64_t since, uint64_t now,
+			 const struct ea_cpu_state *old,
+			 const struct ea_cpu_state *new)
+{
+	ea_timeline_acct_ops.cpu_change(ctx, s, cpu, since, now, old, new);
+}
+
+static void count_switch(void *ctx, const struct ea_state *s, int cpu,
+			 uint64_t since, uint64_t now, int32_t pid)
+{
+	const struct ea_timeline *t = ctx;
+
+	ea_timeline_acct_ops.task_switch(ctx, s, cpu, since, now, pid);
+	deferring += t->acct->lz_ndefer > 0;
+}
+
+static const struct ea_state_ops counting_ops = {
+	.cpu_change = count_change,
+	.task_switch = count_switch,
+};
+
+/* How the timeline is fed. */
+enum way {
+	LIVE,		/* after the accountant, ea_acct_live_ops */
+	TOGETHER,	/* ea_timeline_acct_ops, the only consumer */
+	WITH_STATS,	/* ea_stats_ops, then counting_ops */
+	ONE,		/* ea_timeline_stats_ops (as report) */
 };
 
 /*
@@ -55,13 +104,18 @@ struct outcome {
  * changes recorded) fed as one consumer with the accountant (together) or
  * after it; win: a window of the trace's second quarter.
  */
-static void run_one(const char *trace, const char *model, bool together,
+static void run_way(const char *trace, const char *model, enum way way,
 		    uint64_t width_ns, size_t max, bool win, struct outcome *o)
 {
+	bool together = way != LIVE;
+	struct ea_stats st;
+	struct ea_consumer cons[3];
+	int ncons = 2;
+
 	struct ea_state_config cfg = {.ncpus = -1};
 	struct ea_acct_config acfg = {0};
-	struct ea_consumer cons[2];
 	struct ea_timeline tl;
+	struct ea_timeline_stats ts = {&st, &tl};
 	struct ea_tl_reader *r;
 	struct ea_tl_change c;
 	struct ea_model *m;
@@ -82,21 +136,40 @@ static void run_one(const char *trace, const char *model, bool together,
 		cfg.win_relative = true;
 	}
 	assert_int_equal(ea_timeline_init(&tl, &acct, width_ns, max, true), 0);
-	if (together) {
-		cons[0] = (struct ea_consumer){&ea_timeline_acct_ops, &tl};
+	ea_stats_init(&st);
+	if (way == WITH_STATS) {
+		cons[0] = (struct ea_consumer){&ea_stats_ops, &st};
+		cons[1] = (struct ea_consumer){&counting_ops, &tl};
+	} else if (way == ONE) {
+		cons[0] = (struct ea_consumer){&ea_timeline_stats_ops, &ts};
+		ncons = 1;
+	} else if (together) {
+		cons[0] = (struct ea_consumer){&ea_stats_ops, &st};
+		cons[1] = (struct ea_consumer){&ea_timeline_acct_ops, &tl};
 	} else {
 		/* the timeline reads the accountant after every change */
-		cons[0] = (struct ea_consumer){&ea_acct_live_ops, &acct};
-		cons[1] = (struct ea_consumer){&ea_timeline_ops, &tl};
+		cons[0] = (struct ea_consumer){&ea_stats_ops, &st};
+		cons[1] = (struct ea_consumer){&ea_acct_live_ops, &acct};
+		cons[2] = (struct ea_consumer){&ea_timeline_ops, &tl};
+		ncons = 3;
 	}
-	if (ea_run(&run, trace, &cfg, cons, together ? 1 : 2, &err))
+	if (ea_run(&run, trace, &cfg, cons, ncons, &err))
 		goto out; /* e.g. a CPU the model lacks: both the same */
 	if (ea_acct_done(&acct, run.state, &err) ||
+	    ea_stats_done(&st, run.state) ||
 	    ea_timeline_done(&tl, run.state, &err)) {
 		ea_run_free(&run);
 		goto out;
 	}
 	o->ok = true;
+	o->st_ncpus = st.ncpus;
+	for (int i = 0; i < st.ncpus && i < 8; i++) {
+		o->st_busy[i] = st.cpus[i].busy_ns;
+		o->st_idle[i] = st.cpus[i].idle_ns;
+		o->st_exits[i] = st.cpus[i].idle_exits;
+		o->st_inferred[i] = st.cpus[i].inferred_ns;
+		o->st_nfreqs[i] = st.cpus[i].nfreqs;
+	}
 	o->nbuckets = tl.nbuckets;
 	o->width = tl.width;
 	o->start = tl.start;
@@ -119,6 +192,7 @@ static void run_one(const char *trace, const char *model, bool together,
 	ea_run_free(&run);
 out:
 	ea_timeline_free(&tl);
+	ea_stats_free(&st);
 	ea_acct_free(&acct);
 	ea_model_free(m);
 }
@@ -129,6 +203,32 @@ static bool same_change(const struct ea_tl_change *a,
 	return a->t0 == b->t0 && a->t1 == b->t1 && a->pid == b->pid &&
 	       a->freq_khz == b->freq_khz && a->idle_state == b->idle_state &&
 	       a->mode == b->mode && a->cpu == b->cpu;
+}
+
+static void assert_same_outcome(const struct outcome *a,
+				const struct outcome *b, uint64_t width)
+{
+	assert_true(a->ok && b->ok);
+	assert_int_equal(a->nbuckets, b->nbuckets);
+	assert_int_equal(a->width, b->width);
+	assert_int_equal(a->start, b->start);
+	assert_int_equal(a->end, b->end);
+	assert_int_equal(a->stride, b->stride);
+	if (memcmp(a->e, b->e, a->nbuckets * (size_t)a->stride * sizeof(*a->e)))
+		fail_msg("width %llu: buckets differ", (unsigned long long)width);
+	assert_int_equal(a->nch, b->nch);
+	for (size_t i = 0; i < a->nch; i++)
+		if (!same_change(&a->ch[i], &b->ch[i]))
+			fail_msg("width %llu: change %zu differs",
+				 (unsigned long long)width, i);
+	assert_int_equal(a->st_ncpus, b->st_ncpus);
+	for (int i = 0; i < a->st_ncpus && i < 8; i++) {
+		assert_int_equal(a->st_busy[i], b->st_busy[i]);
+		assert_int_equal(a->st_idle[i], b->st_idle[i]);
+		assert_int_equal(a->st_exits[i], b->st_exits[i]);
+		assert_int_equal(a->st_inferred[i], b->st_inferred[i]);
+		assert_int_equal(a->st_nfreqs[i], b->st_nfreqs[i]);
+	}
 }
 
 static void test_same_timeline(void **state)
@@ -153,39 +253,31 @@ static void test_same_timeline(void **state)
 		     mi++) {
 			for (size_t h = 0; h < sizeof(shapes) / sizeof(shapes[0]);
 			     h++) {
-				struct outcome a, b;
+				struct outcome a, b, c;
 
-				run_one(traces[k], models[mi], false,
+				run_way(traces[k], models[mi], LIVE,
 					shapes[h].width, shapes[h].max,
 					shapes[h].win, &a);
-				run_one(traces[k], models[mi], true,
+				run_way(traces[k], models[mi], TOGETHER,
 					shapes[h].width, shapes[h].max,
 					shapes[h].win, &b);
-				if (a.ok != b.ok)
+				run_way(traces[k], models[mi], ONE,
+					shapes[h].width, shapes[h].max,
+					shapes[h].win, &c);
+				if (a.ok != b.ok || a.ok != c.ok)
 					fail_msg("%s %s shape %zu: one way failed",
 						 traces[k], models[mi], h);
 				if (a.ok) {
 					compared++;
-					assert_int_equal(a.nbuckets, b.nbuckets);
-					assert_int_equal(a.width, b.width);
-					assert_int_equal(a.start, b.start);
-					assert_int_equal(a.end, b.end);
-					assert_int_equal(a.stride, b.stride);
-					if (memcmp(a.e, b.e,
-						   a.nbuckets * (size_t)a.stride *
-							   sizeof(*a.e)))
-						fail_msg("%s %s shape %zu: buckets differ",
-							 traces[k], models[mi], h);
-					assert_int_equal(a.nch, b.nch);
-					for (size_t i = 0; i < a.nch; i++)
-						if (!same_change(&a.ch[i], &b.ch[i]))
-							fail_msg("%s %s shape %zu: change %zu differs",
-								 traces[k], models[mi], h, i);
+					assert_same_outcome(&a, &b, shapes[h].width);
+					assert_same_outcome(&a, &c, shapes[h].width);
 				}
 				free(a.e);
 				free(a.ch);
 				free(b.e);
 				free(b.ch);
+				free(c.e);
+				free(c.ch);
 			}
 		}
 	}
@@ -193,10 +285,118 @@ static void test_same_timeline(void **state)
 	assert_true(compared > 40);
 }
 
+/*
+ * tests/fixtures/energy/odd-switches.txt (162 task switches on two CPUs,
+ * 24.8 us, at odd gaps of ns) with two-cpu-odd.json (odd busy powers:
+ * cluster energies split between the two CPUs are odd, so the deferral's
+ * odd count matters, acct-defer.h): buckets of 1 ns (an edge between
+ * every two switches: the deferral synced at each), 7 ns and 333 ns
+ * (edges inside stretches of switches), automatic ones; in a window too.
+ * The reference is the live path (ea_acct_live_ops, then ea_timeline_ops
+ * reading the figures after every change, no deferral at all). Not
+ * vacuous: with the collector first, as in report, task switches leave
+ * the accountant deferring, and the timeline's buckets sum, column by
+ * column (CPUs and the cluster), to the accountant's figures at the end.
+ */
+static void test_switch_sync(void **state)
+{
+	static const char trace[] = "tests/fixtures/energy/odd-switches.txt";
+	static const char model[] = "tests/fixtures/energy/two-cpu-odd.json";
+	static const struct {
+		uint64_t width;
+		size_t max;
+		bool win;
+	} shapes[] = {
+		{1, 0, false}, {7, 0, false}, {333, 0, false},
+		{0, 20000, false}, {0, 400, false}, {0, 2, false},
+		{1, 0, true}, {0, 20000, true},
+	};
+
+	(void)state;
+	deferring = 0;
+	for (size_t h = 0; h < sizeof(shapes) / sizeof(shapes[0]); h++) {
+		struct outcome a, b, c, d;
+
+		run_way(trace, model, LIVE, shapes[h].width, shapes[h].max,
+			shapes[h].win, &a);
+		run_way(trace, model, TOGETHER, shapes[h].width, shapes[h].max,
+			shapes[h].win, &b);
+		run_way(trace, model, WITH_STATS, shapes[h].width,
+			shapes[h].max, shapes[h].win, &c);
+		run_way(trace, model, ONE, shapes[h].width, shapes[h].max,
+			shapes[h].win, &d);
+		assert_same_outcome(&a, &b, shapes[h].width);
+		assert_same_outcome(&a, &c, shapes[h].width);
+		assert_same_outcome(&a, &d, shapes[h].width);
+		/* the collector saw the switches (the window, 50 ms on, has
+		 * none of the 24.8 us) */
+		if (!shapes[h].win)
+			assert_true(a.st_busy[0] > 0 && a.st_busy[1] > 0);
+		free(a.e);
+		free(a.ch);
+		free(b.e);
+		free(b.ch);
+		free(c.e);
+		free(c.ch);
+		free(d.e);
+		free(d.ch);
+	}
+	assert_true(deferring > 100);
+}
+
+/* The buckets of odd-switches.txt's timeline (task switches, deferred,
+ * synced at bucket edges) add up, per column, to the accountant's
+ * figures at the end: each CPU's and the cluster's whole energy. */
+static void test_switch_sync_sums(void **state)
+{
+	struct ea_state_config cfg = {.ncpus = -1};
+	struct ea_acct_config acfg = {0};
+	struct ea_consumer cons[1];
+	struct ea_timeline tl;
+	struct ea_model *m;
+	struct ea_acct acct;
+	struct ea_stats st;
+	struct ea_timeline_stats ts = {&st, &tl};
+	struct ea_run run;
+	struct ea_err err;
+
+	(void)state;
+	if (ea_model_load(&m, "tests/fixtures/energy/two-cpu-odd.json", &err))
+		fail_msg("%s", err.msg);
+	assert_int_equal(ea_acct_init(&acct, m, &acfg, &err), 0);
+	ea_acct_state_config(&acct, &cfg);
+	cfg.ncpus = -1;
+	assert_int_equal(ea_timeline_init(&tl, &acct, 5, 0, false), 0);
+	ea_stats_init(&st);
+	cons[0] = (struct ea_consumer){&ea_timeline_stats_ops, &ts};
+	assert_int_equal(ea_run(&run, "tests/fixtures/energy/odd-switches.txt",
+				&cfg, cons, 1, &err), 0);
+	assert_int_equal(ea_acct_done(&acct, run.state, &err), 0);
+	assert_int_equal(ea_timeline_done(&tl, run.state, &err), 0);
+	assert_true(tl.nbuckets > 1000);	/* 24.8 us in 5 ns buckets */
+	for (int col = 0; col < tl.ncols; col++) {
+		/* columns: the CPUs, then the cluster */
+		const struct ea_energy *e = col < tl.ncpus ?
+			&acct.cpus[col].e : &acct.clusters[col - tl.ncpus].e;
+		ea_energy_t sum = 0;
+
+		for (size_t b = 0; b < tl.nbuckets; b++)
+			sum += tl.e[b * (size_t)tl.stride + col];
+		assert_true(sum == ea_energy_total(e));
+	}
+	ea_run_free(&run);
+	ea_timeline_free(&tl);
+	ea_stats_free(&st);
+	ea_acct_free(&acct);
+	ea_model_free(m);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_same_timeline),
+		cmocka_unit_test(test_switch_sync),
+		cmocka_unit_test(test_switch_sync_sums),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
