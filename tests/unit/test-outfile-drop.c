@@ -14,7 +14,6 @@
  * one maps, so a new mapping then counts 0 resident. The bytes are a
  * pattern (byte k = k * 7 mod 251) read back and compared.
  */
-#include <dirent.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -23,46 +22,23 @@
 #include <unistd.h>
 
 #include "harness.h"
+#include "scratch-dir.h"
 #include "eatrace/output.h"
 
 #define NPAGES 64
 
-static char dir[64];
 static long page;
 
 static int setup(void **unused)
 {
 	page = sysconf(_SC_PAGESIZE);
 	/* not /dev/shm: tmpfs pages are the file, never dropped */
-	snprintf(dir, sizeof(dir), "/tmp/eatrace-outdrop.XXXXXX");
-	return mkdtemp(dir) ? 0 : -1;
+	return scratch_make("outdrop");
 }
 
 static int teardown(void **unused)
 {
-	struct dirent *de;
-	DIR *d = opendir(dir);
-	char p[512];
-
-	while (d && (de = readdir(d)))
-		if (strcmp(de->d_name, ".") && strcmp(de->d_name, "..")) {
-			snprintf(p, sizeof(p), "%s/%s", dir, de->d_name);
-			if (rmdir(p))
-				unlink(p);
-		}
-	if (d)
-		closedir(d);
-	return rmdir(dir);
-}
-
-static const char *at(const char *name)
-{
-	static char p[4][512];
-	static int i;
-
-	i = (i + 1) % 4;
-	snprintf(p[i], sizeof(p[i]), "%s/%s", dir, name);
-	return p[i];
+	return scratch_remove();
 }
 
 static unsigned char pattern(size_t k)
@@ -124,7 +100,7 @@ static void same_bytes(const char *path)
 
 static void test_dropped(void **unused)
 {
-	const char *f = at("old.pftrace");
+	const char *f = scratch_at("old.pftrace");
 
 	put_synced(f);
 	if (resident(f) != NPAGES)
@@ -136,7 +112,7 @@ static void test_dropped(void **unused)
 
 static void test_open_drops(void **unused)
 {
-	const char *f = at("old.html");
+	const char *f = scratch_at("old.html");
 	struct ea_out o;
 	struct ea_err err;
 
@@ -152,12 +128,13 @@ static void test_open_drops(void **unused)
 
 static void test_left_alone(void **unused)
 {
-	assert_int_equal(mkfifo(at("fifo"), 0600), 0);
-	ea_out_drop_old(at("fifo")); /* returns: no writer is waited for */
-	ea_out_drop_old(at("missing"));
-	assert_int_equal(mkdir(at("sub"), 0700), 0);
-	ea_out_drop_old(at("sub"));
-	assert_int_equal(access(at("missing"), F_OK), -1);
+	assert_int_equal(mkfifo(scratch_at("fifo"), 0600), 0);
+	/* returns: no writer is waited for */
+	ea_out_drop_old(scratch_at("fifo"));
+	ea_out_drop_old(scratch_at("missing"));
+	assert_int_equal(mkdir(scratch_at("sub"), 0700), 0);
+	ea_out_drop_old(scratch_at("sub"));
+	assert_int_equal(access(scratch_at("missing"), F_OK), -1);
 }
 
 int main(void)

@@ -12,57 +12,34 @@
 #include <unistd.h>
 
 #include "harness.h"
+#include "scratch-dir.h"
 #include "eatrace/input.h"
 #include "eatrace/output.h"
 
-static char dir[64];
-
 static int setup(void **unused)
 {
-	snprintf(dir, sizeof(dir), "/tmp/eatrace-outfile.XXXXXX");
-	return mkdtemp(dir) ? 0 : -1;
+	return scratch_make("outfile");
 }
 
 static int teardown(void **unused)
 {
-	struct dirent *de;
-	DIR *d = opendir(dir);
-	char p[512];
-
-	while (d && (de = readdir(d)))
-		if (de->d_name[0] != '.' || (strcmp(de->d_name, ".") && strcmp(de->d_name, ".."))) {
-			snprintf(p, sizeof(p), "%s/%s", dir, de->d_name);
-			unlink(p);
-		}
-	if (d)
-		closedir(d);
-	return rmdir(dir);
-}
-
-static const char *at(const char *name)
-{
-	static char p[4][512];
-	static int i;
-
-	i = (i + 1) % 4;
-	snprintf(p[i], sizeof(p[i]), "%s/%s", dir, name);
-	return p[i];
+	return scratch_remove();
 }
 
 static void put(const char *name, const char *text, mode_t mode)
 {
-	FILE *f = fopen(at(name), "w");
+	FILE *f = fopen(scratch_at(name), "w");
 
 	assert_non_null(f);
 	fputs(text, f);
 	fclose(f);
-	chmod(at(name), mode);
+	chmod(scratch_at(name), mode);
 }
 
 static int entries(void)
 {
 	struct dirent *de;
-	DIR *d = opendir(dir);
+	DIR *d = opendir(scratch_dir);
 	int n = 0;
 
 	while ((de = readdir(d)))
@@ -74,7 +51,7 @@ static int entries(void)
 static void content(const char *name, const char *want)
 {
 	char buf[64] = "";
-	FILE *f = fopen(at(name), "r");
+	FILE *f = fopen(scratch_at(name), "r");
 
 	assert_non_null(f);
 	assert_non_null(fgets(buf, sizeof(buf), f));
@@ -90,19 +67,19 @@ static void test_commit_together(void **unused)
 	struct stat st;
 
 	put("a", "old a\n", 0640);
-	assert_int_equal(ea_out_open(&a, at("a"), &err), 0);
-	assert_int_equal(ea_out_open(&b, at("b"), &err), 0);
+	assert_int_equal(ea_out_open(&a, scratch_at("a"), &err), 0);
+	assert_int_equal(ea_out_open(&b, scratch_at("b"), &err), 0);
 	fputs("new a\n", a.f);
 	fputs("new b\n", b.f);
 	assert_int_equal(ea_out_commit(&a, &err), 0);
 	assert_int_equal(ea_out_commit(&b, &err), 0);
 	content("a", "old a\n");
-	assert_int_not_equal(stat(at("b"), &st), 0);
+	assert_int_not_equal(stat(scratch_at("b"), &st), 0);
 	assert_int_equal(entries(), 3);		/* a and two temporaries */
 	assert_int_equal(ea_out_commit_all(&err), 0);
 	content("a", "new a\n");
 	content("b", "new b\n");
-	assert_int_equal(stat(at("a"), &st), 0);
+	assert_int_equal(stat(scratch_at("a"), &st), 0);
 	assert_int_equal(st.st_mode & 07777, 0640);
 	assert_int_equal(entries(), 2);
 }
@@ -114,8 +91,8 @@ static void test_discard(void **unused)
 	struct ea_err err;
 
 	put("keep", "old\n", 0600);
-	assert_int_equal(ea_out_open(&a, at("keep"), &err), 0);
-	assert_int_equal(ea_out_open(&b, at("other"), &err), 0);
+	assert_int_equal(ea_out_open(&a, scratch_at("keep"), &err), 0);
+	assert_int_equal(ea_out_open(&b, scratch_at("other"), &err), 0);
 	fputs("new\n", a.f);
 	assert_int_equal(ea_out_commit(&a, &err), 0);
 	ea_out_discard_all();
@@ -133,9 +110,9 @@ static void test_input_refused(void **unused)
 	struct ea_err err;
 
 	put("in.txt", "trace\n", 0644);
-	assert_int_equal(ea_input_check(at("in.txt"), &err), 0);
-	assert_int_equal(link(at("in.txt"), at("hard.txt")), 0);
-	assert_int_equal(ea_out_open(&o, at("hard.txt"), &err), -1);
+	assert_int_equal(ea_input_check(scratch_at("in.txt"), &err), 0);
+	assert_int_equal(link(scratch_at("in.txt"), scratch_at("hard.txt")), 0);
+	assert_int_equal(ea_out_open(&o, scratch_at("hard.txt"), &err), -1);
 	assert_non_null(strstr(err.msg, "hard.txt: is an input of this run"));
 	content("in.txt", "trace\n");
 	assert_int_equal(entries(), 2);
@@ -153,16 +130,16 @@ static void test_output_twice(void **unused)
 	char twice[600];
 
 	put("old", "old\n", 0644);
-	assert_int_equal(link(at("old"), at("hard")), 0);
-	assert_int_equal(symlink("new", at("sym")), 0);
-	assert_int_equal(ea_out_open(&a, at("new"), &err), 0);
-	snprintf(twice, sizeof(twice), "%s/./new", dir);
+	assert_int_equal(link(scratch_at("old"), scratch_at("hard")), 0);
+	assert_int_equal(symlink("new", scratch_at("sym")), 0);
+	assert_int_equal(ea_out_open(&a, scratch_at("new"), &err), 0);
+	snprintf(twice, sizeof(twice), "%s/./new", scratch_dir);
 	assert_int_equal(ea_out_open(&b, twice, &err), -1);
 	assert_non_null(strstr(err.msg, "/./new: is already an output of this run (as "));
-	assert_int_equal(ea_out_open(&b, at("sym"), &err), -1);
+	assert_int_equal(ea_out_open(&b, scratch_at("sym"), &err), -1);
 	assert_non_null(strstr(err.msg, "sym: is already an output of this run"));
-	assert_int_equal(ea_out_open(&b, at("old"), &err), 0);
-	assert_int_equal(ea_out_open(&a, at("hard"), &err), -1);
+	assert_int_equal(ea_out_open(&b, scratch_at("old"), &err), 0);
+	assert_int_equal(ea_out_open(&a, scratch_at("hard"), &err), -1);
 	assert_non_null(strstr(err.msg, "hard: is already an output of this run"));
 	ea_out_discard_all();
 }
@@ -172,8 +149,8 @@ static void test_fifo_input(void **unused)
 {
 	struct ea_err err;
 
-	assert_int_equal(mkfifo(at("fifo"), 0600), 0);
-	assert_int_equal(ea_input_check(at("fifo"), &err), -1);
+	assert_int_equal(mkfifo(scratch_at("fifo"), 0600), 0);
+	assert_int_equal(ea_input_check(scratch_at("fifo"), &err), -1);
 	assert_non_null(strstr(err.msg, "fifo: not a regular file (a FIFO"));
 }
 
