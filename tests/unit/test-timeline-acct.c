@@ -65,6 +65,13 @@ struct outcome {
 	int st_nfreqs[8];
 };
 
+/* What run_way() allocated in o. */
+static void outcome_free(struct outcome *o)
+{
+	free(o->e);
+	free(o->ch);
+}
+
 /* Task switches after which the accountant deferred energies. */
 static long deferring;
 
@@ -272,12 +279,9 @@ static void test_same_timeline(void **state)
 					assert_same_outcome(&a, &b, shapes[h].width);
 					assert_same_outcome(&a, &c, shapes[h].width);
 				}
-				free(a.e);
-				free(a.ch);
-				free(b.e);
-				free(b.ch);
-				free(c.e);
-				free(c.ch);
+				outcome_free(&a);
+				outcome_free(&b);
+				outcome_free(&c);
 			}
 		}
 	}
@@ -332,14 +336,10 @@ static void test_switch_sync(void **state)
 		 * none of the 24.8 us) */
 		if (!shapes[h].win)
 			assert_true(a.st_busy[0] > 0 && a.st_busy[1] > 0);
-		free(a.e);
-		free(a.ch);
-		free(b.e);
-		free(b.ch);
-		free(c.e);
-		free(c.ch);
-		free(d.e);
-		free(d.ch);
+		outcome_free(&a);
+		outcome_free(&b);
+		outcome_free(&c);
+		outcome_free(&d);
 	}
 	assert_true(deferring > 100);
 }
