@@ -397,8 +397,19 @@ static enum open_result rehearse_open(const char *path, const char **crashed)
 		_exit(open_buffers(path, &scratch, &name)); /* no free: exits */
 	}
 	close(fd[1]);
-	while (read(fd[0], &c, 1) == 1 || errno == EINTR)
-		last = c;
+	/*
+	 * The stages the child reached, to its end (EOF). errno only after a
+	 * failed read(): one left at EINTR by a handled signal (libFuzzer's
+	 * SIGALRM, every few seconds) made this loop spin on read()'s EOF.
+	 */
+	for (;;) {
+		ssize_t n = read(fd[0], &c, 1);
+
+		if (n == 1)
+			last = c;
+		else if (n == 0 || errno != EINTR)
+			break;
+	}
 	close(fd[0]);
 	while (waitpid(pid, &status, 0) < 0)
 		if (errno != EINTR)
