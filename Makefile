@@ -50,7 +50,7 @@ FUZZ_TIME    ?= 60
 FUZZ_CC      ?= clang
 FUZZ_CFLAGS  := -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 
-.PHONY: all check deps test test-build sanitize sanitize-build demo install uninstall clean bench fuzz format
+.PHONY: all check deps test test-build sanitize sanitize-build demo install uninstall clean bench fuzz fuzz-seeds format
 
 all: $(BIN)
 
@@ -137,11 +137,19 @@ $(BUILD)/fuzz/fuzz-%: tests/fuzz/fuzz-%.c $(wildcard tests/fuzz/*.h) $(LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(filter-out -MMD -MP,$(CFLAGS)) -fsanitize=fuzzer -Itests/fuzz -o $@ $< $(LIB) $(LDLIBS)
 
-fuzz: deps
-	@$(MAKE) --no-print-directory BUILD=build-fuzz CC=$(FUZZ_CC) \
+FUZZ_BUILD = @$(MAKE) --no-print-directory BUILD=build-fuzz CC=$(FUZZ_CC) \
 		CFLAGS="$(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link" \
 		$(FUZZ_TARGETS:%=build-fuzz/fuzz/fuzz-%)
+fuzz: deps
+	$(FUZZ_BUILD)
 	@sh tests/fuzz/run.sh build-fuzz/fuzz $(FUZZ_TIME) $(FUZZ_TARGETS)
+
+# The same builds over their committed corpora and crash files once, with
+# the flags 'make fuzz' gives them, without fuzzing (tests/fuzz/seeds.sh):
+# a few minutes, most of it the build; fails when a seed crashes one.
+fuzz-seeds: deps
+	$(FUZZ_BUILD)
+	@sh tests/fuzz/seeds.sh build-fuzz/fuzz $(FUZZ_TARGETS)
 
 # The energy of seven periodic tasks on ARM TC2 (a synthetic trace, see
 # traces/README.md), priced with the bundled model from the 2014 RFC.
