@@ -36,9 +36,20 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
  * NULL for those outside ASan, which libtracecmd checks (the CLI says
  * "truncated or corrupt trace.dat headers"), where ASan's default aborts
  * the fuzzer with allocation-size-too-big, a finding in no code of ours.
+ *
+ * max_allocation_size_mb: NULL past 2 GiB too. ASan poisons a large
+ * block's shadow (an eighth of its size) when it maps it and again when
+ * it is freed: 0x2770a7570 bytes (10.6 GB, asked by libtracecmd of one
+ * input, in the rehearsal child and again here) cost 1.5 s of page
+ * clearing per open, a timeout of -timeout=30 on a loaded machine (the
+ * dat target's "stalls", docs/robustness.md), and 1.3 GB of RSS each time;
+ * 20 runs of that input took 48 s with a timeout, 0.16 s with the cap.
+ * -malloc_limit_mb does not stand in for it: libFuzzer hooks malloc only
+ * with leak detection on (-detect_leaks=0 in dat.options).
  */
 const char *__asan_default_options(void);
 const char *__asan_default_options(void)
 {
-	return "quarantine_size_mb=16:allocator_may_return_null=1";
+	return "quarantine_size_mb=16:allocator_may_return_null=1:"
+	       "max_allocation_size_mb=2048";
 }
