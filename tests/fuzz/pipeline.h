@@ -8,9 +8,11 @@
 #ifndef EATRACE_FUZZ_PIPELINE_H
 #define EATRACE_FUZZ_PIPELINE_H
 
+#include <dirent.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdbool.h>
+#include <sys/resource.h>
 
 #include "eatrace/energy.h"
 #include "eatrace/input.h"
@@ -56,12 +58,79 @@ static void fuzz_in_child(void)
 	alarm(2);
 }
 
+/* This process's threads (its /proc/self/task entries); 0: cannot tell. */
+static int fuzz_threads(void)
+{
+	DIR *d = opendir("/proc/self/task");
+	struct dirent *e;
+	int n = 0;
+
+	if (!d)
+		return 0;
+	while ((e = readdir(d)))
+		if (e->d_name[0] != '.')
+			n++;
+	closedir(d);
+	return n;
+}
+
+/*
+ * Before the first input. dat-guard.c forks that child only while the
+ * process runs no other thread (a fork then can find the sanitizer's
+ * allocator locked forever by another thread); with one it opens the file
+ * unguarded, and a crash of libtracecmd is the fuzzer's. libFuzzer runs
+ * one for its RSS limit (-rss_limit_mb, 2048 by default): the targets
+ * calling fuzz_pipeline() or fuzz_reader() run with -rss_limit_mb=0 (their
+ * tests/fuzz/T.options) and check their peak RSS themselves
+ * (fuzz_rss_check()). Started with another thread, such a target stops at
+ * its first input, saying why, instead of fuzzing without the guard.
+ */
 static void fuzz_guard_forks(void)
 {
 	static bool done;
+	int n;
 
-	if (!done && !pthread_atfork(NULL, NULL, fuzz_in_child))
-		done = true;
+	if (done)
+		return;
+	n = fuzz_threads();
+	if (n != 1) {
+		fprintf(stderr,
+			"fuzz: %d threads at the first input (0: unknown): "
+			"dat-guard.c would open trace.dat files without its "
+			"rehearsal child, and libtracecmd's crashes on "
+			"corrupt files would crash this target; run it with "
+			"-rss_limit_mb=0 (tests/fuzz/*.options)\n",
+			n);
+		_exit(2);
+	}
+	if (pthread_atfork(NULL, NULL, fuzz_in_child))
+		abort();
+	done = true;
+}
+
+/*
+ * libFuzzer's -rss_limit_mb without its thread (see fuzz_guard_forks()):
+ * after each input, the process's peak RSS (ru_maxrss, as libFuzzer's
+ * thread reads it) over FUZZ_RSS_LIMIT_MB aborts, which makes the input a
+ * crash artifact, as libFuzzer's "out-of-memory" would. Checked once an
+ * input is done, not every second: within one input, -timeout bounds
+ * it, and each allocation -malloc_limit_mb (libFuzzer checks it with leak
+ * detection on) or ASan's max_allocation_size_mb (fuzz-dat.c).
+ */
+#define FUZZ_RSS_LIMIT_MB 2048
+
+static void fuzz_rss_check(void)
+{
+	struct rusage ru;
+
+	if (getrusage(RUSAGE_SELF, &ru))
+		return;
+	if (ru.ru_maxrss / 1024 > FUZZ_RSS_LIMIT_MB) {
+		fprintf(stderr,
+			"fuzz: out-of-memory: peak RSS %ld MB over %d MB\n",
+			ru.ru_maxrss / 1024, FUZZ_RSS_LIMIT_MB);
+		abort();
+	}
 }
 
 static const char fuzz_model_json[] =
@@ -153,6 +222,7 @@ static inline void fuzz_pipeline(const char *path, unsigned variant)
 	}
 	ea_stats_free(&st);
 	ea_acct_free(&acct);
+	fuzz_rss_check();
 }
 
 /* ea_input_open / ea_input_next alone, as 'eatrace dump' uses them. */

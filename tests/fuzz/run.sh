@@ -29,8 +29,11 @@ for t in "$@"; do
 	grep -E '^#[0-9]+.*cov:' "$dir/$t.log" | tail -n 1
 	grep -E '^stat::number_of_executed_units|^SUMMARY' "$dir/$t.log"
 	# Keep only inputs that add coverage in the committed corpus.
-	# (its timeout artifacts, if any, into BINDIR: not the working directory)
-	"$bin" -merge=1 -timeout=10 -artifact_prefix="$dir/" "$top/corpus/$t" "$work" \
+	# (its timeout artifacts, if any, into BINDIR: not the working directory;
+	# with the target's options, as its inputs ran: -rss_limit_mb=0 for
+	# those that open trace.dat files, tests/fuzz/pipeline.h)
+	"$bin" -merge=1 -timeout=10 -artifact_prefix="$dir/" $extra \
+		"$top/corpus/$t" "$work" \
 		>"$dir/$t.merge.log" 2>&1 ||
 		echo "fuzz: $t: merge failed, see $dir/$t.merge.log"
 done
