@@ -154,6 +154,10 @@ struct ea_replay_config {
 	 * energy alone is read (ensemble members, sensitivity): 16 bytes
 	 * less per activation while the run lasts. */
 	bool no_latencies;
+	/* Price the simulated timeline on a thread of its own, beside the
+	 * simulator (src/replay/sim-apart.c): for a run with a core to
+	 * spare, not for runs already side by side. The same figures. */
+	bool price_apart;
 };
 
 /* Tolerance of `late`: 1 ms. */

@@ -816,6 +816,8 @@ int cmd_replay(int argc, char **argv)
 			.sink = tw ? &sink : NULL,
 			/* priced on to the runs' common end below */
 			.keep_open = true,
+			/* one run at a time: its pricing beside it */
+			.price_apart = ea_input_jobs() >= 2,
 		};
 
 		cfg.state_cfg.win_start = o.cfg.win_start;
