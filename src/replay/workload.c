@@ -712,31 +712,54 @@ static int cmp_busy0(const void *a, const void *b)
 	return x->cpu - y->cpu;
 }
 
+/*
+ * rp_arrivals_in_order() for the arrival rules g whose ok[g] is true on
+ * entry, in one pass (each activation read once): ok[g] false once rule
+ * g finds one out of order, n[g] the arrivals counted until then.
+ */
+static void arrivals_in_order(const struct ea_workload *w, bool ok[2],
+			      size_t n[2])
+{
+	n[0] = n[1] = 0;
+	for (size_t i = 0; i < w->ntasks && (ok[0] || ok[1]); i++) {
+		const struct rp_task *t = &w->tasks[i];
+		uint64_t pt[2] = {0, 0}, pseq[2] = {0, 0};
+		bool first[2] = {true, true};
+
+		for (size_t k = 0; k < t->nacts && (ok[0] || ok[1]); k++) {
+			const struct rp_act a_ = rp_task_act(t, k), *a = &a_;
+
+			if (!(a->flags & RP_ACT_RAN))
+				continue;
+			for (int g = 0; g < 2; g++) {
+				uint64_t at = rp_arrival_time(g, a);
+
+				if (!ok[g] || at > w->counts.last_ts)
+					continue;
+				if (!first[g] &&
+				    (at < pt[g] ||
+				     (at == pt[g] && a->seq_in <= pseq[g]))) {
+					ok[g] = false;
+					continue;
+				}
+				first[g] = false;
+				pt[g] = at;
+				pseq[g] = a->seq_in;
+				n[g]++;
+			}
+		}
+	}
+}
+
 bool rp_arrivals_in_order(const struct ea_workload *w, bool keep_gaps,
 			  size_t *n)
 {
-	*n = 0;
-	for (size_t i = 0; i < w->ntasks; i++) {
-		const struct rp_task *t = &w->tasks[i];
-		uint64_t pt = 0, pseq = 0;
-		bool first = true;
+	bool ok[2] = {!keep_gaps, keep_gaps};
+	size_t nn[2];
 
-		for (size_t k = 0; k < t->nacts; k++) {
-			const struct rp_act a_ = rp_task_act(t, k), *a = &a_;
-			uint64_t at = rp_arrival_time(keep_gaps, a);
-
-			if (!(a->flags & RP_ACT_RAN) || at > w->counts.last_ts)
-				continue;
-			if (!first &&
-			    (at < pt || (at == pt && a->seq_in <= pseq)))
-				return false;
-			first = false;
-			pt = at;
-			pseq = a->seq_in;
-			(*n)++;
-		}
-	}
-	return true;
+	arrivals_in_order(w, ok, nn);
+	*n = nn[keep_gaps];
+	return ok[keep_gaps];
 }
 
 int ea_workload_done(struct ea_workload *w, const struct ea_state *s,
@@ -797,11 +820,10 @@ int ea_workload_done(struct ea_workload *w, const struct ea_state *s,
 	w->arr_order = calloc(1, sizeof(*w->arr_order));
 	if (!w->arr_order)
 		return ea_err_set(err, "out of memory");
-	for (int g = 0; g < 2; g++) {
-		w->arr_order->in_order[g] =
-			rp_arrivals_in_order(w, g, &w->arr_order->n[g]);
-		w->arr_order->known[g] = true;
-	}
+	/* both rules in one pass */
+	w->arr_order->in_order[0] = w->arr_order->in_order[1] = true;
+	arrivals_in_order(w, w->arr_order->in_order, w->arr_order->n);
+	w->arr_order->known[0] = w->arr_order->known[1] = true;
 	return 0;
 }
 
