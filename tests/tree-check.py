@@ -45,7 +45,7 @@ LAYERS = [
 FOLDER_LAYERS = {
     "replay": [
         ["platform", "em", "em-rfc", "cpumap", "topology", "interval"],  # the model's arithmetic
-        ["workload", "pin", "workload-perturb", "act-store"],  # the recording as activations
+        ["workload", "workload-apart", "pin", "workload-perturb", "act-store"],  # the recording as activations
         ["wake-affine", "select-idle-capacity", "find-idlest"],  # mainline's pieces
         ["select-idle-sibling"],  # shared by policies
         ["policy-*", "governor", "idle"],  # policies, governors, idle states

@@ -654,6 +654,8 @@ int cmd_replay(int argc, char **argv)
 	struct replay_run rr = { 0 };
 	struct ea_workload_config wcfg = { 0 };
 	struct ea_consumer cons[3];
+	struct ea_workload_apart *wa = NULL;
+	int rc_run;
 	const char *names[MAX_POLICIES];
 	char polbuf[256];
 	struct ea_replay_report rep;
@@ -784,14 +786,20 @@ int cmd_replay(int argc, char **argv)
 		ea_die("out of memory");
 		goto out;
 	}
-	cons[ncons++] = (struct ea_consumer){ &ea_workload_ops, rr.wl };
+	/* the extraction beside the reading, with a job for it */
+	if (ea_input_jobs() >= 2 && !ea_workload_apart_start(&wa, rr.wl))
+		cons[ncons++] = (struct ea_consumer){ &ea_workload_apart_ops, wa };
+	else
+		cons[ncons++] = (struct ea_consumer){ &ea_workload_ops, rr.wl };
 	o.cfg.ncpus = -1;
 	/* neither the workload, the actual run's accountant nor its
 	 * timeline reads utilisation from the state; only --perfetto reads
 	 * tasks (their names) */
 	o.cfg.no_util = true;
 	o.cfg.no_tasks = !ro.perfetto;
-	if (ea_run(&rr.run, args[0], &o.cfg, cons, ncons, &err)) {
+	rc_run = ea_run(&rr.run, args[0], &o.cfg, cons, ncons, &err);
+	ea_workload_apart_end(wa); /* the workload as made, whatever rc_run */
+	if (rc_run) {
 		ea_die("%s", err.msg);
 		goto out;
 	}

@@ -347,16 +347,14 @@ static bool early_run(struct ea_workload *w, const struct rp_task *t,
 	return true;
 }
 
-static void on_change(void *ctx, const struct ea_state *s, int cpu,
-		      uint64_t since, uint64_t now,
-		      const struct ea_cpu_state *old,
-		      const struct ea_cpu_state *new)
+void rp_wl_change(struct ea_workload *w, uint64_t first_ts, int cpu,
+		  uint64_t since, uint64_t now, const struct ea_cpu_state *old,
+		  const struct ea_cpu_state *new)
 {
-	struct ea_workload *w = ctx;
 	uint64_t seq = w->seq + 1;	/* the event being applied */
 	struct rp_cpu_timeline *tl;
 
-	w->first_ts = ea_state_first_ts(s);
+	w->first_ts = first_ts;
 	if (w->error[0] || grow_cpus(w, cpu))
 		return;
 	tl = &w->cpus[cpu];
@@ -391,7 +389,7 @@ static void on_change(void *ctx, const struct ea_state *s, int cpu,
 		a = open_act(t);
 		if (!a) {	/* running since before anything told: trace start */
 			a = act_open(w, t, since, RP_ACT_INFERRED |
-				     (since == ea_state_first_ts(s) ? RP_ACT_START : 0));
+				     (since == first_ts ? RP_ACT_START : 0));
 			if (!a)
 				return;
 		}
@@ -409,7 +407,7 @@ static void on_change(void *ctx, const struct ea_state *s, int cpu,
 				 */
 				a->release = since;
 				a->flags |= RP_ACT_INFERRED |
-					    (since == ea_state_first_ts(s) ?
+					    (since == first_ts ?
 					     RP_ACT_START : 0);
 			}
 			a->eligible = since;
@@ -445,7 +443,7 @@ static void on_change(void *ctx, const struct ea_state *s, int cpu,
 				overlap = true;
 			}
 			if (w->cfg.early_ns &&
-			    since < ea_state_first_ts(s) + w->cfg.early_ns &&
+			    since < first_ts + w->cfg.early_ns &&
 			    !early_run(w, t, g, cpu, since, now, cap, overlap))
 				return;
 		}
@@ -580,17 +578,21 @@ static void note_prio(struct rp_task *t, int32_t prio)
 		t->prio = prio;
 }
 
-static void on_event(void *ctx, const struct ea_state *s,
-		     const struct ea_event *ev)
+void rp_wl_skip(struct ea_workload *w, uint64_t first_ts, uint64_t n)
 {
-	struct ea_workload *w = ctx;
+	w->first_ts = first_ts;
+	w->seq += n;
+	if (w->seq > RP_SEQ_MAX && !w->error[0])
+		snprintf(w->error, sizeof(w->error), "more than 2^48 events");
+}
+
+void rp_wl_event(struct ea_workload *w, uint64_t first_ts,
+		 const struct ea_event *ev)
+{
 	struct rp_task *t;
 	struct rp_act *a;
 
-	w->first_ts = ea_state_first_ts(s);
-	w->seq++;
-	if (w->seq > RP_SEQ_MAX && !w->error[0])
-		snprintf(w->error, sizeof(w->error), "more than 2^48 events");
+	rp_wl_skip(w, first_ts, 1);
 	if (w->error[0])
 		return;
 	switch (ev->type) {
@@ -630,7 +632,7 @@ static void on_event(void *ctx, const struct ea_state *s,
 				if (ev->sw.prev_state == EA_PREV_DEAD)
 					a->flags |= RP_ACT_EXIT;
 				t->open = false;
-				count_act(&w->closed, a, ea_state_first_ts(s));
+				count_act(&w->closed, a, first_ts);
 			}
 		}
 		if (ev->sw.next_pid <= 0)
@@ -657,6 +659,20 @@ static void on_event(void *ctx, const struct ea_state *s,
 	default:
 		return;
 	}
+}
+
+static void on_change(void *ctx, const struct ea_state *s, int cpu,
+		      uint64_t since, uint64_t now,
+		      const struct ea_cpu_state *old,
+		      const struct ea_cpu_state *new)
+{
+	rp_wl_change(ctx, ea_state_first_ts(s), cpu, since, now, old, new);
+}
+
+static void on_event(void *ctx, const struct ea_state *s,
+		     const struct ea_event *ev)
+{
+	rp_wl_event(ctx, ea_state_first_ts(s), ev);
 }
 
 const struct ea_state_ops ea_workload_ops = {
