@@ -4,9 +4,9 @@
  * ordered events a run emits (sim-emit.c's batches) are handed over whole
  * to a thread that passes them, in the same order, to the sink (replay's
  * pricing: a state stage and the accountant), while the simulator goes on.
- * For a run with a core to spare (docs/replay.md "Threads", under "Timing"); the sink sees
- * the same events in the same order, one thread at a time, so every figure
- * is the same.
+ * For a run with a core to spare (docs/replay.md "Threads", under "Timing");
+ * the sink sees the same events in the same order, one thread at a time, so
+ * every figure is the same.
  *
  * A ring of APART_NBUF buffers of struct sim_out: the simulator fills one
  * (s->out, grown by sim_emit() as before), hands it over and takes the

@@ -150,8 +150,8 @@ static void hand(struct ea_workload_apart *a)
 static unsigned char *put(struct ea_workload_apart *a, uint32_t kind,
 			  int32_t cpu, uint64_t first_ts, size_t n)
 {
-	struct wa_head h = {.first_ts = a->skipped ? a->skip_first_ts
-						   : first_ts,
+	struct wa_head h = {.first_ts =
+				    a->skipped ? a->skip_first_ts : first_ts,
 			    .skipped = a->skipped,
 			    .kind = kind,
 			    .cpu = cpu};
@@ -186,7 +186,7 @@ static void on_change(void *ctx, const struct ea_state *s, int cpu,
 }
 
 /* The event types rp_wl_event() does more with than count. */
-#define WA_KEPT                                                          \
+#define WA_KEPT                                                             \
 	((1u << EA_EV_LOST) | (1u << EA_EV_WAKEUP) | (1u << EA_EV_WAKING) | \
 	 (1u << EA_EV_WAKEUP_NEW) | (1u << EA_EV_SWITCH))
 

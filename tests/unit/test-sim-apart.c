@@ -48,15 +48,15 @@ static int seen_event(void *ctx, const struct ea_event *ev, const char *comm)
 
 static struct ea_workload *workload(const char *path, struct ea_run *run)
 {
-	struct ea_workload_config wcfg = { .model = tc2,
-					   .source_capacity = 1024 };
-	struct ea_state_config cfg = { .ncpus = -1 };
+	struct ea_workload_config wcfg = {.model = tc2,
+					  .source_capacity = 1024};
+	struct ea_state_config cfg = {.ncpus = -1};
 	struct ea_workload *w;
 	struct ea_consumer cons;
 	struct ea_err err;
 
 	assert_int_equal(ea_workload_new(&w, &wcfg), 0);
-	cons = (struct ea_consumer){ &ea_workload_ops, w };
+	cons = (struct ea_consumer){&ea_workload_ops, w};
 	if (ea_run(run, path, &cfg, &cons, 1, &err) ||
 	    ea_workload_done(w, run->state, &err))
 		fail_msg("%s: %s", path, err.msg);
@@ -107,11 +107,11 @@ static void load(void **state)
  * delivered on another thread. */
 static void same_events(void **state)
 {
-	const char *traces[] = { "traces/demo/tc2-seven-tasks.txt",
-				 "traces/vm/wl-pingpong.dat" };
-	const char *pols[] = { "recorded", "eas-rfc", "feec", "cfs", "pack",
-			       "spread" };
-	const size_t batches[] = { SIM_APART_BATCH, 1, 7 };
+	const char *traces[] = {"traces/demo/tc2-seven-tasks.txt",
+				"traces/vm/wl-pingpong.dat"};
+	const char *pols[] = {"recorded", "eas-rfc", "feec",
+			      "cfs",	  "pack",    "spread"};
+	const size_t batches[] = {SIM_APART_BATCH, 1, 7};
 
 	load(state);
 	for (size_t ti = 0; ti < sizeof(traces) / sizeof(traces[0]); ti++) {
@@ -120,7 +120,7 @@ static void same_events(void **state)
 
 		for (size_t k = 0; k < sizeof(pols) / sizeof(pols[0]); k++) {
 			for (int comms = 0; comms < 2; comms++) {
-				struct seen ref = { 0 };
+				struct seen ref = {0};
 				uint64_t ref_events, events;
 				char err[128];
 
@@ -133,7 +133,8 @@ static void same_events(void **state)
 							  pthread_self()));
 				assert_int_equal(ref_events, ref.n);
 				for (size_t b = 0; b < 3; b++) {
-					struct seen d = { .slow = b == 2 ? 64 : 0 };
+					struct seen d = {.slow = b == 2 ? 64
+									: 0};
 
 					assert_int_equal(
 						one_run(w, pols[k], true,
@@ -159,7 +160,7 @@ static void same_events(void **state)
  */
 static void refusal(void **state)
 {
-	const uint64_t at[] = { 1, 100, 1000 };
+	const uint64_t at[] = {1, 100, 1000};
 	struct ea_run run;
 	struct ea_workload *w;
 
@@ -167,15 +168,15 @@ static void refusal(void **state)
 	w = workload("traces/vm/wl-pingpong.dat", &run);
 	for (size_t i = 0; i < sizeof(at) / sizeof(at[0]); i++) {
 		for (int apart = 0; apart < 2; apart++) {
-			struct seen d = { .fail_at = at[i] };
+			struct seen d = {.fail_at = at[i]};
 			uint64_t events;
 			char err[128];
 
-			assert_int_equal(one_run(w, "feec", apart, 16, true,
-						 &d, &events, err),
+			assert_int_equal(one_run(w, "feec", apart, 16, true, &d,
+						 &events, err),
 					 -1);
-			assert_string_equal(err,
-					    "cannot write the simulated events");
+			assert_string_equal(
+				err, "cannot write the simulated events");
 			assert_int_equal(d.calls, at[i]);
 			assert_int_equal(d.n, at[i] - 1);
 		}

@@ -27,8 +27,8 @@ static void load(void **state)
 }
 
 /* path's workload on tc2, extracted apart or not; *run kept. */
-static struct ea_workload *extract(const char *path, bool apart,
-				   bool segments, struct ea_run *run)
+static struct ea_workload *extract(const char *path, bool apart, bool segments,
+				   struct ea_run *run)
 {
 	struct ea_workload_config wcfg = {.model = tc2,
 					  .source_capacity = 1024,
@@ -139,12 +139,14 @@ static void same_workload(void **state)
 				}
 			}
 			for (int k = 0; k < 3; k++) {
-				const char *pol =
-					k == 0 ? "feec" : k == 1 ? "cfs" : "recorded";
+				const char *pol = k == 0   ? "feec"
+						  : k == 1 ? "cfs"
+							   : "recorded";
 				struct digest d0, d1;
 
+				/* recorded follows segments */
 				if (!seg && k == 2)
-					continue; /* recorded follows segments */
+					continue;
 				d0 = replay(w[0], pol);
 				d1 = replay(w[1], pol);
 				assert_true(d0.n > 0);
