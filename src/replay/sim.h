@@ -176,9 +176,11 @@ struct sim_cpu {
 #ifndef SIM_BATCH
 #define SIM_BATCH 256 /* events handed to the sink at a time */
 #endif
-/* ... when the sink runs on a thread of its own (sim-apart.c) */
+/* ... when the sink runs on a thread of its own (sim-apart.c): each of
+ * its 8 buffers grows to 512 events, the last instant's past the batch
+ * included (most instants have a few) */
 #ifndef SIM_APART_BATCH
-#define SIM_APART_BATCH 1024
+#define SIM_APART_BATCH 448
 #endif
 
 struct sim_out {
