@@ -786,8 +786,10 @@ int cmd_replay(int argc, char **argv)
 		ea_die("out of memory");
 		goto out;
 	}
-	/* the extraction beside the reading, with a job for it */
-	if (ea_input_jobs() >= 2 && !ea_workload_apart_start(&wa, rr.wl))
+	/* the extraction beside the reading, with a job for it besides
+	 * those of the reading (decoding, look-ahead, state: on the 2-vCPU
+	 * VM a third thread on two cores slowed the reading down) */
+	if (ea_input_jobs() >= 4 && !ea_workload_apart_start(&wa, rr.wl))
 		cons[ncons++] = (struct ea_consumer){ &ea_workload_apart_ops, wa };
 	else
 		cons[ncons++] = (struct ea_consumer){ &ea_workload_ops, rr.wl };
