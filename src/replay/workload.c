@@ -347,9 +347,12 @@ static bool early_run(struct ea_workload *w, const struct rp_task *t,
 	return true;
 }
 
-void rp_wl_change(struct ea_workload *w, uint64_t first_ts, int cpu,
-		  uint64_t since, uint64_t now, const struct ea_cpu_state *old,
-		  const struct ea_cpu_state *new)
+/* The state's calls, given first_ts: made inline in both ea_workload_ops
+ * and rp_wl_change(), rp_wl_event() (the default path pays no call). */
+static inline __attribute__((always_inline)) void
+wl_change(struct ea_workload *w, uint64_t first_ts, int cpu, uint64_t since,
+	  uint64_t now, const struct ea_cpu_state *old,
+	  const struct ea_cpu_state *new)
 {
 	uint64_t seq = w->seq + 1;	/* the event being applied */
 	struct rp_cpu_timeline *tl;
@@ -578,7 +581,8 @@ static void note_prio(struct rp_task *t, int32_t prio)
 		t->prio = prio;
 }
 
-void rp_wl_skip(struct ea_workload *w, uint64_t first_ts, uint64_t n)
+static inline void wl_skip(struct ea_workload *w, uint64_t first_ts,
+			   uint64_t n)
 {
 	w->first_ts = first_ts;
 	w->seq += n;
@@ -586,13 +590,18 @@ void rp_wl_skip(struct ea_workload *w, uint64_t first_ts, uint64_t n)
 		snprintf(w->error, sizeof(w->error), "more than 2^48 events");
 }
 
-void rp_wl_event(struct ea_workload *w, uint64_t first_ts,
-		 const struct ea_event *ev)
+void rp_wl_skip(struct ea_workload *w, uint64_t first_ts, uint64_t n)
+{
+	wl_skip(w, first_ts, n);
+}
+
+static inline __attribute__((always_inline)) void
+wl_event(struct ea_workload *w, uint64_t first_ts, const struct ea_event *ev)
 {
 	struct rp_task *t;
 	struct rp_act *a;
 
-	rp_wl_skip(w, first_ts, 1);
+	wl_skip(w, first_ts, 1);
 	if (w->error[0])
 		return;
 	switch (ev->type) {
@@ -661,18 +670,31 @@ void rp_wl_event(struct ea_workload *w, uint64_t first_ts,
 	}
 }
 
+void rp_wl_change(struct ea_workload *w, uint64_t first_ts, int cpu,
+		  uint64_t since, uint64_t now, const struct ea_cpu_state *old,
+		  const struct ea_cpu_state *new)
+{
+	wl_change(w, first_ts, cpu, since, now, old, new);
+}
+
+void rp_wl_event(struct ea_workload *w, uint64_t first_ts,
+		 const struct ea_event *ev)
+{
+	wl_event(w, first_ts, ev);
+}
+
 static void on_change(void *ctx, const struct ea_state *s, int cpu,
 		      uint64_t since, uint64_t now,
 		      const struct ea_cpu_state *old,
 		      const struct ea_cpu_state *new)
 {
-	rp_wl_change(ctx, ea_state_first_ts(s), cpu, since, now, old, new);
+	wl_change(ctx, ea_state_first_ts(s), cpu, since, now, old, new);
 }
 
 static void on_event(void *ctx, const struct ea_state *s,
 		     const struct ea_event *ev)
 {
-	rp_wl_event(ctx, ea_state_first_ts(s), ev);
+	wl_event(ctx, ea_state_first_ts(s), ev);
 }
 
 const struct ea_state_ops ea_workload_ops = {
