@@ -45,12 +45,12 @@ LAYERS = [
 FOLDER_LAYERS = {
     "replay": [
         ["platform", "em", "em-rfc", "cpumap", "topology", "interval"],  # the model's arithmetic
-        ["workload", "pin", "workload-perturb", "act-store"],  # the recording as activations
+        ["workload", "workload-apart", "pin", "workload-perturb", "act-store"],  # the recording as activations
         ["wake-affine", "select-idle-capacity", "find-idlest"],  # mainline's pieces
         ["select-idle-sibling"],  # shared by policies
         ["policy-*", "governor", "idle"],  # policies, governors, idle states
         ["policy"],  # the policy table
-        ["sim-emit", "sim-pelt", "sim-arrivals", "sim-exit", "sim-load", "sim-eevdf", "lats"],  # the simulator, by mechanism
+        ["sim-emit", "sim-apart", "sim-pelt", "sim-arrivals", "sim-exit", "sim-load", "sim-eevdf", "lats"],  # the simulator, by mechanism
         ["sim-idle", "sim-freq", "sim-rq", "sim-busy0"],
         ["sim-act", "sim-offline"],
         ["sim-balance", "sim-wake"],

@@ -93,6 +93,20 @@ struct ea_workload_counts {
 int ea_workload_new(struct ea_workload **w, const struct ea_workload_config *cfg);
 void ea_workload_free(struct ea_workload *w);
 extern const struct ea_state_ops ea_workload_ops;
+/*
+ * The workload's extraction on a thread of its own
+ * (src/replay/workload-apart.c): a consumer for ea_run() in place of
+ * {&ea_workload_ops, w}, ctx the ea_workload_apart, whose calls are made
+ * on w by that thread, in the same order (the same workload). Started
+ * before ea_run(): 0, or -1 (no thread: use ea_workload_ops). Ended after
+ * it, whatever its result, before w is read or freed: every call handed
+ * over made, the thread ended, *a freed (NULL: nothing).
+ */
+struct ea_workload_apart;
+int ea_workload_apart_start(struct ea_workload_apart **a,
+			    struct ea_workload *w);
+extern const struct ea_state_ops ea_workload_apart_ops;
+void ea_workload_apart_end(struct ea_workload_apart *a);
 /* After ea_state_finish(): closes open activations, sorts. 0 or -1 + err. */
 int ea_workload_done(struct ea_workload *w, const struct ea_state *s,
 		     struct ea_err *err);
@@ -154,6 +168,10 @@ struct ea_replay_config {
 	 * energy alone is read (ensemble members, sensitivity): 16 bytes
 	 * less per activation while the run lasts. */
 	bool no_latencies;
+	/* Price the simulated timeline on a thread of its own, beside the
+	 * simulator (src/replay/sim-apart.c): for a run with a core to
+	 * spare, not for runs already side by side. The same figures. */
+	bool price_apart;
 };
 
 /* Tolerance of `late`: 1 ms. */

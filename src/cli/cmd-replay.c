@@ -654,6 +654,8 @@ int cmd_replay(int argc, char **argv)
 	struct replay_run rr = { 0 };
 	struct ea_workload_config wcfg = { 0 };
 	struct ea_consumer cons[3];
+	struct ea_workload_apart *wa = NULL;
+	int rc_run;
 	const char *names[MAX_POLICIES];
 	char polbuf[256];
 	struct ea_replay_report rep;
@@ -784,14 +786,22 @@ int cmd_replay(int argc, char **argv)
 		ea_die("out of memory");
 		goto out;
 	}
-	cons[ncons++] = (struct ea_consumer){ &ea_workload_ops, rr.wl };
+	/* the extraction beside the reading, with a job for it besides
+	 * those of the reading (decoding, look-ahead, state: on the 2-vCPU
+	 * VM a third thread on two cores slowed the reading down) */
+	if (ea_input_jobs() >= 4 && !ea_workload_apart_start(&wa, rr.wl))
+		cons[ncons++] = (struct ea_consumer){ &ea_workload_apart_ops, wa };
+	else
+		cons[ncons++] = (struct ea_consumer){ &ea_workload_ops, rr.wl };
 	o.cfg.ncpus = -1;
 	/* neither the workload, the actual run's accountant nor its
 	 * timeline reads utilisation from the state; only --perfetto reads
 	 * tasks (their names) */
 	o.cfg.no_util = true;
 	o.cfg.no_tasks = !ro.perfetto;
-	if (ea_run(&rr.run, args[0], &o.cfg, cons, ncons, &err)) {
+	rc_run = ea_run(&rr.run, args[0], &o.cfg, cons, ncons, &err);
+	ea_workload_apart_end(wa); /* the workload as made, whatever rc_run */
+	if (rc_run) {
 		ea_die("%s", err.msg);
 		goto out;
 	}
@@ -816,6 +826,8 @@ int cmd_replay(int argc, char **argv)
 			.sink = tw ? &sink : NULL,
 			/* priced on to the runs' common end below */
 			.keep_open = true,
+			/* one run at a time: its pricing beside it */
+			.price_apart = ea_input_jobs() >= 2,
 		};
 
 		cfg.state_cfg.win_start = o.cfg.win_start;

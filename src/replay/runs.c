@@ -26,6 +26,7 @@ struct pool {
 	pthread_mutex_t lock;
 	int next, done;
 	bool failed;
+	bool apart; /* a thread to spare for each job's pricing */
 	struct ea_err err;
 };
 
@@ -66,6 +67,7 @@ static int run_job(const struct pool *p, int j, struct ea_err *err)
 		cfg.sink = NULL;
 		cfg.keep_open = true;
 		cfg.no_latencies = true; /* its energy alone is read */
+		cfg.price_apart = p->apart;
 		if (job->model)
 			cfg.model = job->model;
 		if (copy) {
@@ -151,6 +153,9 @@ int rp_run_jobs(const struct ea_workload *w,
 	pthread_t *tids = NULL;
 	int started = 0;
 
+	/* fewer jobs than threads: each job's runs price apart (beside
+	 * their simulator) on those left */
+	p.apart = threads >= 2 * njobs;
 	if (threads > njobs)
 		threads = njobs;
 	if (threads < 1)

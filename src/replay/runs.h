@@ -31,7 +31,9 @@ struct rp_job_out {
 /*
  * Every cfgs[p] (or the job's one) on every job, priced to the job's
  * common end (ea_replay_close()), up to threads jobs at
- * once, into out[j * npol + p]. Deterministic: a job's results do not depend on
+ * once (with twice as many threads as jobs or more, each run's pricing on
+ * a thread of its own: ea_replay_config.price_apart), into
+ * out[j * npol + p]. Deterministic: a job's results do not depend on
  * the threads. progress as ea_ensemble_config's. 0, or -1 + err.
  */
 int rp_run_jobs(const struct ea_workload *w,

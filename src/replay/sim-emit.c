@@ -15,10 +15,6 @@
 
 #include "replay/sim.h"
 
-#ifndef SIM_BATCH
-#define SIM_BATCH 256 /* events handed to the sink at a time */
-#endif
-
 /*
  * The comm an emitted event carries: the task's, as snprintf("%s") would
  * copy it (at most EA_COMM_LEN - 1 bytes, zero-padded), or "<idle>".
@@ -106,6 +102,12 @@ static void deliver(struct sim *s)
 {
 	static const char none[EA_COMM_LEN];
 
+	if (s->apart) {
+		if (s->nout)
+			sim_apart_hand(s);
+		s->nout = s->bucket0 = 0;
+		return;
+	}
 	for (size_t i = 0; i < s->nout && !s->error[0]; i++) {
 		if (s->sink(s->sink_ctx, &s->out[i].ev,
 			    s->no_comms ? none : s->out[i].comm))
@@ -126,7 +128,7 @@ void sim_close_bucket(struct sim *s)
 	s->bucket0 = s->nout;
 	s->order = 0;
 	s->nbuckets++; /* every CPU's kmax is 0 again */
-	if (s->nout >= SIM_BATCH)
+	if (s->nout >= s->batch)
 		deliver(s);
 }
 

@@ -227,6 +227,7 @@ int sim_init(struct sim *s, const struct ea_workload *w,
 	s->w = w;
 	s->m = m;
 	s->policy = p;
+	s->batch = SIM_BATCH;
 	s->gov = g;
 	rp_gov_spec_default(&s->gspec, g);
 	s->idle = idle;
@@ -380,6 +381,7 @@ void sim_free(struct sim *s)
 	free(s->offs);
 	free(s->off_until);
 	free(s->off_end);
+	sim_apart_end(s); /* s->out is the simulator's again */
 	free(s->out);
 	sim_lats_free(&s->lat);
 	sim_lats_free(&s->floor);

@@ -408,6 +408,8 @@ int sim_run(struct sim *s)
 				     s->now - s->cpus[i].idle_since);
 	if (!s->error[0])
 		sim_flush(s);
+	/* what was handed over is delivered, as it was when handed */
+	sim_apart_end(s);
 	return s->error[0] ? -1 : 0;
 }
 

@@ -173,6 +173,16 @@ struct sim_cpu {
 	size_t nidle_lens, idle_lens_cap, idle_period;
 };
 
+#ifndef SIM_BATCH
+#define SIM_BATCH 256 /* events handed to the sink at a time */
+#endif
+/* ... when the sink runs on a thread of its own (sim-apart.c): each of
+ * its 8 buffers grows to 512 events, the last instant's past the batch
+ * included (most instants have a few) */
+#ifndef SIM_APART_BATCH
+#define SIM_APART_BATCH 448
+#endif
+
 struct sim_out {
 	struct ea_event ev;
 	uint64_t key;
@@ -276,6 +286,8 @@ struct sim {
 	struct sim_out *out;
 	size_t nout, out_cap, bucket0;
 	uint64_t nbuckets; /* closed */
+	size_t batch; /* events handed to the sink at a time */
+	struct sim_apart *apart; /* the sink on a thread (sim-apart.c) */
 	uint32_t order;
 	int (*sink)(void *ctx, const struct ea_event *ev, const char *comm);
 	bool no_comms; /* the sink reads no comm: sim_out.comm not kept */
@@ -450,6 +462,14 @@ void sim_close_bucket(struct sim *s);
 void sim_flush(struct sim *s);
 void sim_swapper_comm(int cpu, char *out);
 void sim_emit_switch(struct sim *s, int cpu, int next, uint64_t key);
+
+/* sim-apart.c: the sink on a thread of its own, beside the simulator */
+/* sim_apart_start(): simulator.h */
+/* The batch s->out[0, nout) handed over (nout is left for the caller to
+ * clear); s->out becomes a free buffer. */
+void sim_apart_hand(struct sim *s);
+/* Every batch handed delivered, the thread ended (nothing if none). */
+void sim_apart_end(struct sim *s);
 
 /* sim-pelt.c: lazy time: PELT, work left, busy time; util_est */
 bool sim_run_cpu(struct sim *s, struct sim_cpu *c, uint64_t t, bool is_live);

@@ -81,6 +81,13 @@ void sim_set_sink(struct sim *s,
 		  void *ctx);
 /* The sink reads no comm (it gets "" for each event): none is copied. */
 void sim_sink_no_comms(struct sim *s);
+/*
+ * The sink on a thread of its own (after sim_set_sink() and
+ * sim_sink_no_comms(), before sim_run(); sim-apart.c) until sim_run()
+ * ends: the same events in the same order, while the simulator goes on.
+ * 0, or -1 (no thread: the sink is called on the simulator's, as before).
+ */
+int sim_apart_start(struct sim *s);
 /* --idle oracle's first pass: a run without output measuring each idle
  * period, then back to the start. 0 or -1 (sim_error()). */
 int sim_measure_idle(struct sim *s);

@@ -347,16 +347,17 @@ static bool early_run(struct ea_workload *w, const struct rp_task *t,
 	return true;
 }
 
-static void on_change(void *ctx, const struct ea_state *s, int cpu,
-		      uint64_t since, uint64_t now,
-		      const struct ea_cpu_state *old,
-		      const struct ea_cpu_state *new)
+/* The state's calls, given first_ts: made inline in both ea_workload_ops
+ * and rp_wl_change(), rp_wl_event() (the default path pays no call). */
+static inline __attribute__((always_inline)) void
+wl_change(struct ea_workload *w, uint64_t first_ts, int cpu, uint64_t since,
+	  uint64_t now, const struct ea_cpu_state *old,
+	  const struct ea_cpu_state *new)
 {
-	struct ea_workload *w = ctx;
 	uint64_t seq = w->seq + 1;	/* the event being applied */
 	struct rp_cpu_timeline *tl;
 
-	w->first_ts = ea_state_first_ts(s);
+	w->first_ts = first_ts;
 	if (w->error[0] || grow_cpus(w, cpu))
 		return;
 	tl = &w->cpus[cpu];
@@ -391,7 +392,7 @@ static void on_change(void *ctx, const struct ea_state *s, int cpu,
 		a = open_act(t);
 		if (!a) {	/* running since before anything told: trace start */
 			a = act_open(w, t, since, RP_ACT_INFERRED |
-				     (since == ea_state_first_ts(s) ? RP_ACT_START : 0));
+				     (since == first_ts ? RP_ACT_START : 0));
 			if (!a)
 				return;
 		}
@@ -409,7 +410,7 @@ static void on_change(void *ctx, const struct ea_state *s, int cpu,
 				 */
 				a->release = since;
 				a->flags |= RP_ACT_INFERRED |
-					    (since == ea_state_first_ts(s) ?
+					    (since == first_ts ?
 					     RP_ACT_START : 0);
 			}
 			a->eligible = since;
@@ -445,7 +446,7 @@ static void on_change(void *ctx, const struct ea_state *s, int cpu,
 				overlap = true;
 			}
 			if (w->cfg.early_ns &&
-			    since < ea_state_first_ts(s) + w->cfg.early_ns &&
+			    since < first_ts + w->cfg.early_ns &&
 			    !early_run(w, t, g, cpu, since, now, cap, overlap))
 				return;
 		}
@@ -580,17 +581,27 @@ static void note_prio(struct rp_task *t, int32_t prio)
 		t->prio = prio;
 }
 
-static void on_event(void *ctx, const struct ea_state *s,
-		     const struct ea_event *ev)
+static inline void wl_skip(struct ea_workload *w, uint64_t first_ts,
+			   uint64_t n)
 {
-	struct ea_workload *w = ctx;
+	w->first_ts = first_ts;
+	w->seq += n;
+	if (w->seq > RP_SEQ_MAX && !w->error[0])
+		snprintf(w->error, sizeof(w->error), "more than 2^48 events");
+}
+
+void rp_wl_skip(struct ea_workload *w, uint64_t first_ts, uint64_t n)
+{
+	wl_skip(w, first_ts, n);
+}
+
+static inline __attribute__((always_inline)) void
+wl_event(struct ea_workload *w, uint64_t first_ts, const struct ea_event *ev)
+{
 	struct rp_task *t;
 	struct rp_act *a;
 
-	w->first_ts = ea_state_first_ts(s);
-	w->seq++;
-	if (w->seq > RP_SEQ_MAX && !w->error[0])
-		snprintf(w->error, sizeof(w->error), "more than 2^48 events");
+	wl_skip(w, first_ts, 1);
 	if (w->error[0])
 		return;
 	switch (ev->type) {
@@ -630,7 +641,7 @@ static void on_event(void *ctx, const struct ea_state *s,
 				if (ev->sw.prev_state == EA_PREV_DEAD)
 					a->flags |= RP_ACT_EXIT;
 				t->open = false;
-				count_act(&w->closed, a, ea_state_first_ts(s));
+				count_act(&w->closed, a, first_ts);
 			}
 		}
 		if (ev->sw.next_pid <= 0)
@@ -657,6 +668,33 @@ static void on_event(void *ctx, const struct ea_state *s,
 	default:
 		return;
 	}
+}
+
+void rp_wl_change(struct ea_workload *w, uint64_t first_ts, int cpu,
+		  uint64_t since, uint64_t now, const struct ea_cpu_state *old,
+		  const struct ea_cpu_state *new)
+{
+	wl_change(w, first_ts, cpu, since, now, old, new);
+}
+
+void rp_wl_event(struct ea_workload *w, uint64_t first_ts,
+		 const struct ea_event *ev)
+{
+	wl_event(w, first_ts, ev);
+}
+
+static void on_change(void *ctx, const struct ea_state *s, int cpu,
+		      uint64_t since, uint64_t now,
+		      const struct ea_cpu_state *old,
+		      const struct ea_cpu_state *new)
+{
+	wl_change(ctx, ea_state_first_ts(s), cpu, since, now, old, new);
+}
+
+static void on_event(void *ctx, const struct ea_state *s,
+		     const struct ea_event *ev)
+{
+	wl_event(ctx, ea_state_first_ts(s), ev);
 }
 
 const struct ea_state_ops ea_workload_ops = {
@@ -712,31 +750,54 @@ static int cmp_busy0(const void *a, const void *b)
 	return x->cpu - y->cpu;
 }
 
+/*
+ * rp_arrivals_in_order() for the arrival rules g whose ok[g] is true on
+ * entry, in one pass (each activation read once): ok[g] false once rule
+ * g finds one out of order, n[g] the arrivals counted until then.
+ */
+static void arrivals_in_order(const struct ea_workload *w, bool ok[2],
+			      size_t n[2])
+{
+	n[0] = n[1] = 0;
+	for (size_t i = 0; i < w->ntasks && (ok[0] || ok[1]); i++) {
+		const struct rp_task *t = &w->tasks[i];
+		uint64_t pt[2] = {0, 0}, pseq[2] = {0, 0};
+		bool first[2] = {true, true};
+
+		for (size_t k = 0; k < t->nacts && (ok[0] || ok[1]); k++) {
+			const struct rp_act a_ = rp_task_act(t, k), *a = &a_;
+
+			if (!(a->flags & RP_ACT_RAN))
+				continue;
+			for (int g = 0; g < 2; g++) {
+				uint64_t at = rp_arrival_time(g, a);
+
+				if (!ok[g] || at > w->counts.last_ts)
+					continue;
+				if (!first[g] &&
+				    (at < pt[g] ||
+				     (at == pt[g] && a->seq_in <= pseq[g]))) {
+					ok[g] = false;
+					continue;
+				}
+				first[g] = false;
+				pt[g] = at;
+				pseq[g] = a->seq_in;
+				n[g]++;
+			}
+		}
+	}
+}
+
 bool rp_arrivals_in_order(const struct ea_workload *w, bool keep_gaps,
 			  size_t *n)
 {
-	*n = 0;
-	for (size_t i = 0; i < w->ntasks; i++) {
-		const struct rp_task *t = &w->tasks[i];
-		uint64_t pt = 0, pseq = 0;
-		bool first = true;
+	bool ok[2] = {!keep_gaps, keep_gaps};
+	size_t nn[2];
 
-		for (size_t k = 0; k < t->nacts; k++) {
-			const struct rp_act a_ = rp_task_act(t, k), *a = &a_;
-			uint64_t at = rp_arrival_time(keep_gaps, a);
-
-			if (!(a->flags & RP_ACT_RAN) || at > w->counts.last_ts)
-				continue;
-			if (!first &&
-			    (at < pt || (at == pt && a->seq_in <= pseq)))
-				return false;
-			first = false;
-			pt = at;
-			pseq = a->seq_in;
-			(*n)++;
-		}
-	}
-	return true;
+	arrivals_in_order(w, ok, nn);
+	*n = nn[keep_gaps];
+	return ok[keep_gaps];
 }
 
 int ea_workload_done(struct ea_workload *w, const struct ea_state *s,
@@ -797,11 +858,10 @@ int ea_workload_done(struct ea_workload *w, const struct ea_state *s,
 	w->arr_order = calloc(1, sizeof(*w->arr_order));
 	if (!w->arr_order)
 		return ea_err_set(err, "out of memory");
-	for (int g = 0; g < 2; g++) {
-		w->arr_order->in_order[g] =
-			rp_arrivals_in_order(w, g, &w->arr_order->n[g]);
-		w->arr_order->known[g] = true;
-	}
+	/* both rules in one pass */
+	w->arr_order->in_order[0] = w->arr_order->in_order[1] = true;
+	arrivals_in_order(w, w->arr_order->in_order, w->arr_order->n);
+	w->arr_order->known[0] = w->arr_order->known[1] = true;
 	return 0;
 }
 

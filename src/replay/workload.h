@@ -315,6 +315,20 @@ static inline uint64_t rp_arrival_time(bool keep_gaps, const struct rp_act *a)
 }
 
 /*
+ * workload.c: ea_workload_ops' calls, with the state's first_ts
+ * (ea_state_first_ts()) given: a state change (rp_wl_change()) and an
+ * event (rp_wl_event()); rp_wl_skip(): n events of which the workload
+ * keeps nothing (event() of a type rp_wl_event() ignores: their count
+ * alone), for workload-apart.c.
+ */
+void rp_wl_change(struct ea_workload *w, uint64_t first_ts, int cpu,
+		  uint64_t since, uint64_t now, const struct ea_cpu_state *old,
+		  const struct ea_cpu_state *new);
+void rp_wl_event(struct ea_workload *w, uint64_t first_ts,
+		 const struct ea_event *ev);
+void rp_wl_skip(struct ea_workload *w, uint64_t first_ts, uint64_t n);
+
+/*
  * workload.c: whether each task's own arrivals (activations that ran, by
  * rp_arrival_time(), up to the trace's end) come in (t, seq) order,
  * strictly: then merging the tasks' sequences yields the order of sorting
