@@ -163,7 +163,7 @@ static int refill(struct dw *w, int c)
 {
 	struct dw_cpu *cp = &w->cpu[c];
 	unsigned long long left = cp->end - cp->next_page;
-	size_t want = left < w->chunk ? (size_t)left : w->chunk, got = 0;
+	size_t want, got = 0;
 	int rc;
 
 	if (w->fill) {
@@ -174,7 +174,9 @@ static int refill(struct dw *w, int c)
 	rc = map_next(w, c, left);
 	if (rc)
 		return rc > 0 ? 0 : -1;
-	/* no bigger than this CPU's data: a small trace's buffers stay small */
+	/* pread(): no bigger than this CPU's data (a small trace's buffers
+	 * stay small) */
+	want = left < w->chunk ? (size_t)left : w->chunk;
 	if (want > cp->buf_cap) {
 		unsigned char *buf = realloc(cp->buf, want);
 
