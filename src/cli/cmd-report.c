@@ -350,10 +350,7 @@ int cmd_report(int argc, char **argv)
 		 * gives a task switch to one consumer as one call */
 		cons[0] = (struct ea_consumer){ &ea_timeline_stats_ops, &tl_st };
 		ncons = 1;
-		/* the files they replace (opened after the run): their
-		 * cached pages freed now, for the run's memory to reuse */
-		ea_out_drop_old(ro.html);
-		ea_out_drop_old(ro.perfetto);
+		ea_cli_pic_drop_old(ro.html, ro.perfetto);
 	} else {
 		/* the two as one consumer: one call a change */
 		cons[0] = (struct ea_consumer){ &ea_stats_acct_ops, &both };

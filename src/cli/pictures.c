@@ -26,6 +26,12 @@ int ea_cli_pic_commit(struct ea_out *out)
 	return 0;
 }
 
+void ea_cli_pic_drop_old(const char *html, const char *perfetto)
+{
+	ea_out_drop_old(html);
+	ea_out_drop_old(perfetto);
+}
+
 /* The cap in bytes: --perfetto-max-mb's, else the format's default. */
 static long long cap_bytes(enum ea_perfetto_format fmt, double max_mb)
 {

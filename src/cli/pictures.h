@@ -29,6 +29,11 @@ int ea_cli_perfetto_commit(struct ea_out *out, struct ea_perfetto *pf,
  * two CPUs or more); NULL otherwise (the file is the same). */
 struct ea_perfetto_ahead *ea_cli_perfetto_ahead(struct ea_timeline *tl,
 						const char *path, double max_mb);
+/* The files --html html and --perfetto perfetto (each NULL: none) will
+ * replace once the run is over, their cached pages dropped before it
+ * (ea_out_drop_old()), for the run's memory to reuse; ea_out_open()
+ * drops again what is cached by then, when the run ends. */
+void ea_cli_pic_drop_old(const char *html, const char *perfetto);
 /* --perfetto-max-mb MB (0: no cap): 0, or says why and returns EXIT_ERROR. */
 int ea_cli_parse_max_mb(const char *arg, double *mb);
 
