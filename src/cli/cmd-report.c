@@ -338,10 +338,10 @@ int cmd_report(int argc, char **argv)
 		 * thread was faster there */
 		if (ea_input_jobs_explicit() && ea_input_jobs() >= 3)
 			(void)ea_timeline_use_thread(&tl);
-		/* the protobuf's packets encoded as the run goes, on a
-		 * thread of their own (the second CPU is idle while an
-		 * uncompressed trace is read on one): most of the file's
-		 * work done when the run ends */
+		/* the --perfetto file's slices and counters encoded as
+		 * the run goes, on a thread of their own (the second CPU
+		 * is idle while an uncompressed trace is read on one):
+		 * most of the file's work done when the run ends */
 		if (ro.perfetto)
 			ahead = ea_cli_perfetto_ahead(&tl, ro.perfetto,
 						      ro.perfetto_max_mb);
