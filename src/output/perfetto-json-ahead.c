@@ -66,7 +66,7 @@ struct pf_json_ahead *pf_json_ahead_start(struct ea_timeline *t,
 	if (pj_writer_ahead(&a->p, &a->held) ||
 	    pj_pass_init(&a->pass, &a->p, t->acct, t->ncpus, &a->held,
 			 (size_t)(cap > 0 && cap < most ? cap : most)) ||
-	    tl_changes_publish(a->rec) ||
+	    tl_changes_publish(a->rec) || tl_changes_handoff(a->rec) ||
 	    !(a->r = tl_reader_published(a->rec)) ||
 	    pf_ahead_start(&a->held, work, a)) {
 		pf_json_ahead_free(a);

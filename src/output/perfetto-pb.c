@@ -776,6 +776,7 @@ struct pf_pb_ahead *pf_pb_ahead_start(struct ea_timeline *t, long long cap)
 	a->ps.flush_bytes = AHEAD_FLUSH_BYTES;
 	a->ps.ahead = &a->held;
 	if (!a->ps.w.p || tl_changes_publish(a->rec) ||
+	    tl_changes_handoff(a->rec) ||
 	    !(a->pass.r = tl_reader_published(a->rec)) ||
 	    pf_ahead_start(&a->held, ahead_work, a))
 		goto fail;

@@ -559,9 +559,12 @@ int ea_timeline_done(struct ea_timeline *t, const struct ea_state *s,
 
 	tl_thread_finish(t->priv->thread);
 	t->priv->thread = NULL;
-	/* the record complete: a reader ahead (tl_changes_publish()) reads
-	 * the rest */
+	/* the record complete (the changes handed over recorded: the
+	 * thread that did ended): a reader ahead (tl_changes_publish())
+	 * reads the rest */
 	tl_changes_seal(&t->priv->changes);
+	if (t->priv->changes.failed && !t->error[0])
+		snprintf(t->error, sizeof(t->error), "out of memory");
 	if (t->error[0])
 		return ea_err_set(err, "%s", t->error);
 	/* timeline-acct.c defers no change after the trace's end (the state's
