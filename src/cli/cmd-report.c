@@ -329,14 +329,14 @@ int cmd_report(int argc, char **argv)
 			ea_die("out of memory");
 			goto out;
 		}
-		/* the buckets on a core of their own when -j asks for three
-		 * or more (a timeline without its thread gives the same, in
-		 * this thread): -j 2 already fills two cores (an uncompressed
-		 * trace.dat decoded on a thread of its own, or the
-		 * look-ahead's split), and another thread on 2 vCPUs cost more
-		 * than it saved (bench/README.md); not by default: one
-		 * thread was faster there */
-		if (ea_input_jobs_explicit() && ea_input_jobs() >= 3)
+		/* the buckets spread on a thread of their own (a timeline
+		 * without its thread gives the same, in this thread) with
+		 * --perfetto, whose 20000 buckets leave many changes that
+		 * cross an edge (the others deferred here either way), when
+		 * two threads are allowed, and when -j asks for three or
+		 * more (bench/README.md, pictures9) */
+		if ((ea_input_jobs_explicit() && ea_input_jobs() >= 3) ||
+		    (ro.perfetto && ea_input_jobs() >= 2))
 			(void)ea_timeline_use_thread(&tl);
 		/* the --perfetto file's slices and counters encoded as
 		 * the run goes, on a thread of their own (the second CPU

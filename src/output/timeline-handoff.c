@@ -23,6 +23,7 @@ struct tl_handoff {
 	pthread_mutex_t mu;
 	pthread_cond_t more, room;
 	struct ho_blk *head, *tail; /* full, oldest first */
+	int nfull; /* of them */
 	struct ho_blk *empty;
 	int nblk; /* allocated */
 	bool end, waits_more, waits_room;
@@ -48,6 +49,7 @@ static void *run(void *arg)
 			h->head = b->next;
 			if (!h->head)
 				h->tail = NULL;
+			h->nfull--;
 		}
 		pthread_mutex_unlock(&h->mu);
 		if (!b)
@@ -101,7 +103,8 @@ static void queue_cur(struct tl_handoff *h, struct ea_tl_change *end)
 	else
 		h->head = b;
 	h->tail = b;
-	if (h->waits_more)
+	/* a thread asleep woken for two (at the end: finish()) */
+	if (++h->nfull >= 2 && h->waits_more)
 		pthread_cond_signal(&h->more);
 }
 

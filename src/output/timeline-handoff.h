@@ -4,9 +4,11 @@
  * (src/output/timeline-handoff.c), which gives them in order to fn, in
  * runs: so that the work of recording them compactly (timeline-changes.c's
  * varints) leaves the run's thread, which only copies each change into a
- * block. Blocks of TL_HO_BLOCK changes, handed over when full and used
- * again once given to fn; the writer waits only when TL_HO_MAX_BLOCKS of
- * them are full (the thread fell that far behind).
+ * block. Blocks of TL_HO_BLOCK changes (256 KiB), handed over when full
+ * and used again once given to fn; the writer waits only when
+ * TL_HO_MAX_BLOCKS of them are full (the thread fell that far behind). A
+ * thread asleep is woken once two blocks wait for it (or at the end): a
+ * wake-up is a system call on the writer's side.
  */
 #ifndef EATRACE_OUTPUT_TIMELINE_HANDOFF_H
 #define EATRACE_OUTPUT_TIMELINE_HANDOFF_H
@@ -15,8 +17,8 @@
 
 #include "eatrace/html.h"
 
-#define TL_HO_BLOCK 2048
-#define TL_HO_MAX_BLOCKS 64
+#define TL_HO_BLOCK 8192
+#define TL_HO_MAX_BLOCKS 32
 
 typedef void tl_ho_fn(void *ctx, const struct ea_tl_change *v, size_t n);
 
