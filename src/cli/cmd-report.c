@@ -330,13 +330,15 @@ int cmd_report(int argc, char **argv)
 			goto out;
 		}
 		/* the buckets spread on a thread of their own (a timeline
-		 * without its thread gives the same, in this thread) with
-		 * --perfetto, whose 20000 buckets leave many changes that
-		 * cross an edge (the others deferred here either way), when
-		 * two threads are allowed, and when -j asks for three or
-		 * more (bench/README.md, pictures9) */
-		if ((ea_input_jobs_explicit() && ea_input_jobs() >= 3) ||
-		    (ro.perfetto && ea_input_jobs() >= 2))
+		 * without its thread gives the same, in this thread) when
+		 * -j asks for three or more: -j 2 already fills two cores
+		 * (an uncompressed trace.dat decoded on a thread of its
+		 * own, or the look-ahead's split) and, with --perfetto, the
+		 * encoder's and the record's threads; the changes are
+		 * deferred with the thread too (timeline-near.c), but on 2
+		 * vCPUs the thread was not seen to gain (bench/README.md,
+		 * pictures9): not by default */
+		if (ea_input_jobs_explicit() && ea_input_jobs() >= 3)
 			(void)ea_timeline_use_thread(&tl);
 		/* the --perfetto file's slices and counters encoded as
 		 * the run goes, on a thread of their own (the second CPU
