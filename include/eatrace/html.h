@@ -86,10 +86,11 @@ struct ea_timeline_stats {
 extern const struct ea_state_ops ea_timeline_stats_ops;
 /*
  * From the first change on, spread the accountant's figures over the
- * buckets (and record the changes) on a thread of its own, the figures
- * still read in the state stage's thread: the same buckets and changes,
- * about half the timeline's work off that thread. Before the first
- * change; ea_timeline_done() and ea_timeline_free() stop the thread.
+ * buckets on a thread of its own, the figures still read (and the changes
+ * recorded) in the state stage's thread, which with ea_timeline_acct_ops
+ * still defers the reading while changes stay in one bucket
+ * (src/output/timeline-near.c): the same buckets and changes. Before the
+ * first change; ea_timeline_done() and ea_timeline_free() stop the thread.
  * 0, or -1 (then all of it runs in the state stage's thread, as without).
  */
 int ea_timeline_use_thread(struct ea_timeline *t);

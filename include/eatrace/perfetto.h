@@ -54,23 +54,33 @@ void ea_perfetto_process(struct ea_perfetto *p, const char *name,
 int ea_perfetto_end(struct ea_perfetto *p);
 
 /*
- * A protobuf file's task slices and OPP and idle-state counters encoded
+ * A --perfetto file's task slices and OPP and idle-state counters encoded
  * ahead, on a thread of their own, while the run records timeline t's
  * changes (t recorded with record_changes; started before its first
  * change), so that the file's writer has only to write them out at the
- * end: the same bytes. It holds at most the file's cap (cap bytes; 0:
- * none) or EA_PERFETTO_AHEAD_MAX_MB MiB of them, the rest is encoded at
- * the end. NULL when it cannot start (nothing changes then).
+ * end: the same bytes. In the protobuf, a task's name packet is written
+ * at the end; in the JSON, each slice's task name (the state's at the
+ * end of the run). It holds at most the file's cap (cap bytes; 0: none)
+ * or EA_PERFETTO_AHEAD_MAX_MB MiB of them, the rest is encoded at the end
+ * (the JSON's whole, when the cap is not reached within them). NULL when
+ * it cannot start (nothing changes then). ea_perfetto_ahead_start(): the
+ * protobuf's.
  */
 #define EA_PERFETTO_AHEAD_MAX_MB 64
 struct ea_perfetto_ahead;
+struct ea_perfetto_ahead *ea_perfetto_ahead_start_as(struct ea_timeline *t,
+						     enum ea_perfetto_format fmt,
+						     long long cap);
 struct ea_perfetto_ahead *ea_perfetto_ahead_start(struct ea_timeline *t,
 						  long long cap);
-/* The next ea_perfetto_process() of p (a protobuf file), with t and a
- * time origin of 0, takes what a encoded (waiting for its thread): a
- * process whose changes a cannot stand for is encoded whole, as
- * without. */
+/* The next ea_perfetto_process() of p (a file of a's format; another's
+ * ignores a), with t and a time origin of 0, takes what a encoded
+ * (waiting for its thread): a process whose changes a cannot stand for
+ * is encoded whole, as without. */
 void ea_perfetto_use_ahead(struct ea_perfetto *p, struct ea_perfetto_ahead *a);
+/* Whether a process took what a encoded (its file's changes written from
+ * it, not encoded again). */
+bool ea_perfetto_ahead_taken(const struct ea_perfetto_ahead *a);
 /* Stops a's thread (when it runs: a failed run) and frees a; before its
  * timeline is freed. NULL: nothing. */
 void ea_perfetto_ahead_free(struct ea_perfetto_ahead *a);

@@ -744,10 +744,7 @@ int cmd_replay(int argc, char **argv)
 				goto out;
 			}
 	pictures = ro.html || ro.perfetto;
-	/* the files the pictures replace (opened after the run): their
-	 * cached pages freed now, for the run's memory to reuse */
-	ea_out_drop_old(ro.html);
-	ea_out_drop_old(ro.perfetto);
+	ea_cli_pic_drop_old(ro.html, ro.perfetto);
 	if (rr.model) {
 		/* the actual run's figures shown are per CPU and cluster */
 		struct ea_acct_config acfg = { .no_tasks = true };

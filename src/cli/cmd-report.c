@@ -329,19 +329,21 @@ int cmd_report(int argc, char **argv)
 			ea_die("out of memory");
 			goto out;
 		}
-		/* the buckets on a core of their own when -j asks for three
-		 * or more (a timeline without its thread gives the same, in
-		 * this thread): -j 2 already fills two cores (an uncompressed
-		 * trace.dat decoded on a thread of its own, or the
-		 * look-ahead's split), and another thread on 2 vCPUs cost more
-		 * than it saved (bench/README.md); not by default: one
-		 * thread was faster there */
+		/* the buckets spread on a thread of their own (a timeline
+		 * without its thread gives the same, in this thread) when
+		 * -j asks for three or more: -j 2 already fills two cores
+		 * (an uncompressed trace.dat decoded on a thread of its
+		 * own, or the look-ahead's split) and, with --perfetto, the
+		 * encoder's and the record's threads; the changes are
+		 * deferred with the thread too (timeline-near.c), but on 2
+		 * vCPUs the thread was not seen to gain (bench/README.md,
+		 * pictures9): not by default */
 		if (ea_input_jobs_explicit() && ea_input_jobs() >= 3)
 			(void)ea_timeline_use_thread(&tl);
-		/* the protobuf's packets encoded as the run goes, on a
-		 * thread of their own (the second CPU is idle while an
-		 * uncompressed trace is read on one): most of the file's
-		 * work done when the run ends */
+		/* the --perfetto file's slices and counters encoded as
+		 * the run goes, on a thread of their own (the second CPU
+		 * is idle while an uncompressed trace is read on one):
+		 * most of the file's work done when the run ends */
 		if (ro.perfetto)
 			ahead = ea_cli_perfetto_ahead(&tl, ro.perfetto,
 						      ro.perfetto_max_mb);
@@ -350,10 +352,7 @@ int cmd_report(int argc, char **argv)
 		 * gives a task switch to one consumer as one call */
 		cons[0] = (struct ea_consumer){ &ea_timeline_stats_ops, &tl_st };
 		ncons = 1;
-		/* the files they replace (opened after the run): their
-		 * cached pages freed now, for the run's memory to reuse */
-		ea_out_drop_old(ro.html);
-		ea_out_drop_old(ro.perfetto);
+		ea_cli_pic_drop_old(ro.html, ro.perfetto);
 	} else {
 		/* the two as one consumer: one call a change */
 		cons[0] = (struct ea_consumer){ &ea_stats_acct_ops, &both };

@@ -26,6 +26,12 @@ int ea_cli_pic_commit(struct ea_out *out)
 	return 0;
 }
 
+void ea_cli_pic_drop_old(const char *html, const char *perfetto)
+{
+	ea_out_drop_old(html);
+	ea_out_drop_old(perfetto);
+}
+
 /* The cap in bytes: --perfetto-max-mb's, else the format's default. */
 static long long cap_bytes(enum ea_perfetto_format fmt, double max_mb)
 {
@@ -39,9 +45,9 @@ struct ea_perfetto_ahead *ea_cli_perfetto_ahead(struct ea_timeline *tl,
 	enum ea_perfetto_format fmt = ea_perfetto_format_of(path);
 
 	/* -j 1: one thread */
-	if (fmt != EA_PERFETTO_PROTOBUF || ea_input_jobs() < 2)
+	if (ea_input_jobs() < 2)
 		return NULL;
-	return ea_perfetto_ahead_start(tl, cap_bytes(fmt, max_mb));
+	return ea_perfetto_ahead_start_as(tl, fmt, cap_bytes(fmt, max_mb));
 }
 
 int ea_cli_perfetto_open(struct ea_out *out, const char *path,

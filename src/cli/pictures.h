@@ -23,12 +23,17 @@ int ea_cli_perfetto_open(struct ea_out *out, const char *path,
 			 struct ea_perfetto **pf, double max_mb);
 int ea_cli_perfetto_commit(struct ea_out *out, struct ea_perfetto *pf,
 			   double max_mb, const char *path);
-/* The packets of a protobuf --perfetto path encoded ahead, on a thread of
- * their own while the run records timeline tl's changes
- * (ea_perfetto_ahead_start()), when -j allows two threads (by default on
- * two CPUs or more); NULL otherwise (the file is the same). */
+/* The changes of a --perfetto path (either format) encoded ahead, on a
+ * thread of their own while the run records timeline tl's changes
+ * (ea_perfetto_ahead_start_as()), when -j allows two threads (by default
+ * on two CPUs or more); NULL otherwise (the file is the same). */
 struct ea_perfetto_ahead *ea_cli_perfetto_ahead(struct ea_timeline *tl,
 						const char *path, double max_mb);
+/* The files --html html and --perfetto perfetto (each NULL: none) will
+ * replace once the run is over, their cached pages dropped before it
+ * (ea_out_drop_old()), for the run's memory to reuse; ea_out_open()
+ * drops again what is cached by then, when the run ends. */
+void ea_cli_pic_drop_old(const char *html, const char *perfetto);
 /* --perfetto-max-mb MB (0: no cap): 0, or says why and returns EXIT_ERROR. */
 int ea_cli_parse_max_mb(const char *arg, double *mb);
 

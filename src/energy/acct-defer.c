@@ -58,6 +58,5 @@ void ea_acct_defer_sync_all(struct ea_acct *a)
 
 void ea_acct_sync(struct ea_acct *a)
 {
-	if (a->lz_ndefer)
-		ea_acct_defer_sync_all(a);
+	ea_acct_defer_sync_all(a);
 }

@@ -717,7 +717,8 @@ static void changes_end(struct ea_perfetto *p, struct pb_state *ps,
 }
 
 /*
- * Encoding ahead (ea_perfetto_ahead_start()): the changes() pass of the
+ * Encoding ahead (pf_pb_ahead_start(), by ea_perfetto_ahead_start_as()):
+ * the changes() pass of the
  * file's first process on a thread of its own while the run records the
  * changes, its tracks numbered as pb_process() numbers them and with every
  * CPU of the model (a CPU past the trace's was not seen, or the pass is
@@ -725,7 +726,7 @@ static void changes_end(struct ea_perfetto *p, struct pb_state *ps,
  * the end. At the end pb_process() waits for it, checks that it stands for
  * what it would have encoded itself, writes it out and goes on from there.
  */
-struct ea_perfetto_ahead {
+struct pf_pb_ahead {
 	const struct ea_timeline *t;
 	struct tl_changes *rec;
 	struct ea_perfetto p; /* no file, no cap: a stand-in */
@@ -737,7 +738,7 @@ struct ea_perfetto_ahead {
 
 static void ahead_work(void *arg)
 {
-	struct ea_perfetto_ahead *a = arg;
+	struct pf_pb_ahead *a = arg;
 
 	do
 		changes(&a->p, &a->ps, &a->k, &a->pass, NULL, 0);
@@ -747,11 +748,10 @@ static void ahead_work(void *arg)
 	ahead_flush(&a->p, &a->ps);
 }
 
-struct ea_perfetto_ahead *ea_perfetto_ahead_start(struct ea_timeline *t,
-						  long long cap)
+struct pf_pb_ahead *pf_pb_ahead_start(struct ea_timeline *t, long long cap)
 {
 	const long long most = EA_PERFETTO_AHEAD_MAX_MB * 1048576ll;
-	struct ea_perfetto_ahead *a;
+	struct pf_pb_ahead *a;
 
 	if (!t->record_changes || !t->priv || t->started ||
 	    !(a = calloc(1, sizeof(*a))))
@@ -776,16 +776,17 @@ struct ea_perfetto_ahead *ea_perfetto_ahead_start(struct ea_timeline *t,
 	a->ps.flush_bytes = AHEAD_FLUSH_BYTES;
 	a->ps.ahead = &a->held;
 	if (!a->ps.w.p || tl_changes_publish(a->rec) ||
+	    tl_changes_handoff(a->rec) ||
 	    !(a->pass.r = tl_reader_published(a->rec)) ||
 	    pf_ahead_start(&a->held, ahead_work, a))
 		goto fail;
 	return a;
 fail:
-	ea_perfetto_ahead_free(a);
+	pf_pb_ahead_free(a);
 	return NULL;
 }
 
-void ea_perfetto_ahead_free(struct ea_perfetto_ahead *a)
+void pf_pb_ahead_free(struct pf_pb_ahead *a)
 {
 	if (!a)
 		return;
@@ -802,7 +803,7 @@ void ea_perfetto_ahead_free(struct ea_perfetto_ahead *a)
 
 /* Whether a's tracks are k's (CPUs past k's aside) and a saw none of k's
  * CPUs past k->ncpus. */
-static bool ahead_fits(const struct ea_perfetto_ahead *a,
+static bool ahead_fits(const struct pf_pb_ahead *a,
 		       const struct tracks *k)
 {
 	if (a->k.seq != k->seq || a->pass.max_cpu >= k->ncpus ||
@@ -841,7 +842,7 @@ static bool ahead_take(struct ea_perfetto *p, struct pb_state *ps,
 		       const struct ea_timeline *t, const struct ea_state *s,
 		       uint64_t t0)
 {
-	struct ea_perfetto_ahead *a = p->ahead;
+	struct pf_pb_ahead *a = p->ahead;
 	struct pf_ahead *h = &a->held;
 	struct pb_state names = {.flush_bytes = SIZE_MAX};
 	struct ea_perfetto scratch = {0}; /* p's held stays p's */
@@ -896,6 +897,8 @@ static bool ahead_take(struct ea_perfetto *p, struct pb_state *ps,
 			k->cpu[c] = a->k.cpu[c];
 			a->k.cpu[c].names = (struct ea_pf_pid_map){0};
 		}
+		if (p->ahead_taken)
+			*p->ahead_taken = true;
 		tl_reader_resume(a->pass.r, a->rec);
 		*pass = a->pass;
 		pass->max_bytes = SIZE_MAX;
@@ -967,12 +970,6 @@ static void pb_end(struct ea_perfetto *p)
 }
 
 static const struct ea_pf_ops pb_ops = {pb_process, pb_end};
-
-void ea_perfetto_use_ahead(struct ea_perfetto *p, struct ea_perfetto_ahead *a)
-{
-	if (p->ops == &pb_ops)
-		p->ahead = a;
-}
 
 int ea_pf_pb_begin(struct ea_perfetto *p)
 {

@@ -41,8 +41,32 @@ struct ea_perfetto {
 	size_t unflushed; /* bytes given to f since writeback was started */
 	long wb_at; /* ... up to this offset in f */
 	bool no_writeback; /* f is no regular file */
-	struct ea_perfetto_ahead *ahead; /* ea_perfetto_use_ahead() */
+	enum ea_perfetto_format fmt;
+	/* the format's encoder ahead, given by ea_perfetto_use_ahead() to
+	 * the next process: a struct pf_pb_ahead or pf_json_ahead */
+	void *ahead;
+	bool *ahead_taken; /* set when the process took it */
 };
+
+/* The formats' encoders ahead (ea_perfetto_ahead_start_as()): the
+ * protobuf's (perfetto-pb.c) and the JSON's (perfetto-json-ahead.c); NULL
+ * when one cannot start. */
+struct pf_pb_ahead;
+struct pf_json_ahead;
+struct pf_pb_ahead *pf_pb_ahead_start(struct ea_timeline *t, long long cap);
+void pf_pb_ahead_free(struct pf_pb_ahead *a);
+struct pf_json_ahead *pf_json_ahead_start(struct ea_timeline *t,
+					  long long cap);
+void pf_json_ahead_free(struct pf_json_ahead *a);
+/*
+ * The JSON file's changes (timeline t's, pids named from s, time origin
+ * t0, its ncpus CPUs) from what p->ahead encoded, p->ahead taken (NULL
+ * after): false, nothing written, when it cannot stand for them (another
+ * timeline or process, an origin, a CPU past ncpus, a failure, or it
+ * stopped short of both the cap and the record's end).
+ */
+bool pf_json_ahead_take(struct ea_perfetto *p, const struct ea_timeline *t,
+			const struct ea_state *s, uint64_t t0, int ncpus);
 
 /* The writers' own starts (called by ea_perfetto_begin_as()). */
 int ea_pf_json_begin(struct ea_perfetto *p);

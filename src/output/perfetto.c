@@ -3,7 +3,7 @@
  * The --perfetto file (include/eatrace/perfetto.h): Chrome trace-event
  * JSON (src/output/perfetto-json.c) or Perfetto's own protobuf
  * (src/output/perfetto-pb.c), chosen by the caller, by default from the
- * file's name.
+ * file's name; and the encoder ahead of either (ea_perfetto_ahead_start_as()).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -42,6 +42,7 @@ int ea_perfetto_begin_as(struct ea_perfetto **pp, FILE *f,
 	if (!p)
 		return -1;
 	p->f = f;
+	p->fmt = fmt;
 	rc = fmt == EA_PERFETTO_PROTOBUF ? ea_pf_pb_begin(p)
 					 : ea_pf_json_begin(p);
 	if (rc) {
@@ -84,4 +85,61 @@ int ea_perfetto_end(struct ea_perfetto *p)
 	failed = p->failed;
 	free(p);
 	return failed ? -1 : 0;
+}
+
+/* An encoder ahead of either format. */
+struct ea_perfetto_ahead {
+	enum ea_perfetto_format fmt;
+	bool taken;
+	void *impl; /* struct pf_pb_ahead or pf_json_ahead */
+};
+
+struct ea_perfetto_ahead *ea_perfetto_ahead_start_as(struct ea_timeline *t,
+						     enum ea_perfetto_format fmt,
+						     long long cap)
+{
+	struct ea_perfetto_ahead *a = malloc(sizeof(*a));
+
+	if (!a)
+		return NULL;
+	a->fmt = fmt;
+	a->taken = false;
+	a->impl = fmt == EA_PERFETTO_PROTOBUF
+			  ? (void *)pf_pb_ahead_start(t, cap)
+			  : (void *)pf_json_ahead_start(t, cap);
+	if (!a->impl) {
+		free(a);
+		return NULL;
+	}
+	return a;
+}
+
+struct ea_perfetto_ahead *ea_perfetto_ahead_start(struct ea_timeline *t,
+						  long long cap)
+{
+	return ea_perfetto_ahead_start_as(t, EA_PERFETTO_PROTOBUF, cap);
+}
+
+void ea_perfetto_use_ahead(struct ea_perfetto *p, struct ea_perfetto_ahead *a)
+{
+	if (a && a->fmt == p->fmt) {
+		p->ahead = a->impl;
+		p->ahead_taken = &a->taken;
+	}
+}
+
+bool ea_perfetto_ahead_taken(const struct ea_perfetto_ahead *a)
+{
+	return a && a->taken;
+}
+
+void ea_perfetto_ahead_free(struct ea_perfetto_ahead *a)
+{
+	if (!a)
+		return;
+	if (a->fmt == EA_PERFETTO_PROTOBUF)
+		pf_pb_ahead_free(a->impl);
+	else
+		pf_json_ahead_free(a->impl);
+	free(a);
 }

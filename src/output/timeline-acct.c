@@ -37,12 +37,18 @@
  * any deferral first, and the sync comes before it): the figures read
  * are the live path's (acct-defer.h), their growth the same sum into
  * the same near bucket's row.
+ *
+ * With the timeline's back half on its thread (ea_timeline_use_thread()),
+ * flush_near() hands the growth over as a step (TL_STEP_FLUSH) that the
+ * thread adds to its near bucket's row, in order with the changes' steps:
+ * the same row (src/output/timeline-near.c).
  */
 #include <stdio.h>
 
 #include "eatrace/html.h"
 #include "output/timeline-changes.h"
 #include "output/timeline-priv.h"
+#include "output/timeline-thread.h"
 
 /* What cluster ci's figures and its CPUs' grew by since last seen, into
  * the near bucket's row; seen updated. */
@@ -70,6 +76,33 @@ static void flush_cluster(struct ea_timeline *t, int ci)
 	}
 }
 
+/* With the timeline's thread: what cluster ci's figures and its CPUs'
+ * grew by handed over, to be added to the near bucket's row there in
+ * order with the changes (timeline.c's flush_row()); seen updated. */
+static void flush_cluster_step(struct ea_timeline *t, int ci)
+{
+	struct ea_tl_priv *pv = t->priv;
+	const struct ea_acct *a = t->acct;
+	const struct ea_cluster *cl = &a->model->clusters[ci];
+	struct tl_step *st = tl_thread_slot(pv->thread);
+	ea_energy_t *sp, w;
+	const struct ea_energy *e;
+
+	st->kind = TL_STEP_FLUSH;
+	st->ci = (uint16_t)ci;
+	for (int i = 0; i <= cl->ncpus; i++) {
+		int col = i < cl->ncpus ? cl->cpus[i] : t->ncpus + ci;
+
+		e = i < cl->ncpus ? &a->cpus[col].e : &a->clusters[ci].e;
+		sp = &pv->seen[col * NPARTS];
+		w = seen_grow(&sp[PART_WAKE], part_wake(e));
+		st->d[2 * i] = seen_grow(&sp[PART_CLUSTER], part_cluster(e)) +
+			       seen_grow(&sp[PART_CORE], part_core(e)) + w;
+		st->d[2 * i + 1] = w;
+	}
+	tl_thread_put(pv->thread);
+}
+
 /* The deferred changes' growth into the near bucket's row. */
 static __attribute__((noinline)) void flush_near(struct ea_timeline *t)
 {
@@ -77,7 +110,10 @@ static __attribute__((noinline)) void flush_near(struct ea_timeline *t)
 
 	for (int ci = 0; ci < t->nclusters; ci++) {
 		if (pv->cl_deferred[ci]) {
-			flush_cluster(t, ci);
+			if (pv->thread)
+				flush_cluster_step(t, ci);
+			else
+				flush_cluster(t, ci);
 			pv->cl_deferred[ci] = false;
 		}
 	}
@@ -90,8 +126,8 @@ static __attribute__((noinline)) void flush_near(struct ea_timeline *t)
  * both stretches' starts in [defer_lo, now], now <= defer_top: in the
  * near bucket, inside the clip bounds (so that tl_change() would clip
  * nothing and find the near bucket only), the timeline going (no error,
- * its window known, no thread of its own: tl_near_set()). *ci: the CPU's
- * cluster.
+ * its window known: tl_near_set(); with a thread of its own, the near
+ * bucket as src/output/timeline-near.c sees it). *ci: the CPU's cluster.
  */
 static inline __attribute__((always_inline)) bool
 may_defer(const struct ea_timeline *t, int cpu, uint64_t since, uint64_t now,

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "output/timeline-changes.h"
+#include "output/timeline-handoff.h"
 #include "output/timeline-priv.h"
 
 /* A chunk: 2 MiB of small pages (why not a huge page: the Perfetto
@@ -38,6 +39,7 @@ int tl_changes_init(struct tl_changes *s, int ncpus)
 
 void tl_changes_free(struct tl_changes *s)
 {
+	tl_handoff_finish(s->ho, s->ho_at); /* its thread writes s */
 	for (size_t i = 0; i < s->nchunks; i++)
 		free(s->chunks[i].buf);
 	free(s->chunks);
@@ -74,8 +76,42 @@ static void publish_locked(struct tl_changes *s)
 		pthread_cond_signal(&s->pub->more);
 }
 
+/* The hand-over's thread: each change recorded. */
+static void record_run(void *ctx, const struct ea_tl_change *v, size_t n)
+{
+	struct tl_changes *s = ctx;
+
+	for (size_t i = 0; i < n && !s->failed; i++)
+		if (tl_changes_put(s, &v[i]))
+			s->failed = true;
+}
+
+int tl_changes_handoff(struct tl_changes *s)
+{
+	if (s->ho)
+		return 0;
+	if (s->count)
+		return -1;
+	return tl_handoff_start(&s->ho, record_run, s);
+}
+
+int tl_changes_ho_next(struct tl_changes *s)
+{
+	s->ho_at = tl_handoff_next(s->ho, s->ho_at, &s->ho_lim);
+	if (!s->ho_at) {
+		s->ho_lim = NULL;
+		return -1;
+	}
+	return 0;
+}
+
 void tl_changes_seal(struct tl_changes *s)
 {
+	if (s->ho) { /* every change recorded first */
+		tl_handoff_finish(s->ho, s->ho_at);
+		s->ho = NULL;
+		s->ho_at = s->ho_lim = NULL;
+	}
 	if (!s->pub)
 		return;
 	pthread_mutex_lock(&s->pub->mu);

@@ -48,6 +48,7 @@ struct tl_chunk {
 };
 
 struct tl_pub;
+struct tl_handoff;
 
 struct tl_changes {
 	struct tl_chunk *chunks;
@@ -58,6 +59,12 @@ struct tl_changes {
 	int ncpus;
 	struct tl_cpu_last *last; /* ncpus */
 	struct tl_pub *pub; /* tl_changes_publish(): read while written */
+	/* tl_changes_handoff(): the changes copied into ho's blocks, from
+	 * ho_at up to ho_lim, and recorded on its thread (failed: out of
+	 * memory there) */
+	struct tl_handoff *ho;
+	struct ea_tl_change *ho_at, *ho_lim;
+	bool failed;
 };
 
 /* 0 or -1 (out of memory). */
@@ -83,6 +90,18 @@ void tl_changes_seal(struct tl_changes *s);
  * from then on. */
 void tl_changes_stop_readers(struct tl_changes *s);
 
+/*
+ * The changes added from now on (none yet) handed over as they are to a
+ * thread of their own (src/output/timeline-handoff.h) that records them
+ * (and publishes them, when published), in order: tl_changes_add() only
+ * copies each. tl_changes_seal() (and tl_changes_free()) wait until every
+ * change is recorded and end the thread; failed says it ran out of memory
+ * there. 0, or -1 (nothing changes).
+ */
+int tl_changes_handoff(struct tl_changes *s);
+/* The writer's next block of the hand-over: 0, or -1 (out of memory). */
+int tl_changes_ho_next(struct tl_changes *s);
+
 static inline unsigned char *tl_put_varint(unsigned char *q, uint64_t v)
 {
 	while (v >= 0x80) {
@@ -104,10 +123,10 @@ static inline uint32_t tl_zigzag32(uint32_t d)
 	return (d << 1) ^ (uint32_t) - (int32_t)(d >> 31);
 }
 
-/* Appends change c (c->cpu < ncpus): 0 or -1 (out of memory). Inline in
- * its callers: the timeline's, once a change. */
-static inline __attribute__((always_inline)) int tl_changes_add(struct tl_changes *s,
-				 const struct ea_tl_change *c)
+/* Records change c (c->cpu < ncpus): 0 or -1 (out of memory). Inline in
+ * tl_changes_add() and the hand-over's thread. */
+static inline __attribute__((always_inline)) int
+tl_changes_put(struct tl_changes *s, const struct ea_tl_change *c)
 {
 	struct tl_cpu_last *l = &s->last[c->cpu];
 	unsigned char *q, *h;
@@ -168,6 +187,21 @@ done:
 	s->at = q;
 	s->count++;
 	return 0;
+}
+
+/* Appends change c (c->cpu < ncpus): recorded, or handed over
+ * (tl_changes_handoff()). 0 or -1 (out of memory). Inline in its callers:
+ * the timeline's, once a change. */
+static inline __attribute__((always_inline)) int
+tl_changes_add(struct tl_changes *s, const struct ea_tl_change *c)
+{
+	if (s->ho) {
+		if (s->ho_at == s->ho_lim && tl_changes_ho_next(s))
+			return -1;
+		*s->ho_at++ = *c;
+		return 0;
+	}
+	return tl_changes_put(s, c);
 }
 
 /* Appends cpu's stretch [since, now) in state *old (what a timeline

@@ -62,12 +62,20 @@ struct tl_step {
 	int16_t idle_state;
 	uint8_t mode;
 	bool in_window; /* c0 < c1 */
+	uint8_t kind; /* enum tl_step_kind */
 	uint16_t cpu, ci;
-	/* the cluster's cluster part, each of its n CPUs' cluster part, then
-	 * the CPU's core part, the cluster's, the CPU's wakeups, the
-	 * cluster's: n + 5 */
+	/* TL_STEP_CHANGE: the cluster's cluster part, each of its n CPUs'
+	 * cluster part, then the CPU's core part, the cluster's, the CPU's
+	 * wakeups, the cluster's: n + 5. TL_STEP_FLUSH: for each of cluster
+	 * ci's n CPUs, then itself, what its column and its wakeup column
+	 * grew by: 2 (n + 1) */
 	ea_energy_t d[];
 };
+
+/* A step is a change's, or (with a thread, ea_timeline_use_thread()) what
+ * the near bucket's row grew by in the changes timeline-acct.c deferred
+ * on cluster ci (its flush_near()), to be added there in turn. */
+enum tl_step_kind { TL_STEP_CHANGE, TL_STEP_FLUSH };
 
 struct tl_thread;
 
@@ -90,6 +98,10 @@ struct ea_tl_priv {
 	int *cols; /* back()'s columns: a cluster's CPUs and itself */
 	size_t step_bytes;
 	struct tl_thread *thread; /* ea_timeline_use_thread(): back() there */
+	/* with the thread, the near bucket as the caller's thread sees it
+	 * (src/output/timeline-near.c): [sh_lo, sh_hi), and the width at
+	 * that point of the steps (0: none from then on) */
+	uint64_t sh_lo, sh_hi, sh_width;
 };
 
 /*
@@ -97,27 +109,47 @@ struct ea_tl_priv {
  * stretches must lie in for timeline-acct.c to defer it, [defer_lo,
  * defer_top]: in the near bucket and the clip bounds, after 0 (a
  * cluster's last change not known yet is 0); none while the timeline
- * has an error or a thread of its own (whose back half finds the buckets
- * there), or no near bucket (near_hi == near_lo).
+ * has an error, or no near bucket (near_hi == near_lo). With a thread of
+ * its own (whose back half finds the buckets there), the near bucket is
+ * the caller's view of it (sh_lo, sh_hi: tl_near_back()); called on the
+ * caller's thread only.
  */
 static inline void tl_near_set(struct ea_timeline *t)
 {
 	struct ea_tl_priv *pv = t->priv;
+	/* with a thread, the caller's view (t->error is the thread's) */
+	uint64_t lo = pv->thread ? pv->sh_lo : pv->near_lo;
+	uint64_t hi = pv->thread ? pv->sh_hi : pv->near_hi;
 
-	if (pv->thread)
-		return; /* none from ea_timeline_use_thread() on */
-	if (t->error[0] || pv->near_hi <= pv->near_lo) {
+	if ((!pv->thread && t->error[0]) || hi <= lo) {
 		pv->defer_lo = UINT64_MAX;
 		pv->defer_top = 0;
 		return;
 	}
-	pv->defer_lo = pv->near_lo > pv->clip_start ? pv->near_lo
-						    : pv->clip_start;
+	pv->defer_lo = lo > pv->clip_start ? lo : pv->clip_start;
 	if (!pv->defer_lo)
 		pv->defer_lo = 1;
-	pv->defer_top = pv->near_hi - 1 < pv->clip_end ? pv->near_hi - 1
-							: pv->clip_end;
+	pv->defer_top = hi - 1 < pv->clip_end ? hi - 1 : pv->clip_end;
 }
+
+/* Saturating (timeline.c): start of bucket b of width w from start. */
+static inline uint64_t tl_bucket_start(uint64_t start, uint64_t w, uint64_t b)
+{
+	uint64_t r;
+
+	if (__builtin_mul_overflow(b, w, &r))
+		return UINT64_MAX;
+	return start > UINT64_MAX - r ? UINT64_MAX : start + r;
+}
+
+/*
+ * With a thread: the bucket lookups back() will make there for change
+ * step st, made on the caller's view of the buckets (their width and
+ * count as the thread's lookups leave them, the near bucket the last
+ * found), then tl_near_set(): the changes timeline-acct.c defers are
+ * those it would defer without the thread (src/output/timeline-near.c).
+ */
+void tl_near_back(struct ea_timeline *t, const struct tl_step *st);
 
 /*
  * One change read and spread as the timeline does when the change is not

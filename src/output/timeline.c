@@ -71,8 +71,11 @@ int ea_timeline_init(struct ea_timeline *t, const struct ea_acct *acct,
 	for (int i = 0; i < m->nclusters; i++)
 		if (m->clusters[i].ncpus > maxcl)
 			maxcl = m->clusters[i].ncpus;
+	/* a change's n + 5 figures, or a flush's 2 (n + 1) */
 	pv->step_bytes = sizeof(struct tl_step) +
-			 (size_t)(maxcl + 5) * sizeof(ea_energy_t);
+			 (size_t)(maxcl + 5 > 2 * maxcl + 2 ? maxcl + 5
+							    : 2 * maxcl + 2) *
+				 sizeof(ea_energy_t);
 	pv->step = aligned_alloc(16, pv->step_bytes);
 	pv->cols = calloc((size_t)maxcl + 2, sizeof(*pv->cols));
 	pv->defer_lo = UINT64_MAX; /* none yet (tl_near_set()) */
@@ -109,7 +112,8 @@ void ea_timeline_free(struct ea_timeline *t)
 static void oom(struct ea_timeline *t)
 {
 	snprintf(t->error, sizeof(t->error), "out of memory");
-	tl_near_set(t);
+	if (!t->priv->thread) /* the caller's (timeline-near.c) */
+		tl_near_set(t);
 }
 
 /* Halve the number of buckets: merge pairs, double the width. */
@@ -182,7 +186,8 @@ static long long bucket_find(struct ea_timeline *t, uint64_t ts)
 	t->priv->near_b = (size_t)b;
 	t->priv->near_lo = bucket_start(t, b);
 	t->priv->near_hi = bucket_start(t, b + 1);
-	tl_near_set(t);
+	if (!t->priv->thread) /* the caller's (timeline-near.c) */
+		tl_near_set(t);
 	return (long long)b;
 }
 
@@ -391,6 +396,7 @@ static inline bool front(struct ea_timeline *t, const struct ea_state *s,
 	n = cl->ncpus;
 	if (!pv->cl_last[ci])
 		pv->cl_last[ci] = ea_state_first_ts(s);
+	st->kind = TL_STEP_CHANGE;
 	st->cpu = (uint16_t)cpu;
 	st->ci = (uint16_t)ci;
 	st->now = now;
@@ -423,6 +429,22 @@ static inline bool front(struct ea_timeline *t, const struct ea_state *s,
 	return true;
 }
 
+/* A flush's growth (struct tl_step's d[]) into the near bucket's row. */
+static void flush_row(struct ea_timeline *t, const struct tl_step *st)
+{
+	const struct ea_cluster *cl = &t->acct->model->clusters[st->ci];
+	ea_energy_t *row = &t->e[t->priv->near_b * (size_t)t->stride];
+	int wcol = t->stride > t->ncols ? t->ncols : -1;
+
+	for (int i = 0; i <= cl->ncpus; i++) {
+		int col = i < cl->ncpus ? cl->cpus[i] : t->ncpus + st->ci;
+
+		row[col] += st->d[2 * i];
+		if (wcol >= 0)
+			row[wcol + col] += st->d[2 * i + 1];
+	}
+}
+
 static inline void back(struct ea_timeline *t, const struct tl_step *st)
 {
 	const struct ea_cluster *cl = &t->acct->model->clusters[st->ci];
@@ -431,6 +453,8 @@ static inline void back(struct ea_timeline *t, const struct tl_step *st)
 
 	if (t->error[0])
 		return;
+	if (st->kind == TL_STEP_FLUSH)
+		return flush_row(t, st);
 	/* the cluster's stretch: its column, then its CPUs' (d[0 .. n]) */
 	cols[0] = ccol;
 	memcpy(cols + 1, cl->cpus, (size_t)n * sizeof(*cols));
@@ -440,7 +464,9 @@ static inline void back(struct ea_timeline *t, const struct tl_step *st)
 	cols[1] = ccol;
 	spread(t, cols, st->d + n + 1, 2, st->c0, st->c1);
 	put_wakeups(t, cpu, ccol, st->d[n + 3], st->d[n + 4], st->now);
-	if (t->record_changes && st->in_window)
+	/* with a thread, the caller records (in order with the changes
+	 * timeline-acct.c defers) */
+	if (t->record_changes && st->in_window && !t->priv->thread)
 		record(t, st);
 }
 
@@ -521,10 +547,12 @@ void tl_change(struct ea_timeline *t, const struct ea_state *s, int cpu,
 	/* one call of each half (inlined here) */
 	if (!front(t, s, cpu, since, now, old, st))
 		return;
-	if (pv->thread)
-		tl_thread_put(pv->thread);
-	else
-		back(t, st);
+	if (!pv->thread)
+		return back(t, st);
+	if (t->record_changes && st->in_window)
+		record(t, st);
+	tl_near_back(t, st);
+	tl_thread_put(pv->thread);
 }
 
 static void on_change(void *ctx, const struct ea_state *s, int cpu,
@@ -545,6 +573,9 @@ int ea_timeline_use_thread(struct ea_timeline *t)
 
 	if (pv->thread || t->started)
 		return pv->thread ? 0 : -1;
+	/* the caller's view of the buckets (timeline-near.c): none yet */
+	pv->sh_width = t->width;
+	pv->sh_lo = pv->sh_hi = 0;
 	return tl_thread_start(&pv->thread, t, pv->step_bytes, back);
 }
 
@@ -559,9 +590,12 @@ int ea_timeline_done(struct ea_timeline *t, const struct ea_state *s,
 
 	tl_thread_finish(t->priv->thread);
 	t->priv->thread = NULL;
-	/* the record complete: a reader ahead (tl_changes_publish()) reads
-	 * the rest */
+	/* the record complete (the changes handed over recorded: the
+	 * thread that did ended): a reader ahead (tl_changes_publish())
+	 * reads the rest */
 	tl_changes_seal(&t->priv->changes);
+	if (t->priv->changes.failed && !t->error[0])
+		snprintf(t->error, sizeof(t->error), "out of memory");
 	if (t->error[0])
 		return ea_err_set(err, "%s", t->error);
 	/* timeline-acct.c defers no change after the trace's end (the state's

@@ -19,6 +19,12 @@
  * another consumer and as one consumer with it (ea_timeline_stats_ops,
  * src/output/timeline-stats.c, as `eatrace report` has it): the
  * collector's figures the same too.
+ *
+ * With the timeline's back half on a thread of its own
+ * (ea_timeline_use_thread()), the caller sees the near bucket through
+ * src/output/timeline-near.c and hands the deferred changes' growth over
+ * as flushes: the same buckets and record again, every trace, model and
+ * shape, and changes deferred there too (test_switch_sync).
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -104,6 +110,8 @@ enum way {
 	TOGETHER,	/* ea_timeline_acct_ops, the only consumer */
 	WITH_STATS,	/* ea_stats_ops, then counting_ops */
 	ONE,		/* ea_timeline_stats_ops (as report) */
+	ONE_THREAD,	/* the same, the back half on its thread */
+	WITH_STATS_THREAD, /* WITH_STATS, the back half on its thread */
 };
 
 /*
@@ -114,7 +122,8 @@ enum way {
 static void run_way(const char *trace, const char *model, enum way way,
 		    uint64_t width_ns, size_t max, bool win, struct outcome *o)
 {
-	bool together = way != LIVE;
+	bool thread = way == ONE_THREAD || way == WITH_STATS_THREAD;
+	bool together;
 	struct ea_stats st;
 	struct ea_consumer cons[3];
 	int ncons = 2;
@@ -131,6 +140,9 @@ static void run_way(const char *trace, const char *model, enum way way,
 	struct ea_err err;
 	size_t cap = 0;
 
+	if (thread)
+		way = way == ONE_THREAD ? ONE : WITH_STATS;
+	together = way != LIVE;
 	memset(o, 0, sizeof(*o));
 	if (ea_model_load(&m, model, &err))
 		fail_msg("%s", err.msg);
@@ -143,6 +155,8 @@ static void run_way(const char *trace, const char *model, enum way way,
 		cfg.win_relative = true;
 	}
 	assert_int_equal(ea_timeline_init(&tl, &acct, width_ns, max, true), 0);
+	if (thread)
+		assert_int_equal(ea_timeline_use_thread(&tl), 0);
 	ea_stats_init(&st);
 	if (way == WITH_STATS) {
 		cons[0] = (struct ea_consumer){&ea_stats_ops, &st};
@@ -251,6 +265,10 @@ static void test_same_timeline(void **state)
 		{7 * 1000 * 1000, 0, false}, /* --interval 7 */
 		{0, 20000, true},
 		{333333, 0, true},
+		/* 1 us in a window: the text traces' changes (at whole us)
+		 * end on bucket edges, their wakeups in the bucket after
+		 * their stretches' */
+		{1000, 0, true},
 	};
 	int compared = 0;
 
@@ -260,7 +278,7 @@ static void test_same_timeline(void **state)
 		     mi++) {
 			for (size_t h = 0; h < sizeof(shapes) / sizeof(shapes[0]);
 			     h++) {
-				struct outcome a, b, c;
+				struct outcome a, b, c, d;
 
 				run_way(traces[k], models[mi], LIVE,
 					shapes[h].width, shapes[h].max,
@@ -271,17 +289,22 @@ static void test_same_timeline(void **state)
 				run_way(traces[k], models[mi], ONE,
 					shapes[h].width, shapes[h].max,
 					shapes[h].win, &c);
-				if (a.ok != b.ok || a.ok != c.ok)
+				run_way(traces[k], models[mi], ONE_THREAD,
+					shapes[h].width, shapes[h].max,
+					shapes[h].win, &d);
+				if (a.ok != b.ok || a.ok != c.ok || a.ok != d.ok)
 					fail_msg("%s %s shape %zu: one way failed",
 						 traces[k], models[mi], h);
 				if (a.ok) {
 					compared++;
 					assert_same_outcome(&a, &b, shapes[h].width);
 					assert_same_outcome(&a, &c, shapes[h].width);
+					assert_same_outcome(&a, &d, shapes[h].width);
 				}
 				outcome_free(&a);
 				outcome_free(&b);
 				outcome_free(&c);
+				outcome_free(&d);
 			}
 		}
 	}
@@ -316,10 +339,13 @@ static void test_switch_sync(void **state)
 		{1, 0, true}, {0, 20000, true},
 	};
 
+	long threaded = 0;
+
 	(void)state;
 	deferring = 0;
 	for (size_t h = 0; h < sizeof(shapes) / sizeof(shapes[0]); h++) {
-		struct outcome a, b, c, d;
+		struct outcome a, b, c, d, e;
+		long before;
 
 		run_way(trace, model, LIVE, shapes[h].width, shapes[h].max,
 			shapes[h].win, &a);
@@ -329,6 +355,11 @@ static void test_switch_sync(void **state)
 			shapes[h].max, shapes[h].win, &c);
 		run_way(trace, model, ONE, shapes[h].width, shapes[h].max,
 			shapes[h].win, &d);
+		before = deferring;
+		run_way(trace, model, WITH_STATS_THREAD, shapes[h].width,
+			shapes[h].max, shapes[h].win, &e);
+		threaded += deferring - before;
+		assert_same_outcome(&a, &e, shapes[h].width);
 		assert_same_outcome(&a, &b, shapes[h].width);
 		assert_same_outcome(&a, &c, shapes[h].width);
 		assert_same_outcome(&a, &d, shapes[h].width);
@@ -340,8 +371,11 @@ static void test_switch_sync(void **state)
 		outcome_free(&b);
 		outcome_free(&c);
 		outcome_free(&d);
+		outcome_free(&e);
 	}
-	assert_true(deferring > 100);
+	assert_true(deferring - threaded > 100);
+	/* with the thread too */
+	assert_true(threaded > 100);
 }
 
 /* The buckets of odd-switches.txt's timeline (task switches, deferred,

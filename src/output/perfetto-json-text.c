@@ -1,0 +1,508 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The JSON --perfetto writer's text (src/output/perfetto-json-text.h): its
+ * buffer, its numbers by hand, and the pass over a timeline's changes, at
+ * the end of the run or ahead.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "eatrace/escape.h"
+#include "output/perfetto-json-text.h"
+
+/* The most one slice takes: its fixed text, "CPU n"'s prefix, a task's
+ * text (an escaped comm, 6 bytes per byte at most), two times, a
+ * frequency. */
+#define SLICE_MAX_BYTES 512
+
+void pj_flush(struct ea_perfetto *p)
+{
+	struct pj_writer *w = pj_w(p);
+
+	if (w->held) {
+		char *q;
+
+		if (!p->held)
+			return;
+		q = aligned_alloc(PJ_BLOCK_BYTES, PJ_BLOCK_BYTES);
+		/* the full block held (freed there when out of memory) */
+		if (!q || !pf_ahead_add_block(w->held, (uint8_t *)w->buf,
+					      p->held)) {
+			free(q);
+			w->buf = w->own;
+			w->cap = sizeof(w->own);
+			w->held->failed = true;
+			p->failed = true;
+			p->held = 0;
+			return;
+		}
+		w->buf = q;
+		p->held = 0;
+		return;
+	}
+	if (p->held) {
+		fwrite(w->buf, 1, p->held, p->f);
+		ea_pf_gave(p, p->held);
+	}
+	p->held = 0;
+}
+
+void pj_put_bytes(struct ea_perfetto *p, const char *s, size_t n)
+{
+	if (n > pj_w(p)->cap) {
+		pj_flush(p);
+		fwrite(s, 1, n, p->f);
+		ea_pf_gave(p, n);
+		return;
+	}
+	memcpy(pj_room(p, n), s, n);
+	p->held += n;
+}
+
+void pj_put_text(struct ea_perfetto *p, const char *s)
+{
+	pj_put_bytes(p, s, strlen(s));
+}
+
+char *pj_esc_dup(const char *s, size_t *len)
+{
+	char *buf = NULL;
+	size_t n = 0;
+	FILE *m = open_memstream(&buf, &n);
+
+	if (!m)
+		return NULL;
+	ea_esc_json(m, s);
+	if (fclose(m)) {
+		free(buf);
+		return NULL;
+	}
+	*len = n;
+	return buf;
+}
+
+void pj_sep(struct ea_perfetto *p)
+{
+	if (!p->first)
+		pj_put_bytes(p, ",\n", 2);
+	p->first = false;
+}
+
+/* "00" to "99". */
+static const char two_digits[201] = "000102030405060708091011121314151617181920"
+				    "21222324252627282930313233343536373839"
+				    "404142434445464748495051525354555657585960"
+				    "61626364656667686970717273747576777879"
+				    "8081828384858687888990919293949596979899";
+
+/* Decimal digits of v at p; the end. */
+static char *put_u64(char *p, uint64_t v)
+{
+	static const uint64_t pow10[20] = {
+		1ull,
+		10ull,
+		100ull,
+		1000ull,
+		10000ull,
+		100000ull,
+		1000000ull,
+		10000000ull,
+		100000000ull,
+		1000000000ull,
+		10000000000ull,
+		100000000000ull,
+		1000000000000ull,
+		10000000000000ull,
+		100000000000000ull,
+		1000000000000000ull,
+		10000000000000000ull,
+		100000000000000000ull,
+		1000000000000000000ull,
+		10000000000000000000ull,
+	};
+	/* digits: floor(log10(v)) + 1, from the bit length (1233 / 4096 a
+	 * little above log10(2)), one short below the next power of 10 */
+	int t = (64 - __builtin_clzll(v | 1)) * 1233 >> 12;
+	int n = t + (v >= pow10[t]);
+	char *d = p + (n ? n : 1);
+
+	p = d;
+	while (v >= 100) {
+		d -= 2;
+		memcpy(d, two_digits + 2 * (v % 100), 2);
+		v /= 100;
+	}
+	if (v >= 10)
+		memcpy(d - 2, two_digits + 2 * v, 2);
+	else
+		d[-1] = (char)('0' + v);
+	return p;
+}
+
+char *pj_put_i64(char *p, long long v)
+{
+	if (v < 0) {
+		*p++ = '-';
+		return put_u64(p, -(uint64_t)v);
+	}
+	return put_u64(p, (uint64_t)v);
+}
+
+/* Microseconds since t0 with ns resolution at p, "1234.567"; the end. */
+static char *put_us(char *p, uint64_t ns, uint64_t t0)
+{
+	uint64_t d = ns > t0 ? ns - t0 : 0;
+	uint64_t us = d / 1000;
+	unsigned r = (unsigned)(d % 1000);
+
+	if (us >= 100000000) {
+		/* the last 8 digits in 32 bits */
+		uint32_t lo = (uint32_t)(us % 100000000);
+
+		p = put_u64(p, us / 100000000);
+		for (int k = 6; k >= 0; k -= 2) {
+			memcpy(p + k, two_digits + 2 * (lo % 100), 2);
+			lo /= 100;
+		}
+		p += 8;
+	} else {
+		p = put_u64(p, us);
+	}
+	*p++ = '.';
+	*p++ = (char)('0' + r / 100);
+	memcpy(p, two_digits + 2 * (r % 100), 2);
+	return p + 2;
+}
+
+static char *put_mem(char *p, const char *s, size_t n)
+{
+	memcpy(p, s, n);
+	return p + n;
+}
+
+/* A literal's bytes at p; the end. */
+#define PUT_LIT(p, lit) put_mem(p, lit, sizeof(lit) - 1)
+
+void pj_counter(struct ea_perfetto *p, const char *qname, size_t qlen,
+		uint64_t ts, uint64_t t0, const char *val)
+{
+	char b[96], *e;
+
+	/* fprintf()'s "{\"ph\":\"C\",\"pid\":%d,\"tid\":0,\"name\":" NAME
+	 * ",\"ts\":%s,\"args\":{\"value\":%s}}", by hand */
+	pj_sep(p);
+	e = PUT_LIT(b, "{\"ph\":\"C\",\"pid\":");
+	e = put_mem(e, pj_w(p)->pid, pj_w(p)->pid_len);
+	e = PUT_LIT(e, ",\"tid\":0,\"name\":");
+	pj_put_bytes(p, b, (size_t)(e - b));
+	pj_put_bytes(p, qname, qlen);
+	e = PUT_LIT(b, ",\"ts\":");
+	e = put_us(e, ts, t0);
+	e = PUT_LIT(e, ",\"args\":{\"value\":");
+	pj_put_bytes(p, b, (size_t)(e - b));
+	pj_put_text(p, val);
+	pj_put_bytes(p, "}}", 2);
+}
+
+static void tasks_free(struct pj_tasks *m)
+{
+	for (size_t i = 0; i < m->n; i++)
+		free(m->e[i].text);
+	free(m->e);
+	ea_pf_pid_map_free(&m->by_pid);
+	memset(m, 0, sizeof(*m));
+}
+
+/* Room for one more task; false when out of memory. */
+static bool task_room(struct pj_tasks *m)
+{
+	if (m->n == m->cap) {
+		size_t n = m->cap ? m->cap * 2 : 64;
+		struct pj_task *e = realloc(m->e, n * sizeof(*e));
+
+		if (!e)
+			return false;
+		m->e = e;
+		m->cap = n;
+	}
+	return ea_pf_pid_map_room(&m->by_pid);
+}
+
+/* pid's text (ea_pf_comm_of()'s name; ahead none); NULL: out of memory. */
+static const struct pj_task *task_text(struct pj_tasks *m,
+				       const struct ea_state *s, int32_t pid,
+				       bool ahead)
+{
+	static const char cat[] = ",\"cat\":\"task\",\"ts\":";
+	struct pj_task *tt;
+	char cb[32], tail[64], *q, *e;
+	size_t qlen = 0, tlen, slot;
+
+	if (m->by_pid.cap) {
+		uint64_t v = m->by_pid.val[ea_pf_pid_slot(&m->by_pid, pid)];
+
+		if (v)
+			return &m->e[v - 1];
+	}
+	if (!task_room(m))
+		return NULL;
+	q = ahead ? malloc(1) : pj_esc_dup(ea_pf_comm_of(s, pid, cb), &qlen);
+	if (!q)
+		return NULL;
+	e = PUT_LIT(tail, ",\"args\":{\"pid\":");
+	e = pj_put_i64(e, pid);
+	e = PUT_LIT(e, ",\"freq_khz\":");
+	tlen = (size_t)(e - tail);
+	/* a comm has at most 15 bytes, 6 each escaped: never longer */
+	tt = &m->e[m->n];
+	tt->text =
+		qlen <= 128 ? realloc(q, qlen + sizeof(cat) - 1 + tlen) : NULL;
+	if (!tt->text) {
+		free(q);
+		return NULL;
+	}
+	memcpy(tt->text + qlen, cat, sizeof(cat) - 1);
+	memcpy(tt->text + qlen + sizeof(cat) - 1, tail, tlen);
+	tt->name_len = (uint16_t)(qlen + sizeof(cat) - 1);
+	tt->tail_len = (uint16_t)tlen;
+	tt->pid = pid;
+	slot = ea_pf_pid_slot(&m->by_pid, pid);
+	m->by_pid.pid[slot] = pid;
+	m->by_pid.val[slot] = ++m->n;
+	m->by_pid.n++;
+	return tt;
+}
+
+/* What one CPU's changes write again and again, made once. */
+struct pj_cpu {
+	char pre[64]; /* "{\"ph\":\"X\",\"pid\":P,\"tid\":C+1,\"name\":" */
+	size_t pre_len;
+	long long f, i; /* the OPP and idle state last written */
+	char f_txt[24]; /* f as text */
+	size_t f_len;
+	uint32_t assumed_khz; /* a busy stretch's at an unknown OPP */
+	char *opp, *idle; /* the counters' names as JSON strings (NULL:
+			     not made yet) */
+	size_t opp_len, idle_len;
+};
+
+/* Ahead: where the hole of task tt's name goes, at e in the buffer;
+ * false when out of memory. */
+static bool add_hole(struct ea_perfetto *p, struct pj_pass *ps,
+		     const struct pj_task *tt, const char *e)
+{
+	if (ps->nholes == ps->holes_cap) {
+		size_t n = ps->holes_cap ? ps->holes_cap * 2 : 4096;
+		struct pj_hole *h = realloc(ps->holes, n * sizeof(*h));
+
+		if (!h)
+			return false;
+		ps->holes = h;
+		ps->holes_cap = n;
+	}
+	ps->holes[ps->nholes++] = (struct pj_hole){
+		.off = ps->held->bytes + (size_t)(e - pj_w(p)->buf),
+		.task = (size_t)(tt - ps->tasks.e),
+	};
+	return true;
+}
+
+/*
+ * A task's slice on a CPU: the text fprintf() wrote with
+ * "{\"ph\":\"X\",\"pid\":%d,\"tid\":%d,\"name\":" NAME
+ * ",\"cat\":\"task\",\"ts\":%s,\"dur\":%s,\"args\":{\"pid\":%d,\"freq_khz\":%lld}}",
+ * from its pieces (one a busy stretch: the file's bulk); ahead, NAME is a
+ * hole. false when out of memory.
+ */
+static bool slice(struct ea_perfetto *p, struct pj_pass *ps,
+		  const struct pj_cpu *ct, const struct pj_task *tt,
+		  const struct ea_tl_change *ch, uint64_t t0)
+{
+	char *e = pj_room(p, SLICE_MAX_BYTES);
+
+	if (!p->first)
+		e = PUT_LIT(e, ",\n");
+	p->first = false;
+	e = put_mem(e, ct->pre, ct->pre_len);
+	if (ps->held && !add_hole(p, ps, tt, e))
+		return false;
+	e = put_mem(e, tt->text, tt->name_len);
+	e = put_us(e, ch->t0, t0);
+	e = PUT_LIT(e, ",\"dur\":");
+	e = put_us(e, ch->t1, ch->t0);
+	e = put_mem(e, tt->text + tt->name_len, tt->tail_len);
+	e = put_mem(e, ct->f_txt, ct->f_len);
+	e = PUT_LIT(e, "}}");
+	pj_held_to(p, e);
+	return true;
+}
+
+/* CPU c's OPP counter (opp) or idle-state counter (its name made the
+ * first time). */
+static void cpu_counter(struct ea_perfetto *p, char **qname, size_t *qlen,
+			bool opp, int c, uint64_t ts, uint64_t t0, long long v)
+{
+	char n[48], val[32];
+
+	if (!*qname) {
+		if (opp)
+			snprintf(n, sizeof(n), "OPP CPU %d (kHz)", c);
+		else
+			snprintf(n, sizeof(n), "idle state CPU %d", c);
+		*qname = pj_esc_dup(n, qlen);
+		if (!*qname) {
+			p->failed = true;
+			return;
+		}
+	}
+	*pj_put_i64(val, v) = 0;
+	pj_counter(p, *qname, *qlen, ts, t0, val);
+}
+
+int pj_pass_init(struct pj_pass *ps, struct ea_perfetto *p,
+		 const struct ea_acct *a, int ncpus, struct pf_ahead *held,
+		 size_t max_bytes)
+{
+	memset(ps, 0, sizeof(*ps));
+	ps->acct = a;
+	ps->ncpus = ncpus;
+	ps->max_cpu = -1;
+	ps->held = held;
+	ps->max_bytes = max_bytes;
+	ps->cpu = calloc((size_t)(ncpus > 0 ? ncpus : 1), sizeof(*ps->cpu));
+	if (!ps->cpu)
+		return -1;
+	for (int c = 0; c < ncpus; c++) {
+		struct pj_cpu *ct = &ps->cpu[c];
+		char *e = PUT_LIT(ct->pre, "{\"ph\":\"X\",\"pid\":");
+
+		e = put_mem(e, pj_w(p)->pid, pj_w(p)->pid_len);
+		e = PUT_LIT(e, ",\"tid\":");
+		e = pj_put_i64(e, c + 1);
+		e = PUT_LIT(e, ",\"name\":");
+		ct->pre_len = (size_t)(e - ct->pre);
+		ct->f = -2;
+		ct->i = -3;
+		ct->assumed_khz = ea_pf_assumed_khz(a, c);
+	}
+	return 0;
+}
+
+void pj_pass_free(struct pj_pass *ps)
+{
+	tasks_free(&ps->tasks);
+	for (int c = 0; ps->cpu && c < ps->ncpus; c++) {
+		free(ps->cpu[c].opp);
+		free(ps->cpu[c].idle);
+	}
+	free(ps->cpu);
+	free(ps->holes);
+	free(ps->checks);
+	memset(ps, 0, sizeof(*ps));
+}
+
+/* Ahead, where the cap would check (every 256th change given): the bytes
+ * and holes before it noted; false (stopped) once the bytes reach what
+ * the pass may hold, or out of memory. */
+static bool ahead_check(struct ea_perfetto *p, struct pj_pass *ps,
+			uint64_t at)
+{
+	size_t off = ps->held->bytes + p->held;
+
+	if (ps->nchecks == ps->checks_cap) {
+		size_t n = ps->checks_cap ? ps->checks_cap * 2 : 256;
+		struct pj_check *c = realloc(ps->checks, n * sizeof(*c));
+
+		if (!c) {
+			p->failed = true;
+			return false;
+		}
+		ps->checks = c;
+		ps->checks_cap = n;
+	}
+	ps->checks[ps->nchecks++] =
+		(struct pj_check){.off = off, .holes = ps->nholes, .at = at};
+	if (off >= ps->max_bytes) {
+		ps->stopped = true;
+		return false;
+	}
+	return true;
+}
+
+/* Per CPU: OPP and idle-state counters and task slices, in the order the
+ * changes happened (time order), so that a size cap cuts them all at one
+ * time. */
+bool pj_pass_change(struct ea_perfetto *p, struct pj_pass *ps,
+		    const struct ea_tl_change *ch, const struct ea_state *s,
+		    uint64_t t0)
+{
+	size_t k = ps->k++;
+	int c = ch->cpu;
+	struct pj_cpu *ct;
+	const struct pj_task *tt;
+	long long fv, iv;
+
+	if (c > ps->max_cpu)
+		ps->max_cpu = c;
+	if (c >= ps->ncpus || ch->t1 <= ch->t0)
+		return true;
+	if (ps->held ? !(k % 256) && !ahead_check(p, ps, ch->t0)
+		     : ea_pf_check_cap(p, k, ch->t0))
+		return false;
+	ct = &ps->cpu[c];
+	/* ea_pf_priced_khz(), the assumed OPP's looked up once */
+	fv = ch->mode == EA_CPU_BUSY
+		     ? (long long)(ch->freq_khz ? ch->freq_khz : ct->assumed_khz)
+		     : 0;
+	iv = ch->mode == EA_CPU_IDLE ? ch->idle_state : -1;
+	if (fv != ct->f) {
+		cpu_counter(p, &ct->opp, &ct->opp_len, true, c, ch->t0, t0, fv);
+		ct->f = fv;
+		ct->f_len = (size_t)(pj_put_i64(ct->f_txt, fv) - ct->f_txt);
+	}
+	if (iv != ct->i) {
+		cpu_counter(p, &ct->idle, &ct->idle_len, false, c, ch->t0, t0,
+			    iv);
+		ct->i = iv;
+	}
+	if (ch->mode != EA_CPU_BUSY)
+		return !p->failed;
+	tt = task_text(&ps->tasks, s, ch->pid, ps->held != NULL);
+	if (!tt || !slice(p, ps, ct, tt, ch, t0)) {
+		p->failed = true;
+		return false;
+	}
+	return !p->failed;
+}
+
+int pj_writer_ahead(struct ea_perfetto *p, struct pf_ahead *held)
+{
+	struct pj_writer *w = malloc(sizeof(*w));
+
+	memset(p, 0, sizeof(*p));
+	if (!w)
+		return -1;
+	w->buf = aligned_alloc(PJ_BLOCK_BYTES, PJ_BLOCK_BYTES);
+	if (!w->buf) {
+		free(w);
+		return -1;
+	}
+	w->cap = PJ_BLOCK_BYTES;
+	w->held = held;
+	w->pid_len = (size_t)(pj_put_i64(w->pid, 1) - w->pid);
+	p->impl = w;
+	p->pid = 1;
+	p->first = false;
+	return 0;
+}
+
+void pj_writer_free(struct ea_perfetto *p)
+{
+	struct pj_writer *w = p->impl;
+
+	if (w && w->buf != w->own)
+		free(w->buf);
+	free(w);
+	p->impl = NULL;
+}
