@@ -34,13 +34,19 @@
  *    cpuhp_multi_enter and cpuhp_exit become EA_EV_SUSPEND and
  *    EA_EV_HOTPLUG (pf-event.c);
  *  - process_tree gives tgids and process names (report's processes);
- *    events eatrace's model has no place for are skipped.
+ *    events eatrace's model has no place for are skipped;
+ *  - a file whose events cannot outgrow a budget (not inflated: neither
+ *    gzip'd nor with compressed_packets) is read a block at a time
+ *    through next-blocks.h, on a thread of its own from two jobs
+ *    (ea_input_jobs_for()): pf_next() and the checks there, the pipeline
+ *    on the caller's; pf_first_event() beside it under nb_lock().
  */
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "input/next-blocks.h"
 #include "input/pb-wire.h"
 #include "input/pf-events.h"
 #include "input/pf-index.h"
@@ -101,7 +107,12 @@ struct pf {
 	struct pcpu *run;
 	uint64_t lim_ts;
 	int lim_cpu;
+	/* read through nb (pf_blocks()), once it has begun */
+	bool blocks;
+	struct nb nb;
 };
+
+static void pf_blocks_init(struct pf *r, int ncpus);
 
 static struct ea_event *push(struct pf *r, const struct pf_bundle *bd,
 			     struct pf_evbuf *b, struct ea_err *err)
@@ -373,6 +384,7 @@ static void pf_free(struct pf *r)
 {
 	if (!r)
 		return;
+	nb_free(&r->nb);	/* the decoding thread first */
 	for (int i = 0; i < r->ncpu; i++) {
 		free(r->cpu[i].bi);
 		for (int s = 0; s < 3; s++)
@@ -538,6 +550,7 @@ static int pf_open(void **priv, const char *path, struct ea_input_info *info,
 	r->ix.rails = NULL;
 	info->procs = r->ix.procs;
 	r->ix.procs = NULL;
+	pf_blocks_init(r, info->ncpus);
 	*priv = r;
 	return 0;
 }
@@ -639,6 +652,8 @@ static int pf_first_event(void *priv, int cpu, struct ea_event *ev,
 		return 2;
 	if (cpu >= r->ncpu || !r->cpu[cpu].nb)
 		return 0;
+	/* the chunks, the intern table: the decoding thread's too */
+	nb_lock(&r->nb);
 	memset(&t, 0, sizeof(t));
 	t.bi = r->cpu[cpu].bi;
 	t.nb = r->cpu[cpu].nb;
@@ -654,22 +669,106 @@ static int pf_first_event(void *priv, int cpu, struct ea_event *ev,
 		*ev = *e;
 		break;
 	}
+	nb_unlock(&r->nb);
 	for (int s = 0; s < 3; s++)
 		free(t.src[s].ev);
 	free(t.out.ev);
 	return rc;
 }
 
+/*
+ * pf_where()'s position after the event pf_next() last returned: the
+ * CPU plus 1 (0: none, "end") in the high half, the packet of its bundle
+ * in the low.
+ */
+static uint64_t pf_pos(void *priv)
+{
+	const struct pf *r = priv;
+
+	if (r->last_cpu < 0)
+		return 0;
+	return (uint64_t)(uint32_t)(r->last_cpu + 1) << 32 |
+	       r->ix.b[r->cpu[r->last_cpu].cur_bundle].packet;
+}
+
+static void pf_where_at(void *priv, uint64_t pos, char *buf, size_t n)
+{
+	(void)priv;
+	if (!(pos >> 32))
+		snprintf(buf, n, "end");
+	else
+		snprintf(buf, n, "cpu %d packet %" PRIu32,
+			 (int)(pos >> 32) - 1, (uint32_t)pos);
+}
+
 static void pf_where(void *priv, char *buf, size_t n)
 {
 	struct pf *r = priv;
 
-	if (r->last_cpu < 0) {
-		snprintf(buf, n, "end");
-		return;
-	}
-	snprintf(buf, n, "cpu %d packet %" PRIu32, r->last_cpu,
-		 r->ix.b[r->cpu[r->last_cpu].cur_bundle].packet);
+	pf_where_at(r, r->nb.begun ? nb_pos(&r->nb) : pf_pos(r), buf, n);
+}
+
+/*
+ * Blocks (next-blocks.h) for a file whose decoded events have no budget
+ * to keep (pf_spend_decoded(): neither inflated nor with
+ * compressed_packets): there the order in which pf_first_event() and the
+ * stream decode changes nothing. Events per block of the decoding
+ * thread: EATRACE_PF_BLOCK (tests: a few exercise the hand-over).
+ */
+static void pf_blocks_init(struct pf *r, int ncpus)
+{
+	const char *env = getenv("EATRACE_PF_BLOCK");
+	struct nb_src src = {r, pf_next, pf_pos, pf_where_at, r->path, ncpus};
+
+	r->blocks = !r->ix.expanded && !r->ix.nbufs && r->ix.fd >= 0;
+	nb_init(&r->nb, &src, env ? (uint32_t)strtoul(env, NULL, 10) : 0);
+}
+
+/* Read through the blocks: the first read begins them. */
+static bool pf_blocks(struct pf *r)
+{
+	if (!r->blocks)
+		return false;
+	if (!r->nb.begun)
+		nb_begin(&r->nb, r->ix.len);
+	return true;
+}
+
+static int pf_next_op(void *priv, struct ea_event *ev, struct ea_err *err)
+{
+	struct pf *r = priv;
+
+	return pf_blocks(r) ? nb_next(&r->nb, ev, err) : pf_next(r, ev, err);
+}
+
+static int pf_next_block(void *priv, const struct ea_event **evs, size_t *n,
+			 struct ea_err *err)
+{
+	struct pf *r = priv;
+
+	return pf_blocks(r) ? nb_next_block(&r->nb, evs, n, err) : 2;
+}
+
+static void pf_block_at(void *priv, size_t i)
+{
+	struct pf *r = priv;
+
+	if (r->nb.begun)
+		nb_block_at(&r->nb, i);
+}
+
+static bool pf_checked(void *priv)
+{
+	const struct pf *r = priv;
+
+	return r->nb.begun;
+}
+
+static int pf_threads(void *priv)
+{
+	const struct pf *r = priv;
+
+	return r->blocks ? 2 : 1;
 }
 
 static void pf_close(void *priv)
@@ -681,8 +780,12 @@ const struct ea_reader_ops ea_reader_perfetto = {
 	.name = "perfetto",
 	.probe = pf_probe_op,
 	.open = pf_open,
-	.next = pf_next,
+	.next = pf_next_op,
 	.where = pf_where,
 	.close = pf_close,
 	.first_event = pf_first_event,
+	.checked = pf_checked,
+	.next_block = pf_next_block,
+	.block_at = pf_block_at,
+	.threads = pf_threads,
 };
