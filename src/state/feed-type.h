@@ -75,9 +75,11 @@ apply_wake_rec(struct ea_state *s, const struct ea_event *ev)
 static inline __attribute__((always_inline)) enum feed_type_result
 feed_switch(struct ea_state *s, const struct ea_event *ev)
 {
-	if (!may_take(s, ev) || !la_try_switch(&s->la, ev))
+	if (!may_take(s, ev) || !la_try_switch_as(&s->la, ev, true))
 		return FEED_NOT;
-	if (held_back(&s->la) || !la_switch_may_go(&s->la, ev))
+	if (held_back(&s->la) || !(ev->flags & EA_EVF_DERIVED ?
+				   la_may_go(&s->la, s->la.next_seq) :
+				   la_switch_may_go(&s->la, ev)))
 		return FEED_SCANNED;
 	apply_switch_rec(s, ev);	/* la_try_*(): recorded */
 	return FEED_DONE;
@@ -86,9 +88,11 @@ feed_switch(struct ea_state *s, const struct ea_event *ev)
 static inline __attribute__((always_inline)) enum feed_type_result
 feed_wake(struct ea_state *s, const struct ea_event *ev)
 {
-	if (!may_take(s, ev) || !la_try_wake(&s->la, ev))
+	if (!may_take(s, ev) || !la_try_wake_as(&s->la, ev, true))
 		return FEED_NOT;
-	if (held_back(&s->la) || !la_wake_may_go(&s->la, ev))
+	if (held_back(&s->la) || !(ev->flags & EA_EVF_DERIVED ?
+				   la_may_go(&s->la, s->la.next_seq) :
+				   la_wake_may_go(&s->la, ev)))
 		return FEED_SCANNED;
 	apply_wake_rec(s, ev);	/* la_try_*(): recorded */
 	return FEED_DONE;
