@@ -37,31 +37,36 @@ static int bad_event(const struct nb *b, const struct ea_event *ev,
 /*
  * next() into block k, up to n events, each checked, its position beside
  * it. When the stream ends or fails there, k says how (status) and where
- * the reader then stood (end_nrec): 0; 1 when more may follow.
+ * the reader then stood (end_nrec): 0; 1 when more may follow. An event
+ * the checks refuse ends the stream there, before the reader's end or
+ * error after it (next_n() may have read past it).
  */
 static int fill(struct nb *b, struct evr_blk *k, uint32_t n)
 {
 	const int ncpus = b->src.ncpus;
 	uint64_t last_ts = b->last_ts;
+	uint32_t i = 0, got;
 	int rc = 1;
 
-	k->n = 0;
 	k->status = 0;
-	while (k->n < n) {
-		struct ea_event *ev = &k->ev[k->n];
+	while (rc > 0 && i < n) {
+		rc = b->src.next_n(b->src.priv, k->ev + i, k->nrec + i, n - i,
+				   &got, &k->err);
+		for (got += i; i < got; i++) {
+			const struct ea_event *ev = &k->ev[i];
 
-		rc = b->src.next(b->src.priv, ev, &k->err);
-		if (rc <= 0)
-			break;
-		k->nrec[k->n] = b->src.pos(b->src.priv);
-		if (!ea_event_ok(ev, ncpus, last_ts)) {
-			b->last_ts = last_ts;
-			rc = bad_event(b, ev, k->nrec[k->n], &k->err);
-			break;
+			if (!ea_event_ok(ev, ncpus, last_ts)) {
+				b->last_ts = last_ts;
+				bad_event(b, ev, k->nrec[i], &k->err);
+				k->n = i;
+				k->status = -1;
+				k->end_nrec = k->nrec[i];
+				return 0;
+			}
+			last_ts = ev->ts;
 		}
-		last_ts = ev->ts;
-		k->n++;
 	}
+	k->n = i;
 	b->last_ts = last_ts;
 	if (rc > 0)
 		return 1;

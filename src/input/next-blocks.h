@@ -13,9 +13,9 @@
  * and whose other entries (its first_event(), say) may run beside it
  * under nb_lock().
  *
- * The reader gives next() and two more functions: pos(), a number that
- * stands for where() after the event next() last returned (as where()
- * would name it then), and where_at(), that position as text.
+ * The reader gives next() n events at a time (next_n(), with each
+ * event's position: a number that stands for where() right after next()
+ * returned it), pos() (that number now) and where_at() (it as text).
  */
 #ifndef EATRACE_INPUT_NEXT_BLOCKS_H
 #define EATRACE_INPUT_NEXT_BLOCKS_H
@@ -31,11 +31,16 @@
 
 struct nb_src {
 	void *priv;
-	/* 1 an event, 0 the end, -1 err: ea_reader_ops.next's contract,
-	 * unchecked */
-	int (*next)(void *priv, struct ea_event *ev, struct ea_err *err);
+	/*
+	 * next() up to n times (ea_reader_ops.next's contract, unchecked):
+	 * *got events into ev[], each one's position (pos() right after
+	 * next() returned it) into pos[]; 1 when next() gave n, else what
+	 * next() returned last: 0 at the end, -1 with err (after *got).
+	 */
+	int (*next_n)(void *priv, struct ea_event *ev, uint64_t *pos,
+		      uint32_t n, uint32_t *got, struct ea_err *err);
 	/* where() after the event last returned (before any: at the
-	 * start), as a number */
+	 * start; after the end or an error: there), as a number */
 	uint64_t (*pos)(void *priv);
 	/* that number as where() names it */
 	void (*where_at)(void *priv, uint64_t pos, char *buf, size_t n);

@@ -77,6 +77,7 @@ struct pcpu {
 	uint64_t lost0_count;
 	bool done;
 	size_t cur_bundle; /* index into ix.b, for where() */
+	uint64_t where_pos; /* ... as pf_pos() gives it */
 	bool have_cur; /* the task now running is known */
 	int32_t cur_pid, cur_prio;
 	char cur_comm[EA_COMM_LEN];
@@ -262,6 +263,7 @@ static int load_bundle(struct pf *r, struct pcpu *c, struct ea_err *err)
 	int rc;
 
 	c->cur_bundle = c->bi[c->next++];
+	c->where_pos = (uint64_t)(uint32_t)(bd->cpu + 1) << 32 | bd->packet;
 	if (bundle_bytes(r, bd, &b, err))
 		return -1;
 	for (int i = 0; i < 3; i++)
@@ -556,28 +558,57 @@ static int pf_open(void **priv, const char *path, struct ea_input_info *info,
 }
 
 /*
- * The CPUs' streams merged: the lowest timestamp first, the lowest CPU on
- * ties. Once a CPU is chosen, its next events follow without looking at
- * the others while they come before the others' heads (r->run, up to
- * r->lim_ts; on lim_ts itself only when the CPU is below r->lim_cpu).
+ * pf_next() where r->run's next event does not come before r->lim_cpu's:
+ * that CPU's event is the next of all (r->lim_ts, r->lim_cpu is the first
+ * of the others' heads, which have not moved since), and its events
+ * follow while before the first of the other heads, the run's included.
+ * Every CPU but the run's has its head or is done (pf_next()'s loop took
+ * them all when it chose the run): 1 and ev. 0, having done nothing,
+ * when one has neither; pf_next()'s loop then takes it.
  */
-static int pf_next(void *priv, struct ea_event *ev, struct ea_err *err)
+static inline int pf_switch_run(struct pf *r, struct ea_event *ev)
 {
-	struct pf *r = priv;
-	struct pcpu *best = NULL, *run = r->run;
+	int k = r->lim_cpu, lc = INT32_MAX;
+	struct pcpu *nx = &r->cpu[k];
+	uint64_t lim = UINT64_MAX;
+
+	for (int i = 0; i < r->ncpu; i++) {
+		const struct pcpu *c = &r->cpu[i];
+		uint64_t ts;
+
+		if (c->pos == c->out.n) {
+			if (!c->done)
+				return 0;
+			continue;
+		}
+		ts = c->out.ev[c->pos]->ts;
+		if (i != k && ts < lim) {
+			lim = ts;
+			lc = i;
+		}
+	}
+	if (nx->pos == nx->out.n)
+		return 0;
+	r->last_cpu = k;
+	*ev = *nx->out.ev[nx->pos++];
+	r->run = nx;
+	r->lim_ts = lim;
+	r->lim_cpu = lc;
+	return 1;
+}
+
+/*
+ * pf_next() past the run: every CPU's head (its next bundle decoded when
+ * it has none), the first of them given, the run set up from it.
+ */
+__attribute__((noinline)) static int pf_merge_next(struct pf *r,
+						   struct ea_event *ev,
+						   struct ea_err *err)
+{
+	struct pcpu *best = NULL;
 	uint64_t lim = UINT64_MAX;
 	int bc = -1, lc = INT32_MAX;
 
-	if (run && run->pos < run->out.n) {
-		const struct ea_event *e = run->out.ev[run->pos];
-
-		if (e->ts < r->lim_ts ||
-		    (e->ts == r->lim_ts && r->last_cpu < r->lim_cpu)) {
-			*ev = *e;
-			run->pos++;
-			return 1;
-		}
-	}
 	r->run = NULL;
 	for (int i = 0; i < r->ncpu; i++) {
 		struct pcpu *c = &r->cpu[i];
@@ -637,6 +668,33 @@ static int pf_next(void *priv, struct ea_event *ev, struct ea_err *err)
 }
 
 /*
+ * The CPUs' streams merged: the lowest timestamp first, the lowest CPU on
+ * ties. Once a CPU is chosen, its next events follow without looking at
+ * the others while they come before the others' heads (r->run, up to
+ * r->lim_ts; on lim_ts itself only when the CPU is below r->lim_cpu);
+ * then the CPU of that head (pf_switch_run()); else pf_merge_next().
+ */
+static inline int pf_next(void *priv, struct ea_event *ev, struct ea_err *err)
+{
+	struct pf *r = priv;
+	struct pcpu *run = r->run;
+
+	if (run && run->pos < run->out.n) {
+		const struct ea_event *e = run->out.ev[run->pos];
+
+		if (e->ts < r->lim_ts ||
+		    (e->ts == r->lim_ts && r->last_cpu < r->lim_cpu)) {
+			*ev = *e;
+			run->pos++;
+			return 1;
+		}
+		if (r->lim_cpu < r->ncpu && pf_switch_run(r, ev))
+			return 1;
+	}
+	return pf_merge_next(r, ev, err);
+}
+
+/*
  * The first event of CPU cpu: its bundles decoded from the first, apart
  * from the reader's own stream. With sys_stats' initial frequencies
  * (given in pf_next(), across CPUs), 2: input.c reads ahead instead.
@@ -685,10 +743,25 @@ static uint64_t pf_pos(void *priv)
 {
 	const struct pf *r = priv;
 
-	if (r->last_cpu < 0)
-		return 0;
-	return (uint64_t)(uint32_t)(r->last_cpu + 1) << 32 |
-	       r->ix.b[r->cpu[r->last_cpu].cur_bundle].packet;
+	return r->last_cpu < 0 ? 0 : r->cpu[r->last_cpu].where_pos;
+}
+
+/* nb_src.next_n: pf_next() up to n times, each event's pf_pos() beside */
+static int pf_next_n(void *priv, struct ea_event *ev, uint64_t *pos,
+		     uint32_t n, uint32_t *got, struct ea_err *err)
+{
+	struct pf *r = priv;
+	uint32_t i = 0;
+	int rc = 1;
+
+	while (i < n) {
+		rc = pf_next(r, &ev[i], err);
+		if (rc <= 0)
+			break;
+		pos[i++] = r->cpu[r->last_cpu].where_pos;
+	}
+	*got = i;
+	return rc;
 }
 
 static void pf_where_at(void *priv, uint64_t pos, char *buf, size_t n)
@@ -718,7 +791,7 @@ static void pf_where(void *priv, char *buf, size_t n)
 static void pf_blocks_init(struct pf *r, int ncpus)
 {
 	const char *env = getenv("EATRACE_PF_BLOCK");
-	struct nb_src src = {r, pf_next, pf_pos, pf_where_at, r->path, ncpus};
+	struct nb_src src = {r, pf_next_n, pf_pos, pf_where_at, r->path, ncpus};
 
 	r->blocks = !r->ix.expanded && !r->ix.nbufs && r->ix.fd >= 0;
 	nb_init(&r->nb, &src, env ? (uint32_t)strtoul(env, NULL, 10) : 0);
