@@ -60,11 +60,44 @@ static int task_fields(struct pb_buf b, char *comm, int32_t *pid, int32_t *prio,
 		       int32_t *target)
 {
 	struct pb_field f = {0};
+	uint64_t v;
 	int rc;
 
+	/*
+	 * The fields in the order serialisers write them (comm, pid, prio,
+	 * success, target_cpu), each as the loop below would take it, one
+	 * test each; the loop then takes whatever follows.
+	 */
+	if (b.end - b.p >= 2 && b.p[0] == 0x0a && b.p[1] < 0x80 &&
+	    b.p[1] <= b.end - b.p - 2) {
+		comm_copy(comm, b.p + 2, b.p[1], b.end);
+		b.p += 2 + b.p[1];
+	}
+	if (b.p < b.end && *b.p == 0x10) {
+		b.p++;
+		if (pb_varint(&b, &v) != PB_OK)
+			return PB_ERR;
+		*pid = pb_i32(v);
+	}
+	if (b.p < b.end && *b.p == 0x18) {
+		b.p++;
+		if (pb_varint(&b, &v) != PB_OK)
+			return PB_ERR;
+		*prio = pb_i32(v);
+	}
+	if (b.p < b.end && *b.p == 0x20) {	/* success: not used */
+		b.p++;
+		if (pb_varint(&b, &v) != PB_OK)
+			return PB_ERR;
+	}
+	if (b.p < b.end && *b.p == 0x28) {
+		b.p++;
+		if (pb_varint(&b, &v) != PB_OK)
+			return PB_ERR;
+		*target = pb_i32(v);
+	}
 	while (b.p < b.end) {
 		uint8_t t = *b.p;
-		uint64_t v;
 
 		if (t == 0x0a && b.end - b.p >= 2 && b.p[1] < 0x80 &&
 		    b.p[1] <= b.end - b.p - 2) {
