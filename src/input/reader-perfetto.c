@@ -786,14 +786,16 @@ static void pf_where(void *priv, char *buf, size_t n)
  * to keep (pf_spend_decoded(): neither inflated nor with
  * compressed_packets): there the order in which pf_first_event() and the
  * stream decode changes nothing. Events per block of the decoding
- * thread: EATRACE_PF_BLOCK (tests: a few exercise the hand-over).
+ * thread: EATRACE_PF_BLOCK (tests: a few exercise the hand-over; 0, one
+ * at a time as for the other files, the tests' reference).
  */
 static void pf_blocks_init(struct pf *r, int ncpus)
 {
 	const char *env = getenv("EATRACE_PF_BLOCK");
 	struct nb_src src = {r, pf_next_n, pf_pos, pf_where_at, r->path, ncpus};
 
-	r->blocks = !r->ix.expanded && !r->ix.nbufs && r->ix.fd >= 0;
+	r->blocks = !r->ix.expanded && !r->ix.nbufs && r->ix.fd >= 0 &&
+		    !(env && !strcmp(env, "0"));
 	nb_init(&r->nb, &src, env ? (uint32_t)strtoul(env, NULL, 10) : 0);
 }
 
