@@ -758,7 +758,7 @@ static int pf_next_n(void *priv, struct ea_event *ev, uint64_t *pos,
 		rc = pf_next(r, &ev[i], err);
 		if (rc <= 0)
 			break;
-		pos[i++] = r->cpu[r->last_cpu].where_pos;
+		pos[i++] = pf_pos(r); /* last_cpu -1: an initial frequency */
 	}
 	*got = i;
 	return rc;
