@@ -177,73 +177,48 @@ static inline void la_try_push(struct lookahead *la, const struct ea_event *ev)
 }
 
 /*
- * la_scan() of a sched_switch that is not synthetic (EA_EVF_SYNTH), once
- * la_ts_grown(), on a CPU seen, whose prev task is the one the scanner
- * believes runs there and whose next task it believes runs nowhere else;
- * false, having done nothing, for any other. A derived one (EA_EVF_DERIVED:
- * a Perfetto compact_sched's) only when derived_ok, and then as
- * lookahead.c's scan_common() takes it: not when its derived prev is the
- * idle task and it slept (la_derived()'s), and without marking pend_min
- * stale (scan_common() marks it for records only), so that la_may_go(),
- * not la_switch_may_go(), says whether it may go.
+ * la_scan() of a sched_switch that is neither synthetic nor derived
+ * (EA_EVF_SYNTH, EA_EVF_DERIVED), once la_ts_grown(), on a CPU seen, whose prev task is the
+ * one the scanner believes runs there and whose next task it believes
+ * runs nowhere else; false, having done nothing, for any other.
  */
-static inline __attribute__((always_inline)) bool
-la_try_switch_as(struct lookahead *la, const struct ea_event *ev,
-		 bool derived_ok)
+static inline bool la_try_switch(struct lookahead *la, const struct ea_event *ev)
 {
-	bool derived = ev->flags & EA_EVF_DERIVED;
 	int cpu = ev->cpu;
 	struct la_cpu *c;
 
-	if (!known_cpu(la, cpu) || (ev->flags & EA_EVF_SYNTH) ||
-	    (derived && !derived_ok))
+	if (!known_cpu(la, cpu) || (ev->flags & (EA_EVF_SYNTH | EA_EVF_DERIVED)))
 		return false;
 	c = &la->cpus[cpu];
 	if (!c->seen || (ev->sw.prev_pid >= 0 && ev->sw.prev_pid != c->curr) ||
 	    !la_try_room(la, ev) ||
 	    runs_elsewhere(la, ev->sw.next_pid, cpu))
 		return false;
-	if (derived && !ev->sw.prev_pid &&
-	    ev->sw.prev_state != EA_PREV_RUNNABLE)
-		return false;
 	la_try_key(la, ev);
 	switch_in(la, c, ev);	/* ev_ts and rec_ts too */
 	/* a record on a CPU with a pending wakeup may raise its bound
 	 * (la_may_go_slow()) */
-	if (c->pend_seq && !derived)
+	if (c->pend_seq)
 		la->pend_dirty = true;
 	la_try_push(la, ev);
 	return true;
 }
 
-/* la_try_switch_as() of a switch that is not derived either: la_scan()'s */
-static inline bool la_try_switch(struct lookahead *la, const struct ea_event *ev)
-{
-	return la_try_switch_as(la, ev, false);
-}
-
 /*
- * la_scan() of a sched_waking, sched_wakeup or sched_wakeup_new, not
- * synthetic, once la_ts_grown(), on a CPU seen, whose current task is the
- * one the scanner believes runs there, of a task it believes runs on no
- * CPU but the target, where the wake table needs no memory; false, having
- * done nothing, for any other. A derived one (its current task the
- * reader's: a compact_sched waking) only when derived_ok, and then as
- * scan_common() takes it: not as a record of its CPU (rec_ts, rec_seq,
- * pend_min) but as an event showing its current task.
+ * la_scan() of a sched_waking, sched_wakeup or sched_wakeup_new, neither
+ * synthetic nor derived, once la_ts_grown(), on a CPU seen, whose current task is the one
+ * the scanner believes runs there, of a task it believes runs on no CPU
+ * but the target, where the wake table needs no memory; false, having
+ * done nothing, for any other.
  */
-static inline __attribute__((always_inline)) bool
-la_try_wake_as(struct lookahead *la, const struct ea_event *ev,
-	       bool derived_ok)
+static inline bool la_try_wake(struct lookahead *la, const struct ea_event *ev)
 {
-	bool derived = ev->flags & EA_EVF_DERIVED;
 	int cpu = ev->cpu, target = ev->wake.target_cpu;
 	int32_t pid = ev->wake.pid;
 	struct la_wake *w = NULL;
 	struct la_cpu *c;
 
-	if (!known_cpu(la, cpu) || (ev->flags & EA_EVF_SYNTH) ||
-	    (derived && !derived_ok))
+	if (!known_cpu(la, cpu) || (ev->flags & (EA_EVF_SYNTH | EA_EVF_DERIVED)))
 		return false;
 	c = &la->cpus[cpu];
 	if (!c->seen || (ev->cur_pid >= 0 && ev->cur_pid != c->curr) ||
@@ -273,20 +248,90 @@ la_try_wake_as(struct lookahead *la, const struct ea_event *ev,
 		c->ev_ts = ev->ts;
 		c->ev_seq = la->next_seq;
 	}
-	if (!derived) {
-		c->rec_ts = ev->ts;
-		c->rec_seq = la->next_seq;
-		if (c->pend_seq)
-			la->pend_dirty = true;
-	}
+	c->rec_ts = ev->ts;
+	c->rec_seq = la->next_seq;
+	if (c->pend_seq)
+		la->pend_dirty = true;
 	la_try_push(la, ev);
 	return true;
 }
 
-/* la_try_wake_as() of a wakeup that is not derived either: la_scan()'s */
-static inline bool la_try_wake(struct lookahead *la, const struct ea_event *ev)
+/*
+ * la_try_switch() of a derived switch (EA_EVF_DERIVED: a Perfetto
+ * compact_sched's), taken as lookahead.c's scan_common() takes it: not
+ * when its derived prev is the idle task and it slept (la_derived()'s),
+ * and without marking pend_min stale (scan_common() marks it for records
+ * only), so that la_may_go(), not la_switch_may_go(), says whether it may
+ * go. Apart from la_try_switch(): the recorded events' path stays as it
+ * was.
+ */
+static inline bool la_try_switch_derived(struct lookahead *la,
+					 const struct ea_event *ev)
 {
-	return la_try_wake_as(la, ev, false);
+	int cpu = ev->cpu;
+	struct la_cpu *c;
+
+	if (!known_cpu(la, cpu) || (ev->flags & EA_EVF_SYNTH))
+		return false;
+	c = &la->cpus[cpu];
+	if (!c->seen || (ev->sw.prev_pid >= 0 && ev->sw.prev_pid != c->curr) ||
+	    !la_try_room(la, ev) ||
+	    runs_elsewhere(la, ev->sw.next_pid, cpu))
+		return false;
+	if (!ev->sw.prev_pid && ev->sw.prev_state != EA_PREV_RUNNABLE)
+		return false;
+	la_try_key(la, ev);
+	switch_in(la, c, ev);	/* ev_ts and rec_ts too */
+	la_try_push(la, ev);
+	return true;
+}
+
+/*
+ * la_try_wake() of a derived waking (its current task the reader's: a
+ * compact_sched's), taken as scan_common() takes it: not as a record of
+ * its CPU (rec_ts, rec_seq, pend_min) but as an event showing its current
+ * task.
+ */
+static inline bool la_try_wake_derived(struct lookahead *la,
+				       const struct ea_event *ev)
+{
+	int cpu = ev->cpu, target = ev->wake.target_cpu;
+	int32_t pid = ev->wake.pid;
+	struct la_wake *w = NULL;
+	struct la_cpu *c;
+
+	if (!known_cpu(la, cpu) || (ev->flags & EA_EVF_SYNTH))
+		return false;
+	c = &la->cpus[cpu];
+	if (!c->seen || (ev->cur_pid >= 0 && ev->cur_pid != c->curr) ||
+	    !la_try_room(la, ev))
+		return false;
+	if (pid > 0) {
+		if (target >= la->ncpus ||
+		    (target >= 0 && runs_elsewhere(la, pid, target)))
+			return false;
+		if (!(w = wake_claim(la, pid)))
+			return false;
+	}
+	la_try_key(la, ev);
+	if (pid > 0) {
+		if (target >= 0) {
+			cand_add(la, target, pid);
+			if (la->sorted)
+				pend_on(la, target, ev->ts);
+		}
+		w->pid = pid;
+		w->cpu = target;
+		w->ts = ev->ts;
+		w->seq = la->next_seq;
+		w->idle_here = ev->cur_pid == 0 && cpu == target;
+	}
+	if (ev->cur_pid >= 0) {	/* it shows curr current on its CPU */
+		c->ev_ts = ev->ts;
+		c->ev_seq = la->next_seq;
+	}
+	la_try_push(la, ev);
+	return true;
 }
 
 /*
