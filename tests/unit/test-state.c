@@ -519,7 +519,8 @@ static void make_pingpong_derived(uint64_t *x, uint64_t i, uint64_t *ts,
 
 /*
  * test_block_feed_typed() on derived events: the per-type feeds take
- * them too (la_try_switch_as(), la_try_wake_as()), and must do what the
+ * them too (feed-type.h's feed_derived(), la_try_switch_derived(),
+ * la_try_wake_derived()), and must do what the
  * general path (one event at a time: lookahead.c's scan_common(), which
  * neither marks pend_min stale for them nor takes a derived waking as a
  * record of its CPU; state.c's go_scanned()) does, change for change.
