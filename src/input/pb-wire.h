@@ -39,58 +39,35 @@ enum pb_status { PB_OK = 1, PB_END = 0, PB_ERR = -1 };
 int pb_varint_slow(struct pb_buf *b, uint64_t *v);
 
 /*
+ * pb_varint()'s path for three bytes or more with ten bytes or more left
+ * in the window (pb-wire.c): eight bytes at once.
+ */
+int pb_varint_long(struct pb_buf *b, uint64_t *v);
+
+/*
  * A varint at b->p, which moves past it. PB_OK, or PB_ERR when cut/too
- * long. With 10 bytes left (all but the window's last varint), it is
- * decoded without a bounds check per byte.
+ * long. One and two bytes (most fields, deltas, pids) inline; longer
+ * ones out of line, without a bounds check per byte when 10 bytes are
+ * left (all but the window's last varint).
  */
 static inline __attribute__((always_inline)) int
 pb_varint(struct pb_buf *b, uint64_t *v)
 {
 	const uint8_t *p = b->p;
-	uint64_t r;
 
 	if (p < b->end && !(*p & 0x80)) {	/* one byte: the usual case */
 		*v = *p;
 		b->p = p + 1;
 		return PB_OK;
 	}
-	if (b->end - p < 10) {
-		/* two bytes (pids, most deltas) even near the end */
-		if (b->end - p >= 2 && !(p[1] & 0x80)) {
-			*v = (uint64_t)(p[0] & 0x7f) | (uint64_t)p[1] << 7;
-			b->p = p + 2;
-			return PB_OK;
-		}
-		return pb_varint_slow(b, v);
-	}
-	r = (uint64_t)(p[0] & 0x7f) | (uint64_t)(p[1] & 0x7f) << 7;
-	if (!(p[1] & 0x80)) {
+	if (b->end - p >= 2 && !(p[1] & 0x80)) {
+		*v = (uint64_t)(p[0] & 0x7f) | (uint64_t)p[1] << 7;
 		b->p = p + 2;
-		goto out;
+		return PB_OK;
 	}
-	r |= (uint64_t)(p[2] & 0x7f) << 14;
-	if (!(p[2] & 0x80)) {
-		b->p = p + 3;
-		goto out;
-	}
-	r |= (uint64_t)(p[3] & 0x7f) << 21;
-	if (!(p[3] & 0x80)) {
-		b->p = p + 4;
-		goto out;
-	}
-	for (int i = 4; i < 10; i++) {
-		r |= (uint64_t)(p[i] & 0x7f) << (7 * i);
-		if (!(p[i] & 0x80)) {
-			if (i == 9 && p[i] > 1)
-				return PB_ERR;	/* more than 64 bits */
-			b->p = p + i + 1;
-			goto out;
-		}
-	}
-	return PB_ERR;		/* more than 10 bytes */
-out:
-	*v = r;
-	return PB_OK;
+	if (b->end - p < 10)
+		return pb_varint_slow(b, v);
+	return pb_varint_long(b, v);
 }
 
 /*
@@ -169,7 +146,8 @@ void pb_str(const struct pb_buf *s, char *out, size_t n);
  * Packed repeated varints (or, for robustness, one unpacked element):
  * PB_OK with *v and the window advanced, PB_END when empty, PB_ERR.
  */
-static inline int pb_packed_next(struct pb_buf *b, uint64_t *v)
+static inline __attribute__((always_inline)) int
+pb_packed_next(struct pb_buf *b, uint64_t *v)
 {
 	if (b->p >= b->end)
 		return PB_END;

@@ -34,13 +34,19 @@
  *    cpuhp_multi_enter and cpuhp_exit become EA_EV_SUSPEND and
  *    EA_EV_HOTPLUG (pf-event.c);
  *  - process_tree gives tgids and process names (report's processes);
- *    events eatrace's model has no place for are skipped.
+ *    events eatrace's model has no place for are skipped;
+ *  - a file whose events cannot outgrow a budget (not inflated: neither
+ *    gzip'd nor with compressed_packets) is read a block at a time
+ *    through next-blocks.h, on a thread of its own from two jobs
+ *    (ea_input_jobs_for()): pf_next() and the checks there, the pipeline
+ *    on the caller's; pf_first_event() beside it under nb_lock().
  */
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "input/next-blocks.h"
 #include "input/pb-wire.h"
 #include "input/pf-events.h"
 #include "input/pf-index.h"
@@ -71,6 +77,7 @@ struct pcpu {
 	uint64_t lost0_count;
 	bool done;
 	size_t cur_bundle; /* index into ix.b, for where() */
+	uint64_t where_pos; /* ... as pf_pos() gives it */
 	bool have_cur; /* the task now running is known */
 	int32_t cur_pid, cur_prio;
 	char cur_comm[EA_COMM_LEN];
@@ -101,7 +108,12 @@ struct pf {
 	struct pcpu *run;
 	uint64_t lim_ts;
 	int lim_cpu;
+	/* read through nb (pf_blocks()), once it has begun */
+	bool blocks;
+	struct nb nb;
 };
+
+static void pf_blocks_init(struct pf *r, int ncpus);
 
 static struct ea_event *push(struct pf *r, const struct pf_bundle *bd,
 			     struct pf_evbuf *b, struct ea_err *err)
@@ -251,6 +263,7 @@ static int load_bundle(struct pf *r, struct pcpu *c, struct ea_err *err)
 	int rc;
 
 	c->cur_bundle = c->bi[c->next++];
+	c->where_pos = (uint64_t)(uint32_t)(bd->cpu + 1) << 32 | bd->packet;
 	if (bundle_bytes(r, bd, &b, err))
 		return -1;
 	for (int i = 0; i < 3; i++)
@@ -373,6 +386,7 @@ static void pf_free(struct pf *r)
 {
 	if (!r)
 		return;
+	nb_free(&r->nb);	/* the decoding thread first */
 	for (int i = 0; i < r->ncpu; i++) {
 		free(r->cpu[i].bi);
 		for (int s = 0; s < 3; s++)
@@ -538,33 +552,63 @@ static int pf_open(void **priv, const char *path, struct ea_input_info *info,
 	r->ix.rails = NULL;
 	info->procs = r->ix.procs;
 	r->ix.procs = NULL;
+	pf_blocks_init(r, info->ncpus);
 	*priv = r;
 	return 0;
 }
 
 /*
- * The CPUs' streams merged: the lowest timestamp first, the lowest CPU on
- * ties. Once a CPU is chosen, its next events follow without looking at
- * the others while they come before the others' heads (r->run, up to
- * r->lim_ts; on lim_ts itself only when the CPU is below r->lim_cpu).
+ * pf_next() where r->run's next event does not come before r->lim_cpu's:
+ * that CPU's event is the next of all (r->lim_ts, r->lim_cpu is the first
+ * of the others' heads, which have not moved since), and its events
+ * follow while before the first of the other heads, the run's included.
+ * Every CPU but the run's has its head or is done (pf_next()'s loop took
+ * them all when it chose the run): 1 and ev. 0, having done nothing,
+ * when one has neither; pf_next()'s loop then takes it.
  */
-static int pf_next(void *priv, struct ea_event *ev, struct ea_err *err)
+static inline int pf_switch_run(struct pf *r, struct ea_event *ev)
 {
-	struct pf *r = priv;
-	struct pcpu *best = NULL, *run = r->run;
+	int k = r->lim_cpu, lc = INT32_MAX;
+	struct pcpu *nx = &r->cpu[k];
+	uint64_t lim = UINT64_MAX;
+
+	for (int i = 0; i < r->ncpu; i++) {
+		const struct pcpu *c = &r->cpu[i];
+		uint64_t ts;
+
+		if (c->pos == c->out.n) {
+			if (!c->done)
+				return 0;
+			continue;
+		}
+		ts = c->out.ev[c->pos]->ts;
+		if (i != k && ts < lim) {
+			lim = ts;
+			lc = i;
+		}
+	}
+	if (nx->pos == nx->out.n)
+		return 0;
+	r->last_cpu = k;
+	*ev = *nx->out.ev[nx->pos++];
+	r->run = nx;
+	r->lim_ts = lim;
+	r->lim_cpu = lc;
+	return 1;
+}
+
+/*
+ * pf_next() past the run: every CPU's head (its next bundle decoded when
+ * it has none), the first of them given, the run set up from it.
+ */
+__attribute__((noinline)) static int pf_merge_next(struct pf *r,
+						   struct ea_event *ev,
+						   struct ea_err *err)
+{
+	struct pcpu *best = NULL;
 	uint64_t lim = UINT64_MAX;
 	int bc = -1, lc = INT32_MAX;
 
-	if (run && run->pos < run->out.n) {
-		const struct ea_event *e = run->out.ev[run->pos];
-
-		if (e->ts < r->lim_ts ||
-		    (e->ts == r->lim_ts && r->last_cpu < r->lim_cpu)) {
-			*ev = *e;
-			run->pos++;
-			return 1;
-		}
-	}
 	r->run = NULL;
 	for (int i = 0; i < r->ncpu; i++) {
 		struct pcpu *c = &r->cpu[i];
@@ -624,6 +668,33 @@ static int pf_next(void *priv, struct ea_event *ev, struct ea_err *err)
 }
 
 /*
+ * The CPUs' streams merged: the lowest timestamp first, the lowest CPU on
+ * ties. Once a CPU is chosen, its next events follow without looking at
+ * the others while they come before the others' heads (r->run, up to
+ * r->lim_ts; on lim_ts itself only when the CPU is below r->lim_cpu);
+ * then the CPU of that head (pf_switch_run()); else pf_merge_next().
+ */
+static inline int pf_next(void *priv, struct ea_event *ev, struct ea_err *err)
+{
+	struct pf *r = priv;
+	struct pcpu *run = r->run;
+
+	if (run && run->pos < run->out.n) {
+		const struct ea_event *e = run->out.ev[run->pos];
+
+		if (e->ts < r->lim_ts ||
+		    (e->ts == r->lim_ts && r->last_cpu < r->lim_cpu)) {
+			*ev = *e;
+			run->pos++;
+			return 1;
+		}
+		if (r->lim_cpu < r->ncpu && pf_switch_run(r, ev))
+			return 1;
+	}
+	return pf_merge_next(r, ev, err);
+}
+
+/*
  * The first event of CPU cpu: its bundles decoded from the first, apart
  * from the reader's own stream. With sys_stats' initial frequencies
  * (given in pf_next(), across CPUs), 2: input.c reads ahead instead.
@@ -639,6 +710,8 @@ static int pf_first_event(void *priv, int cpu, struct ea_event *ev,
 		return 2;
 	if (cpu >= r->ncpu || !r->cpu[cpu].nb)
 		return 0;
+	/* the chunks, the intern table: the decoding thread's too */
+	nb_lock(&r->nb);
 	memset(&t, 0, sizeof(t));
 	t.bi = r->cpu[cpu].bi;
 	t.nb = r->cpu[cpu].nb;
@@ -654,22 +727,123 @@ static int pf_first_event(void *priv, int cpu, struct ea_event *ev,
 		*ev = *e;
 		break;
 	}
+	nb_unlock(&r->nb);
 	for (int s = 0; s < 3; s++)
 		free(t.src[s].ev);
 	free(t.out.ev);
 	return rc;
 }
 
+/*
+ * pf_where()'s position after the event pf_next() last returned: the
+ * CPU plus 1 (0: none, "end") in the high half, the packet of its bundle
+ * in the low.
+ */
+static uint64_t pf_pos(void *priv)
+{
+	const struct pf *r = priv;
+
+	return r->last_cpu < 0 ? 0 : r->cpu[r->last_cpu].where_pos;
+}
+
+/* nb_src.next_n: pf_next() up to n times, each event's pf_pos() beside */
+static int pf_next_n(void *priv, struct ea_event *ev, uint64_t *pos,
+		     uint32_t n, uint32_t *got, struct ea_err *err)
+{
+	struct pf *r = priv;
+	uint32_t i = 0;
+	int rc = 1;
+
+	while (i < n) {
+		rc = pf_next(r, &ev[i], err);
+		if (rc <= 0)
+			break;
+		pos[i++] = pf_pos(r); /* last_cpu -1: an initial frequency */
+	}
+	*got = i;
+	return rc;
+}
+
+static void pf_where_at(void *priv, uint64_t pos, char *buf, size_t n)
+{
+	(void)priv;
+	if (!(pos >> 32))
+		snprintf(buf, n, "end");
+	else
+		snprintf(buf, n, "cpu %d packet %" PRIu32,
+			 (int)(pos >> 32) - 1, (uint32_t)pos);
+}
+
 static void pf_where(void *priv, char *buf, size_t n)
 {
 	struct pf *r = priv;
 
-	if (r->last_cpu < 0) {
-		snprintf(buf, n, "end");
-		return;
-	}
-	snprintf(buf, n, "cpu %d packet %" PRIu32, r->last_cpu,
-		 r->ix.b[r->cpu[r->last_cpu].cur_bundle].packet);
+	pf_where_at(r, r->nb.begun ? nb_pos(&r->nb) : pf_pos(r), buf, n);
+}
+
+/*
+ * Blocks (next-blocks.h) for a file whose decoded events have no budget
+ * to keep (pf_spend_decoded(): neither inflated nor with
+ * compressed_packets): there the order in which pf_first_event() and the
+ * stream decode changes nothing. Events per block of the decoding
+ * thread: EATRACE_PF_BLOCK (tests: a few exercise the hand-over; 0, one
+ * at a time as for the other files, the tests' reference).
+ */
+static void pf_blocks_init(struct pf *r, int ncpus)
+{
+	const char *env = getenv("EATRACE_PF_BLOCK");
+	struct nb_src src = {r, pf_next_n, pf_pos, pf_where_at, r->path, ncpus};
+
+	r->blocks = !r->ix.expanded && !r->ix.nbufs && r->ix.fd >= 0 &&
+		    !(env && !strcmp(env, "0"));
+	nb_init(&r->nb, &src, env ? (uint32_t)strtoul(env, NULL, 10) : 0);
+}
+
+/* Read through the blocks: the first read begins them. */
+static bool pf_blocks(struct pf *r)
+{
+	if (!r->blocks)
+		return false;
+	if (!r->nb.begun)
+		nb_begin(&r->nb, r->ix.len);
+	return true;
+}
+
+static int pf_next_op(void *priv, struct ea_event *ev, struct ea_err *err)
+{
+	struct pf *r = priv;
+
+	return pf_blocks(r) ? nb_next(&r->nb, ev, err) : pf_next(r, ev, err);
+}
+
+static int pf_next_block(void *priv, const struct ea_event **evs, size_t *n,
+			 struct ea_err *err)
+{
+	struct pf *r = priv;
+
+	return pf_blocks(r) ? nb_next_block(&r->nb, evs, n, err) : 2;
+}
+
+static void pf_block_at(void *priv, size_t i)
+{
+	struct pf *r = priv;
+
+	if (r->nb.begun)
+		nb_block_at(&r->nb, i);
+}
+
+static bool pf_checked(void *priv)
+{
+	const struct pf *r = priv;
+
+	return r->nb.begun;
+}
+
+static int pf_threads(void *priv)
+{
+	const struct pf *r = priv;
+
+	return r->blocks ? 2 : 1;
 }
 
 static void pf_close(void *priv)
@@ -681,8 +855,12 @@ const struct ea_reader_ops ea_reader_perfetto = {
 	.name = "perfetto",
 	.probe = pf_probe_op,
 	.open = pf_open,
-	.next = pf_next,
+	.next = pf_next_op,
 	.where = pf_where,
 	.close = pf_close,
 	.first_event = pf_first_event,
+	.checked = pf_checked,
+	.next_block = pf_next_block,
+	.block_at = pf_block_at,
+	.threads = pf_threads,
 };

@@ -257,6 +257,84 @@ static inline bool la_try_wake(struct lookahead *la, const struct ea_event *ev)
 }
 
 /*
+ * la_try_switch() of a derived switch (EA_EVF_DERIVED: a Perfetto
+ * compact_sched's), taken as lookahead.c's scan_common() takes it: not
+ * when its derived prev is the idle task and it slept (la_derived()'s),
+ * and without marking pend_min stale (scan_common() marks it for records
+ * only), so that la_may_go(), not la_switch_may_go(), says whether it may
+ * go. Apart from la_try_switch(): the recorded events' path stays as it
+ * was.
+ */
+static inline bool la_try_switch_derived(struct lookahead *la,
+					 const struct ea_event *ev)
+{
+	int cpu = ev->cpu;
+	struct la_cpu *c;
+
+	if (!known_cpu(la, cpu) || (ev->flags & EA_EVF_SYNTH))
+		return false;
+	c = &la->cpus[cpu];
+	if (!c->seen || (ev->sw.prev_pid >= 0 && ev->sw.prev_pid != c->curr) ||
+	    !la_try_room(la, ev) ||
+	    runs_elsewhere(la, ev->sw.next_pid, cpu))
+		return false;
+	if (!ev->sw.prev_pid && ev->sw.prev_state != EA_PREV_RUNNABLE)
+		return false;
+	la_try_key(la, ev);
+	switch_in(la, c, ev);	/* ev_ts and rec_ts too */
+	la_try_push(la, ev);
+	return true;
+}
+
+/*
+ * la_try_wake() of a derived waking (its current task the reader's: a
+ * compact_sched's), taken as scan_common() takes it: not as a record of
+ * its CPU (rec_ts, rec_seq, pend_min) but as an event showing its current
+ * task.
+ */
+static inline bool la_try_wake_derived(struct lookahead *la,
+				       const struct ea_event *ev)
+{
+	int cpu = ev->cpu, target = ev->wake.target_cpu;
+	int32_t pid = ev->wake.pid;
+	struct la_wake *w = NULL;
+	struct la_cpu *c;
+
+	if (!known_cpu(la, cpu) || (ev->flags & EA_EVF_SYNTH))
+		return false;
+	c = &la->cpus[cpu];
+	if (!c->seen || (ev->cur_pid >= 0 && ev->cur_pid != c->curr) ||
+	    !la_try_room(la, ev))
+		return false;
+	if (pid > 0) {
+		if (target >= la->ncpus ||
+		    (target >= 0 && runs_elsewhere(la, pid, target)))
+			return false;
+		if (!(w = wake_claim(la, pid)))
+			return false;
+	}
+	la_try_key(la, ev);
+	if (pid > 0) {
+		if (target >= 0) {
+			cand_add(la, target, pid);
+			if (la->sorted)
+				pend_on(la, target, ev->ts);
+		}
+		w->pid = pid;
+		w->cpu = target;
+		w->ts = ev->ts;
+		w->seq = la->next_seq;
+		w->idle_here = ev->cur_pid == 0 && cpu == target;
+	}
+	if (ev->cur_pid >= 0) {	/* it shows curr current on its CPU */
+		c->ev_ts = ev->ts;
+		c->ev_seq = la->next_seq;
+	}
+	la_try_push(la, ev);
+	return true;
+}
+
+/*
  * la_may_go(la, la->next_seq) for the event la_try_switch() or
  * la_try_wake() has just scanned, asked without pend_min (nor its
  * recomputation). The event's key is at most every CPU's bound

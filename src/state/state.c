@@ -397,6 +397,8 @@ int state_feed_block(struct ea_state *s, const struct ea_event *evs, size_t n,
 		if (fast && typed) {
 			enum feed_type_result r = feed_type(s, &evs[i]);
 
+			if (r == FEED_NOT && (evs[i].flags & EA_EVF_DERIVED))
+				r = feed_derived(s, &evs[i]);
 			if (r == FEED_DONE)
 				continue;
 			if (r == FEED_SCANNED) {

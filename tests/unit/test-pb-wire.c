@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * The protobuf wire-format decoder (src/input/pb-wire.h) on bytes written
- * here from the encoding rules: varints of 1 to 10 bytes, the largest
+ * here from the encoding rules: varints of 1 to 10 bytes (at the window's
+ * end and with 10 bytes or more after them, whatever those hold), the largest
  * 64-bit value, the values that do not fit (an 11th byte, a 10th byte above
  * 1), cut varints; each wire type; lengths beyond the window; the wire types
  * and field numbers that are refused; packed arrays.
@@ -53,6 +54,110 @@ static void test_varint(UNUSED void **state)
 	b = BUF(cut);
 	assert_int_equal(pb_varint(&b, &v), PB_ERR);
 	assert_ptr_equal(b.p, cut);	/* not moved on error */
+}
+
+/* The encoding rule itself: 7 bits a byte, low first, the high bit set on
+ * every byte but the last. Returns the bytes written. */
+static size_t encode(uint64_t v, uint8_t *out)
+{
+	size_t n = 0;
+
+	while (v >= 0x80) {
+		out[n++] = (uint8_t)(v & 0x7f) | 0x80;
+		v >>= 7;
+	}
+	out[n++] = (uint8_t)v;
+	return n;
+}
+
+/* v encoded, then pad bytes of fill: decoded back to v, the window moved
+ * past its bytes only. */
+static void check_one(uint64_t v, size_t pad, uint8_t fill)
+{
+	uint8_t buf[32];
+	size_t n = encode(v, buf);
+	struct pb_buf b = { buf, buf + n + pad };
+	uint64_t got = ~v;
+
+	memset(buf + n, fill, pad);
+	assert_int_equal(pb_varint(&b, &got), PB_OK);
+	assert_true(got == v);
+	assert_ptr_equal(b.p, buf + n);
+}
+
+/*
+ * Every length, 1 to 10 bytes, at the window's end (the checked byte
+ * loop) and with 10 bytes or more after it (pb_varint()'s eight bytes at
+ * once: the bytes after the varint must not leak in, whether they carry
+ * the continuation bit, 0xff, or not, 0x00): the values at each length's
+ * edges (2^7k - 1 and 2^7k), 2^63, 2^64 - 1 and a thousand others of
+ * every size (xorshift64, shifted right by 0 to 63).
+ */
+static void test_varint_lengths(UNUSED void **state)
+{
+	static const size_t pads[] = { 0, 1, 9, 10, 16 };
+	static const uint8_t fills[] = { 0x00, 0xff, 0x80 };
+	uint64_t x = 0x9e3779b97f4a7c15ull;
+
+	for (int k = 1; k <= 9; k++) {
+		uint64_t edge = 1ull << (7 * k);
+
+		for (size_t i = 0; i < 5; i++)
+			for (size_t j = 0; j < 3; j++) {
+				check_one(edge - 1, pads[i], fills[j]);
+				check_one(edge, pads[i], fills[j]);
+			}
+	}
+	for (size_t i = 0; i < 5; i++)
+		for (size_t j = 0; j < 3; j++) {
+			check_one(0, pads[i], fills[j]);
+			check_one(1ull << 63, pads[i], fills[j]);
+			check_one(UINT64_MAX, pads[i], fills[j]);
+		}
+	for (int t = 0; t < 1000; t++) {
+		x ^= x << 13;
+		x ^= x >> 7;
+		x ^= x << 17;
+		check_one(x >> (t % 64), pads[t % 5], fills[t % 3]);
+	}
+}
+
+/* Too long, with 10 bytes or more in the window too: an error, the window
+ * not moved. */
+static void test_varint_long_padded(UNUSED void **state)
+{
+	/* a 10th byte of 2 (bit 64), of 0x81 (an 11th follows), 11 bytes */
+	static const uint8_t v65[] = { 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff,
+				       0xff, 0xff, 0x02, 0, 0, 0, 0 };
+	static const uint8_t v11a[] = { 0x80, 0x80, 0x80, 0x80, 0x80, 0x80,
+					0x80, 0x80, 0x80, 0x81, 0x00, 0 };
+	static const uint8_t v11[] = { 0x80, 0x80, 0x80, 0x80, 0x80, 0x80,
+				       0x80, 0x80, 0x80, 0x80, 0x00, 0, 0 };
+	/* nine bytes, then ten: the values 2^56 and 2^63 + 5 */
+	static const uint8_t v9[] = { 0x80, 0x80, 0x80, 0x80, 0x80, 0x80,
+				      0x80, 0x80, 0x01, 0xff, 0xff, 0xff };
+	static const uint8_t v10[] = { 0x85, 0x80, 0x80, 0x80, 0x80, 0x80,
+				       0x80, 0x80, 0x80, 0x01, 0xff, 0xff };
+	struct pb_buf b;
+	uint64_t v;
+
+	b = BUF(v65);
+	assert_int_equal(pb_varint(&b, &v), PB_ERR);
+	assert_ptr_equal(b.p, v65);
+	b = BUF(v11a);
+	assert_int_equal(pb_varint(&b, &v), PB_ERR);
+	assert_ptr_equal(b.p, v11a);
+	b = BUF(v11);
+	assert_int_equal(pb_varint(&b, &v), PB_ERR);
+	assert_ptr_equal(b.p, v11);
+	b = BUF(v9);
+	assert_int_equal(pb_varint(&b, &v), PB_OK);
+	assert_true(v == 1ull << 56);
+	assert_ptr_equal(b.p, v9 + 9);
+	b = BUF(v10);
+	assert_int_equal(pb_varint(&b, &v), PB_OK);
+	assert_true(v == (1ull << 63) + 5);
+	assert_ptr_equal(b.p, v10 + 10);
 }
 
 static void test_fields(UNUSED void **state)
@@ -139,6 +244,8 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_varint),
+		cmocka_unit_test(test_varint_lengths),
+		cmocka_unit_test(test_varint_long_padded),
 		cmocka_unit_test(test_fields),
 		cmocka_unit_test(test_refused),
 		cmocka_unit_test(test_packed),

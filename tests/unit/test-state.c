@@ -496,6 +496,61 @@ static void test_block_feed_typed(void **unused)
 }
 
 /*
+ * make_event()'s and make_pingpong()'s streams as a Perfetto trace's
+ * compact_sched gives them: the switches and the sched_wakings flagged
+ * EA_EVF_DERIVED (a switch's prev task, a waking's current task are the
+ * reader's, from the CPU's previous switch).
+ */
+static void make_event_derived(uint64_t *x, uint64_t i, uint64_t *ts,
+			       int32_t *run, struct ea_event *ev)
+{
+	make_event(x, i, ts, run, ev);
+	if (ev->type == EA_EV_SWITCH || ev->type == EA_EV_WAKING)
+		ev->flags |= EA_EVF_DERIVED;
+}
+
+static void make_pingpong_derived(uint64_t *x, uint64_t i, uint64_t *ts,
+				  int32_t *run, struct ea_event *ev)
+{
+	make_pingpong(x, i, ts, run, ev);
+	if (ev->type == EA_EV_SWITCH || ev->type == EA_EV_WAKING)
+		ev->flags |= EA_EVF_DERIVED;
+}
+
+/*
+ * test_block_feed_typed() on derived events: the per-type feeds take
+ * them too (feed-type.h's feed_derived(), la_try_switch_derived(),
+ * la_try_wake_derived()), and must do what the
+ * general path (one event at a time: lookahead.c's scan_common(), which
+ * neither marks pend_min stale for them nor takes a derived waking as a
+ * record of its CPU; state.c's go_scanned()) does, change for change.
+ */
+static void test_block_feed_typed_derived(void **unused)
+{
+	static const unsigned la[] = { 0, 7, 64 };
+	static const size_t blk[] = { 1, 5, 64 };
+
+	for (uint64_t seed = 1; seed <= 12; seed++) {
+		make_fn *make = seed % 4 ? make_event_derived :
+					   make_pingpong_derived;
+		bool no_util = seed % 2 == 0;
+		struct ea_state_counts ca, cb;
+		struct digest a, b;
+		uint64_t n = 80000;
+
+		run_stream_as(seed, n, la[seed % 3], true, 0, no_util, make,
+			      &a, &ca);
+		run_stream_as(seed, n, la[seed % 3], true, blk[seed / 3 % 3],
+			      no_util, make, &b, &cb);
+		assert_true(a.changes > 0);
+		assert_int_equal(a.changes, b.changes);
+		assert_int_equal(a.events, b.events);
+		assert_int_equal(a.h, b.h);
+		assert_memory_equal(&ca, &cb, sizeof(ca));
+	}
+}
+
+/*
  * A consistent stream (every record's current task is the one its CPU was
  * switched to, nothing lost, every CPU known at the start), as the replay
  * simulator feeds: a one-event look-ahead gives what the default gives.
@@ -798,6 +853,7 @@ int main(void)
 		cmocka_unit_test(test_pelt),
 		cmocka_unit_test(test_sorted_early_pop),
 		cmocka_unit_test(test_block_feed_typed),
+		cmocka_unit_test(test_block_feed_typed_derived),
 		cmocka_unit_test(test_short_lookahead_consistent),
 		cmocka_unit_test(test_no_util),
 		cmocka_unit_test(test_resync_one_event_lookahead),
