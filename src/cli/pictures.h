@@ -26,7 +26,8 @@ int ea_cli_perfetto_commit(struct ea_out *out, struct ea_perfetto *pf,
 /* The changes of a --perfetto path (either format) encoded ahead, on a
  * thread of their own while the run records timeline tl's changes
  * (ea_perfetto_ahead_start_as()), when -j allows two threads (by default
- * on two CPUs or more); NULL otherwise (the file is the same). */
+ * on two CPUs or more) for protobuf, three (-j 3 or more) for JSON; NULL
+ * otherwise (the file is the same). */
 struct ea_perfetto_ahead *ea_cli_perfetto_ahead(struct ea_timeline *tl,
 						const char *path, double max_mb);
 /* The files --html html and --perfetto perfetto (each NULL: none) will
