@@ -205,20 +205,21 @@ static inline bool la_try_switch(struct lookahead *la, const struct ea_event *ev
 }
 
 /*
- * la_scan() of a sched_waking, sched_wakeup or sched_wakeup_new, neither
- * synthetic nor derived, once la_ts_grown(), on a CPU seen, whose current task is the one
- * the scanner believes runs there, of a task it believes runs on no CPU
- * but the target, where the wake table needs no memory; false, having
- * done nothing, for any other.
+ * la_try_wake() and la_try_wake_derived() in one body: a record (rec)
+ * sets its CPU's rec_ts and rec_seq and may raise a pending bound; a
+ * derived waking only shows its CPU's current task. Inline with rec a
+ * constant: each caller compiles to its own path.
  */
-static inline bool la_try_wake(struct lookahead *la, const struct ea_event *ev)
+static inline __attribute__((always_inline)) bool
+la_try_wake_as(struct lookahead *la, const struct ea_event *ev, bool rec)
 {
 	int cpu = ev->cpu, target = ev->wake.target_cpu;
 	int32_t pid = ev->wake.pid;
 	struct la_wake *w = NULL;
 	struct la_cpu *c;
 
-	if (!known_cpu(la, cpu) || (ev->flags & (EA_EVF_SYNTH | EA_EVF_DERIVED)))
+	if (!known_cpu(la, cpu) ||
+	    (ev->flags & (rec ? EA_EVF_SYNTH | EA_EVF_DERIVED : EA_EVF_SYNTH)))
 		return false;
 	c = &la->cpus[cpu];
 	if (!c->seen || (ev->cur_pid >= 0 && ev->cur_pid != c->curr) ||
@@ -248,12 +249,26 @@ static inline bool la_try_wake(struct lookahead *la, const struct ea_event *ev)
 		c->ev_ts = ev->ts;
 		c->ev_seq = la->next_seq;
 	}
-	c->rec_ts = ev->ts;
-	c->rec_seq = la->next_seq;
-	if (c->pend_seq)
-		la->pend_dirty = true;
+	if (rec) {
+		c->rec_ts = ev->ts;
+		c->rec_seq = la->next_seq;
+		if (c->pend_seq)
+			la->pend_dirty = true;
+	}
 	la_try_push(la, ev);
 	return true;
+}
+
+/*
+ * la_scan() of a sched_waking, sched_wakeup or sched_wakeup_new, neither
+ * synthetic nor derived, once la_ts_grown(), on a CPU seen, whose current task is the one
+ * the scanner believes runs there, of a task it believes runs on no CPU
+ * but the target, where the wake table needs no memory; false, having
+ * done nothing, for any other.
+ */
+static inline bool la_try_wake(struct lookahead *la, const struct ea_event *ev)
+{
+	return la_try_wake_as(la, ev, true);
 }
 
 /*
@@ -295,43 +310,7 @@ static inline bool la_try_switch_derived(struct lookahead *la,
 static inline bool la_try_wake_derived(struct lookahead *la,
 				       const struct ea_event *ev)
 {
-	int cpu = ev->cpu, target = ev->wake.target_cpu;
-	int32_t pid = ev->wake.pid;
-	struct la_wake *w = NULL;
-	struct la_cpu *c;
-
-	if (!known_cpu(la, cpu) || (ev->flags & EA_EVF_SYNTH))
-		return false;
-	c = &la->cpus[cpu];
-	if (!c->seen || (ev->cur_pid >= 0 && ev->cur_pid != c->curr) ||
-	    !la_try_room(la, ev))
-		return false;
-	if (pid > 0) {
-		if (target >= la->ncpus ||
-		    (target >= 0 && runs_elsewhere(la, pid, target)))
-			return false;
-		if (!(w = wake_claim(la, pid)))
-			return false;
-	}
-	la_try_key(la, ev);
-	if (pid > 0) {
-		if (target >= 0) {
-			cand_add(la, target, pid);
-			if (la->sorted)
-				pend_on(la, target, ev->ts);
-		}
-		w->pid = pid;
-		w->cpu = target;
-		w->ts = ev->ts;
-		w->seq = la->next_seq;
-		w->idle_here = ev->cur_pid == 0 && cpu == target;
-	}
-	if (ev->cur_pid >= 0) {	/* it shows curr current on its CPU */
-		c->ev_ts = ev->ts;
-		c->ev_seq = la->next_seq;
-	}
-	la_try_push(la, ev);
-	return true;
+	return la_try_wake_as(la, ev, false);
 }
 
 /*
