@@ -10,18 +10,17 @@
  * only counts (types rp_wl_event() ignores) travel as a count in the next
  * record's head.
  *
- * A ring of WA_NBLK blocks of WA_BLK bytes: the producer fills one, hands
- * it over and takes a free one (waiting for one if need be); the thread
- * takes the oldest, makes its calls and frees it. The lock is taken once
- * per block. A side that had to sleep is woken only once half the ring is
- * ready for it (or the stream ends), so that it then runs for several
- * blocks: on a loaded machine each wake-up waits for a CPU.
+ * A ring of WA_NBLK blocks of WA_BLK bytes (util/hand-ring.h): the
+ * producer fills one, hands it over and takes a free one (waiting for one
+ * if need be); the thread takes the oldest, makes its calls and gives it
+ * back.
  */
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "replay/workload.h"
+#include "util/hand-ring.h"
 #include "util/thread.h"
 
 #define WA_NBLK 8
@@ -50,11 +49,7 @@ struct wa_blk {
 struct ea_workload_apart {
 	struct ea_workload *w;
 	struct wa_blk *blk[WA_NBLK];
-	int head, count; /* oldest handed block; handed, not freed */
-	bool stop; /* nothing more will be handed */
-	bool prod_waits, cons_waits;
-	pthread_mutex_t mu;
-	pthread_cond_t ready, freed;
+	struct ea_hand_ring ring;
 	pthread_t th;
 	/* the producer's */
 	struct wa_blk *cur;
@@ -102,47 +97,19 @@ static void replay_blk(struct ea_workload *w, const struct wa_blk *b)
 static void *apart_main(void *arg)
 {
 	struct ea_workload_apart *a = arg;
+	int slot;
 
-	pthread_mutex_lock(&a->mu);
-	for (;;) {
-		struct wa_blk *b;
-
-		while (!a->count && !a->stop) {
-			a->cons_waits = true;
-			pthread_cond_wait(&a->ready, &a->mu);
-		}
-		if (!a->count)
-			break; /* stopped, all made */
-		b = a->blk[a->head];
-		pthread_mutex_unlock(&a->mu);
-		replay_blk(a->w, b);
-		pthread_mutex_lock(&a->mu);
-		a->head = (a->head + 1) % WA_NBLK;
-		a->count--;
-		if (a->prod_waits && a->count <= WA_NBLK / 2) {
-			a->prod_waits = false;
-			pthread_cond_signal(&a->freed);
-		}
+	while ((slot = ea_hand_ring_take(&a->ring)) >= 0) {
+		replay_blk(a->w, a->blk[slot]);
+		ea_hand_ring_give_back(&a->ring);
 	}
-	pthread_mutex_unlock(&a->mu);
-	return NULL;
+	return NULL; /* stopped, all made */
 }
 
 /* Producer: hand the current block over, take the next free one. */
 static void hand(struct ea_workload_apart *a)
 {
-	pthread_mutex_lock(&a->mu);
-	a->count++;
-	if (a->cons_waits && (a->count >= WA_NBLK / 2 || a->stop)) {
-		a->cons_waits = false;
-		pthread_cond_signal(&a->ready);
-	}
-	while (a->count == WA_NBLK) {
-		a->prod_waits = true;
-		pthread_cond_wait(&a->freed, &a->mu);
-	}
-	a->cur = a->blk[(a->head + a->count) % WA_NBLK];
-	pthread_mutex_unlock(&a->mu);
+	a->cur = a->blk[ea_hand_ring_hand(&a->ring)];
 	a->cur->used = 0;
 }
 
@@ -231,13 +198,9 @@ int ea_workload_apart_start(struct ea_workload_apart **ap,
 		a->blk[i]->used = 0;
 	}
 	a->cur = a->blk[0];
-	pthread_mutex_init(&a->mu, NULL);
-	pthread_cond_init(&a->ready, NULL);
-	pthread_cond_init(&a->freed, NULL);
+	ea_hand_ring_init(&a->ring, WA_NBLK);
 	if (ea_thread_start(&a->th, apart_main, a, NULL)) {
-		pthread_cond_destroy(&a->freed);
-		pthread_cond_destroy(&a->ready);
-		pthread_mutex_destroy(&a->mu);
+		ea_hand_ring_destroy(&a->ring);
 		goto fail;
 	}
 	*ap = a;
@@ -255,19 +218,11 @@ void ea_workload_apart_end(struct ea_workload_apart *a)
 		return;
 	if (a->skipped)
 		put(a, WA_SKIP, 0, 0, 0);
-	pthread_mutex_lock(&a->mu);
-	a->stop = true;
-	pthread_mutex_unlock(&a->mu);
 	if (a->cur->used)
-		hand(a); /* wakes the thread: stopped */
-	pthread_mutex_lock(&a->mu);
-	a->cons_waits = false;
-	pthread_cond_signal(&a->ready);
-	pthread_mutex_unlock(&a->mu);
+		hand(a);
+	ea_hand_ring_stop(&a->ring); /* wakes the thread: the rest, then done */
 	pthread_join(a->th, NULL);
-	pthread_cond_destroy(&a->freed);
-	pthread_cond_destroy(&a->ready);
-	pthread_mutex_destroy(&a->mu);
+	ea_hand_ring_destroy(&a->ring);
 	for (int i = 0; i < WA_NBLK; i++)
 		free(a->blk[i]);
 	free(a);
