@@ -68,17 +68,7 @@ void evr_put(struct evring *q, struct evr_blk *b)
 {
 	pthread_mutex_lock(&q->mu);
 	q->count++;
-	if (q->cons_waits && (b->status || q->count >= EVR_NBLK / 2))
-		pthread_cond_signal(&q->full);
-	pthread_mutex_unlock(&q->mu);
-}
-
-void evr_flush(struct evring *q, struct evr_blk *b)
-{
-	(void)b;
-	pthread_mutex_lock(&q->mu);
-	q->count++;
-	if (q->cons_waits)
+	if (q->cons_waits)	/* at the first block: see evring.h */
 		pthread_cond_signal(&q->full);
 	pthread_mutex_unlock(&q->mu);
 }
@@ -88,10 +78,6 @@ int evr_drain(struct evring *q)
 	int rc;
 
 	pthread_mutex_lock(&q->mu);
-	/* evr_put() wakes the consumer only at half a ring: blocks put
-	 * since it went to sleep would wait there while we wait for it. */
-	if (q->count && q->cons_waits)
-		pthread_cond_signal(&q->full);
 	while (!q->stop && q->count) {
 		q->drain_waits = true;
 		pthread_cond_wait(&q->empty, &q->mu);

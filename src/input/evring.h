@@ -6,9 +6,18 @@
  * whole blocks; the lock is taken once per block (EVR_BLK events), never
  * per event. On these 2-vCPU machines crossing cores per event cost about
  * what decoding does (bench/README.md): blocks amortise it. A side that
- * had to sleep is woken only once half the ring is ready for it (or the
- * stream ended), so that it then runs for several blocks: under load,
- * each wake-up waits for a CPU.
+ * had to sleep on a full ring is woken only once half the ring is free
+ * for it, so that it then runs for several blocks: under load, each
+ * wake-up waits for a CPU. The consumer asleep on an empty ring is woken
+ * by the first block put: it is the side that bounds the run (the state
+ * and its consumers), and every block it could read while it waits for
+ * more is time lost at the end (bench/README.md, state10: a consumer that
+ * waited for half the ring lost about a fifth of report's wall time on
+ * rec.dat). The ring is deep enough to ride out the producer's bursts
+ * (an mmap window mapped and one unmapped: up to about a millisecond of
+ * its CPU time in one block, where a block takes the consumer some
+ * 60 us): 32 blocks (6.3 MB) hold about 2 ms of the consumer's work;
+ * with 8 the consumer ran dry about 190 times on rec.dat.
  *
  * The last block the producer hands over says how the stream ended
  * (status 1: end, -1: error in err), and where the reader then stands.
@@ -25,7 +34,7 @@
 #include "eatrace/event.h"
 
 #define EVR_BLK 2048	/* events per block */
-#define EVR_NBLK 8	/* blocks in the ring */
+#define EVR_NBLK 32	/* blocks in the ring (see above) */
 
 struct evr_blk {
 	uint32_t n;			/* events in ev[] */
@@ -63,12 +72,9 @@ int evr_start_mask(struct evring *q, void *(*fn)(void *), void *arg,
 /* Producer: a free block to fill (waits for one); NULL once stopped. */
 struct evr_blk *evr_take_free(struct evring *q);
 
-/* Producer: hand the block from evr_take_free() over. */
+/* Producer: hand the block from evr_take_free() over (waking the
+ * consumer if it waits). */
 void evr_put(struct evring *q, struct evr_blk *b);
-
-/* Producer: evr_put(), waking the consumer if it waits (evr_put() wakes
- * it only once half the ring is full). */
-void evr_flush(struct evring *q, struct evr_blk *b);
 
 /*
  * Producer: wait until the consumer has released every block handed over

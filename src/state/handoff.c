@@ -40,7 +40,7 @@ struct evr_blk *handoff_block(struct handoff *h)
 int handoff_sync(struct handoff *h)
 {
 	if (h->fill) {
-		evr_flush(&h->q, h->fill);
+		evr_put(&h->q, h->fill);
 		h->fill = NULL;
 	}
 	return evr_drain(&h->q);
@@ -56,7 +56,7 @@ void handoff_end(struct handoff *h, int status, const struct ea_err *err)
 	if (status < 0)
 		b->err = *err;
 	h->fill = NULL;
-	evr_flush(&h->q, b);
+	evr_put(&h->q, b);
 }
 
 void handoff_stop(struct handoff *h)
