@@ -68,7 +68,8 @@ void evr_put(struct evring *q, struct evr_blk *b)
 {
 	pthread_mutex_lock(&q->mu);
 	q->count++;
-	if (q->cons_waits)	/* at the first block: see evring.h */
+	/* at the first block: see evring.h */
+	if (q->cons_waits)
 		pthread_cond_signal(&q->full);
 	pthread_mutex_unlock(&q->mu);
 }

@@ -30,15 +30,15 @@
 
 struct job {
 	struct evring q;
-	atomic_int put;		/* blocks put so far */
-	atomic_int taken;	/* blocks the consumer has taken */
-	atomic_int late;	/* the producer gave up waiting for it */
-	int stop_after;		/* put so many, then wait for taken */
+	atomic_int put; /* blocks put so far */
+	atomic_int taken; /* blocks the consumer has taken */
+	atomic_int late; /* the producer gave up waiting for it */
+	int stop_after; /* put so many, then wait for taken */
 };
 
 static void sleep_ms(long ms)
 {
-	struct timespec t = { ms / 1000, (ms % 1000) * 1000000L };
+	struct timespec t = {ms / 1000, (ms % 1000) * 1000000L};
 
 	while (nanosleep(&t, &t) && errno == EINTR)
 		;
@@ -65,7 +65,7 @@ static void *producer(void *arg)
 		if (!b)
 			return NULL;
 		if (j->stop_after && !k)
-			sleep_ms(50);	/* the consumer asleep first */
+			sleep_ms(50); /* the consumer asleep first */
 		b->n = (uint32_t)k + 1;
 		b->status = k == NPUT - 1;
 		evr_put(&j->q, b);
@@ -91,7 +91,7 @@ static void test_first_block_wakes(void **state)
 	for (uint32_t k = 1; k <= NPUT; k++) {
 		struct evr_blk *b = evr_take_full(&j.q);
 
-		assert_int_equal(b->n, k);	/* in order, once each */
+		assert_int_equal(b->n, k); /* in order, once each */
 		atomic_fetch_add(&j.taken, 1);
 		evr_release(&j.q, b);
 	}
@@ -113,7 +113,7 @@ static void test_depth(void **state)
 	j.stop_after = 0;
 	assert_int_equal(evr_start(&j.q, producer, &j), 0);
 	assert_true(wait_for(&j.put, EVR_NBLK));
-	sleep_ms(50);	/* no progress: the producer waits for a block */
+	sleep_ms(50); /* no progress: the producer waits for a block */
 	seen = atomic_load(&j.put);
 	assert_int_equal(seen, EVR_NBLK);
 	for (uint32_t k = 1; k <= NPUT; k++) {
