@@ -154,7 +154,10 @@ int ea_instance_remove(struct tracefs_instance *inst)
 {
 	tracefs_instance_file_write(inst, "tracing_on", "0");
 	tracefs_event_disable(inst, NULL, NULL);
-	return tracefs_instance_destroy(inst) ? -1 : 0;
+	if (!tracefs_instance_destroy(inst))
+		return 0;
+	/* another run (sweeping the same killed run's instance) was first */
+	return errno == ENOENT ? 1 : -1;
 }
 
 /*
@@ -177,6 +180,7 @@ static void remove_stale(const char *tracing_dir)
 		const char *rest = NULL;
 		char *end;
 		long pid;
+		int r;
 
 		for (size_t i = 0; i < 2 && !rest; i++)
 			if (!strncmp(de->d_name, prefixes[i], strlen(prefixes[i])))
@@ -190,11 +194,12 @@ static void remove_stale(const char *tracing_dir)
 		inst = tracefs_instance_alloc(tracing_dir, de->d_name);
 		if (!inst)
 			continue;
-		if (ea_instance_remove(inst) < 0)
+		r = ea_instance_remove(inst);
+		if (r < 0)
 			fprintf(stderr, "eatrace: %s/%s: left by a killed run (pid %ld) and "
 				"cannot be removed: %s (try: rmdir %s/%s)\n", p, de->d_name,
 				pid, strerror(errno), p, de->d_name);
-		else
+		else if (!r)	/* 1: another run removed it, and said so */
 			fprintf(stderr, "eatrace: removed the tracing instance %s/%s, "
 				"left by a killed run (pid %ld)\n", p, de->d_name, pid);
 		tracefs_instance_free(inst);
