@@ -39,6 +39,14 @@ if [ "${EA_SANITIZE:-0}" = 1 ]; then
 	export EATRACE_REHEARSED="$logs/rehearsed"
 fi
 
+# An exclusive test also holds a lock on the tracing directory (flock -o:
+# not passed on to the test), for the whole machine: another test run here
+# (two CIs at once) runs its exclusive tests before or after, never beside
+# (record.sh's killed run leaves an instance that any eatrace record or top
+# starting meanwhile removes). No lock without flock(1).
+lock=
+command -v flock >/dev/null 2>&1 && [ -d /sys/kernel/tracing ] && lock=/sys/kernel/tracing
+
 exclusive() {
 	case "$1" in
 	*.sh) head -n 30 "$1" 2>/dev/null | grep -qx '# run.sh: exclusive' ;;
@@ -61,7 +69,12 @@ launch() {
 	(
 		t0=$(date +%s)
 		case "$t" in
-		*.sh) timeout -k 10 "$limit" sh "$t" >"$logs/$1.log" 2>&1 ;;
+		*.sh)
+			if [ -n "$lock" ] && exclusive "$t"; then
+				flock -o -w "$limit" "$lock" timeout -k 10 "$limit" sh "$t"
+			else
+				timeout -k 10 "$limit" sh "$t"
+			fi >"$logs/$1.log" 2>&1 ;;
 		*) timeout -k 10 "$limit" "$t" >"$logs/$1.log" 2>&1 ;;
 		esac
 		rc=$?

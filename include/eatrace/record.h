@@ -66,6 +66,13 @@ uint64_t ea_session_overrun(struct ea_session *s, int cpu);
 /* Stop, disable the events, remove the instance; idempotent. */
 void ea_session_close(struct ea_session *s);
 void ea_session_close_all(void);
+/*
+ * Stop an instance, disable its events and remove it: 0; 1 when it was
+ * gone already (ENOENT: another run removed it first, as two runs starting
+ * at once both sweep a killed run's instance); or -1 with errno (the
+ * instance is left).
+ */
+int ea_instance_remove(struct tracefs_instance *inst);
 /* Whether the instance still exists (an external tool may remove it). */
 bool ea_session_exists(const struct ea_session *s);
 /* Whether no process pid runs any more (a killed run's leftovers). */

@@ -93,6 +93,7 @@ struct ea_tl_priv {
 	size_t near_b;
 	uint64_t clip_start, clip_end; /* ea_state_clip_bounds() */
 	size_t max_rows; /* the most rows of t->e a size_t can count */
+	size_t cap_rows; /* the rows t->e has room for */
 	struct tl_changes changes; /* record_changes */
 	struct tl_step *step; /* step_bytes: the one step in hand */
 	int *cols; /* back()'s columns: a cluster's CPUs and itself */

@@ -171,12 +171,16 @@ static long long bucket_find(struct ea_timeline *t, uint64_t ts)
 		if (b >= (uint64_t)(pv->max_rows / 2) ||
 		    b >= (uint64_t)(LLONG_MAX / 2))
 			return -1;
-		cap = t->fixed ? (size_t)(b + 1 + b / 2) : t->max_buckets;
-		if (t->fixed || !t->e) {
+		/* grown by half again when full (a fixed width's rows come
+		 * one at a time: a realloc at each was quadratic where
+		 * realloc copies, as AddressSanitizer's always does) */
+		if (!t->e || b >= pv->cap_rows) {
+			cap = t->fixed ? (size_t)(b + 1 + b / 2) : t->max_buckets;
 			e = realloc(t->e, cap * row);
 			if (!e)
 				return -1;
 			t->e = e;
+			t->priv->cap_rows = cap;
 		}
 		/* rows past nbuckets hold nothing: zeroed as they come in */
 		memset(t->e + t->nbuckets * t->stride, 0,
@@ -611,6 +615,7 @@ int ea_timeline_done(struct ea_timeline *t, const struct ea_state *s,
 		if (!t->e)
 			return ea_err_set(err, "out of memory");
 		t->nbuckets = 1;
+		t->priv->cap_rows = 1;
 	}
 	/* ceil(span / width) without overflow, at least one bucket. */
 	if (t->end > t->start) {

@@ -150,6 +150,16 @@ bool ea_pid_gone(int pid)
 	return kill((pid_t)pid, 0) && errno == ESRCH;
 }
 
+int ea_instance_remove(struct tracefs_instance *inst)
+{
+	tracefs_instance_file_write(inst, "tracing_on", "0");
+	tracefs_event_disable(inst, NULL, NULL);
+	if (!tracefs_instance_destroy(inst))
+		return 0;
+	/* another run (sweeping the same killed run's instance) was first */
+	return errno == ENOENT ? 1 : -1;
+}
+
 /*
  * Stop and remove the instances a killed eatrace left: eatrace-record-PID
  * and eatrace-top-PID (also with a -N suffix) whose PID is gone.
@@ -170,6 +180,7 @@ static void remove_stale(const char *tracing_dir)
 		const char *rest = NULL;
 		char *end;
 		long pid;
+		int r;
 
 		for (size_t i = 0; i < 2 && !rest; i++)
 			if (!strncmp(de->d_name, prefixes[i], strlen(prefixes[i])))
@@ -183,13 +194,12 @@ static void remove_stale(const char *tracing_dir)
 		inst = tracefs_instance_alloc(tracing_dir, de->d_name);
 		if (!inst)
 			continue;
-		tracefs_instance_file_write(inst, "tracing_on", "0");
-		tracefs_event_disable(inst, NULL, NULL);
-		if (tracefs_instance_destroy(inst))
+		r = ea_instance_remove(inst);
+		if (r < 0)
 			fprintf(stderr, "eatrace: %s/%s: left by a killed run (pid %ld) and "
 				"cannot be removed: %s (try: rmdir %s/%s)\n", p, de->d_name,
 				pid, strerror(errno), p, de->d_name);
-		else
+		else if (!r)	/* 1: another run removed it, and said so */
 			fprintf(stderr, "eatrace: removed the tracing instance %s/%s, "
 				"left by a killed run (pid %ld)\n", p, de->d_name, pid);
 		tracefs_instance_free(inst);
@@ -384,9 +394,7 @@ void ea_session_close(struct ea_session *s)
 	if (!s->inst)
 		return;
 	if (ea_session_exists(s)) {
-		tracefs_instance_file_write(s->inst, "tracing_on", "0");
-		tracefs_event_disable(s->inst, NULL, NULL);
-		if (tracefs_instance_destroy(s->inst))
+		if (ea_instance_remove(s->inst) < 0)
 			fprintf(stderr, "eatrace: %s/instances/%s: could not remove the instance: %s\n",
 				s->tracing_dir, s->name, strerror(errno));
 	}

@@ -11,19 +11,9 @@
  * stopped before the run, or after a run whose timeline was never done
  * (the error paths), is joined and freed; a JSON writer ignores it.
  */
-#include <setjmp.h>
-#include <stdarg.h>
-#include <stddef.h>
-#include <stdint.h>
-#include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
-#include <cmocka.h>
 
-#include "eatrace/energy.h"
-#include "eatrace/html.h"
-#include "eatrace/perfetto.h"
-#include "eatrace/pipeline.h"
+#include "perfetto-render.h"
 
 static const char *const traces[] = {
 	"traces/cfs/fork-loaded.dat",
@@ -31,79 +21,16 @@ static const char *const traces[] = {
 	"traces/demo/tc2-seven-tasks.txt",
 };
 
-/* What a run does to the ahead encoder. */
-enum use { AHEAD_NONE, AHEAD_USED, AHEAD_FREED_FIRST, AHEAD_UNSEALED };
-
 /*
  * The protobuf of trace priced with tc2, capped at cap bytes (0: none),
  * with an encoder ahead holding at most max bytes (use AHEAD_USED), or
- * none; its bytes (malloc'd, *len of them). The other uses free the
- * encoder on the error paths and return NULL.
+ * none (perfetto-render.h).
  */
 static char *render(const char *trace, enum use use, long long max,
 		    long long cap, size_t *len)
 {
-	struct ea_state_config cfg = {.ncpus = -1};
-	struct ea_acct_config acfg = {0};
-	struct ea_perfetto_ahead *a = NULL;
-	struct ea_timeline tl;
-	struct ea_consumer cons[2];
-	struct ea_perfetto *pf;
-	struct ea_model *m;
-	struct ea_acct acct;
-	struct ea_run run;
-	struct ea_err err;
-	char *buf = NULL;
-	FILE *f;
-
-	if (ea_model_load(&m, "models/tc2.json", &err))
-		fail_msg("%s", err.msg);
-	assert_int_equal(ea_acct_init(&acct, m, &acfg, &err), 0);
-	ea_acct_state_config(&acct, &cfg);
-	cfg.ncpus = -1;
-	assert_int_equal(ea_timeline_init(&tl, &acct, 0, 20000, true), 0);
-	if (use != AHEAD_NONE) {
-		a = ea_perfetto_ahead_start(&tl, max);
-		assert_non_null(a);
-	}
-	if (use == AHEAD_FREED_FIRST) { /* a failure before the run */
-		ea_perfetto_ahead_free(a);
-		goto out;
-	}
-	/* the timeline reads the accountant after every change: its live
-	 * ops (ea_acct_ops defers a steady stretch's energies) */
-	cons[0] = (struct ea_consumer){&ea_acct_live_ops, &acct};
-	cons[1] = (struct ea_consumer){&ea_timeline_ops, &tl};
-	if (ea_run(&run, trace, &cfg, cons, 2, &err))
-		fail_msg("%s: %s", trace, err.msg);
-	if (use == AHEAD_UNSEALED) { /* a failure after it: never done */
-		ea_perfetto_ahead_free(a);
-		ea_run_free(&run);
-		goto out;
-	}
-	assert_int_equal(ea_acct_done(&acct, run.state, &err), 0);
-	assert_int_equal(ea_timeline_done(&tl, run.state, &err), 0);
-	f = tmpfile();
-	assert_non_null(f);
-	assert_int_equal(ea_perfetto_begin_as(&pf, f, EA_PERFETTO_PROTOBUF), 0);
-	ea_perfetto_cap(pf, cap);
-	if (a)
-		ea_perfetto_use_ahead(pf, a);
-	ea_perfetto_process(pf, "actual", &tl, run.state, 0);
-	assert_int_equal(ea_perfetto_end(pf), 0);
-	ea_perfetto_ahead_free(a);
-	ea_run_free(&run);
-	*len = (size_t)ftell(f);
-	buf = malloc(*len + 1);
-	assert_non_null(buf);
-	rewind(f);
-	assert_int_equal(fread(buf, 1, *len, f), *len);
-	fclose(f);
-out:
-	ea_timeline_free(&tl);
-	ea_acct_free(&acct);
-	ea_model_free(m);
-	return buf;
+	return perfetto_render(trace, EA_PERFETTO_PROTOBUF, EA_PERFETTO_PROTOBUF,
+			       use, max, cap, len, NULL);
 }
 
 static void test_same_bytes(void **state)

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "harness.h"
+#include "replay-events.h"
 #include "replay/policy.h"
 #include "replay/sim.h"
 
@@ -516,24 +517,6 @@ static void cache_same_decisions(void **state)
 	rp_cl_cache_free(clc);
 }
 
-/* FNV-1a of every simulated event, bytes and comm. */
-struct digest {
-	uint64_t h, n;
-};
-
-static int digest_event(void *ctx, const struct ea_event *ev, const char *comm)
-{
-	struct digest *d = ctx;
-	const unsigned char *b = (const unsigned char *)ev;
-
-	for (size_t i = 0; i < sizeof(*ev); i++)
-		d->h = (d->h ^ b[i]) * 1099511628211ull;
-	for (size_t i = 0; i < EA_COMM_LEN; i++)
-		d->h = (d->h ^ (unsigned char)comm[i]) * 1099511628211ull;
-	d->n++;
-	return 0;
-}
-
 /*
  * Arrivals come from a heap of each task's next one (their own are in
  * order) or, failing that, from one sorted array: both must give the same
@@ -550,20 +533,11 @@ static void arrivals_heap_equals_sort(void **state)
 	for (size_t ti = 0; ti < sizeof(traces) / sizeof(traces[0]); ti++) {
 		struct ea_workload_config wcfg = { .model = tc2,
 						   .source_capacity = 1024 };
-		struct ea_state_config cfg = { .ncpus = -1 };
-		struct ea_workload *w;
-		struct ea_consumer cons;
 		struct ea_run run;
-		struct ea_err err;
+		struct ea_workload *w = workload_of(traces[ti], &wcfg, &run);
 
-		assert_int_equal(ea_workload_new(&w, &wcfg), 0);
-		cons = (struct ea_consumer){ &ea_workload_ops, w };
-		if (ea_run(&run, traces[ti], &cfg, &cons, 1, &err) ||
-		    ea_workload_done(w, run.state, &err))
-			fail_msg("%s: %s", traces[ti], err.msg);
 		for (size_t k = 0; k < sizeof(pols) / sizeof(pols[0]); k++) {
-			struct digest d[2] = { { 14695981039346656037ull, 0 },
-					       { 14695981039346656037ull, 0 } };
+			struct digest d[2] = { DIGEST_INIT, DIGEST_INIT };
 			struct sim s[2];
 
 			for (int j = 0; j < 2; j++) {
@@ -613,17 +587,8 @@ static struct ea_workload *tc2_workload(const char *path, bool no_segments,
 {
 	struct ea_workload_config wcfg = { .model = tc2, .source_capacity = 1024,
 					   .no_segments = no_segments };
-	struct ea_state_config cfg = { .ncpus = -1 };
-	struct ea_workload *w;
-	struct ea_consumer cons;
-	struct ea_err err;
 
-	assert_int_equal(ea_workload_new(&w, &wcfg), 0);
-	cons = (struct ea_consumer){ &ea_workload_ops, w };
-	if (ea_run(run, path, &cfg, &cons, 1, &err) ||
-	    ea_workload_done(w, run->state, &err))
-		fail_msg("%s: %s", path, err.msg);
-	return w;
+	return workload_of(path, &wcfg, run);
 }
 
 /*
@@ -662,8 +627,7 @@ static void workload_without_segments(void **state)
 		assert_int_equal(ea_replay_run(w[1], &cfg, &r, &err), -1);
 		assert_non_null(strstr(err.msg, "segments"));
 		for (size_t k = 0; k < sizeof(pols) / sizeof(pols[0]); k++) {
-			struct digest d[2] = { { 14695981039346656037ull, 0 },
-					       { 14695981039346656037ull, 0 } };
+			struct digest d[2] = { DIGEST_INIT, DIGEST_INIT };
 			struct sim s[2];
 
 			for (int j = 0; j < 2; j++) {
@@ -798,17 +762,9 @@ static struct ea_workload *sticky_workload(struct ea_run *run, struct sim *s)
 	static struct ea_pin pin = { .pattern = "h", .cpus = { 1ull << 3 } };
 	struct ea_workload_config wcfg = { .model = tc2, .source_capacity = 1024,
 					   .pins = &pin, .npins = 1 };
-	struct ea_state_config cfg = { .ncpus = -1 };
-	const char *path = "tests/fixtures/replay/util-est-sticky.txt";
-	struct ea_workload *w;
-	struct ea_consumer cons;
-	struct ea_err err;
+	struct ea_workload *w =
+		workload_of("tests/fixtures/replay/util-est-sticky.txt", &wcfg, run);
 
-	assert_int_equal(ea_workload_new(&w, &wcfg), 0);
-	cons = (struct ea_consumer){ &ea_workload_ops, w };
-	if (ea_run(run, path, &cfg, &cons, 1, &err) ||
-	    ea_workload_done(w, run->state, &err))
-		fail_msg("%s: %s", path, err.msg);
 	assert_int_equal(sim_init(s, w, tc2, &rp_policy_feec, RP_GOV_FIXED,
 				  RP_IDLE_MENU, false, 0), 0);
 	assert_int_equal(rp_gov_spec_parse(&s->gspec, "fixed:A15=600000,A7=1000000",

@@ -13,13 +13,14 @@
 #include <unistd.h>
 
 #include "harness.h"
+#include "replay-events.h"
 #include "replay/policy.h"
 #include "replay/sim.h"
 
 static struct ea_model *tc2;
 
 struct seen {
-	uint64_t h, n; /* FNV-1a over each event and its comm, in order */
+	struct digest dg; /* each event and its comm, in order */
 	uint64_t fail_at; /* refuse the event of this number (1 = first);
 			     0: none */
 	uint64_t calls; /* sink calls, the refused one included */
@@ -30,18 +31,13 @@ struct seen {
 static int seen_event(void *ctx, const struct ea_event *ev, const char *comm)
 {
 	struct seen *d = ctx;
-	const unsigned char *b = (const unsigned char *)ev;
 
 	d->calls++;
 	d->caller = pthread_self();
 	if (d->fail_at && d->calls == d->fail_at)
 		return -1;
-	for (size_t i = 0; i < sizeof(*ev); i++)
-		d->h = (d->h ^ b[i]) * 1099511628211ull;
-	for (size_t i = 0; i < EA_COMM_LEN; i++)
-		d->h = (d->h ^ (unsigned char)comm[i]) * 1099511628211ull;
-	d->n++;
-	if (d->slow && d->n % d->slow == 0)
+	digest_add(&d->dg, ev, comm);
+	if (d->slow && d->dg.n % d->slow == 0)
 		usleep(1000);
 	return 0;
 }
@@ -50,17 +46,8 @@ static struct ea_workload *workload(const char *path, struct ea_run *run)
 {
 	struct ea_workload_config wcfg = {.model = tc2,
 					  .source_capacity = 1024};
-	struct ea_state_config cfg = {.ncpus = -1};
-	struct ea_workload *w;
-	struct ea_consumer cons;
-	struct ea_err err;
 
-	assert_int_equal(ea_workload_new(&w, &wcfg), 0);
-	cons = (struct ea_consumer){&ea_workload_ops, w};
-	if (ea_run(run, path, &cfg, &cons, 1, &err) ||
-	    ea_workload_done(w, run->state, &err))
-		fail_msg("%s: %s", path, err.msg);
-	return w;
+	return workload_of(path, &wcfg, run);
 }
 
 /*
@@ -78,7 +65,7 @@ static int one_run(const struct ea_workload *w, const char *pol, bool apart,
 	assert_int_equal(sim_init(&s, w, tc2, rp_policy_get(pol),
 				  RP_GOV_SCHEDUTIL, RP_IDLE_MENU, false, 0),
 			 0);
-	d->h = 14695981039346656037ull;
+	d->dg = (struct digest)DIGEST_INIT;
 	s.sink = seen_event;
 	s.sink_ctx = d;
 	s.no_comms = !comms;
@@ -128,10 +115,10 @@ static void same_events(void **state)
 							 comms, &ref,
 							 &ref_events, err),
 						 0);
-				assert_true(ref.n > 0);
+				assert_true(ref.dg.n > 0);
 				assert_true(pthread_equal(ref.caller,
 							  pthread_self()));
-				assert_int_equal(ref_events, ref.n);
+				assert_int_equal(ref_events, ref.dg.n);
 				for (size_t b = 0; b < 3; b++) {
 					struct seen d = {.slow = b == 2 ? 64
 									: 0};
@@ -141,8 +128,8 @@ static void same_events(void **state)
 							batches[b], comms, &d,
 							&events, err),
 						0);
-					assert_int_equal(d.n, ref.n);
-					assert_true(d.h == ref.h);
+					assert_int_equal(d.dg.n, ref.dg.n);
+					assert_true(d.dg.h == ref.dg.h);
 					assert_int_equal(events, ref_events);
 					assert_false(pthread_equal(
 						d.caller, pthread_self()));
@@ -178,7 +165,7 @@ static void refusal(void **state)
 			assert_string_equal(
 				err, "cannot write the simulated events");
 			assert_int_equal(d.calls, at[i]);
-			assert_int_equal(d.n, at[i] - 1);
+			assert_int_equal(d.dg.n, at[i] - 1);
 		}
 	}
 	ea_run_free(&run);

@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "harness.h"
+#include "replay-events.h"
 #include "replay/policy.h"
 #include "replay/sim.h"
 
@@ -56,26 +57,9 @@ static struct ea_workload *extract(const char *path, bool apart, bool segments,
 	return w;
 }
 
-struct digest {
-	uint64_t h, n;
-};
-
-static int digest_event(void *ctx, const struct ea_event *ev, const char *comm)
-{
-	struct digest *d = ctx;
-	const unsigned char *b = (const unsigned char *)ev;
-
-	for (size_t i = 0; i < sizeof(*ev); i++)
-		d->h = (d->h ^ b[i]) * 1099511628211ull;
-	for (size_t i = 0; i < EA_COMM_LEN; i++)
-		d->h = (d->h ^ (unsigned char)comm[i]) * 1099511628211ull;
-	d->n++;
-	return 0;
-}
-
 static struct digest replay(const struct ea_workload *w, const char *pol)
 {
-	struct digest d = {14695981039346656037ull, 0};
+	struct digest d = DIGEST_INIT;
 	struct sim s;
 
 	assert_int_equal(sim_init(&s, w, tc2, rp_policy_get(pol),

@@ -6,6 +6,7 @@
  * from the trace start T = 100 s.
  */
 #include "harness.h"
+#include "replay-events.h"
 #include "eatrace/replay.h"
 #include "replay/workload.h"
 
@@ -17,18 +18,8 @@ static struct ea_workload *extract_segs(struct ea_run *run, bool segs)
 	struct ea_workload_config wcfg = {.source_capacity = 1024,
 					  .no_segments = !segs,
 					  .early_ns = 5 * MS};
-	struct ea_state_config cfg = {.ncpus = -1};
-	struct ea_workload *w;
-	struct ea_consumer cons;
-	struct ea_err err;
 
-	assert_int_equal(ea_workload_new(&w, &wcfg), 0);
-	cons = (struct ea_consumer){&ea_workload_ops, w};
-	if (ea_run(run, "tests/fixtures/replay/perturb.txt", &cfg, &cons, 1,
-		   &err) ||
-	    ea_workload_done(w, run->state, &err))
-		fail_msg("%s", err.msg);
-	return w;
+	return workload_of("tests/fixtures/replay/perturb.txt", &wcfg, run);
 }
 
 static struct ea_workload *extract(struct ea_run *run)
