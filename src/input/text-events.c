@@ -26,6 +26,7 @@
 
 #define BUF_SIZE (256 * 1024) /* > 2 * EA_TEXT_MAX_LINE */
 #define TAIL 32
+#define NUL_NONE SIZE_MAX
 
 enum html_state { H_OUT, H_START, H_TEXT, H_JSON };
 
@@ -43,6 +44,9 @@ struct text_stream {
 
 	char *buf;
 	size_t start, end, scan;
+	/* has_nul(): the buffer scanned for NUL bytes up to zchk; nul the
+	 * first at or after the last line's start, NUL_NONE: none */
+	size_t zchk, nul;
 	bool eof;
 	uint64_t lineno;
 
@@ -135,6 +139,15 @@ static int read_line(struct text_stream *s, const char **line, size_t *len)
 			memmove(s->buf, s->buf + s->start, s->end - s->start);
 			s->end -= s->start;
 			s->scan -= s->start;
+			if (s->zchk < s->start ||
+			    (s->nul != NUL_NONE && s->nul < s->start)) {
+				s->zchk = 0;
+				s->nul = NUL_NONE;
+			} else {
+				s->zchk -= s->start;
+				if (s->nul != NUL_NONE)
+					s->nul -= s->start;
+			}
 			s->start = 0;
 		}
 		if (read_more(s))
@@ -177,11 +190,38 @@ static int skip_line(struct text_stream *s, char *tail, size_t *tn)
 			return 0;
 		}
 		s->start = s->scan = s->end = 0;
+		s->zchk = 0;
+		s->nul = NUL_NONE;
 		if (s->eof)
 			return 0;
 		if (read_more(s))
 			return -1;
 	}
+}
+
+/*
+ * Whether [a, b) of the buffer holds a NUL byte: memchr(line, '\0', len)
+ * for each line, but each byte looked at once, the buffer scanned to its
+ * end when a line reaches past what was scanned.
+ */
+static bool has_nul(struct text_stream *s, size_t a, size_t b)
+{
+	const char *z;
+
+	if (s->zchk < a) {
+		s->zchk = a;
+		s->nul = NUL_NONE;
+	} else if (s->nul < a) {
+		/* a NUL before this line (in a long line skipped) */
+		z = memchr(s->buf + a, '\0', s->zchk - a);
+		s->nul = z ? (size_t)(z - s->buf) : NUL_NONE;
+	}
+	if (s->nul == NUL_NONE && s->zchk < b) {
+		z = memchr(s->buf + s->zchk, '\0', s->end - s->zchk);
+		s->nul = z ? (size_t)(z - s->buf) : NUL_NONE;
+		s->zchk = s->end;
+	}
+	return s->nul < b;
 }
 
 static int where_err(struct text_stream *s, struct ea_err *err, uint64_t line,
@@ -415,7 +455,7 @@ static int stream_fill(struct text_stream *s, struct ea_err *err)
 	}
 	if (s->cut_line && !blank(line, line + len))
 		return where_err(s, err, s->cut_line, s->cut_why);
-	if (memchr(line, '\0', len))
+	if (has_nul(s, (size_t)(line - s->buf), (size_t)(line - s->buf) + len))
 		return where_err(s, err, s->lineno,
 				 "NUL byte: binary data in text trace");
 	if (!s->html) {
@@ -663,6 +703,7 @@ int ea_text_open(void **priv, const char *path, struct ea_input_info *info,
 	}
 	s->path = strdup(path);
 	s->buf = malloc(BUF_SIZE);
+	s->nul = NUL_NONE;
 	s->bytes = file_bytes(path);
 	s->ro = ea_reorder_new(EA_REORDER_CAP, EA_REORDER_WINDOW_NS);
 	if (!s->path || !s->buf || !s->ro) {
