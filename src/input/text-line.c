@@ -250,7 +250,9 @@ timestamp(const char *p, const char *e, uint64_t *ns)
 		if (digits < 1 || digits > 9)
 			return NULL;
 		frac *= pow10[9 - digits];
-		if (sec > (UINT64_MAX - frac) / 1000000000ull)
+		/* below 18446744073 s no fraction overflows: no division */
+		if (sec > 18446744072ull &&
+		    sec > (UINT64_MAX - frac) / 1000000000ull)
 			return NULL;
 		*ns = sec * 1000000000ull + frac;
 	} else {
