@@ -143,18 +143,21 @@ struct ea_event_source {
  * more lets an uncompressed trace.dat file's pages be walked and decoded
  * on a thread of their own, ahead of the caller (the events, their order
  * and every error are the same), and a Perfetto trace's bundles (one
- * neither gzip'd nor with compressed_packets: next-blocks.c); with a job
- * more than the reader takes, ea_run() also reads the input and runs the
- * look-ahead on a thread of their own, beside the one applying the
- * events (state/handoff.c): from 3 for an uncompressed trace.dat and
- * such a Perfetto trace, from 2 for the other readers. A
+ * neither gzip'd nor with compressed_packets: next-blocks.c) and an
+ * ftrace text trace's lines (plain or compressed: next-blocks.c too);
+ * with a job more than the reader takes, ea_run() also reads the input
+ * and runs the look-ahead on a thread of their own, beside the one
+ * applying the events (state/handoff.c): from 3 for an uncompressed
+ * trace.dat, such a Perfetto trace and ftrace text, from 2 for the other
+ * readers. A
  * compressed trace.dat's reader takes three of them: its chunks are
  * inflated on a helper thread from 2, its pages decoded on a thread of
  * their own from 3, and ea_run() splits from 4. Unset: the environment's
  * EATRACE_JOBS (1 to 64) if set, else 2 on a machine with two CPUs or
  * more, else 1 (ea_input_jobs_for(): an uncompressed file's thread only
- * from EA_APART_MIN_BYTES of data, a Perfetto trace's from as many bytes
- * of file; the split only when asked).
+ * from EA_APART_MIN_BYTES of data, a Perfetto trace's and a plain text
+ * file's from as many bytes of file, a compressed text file's always;
+ * the split only when asked).
  */
 void ea_input_set_jobs(int n);
 /*

@@ -44,12 +44,14 @@ struct ea_common_opts {
 	"                     decoding on a thread of its own from 2, the\n"   \
 	"                     look-ahead apart from the pricing from 3; a\n"   \
 	"                     compressed one: inflating from 2, decoding\n"    \
-	"                     from 3, the look-ahead from 4; text: the\n"      \
-	"                     look-ahead from 2; report's protobuf Perfetto\n" \
-	"                     file encoded from 2); default 2 on two CPUs\n"   \
-	"                     or more for a trace.dat (uncompressed: of 4\n"   \
-	"                     MiB of data or more) and report's protobuf,\n"   \
-	"                     else one\n"                                      \
+	"                     from 3, the look-ahead from 4; ftrace text:\n"   \
+	"                     parsing on a thread of its own from 2, the\n"   \
+	"                     look-ahead from 3; systrace: the look-ahead\n"  \
+	"                     from 2; report's protobuf Perfetto file\n"      \
+	"                     encoded from 2); default 2 on two CPUs or\n"    \
+	"                     more for a trace.dat or ftrace text\n"          \
+	"                     (uncompressed: of 4 MiB of data or more) and\n" \
+	"                     report's protobuf, else one\n"                  \
 	"      --max-inflate R  a compressed trace (gzip, zstd, Perfetto\n"   \
 	"                     compressed_packets) may expand to R times its\n" \
 	"                     size on disk, at least 32 MiB (default 32)\n"

@@ -2,9 +2,10 @@
 /*
  * An input's events a block at a time (input.c), for the pipeline's loop
  * (src/state/run.c): where a reader decodes on a thread of its own
- * (trace.dat, dat-read.c; Perfetto, next-blocks.c), the loop then takes
- * each block of decoded events as it lies in the hand-over ring, with no
- * copy and no call into the input per event. The events are those ea_input_next() gives, in the
+ * (trace.dat, dat-read.c; Perfetto and ftrace text, next-blocks.c), the
+ * loop then takes each block of decoded events as it lies in the
+ * hand-over ring, with no copy and no call into the input per event.
+ * The events are those ea_input_next() gives, in the
  * same order, checked as it checks them; the other readers give them one
  * at a time through ea_input_next().
  */
@@ -31,9 +32,9 @@ int ea_input_next_block(struct ea_input *in, const struct ea_event **evs,
  * eatrace's page walker (it decodes on a thread of its own from two
  * jobs), 3 for a compressed one (it inflates on a helper thread from two
  * jobs, and decodes on the caller's thread unless there are three), 2
- * for a Perfetto trace neither gzip'd nor with compressed_packets
- * (decoded on a thread of its own from two jobs: next-blocks.h), 1 for
- * the other readers.
+ * for a Perfetto trace neither gzip'd nor with compressed_packets and
+ * for ftrace text (decoded on a thread of its own from two jobs:
+ * next-blocks.h), 1 for the other readers.
  */
 int ea_input_threads(const struct ea_input *in);
 

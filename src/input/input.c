@@ -20,7 +20,6 @@
 #include "input/input-block.h"
 #include "input/reader.h"
 #include "input/spool.h"
-#include "input/text-events.h"
 #include "input/text-stream.h"
 
 /* Probed in order: the first that recognises the file reads it. */
@@ -211,7 +210,8 @@ int ea_input_open(struct ea_input **inp, const char *path, struct ea_err *err)
 	 * A compressed text trace is decompressed as it is read (text-events.c);
 	 * the binary readers want a file: a decompressed copy (spool.c).
 	 */
-	if (zk != EA_Z_NONE && readers[i]->open != ea_text_open) {
+	if (zk != EA_Z_NONE && readers[i] != &ea_reader_text &&
+	    readers[i] != &ea_reader_systrace) {
 		char *cp = NULL;
 		int fd = ea_spool_decompress(real, path, &cp, &stored_bytes, err);
 

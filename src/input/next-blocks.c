@@ -95,11 +95,11 @@ static void *nb_main(void *arg)
 	return NULL;
 }
 
-void nb_begin(struct nb *b, uint64_t bytes)
+void nb_begin(struct nb *b, bool compressed, uint64_t bytes)
 {
 	b->begun = true;
 	b->pos = b->src.pos(b->src.priv);
-	if (ea_input_jobs_for(false, bytes) < 2)
+	if (ea_input_jobs_for(compressed, bytes) < 2)
 		return;
 	if (pthread_mutex_init(&b->mu, NULL))
 		return;

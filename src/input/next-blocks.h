@@ -80,10 +80,11 @@ void nb_init(struct nb *b, const struct nb_src *src, uint32_t blk_n);
 
 /*
  * The first call of nb_next() or nb_next_block() begins: a decoding
- * thread when ea_input_jobs_for(false, bytes) gives two jobs or more (and
- * it starts), else blocks decoded on the caller's thread.
+ * thread when ea_input_jobs_for(compressed, bytes) gives two jobs or more
+ * (and it starts), else blocks decoded on the caller's thread. bytes: the
+ * file's; compressed: the reader decompresses it as it decodes.
  */
-void nb_begin(struct nb *b, uint64_t bytes);
+void nb_begin(struct nb *b, bool compressed, uint64_t bytes);
 
 /* Whether a decoding thread runs (after nb_begin()). */
 bool nb_threaded(const struct nb *b);

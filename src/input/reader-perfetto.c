@@ -805,7 +805,7 @@ static bool pf_blocks(struct pf *r)
 	if (!r->blocks)
 		return false;
 	if (!r->nb.begun)
-		nb_begin(&r->nb, r->ix.len);
+		nb_begin(&r->nb, false, r->ix.len);
 	return true;
 }
 

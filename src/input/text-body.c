@@ -13,6 +13,7 @@
 
 #include "input/text-lex.h"
 #include "input/text-line.h"
+#include "input/text-digits.h"
 
 static const char *num_i64(const char *p, const char *e, int64_t *v)
 {
@@ -189,16 +190,32 @@ static bool comm_pid_prio(const char *p, const char *e, char *comm,
 			  int32_t *pid, int32_t *prio)
 {
 	const char *b, *c;
+	int32_t v;
 
 	e = rtrim(p, e);
 	*prio = -1;
 	if (e > p && e[-1] == ']') {
-		b = memrchr(p, '[', (size_t)(e - p));
-		if (!b || num_i32(b + 1, e, prio) != e - 1)
-			return false;
+		/* "[120]": 1 to 8 digits after the last '[', read backwards
+		 * (what memrchr() and num_i32() find for them), else those */
+		b = ea_digits_back(p, e - 1, &v);
+		if (b > p && b < e - 1 && b[-1] == '[') {
+			b--;
+			*prio = v;
+		} else {
+			b = memrchr(p, '[', (size_t)(e - p));
+			if (!b || num_i32(b + 1, e, prio) != e - 1)
+				return false;
+		}
 		e = rtrim(p, b);
 		if (e == b)
 			return false;
+	}
+	/* "COMM:4951": the same for the pid after the last ':' */
+	c = ea_digits_back(p, e, &v);
+	if (c > p && c < e && c[-1] == ':') {
+		copy_comm(comm, p, c - 1);
+		*pid = v;
+		return true;
 	}
 	c = memrchr(p, ':', (size_t)(e - p));
 	if (!c)
@@ -208,10 +225,21 @@ static bool comm_pid_prio(const char *p, const char *e, char *comm,
 	return c + 1 < e && num_i32(c + 1, e, pid) == e;
 }
 
+/* find_lit(p, e, LIT(" ==> ")) by its '=' (the comms before it hold
+ * spaces more often than '='). */
+static const char *find_arrow(const char *p, const char *e)
+{
+	for (const char *q = p; (q = memchr(q, '=', (size_t)(e - q))); q++)
+		if (q > p && e - q >= 4 && q[-1] == ' ' && q[1] == '=' &&
+		    q[2] == '>' && q[3] == ' ')
+			return q - 1;
+	return NULL;
+}
+
 /* trace-cmd plugin: "COMM:PID [PRIO] S ==> COMM:PID [PRIO]". */
 static bool switch_plugin(const char *p, const char *e, struct ea_event *ev)
 {
-	const char *arrow = find_lit(p, e, LIT(" ==> "));
+	const char *arrow = find_arrow(p, e);
 	const char *l, *t;
 	int st;
 

@@ -15,7 +15,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
+#include "input/next-blocks.h"
 #include "input/reorder.h"
 #include "input/text-events.h"
 #include "input/text-lex.h"
@@ -24,6 +26,7 @@
 
 #define BUF_SIZE (256 * 1024) /* > 2 * EA_TEXT_MAX_LINE */
 #define TAIL 32
+#define NUL_NONE SIZE_MAX
 
 enum html_state { H_OUT, H_START, H_TEXT, H_JSON };
 
@@ -41,6 +44,9 @@ struct text_stream {
 
 	char *buf;
 	size_t start, end, scan;
+	/* has_nul(): the buffer scanned for NUL bytes up to zchk; nul the
+	 * first at or after the last line's start, NUL_NONE: none */
+	size_t zchk, nul;
 	bool eof;
 	uint64_t lineno;
 
@@ -57,7 +63,14 @@ struct text_stream {
 	 * line: captures copied while being written end cut mid-line. */
 	char cut_why[sizeof(((struct ea_tl *)0)->why)];
 	uint64_t cut_line;
+	/* what info gets at the end (publish()): the stream may run on a
+	 * thread of its own, info is the caller's */
+	uint64_t skipped_lines, cut_last_line;
 	struct ea_text_first *first; /* ea_text_first_event()'s skim */
+	/* read through nb (ea_text_use_blocks()), once it has begun */
+	bool blocks;
+	uint64_t bytes; /* the file's, for nb_begin() */
+	struct nb nb;
 };
 
 /* One read into the room after s->end; at the end of the file it sets
@@ -126,6 +139,15 @@ static int read_line(struct text_stream *s, const char **line, size_t *len)
 			memmove(s->buf, s->buf + s->start, s->end - s->start);
 			s->end -= s->start;
 			s->scan -= s->start;
+			if (s->zchk < s->start ||
+			    (s->nul != NUL_NONE && s->nul < s->start)) {
+				s->zchk = 0;
+				s->nul = NUL_NONE;
+			} else {
+				s->zchk -= s->start;
+				if (s->nul != NUL_NONE)
+					s->nul -= s->start;
+			}
 			s->start = 0;
 		}
 		if (read_more(s))
@@ -168,11 +190,38 @@ static int skip_line(struct text_stream *s, char *tail, size_t *tn)
 			return 0;
 		}
 		s->start = s->scan = s->end = 0;
+		s->zchk = 0;
+		s->nul = NUL_NONE;
 		if (s->eof)
 			return 0;
 		if (read_more(s))
 			return -1;
 	}
+}
+
+/*
+ * Whether [a, b) of the buffer holds a NUL byte: memchr(line, '\0', len)
+ * for each line, but each byte looked at once, the buffer scanned to its
+ * end when a line reaches past what was scanned.
+ */
+static bool has_nul(struct text_stream *s, size_t a, size_t b)
+{
+	const char *z;
+
+	if (s->zchk < a) {
+		s->zchk = a;
+		s->nul = NUL_NONE;
+	} else if (s->nul < a) {
+		/* a NUL before this line (in a long line skipped) */
+		z = memchr(s->buf + a, '\0', s->zchk - a);
+		s->nul = z ? (size_t)(z - s->buf) : NUL_NONE;
+	}
+	if (s->nul == NUL_NONE && s->zchk < b) {
+		z = memchr(s->buf + s->zchk, '\0', s->end - s->zchk);
+		s->nul = z ? (size_t)(z - s->buf) : NUL_NONE;
+		s->zchk = s->end;
+	}
+	return s->nul < b;
 }
 
 static int where_err(struct text_stream *s, struct ea_err *err, uint64_t line,
@@ -187,10 +236,8 @@ static int push(struct text_stream *s, const struct ea_event *ev, uint64_t line,
 {
 	char why[160];
 
-	if (!ea_reorder_push(s->ro, ev, line)) {
-		s->info->reordered = ea_reorder_reordered(s->ro);
+	if (!ea_reorder_push(s->ro, ev, line))
 		return 0;
-	}
 	if (!ea_reorder_too_late(s->ro))
 		return where_err(s, err, line, "out of memory");
 	snprintf(why, sizeof(why),
@@ -299,7 +346,7 @@ static int text_line(struct text_stream *s, const char *line, size_t len,
 
 	switch (ea_tl_parse(line, len, r)) {
 	case EA_TL_NONE:
-		s->info->skipped_lines++;
+		s->skipped_lines++;
 		return 0;
 	case EA_TL_OTHER:
 		if (s->nlost)
@@ -403,12 +450,12 @@ static int stream_fill(struct text_stream *s, struct ea_err *err)
 		return read_err(s, err, s->lineno + 1);
 	if (rc == 0) {
 		if (s->cut_line)
-			s->info->cut_last_line = s->cut_line;
+			s->cut_last_line = s->cut_line;
 		return 1;
 	}
 	if (s->cut_line && !blank(line, line + len))
 		return where_err(s, err, s->cut_line, s->cut_why);
-	if (memchr(line, '\0', len))
+	if (has_nul(s, (size_t)(line - s->buf), (size_t)(line - s->buf) + len))
 		return where_err(s, err, s->lineno,
 				 "NUL byte: binary data in text trace");
 	if (!s->html) {
@@ -436,9 +483,11 @@ static int stream_fill(struct text_stream *s, struct ea_err *err)
 	return html_line(s, line, len, false, err);
 }
 
-int ea_text_next(void *priv, struct ea_event *ev, struct ea_err *err)
+/* The stream's next event (ea_reader_ops.next's contract, unchecked);
+ * where_line its line. */
+static int stream_next(struct text_stream *s, struct ea_event *ev,
+		       struct ea_err *err)
 {
-	struct text_stream *s = priv;
 	uint64_t line;
 	int rc;
 
@@ -469,11 +518,132 @@ int ea_text_next(void *priv, struct ea_event *ev, struct ea_err *err)
 	}
 }
 
+/* nb_src.next_n: stream_next() up to n times, each event's line beside */
+static int text_next_n(void *priv, struct ea_event *ev, uint64_t *pos,
+		       uint32_t n, uint32_t *got, struct ea_err *err)
+{
+	struct text_stream *s = priv;
+	uint32_t i = 0;
+	int rc = 1;
+
+	while (i < n) {
+		rc = stream_next(s, &ev[i], err);
+		if (rc <= 0)
+			break;
+		pos[i++] = s->where_line;
+	}
+	*got = i;
+	return rc;
+}
+
+/* nb_src.pos: the line of the event last returned (0 before any) */
+static uint64_t text_pos(void *priv)
+{
+	const struct text_stream *s = priv;
+
+	return s->where_line;
+}
+
+static void text_where_at(void *priv, uint64_t pos, char *buf, size_t n)
+{
+	(void)priv;
+	snprintf(buf, n, "line %llu", (unsigned long long)pos);
+}
+
+/* What the stream counted, into the caller's info: at the end, when the
+ * stream (and its thread) has nothing more to change. */
+static void publish(struct text_stream *s)
+{
+	s->info->skipped_lines = s->skipped_lines;
+	s->info->reordered = ea_reorder_reordered(s->ro);
+	if (s->cut_last_line)
+		s->info->cut_last_line = s->cut_last_line;
+}
+
+/* Read through the blocks: the first read begins them. */
+static bool use_blocks(struct text_stream *s)
+{
+	if (!s->blocks)
+		return false;
+	if (!s->nb.begun)
+		nb_begin(&s->nb, ea_ts_kind(s->ts) != EA_Z_NONE, s->bytes);
+	return true;
+}
+
+int ea_text_next(void *priv, struct ea_event *ev, struct ea_err *err)
+{
+	struct text_stream *s = priv;
+	int rc = use_blocks(s) ? nb_next(&s->nb, ev, err)
+			       : stream_next(s, ev, err);
+
+	if (rc == 0)
+		publish(s);
+	return rc;
+}
+
+int ea_text_next_block(void *priv, const struct ea_event **evs, size_t *n,
+		       struct ea_err *err)
+{
+	struct text_stream *s = priv;
+	int rc;
+
+	if (!use_blocks(s))
+		return 2;
+	rc = nb_next_block(&s->nb, evs, n, err);
+	if (rc == 0)
+		publish(s);
+	return rc;
+}
+
+void ea_text_block_at(void *priv, size_t i)
+{
+	struct text_stream *s = priv;
+
+	if (s->nb.begun)
+		nb_block_at(&s->nb, i);
+}
+
+bool ea_text_checked(void *priv)
+{
+	const struct text_stream *s = priv;
+
+	return s->nb.begun;
+}
+
+int ea_text_threads(void *priv)
+{
+	const struct text_stream *s = priv;
+
+	return s->blocks ? 2 : 1;
+}
+
 void ea_text_where(void *priv, char *buf, size_t n)
 {
 	struct text_stream *s = priv;
 
-	snprintf(buf, n, "line %llu", (unsigned long long)s->where_line);
+	text_where_at(s, s->nb.begun ? nb_pos(&s->nb) : s->where_line, buf,
+		      n);
+}
+
+/*
+ * Blocks (next-blocks.h) for the ftrace-text reader: its stream (the
+ * lines lexed, parsed and put in order, and input.c's checks) on a
+ * thread of its own from two jobs (ea_input_jobs_for(): a compressed
+ * file's always, a plain one's from EA_APART_MIN_BYTES), the pipeline on
+ * the caller's; ea_text_first_event()'s skim reads the file apart and
+ * shares nothing with the stream. Events per block of the decoding
+ * thread: EATRACE_TEXT_BLOCK (tests: a few exercise the hand-over; 0,
+ * one at a time as before, the tests' reference).
+ */
+void ea_text_use_blocks(void *priv, const struct ea_input_info *info)
+{
+	struct text_stream *s = priv;
+	const char *env = getenv("EATRACE_TEXT_BLOCK");
+	struct nb_src src = {s,	      text_next_n, text_pos, text_where_at,
+			     s->path, info->ncpus};
+
+	s->blocks = !(env && !strcmp(env, "0"));
+	nb_init(&s->nb, &src, env ? (uint32_t)strtoul(env, NULL, 10) : 0);
 }
 
 void ea_text_close(void *priv)
@@ -482,6 +652,7 @@ void ea_text_close(void *priv)
 
 	if (!s)
 		return;
+	nb_free(&s->nb); /* the decoding thread first */
 	ea_ts_close(s->ts);
 	ea_text_first_free(s->first);
 	ea_reorder_free(s->ro);
@@ -507,6 +678,14 @@ int ea_text_first_event(void *priv, int cpu, struct ea_event *ev,
 	return rc;
 }
 
+/* The size of the file at path (stdin's spooled copy too), 0 unknown. */
+static uint64_t file_bytes(const char *path)
+{
+	struct stat st;
+
+	return !stat(path, &st) && st.st_size > 0 ? (uint64_t)st.st_size : 0;
+}
+
 int ea_text_open(void **priv, const char *path, struct ea_input_info *info,
 		 struct ea_err *err)
 {
@@ -524,6 +703,8 @@ int ea_text_open(void **priv, const char *path, struct ea_input_info *info,
 	}
 	s->path = strdup(path);
 	s->buf = malloc(BUF_SIZE);
+	s->nul = NUL_NONE;
+	s->bytes = file_bytes(path);
 	s->ro = ea_reorder_new(EA_REORDER_CAP, EA_REORDER_WINDOW_NS);
 	if (!s->path || !s->buf || !s->ro) {
 		ea_text_close(s);

@@ -45,6 +45,19 @@ int ea_text_open(void **priv, const char *path, struct ea_input_info *info,
 int ea_text_next(void *priv, struct ea_event *ev, struct ea_err *err);
 void ea_text_where(void *priv, char *buf, size_t n);
 void ea_text_close(void *priv);
+/*
+ * Read the stream a block at a time through next-blocks.h (ftrace text:
+ * reader-text.c), on a thread of its own when there are jobs for it; call
+ * after ea_text_open() (info: its). Then these are the reader's
+ * next_block, block_at, checked and threads entries (reader.h); without
+ * it, next_block gives 2 (one at a time) and threads 1.
+ */
+void ea_text_use_blocks(void *priv, const struct ea_input_info *info);
+int ea_text_next_block(void *priv, const struct ea_event **evs, size_t *n,
+		       struct ea_err *err);
+void ea_text_block_at(void *priv, size_t i);
+bool ea_text_checked(void *priv);
+int ea_text_threads(void *priv);
 /* ea_reader_ops.first_event for plain text (text-first.c's skim). */
 int ea_text_first_event(void *priv, int cpu, struct ea_event *ev,
 			bool *lost_before, struct ea_err *err);

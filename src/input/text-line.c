@@ -16,6 +16,7 @@
 
 #include "input/text-lex.h"
 #include "input/text-line.h"
+#include "input/text-digits.h"
 
 __attribute__((format(printf, 2, 3))) static enum ea_tl_kind
 fail(struct ea_tl *r, const char *fmt, ...)
@@ -105,18 +106,19 @@ static enum ea_tl_kind lost_line(const char *p, const char *e, struct ea_tl *r)
  * Find "[CPU]" after the task column: a '[' + digits + ']' preceded by
  * spaces, an optional "(TGID)" and a "COMM-PID" token (the comm may hold
  * spaces and dashes; the pid follows its last dash). Returns the '[' or
- * NULL; sets *pid (-1 when the column has no numeric pid) and r->tgid.
+ * NULL; sets *pid (-1 when the column has no numeric pid), r->tgid and
+ * *close (its ']').
  */
 static inline __attribute__((always_inline)) const char *
 find_cpu_column(const char *p, const char *e, struct ea_tl *r, int32_t *pid,
-		int32_t *cpu)
+		int32_t *cpu, const char **close)
 {
 	const char *b = p;
 
 	while ((b = memchr(b, '[', (size_t)(e - b)))) {
 		const char *q = b + 1, *t = b, *dash;
 		bool tgid = false;
-		int32_t c;
+		int32_t c, v;
 
 		b++;
 		if (q >= e || !is_digit(*q)) /* decimal only: no sign, no 0x */
@@ -142,13 +144,22 @@ find_cpu_column(const char *p, const char *e, struct ea_tl *r, int32_t *pid,
 		}
 		if (t == p)
 			continue;
-		dash = memrchr(p, '-', (size_t)(t - p));
-		if (!dash)
-			continue;
-		if (dash + 1 == t || num_i32(dash + 1, t, pid) != t)
-			*pid = -1;
+		/* "comm-4947": 1 to 8 digits after the last '-', read
+		 * backwards (what memrchr() and num_i32() find for them) */
+		dash = ea_digits_back(p, t, &v);
+		if (dash > p && dash < t && dash[-1] == '-') {
+			dash--;
+			*pid = v;
+		} else {
+			dash = memrchr(p, '-', (size_t)(t - p));
+			if (!dash)
+				continue;
+			if (dash + 1 == t || num_i32(dash + 1, t, pid) != t)
+				*pid = -1;
+		}
 		*cpu = c;
 		r->tgid = tgid;
+		*close = q;
 		return b - 1;
 	}
 	return NULL;
@@ -209,10 +220,15 @@ static int bad_cpu_column(const char *p, const char *e, const char **d,
 }
 
 /* "SECS[.FRAC]" with up to 9 decimals, to ns exactly. (Inline: it is
- * ea_tl_parse()'s, per line; ea_tl_cpu() has a copy.) */
+ * ea_tl_parse()'s, per line; ea_tl_cpu() has a copy.) The fraction's
+ * digits eight at a time when fewer than eight (microseconds: six). */
 static inline __attribute__((always_inline)) const char *
 timestamp(const char *p, const char *e, uint64_t *ns)
 {
+	static const uint64_t pow10[10] = {
+		1,	 10,	   100,	      1000,	  10000,
+		100000, 1000000, 10000000, 100000000, 1000000000,
+	};
 	uint64_t sec, frac = 0;
 	const char *f;
 	int digits;
@@ -222,14 +238,21 @@ timestamp(const char *p, const char *e, uint64_t *ns)
 		return NULL;
 	if (p < e && *p == '.') {
 		f = ++p;
-		for (; p < e && is_digit(*p); p++)
-			frac = frac * 10 + (uint64_t)(*p - '0');
-		digits = (int)(p - f);
+		if (ea_digits8_ok() && e - p >= 8 &&
+		    (digits = (int)ea_digits8(p, &frac)) < 8) {
+			p += digits;
+		} else {
+			frac = 0;
+			for (; p < e && is_digit(*p); p++)
+				frac = frac * 10 + (uint64_t)(*p - '0');
+			digits = (int)(p - f);
+		}
 		if (digits < 1 || digits > 9)
 			return NULL;
-		for (; digits < 9; digits++)
-			frac *= 10;
-		if (sec > (UINT64_MAX - frac) / 1000000000ull)
+		frac *= pow10[9 - digits];
+		/* below 18446744073 s no fraction overflows: no division */
+		if (sec > 18446744072ull &&
+		    sec > (UINT64_MAX - frac) / 1000000000ull)
 			return NULL;
 		*ns = sec * 1000000000ull + frac;
 	} else {
@@ -263,12 +286,12 @@ static const char *quick_cpu_column(const char *p, const char *e, int32_t *cpu)
 }
 
 /*
- * After the CPU column b ("[001]"): past the optional flags column
+ * After the CPU column's ']' c ("[001]"): past the optional flags column
  * ("d..2.", "d..2", "dNh1": never a digit) to where the timestamp starts.
  */
-static const char *after_flags(const char *b, const char *e)
+static inline const char *after_flags(const char *c, const char *e)
 {
-	const char *q = skip_spaces(memchr(b, ']', (size_t)(e - b)) + 1, e);
+	const char *q = skip_spaces(c + 1, e);
 
 	if (q < e && !is_digit(*q)) {
 		while (q < e && !is_space(*q))
@@ -279,13 +302,13 @@ static const char *after_flags(const char *b, const char *e)
 }
 
 /*
- * Whether the flags column after the CPU column b says interrupt context:
- * its third character (hardirq/softirq: h, s, H hardirq in a softirq, z
- * NMI, Z NMI in a hardirq).
+ * Whether the flags column after the CPU column's ']' c says interrupt
+ * context: its third character (hardirq/softirq: h, s, H hardirq in a
+ * softirq, z NMI, Z NMI in a hardirq).
  */
-static bool irq_context(const char *b, const char *e)
+static inline bool irq_context(const char *c, const char *e)
 {
-	const char *q = skip_spaces(memchr(b, ']', (size_t)(e - b)) + 1, e);
+	const char *q = skip_spaces(c + 1, e);
 
 	if (q + 3 > e || is_digit(*q) || is_space(q[1]) || is_space(q[2]))
 		return false;
@@ -295,23 +318,46 @@ static bool irq_context(const char *b, const char *e)
 
 int ea_tl_cpu(const char *s, size_t n, uint64_t *ts)
 {
-	const char *e = s + n, *p = skip_spaces(s, e), *b, *q;
+	const char *e = s + n, *p = skip_spaces(s, e), *b, *c, *q;
 	struct ea_tl r;
 	int32_t pid, cpu;
 
 	if (p < e && *p == 'C' && skip_lit(p, e, LIT("CPU:")))
 		return -2;
 	b = quick_cpu_column(p, e, &cpu);
-	if (!b && !(b = find_cpu_column(p, e, &r, &pid, &cpu)))
+	if (!b && !(b = find_cpu_column(p, e, &r, &pid, &cpu, &c)))
 		return -1;
 	if (!ts)
 		return cpu;
 	/* as ea_tl_parse(): optional flags, then the timestamp */
 	*ts = UINT64_MAX;
-	q = after_flags(b, e);
+	q = after_flags(memchr(b, ']', (size_t)(e - b)), e);
 	if (q < e && !timestamp(q, e, ts))
 		*ts = UINT64_MAX;
 	return cpu;
+}
+
+/*
+ * The length of the event name at p when it is one of the frequent ones
+ * and ':' follows it, else 0 (ea_tl_parse() then walks the name byte by
+ * byte): what that walk finds for them, their bytes being name bytes.
+ */
+static inline size_t hot_name(const char *p, const char *e)
+{
+	if (e - p < 17)
+		return 0;
+	if (!memcmp(p, "sched_", 6)) {
+		if (!memcmp(p + 6, "switch:", 7) || !memcmp(p + 6, "waking:", 7))
+			return 12;
+		if (memcmp(p + 6, "wakeup", 6))
+			return 0;
+		if (p[12] == ':')
+			return 12;
+		return memcmp(p + 12, "_new:", 5) ? 0 : 16;
+	}
+	if (!memcmp(p, "cpu_idle:", 9))
+		return 8;
+	return memcmp(p, "cpu_frequency:", 14) ? 0 : 13;
 }
 
 /* Bytes of an event name: [0-9A-Za-z_]. */
@@ -324,7 +370,7 @@ static const bool name_char[256] = {
 
 enum ea_tl_kind ea_tl_parse(const char *s, size_t n, struct ea_tl *r)
 {
-	const char *p = s, *e = rtrim(s, s + n), *b, *q, *name;
+	const char *p = s, *e = rtrim(s, s + n), *b, *c = NULL, *q, *name;
 	struct ea_event *ev = &r->ev;
 	int32_t pid = -1, cpu = -1;
 	uint64_t ts;
@@ -339,7 +385,7 @@ enum ea_tl_kind ea_tl_parse(const char *s, size_t n, struct ea_tl *r)
 	if (*p == 'C' && skip_lit(p, e, LIT("CPU:")))
 		return lost_line(p, e, r);
 
-	b = find_cpu_column(p, e, r, &pid, &cpu);
+	b = find_cpu_column(p, e, r, &pid, &cpu, &c);
 	if (!b) {
 		const char *d, *why;
 		int nd = bad_cpu_column(p, e, &d, &why);
@@ -353,8 +399,8 @@ enum ea_tl_kind ea_tl_parse(const char *s, size_t n, struct ea_tl *r)
 			return fail(r, "binary data in text trace");
 		return EA_TL_NONE;
 	}
-	irq = irq_context(b, e);
-	q = after_flags(b, e);
+	irq = irq_context(c, e);
+	q = after_flags(c, e);
 	if (q == e)
 		return fail(r, "truncated event line (no timestamp)");
 	q = timestamp(q, e, &ts);
@@ -371,8 +417,10 @@ enum ea_tl_kind ea_tl_parse(const char *s, size_t n, struct ea_tl *r)
 
 	/* Event name, then its body. A name without ':' is an unknown event. */
 	name = skip_spaces(q + 1, e);
-	for (q = name; q < e && name_char[(unsigned char)*q]; q++)
-		;
+	q = name + hot_name(name, e);
+	if (q == name)
+		while (q < e && name_char[(unsigned char)*q])
+			q++;
 	if (q == e || *q != ':') {
 		/* Not an event name: garbage after an event-like header. */
 		if (looks_binary((const unsigned char *)q,

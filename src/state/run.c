@@ -277,10 +277,10 @@ static int feed_split(struct ea_state *st, const char *path,
 /*
  * Whether the state stage runs on two threads (feed_split()): on a file,
  * when -j or EATRACE_JOBS asks for a job more than its reader's threads
- * (input-block.h): 2 for text, 3 for an uncompressed trace.dat (its pages
- * decoded on a thread of their own from 2) or a Perfetto trace neither
- * gzip'd nor with compressed_packets (its bundles), 4 for a compressed
- * trace.dat. Not by
+ * (input-block.h): 2 for systrace, 3 for an uncompressed trace.dat (its
+ * pages decoded on a thread of their own from 2), a Perfetto trace
+ * neither gzip'd nor with compressed_packets (its bundles) or ftrace text
+ * (its lines), 4 for a compressed trace.dat. Not by
  * default: on a quiet 2-vCPU VM the three threads of an uncompressed
  * trace.dat cost more wall time than they saved (rec.dat, medians of 7:
  * report 0.20 s split, 0.19 s on one thread, 0.13 s with the decoding

@@ -110,7 +110,7 @@ static struct nb *start(struct fake *f, int jobs, uint32_t blk)
 	ea_input_set_jobs(jobs);
 	nb_init(b, &src, blk);
 	/* past EA_APART_MIN_BYTES: the thread from two jobs */
-	nb_begin(b, 64u << 20);
+	nb_begin(b, false, 64u << 20);
 	assert_int_equal(nb_threaded(b), jobs >= 2);
 	return b;
 }
