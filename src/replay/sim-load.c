@@ -16,11 +16,15 @@
  *    sets load_avg to the weight; attach makes load_sum the whole
  *    divider), other tasks from nothing, as their util.
  *
- * Each signal is brought up to date when its inputs change and when read.
+ * Each signal is brought up to date when its inputs change and when read;
+ * a CPU's when read at a wakeup only if the update would cross a period
+ * (state/pelt-reads.h: the skipped reads, the last at s->load_read_t,
+ * are made before its next update, which gives the same figures).
  * For a policy that reads none of them (rp_policy.reads_load false) none
  * is kept: joining, leaving and a new task's start do nothing.
  */
 #include "replay/sim.h"
+#include "state/pelt-reads.h"
 
 static uint32_t avg_of(const struct ea_pelt *p)
 {
@@ -28,11 +32,22 @@ static uint32_t avg_of(const struct ea_pelt *p)
 			  (EA_PELT_LOAD_AVG_MAX - 1024 + p->period_contrib));
 }
 
+/* c's signals up to date; when they next cross a period (lb, and
+ * s->load_next no later) */
 static void cpu_sync(struct sim *s, struct sim_cpu *c)
 {
-	ea_pelt_update(&c->lload, s->now, c->lw > 0,
-		       (uint32_t)(c->lw > UINT32_MAX ? UINT32_MAX : c->lw));
-	ea_pelt_update(&c->lrunnable, s->now, c->lnr > 0, 1024 * c->lnr);
+	uint64_t b;
+
+	ea_pelt_update_read(&c->lload, s->load_read_t, s->now, c->lw > 0,
+			    (uint32_t)(c->lw > UINT32_MAX ? UINT32_MAX
+							  : c->lw));
+	ea_pelt_update_read(&c->lrunnable, s->load_read_t, s->now, c->lnr > 0,
+			    1024 * c->lnr);
+	b = umin(ea_pelt_next_period(&c->lload),
+		 ea_pelt_next_period(&c->lrunnable));
+	c->lb = b;
+	if (b < s->load_next)
+		s->load_next = b;
 }
 
 static void task_sync(struct sim *s, struct sim_task *t)
@@ -104,16 +119,29 @@ uint32_t sim_load_cpu(struct sim *s, int cpu)
 	return s->cpus[cpu].lload.util_avg;
 }
 
-/* Every CPU's load_avg and runnable_avg, each CPU's signals brought up to
- * date once (a second update at the same instant changes nothing). */
+/*
+ * Every CPU's load_avg and runnable_avg, as if each CPU's signals were
+ * brought up to date: those whose update would cross a period are (no CPU's
+ * before s->load_next); the others only change no util_avg, which the next
+ * update makes good (cpu_sync()).
+ */
 void sim_load_cpus(struct sim *s, uint32_t *load, uint32_t *runnable)
 {
-	for (int i = 0; i < s->ncpus; i++) {
-		struct sim_cpu *c = &s->cpus[i];
+	if (s->now >= s->load_next) {
+		s->load_next = UINT64_MAX;
+		for (int i = 0; i < s->ncpus; i++) {
+			struct sim_cpu *c = &s->cpus[i];
 
-		cpu_sync(s, c);
-		load[i] = c->lload.util_avg;
-		runnable[i] = c->lrunnable.util_avg;
+			if (c->lb <= s->now)
+				cpu_sync(s, c);
+			else if (c->lb < s->load_next)
+				s->load_next = c->lb;
+		}
+	}
+	s->load_read_t = s->now;
+	for (int i = 0; i < s->ncpus; i++) {
+		load[i] = s->cpus[i].lload.util_avg;
+		runnable[i] = s->cpus[i].lrunnable.util_avg;
 	}
 }
 

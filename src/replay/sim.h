@@ -137,6 +137,7 @@ struct sim_cpu {
 	 * runnable_avg (1024 per runnable CFS task) signals, their sums of
 	 * runnable tasks now (sim-load.c) */
 	struct ea_pelt lload, lrunnable;
+	uint64_t lb; /* when either next crosses a period (sim-load.c) */
 	uint64_t lw;
 	uint32_t lnr;
 	/* EEVDF: when curr's vruntime was last advanced; V when last known
@@ -253,6 +254,9 @@ struct sim {
 			   or recorded frequency: no sooner */
 	uint64_t nstep; /* steps advanced */
 	uint64_t pelt_next; /* no later than any CPU's pelt_b */
+	/* the CPUs' load signals: no later than any CPU's lb; the last
+	 * instant they were read (sim_load_cpus()) */
+	uint64_t load_next, load_read_t;
 	bool over_stale; /* some CPU's util_avg may have changed since
 			    advance() set overutilised */
 	bool started;
