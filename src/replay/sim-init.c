@@ -118,6 +118,7 @@ static void reset(struct sim *s)
 		memset(&c->lload, 0, sizeof(c->lload));
 		memset(&c->lrunnable, 0, sizeof(c->lrunnable));
 		c->lb = 0;
+		s->env_load[i] = s->env_runnable[i] = 0;
 		c->lw = 0;
 		c->lnr = 0;
 		c->exec_start = s->now;

@@ -26,15 +26,26 @@
 #include "replay/sim.h"
 #include "state/pelt-reads.h"
 
+/* c's load_avg and runnable_avg as the policies read them (sim-wake.c) */
+static inline void publish(struct sim *s, const struct sim_cpu *c)
+{
+	int i = (int)(c - s->cpus);
+
+	s->env_load[i] = c->lload.util_avg;
+	s->env_runnable[i] = c->lrunnable.util_avg;
+}
+
 static uint32_t avg_of(const struct ea_pelt *p)
 {
 	return (uint32_t)(p->util_sum /
 			  (EA_PELT_LOAD_AVG_MAX - 1024 + p->period_contrib));
 }
 
-/* c's signals up to date; when they next cross a period (lb, and
- * s->load_next no later) */
-static void cpu_sync(struct sim *s, struct sim_cpu *c)
+/* c's signals crossing a period, or first started: the reads skipped
+ * made first; when they next cross (lb, and s->load_next no later); the
+ * policies' view of them (s->env_load, s->env_runnable) */
+static void __attribute__((noinline)) cpu_sync_slow(struct sim *s,
+						    struct sim_cpu *c)
 {
 	uint64_t b;
 
@@ -48,6 +59,25 @@ static void cpu_sync(struct sim *s, struct sim_cpu *c)
 	c->lb = b;
 	if (b < s->load_next)
 		s->load_next = b;
+	publish(s, c);
+}
+
+/*
+ * c's signals up to date. Within their period (before lb) the update
+ * adds what the skipped reads would have added and more: the reads need
+ * not be made first.
+ */
+static inline void cpu_sync(struct sim *s, struct sim_cpu *c)
+{
+	if (s->now >= c->lb) {
+		cpu_sync_slow(s, c);
+		return;
+	}
+	ea_pelt_update_within(&c->lload, s->now, c->lw > 0,
+			      (uint32_t)(c->lw > UINT32_MAX ? UINT32_MAX
+							    : c->lw));
+	ea_pelt_update_within(&c->lrunnable, s->now, c->lnr > 0,
+			      1024 * c->lnr);
 }
 
 static void task_sync(struct sim *s, struct sim_task *t)
@@ -73,6 +103,7 @@ static void move_sums(struct sim *s, struct sim_task *t, int cpu, int sign)
 	}
 	c->lload.util_avg = avg_of(&c->lload);
 	c->lrunnable.util_avg = avg_of(&c->lrunnable);
+	publish(s, c);
 }
 
 /* The task becomes runnable on cpu (woken there, or moved there). */
@@ -120,12 +151,13 @@ uint32_t sim_load_cpu(struct sim *s, int cpu)
 }
 
 /*
- * Every CPU's load_avg and runnable_avg, as if each CPU's signals were
- * brought up to date: those whose update would cross a period are (no CPU's
- * before s->load_next); the others only change no util_avg, which the next
- * update makes good (cpu_sync()).
+ * Every CPU's load_avg and runnable_avg into s->env_load and
+ * s->env_runnable, as if each CPU's signals were brought up to date: those
+ * whose update would cross a period are (no CPU's before s->load_next);
+ * the others' update changes no util_avg, and is made good by their next
+ * (cpu_sync()). The arrays hold every CPU's figures as they change.
  */
-void sim_load_cpus(struct sim *s, uint32_t *load, uint32_t *runnable)
+void sim_load_cpus(struct sim *s)
 {
 	if (s->now >= s->load_next) {
 		s->load_next = UINT64_MAX;
@@ -133,16 +165,12 @@ void sim_load_cpus(struct sim *s, uint32_t *load, uint32_t *runnable)
 			struct sim_cpu *c = &s->cpus[i];
 
 			if (c->lb <= s->now)
-				cpu_sync(s, c);
+				cpu_sync_slow(s, c);
 			else if (c->lb < s->load_next)
 				s->load_next = c->lb;
 		}
 	}
 	s->load_read_t = s->now;
-	for (int i = 0; i < s->ncpus; i++) {
-		load[i] = s->cpus[i].lload.util_avg;
-		runnable[i] = s->cpus[i].lrunnable.util_avg;
-	}
 }
 
 uint32_t sim_load_task(struct sim *s, int task)

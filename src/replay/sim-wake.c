@@ -176,7 +176,7 @@ static int place_policy(struct sim *s, int task)
 		s->env_idle_stamp[i] = c->idle_since;
 	}
 	if (s->policy->reads_load)
-		sim_load_cpus(s, s->env_load, s->env_runnable);
+		sim_load_cpus(s);
 	p.util = task_util(s, t);
 	p.util_est = t->ue_ewma;
 	if (t->pelt_cpu >= 0)

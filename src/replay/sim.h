@@ -484,7 +484,7 @@ void sim_util_est_sleep(struct sim *s, struct sim_task *t, int cpu);
 void sim_load_join(struct sim *s, int task, int cpu);
 void sim_load_leave(struct sim *s, int task, int cpu);
 uint32_t sim_load_cpu(struct sim *s, int cpu);
-void sim_load_cpus(struct sim *s, uint32_t *load, uint32_t *runnable);
+void sim_load_cpus(struct sim *s);
 uint32_t sim_load_task(struct sim *s, int task);
 void sim_load_new_task(struct sim *s, int task);
 
