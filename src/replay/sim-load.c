@@ -80,9 +80,15 @@ static inline void cpu_sync(struct sim *s, struct sim_cpu *c)
 			      1024 * c->lnr);
 }
 
+/* t's signal up to date: its skipped reads (sim_load_task(), the last at
+ * lread_t) made first when the update crosses a period */
 static void task_sync(struct sim *s, struct sim_task *t)
 {
-	ea_pelt_update(&t->lsig, s->now, t->lrun, 1024);
+	if (s->now < ea_pelt_next_period(&t->lsig))
+		ea_pelt_update_within(&t->lsig, s->now, t->lrun, 1024);
+	else
+		ea_pelt_update_read(&t->lsig, t->lread_t, s->now, t->lrun,
+				    1024);
 }
 
 /* The task's sums into (sign 1) or out of (-1) cpu's. */
@@ -177,7 +183,11 @@ uint32_t sim_load_task(struct sim *s, int task)
 {
 	struct sim_task *t = &s->tasks[task];
 
-	task_sync(s, t);
+	/* a read within the period changes no util_avg: skipped */
+	if (s->now < ea_pelt_next_period(&t->lsig))
+		t->lread_t = s->now;
+	else
+		task_sync(s, t);
 	return (uint32_t)((uint64_t)t->lsig.util_avg * t->weight / 1024);
 }
 

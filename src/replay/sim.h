@@ -54,6 +54,7 @@ struct sim_task {
 	/* PELT of its runnable time (sim-load.c): load_avg = this x weight
 	 * / 1024; attached to load_cpu's signals, runnable there (lrun) */
 	struct ea_pelt lsig;
+	uint64_t lread_t; /* its last read skipped (sim-load.c) */
 	int load_cpu;
 	bool lrun;
 	/* EEVDF (sim-eevdf.c), virtual ns: vruntime, deadline, lag saved at
