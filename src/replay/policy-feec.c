@@ -100,6 +100,12 @@ static inline unsigned long long em_energy(const struct rp_env *e, int ci,
 	max_util += max_util >> 2;
 	if (max_util > cap)
 		max_util = cap;
+	if (e->clc && e->clc[ci].em_opp[!e->em_all_opps]) {
+		/* the same, made once (em-opp.c) */
+		k = e->clc[ci].em_opp[!e->em_all_opps][max_util];
+		return (unsigned long long)e->clc[ci].em_pow[k] * busy /
+		       cl->caps[k].cap;
+	}
 	for (k = 0; k < cl->ncaps - 1; k++)
 		if (cl->caps[k].cap >= max_util)
 			break;
