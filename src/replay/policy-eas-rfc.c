@@ -96,7 +96,7 @@ static long div_cap(const struct rp_rfc_pow *w, const struct ea_cluster *cl,
 static void cluster_scan(const struct rp_env *e, int ci, struct rp_cl_cache *c)
 {
 	const struct ea_cluster *cl = &e->model->clusters[ci];
-	long sum = 0, max = 0;
+	long sum = 0, max = 0, best_u = 0;
 	int best = -1;
 
 	for (int i = 0; i < cl->ncpus; i++) {
@@ -109,8 +109,10 @@ static void cluster_scan(const struct rp_env *e, int ci, struct rp_cl_cache *c)
 		sum += u;
 		if (u > max)
 			max = u;
-		if (best < 0 || e->util[cpu] < e->util[best])
+		if (best < 0 || u < best_u) {
 			best = cpu;
+			best_u = u;
+		}
 	}
 	c->sum = sum;
 	c->max = max;
