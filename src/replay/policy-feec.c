@@ -244,7 +244,8 @@ static int select_feec(const struct rp_env *e, const struct rp_wakee *p)
 		 */
 		if (prev_spare > -1) {
 			cur = em_energy(e, ci, cl, with,
-					prev_with > pd_max ? prev_with : pd_max);
+					prev_with > pd_max ? prev_with
+							   : pd_max);
 			if (cur < base)
 				return prev;
 			prev_delta = cur - base;

@@ -44,14 +44,14 @@ static uint32_t avg_of(const struct ea_pelt *p)
 /* c's signals crossing a period, or first started: the reads skipped
  * made first; when they next cross (lb, and s->load_next no later); the
  * policies' view of them (s->env_load, s->env_runnable) */
-static void __attribute__((noinline)) cpu_sync_slow(struct sim *s,
-						    struct sim_cpu *c)
+static void __attribute__((noinline))
+cpu_sync_slow(struct sim *s, struct sim_cpu *c)
 {
 	uint64_t b;
 
-	ea_pelt_update_read(&c->lload, s->load_read_t, s->now, c->lw > 0,
-			    (uint32_t)(c->lw > UINT32_MAX ? UINT32_MAX
-							  : c->lw));
+	ea_pelt_update_read(
+		&c->lload, s->load_read_t, s->now, c->lw > 0,
+		(uint32_t)(c->lw > UINT32_MAX ? UINT32_MAX : c->lw));
 	ea_pelt_update_read(&c->lrunnable, s->load_read_t, s->now, c->lnr > 0,
 			    1024 * c->lnr);
 	b = umin(ea_pelt_next_period(&c->lload),
@@ -73,11 +73,10 @@ static inline void cpu_sync(struct sim *s, struct sim_cpu *c)
 		cpu_sync_slow(s, c);
 		return;
 	}
-	ea_pelt_update_within(&c->lload, s->now, c->lw > 0,
-			      (uint32_t)(c->lw > UINT32_MAX ? UINT32_MAX
-							    : c->lw));
-	ea_pelt_update_within(&c->lrunnable, s->now, c->lnr > 0,
-			      1024 * c->lnr);
+	ea_pelt_update_within(
+		&c->lload, s->now, c->lw > 0,
+		(uint32_t)(c->lw > UINT32_MAX ? UINT32_MAX : c->lw));
+	ea_pelt_update_within(&c->lrunnable, s->now, c->lnr > 0, 1024 * c->lnr);
 }
 
 /* t's signal up to date: its skipped reads (sim_load_task(), the last at

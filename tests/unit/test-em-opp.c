@@ -54,9 +54,12 @@ static void by_hand(void **unused)
 /* Every bundled model's clusters: the table against the search. */
 static void models(void **unused)
 {
-	static const char *const names[] = {
-		"tc2", "juno-r0", "juno-r0-eas", "wattson-tensor-g4",
-		"wattson-sm8750", "wattson-mt6897"};
+	static const char *const names[] = {"tc2",
+					    "juno-r0",
+					    "juno-r0-eas",
+					    "wattson-tensor-g4",
+					    "wattson-sm8750",
+					    "wattson-mt6897"};
 
 	(void)unused;
 	for (size_t n = 0; n < sizeof(names) / sizeof(names[0]); n++) {

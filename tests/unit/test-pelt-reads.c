@@ -57,9 +57,8 @@ static void by_hand(void **unused)
 	assert_true(500000 < ea_pelt_next_period(&lazy));
 
 	ea_pelt_update(&eager, 1100000, true, 1024);
-	assert_int_equal(ea_pelt_update_read(&lazy, 500000, 1100000, true,
-					     1024),
-			 23);
+	assert_int_equal(
+		ea_pelt_update_read(&lazy, 500000, 1100000, true, 1024), 23);
 	ea_pelt_update(&skipped, 1100000, true, 1024);
 	assert_int_equal(eager.util_sum, 1076780);
 	assert_int_equal(eager.last_ns, 1099776);
@@ -112,8 +111,8 @@ static void random_runs(void **unused)
 			if (rnd(&x) % 20 == 0) {
 				/* the inputs change: both update first */
 				ea_pelt_update(&eager, now, running, cap);
-				ea_pelt_update_read(&lazy, read_t, now,
-						    running, cap);
+				ea_pelt_update_read(&lazy, read_t, now, running,
+						    cap);
 				assert_true(same(&eager, &lazy));
 				running = rnd(&x) & 1;
 				cap = (uint32_t)(rnd(&x) % 1025);
@@ -126,8 +125,8 @@ static void random_runs(void **unused)
 				read_t = now;
 				skipped++;
 			} else {
-				ea_pelt_update_read(&lazy, read_t, now,
-						    running, cap);
+				ea_pelt_update_read(&lazy, read_t, now, running,
+						    cap);
 				assert_true(same(&eager, &lazy));
 				updated++;
 			}
@@ -136,8 +135,7 @@ static void random_runs(void **unused)
 		/* both kinds happened */
 		assert_true(skipped > 100 && updated > 10);
 		ea_pelt_update(&eager, now + 3000000, running, cap);
-		ea_pelt_update_read(&lazy, read_t, now + 3000000, running,
-				    cap);
+		ea_pelt_update_read(&lazy, read_t, now + 3000000, running, cap);
 		assert_true(same(&eager, &lazy));
 	}
 }
