@@ -44,7 +44,7 @@ LAYERS = [
 # of src/replay").
 FOLDER_LAYERS = {
     "replay": [
-        ["platform", "em", "em-rfc", "cpumap", "topology", "interval"],  # the model's arithmetic
+        ["platform", "em", "em-rfc", "em-opp", "cpumap", "topology", "interval"],  # the model's arithmetic
         ["workload", "workload-apart", "pin", "workload-perturb", "act-store"],  # the recording as activations
         ["wake-affine", "select-idle-capacity", "find-idlest"],  # mainline's pieces
         ["select-idle-sibling"],  # shared by policies

@@ -18,20 +18,25 @@ struct rp_cl_cache *rp_cl_cache_new(const struct ea_model *m)
 {
 	struct rp_cl_cache *cc =
 		calloc(m->nclusters ? m->nclusters : 1, sizeof(*cc));
-	size_t total = 0, at = 0;
+	size_t total = 0, at = 0, nopp = 0;
+	uint16_t *opp;
 	long *pow;
 	int64_t *em;
 	struct rp_div *div;
 	int *first, *eff;
 
-	for (int ci = 0; ci < m->nclusters; ci++)
+	for (int ci = 0; ci < m->nclusters; ci++) {
 		total += m->clusters[ci].ncaps;
+		nopp += 2 * rp_em_opp_len(&m->clusters[ci]);
+	}
+	opp = malloc(nopp ? nopp * sizeof(*opp) : 1);
 	pow = calloc(total ? 2 * total : 1, sizeof(*pow));
 	em = calloc(total ? total : 1, sizeof(*em));
 	div = calloc(total ? total : 1, sizeof(*div));
 	first = calloc(total ? total : 1, sizeof(*first));
 	eff = calloc(total ? total : 1, sizeof(*eff));
-	if (!cc || !pow || !em || !div || !first || !eff) {
+	if (!cc || !pow || !em || !div || !first || !eff || !opp) {
+		free(opp);
 		free(eff);
 		free(cc);
 		free(pow);
@@ -46,6 +51,8 @@ struct rp_cl_cache *rp_cl_cache_new(const struct ea_model *m)
 	cc[0].rfc.div = div;
 	cc[0].rfc.first = first;
 	cc[0].em_eff = eff;
+	cc[0].em_opp_block = opp;
+	nopp = 0;
 	for (int ci = 0; ci < m->nclusters; ci++) {
 		const struct ea_cluster *cl = &m->clusters[ci];
 		const struct ea_idle_state *idle = &cl->idles[cl->nidles - 1];
@@ -57,6 +64,15 @@ struct rp_cl_cache *rp_cl_cache_new(const struct ea_model *m)
 		c->em_pow = em + at;
 		c->em_eff = eff + at;
 		at += cl->ncaps;
+		if (rp_em_opp_len(cl)) {
+			for (int j = 0; j < 2; j++) {
+				rp_em_opp_fill(cl, j, opp + nopp);
+				c->em_opp[j] = opp + nopp;
+				nopp += rp_em_opp_len(cl);
+			}
+		} else {
+			c->em_opp[0] = c->em_opp[1] = NULL;
+		}
 		for (int k = 0; k < cl->ncaps; k++) {
 			core[k] = lround(cl->caps[k].core_power);
 			cluster[k] = lround(cl->caps[k].cluster_power);
@@ -86,6 +102,7 @@ void rp_cl_cache_free(struct rp_cl_cache *cc)
 	free((void *)cc[0].rfc.core);
 	free(cc[0].em_pow);
 	free(cc[0].em_eff);
+	free(cc[0].em_opp_block);
 	free((void *)cc[0].rfc.div);
 	free((void *)cc[0].rfc.first);
 	free(cc);

@@ -114,6 +114,18 @@ int64_t rp_em_power_u(const struct ea_cluster *cl, int k);
  * max_freq / freq, compared from the top down). */
 int rp_em_efficient(const struct ea_cluster *cl, int k);
 
+/*
+ * em-opp.c: the OPP em_cpu_energy() prices a busiest-CPU util at (util in
+ * 0 .. the top capacity, headroom added): the lowest OPP covering it, or
+ * (skip_inefficient) the lowest efficient one at or above that. As a
+ * table of rp_em_opp_len() entries indexed by util, 0 (no table) when the
+ * top capacity is over RP_EM_OPP_MAX_CAP; rp_em_opp_fill() fills t.
+ */
+#define RP_EM_OPP_MAX_CAP 4096
+size_t rp_em_opp_len(const struct ea_cluster *cl);
+void rp_em_opp_fill(const struct ea_cluster *cl, bool skip_inefficient,
+		    uint16_t *t);
+
 /* ---- the 2014 RFC's energy figures (em-rfc.c) ---- */
 
 /* The RFC's wakeup energy (x1024 per window) from a model's per-wakeup
@@ -165,6 +177,10 @@ struct rp_cl_cache {
 	int64_t *em_pow; /* feec: em power per OPP */
 	int *em_eff; /* feec: per OPP, the lowest efficient
 			OPP at or above it (rp_em_efficient) */
+	/* feec: per util, its OPP (em-opp.c): [0] every OPP, [1] the
+	 * efficient ones; NULL: none (a top capacity too high) */
+	const uint16_t *em_opp[2];
+	uint16_t *em_opp_block; /* cc[0]'s: every cluster's tables */
 	/* eas-rfc, per decision: util summed over the cluster's CPUs, the
 	 * highest (0 at least), and the least loaded CPU (-1: none) */
 	long sum, max;

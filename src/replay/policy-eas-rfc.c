@@ -46,16 +46,21 @@ static long pos(long v)
 	return v > 0 ? v : 0;
 }
 
-static long core_pow(const struct rp_rfc_pow *w, const struct ea_cluster *cl,
-		     int k)
+/*
+ * cached: w is a cluster's rp_cl_cache figures, whose tables are all there
+ * (a constant where diff_util() is inlined: the tests of NULL go away).
+ */
+static inline long core_pow(const struct rp_rfc_pow *w,
+			    const struct ea_cluster *cl, int k, bool cached)
 {
-	return w->core ? w->core[k] : lpow(cl->caps[k].core_power);
+	return cached || w->core ? w->core[k] : lpow(cl->caps[k].core_power);
 }
 
-static long cluster_pow(const struct rp_rfc_pow *w, const struct ea_cluster *cl,
-			int k)
+static inline long cluster_pow(const struct rp_rfc_pow *w,
+			       const struct ea_cluster *cl, int k, bool cached)
 {
-	return w->cluster ? w->cluster[k] : lpow(cl->caps[k].cluster_power);
+	return cached || w->cluster ? w->cluster[k]
+				    : lpow(cl->caps[k].cluster_power);
 }
 
 /* Cluster ci's figures the energy difference needs: the cache's, or into
@@ -81,11 +86,12 @@ static const struct rp_rfc_pow *get_pow(const struct rp_env *e, int ci,
 
 /* n / the capacity of OPP k (the same quotient, without a divide when
  * cached: diff_util() does up to ten of them). */
-static long div_cap(const struct rp_rfc_pow *w, const struct ea_cluster *cl,
-		    int k, long n)
+static inline long div_cap(const struct rp_rfc_pow *w,
+			   const struct ea_cluster *cl, int k, long n,
+			   bool cached)
 {
-	return w->div ? rp_div(n, &w->div[k], cl->caps[k].cap)
-		      : n / (long)cl->caps[k].cap;
+	return cached || w->div ? rp_div(n, &w->div[k], cl->caps[k].cap)
+				: n / (long)cl->caps[k].cap;
 }
 
 /*
@@ -96,7 +102,7 @@ static long div_cap(const struct rp_rfc_pow *w, const struct ea_cluster *cl,
 static void cluster_scan(const struct rp_env *e, int ci, struct rp_cl_cache *c)
 {
 	const struct ea_cluster *cl = &e->model->clusters[ci];
-	long sum = 0, max = 0;
+	long sum = 0, max = 0, best_u = 0;
 	int best = -1;
 
 	for (int i = 0; i < cl->ncpus; i++) {
@@ -109,8 +115,10 @@ static void cluster_scan(const struct rp_env *e, int ci, struct rp_cl_cache *c)
 		sum += u;
 		if (u > max)
 			max = u;
-		if (best < 0 || e->util[cpu] < e->util[best])
+		if (best < 0 || u < best_u) {
 			best = cpu;
+			best_u = u;
+		}
 	}
 	c->sum = sum;
 	c->max = max;
@@ -131,9 +139,9 @@ static void cluster_util(const struct rp_env *e, int ci, long *sum, long *max)
  * the highest being max_bef: adding util >= 0 to cpu makes the highest
  * max(max_bef, util[cpu] + util).
  */
-static long diff_util(const struct rp_env *e, int ci,
-		      const struct rp_rfc_pow *w, int cpu, long util,
-		      long wakeups, long sum, long max_bef)
+static inline __attribute__((always_inline)) long
+diff_util(const struct rp_env *e, int ci, const struct rp_rfc_pow *w, int cpu,
+	  long util, long wakeups, long sum, long max_bef, bool cached)
 {
 	const struct ea_cluster *cl = &e->model->clusters[ci];
 	long cpu_util = e->util[cpu], diff = 0;
@@ -142,8 +150,8 @@ static long diff_util(const struct rp_env *e, int ci,
 	int curr, new;
 
 	/* cpu_curr_capacity -> curr; the state the new max utilisation needs */
-	curr = w->first ? w->first[e->cap_idx[cpu]]
-			: rp_rfc_curr_idx(cl, e->cap_idx[cpu]);
+	curr = cached || w->first ? w->first[e->cap_idx[cpu]]
+				  : rp_rfc_curr_idx(cl, e->cap_idx[cpu]);
 	if ((long)cl->caps[curr].cap < cpu_util + util) {
 		/* capacities ascend: none up to curr covers it */
 		new = rp_rfc_match_cap(cl, cpu_util + util, curr + 1);
@@ -177,12 +185,14 @@ static long diff_util(const struct rp_env *e, int ci,
 	unused_aft = pos(cap_n - cpu_util - util);
 	if (aff_bef == aff_aft && curr == new &&unused_aft < 100)
 		return diff;
-	diff -= div_cap(w, cl, curr, aff_bef * core_pow(w, cl, curr));
-	diff -= div_cap(w, cl, curr, unused_bef * w->idle_core);
-	diff += div_cap(w, cl, new, aff_aft * core_pow(w, cl, new));
-	diff += div_cap(w, cl, new, unused_aft * w->idle_core);
-	diff += div_cap(w, cl, new,
-			(wakeups * w->wake_core >> 10) * unused_aft);
+	diff -= div_cap(w, cl, curr, aff_bef * core_pow(w, cl, curr, cached),
+			cached);
+	diff -= div_cap(w, cl, curr, unused_bef * w->idle_core, cached);
+	diff += div_cap(w, cl, new, aff_aft * core_pow(w, cl, new, cached),
+			cached);
+	diff += div_cap(w, cl, new, unused_aft * w->idle_core, cached);
+	diff += div_cap(w, cl, new, (wakeups * w->wake_core >> 10) * unused_aft,
+			cached);
 
 	/* Higher level: the cluster, by its busiest CPU. */
 	aff_bef = max_bef;
@@ -191,12 +201,14 @@ static long diff_util(const struct rp_env *e, int ci,
 	unused_aft = pos(cap_n - aff_aft);
 	if (aff_bef == aff_aft && curr == new &&unused_aft < 100)
 		return diff;
-	diff -= div_cap(w, cl, curr, aff_bef * cluster_pow(w, cl, curr));
-	diff -= div_cap(w, cl, curr, unused_bef * w->idle_cluster);
-	diff += div_cap(w, cl, new, aff_aft * cluster_pow(w, cl, new));
-	diff += div_cap(w, cl, new, unused_aft * w->idle_cluster);
+	diff -= div_cap(w, cl, curr, aff_bef * cluster_pow(w, cl, curr, cached),
+			cached);
+	diff -= div_cap(w, cl, curr, unused_bef * w->idle_cluster, cached);
+	diff += div_cap(w, cl, new, aff_aft * cluster_pow(w, cl, new, cached),
+			cached);
+	diff += div_cap(w, cl, new, unused_aft * w->idle_cluster, cached);
 	diff += div_cap(w, cl, new,
-			(wakeups * w->wake_cluster >> 10) * unused_aft);
+			(wakeups * w->wake_cluster >> 10) * unused_aft, cached);
 	return diff;
 }
 
@@ -209,7 +221,7 @@ long rp_energy_diff_util(const struct rp_env *e, int cpu, long util,
 
 	cluster_util(e, ci, &sum, &max);
 	return diff_util(e, ci, get_pow(e, ci, &tmp), cpu, util, wakeups, sum,
-			 max);
+			 max, false);
 }
 
 /*
@@ -235,7 +247,7 @@ diff_task(const struct rp_env *e, int cpu, const struct rp_wakee *p,
 		d = rp_energy_diff_util(e, cpu, p->util, p->wakeups);
 	else
 		d = diff_util(e, ci, &e->clc[ci].rfc, cpu, p->util, p->wakeups,
-			      e->clc[ci].sum, e->clc[ci].max);
+			      e->clc[ci].sum, e->clc[ci].max, true);
 	if (cpu < 64) {
 		mm->have |= 1ull << cpu;
 		mm->v[cpu] = d;

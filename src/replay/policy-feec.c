@@ -81,14 +81,47 @@ static void pd_util(const struct rp_env *e, const struct ea_cluster *cl,
 }
 
 /*
+ * em_cpu_energy() of cluster ci for the busiest CPU's util max_util and the
+ * summed util busy (capped at the domain's capacity already): the lowest
+ * OPP covering 1.25 x max_util (em_pd_get_efficient_state(), skipping
+ * inefficient OPPs unless e->em_all_opps), its power x busy / its
+ * capacity.
+ */
+static inline unsigned long long em_energy(const struct rp_env *e, int ci,
+					   const struct ea_cluster *cl,
+					   uint64_t busy, uint64_t max_util)
+{
+	uint32_t cap = cl->caps[cl->ncaps - 1].cap;
+	int k;
+
+	if (!busy)
+		return 0;
+	/* map_util_perf(): 25% headroom, then the lowest OPP that covers it */
+	max_util += max_util >> 2;
+	if (max_util > cap)
+		max_util = cap;
+	if (e->clc && e->clc[ci].em_opp[!e->em_all_opps]) {
+		/* the same, made once (em-opp.c) */
+		k = e->clc[ci].em_opp[!e->em_all_opps][max_util];
+		return (unsigned long long)e->clc[ci].em_pow[k] * busy /
+		       cl->caps[k].cap;
+	}
+	for (k = 0; k < cl->ncaps - 1; k++)
+		if (cl->caps[k].cap >= max_util)
+			break;
+	if (!e->em_all_opps)
+		k = e->clc ? e->clc[ci].em_eff[k] : rp_em_efficient(cl, k);
+	return (unsigned long long)(e->clc ? e->clc[ci].em_pow[k]
+					   : rp_em_power_u(cl, k)) *
+	       busy / cl->caps[k].cap;
+}
+
+/*
  * compute_energy() of cluster ci from its pd_util: with the task's
  * task_util_est() added (p non-NULL), on dst_cpu, one of its CPUs (-1:
  * none of them). The busiest CPU with the task is the busier of the
  * busiest without it and dst_cpu with it (adding util never lowers a
  * CPU's): one pass over the CPUs serves every candidate of the cluster.
- * em_cpu_energy(): the lowest OPP covering 1.25 x the busiest CPU's util
- * (em_pd_get_efficient_state(), skipping inefficient OPPs unless
- * e->em_all_opps), its power x the summed util / its capacity.
  */
 static unsigned long long pd_energy(const struct rp_env *e, int ci,
 				    const struct pd_util *d,
@@ -98,7 +131,6 @@ static unsigned long long pd_energy(const struct rp_env *e, int ci,
 	uint32_t cap = cl->caps[cl->ncaps - 1].cap;
 	uint64_t busy = d->busy > d->pd_cap ? d->pd_cap : d->busy;
 	uint64_t max_util = d->max;
-	int k;
 
 	if (p && dst_cpu >= 0) {
 		uint64_t u = cpu_util_with(e, dst_cpu, cap, p);
@@ -110,20 +142,7 @@ static unsigned long long pd_energy(const struct rp_env *e, int ci,
 		busy = busy + rp_task_util_est(p) < d->pd_cap
 			       ? busy + rp_task_util_est(p)
 			       : d->pd_cap;
-	if (!busy)
-		return 0;
-	/* map_util_perf(): 25% headroom, then the lowest OPP that covers it */
-	max_util += max_util >> 2;
-	if (max_util > cap)
-		max_util = cap;
-	for (k = 0; k < cl->ncaps - 1; k++)
-		if (cl->caps[k].cap >= max_util)
-			break;
-	if (!e->em_all_opps)
-		k = e->clc ? e->clc[ci].em_eff[k] : rp_em_efficient(cl, k);
-	return (unsigned long long)(e->clc ? e->clc[ci].em_pow[k]
-					   : rp_em_power_u(cl, k)) *
-	       busy / cl->caps[k].cap;
+	return em_energy(e, ci, cl, busy, max_util);
 }
 
 unsigned long long rp_feec_compute_energy(const struct rp_env *e, int ci,
@@ -162,21 +181,38 @@ static int select_feec(const struct rp_env *e, const struct rp_wakee *p)
 	rp_why_set(p, false, "feec:prev-only");
 	for (int ci = 0; ci < e->model->nclusters; ci++) {
 		const struct ea_cluster *cl = &e->model->clusters[ci];
+		/* every CPU's capacity (rp_cap_orig()): a CPU is in one
+		 * cluster (the model's validation) */
+		uint32_t cap = cl->caps[cl->ncaps - 1].cap;
 		long prev_spare = -1, max_spare = -1;
 		int max_cpu = -1, max_fits = -1;
 		unsigned long long base, cur;
-		struct pd_util pd;
+		/* pd_util() and, of prev and max_cpu, cpu_util_with(), in the
+		 * one pass that finds them */
+		uint64_t pd_cap = 0, pd_busy = 0, pd_max = 0, busy, with;
+		uint64_t prev_with = 0, max_with = 0;
 
 		for (int i = 0; i < cl->ncpus; i++) {
 			int c = cl->cpus[i];
-			uint32_t cap;
-			uint64_t util;
+			uint64_t ut, ue, u, util;
 			long spare;
 
 			if (c >= e->ncpus)
 				continue;
-			cap = rp_cap_orig(e, c);
-			util = cpu_util_with(e, c, cap, p);
+			ut = e->util[c];
+			ue = e->util_est ? e->util_est[c] : 0;
+			/* cpu_util() */
+			u = ue > ut ? ue : ut;
+			u = u < cap ? u : cap;
+			pd_cap += cap;
+			pd_busy += u;
+			if (u > pd_max)
+				pd_max = u;
+			/* cpu_util_with() */
+			util = ut + p->util;
+			if (ue + p->util_est > util)
+				util = ue + p->util_est;
+			util = util < cap ? util : cap;
 			/* util_fits_cpu(): below 80% of the capacity */
 			if (!rp_fits((uint32_t)util, cap))
 				continue;
@@ -184,16 +220,22 @@ static int select_feec(const struct rp_env *e, const struct rp_wakee *p)
 			if (c == prev) {
 				prev_spare = spare;
 				prev_fits = 1;
+				prev_with = util;
 			} else if (1 > max_fits || spare > max_spare) {
 				max_spare = spare;
 				max_cpu = c;
 				max_fits = 1;
+				max_with = util;
 			}
 		}
 		if (max_cpu < 0 && prev_spare < 0)
 			continue;
-		pd_util(e, cl, &pd);
-		base = pd_energy(e, ci, &pd, NULL, -1);
+		/* pd_energy(): the summed util without and with the task */
+		busy = pd_busy > pd_cap ? pd_cap : pd_busy;
+		base = em_energy(e, ci, cl, busy, pd_max);
+		with = busy + rp_task_util_est(p) < pd_cap
+			       ? busy + rp_task_util_est(p)
+			       : pd_cap;
 		/*
 		 * Energy with the task below the energy without it (a higher
 		 * OPP more efficient than a lower one): mainline's "CPU
@@ -201,7 +243,9 @@ static int select_feec(const struct rp_env *e, const struct rp_wakee *p)
 		 * rather than subtracting into a wrapped unsigned delta.
 		 */
 		if (prev_spare > -1) {
-			cur = pd_energy(e, ci, &pd, p, prev);
+			cur = em_energy(e, ci, cl, with,
+					prev_with > pd_max ? prev_with
+							   : pd_max);
 			if (cur < base)
 				return prev;
 			prev_delta = cur - base;
@@ -213,7 +257,8 @@ static int select_feec(const struct rp_env *e, const struct rp_wakee *p)
 				continue;
 			/* an energy comparison with another CPU than prev */
 			rp_why_set(p, true, "feec:energy");
-			cur = pd_energy(e, ci, &pd, p, max_cpu);
+			cur = em_energy(e, ci, cl, with,
+					max_with > pd_max ? max_with : pd_max);
 			if (cur < base)
 				return prev;
 			cur -= base;

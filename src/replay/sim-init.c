@@ -117,6 +117,8 @@ static void reset(struct sim *s)
 		c->fin_rate = 0; /* no finish time yet */
 		memset(&c->lload, 0, sizeof(c->lload));
 		memset(&c->lrunnable, 0, sizeof(c->lrunnable));
+		c->lb = 0;
+		s->env_load[i] = s->env_runnable[i] = 0;
 		c->lw = 0;
 		c->lnr = 0;
 		c->exec_start = s->now;
@@ -133,6 +135,7 @@ static void reset(struct sim *s)
 	memset(s->due, 0, s->nw * sizeof(*s->due));
 	s->nstep = 0;
 	s->pelt_next = UINT64_MAX;
+	s->load_next = s->load_read_t = 0;
 	s->over_stale = true;
 	for (int i = 0; i < s->ncpus; i++) {
 		ea_pelt_update(&s->cpus[i].pelt, s->now, false, 0);

@@ -145,6 +145,13 @@ static int place_policy(struct sim *s, int task)
 			     .nr_idle_scan = s->nr_idle_scan};
 	struct rp_wakee p = {0};
 	const struct rp_waker wk = rp_task_waker(t->w, t->cur), *k = &wk;
+	const struct sim_task *tasks = s->tasks;
+	bool reads_ue = s->policy->reads_util_est,
+	     reads_idle = s->policy->reads_idle;
+	uint32_t *env_util = s->env_util, *env_ue = s->env_ue;
+	int *env_cap = s->env_cap, *env_nr = s->env_nr,
+	    *env_idle_state = s->env_idle_state;
+	uint64_t *env_idle_stamp = s->env_idle_stamp;
 	int cpu;
 
 	if (t->pin >= 0)
@@ -154,29 +161,28 @@ static int place_policy(struct sim *s, int task)
 		cpu = map_cpu(s, a->cpu);
 		return cpu >= 0 ? cpu : t->cpu >= 0 ? t->cpu : 0;
 	}
-	/* util_avg is up to date: see sim_advance() */
+	/* util_avg is up to date: see sim_advance(); one pass over the CPUs
+	 * for what the policy reads */
 	for (int i = 0; i < s->ncpus; i++) {
 		const struct sim_cpu *c = &s->cpus[i];
 
-		s->env_util[i] = c->pelt.util_avg;
-		s->env_cap[i] = c->cap_idx;
-		s->env_nr[i] = nr_running(s, i);
-	}
-	for (int i = 0; s->policy->reads_util_est && i < s->ncpus; i++) {
-		const struct sim_cpu *c = &s->cpus[i];
+		env_util[i] = c->pelt.util_avg;
+		env_cap[i] = c->cap_idx;
+		env_nr[i] = (c->curr >= 0) + c->nrq;
+		if (reads_ue) {
+			uint32_t ue = c->curr >= 0 ? tasks[c->curr].ue_ewma : 0;
 
-		s->env_ue[i] = c->curr >= 0 ? s->tasks[c->curr].ue_ewma : 0;
-		for (int q = 0; q < c->nrq; q++)
-			s->env_ue[i] += s->tasks[c->rq[q]].ue_ewma;
-	}
-	for (int i = 0; s->policy->reads_idle && i < s->ncpus; i++) {
-		const struct sim_cpu *c = &s->cpus[i];
-
-		s->env_idle_state[i] = c->e_idle ? c->e_state : -1;
-		s->env_idle_stamp[i] = c->idle_since;
+			for (int q = 0; q < c->nrq; q++)
+				ue += tasks[c->rq[q]].ue_ewma;
+			env_ue[i] = ue;
+		}
+		if (reads_idle) {
+			env_idle_state[i] = c->e_idle ? c->e_state : -1;
+			env_idle_stamp[i] = c->idle_since;
+		}
 	}
 	if (s->policy->reads_load)
-		sim_load_cpus(s, s->env_load, s->env_runnable);
+		sim_load_cpus(s);
 	p.util = task_util(s, t);
 	p.util_est = t->ue_ewma;
 	if (t->pelt_cpu >= 0)

@@ -54,6 +54,7 @@ struct sim_task {
 	/* PELT of its runnable time (sim-load.c): load_avg = this x weight
 	 * / 1024; attached to load_cpu's signals, runnable there (lrun) */
 	struct ea_pelt lsig;
+	uint64_t lread_t; /* its last read skipped (sim-load.c) */
 	int load_cpu;
 	bool lrun;
 	/* EEVDF (sim-eevdf.c), virtual ns: vruntime, deadline, lag saved at
@@ -137,6 +138,7 @@ struct sim_cpu {
 	 * runnable_avg (1024 per runnable CFS task) signals, their sums of
 	 * runnable tasks now (sim-load.c) */
 	struct ea_pelt lload, lrunnable;
+	uint64_t lb; /* when either next crosses a period (sim-load.c) */
 	uint64_t lw;
 	uint32_t lnr;
 	/* EEVDF: when curr's vruntime was last advanced; V when last known
@@ -253,6 +255,9 @@ struct sim {
 			   or recorded frequency: no sooner */
 	uint64_t nstep; /* steps advanced */
 	uint64_t pelt_next; /* no later than any CPU's pelt_b */
+	/* the CPUs' load signals: no later than any CPU's lb; the last
+	 * instant they were read (sim_load_cpus()) */
+	uint64_t load_next, load_read_t;
 	bool over_stale; /* some CPU's util_avg may have changed since
 			    advance() set overutilised */
 	bool started;
@@ -480,7 +485,7 @@ void sim_util_est_sleep(struct sim *s, struct sim_task *t, int cpu);
 void sim_load_join(struct sim *s, int task, int cpu);
 void sim_load_leave(struct sim *s, int task, int cpu);
 uint32_t sim_load_cpu(struct sim *s, int cpu);
-void sim_load_cpus(struct sim *s, uint32_t *load, uint32_t *runnable);
+void sim_load_cpus(struct sim *s);
 uint32_t sim_load_task(struct sim *s, int task);
 void sim_load_new_task(struct sim *s, int task);
 
