@@ -12,8 +12,9 @@ void pf_head_reset(struct pf_head *h)
 {
 	h->after = NULL;
 	for (int k = 0; k < 3; k++) {
-		h->p[k] = h->src[k].ev;
-		h->end[k] = h->src[k].ev + h->src[k].n;
+		h->p[k] = h->end[k] = h->src[k].ev;	/* NULL before any */
+		if (h->src[k].n)
+			h->end[k] += h->src[k].n;
 		h->t[k] = h->src[k].n ? h->src[k].ev[0].ts : UINT64_MAX;
 	}
 }
