@@ -10,9 +10,10 @@
  *    timestamp first and the lowest CPU on ties (as the trace.dat reader);
  *  - a bundle is decoded when its CPU's previous one is used up: its
  *    compact_sched switches and wakings (pf-compact.c) and its per-event
- *    FtraceEvents (pf-event.c) are merged by timestamp, in the order
- *    Perfetto's trace processor gives equal timestamps (compact switches,
- *    compact wakings, then events);
+ *    FtraceEvents (pf-event.c) are merged by timestamp as the CPU's
+ *    events are asked for (pf-head.h), in the order Perfetto's trace
+ *    processor gives equal timestamps (compact switches, compact wakings,
+ *    then events);
  *  - compact_sched: the prev task of a switch is the next task of the
  *    CPU's previous switch; a CPU's first switch has none, and (as in
  *    Perfetto) yields no event, only the knowledge of who runs next. The
@@ -49,38 +50,28 @@
 #include "input/next-blocks.h"
 #include "input/pb-wire.h"
 #include "input/pf-events.h"
+#include "input/pf-head.h"
 #include "input/pf-index.h"
 #include "input/reader.h"
 
 /* FtraceEventBundle fields */
 enum { FB_EVENT = 2, FB_LOST = 3, FB_COMPACT = 4 };
 
-/* Where an event came from, for the tie order of one bundle's events. */
-enum { SRC_SWITCH, SRC_WAKING, SRC_EVENT };
-
 struct pcpu {
 	size_t *bi; /* indexes into ix.b of this CPU's bundles */
 	size_t nb, capb, next;
-	/* the current bundle's events by source (SRC_*), each in time order */
-	struct pf_evbuf src[3];
-	/* ... merged, processed and cropped: the CPU's next events, as
-	 * pointers into src (or to lost_ev) */
-	struct {
-		struct ea_event **ev;
-		size_t n, cap;
-	} out;
-	size_t pos; /* *out.ev[pos] is the CPU's next event */
-	struct ea_event lost_ev; /* a loss reported in out */
-	bool lost_pending;
-	uint64_t lost_count; /* ftrace_stats' count, for the next lost event */
-	bool lost0_pending; /* ... as they were before its first bundle */
+	/* the current bundle's events, merged as they are asked for (its
+	 * lost_pending and lost_count: ftrace_stats' count for the next
+	 * lost event) */
+	struct pf_head hd;
+	/* the CPU's next event (in hd's sources, or its lost_ev), NULL:
+	 * none left in the current bundle (find_head() decodes the next) */
+	struct ea_event *head;
+	bool lost0_pending; /* hd's loss as it was before the first bundle */
 	uint64_t lost0_count;
 	bool done;
 	size_t cur_bundle; /* index into ix.b, for where() */
 	uint64_t where_pos; /* ... as pf_pos() gives it */
-	bool have_cur; /* the task now running is known */
-	int32_t cur_pid, cur_prio;
-	char cur_comm[EA_COMM_LEN];
 };
 
 struct pf {
@@ -90,7 +81,6 @@ struct pf {
 	struct pcpu *cpu;
 	int ncpu;
 	uint64_t crop; /* events before it are dropped */
-	uint64_t cropped;
 	size_t chunk; /* bytes read from the file at once */
 	/* the parts of the file read: as many as CPUs, the least recently
 	 * used replaced; CPUs whose bundles are near each other share them */
@@ -99,6 +89,7 @@ struct pf {
 	uint64_t ck_clock;
 	struct pf_intern intern; /* a bundle's compact_sched comms */
 	int last_cpu;
+	uint64_t pos_now; /* pf_pos() once pf_next() has given an event */
 	/* sys_stats' initial frequencies, given before the first event at or
 	 * after freq0_ts; freq_seen: CPUs with a cpu_frequency before */
 	size_t freq0_next;
@@ -154,6 +145,18 @@ static int one_event(struct pf *r, struct pcpu *c, const struct pf_bundle *bd,
 				pid = pb_i32(v);
 			continue;
 		}
+		/* a payload of field 16 or more (two-byte tag) under 128
+		 * bytes, as pb_next() would take it: the usual last field */
+		if ((t & 0x87) == 0x82 && b.end - b.p >= 3 && b.p[1] &&
+		    b.p[1] < 0x80 && b.p[2] < 0x80 &&
+		    b.p[2] <= b.end - b.p - 3) {
+			num = (uint32_t)((t & 0x7f) | b.p[1] << 7) >> 3;
+			pay.p = b.p + 3;
+			pay.end = pay.p + b.p[2];
+			b.p = pay.end;
+			rc = PB_END;
+			continue;
+		}
 		rc = pb_next(&b, &f);
 		if (rc != PB_OK)
 			break;
@@ -173,12 +176,12 @@ static int one_event(struct pf *r, struct pcpu *c, const struct pf_bundle *bd,
 	if (!num)
 		return 0;
 	/* decoded in place, taken back when skipped */
-	ev = push(r, bd, &c->src[SRC_EVENT], err);
+	ev = push(r, bd, &c->hd.src[PF_SRC_EVENT], err);
 	if (!ev)
 		return -1;
 	rc = pf_event_payload(num, pay, ev);
 	if (rc <= 0) {
-		c->src[SRC_EVENT].n--;
+		c->hd.src[PF_SRC_EVENT].n--;
 		if (rc < 0)
 			return pf_bundle_err(r->path, bd, err,
 					     "malformed ftrace event payload "
@@ -193,40 +196,6 @@ static int one_event(struct pf *r, struct pcpu *c, const struct pf_bundle *bd,
 }
 
 /* ---- one bundle ------------------------------------------------------- */
-
-/*
- * An event of the bundle, in merged order: the CPU's running task, the
- * first compact switch, the crop. 1: kept, 0: dropped.
- */
-static int process(struct pf *r, struct pcpu *c, int src, struct ea_event *e)
-{
-	if (src == SRC_SWITCH) {
-		bool known = c->have_cur;
-
-		e->cur_pid = c->cur_pid;
-		e->sw.prev_pid = c->cur_pid;
-		e->sw.prev_prio = c->cur_prio;
-		memcpy(e->sw.prev_comm, c->cur_comm, EA_COMM_LEN);
-		c->have_cur = true;
-		c->cur_pid = e->sw.next_pid;
-		c->cur_prio = e->sw.next_prio;
-		memcpy(c->cur_comm, e->sw.next_comm, EA_COMM_LEN);
-		if (!known)
-			return 0; /* the CPU's first switch: prev unknown */
-	} else if (src == SRC_WAKING) {
-		e->cur_pid = c->have_cur ? c->cur_pid : -1;
-	} else if (e->type == EA_EV_SWITCH) {
-		c->have_cur = true;
-		c->cur_pid = e->sw.next_pid;
-		c->cur_prio = e->sw.next_prio;
-		memcpy(c->cur_comm, e->sw.next_comm, EA_COMM_LEN);
-	}
-	if (e->ts < r->crop) {
-		r->cropped++;
-		return 0;
-	}
-	return 1;
-}
 
 /* A bundle's bytes: in memory, or in one of the chunks of the file. */
 static int bundle_bytes(struct pf *r, const struct pf_bundle *bd,
@@ -267,19 +236,33 @@ static int load_bundle(struct pf *r, struct pcpu *c, struct ea_err *err)
 	if (bundle_bytes(r, bd, &b, err))
 		return -1;
 	for (int i = 0; i < 3; i++)
-		c->src[i].n = 0;
-	while ((rc = pb_next(&b, &f)) == PB_OK) {
+		c->hd.src[i].n = 0;
+	for (;;) {
+		/* an FtraceEvent (field 2) under 128 bytes, as pb_next()
+		 * would take it: most of a bundle's fields */
+		if (b.end - b.p >= 2 && b.p[0] == 0x12 && b.p[1] < 0x80 &&
+		    b.p[1] <= b.end - b.p - 2) {
+			struct pb_buf ev = {b.p + 2, b.p + 2 + b.p[1]};
+
+			b.p = ev.end;
+			if (one_event(r, c, bd, ev, err))
+				return -1;
+			continue;
+		}
+		if ((rc = pb_next(&b, &f)) != PB_OK)
+			break;
 		if (f.num == FB_LOST && f.wire == PB_VARINT && f.v)
-			c->lost_pending = true;
+			c->hd.lost_pending = true;
 		if (f.wire != PB_LEN)
 			continue;
 		if (f.num == FB_EVENT) {
 			if (one_event(r, c, bd, f.sub, err))
 				return -1;
 		} else if (f.num == FB_COMPACT) {
-			if (pf_compact(&r->ix, &r->intern, &c->src[SRC_SWITCH],
-				       &c->src[SRC_WAKING], bd, f.sub, r->path,
-				       err))
+			if (pf_compact(&r->ix, &r->intern,
+				       &c->hd.src[PF_SRC_SWITCH],
+				       &c->hd.src[PF_SRC_WAKING], bd, f.sub,
+				       r->path, err))
 				return -1;
 		}
 	}
@@ -291,88 +274,29 @@ static int load_bundle(struct pf *r, struct pcpu *c, struct ea_err *err)
 }
 
 /*
- * Merge the bundle's three sources into c->out by timestamp (on equal
- * timestamps switches, wakings, then events), each event processed in
- * that order (the running task, the first compact switch, the crop), a
- * pending loss reported before the first event kept. 0, or -1 out of
- * memory.
- */
-static int merge(struct pf *r, struct pcpu *c)
-{
-	size_t need = c->src[0].n + c->src[1].n + c->src[2].n + 1;
-	struct ea_event **o, *ev[3];
-	size_t i[3] = {0, 0, 0}, nk[3], n = 0, left = need - 1;
-	uint64_t t[3];
-
-	c->pos = 0;
-	c->out.n = 0;
-	if (need > c->out.cap) {
-		o = realloc(c->out.ev, need * sizeof(*o));
-		if (!o)
-			return -1;
-		c->out.ev = o;
-		c->out.cap = need;
-	}
-	o = c->out.ev;
-	for (int k = 0; k < 3; k++) {
-		ev[k] = c->src[k].ev;
-		nk[k] = c->src[k].n;
-		t[k] = nk[k] ? ev[k][0].ts : UINT64_MAX;
-	}
-	for (; left; left--) {
-		struct ea_event *e;
-		int w = 0;
-
-		/* the lowest head, the lowest source on ties; a source used
-		 * up has UINT64_MAX, and loses ties as it comes... */
-		if (t[1] < t[w] || i[w] == nk[w])
-			w = 1;
-		if (t[2] < t[w] || i[w] == nk[w])
-			w = 2;
-		/* ... unless the others are used up too (a real UINT64_MAX) */
-		while (i[w] == nk[w])
-			w--;
-		e = &ev[w][i[w]++];
-		t[w] = i[w] < nk[w] ? ev[w][i[w]].ts : UINT64_MAX;
-		if (!process(r, c, w, e))
-			continue;
-		if (c->lost_pending) {
-			/* the loss is reported before the event after it */
-			struct ea_event *l = &c->lost_ev;
-
-			c->lost_pending = false;
-			memset(l, 0, sizeof(*l));
-			l->lost.count = c->lost_count;
-			c->lost_count = 0;
-			l->ts = e->ts;
-			l->cpu = e->cpu;
-			l->cur_pid = -1;
-			l->type = EA_EV_LOST;
-			o[n++] = l;
-		}
-		o[n++] = e;
-	}
-	c->out.n = n;
-	return 0;
-}
-
-/*
- * Make *c->out.ev[c->pos] c's next event, decoding bundles as needed. 1,
- * 0 at the end of c's data, -1 on error.
+ * Make c->head c's next event, decoding bundles as needed (pf-head.h
+ * merges each). 1, 0 at the end of c's data, -1 on error.
  */
 static int find_head(struct pf *r, struct pcpu *c, struct ea_err *err)
 {
-	while (c->pos == c->out.n) {
+	while (!c->head && !(c->head = pf_head_next(&c->hd, r->crop))) {
 		if (c->next == c->nb) {
 			c->done = true;
 			return 0;
 		}
 		if (load_bundle(r, c, err))
 			return -1;
-		if (merge(r, c))
-			return ea_err_set(err, "%s: out of memory", r->path);
+		pf_head_reset(&c->hd);
 	}
 	return 1;
+}
+
+/* Give c's next event (c->head) into ev; c->head then the one after it in
+ * the bundle, NULL when the bundle has no more. */
+static inline void take_head(struct pf *r, struct pcpu *c, struct ea_event *ev)
+{
+	*ev = *c->head;
+	c->head = pf_head_next(&c->hd, r->crop);
 }
 
 /* ---- the reader ------------------------------------------------------- */
@@ -389,9 +313,7 @@ static void pf_free(struct pf *r)
 	nb_free(&r->nb);	/* the decoding thread first */
 	for (int i = 0; i < r->ncpu; i++) {
 		free(r->cpu[i].bi);
-		for (int s = 0; s < 3; s++)
-			free(r->cpu[i].src[s].ev);
-		free(r->cpu[i].out.ev);
+		pf_head_free(&r->cpu[i].hd);
 	}
 	for (int i = 0; r->ck && i < (r->ncpu > 0 ? r->ncpu : 1); i++)
 		free(r->ck[i].buf);
@@ -436,13 +358,13 @@ static int lost_counts(struct pf *r)
 
 		if (!n || n > INT64_MAX) /* none, or fewer at the end */
 			continue;
-		c->lost_count = n;
+		c->hd.lost_count = n;
 		for (size_t k = 0; k < c->nb && !marked; k++)
 			marked = bundle_lost(r, c, &r->ix.b[c->bi[k]]);
 		if (!marked)
-			c->lost_pending = true;
-		c->lost0_pending = c->lost_pending;
-		c->lost0_count = c->lost_count;
+			c->hd.lost_pending = true;
+		c->lost0_pending = c->hd.lost_pending;
+		c->lost0_count = c->hd.lost_count;
 	}
 	if (r->ix.nfreq0 && r->ncpu > 0 &&
 	    !(r->freq_seen = calloc((size_t)r->ncpu, sizeof(bool))))
@@ -511,6 +433,8 @@ static int pf_open(void **priv, const char *path, struct ea_input_info *info,
 		pf_free(r);
 		return ea_err_set(err, "%s: out of memory", path);
 	}
+	for (int i = 0; i < r->ncpu; i++)
+		pf_head_reset(&r->cpu[i].hd);
 	for (size_t i = 0; i < r->ix.nb; i++) {
 		const struct pf_bundle *b = &r->ix.b[i];
 		struct pcpu *c = &r->cpu[b->cpu];
@@ -572,25 +496,40 @@ static inline int pf_switch_run(struct pf *r, struct ea_event *ev)
 	struct pcpu *nx = &r->cpu[k];
 	uint64_t lim = UINT64_MAX;
 
-	for (int i = 0; i < r->ncpu; i++) {
-		const struct pcpu *c = &r->cpu[i];
-		uint64_t ts;
+	if (!nx->head)
+		return 0;
+	if (r->ncpu == 2) {
+		/* the other heads: the other CPU's (two CPUs, whose events
+		 * alternate nearly one by one on a busy machine) */
+		const struct pcpu *o = &r->cpu[1 - k];
 
-		if (c->pos == c->out.n) {
-			if (!c->done)
+		if (!o->head) {
+			if (!o->done)
 				return 0;
-			continue;
+		} else if (o->head->ts < lim) {
+			lim = o->head->ts;
+			lc = 1 - k;
 		}
-		ts = c->out.ev[c->pos]->ts;
-		if (i != k && ts < lim) {
-			lim = ts;
-			lc = i;
+	} else {
+		for (int i = 0; i < r->ncpu; i++) {
+			const struct pcpu *c = &r->cpu[i];
+			uint64_t ts;
+
+			if (!c->head) {
+				if (!c->done)
+					return 0;
+				continue;
+			}
+			ts = c->head->ts;
+			if (i != k && ts < lim) {
+				lim = ts;
+				lc = i;
+			}
 		}
 	}
-	if (nx->pos == nx->out.n)
-		return 0;
 	r->last_cpu = k;
-	*ev = *nx->out.ev[nx->pos++];
+	r->pos_now = nx->where_pos;
+	take_head(r, nx, ev);
 	r->run = nx;
 	r->lim_ts = lim;
 	r->lim_cpu = lc;
@@ -614,7 +553,7 @@ __attribute__((noinline)) static int pf_merge_next(struct pf *r,
 		struct pcpu *c = &r->cpu[i];
 		uint64_t ts;
 
-		if (c->pos == c->out.n) {
+		if (!c->head) {
 			int rc;
 
 			if (c->done)
@@ -625,14 +564,13 @@ __attribute__((noinline)) static int pf_merge_next(struct pf *r,
 			if (!rc)
 				continue;
 		}
-		ts = c->out.ev[c->pos]->ts;
-		if (!best || ts < best->out.ev[best->pos]->ts) {
+		ts = c->head->ts;
+		if (!best || ts < best->head->ts) {
 			/* the former best: below lim, or on it and a lower CPU
 			 */
-			if (best &&
-			    (best->out.ev[best->pos]->ts < lim ||
-			     (best->out.ev[best->pos]->ts == lim && bc < lc))) {
-				lim = best->out.ev[best->pos]->ts;
+			if (best && (best->head->ts < lim ||
+				     (best->head->ts == lim && bc < lc))) {
+				lim = best->head->ts;
 				lc = bc;
 			}
 			best = c;
@@ -643,22 +581,22 @@ __attribute__((noinline)) static int pf_merge_next(struct pf *r,
 		}
 	}
 	if (r->freq_seen) {
-		if (freq0_next(r,
-			       best ? best->out.ev[best->pos]->ts : UINT64_MAX,
-			       ev)) {
+		if (freq0_next(r, best ? best->head->ts : UINT64_MAX, ev)) {
 			r->last_cpu = -1;
+			r->pos_now = 0;
 			return 1;
 		}
-		if (best && best->out.ev[best->pos]->type == EA_EV_FREQ &&
-		    best->out.ev[best->pos]->freq.cpu >= 0 && r->freq_seen &&
-		    best->out.ev[best->pos]->freq.cpu < r->ncpu)
-			r->freq_seen[best->out.ev[best->pos]->freq.cpu] = true;
+		if (best && best->head->type == EA_EV_FREQ &&
+		    best->head->freq.cpu >= 0 && r->freq_seen &&
+		    best->head->freq.cpu < r->ncpu)
+			r->freq_seen[best->head->freq.cpu] = true;
 	}
 	r->last_cpu = bc;
 	if (!best)
 		return 0;
+	r->pos_now = best->where_pos;
 	r->emitted = true;
-	*ev = *best->out.ev[best->pos++];
+	take_head(r, best, ev);
 	if (!r->freq_seen) {
 		r->run = best;
 		r->lim_ts = lim;
@@ -679,13 +617,12 @@ static inline int pf_next(void *priv, struct ea_event *ev, struct ea_err *err)
 	struct pf *r = priv;
 	struct pcpu *run = r->run;
 
-	if (run && run->pos < run->out.n) {
-		const struct ea_event *e = run->out.ev[run->pos];
+	if (run && run->head) {
+		const struct ea_event *e = run->head;
 
 		if (e->ts < r->lim_ts ||
 		    (e->ts == r->lim_ts && r->last_cpu < r->lim_cpu)) {
-			*ev = *e;
-			run->pos++;
+			take_head(r, run, ev);
 			return 1;
 		}
 		if (r->lim_cpu < r->ncpu && pf_switch_run(r, ev))
@@ -713,24 +650,24 @@ static int pf_first_event(void *priv, int cpu, struct ea_event *ev,
 	/* the chunks, the intern table: the decoding thread's too */
 	nb_lock(&r->nb);
 	memset(&t, 0, sizeof(t));
+	pf_head_reset(&t.hd);
 	t.bi = r->cpu[cpu].bi;
 	t.nb = r->cpu[cpu].nb;
-	t.lost_pending = r->cpu[cpu].lost0_pending;
-	t.lost_count = r->cpu[cpu].lost0_count;
+	t.hd.lost_pending = r->cpu[cpu].lost0_pending;
+	t.hd.lost_count = r->cpu[cpu].lost0_count;
 	while ((rc = find_head(r, &t, err)) > 0) {
-		const struct ea_event *e = t.out.ev[t.pos++];
+		struct ea_event e;
 
-		if (e->type == EA_EV_LOST) {
+		take_head(r, &t, &e);
+		if (e.type == EA_EV_LOST) {
 			*lost_before = true;
 			continue;
 		}
-		*ev = *e;
+		*ev = e;
 		break;
 	}
 	nb_unlock(&r->nb);
-	for (int s = 0; s < 3; s++)
-		free(t.src[s].ev);
-	free(t.out.ev);
+	pf_head_free(&t.hd);
 	return rc;
 }
 
@@ -758,7 +695,7 @@ static int pf_next_n(void *priv, struct ea_event *ev, uint64_t *pos,
 		rc = pf_next(r, &ev[i], err);
 		if (rc <= 0)
 			break;
-		pos[i++] = pf_pos(r); /* last_cpu -1: an initial frequency */
+		pos[i++] = r->pos_now;	/* pf_pos(r), kept by pf_next() */
 	}
 	*got = i;
 	return rc;
