@@ -1,7 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* The --html and --perfetto files of `report` and `replay` (pictures.h). */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
 
 #include "cli/msg.h"
 #include "cli/pictures.h"
@@ -39,11 +42,27 @@ static long long cap_bytes(enum ea_perfetto_format fmt, double max_mb)
 			  : (long long)(max_mb * 1048576);
 }
 
+/* Whether path is a regular file or none yet (ea_out_open() then makes
+ * one): a file that tells its size, not "-", a pipe or a device. */
+static bool tells_size(const char *path)
+{
+	struct stat st;
+
+	if (!strcmp(path, "-"))
+		return false;
+	if (stat(path, &st))
+		return errno == ENOENT;
+	return S_ISREG(st.st_mode);
+}
+
 struct ea_perfetto_ahead *ea_cli_perfetto_ahead(struct ea_timeline *tl,
 						const char *path, double max_mb)
 {
 	enum ea_perfetto_format fmt = ea_perfetto_format_of(path);
 
+	/* a capped JSON file: the changes past its cut not recorded */
+	if (fmt != EA_PERFETTO_PROTOBUF && tells_size(path))
+		(void)ea_perfetto_json_bound(tl, cap_bytes(fmt, max_mb));
 	/* -j 1: one thread */
 	if (ea_input_jobs() < 2)
 		return NULL;

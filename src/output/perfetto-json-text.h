@@ -77,6 +77,19 @@ char *pj_put_i64(char *q, long long v);
 void pj_counter(struct ea_perfetto *p, const char *qname, size_t qlen,
 		uint64_t ts, uint64_t t0, const char *val);
 
+/* The least bytes a task slice's text takes (slice(), after its ",\n"):
+ * its fixed text with one-digit process, thread, pid and frequency
+ * numbers, the empty name "" and the shortest times ("0.000").
+ * perfetto-json-bound.c rests on it. */
+#define PJ_LIT(s) (sizeof(s) - 1)
+#define PJ_SLICE_MIN_BYTES                                                  \
+	(PJ_LIT("{\"ph\":\"X\",\"pid\":") + 1 + PJ_LIT(",\"tid\":") + 1 +   \
+	 PJ_LIT(",\"name\":") + PJ_LIT("\"\"") +                            \
+	 PJ_LIT(",\"cat\":\"task\",\"ts\":") + PJ_LIT("0.000") +            \
+	 PJ_LIT(",\"dur\":") + PJ_LIT("0.000") +                            \
+	 PJ_LIT(",\"args\":{\"pid\":") + 1 + PJ_LIT(",\"freq_khz\":") + 1 + \
+	 PJ_LIT("}}"))
+
 /* A task's text in its slices, made once per task: its name as a JSON
  * string (none ahead) and ",\"cat\":\"task\",\"ts\":" (name_len bytes),
  * then ",\"args\":{\"pid\":PID,\"freq_khz\":" (tail_len bytes). */
