@@ -54,6 +54,13 @@ void ea_perfetto_process(struct ea_perfetto *p, const char *name,
 int ea_perfetto_end(struct ea_perfetto *p);
 
 /*
+ * A JSON file: each process's changes with at least min_changes recorded
+ * (0: never) written by two threads, the caller and one of its own
+ * (src/output/perfetto-json-split.c): the same bytes.
+ */
+void ea_perfetto_split(struct ea_perfetto *p, size_t min_changes);
+
+/*
  * A JSON --perfetto file of timeline t capped at cap bytes (> 0), written
  * to a file that tells its size (a regular file), stops its task slices
  * where the cap is reached: t records only the changes it can need then

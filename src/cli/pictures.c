@@ -35,6 +35,10 @@ void ea_cli_pic_drop_old(const char *html, const char *perfetto)
 	ea_out_drop_old(perfetto);
 }
 
+/* A JSON file's changes written by two threads from this many on (fewer:
+ * not worth a thread). */
+#define EA_CLI_SPLIT_MIN_CHANGES 65536
+
 /* The cap in bytes: --perfetto-max-mb's, else the format's default. */
 static long long cap_bytes(enum ea_perfetto_format fmt, double max_mb)
 {
@@ -87,6 +91,9 @@ int ea_cli_perfetto_open(struct ea_out *out, const char *path,
 		return ea_die("out of memory");
 	}
 	ea_perfetto_cap(*pf, cap_bytes(fmt, max_mb));
+	/* JSON: the changes' text after the run on the idle second CPU too */
+	if (ea_input_jobs() >= 2)
+		ea_perfetto_split(*pf, EA_CLI_SPLIT_MIN_CHANGES);
 	return 0;
 }
 

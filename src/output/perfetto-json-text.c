@@ -373,7 +373,7 @@ static bool slice(struct ea_perfetto *p, struct pj_pass *ps,
 		e = PUT_LIT(e, ",\n");
 	p->first = false;
 	e = put_padded(e, ct->pre, ct->pre_len);
-	if (ps->held && !add_hole(p, ps, tt, e))
+	if (ps->name_holes && !add_hole(p, ps, tt, e))
 		return false;
 	e = put_padded(e, tt->text, tt->name_len);
 	e = put_us(e, ch->t0, t0);
@@ -416,6 +416,7 @@ int pj_pass_init(struct pj_pass *ps, struct ea_perfetto *p,
 	ps->ncpus = ncpus;
 	ps->max_cpu = -1;
 	ps->held = held;
+	ps->name_holes = held != NULL;
 	ps->max_bytes = max_bytes;
 	ps->cpu = calloc((size_t)(ncpus > 0 ? ncpus : 1), sizeof(*ps->cpu));
 	if (!ps->cpu)
@@ -516,12 +517,37 @@ bool pj_pass_change(struct ea_perfetto *p, struct pj_pass *ps,
 	}
 	if (ch->mode != EA_CPU_BUSY)
 		return !p->failed;
-	tt = task_text(&ps->tasks, s, ch->pid, ps->held != NULL);
+	tt = task_text(&ps->tasks, s, ch->pid, ps->name_holes);
 	if (!tt || !slice(p, ps, ct, tt, ch, t0)) {
 		p->failed = true;
 		return false;
 	}
 	return !p->failed;
+}
+
+void pj_pass_skip(struct pj_pass *ps, const struct ea_tl_change *ch)
+{
+	int c = ch->cpu;
+	struct pj_cpu *ct;
+	long long fv, iv;
+
+	ps->k++;
+	if (c > ps->max_cpu)
+		ps->max_cpu = c;
+	if (c >= ps->ncpus || ch->t1 <= ch->t0)
+		return;
+	/* pj_pass_change()'s values, without their text */
+	ct = &ps->cpu[c];
+	fv = ch->mode == EA_CPU_BUSY
+		     ? (long long)(ch->freq_khz ? ch->freq_khz : ct->assumed_khz)
+		     : 0;
+	iv = ch->mode == EA_CPU_IDLE ? ch->idle_state : -1;
+	if (fv != ct->f) {
+		ct->f = fv;
+		ct->f_len = (size_t)(PUT_LIT(pj_put_i64(ct->f_txt, fv), "}}") -
+				     ct->f_txt);
+	}
+	ct->i = iv;
 }
 
 int pj_writer_ahead(struct ea_perfetto *p, struct pf_ahead *held)

@@ -133,6 +133,7 @@ struct pj_pass {
 	/* ahead: where the text goes, the holes, the checks, the bytes it
 	 * may hold (it stops at the first check past them: stopped) */
 	struct pf_ahead *held;
+	bool name_holes; /* a hole for each name (else the name, from s) */
 	struct pj_hole *holes;
 	size_t nholes, holes_cap;
 	struct pj_check *checks;
@@ -154,6 +155,11 @@ void pj_pass_free(struct pj_pass *ps);
 bool pj_pass_change(struct ea_perfetto *p, struct pj_pass *ps,
 		    const struct ea_tl_change *ch, const struct ea_state *s,
 		    uint64_t t0);
+
+/* What pj_pass_change() of ch leaves in ps for the changes after it (the
+ * CPU's last values, the count), without its text: a pass that starts
+ * past the record's start reads the changes before it so. */
+void pj_pass_skip(struct pj_pass *ps, const struct ea_tl_change *ch);
 
 /* A stand-in writer p for a pass ahead: no file, process number 1, not
  * first, its buffers to held's blocks. 0, or -1 when out of memory. */
