@@ -10,6 +10,7 @@
 
 #include "eatrace/escape.h"
 #include "output/perfetto-json-text.h"
+#include "util/grow.h"
 
 /* The most one slice takes: its fixed text, "CPU n"'s prefix, a task's
  * text (an escaped comm, 6 bytes per byte at most), two times, a
@@ -262,15 +263,8 @@ static void tasks_free(struct pj_tasks *m)
 /* Room for one more task; false when out of memory. */
 static bool task_room(struct pj_tasks *m)
 {
-	if (m->n == m->cap) {
-		size_t n = m->cap ? m->cap * 2 : 64;
-		struct pj_task *e = realloc(m->e, n * sizeof(*e));
-
-		if (!e)
-			return false;
-		m->e = e;
-		m->cap = n;
-	}
+	if (ea_grow((void **)&m->e, &m->cap, m->n + 1, sizeof(*m->e), 64))
+		return false;
 	return ea_pf_pid_map_room(&m->by_pid);
 }
 
@@ -340,15 +334,9 @@ struct pj_cpu {
 static bool add_hole(struct ea_perfetto *p, struct pj_pass *ps,
 		     const struct pj_task *tt, const char *e)
 {
-	if (ps->nholes == ps->holes_cap) {
-		size_t n = ps->holes_cap ? ps->holes_cap * 2 : 4096;
-		struct pj_hole *h = realloc(ps->holes, n * sizeof(*h));
-
-		if (!h)
-			return false;
-		ps->holes = h;
-		ps->holes_cap = n;
-	}
+	if (ea_grow((void **)&ps->holes, &ps->holes_cap, ps->nholes + 1,
+		    sizeof(*ps->holes), 4096))
+		return false;
 	ps->holes[ps->nholes++] = (struct pj_hole){
 		.off = ps->held->bytes + (size_t)(e - pj_w(p)->buf),
 		.task = (size_t)(tt - ps->tasks.e),
@@ -458,16 +446,10 @@ static bool ahead_check(struct ea_perfetto *p, struct pj_pass *ps,
 {
 	size_t off = ps->held->bytes + p->held;
 
-	if (ps->nchecks == ps->checks_cap) {
-		size_t n = ps->checks_cap ? ps->checks_cap * 2 : 256;
-		struct pj_check *c = realloc(ps->checks, n * sizeof(*c));
-
-		if (!c) {
-			p->failed = true;
-			return false;
-		}
-		ps->checks = c;
-		ps->checks_cap = n;
+	if (ea_grow((void **)&ps->checks, &ps->checks_cap, ps->nchecks + 1,
+		    sizeof(*ps->checks), 256)) {
+		p->failed = true;
+		return false;
 	}
 	ps->checks[ps->nchecks++] =
 		(struct pj_check){.off = off, .holes = ps->nholes, .at = at};
