@@ -94,16 +94,6 @@ extern const struct ea_state_ops ea_timeline_stats_ops;
  * 0, or -1 (then all of it runs in the state stage's thread, as without).
  */
 int ea_timeline_use_thread(struct ea_timeline *t);
-/*
- * From the first change on, record the changes (record_changes) on a
- * thread of their own (src/output/timeline-handoff.c): the state stage's
- * thread only copies each; the same record. What a --perfetto encoder
- * ahead starts by itself, for a file encoded at the end. Before the first
- * change; ea_timeline_done() and ea_timeline_free() end the thread. 0, or
- * -1 (then the changes are recorded in the state stage's thread, as
- * without).
- */
-int ea_timeline_record_apart(struct ea_timeline *t);
 /* After ea_state_finish(): folds stragglers, sets the end. 0 or -1 + err. */
 int ea_timeline_done(struct ea_timeline *t, const struct ea_state *s,
 		     struct ea_err *err);

@@ -206,13 +206,6 @@ static int new_chunk(struct tl_changes *s)
 	return 0;
 }
 
-int ea_timeline_record_apart(struct ea_timeline *t)
-{
-	if (!t->record_changes || !t->priv || t->started)
-		return -1;
-	return tl_changes_handoff(&t->priv->changes);
-}
-
 size_t ea_timeline_nchanges(const struct ea_timeline *t)
 {
 	return t->priv ? t->priv->changes.count : 0;

@@ -6,7 +6,7 @@
  * from the whole record, at caps from one byte to past the file's end
  * (cutting before the first check, at it, between checks, on the last
  * slices, not at all), written at the end of the run and with the JSON
- * encoded ahead (the CLI's -j 3), with the record's thread (-j 2); the
+ * encoded ahead (the CLI's -j 3, with the record's thread); the
  * record is shorter wherever the cap cuts early (the bound does drop
  * changes); no cap: refused, every change recorded.
  *
@@ -35,14 +35,13 @@ static const char *const traces[] = {
 };
 
 /* How the record is made and the file written. */
-enum how { PLAIN, BOUND, BOUND_AHEAD, BOUND_APART };
+enum how { PLAIN, BOUND, BOUND_AHEAD };
 
 /*
  * The JSON of trace priced with tc2 capped at cap bytes (0: none), the
  * record bounded (how != PLAIN), the JSON encoded ahead holding the cap
- * (BOUND_AHEAD), the record made on its thread (BOUND_APART); its bytes
- * (malloc'd, *len of them), the record's count of changes in *nch, where
- * the cap cut in *cut (UINT64_MAX: nowhere).
+ * (BOUND_AHEAD); its bytes (malloc'd, *len of them), the record's count of
+ * changes in *nch, where the cap cut in *cut (UINT64_MAX: nowhere).
  */
 static char *render(const char *trace, enum how how, long long cap, size_t *len,
 		    size_t *nch, uint64_t *cut)
@@ -73,8 +72,6 @@ static char *render(const char *trace, enum how how, long long cap, size_t *len,
 		a = ea_perfetto_ahead_start_as(&tl, EA_PERFETTO_JSON, cap);
 		assert_non_null(a);
 	}
-	if (how == BOUND_APART)
-		assert_int_equal(ea_timeline_record_apart(&tl), 0);
 	cons[0] = (struct ea_consumer){&ea_acct_live_ops, &acct};
 	cons[1] = (struct ea_consumer){&ea_timeline_ops, &tl};
 	if (ea_run(&run, trace, &cfg, cons, 2, &err))
@@ -123,16 +120,11 @@ static void test_same_bytes(void **state)
 		 * end */
 		assert_true(all > 4 * 256);
 		/* no cap: no bound, every change */
-		for (int h = BOUND; h <= BOUND_APART; h++) {
+		{
 			size_t len, n;
 			uint64_t cut;
-			char *got = h == BOUND_AHEAD
-					    ? NULL
-					    : render(traces[k], (enum how)h, 0,
-						     &len, &n, &cut);
+			char *got = render(traces[k], BOUND, 0, &len, &n, &cut);
 
-			if (!got)
-				continue;
 			assert_int_equal(n, all);
 			assert_true(cut == UINT64_MAX);
 			assert_int_equal(len, full_len);
@@ -149,7 +141,7 @@ static void test_same_bytes(void **state)
 					    &want_n, &want_cut);
 
 			assert_int_equal(want_n, all);
-			for (int h = BOUND; h <= BOUND_APART; h++) {
+			for (int h = BOUND; h <= BOUND_AHEAD; h++) {
 				size_t len, n;
 				uint64_t cut;
 				char *got = render(traces[k], (enum how)h, cap,
