@@ -54,6 +54,22 @@ void ea_perfetto_process(struct ea_perfetto *p, const char *name,
 int ea_perfetto_end(struct ea_perfetto *p);
 
 /*
+ * A JSON file: each process's changes with at least min_changes recorded
+ * (0: never) written by two threads, the caller and one of its own
+ * (src/output/perfetto-json-split.c): the same bytes.
+ */
+void ea_perfetto_split(struct ea_perfetto *p, size_t min_changes);
+
+/*
+ * A JSON --perfetto file of timeline t capped at cap bytes (> 0), written
+ * to a file that tells its size (a regular file), stops its task slices
+ * where the cap is reached: t records only the changes it can need then
+ * (src/output/perfetto-json-bound.c); the file is the same. Before t's
+ * first change. 0, or -1 (t records every change).
+ */
+int ea_perfetto_json_bound(struct ea_timeline *t, long long cap);
+
+/*
  * A --perfetto file's task slices and OPP and idle-state counters encoded
  * ahead, on a thread of their own, while the run records timeline t's
  * changes (t recorded with record_changes; started before its first

@@ -1,7 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* The --html and --perfetto files of `report` and `replay` (pictures.h). */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
 
 #include "cli/msg.h"
 #include "cli/pictures.h"
@@ -32,6 +35,10 @@ void ea_cli_pic_drop_old(const char *html, const char *perfetto)
 	ea_out_drop_old(perfetto);
 }
 
+/* A JSON file's changes written by two threads from this many on (fewer:
+ * not worth a thread). */
+#define EA_CLI_SPLIT_MIN_CHANGES 65536
+
 /* The cap in bytes: --perfetto-max-mb's, else the format's default. */
 static long long cap_bytes(enum ea_perfetto_format fmt, double max_mb)
 {
@@ -39,11 +46,27 @@ static long long cap_bytes(enum ea_perfetto_format fmt, double max_mb)
 			  : (long long)(max_mb * 1048576);
 }
 
+/* Whether path is a regular file or none yet (ea_out_open() then makes
+ * one): a file that tells its size, not "-", a pipe or a device. */
+static bool tells_size(const char *path)
+{
+	struct stat st;
+
+	if (!strcmp(path, "-"))
+		return false;
+	if (stat(path, &st))
+		return errno == ENOENT;
+	return S_ISREG(st.st_mode);
+}
+
 struct ea_perfetto_ahead *ea_cli_perfetto_ahead(struct ea_timeline *tl,
 						const char *path, double max_mb)
 {
 	enum ea_perfetto_format fmt = ea_perfetto_format_of(path);
 
+	/* a capped JSON file: the changes past its cut not recorded */
+	if (fmt != EA_PERFETTO_PROTOBUF && tells_size(path))
+		(void)ea_perfetto_json_bound(tl, cap_bytes(fmt, max_mb));
 	/* -j 1: one thread */
 	if (ea_input_jobs() < 2)
 		return NULL;
@@ -68,6 +91,9 @@ int ea_cli_perfetto_open(struct ea_out *out, const char *path,
 		return ea_die("out of memory");
 	}
 	ea_perfetto_cap(*pf, cap_bytes(fmt, max_mb));
+	/* JSON: the changes' text after the run on the idle second CPU too */
+	if (ea_input_jobs() >= 2)
+		ea_perfetto_split(*pf, EA_CLI_SPLIT_MIN_CHANGES);
 	return 0;
 }
 

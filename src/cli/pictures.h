@@ -27,7 +27,8 @@ int ea_cli_perfetto_commit(struct ea_out *out, struct ea_perfetto *pf,
  * thread of their own while the run records timeline tl's changes
  * (ea_perfetto_ahead_start_as()), when -j allows two threads (by default
  * on two CPUs or more) for protobuf, three (-j 3 or more) for JSON; NULL
- * otherwise (the file is the same). */
+ * otherwise (the file is the same). A capped JSON path that is a regular
+ * file (or none yet) also bounds tl's record (ea_perfetto_json_bound()). */
 struct ea_perfetto_ahead *ea_cli_perfetto_ahead(struct ea_timeline *tl,
 						const char *path, double max_mb);
 /* The files --html html and --perfetto perfetto (each NULL: none) will

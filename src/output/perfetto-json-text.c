@@ -10,11 +10,16 @@
 
 #include "eatrace/escape.h"
 #include "output/perfetto-json-text.h"
+#include "util/grow.h"
 
 /* The most one slice takes: its fixed text, "CPU n"'s prefix, a task's
  * text (an escaped comm, 6 bytes per byte at most), two times, a
- * frequency. */
+ * frequency; and up to PAD_BYTES past its end (put_padded()). */
 #define SLICE_MAX_BYTES 512
+
+/* put_padded()'s unit: a piece's source is readable, and its destination
+ * has room, up to a whole number of these. */
+#define PAD_BYTES 32
 
 void pj_flush(struct ea_perfetto *p)
 {
@@ -149,35 +154,76 @@ char *pj_put_i64(char *p, long long v)
 	return put_u64(p, (uint64_t)v);
 }
 
-/* Microseconds since t0 with ns resolution at p, "1234.567"; the end. */
+/* v < 1000 as three digits at p ("007"). */
+static inline void put3(char *p, uint32_t v)
+{
+	uint32_t h = v / 100;
+
+	p[0] = (char)('0' + h);
+	memcpy(p + 1, two_digits + 2 * (v - 100 * h), 2);
+}
+
+/* v < 1000 in decimal at p ("%u"); the end. */
+static inline char *put_upto3(char *p, uint32_t v)
+{
+	if (v >= 100) {
+		put3(p, v);
+		return p + 3;
+	}
+	if (v >= 10) {
+		memcpy(p, two_digits + 2 * v, 2);
+		return p + 2;
+	}
+	*p = (char)('0' + v);
+	return p + 1;
+}
+
+/*
+ * Microseconds since t0 with ns resolution at p, "1234.567"; the end.
+ * d ns is s seconds and r ns (r < 10^9): the microseconds are s's digits
+ * then r's first six ("%06u" of r / 1000) when s > 0, else r / 1000's
+ * own; the fraction r's last three. In groups of three digits, each from
+ * 32-bit divisions by constants.
+ */
 static char *put_us(char *p, uint64_t ns, uint64_t t0)
 {
 	uint64_t d = ns > t0 ? ns - t0 : 0;
-	uint64_t us = d / 1000;
-	unsigned r = (unsigned)(d % 1000);
+	uint64_t sec = d / 1000000000u;
+	uint32_t r = (uint32_t)(d - sec * 1000000000u);
+	uint32_t ms = r / 1000000u, rest = r - ms * 1000000u;
+	uint32_t us = rest / 1000u, ns3 = rest - us * 1000u;
 
-	if (us >= 100000000) {
-		/* the last 8 digits in 32 bits */
-		uint32_t lo = (uint32_t)(us % 100000000);
-
-		p = put_u64(p, us / 100000000);
-		for (int k = 6; k >= 0; k -= 2) {
-			memcpy(p + k, two_digits + 2 * (lo % 100), 2);
-			lo /= 100;
-		}
-		p += 8;
+	if (sec) {
+		p = sec < 1000 ? put_upto3(p, (uint32_t)sec) : put_u64(p, sec);
+		put3(p, ms);
+		put3(p + 3, us);
+		p += 6;
+	} else if (ms) {
+		p = put_upto3(p, ms);
+		put3(p, us);
+		p += 3;
 	} else {
-		p = put_u64(p, us);
+		p = put_upto3(p, us);
 	}
-	*p++ = '.';
-	*p++ = (char)('0' + r / 100);
-	memcpy(p, two_digits + 2 * (r % 100), 2);
-	return p + 2;
+	*p = '.';
+	put3(p + 1, ns3);
+	return p + 4;
 }
 
 static char *put_mem(char *p, const char *s, size_t n)
 {
 	memcpy(p, s, n);
+	return p + n;
+}
+
+/* n bytes of s at p, copied PAD_BYTES at a time (moves of a constant size,
+ * no call): up to PAD_BYTES - 1 bytes past n are read from s and written
+ * at p, where what follows overwrites them (or they lie past the text's
+ * end, in its buffer's room); the end after n. */
+static inline char *put_padded(char *p, const char *s, size_t n)
+{
+	for (size_t i = 0; i < n; i += PAD_BYTES)
+		memcpy(p + i, s + i, PAD_BYTES);
 	return p + n;
 }
 
@@ -217,15 +263,8 @@ static void tasks_free(struct pj_tasks *m)
 /* Room for one more task; false when out of memory. */
 static bool task_room(struct pj_tasks *m)
 {
-	if (m->n == m->cap) {
-		size_t n = m->cap ? m->cap * 2 : 64;
-		struct pj_task *e = realloc(m->e, n * sizeof(*e));
-
-		if (!e)
-			return false;
-		m->e = e;
-		m->cap = n;
-	}
+	if (ea_grow((void **)&m->e, &m->cap, m->n + 1, sizeof(*m->e), 64))
+		return false;
 	return ea_pf_pid_map_room(&m->by_pid);
 }
 
@@ -256,14 +295,17 @@ static const struct pj_task *task_text(struct pj_tasks *m,
 	tlen = (size_t)(e - tail);
 	/* a comm has at most 15 bytes, 6 each escaped: never longer */
 	tt = &m->e[m->n];
-	tt->text =
-		qlen <= 128 ? realloc(q, qlen + sizeof(cat) - 1 + tlen) : NULL;
+	tt->text = qlen <= 128
+			   ? realloc(q, qlen + sizeof(cat) - 1 + tlen + PAD_BYTES)
+			   : NULL;
 	if (!tt->text) {
 		free(q);
 		return NULL;
 	}
 	memcpy(tt->text + qlen, cat, sizeof(cat) - 1);
 	memcpy(tt->text + qlen + sizeof(cat) - 1, tail, tlen);
+	/* read by put_padded() */
+	memset(tt->text + qlen + sizeof(cat) - 1 + tlen, 0, PAD_BYTES);
 	tt->name_len = (uint16_t)(qlen + sizeof(cat) - 1);
 	tt->tail_len = (uint16_t)tlen;
 	tt->pid = pid;
@@ -279,7 +321,7 @@ struct pj_cpu {
 	char pre[64]; /* "{\"ph\":\"X\",\"pid\":P,\"tid\":C+1,\"name\":" */
 	size_t pre_len;
 	long long f, i; /* the OPP and idle state last written */
-	char f_txt[24]; /* f as text */
+	char f_txt[PAD_BYTES]; /* f as text, then "}}" (a slice's end) */
 	size_t f_len;
 	uint32_t assumed_khz; /* a busy stretch's at an unknown OPP */
 	char *opp, *idle; /* the counters' names as JSON strings (NULL:
@@ -292,15 +334,9 @@ struct pj_cpu {
 static bool add_hole(struct ea_perfetto *p, struct pj_pass *ps,
 		     const struct pj_task *tt, const char *e)
 {
-	if (ps->nholes == ps->holes_cap) {
-		size_t n = ps->holes_cap ? ps->holes_cap * 2 : 4096;
-		struct pj_hole *h = realloc(ps->holes, n * sizeof(*h));
-
-		if (!h)
-			return false;
-		ps->holes = h;
-		ps->holes_cap = n;
-	}
+	if (ea_grow((void **)&ps->holes, &ps->holes_cap, ps->nholes + 1,
+		    sizeof(*ps->holes), 4096))
+		return false;
 	ps->holes[ps->nholes++] = (struct pj_hole){
 		.off = ps->held->bytes + (size_t)(e - pj_w(p)->buf),
 		.task = (size_t)(tt - ps->tasks.e),
@@ -324,16 +360,15 @@ static bool slice(struct ea_perfetto *p, struct pj_pass *ps,
 	if (!p->first)
 		e = PUT_LIT(e, ",\n");
 	p->first = false;
-	e = put_mem(e, ct->pre, ct->pre_len);
-	if (ps->held && !add_hole(p, ps, tt, e))
+	e = put_padded(e, ct->pre, ct->pre_len);
+	if (ps->name_holes && !add_hole(p, ps, tt, e))
 		return false;
-	e = put_mem(e, tt->text, tt->name_len);
+	e = put_padded(e, tt->text, tt->name_len);
 	e = put_us(e, ch->t0, t0);
 	e = PUT_LIT(e, ",\"dur\":");
 	e = put_us(e, ch->t1, ch->t0);
-	e = put_mem(e, tt->text + tt->name_len, tt->tail_len);
-	e = put_mem(e, ct->f_txt, ct->f_len);
-	e = PUT_LIT(e, "}}");
+	e = put_padded(e, tt->text + tt->name_len, tt->tail_len);
+	e = put_padded(e, ct->f_txt, ct->f_len);
 	pj_held_to(p, e);
 	return true;
 }
@@ -369,6 +404,7 @@ int pj_pass_init(struct pj_pass *ps, struct ea_perfetto *p,
 	ps->ncpus = ncpus;
 	ps->max_cpu = -1;
 	ps->held = held;
+	ps->name_holes = held != NULL;
 	ps->max_bytes = max_bytes;
 	ps->cpu = calloc((size_t)(ncpus > 0 ? ncpus : 1), sizeof(*ps->cpu));
 	if (!ps->cpu)
@@ -410,16 +446,10 @@ static bool ahead_check(struct ea_perfetto *p, struct pj_pass *ps,
 {
 	size_t off = ps->held->bytes + p->held;
 
-	if (ps->nchecks == ps->checks_cap) {
-		size_t n = ps->checks_cap ? ps->checks_cap * 2 : 256;
-		struct pj_check *c = realloc(ps->checks, n * sizeof(*c));
-
-		if (!c) {
-			p->failed = true;
-			return false;
-		}
-		ps->checks = c;
-		ps->checks_cap = n;
+	if (ea_grow((void **)&ps->checks, &ps->checks_cap, ps->nchecks + 1,
+		    sizeof(*ps->checks), 256)) {
+		p->failed = true;
+		return false;
 	}
 	ps->checks[ps->nchecks++] =
 		(struct pj_check){.off = off, .holes = ps->nholes, .at = at};
@@ -459,7 +489,8 @@ bool pj_pass_change(struct ea_perfetto *p, struct pj_pass *ps,
 	if (fv != ct->f) {
 		cpu_counter(p, &ct->opp, &ct->opp_len, true, c, ch->t0, t0, fv);
 		ct->f = fv;
-		ct->f_len = (size_t)(pj_put_i64(ct->f_txt, fv) - ct->f_txt);
+		ct->f_len = (size_t)(PUT_LIT(pj_put_i64(ct->f_txt, fv), "}}") -
+				     ct->f_txt);
 	}
 	if (iv != ct->i) {
 		cpu_counter(p, &ct->idle, &ct->idle_len, false, c, ch->t0, t0,
@@ -468,12 +499,37 @@ bool pj_pass_change(struct ea_perfetto *p, struct pj_pass *ps,
 	}
 	if (ch->mode != EA_CPU_BUSY)
 		return !p->failed;
-	tt = task_text(&ps->tasks, s, ch->pid, ps->held != NULL);
+	tt = task_text(&ps->tasks, s, ch->pid, ps->name_holes);
 	if (!tt || !slice(p, ps, ct, tt, ch, t0)) {
 		p->failed = true;
 		return false;
 	}
 	return !p->failed;
+}
+
+void pj_pass_skip(struct pj_pass *ps, const struct ea_tl_change *ch)
+{
+	int c = ch->cpu;
+	struct pj_cpu *ct;
+	long long fv, iv;
+
+	ps->k++;
+	if (c > ps->max_cpu)
+		ps->max_cpu = c;
+	if (c >= ps->ncpus || ch->t1 <= ch->t0)
+		return;
+	/* pj_pass_change()'s values, without their text */
+	ct = &ps->cpu[c];
+	fv = ch->mode == EA_CPU_BUSY
+		     ? (long long)(ch->freq_khz ? ch->freq_khz : ct->assumed_khz)
+		     : 0;
+	iv = ch->mode == EA_CPU_IDLE ? ch->idle_state : -1;
+	if (fv != ct->f) {
+		ct->f = fv;
+		ct->f_len = (size_t)(PUT_LIT(pj_put_i64(ct->f_txt, fv), "}}") -
+				     ct->f_txt);
+	}
+	ct->i = iv;
 }
 
 int pj_writer_ahead(struct ea_perfetto *p, struct pf_ahead *held)

@@ -77,6 +77,19 @@ char *pj_put_i64(char *q, long long v);
 void pj_counter(struct ea_perfetto *p, const char *qname, size_t qlen,
 		uint64_t ts, uint64_t t0, const char *val);
 
+/* The least bytes a task slice's text takes (slice(), after its ",\n"):
+ * its fixed text with one-digit process, thread, pid and frequency
+ * numbers, the empty name "" and the shortest times ("0.000").
+ * perfetto-json-bound.c rests on it. */
+#define PJ_LIT(s) (sizeof(s) - 1)
+#define PJ_SLICE_MIN_BYTES                                                  \
+	(PJ_LIT("{\"ph\":\"X\",\"pid\":") + 1 + PJ_LIT(",\"tid\":") + 1 +   \
+	 PJ_LIT(",\"name\":") + PJ_LIT("\"\"") +                            \
+	 PJ_LIT(",\"cat\":\"task\",\"ts\":") + PJ_LIT("0.000") +            \
+	 PJ_LIT(",\"dur\":") + PJ_LIT("0.000") +                            \
+	 PJ_LIT(",\"args\":{\"pid\":") + 1 + PJ_LIT(",\"freq_khz\":") + 1 + \
+	 PJ_LIT("}}"))
+
 /* A task's text in its slices, made once per task: its name as a JSON
  * string (none ahead) and ",\"cat\":\"task\",\"ts\":" (name_len bytes),
  * then ",\"args\":{\"pid\":PID,\"freq_khz\":" (tail_len bytes). */
@@ -120,6 +133,7 @@ struct pj_pass {
 	/* ahead: where the text goes, the holes, the checks, the bytes it
 	 * may hold (it stops at the first check past them: stopped) */
 	struct pf_ahead *held;
+	bool name_holes; /* a hole for each name (else the name, from s) */
 	struct pj_hole *holes;
 	size_t nholes, holes_cap;
 	struct pj_check *checks;
@@ -141,6 +155,11 @@ void pj_pass_free(struct pj_pass *ps);
 bool pj_pass_change(struct ea_perfetto *p, struct pj_pass *ps,
 		    const struct ea_tl_change *ch, const struct ea_state *s,
 		    uint64_t t0);
+
+/* What pj_pass_change() of ch leaves in ps for the changes after it (the
+ * CPU's last values, the count), without its text: a pass that starts
+ * past the record's start reads the changes before it so. */
+void pj_pass_skip(struct pj_pass *ps, const struct ea_tl_change *ch);
 
 /* A stand-in writer p for a pass ahead: no file, process number 1, not
  * first, its buffers to held's blocks. 0, or -1 when out of memory. */

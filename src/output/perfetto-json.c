@@ -33,6 +33,7 @@
 
 #include "eatrace/escape.h"
 #include "eatrace/output.h"
+#include "output/perfetto-json-split.h"
 #include "output/perfetto-json-text.h"
 #include "output/timeline-changes.h"
 
@@ -107,11 +108,14 @@ static void power_counters(struct ea_perfetto *p, const struct ea_timeline *t,
 }
 
 /* The changes' text at the end of the run (what a pass ahead did not
- * write). */
+ * write), from change from on by a thread of its own when p asks
+ * (perfetto-json-split.c). */
 static void changes(struct ea_perfetto *p, const struct ea_timeline *t,
 		    const struct ea_state *s, int ncpus, uint64_t t0)
 {
 	struct ea_tl_reader *r = ea_tl_reader_new(t);
+	size_t from = pj_split_from(p, t), until = SIZE_MAX;
+	struct pj_split *sp = NULL;
 	struct ea_tl_change ch;
 	struct pj_pass ps;
 
@@ -122,9 +126,20 @@ static void changes(struct ea_perfetto *p, const struct ea_timeline *t,
 		p->failed = true;
 		return;
 	}
-	while (!p->full && !p->failed && tl_reader_next(r, &ch) &&
-	       pj_pass_change(p, &ps, &ch, s, t0))
-		;
+	if (from && (sp = pj_split_start(p, t, s, ncpus, t0, from)))
+		until = from;
+	for (;;) {
+		while (!p->full && !p->failed && ps.k < until &&
+		       tl_reader_next(r, &ch) && pj_pass_change(p, &ps, &ch, s, t0))
+			;
+		if (ps.k != until || p->full || p->failed)
+			break;
+		/* at the thread's first change: its text, or on from there */
+		if (pj_split_take(sp, p))
+			break;
+		until = SIZE_MAX;
+	}
+	pj_split_free(sp);
 	pj_pass_free(&ps);
 	ea_tl_reader_free(r);
 }

@@ -46,6 +46,8 @@ struct ea_perfetto {
 	 * the next process: a struct pf_pb_ahead or pf_json_ahead */
 	void *ahead;
 	bool *ahead_taken; /* set when the process took it */
+	size_t split_min; /* ea_perfetto_split() (0: none) */
+	size_t split_taken; /* processes whose changes two threads wrote */
 };
 
 /* The formats' encoders ahead (ea_perfetto_ahead_start_as()): the

@@ -95,6 +95,14 @@ int tl_changes_handoff(struct tl_changes *s)
 	return tl_handoff_start(&s->ho, record_run, s);
 }
 
+int tl_changes_bound(struct tl_changes *s, size_t busy)
+{
+	if (s->count || s->ho_at || s->bound.k)
+		return -1;
+	s->bound = (struct tl_bound){.on = true, .busy_left = busy};
+	return 0;
+}
+
 int tl_changes_ho_next(struct tl_changes *s)
 {
 	s->ho_at = tl_handoff_next(s->ho, s->ho_at, &s->ho_lim);

@@ -19,6 +19,7 @@
 
 #include "eatrace/html.h"
 #include "eatrace/state.h"
+#include "output/timeline-bound.h"
 
 /* The most one change takes: header, CPU (3 bytes of varint), mode,
  * start (10), length (10), pid (5), frequency (5), idle state (5). */
@@ -64,6 +65,8 @@ struct tl_changes {
 	 * memory there) */
 	struct tl_handoff *ho;
 	struct ea_tl_change *ho_at, *ho_lim;
+	/* tl_changes_bound(): the changes past it not recorded */
+	struct tl_bound bound;
 	bool failed;
 };
 
@@ -101,6 +104,12 @@ void tl_changes_stop_readers(struct tl_changes *s);
 int tl_changes_handoff(struct tl_changes *s);
 /* The writer's next block of the hand-over: 0, or -1 (out of memory). */
 int tl_changes_ho_next(struct tl_changes *s);
+
+/* The changes added from now on (none yet) recorded only up to the bound
+ * of a reader that needs no more once busy busy changes are recorded
+ * (src/output/timeline-bound.h). 0, or -1 (changes added already:
+ * nothing changes). */
+int tl_changes_bound(struct tl_changes *s, size_t busy);
 
 static inline unsigned char *tl_put_varint(unsigned char *q, uint64_t v)
 {
@@ -195,6 +204,8 @@ done:
 static inline __attribute__((always_inline)) int
 tl_changes_add(struct tl_changes *s, const struct ea_tl_change *c)
 {
+	if (s->bound.on && tl_bound_drops(&s->bound, c))
+		return 0;
 	if (s->ho) {
 		if (s->ho_at == s->ho_lim && tl_changes_ho_next(s))
 			return -1;

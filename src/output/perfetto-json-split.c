@@ -1,0 +1,190 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The JSON --perfetto file's changes written at the end of the run by two
+ * threads (ea_perfetto_split(), include/eatrace/perfetto.h): the pass over
+ * the record (perfetto-json-text.c) is the file's largest work after the
+ * run, when the run's second CPU is idle.
+ *
+ * A thread of its own reads the record from its start, takes in the
+ * changes before change `from` without writing them (pj_pass_skip(): each
+ * CPU's last OPP and idle state, the count), and writes the text of the
+ * changes from there into blocks (perfetto-ahead.h), noting each place
+ * the cap is checked (every 256th change: the bytes before it) and
+ * holding at most the cap (or EA_PERFETTO_AHEAD_MAX_MB); the task names
+ * are the state's at the end, as the caller's. Meanwhile the caller
+ * writes the changes before `from` to the file as before. If it gets
+ * there (neither the cap nor the record's end stopped it), the file's
+ * size then (T) and the checks give where the pass would have stopped:
+ * the first check with T + the bytes before it at or past the cap; the
+ * caller writes the blocks up to there (or all of them, when the thread
+ * read the whole record) and marks the cut as the pass does. Otherwise
+ * (the thread failed, or stopped short of both), the caller goes on from
+ * `from` by itself: the same bytes either way.
+ */
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "output/perfetto-json-split.h"
+#include "output/perfetto-json-text.h"
+#include "output/timeline-changes.h"
+#include "output/timeline-priv.h"
+
+struct pj_split {
+	const struct ea_timeline *t;
+	const struct ea_state *s;
+	uint64_t t0;
+	size_t from;
+	struct ea_perfetto p; /* a stand-in writer: no file, no cap */
+	struct pj_pass pass;
+	struct pf_ahead held;
+	long long cap; /* the file's (0: none) */
+	/* the file's size once the caller wrote the changes before from
+	 * (-1 until then, or when it cannot tell): where the thread may
+	 * stop, the cap's cut known */
+	_Atomic long long tell;
+	atomic_bool stop; /* not needed any more (pj_split_free()) */
+	bool reached; /* the record had change from */
+	bool whole; /* every change from there written */
+};
+
+static void work(void *arg)
+{
+	struct pj_split *a = arg;
+	struct ea_tl_reader *r = ea_tl_reader_new(a->t);
+	struct ea_tl_change ch;
+	size_t seen = 0;
+
+	if (!r) {
+		a->p.failed = true;
+		return;
+	}
+	while (a->pass.k < a->from) {
+		if (!tl_reader_next(r, &ch) ||
+		    (!(a->pass.k % 4096) &&
+		     atomic_load_explicit(&a->stop, memory_order_relaxed)))
+			goto out;
+		pj_pass_skip(&a->pass, &ch);
+	}
+	a->reached = true;
+	while (tl_reader_next(r, &ch)) {
+		long long tell;
+
+		if (!pj_pass_change(&a->p, &a->pass, &ch, a->s, a->t0))
+			goto out;
+		if (a->pass.nchecks == seen)
+			continue;
+		/* a check noted: past the cap there, the rest is not
+		 * needed (pj_split_take() cuts at it, or before) */
+		seen = a->pass.nchecks;
+		tell = atomic_load_explicit(&a->tell, memory_order_relaxed);
+		if (atomic_load_explicit(&a->stop, memory_order_relaxed) ||
+		    (tell >= 0 &&
+		     tell + (long long)a->pass.checks[seen - 1].off >= a->cap))
+			goto out;
+	}
+	a->whole = true;
+out:
+	pj_flush(&a->p);
+	ea_tl_reader_free(r);
+}
+
+void ea_perfetto_split(struct ea_perfetto *p, size_t min_changes)
+{
+	p->split_min = min_changes;
+}
+
+size_t pj_split_from(const struct ea_perfetto *p, const struct ea_timeline *t)
+{
+	size_t n = ea_timeline_nchanges(t);
+
+	if (!p->split_min || n < p->split_min || n < 2)
+		return 0;
+	/* a bounded record (perfetto-json-bound.c) ends past the cut, by
+	 * about as much as a slice is longer than the least one: the cut
+	 * near 4/5 of it on rec.dat */
+	return t->priv->changes.bound.closed ? n / 5 * 2 : n / 2;
+}
+
+void pj_split_free(struct pj_split *a)
+{
+	if (!a)
+		return;
+	/* the caller stopped before the thread's changes: so may it */
+	atomic_store_explicit(&a->stop, true, memory_order_relaxed);
+	pf_ahead_join(&a->held);
+	pj_pass_free(&a->pass);
+	pj_writer_free(&a->p);
+	pf_ahead_free(&a->held);
+	free(a);
+}
+
+struct pj_split *pj_split_start(const struct ea_perfetto *p,
+				const struct ea_timeline *t,
+				const struct ea_state *s, int ncpus,
+				uint64_t t0, size_t from)
+{
+	const long long most = EA_PERFETTO_AHEAD_MAX_MB * 1048576ll;
+	struct pj_split *a;
+
+	if (!from || !(a = calloc(1, sizeof(*a))))
+		return NULL;
+	a->t = t;
+	a->s = s;
+	a->t0 = t0;
+	a->from = from;
+	a->cap = p->cap;
+	atomic_init(&a->tell, -1);
+	atomic_init(&a->stop, false);
+	if (pj_writer_ahead(&a->p, &a->held))
+		goto fail;
+	/* p's process number (the stand-in's is 1) */
+	memcpy(pj_w(&a->p)->pid, pj_w(p)->pid, sizeof(pj_w(p)->pid));
+	pj_w(&a->p)->pid_len = pj_w(p)->pid_len;
+	a->p.pid = p->pid;
+	if (pj_pass_init(&a->pass, &a->p, t->acct, ncpus, &a->held,
+			 (size_t)(p->cap > 0 && p->cap < most ? p->cap : most)))
+		goto fail;
+	a->pass.name_holes = false; /* the names: s is the end's */
+	if (pf_ahead_start(&a->held, work, a))
+		goto fail;
+	return a;
+fail:
+	pj_split_free(a);
+	return NULL;
+}
+
+bool pj_split_take(struct pj_split *a, struct ea_perfetto *p)
+{
+	const struct pj_pass *ps = &a->pass;
+	long long tell = p->cap ? ea_pf_tell(p) : -1;
+	size_t cut = SIZE_MAX, end;
+
+	atomic_store_explicit(&a->tell, tell, memory_order_relaxed);
+	pf_ahead_join(&a->held);
+	if (!a->reached || a->p.failed || a->held.failed)
+		return false;
+	for (size_t j = 0; tell >= 0 && j < ps->nchecks; j++)
+		if (tell + (long long)ps->checks[j].off >= p->cap) {
+			cut = j;
+			break;
+		}
+	if (cut == SIZE_MAX && !a->whole)
+		return false; /* stopped short of the cap and of the end */
+	end = cut == SIZE_MAX ? a->held.bytes : ps->checks[cut].off;
+	for (size_t b = 0, at = 0; b < a->held.nblk && at < end; b++) {
+		size_t n = a->held.blk[b].n < end - at ? a->held.blk[b].n
+						       : end - at;
+
+		pj_put_bytes(p, (const char *)a->held.blk[b].p, n);
+		at += n;
+		free(a->held.blk[b].p);
+		a->held.blk[b].p = NULL;
+	}
+	if (cut != SIZE_MAX) {
+		p->full = true;
+		p->full_at = ps->checks[cut].at;
+	}
+	p->split_taken++;
+	return true;
+}

@@ -1,0 +1,155 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The JSON --perfetto file's changes written by two threads at the end of
+ * the run (ea_perfetto_split(), src/output/perfetto-json-split.c): the
+ * file is byte for byte the one the caller alone writes, and cut at the
+ * same time, at caps from none and one byte to past the file's end
+ * (cutting before the thread's first change, at its first checks, late,
+ * not at all), with the record bounded (perfetto-json-bound.c) or whole;
+ * the thread's text is taken whenever the caller gets to its first change
+ * (the cap not reached before), which the caps past its start show; the
+ * file's second process (replay's) split too.
+ *
+ * Expected values: the JSON written without the split (the behaviour
+ * before it existed).
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "eatrace/energy.h"
+#include "eatrace/html.h"
+#include "eatrace/perfetto.h"
+#include "eatrace/pipeline.h"
+#include "output/perfetto-priv.h"
+
+static const char *const traces[] = {
+	"traces/cfs/fork-loaded.dat",
+	"traces/cfs/mixed.dat",
+	"traces/cfs/pingpong-loaded.dat",
+};
+
+/*
+ * The JSON of trace priced with tc2 capped at cap bytes (0: none), with
+ * two processes (the same timeline twice) when two; the record bounded
+ * (bound), the changes split (split); its bytes (malloc'd, *len of
+ * them), where the cap cut in *cut (UINT64_MAX: nowhere), how many
+ * processes the split wrote in *taken.
+ */
+static char *render(const char *trace, long long cap, bool bound, bool split,
+		    bool two, size_t *len, uint64_t *cut, size_t *taken)
+{
+	struct ea_state_config cfg = {.ncpus = -1};
+	struct ea_acct_config acfg = {0};
+	struct ea_timeline tl;
+	struct ea_consumer cons[2];
+	struct ea_perfetto *pf;
+	struct ea_model *m;
+	struct ea_acct acct;
+	struct ea_run run;
+	struct ea_err err;
+	char *buf;
+	FILE *f;
+
+	if (ea_model_load(&m, "models/tc2.json", &err))
+		fail_msg("%s", err.msg);
+	assert_int_equal(ea_acct_init(&acct, m, &acfg, &err), 0);
+	ea_acct_state_config(&acct, &cfg);
+	cfg.ncpus = -1;
+	assert_int_equal(ea_timeline_init(&tl, &acct, 0, 20000, true), 0);
+	if (bound && cap)
+		assert_int_equal(ea_perfetto_json_bound(&tl, cap), 0);
+	cons[0] = (struct ea_consumer){&ea_acct_live_ops, &acct};
+	cons[1] = (struct ea_consumer){&ea_timeline_ops, &tl};
+	if (ea_run(&run, trace, &cfg, cons, 2, &err))
+		fail_msg("%s: %s", trace, err.msg);
+	assert_int_equal(ea_acct_done(&acct, run.state, &err), 0);
+	assert_int_equal(ea_timeline_done(&tl, run.state, &err), 0);
+	f = tmpfile();
+	assert_non_null(f);
+	assert_int_equal(ea_perfetto_begin_as(&pf, f, EA_PERFETTO_JSON), 0);
+	ea_perfetto_cap(pf, cap);
+	if (split)
+		ea_perfetto_split(pf, 1);
+	ea_perfetto_process(pf, "actual", &tl, run.state, 0);
+	if (two)
+		ea_perfetto_process(pf, "again", &tl, run.state, 12345);
+	if (!ea_perfetto_truncated(pf, cut))
+		*cut = UINT64_MAX;
+	*taken = pf->split_taken;
+	assert_int_equal(ea_perfetto_end(pf), 0);
+	ea_run_free(&run);
+	*len = (size_t)ftell(f);
+	buf = malloc(*len + 1);
+	assert_non_null(buf);
+	rewind(f);
+	assert_int_equal(fread(buf, 1, *len, f), *len);
+	fclose(f);
+	ea_timeline_free(&tl);
+	ea_acct_free(&acct);
+	ea_model_free(m);
+	return buf;
+}
+
+static void test_same_bytes(void **state)
+{
+	(void)state;
+	for (size_t k = 0; k < sizeof(traces) / sizeof(traces[0]); k++) {
+		size_t full_len, taken, taken_caps = 0;
+		uint64_t full_cut;
+		char *full = render(traces[k], 0, false, false, false,
+				    &full_len, &full_cut, &taken);
+		long long step = (long long)full_len / 17;
+
+		for (long long cap = 0; cap < (long long)full_len + 2 * step;
+		     cap = cap < 1     ? 1
+			   : cap < 200 ? cap * 7
+				       : cap + step) {
+			for (int v = 0; v < 3; v++) {
+				bool bound = v == 1, two = v == 2;
+				size_t want_len, len;
+				uint64_t want_cut, cut;
+				char *want = render(traces[k], cap, bound,
+						    false, two, &want_len,
+						    &want_cut, &taken);
+				char *got = render(traces[k], cap, bound, true,
+						   two, &len, &cut, &taken);
+
+				if (len != want_len || memcmp(got, want, len) ||
+				    cut != want_cut)
+					fail_msg(
+						"%s, cap %lld, bound %d, two "
+						"%d: %zu bytes, not %zu or not "
+						"the same, or cut at %llu, not "
+						"%llu",
+						traces[k], cap, bound, two, len,
+						want_len,
+						(unsigned long long)cut,
+						(unsigned long long)want_cut);
+				/* no cap: every process split */
+				if (!cap)
+					assert_int_equal(taken, two ? 2 : 1);
+				taken_caps += cap && taken;
+				free(want);
+				free(got);
+			}
+		}
+		/* the caps past the thread's start took its text */
+		assert_true(taken_caps >= 3 * 5);
+		free(full);
+	}
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_same_bytes),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
