@@ -27,6 +27,7 @@
 #include "eatrace/perfetto.h"
 #include "eatrace/pipeline.h"
 #include "output/perfetto-json-text.h"
+#include "perfetto-render.h"
 
 static const char *const traces[] = {
 	"traces/cfs/fork-loaded.dat",
@@ -46,62 +47,22 @@ enum how { PLAIN, BOUND, BOUND_AHEAD };
 static char *render(const char *trace, enum how how, long long cap, size_t *len,
 		    size_t *nch, uint64_t *cut)
 {
-	struct ea_state_config cfg = {.ncpus = -1};
-	struct ea_acct_config acfg = {0};
-	struct ea_perfetto_ahead *a = NULL;
-	struct ea_timeline tl;
-	struct ea_consumer cons[2];
-	struct ea_perfetto *pf;
-	struct ea_model *m;
-	struct ea_acct acct;
-	struct ea_run run;
-	struct ea_err err;
+	struct render_opts o = {
+		.fmt = EA_PERFETTO_JSON, .cap = cap, .bound = how != PLAIN};
+	struct render_out r = {0};
 	char *buf;
-	FILE *f;
 
-	if (ea_model_load(&m, "models/tc2.json", &err))
-		fail_msg("%s", err.msg);
-	assert_int_equal(ea_acct_init(&acct, m, &acfg, &err), 0);
-	ea_acct_state_config(&acct, &cfg);
-	cfg.ncpus = -1;
-	assert_int_equal(ea_timeline_init(&tl, &acct, 0, 20000, true), 0);
-	if (how != PLAIN)
-		assert_int_equal(ea_perfetto_json_bound(&tl, cap),
-				 cap ? 0 : -1);
 	if (how == BOUND_AHEAD) {
-		a = ea_perfetto_ahead_start_as(&tl, EA_PERFETTO_JSON, cap);
-		assert_non_null(a);
+		o.use = AHEAD_USED;
+		o.ahead_fmt = EA_PERFETTO_JSON;
+		o.max = cap;
 	}
-	cons[0] = (struct ea_consumer){&ea_acct_live_ops, &acct};
-	cons[1] = (struct ea_consumer){&ea_timeline_ops, &tl};
-	if (ea_run(&run, trace, &cfg, cons, 2, &err))
-		fail_msg("%s: %s", trace, err.msg);
-	assert_int_equal(ea_acct_done(&acct, run.state, &err), 0);
-	assert_int_equal(ea_timeline_done(&tl, run.state, &err), 0);
-	*nch = ea_timeline_nchanges(&tl);
-	f = tmpfile();
-	assert_non_null(f);
-	assert_int_equal(ea_perfetto_begin_as(&pf, f, EA_PERFETTO_JSON), 0);
-	ea_perfetto_cap(pf, cap);
-	if (a)
-		ea_perfetto_use_ahead(pf, a);
-	ea_perfetto_process(pf, "actual", &tl, run.state, 0);
-	if (!ea_perfetto_truncated(pf, cut))
-		*cut = UINT64_MAX;
-	assert_int_equal(ea_perfetto_end(pf), 0);
-	if (a)
-		assert_true(ea_perfetto_ahead_taken(a));
-	ea_perfetto_ahead_free(a);
-	ea_run_free(&run);
-	*len = (size_t)ftell(f);
-	buf = malloc(*len + 1);
-	assert_non_null(buf);
-	rewind(f);
-	assert_int_equal(fread(buf, 1, *len, f), *len);
-	fclose(f);
-	ea_timeline_free(&tl);
-	ea_acct_free(&acct);
-	ea_model_free(m);
+	buf = perfetto_render_with(trace, &o, &r);
+	if (how == BOUND_AHEAD)
+		assert_true(r.taken);
+	*len = r.len;
+	*nch = r.nch;
+	*cut = r.cut;
 	return buf;
 }
 

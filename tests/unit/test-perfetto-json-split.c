@@ -27,6 +27,7 @@
 #include "eatrace/perfetto.h"
 #include "eatrace/pipeline.h"
 #include "output/perfetto-priv.h"
+#include "perfetto-render.h"
 
 static const char *const traces[] = {
 	"traces/cfs/fork-loaded.dat",
@@ -44,55 +45,17 @@ static const char *const traces[] = {
 static char *render(const char *trace, long long cap, bool bound, bool split,
 		    bool two, size_t *len, uint64_t *cut, size_t *taken)
 {
-	struct ea_state_config cfg = {.ncpus = -1};
-	struct ea_acct_config acfg = {0};
-	struct ea_timeline tl;
-	struct ea_consumer cons[2];
-	struct ea_perfetto *pf;
-	struct ea_model *m;
-	struct ea_acct acct;
-	struct ea_run run;
-	struct ea_err err;
-	char *buf;
-	FILE *f;
+	struct render_opts o = {.fmt = EA_PERFETTO_JSON,
+				.cap = cap,
+				.bound = bound,
+				.split = split,
+				.two = two};
+	struct render_out r = {0};
+	char *buf = perfetto_render_with(trace, &o, &r);
 
-	if (ea_model_load(&m, "models/tc2.json", &err))
-		fail_msg("%s", err.msg);
-	assert_int_equal(ea_acct_init(&acct, m, &acfg, &err), 0);
-	ea_acct_state_config(&acct, &cfg);
-	cfg.ncpus = -1;
-	assert_int_equal(ea_timeline_init(&tl, &acct, 0, 20000, true), 0);
-	if (bound && cap)
-		assert_int_equal(ea_perfetto_json_bound(&tl, cap), 0);
-	cons[0] = (struct ea_consumer){&ea_acct_live_ops, &acct};
-	cons[1] = (struct ea_consumer){&ea_timeline_ops, &tl};
-	if (ea_run(&run, trace, &cfg, cons, 2, &err))
-		fail_msg("%s: %s", trace, err.msg);
-	assert_int_equal(ea_acct_done(&acct, run.state, &err), 0);
-	assert_int_equal(ea_timeline_done(&tl, run.state, &err), 0);
-	f = tmpfile();
-	assert_non_null(f);
-	assert_int_equal(ea_perfetto_begin_as(&pf, f, EA_PERFETTO_JSON), 0);
-	ea_perfetto_cap(pf, cap);
-	if (split)
-		ea_perfetto_split(pf, 1);
-	ea_perfetto_process(pf, "actual", &tl, run.state, 0);
-	if (two)
-		ea_perfetto_process(pf, "again", &tl, run.state, 12345);
-	if (!ea_perfetto_truncated(pf, cut))
-		*cut = UINT64_MAX;
-	*taken = pf->split_taken;
-	assert_int_equal(ea_perfetto_end(pf), 0);
-	ea_run_free(&run);
-	*len = (size_t)ftell(f);
-	buf = malloc(*len + 1);
-	assert_non_null(buf);
-	rewind(f);
-	assert_int_equal(fread(buf, 1, *len, f), *len);
-	fclose(f);
-	ea_timeline_free(&tl);
-	ea_acct_free(&acct);
-	ea_model_free(m);
+	*len = r.len;
+	*cut = r.cut;
+	*taken = r.split_taken;
 	return buf;
 }
 
