@@ -210,8 +210,7 @@ int ea_input_open(struct ea_input **inp, const char *path, struct ea_err *err)
 	 * A compressed text trace is decompressed as it is read (text-events.c);
 	 * the binary readers want a file: a decompressed copy (spool.c).
 	 */
-	if (zk != EA_Z_NONE && readers[i] != &ea_reader_text &&
-	    readers[i] != &ea_reader_systrace) {
+	if (zk != EA_Z_NONE && !readers[i]->reads_compressed) {
 		char *cp = NULL;
 		int fd = ea_spool_decompress(real, path, &cp, &stored_bytes, err);
 

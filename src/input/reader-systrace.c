@@ -26,4 +26,5 @@ const struct ea_reader_ops ea_reader_systrace = {
 	.next = ea_text_next,
 	.where = ea_text_where,
 	.close = ea_text_close,
+	.reads_compressed = true,
 };

@@ -42,4 +42,5 @@ const struct ea_reader_ops ea_reader_text = {
 	.next_block = ea_text_next_block,
 	.block_at = ea_text_block_at,
 	.threads = ea_text_threads,
+	.reads_compressed = true,
 };

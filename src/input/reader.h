@@ -60,6 +60,12 @@ struct ea_reader_ops {
 	 * absent.
 	 */
 	int (*threads)(void *priv);
+	/*
+	 * The reader decompresses a gzip'd or zstd'd file as it reads it
+	 * (the text readers: text-events.c); input.c then opens it with the
+	 * file as it is, not a decompressed copy (spool.c).
+	 */
+	bool reads_compressed;
 };
 
 extern const struct ea_reader_ops ea_reader_dat;	/* reader-dat.c */
