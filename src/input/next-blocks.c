@@ -223,3 +223,45 @@ void nb_free(struct nb *b)
 	}
 	b->cur = NULL;
 }
+
+void nb_reader_init(struct nb *b, const struct nb_src *src, const char *env,
+		    bool can, bool compressed, uint64_t bytes)
+{
+	const char *blk = getenv(env);
+
+	nb_init(b, src, blk ? (uint32_t)strtoul(blk, NULL, 10) : 0);
+	b->reads = can && !(blk && !strcmp(blk, "0"));
+	b->compressed = compressed;
+	b->bytes = bytes;
+}
+
+bool nb_reader_reads(struct nb *b)
+{
+	if (!b->reads)
+		return false;
+	if (!b->begun)
+		nb_begin(b, b->compressed, b->bytes);
+	return true;
+}
+
+int nb_reader_next_block(struct nb *b, const struct ea_event **evs,
+			 size_t *n, struct ea_err *err)
+{
+	return nb_reader_reads(b) ? nb_next_block(b, evs, n, err) : 2;
+}
+
+void nb_reader_block_at(struct nb *b, size_t i)
+{
+	if (b->begun)
+		nb_block_at(b, i);
+}
+
+bool nb_reader_checked(const struct nb *b)
+{
+	return b->begun;
+}
+
+int nb_reader_threads(const struct nb *b)
+{
+	return b->reads ? 2 : 1;
+}

@@ -50,6 +50,9 @@ struct nb_src {
 
 struct nb {
 	struct nb_src src;
+	bool reads;		/* the reader reads through b (nb_reader_init()) */
+	bool compressed;	/* nb_reader_init()'s, for nb_begin() */
+	uint64_t bytes;
 	bool begun;		/* nb_begin() done */
 	bool par;		/* a decoding thread runs (q) */
 	bool done;		/* the stream's end or error given */
@@ -116,5 +119,35 @@ void nb_unlock(struct nb *b);
 
 /* Stop and join the decoding thread, free the blocks. */
 void nb_free(struct nb *b);
+
+/*
+ * For a reader that reads through b when it can: the reader's entries
+ * (reader.h) call these with its b (the text and Perfetto readers).
+ *
+ * nb_reader_init(): nb_init() with the events per block of the decoding
+ * thread the environment variable env names (tests: a few exercise the
+ * hand-over), and b read through (can, unless env is "0": the reader's
+ * own next() one at a time, the tests' reference). nb_begin() comes at
+ * the first read, with compressed and bytes (the file's).
+ */
+void nb_reader_init(struct nb *b, const struct nb_src *src, const char *env,
+		    bool can, bool compressed, uint64_t bytes);
+
+/* Whether the reader reads through b; the first time it does, begin. */
+bool nb_reader_reads(struct nb *b);
+
+/* reader.h's next_block: 2 when the reader does not read through b. */
+int nb_reader_next_block(struct nb *b, const struct ea_event **evs,
+			 size_t *n, struct ea_err *err);
+
+/* reader.h's block_at: nothing before b has begun. */
+void nb_reader_block_at(struct nb *b, size_t i);
+
+/* reader.h's checked: b has begun (its events are checked). */
+bool nb_reader_checked(const struct nb *b);
+
+/* reader.h's threads: 2 when the reader reads through b (it may run a
+ * decoding thread), else 1. */
+int nb_reader_threads(const struct nb *b);
 
 #endif

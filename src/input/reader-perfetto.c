@@ -99,8 +99,7 @@ struct pf {
 	struct pcpu *run;
 	uint64_t lim_ts;
 	int lim_cpu;
-	/* read through nb (pf_blocks()), once it has begun */
-	bool blocks;
+	/* read through when pf_blocks_init() says (nb_reader_reads()) */
 	struct nb nb;
 };
 
@@ -728,59 +727,40 @@ static void pf_where(void *priv, char *buf, size_t n)
  */
 static void pf_blocks_init(struct pf *r, int ncpus)
 {
-	const char *env = getenv("EATRACE_PF_BLOCK");
 	struct nb_src src = {r, pf_next_n, pf_pos, pf_where_at, r->path, ncpus};
 
-	r->blocks = !r->ix.expanded && !r->ix.nbufs && r->ix.fd >= 0 &&
-		    !(env && !strcmp(env, "0"));
-	nb_init(&r->nb, &src, env ? (uint32_t)strtoul(env, NULL, 10) : 0);
-}
-
-/* Read through the blocks: the first read begins them. */
-static bool pf_blocks(struct pf *r)
-{
-	if (!r->blocks)
-		return false;
-	if (!r->nb.begun)
-		nb_begin(&r->nb, false, r->ix.len);
-	return true;
+	nb_reader_init(&r->nb, &src, "EATRACE_PF_BLOCK",
+		       !r->ix.expanded && !r->ix.nbufs && r->ix.fd >= 0, false,
+		       r->ix.len);
 }
 
 static int pf_next_op(void *priv, struct ea_event *ev, struct ea_err *err)
 {
 	struct pf *r = priv;
 
-	return pf_blocks(r) ? nb_next(&r->nb, ev, err) : pf_next(r, ev, err);
+	return nb_reader_reads(&r->nb) ? nb_next(&r->nb, ev, err)
+				       : pf_next(r, ev, err);
 }
 
 static int pf_next_block(void *priv, const struct ea_event **evs, size_t *n,
 			 struct ea_err *err)
 {
-	struct pf *r = priv;
-
-	return pf_blocks(r) ? nb_next_block(&r->nb, evs, n, err) : 2;
+	return nb_reader_next_block(&((struct pf *)priv)->nb, evs, n, err);
 }
 
 static void pf_block_at(void *priv, size_t i)
 {
-	struct pf *r = priv;
-
-	if (r->nb.begun)
-		nb_block_at(&r->nb, i);
+	nb_reader_block_at(&((struct pf *)priv)->nb, i);
 }
 
 static bool pf_checked(void *priv)
 {
-	const struct pf *r = priv;
-
-	return r->nb.begun;
+	return nb_reader_checked(&((const struct pf *)priv)->nb);
 }
 
 static int pf_threads(void *priv)
 {
-	const struct pf *r = priv;
-
-	return r->blocks ? 2 : 1;
+	return nb_reader_threads(&((const struct pf *)priv)->nb);
 }
 
 static void pf_close(void *priv)

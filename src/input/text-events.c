@@ -67,9 +67,8 @@ struct text_stream {
 	 * thread of its own, info is the caller's */
 	uint64_t skipped_lines, cut_last_line;
 	struct ea_text_first *first; /* ea_text_first_event()'s skim */
-	/* read through nb (ea_text_use_blocks()), once it has begun */
-	bool blocks;
-	uint64_t bytes; /* the file's, for nb_begin() */
+	uint64_t bytes; /* the file's, for nb_reader_init() */
+	/* read through once ea_text_use_blocks() set it up */
 	struct nb nb;
 };
 
@@ -560,21 +559,11 @@ static void publish(struct text_stream *s)
 		s->info->cut_last_line = s->cut_last_line;
 }
 
-/* Read through the blocks: the first read begins them. */
-static bool use_blocks(struct text_stream *s)
-{
-	if (!s->blocks)
-		return false;
-	if (!s->nb.begun)
-		nb_begin(&s->nb, ea_ts_kind(s->ts) != EA_Z_NONE, s->bytes);
-	return true;
-}
-
 int ea_text_next(void *priv, struct ea_event *ev, struct ea_err *err)
 {
 	struct text_stream *s = priv;
-	int rc = use_blocks(s) ? nb_next(&s->nb, ev, err)
-			       : stream_next(s, ev, err);
+	int rc = nb_reader_reads(&s->nb) ? nb_next(&s->nb, ev, err)
+					 : stream_next(s, ev, err);
 
 	if (rc == 0)
 		publish(s);
@@ -585,11 +574,8 @@ int ea_text_next_block(void *priv, const struct ea_event **evs, size_t *n,
 		       struct ea_err *err)
 {
 	struct text_stream *s = priv;
-	int rc;
+	int rc = nb_reader_next_block(&s->nb, evs, n, err);
 
-	if (!use_blocks(s))
-		return 2;
-	rc = nb_next_block(&s->nb, evs, n, err);
 	if (rc == 0)
 		publish(s);
 	return rc;
@@ -597,24 +583,17 @@ int ea_text_next_block(void *priv, const struct ea_event **evs, size_t *n,
 
 void ea_text_block_at(void *priv, size_t i)
 {
-	struct text_stream *s = priv;
-
-	if (s->nb.begun)
-		nb_block_at(&s->nb, i);
+	nb_reader_block_at(&((struct text_stream *)priv)->nb, i);
 }
 
 bool ea_text_checked(void *priv)
 {
-	const struct text_stream *s = priv;
-
-	return s->nb.begun;
+	return nb_reader_checked(&((const struct text_stream *)priv)->nb);
 }
 
 int ea_text_threads(void *priv)
 {
-	const struct text_stream *s = priv;
-
-	return s->blocks ? 2 : 1;
+	return nb_reader_threads(&((const struct text_stream *)priv)->nb);
 }
 
 void ea_text_where(void *priv, char *buf, size_t n)
@@ -638,12 +617,11 @@ void ea_text_where(void *priv, char *buf, size_t n)
 void ea_text_use_blocks(void *priv, const struct ea_input_info *info)
 {
 	struct text_stream *s = priv;
-	const char *env = getenv("EATRACE_TEXT_BLOCK");
 	struct nb_src src = {s,	      text_next_n, text_pos, text_where_at,
 			     s->path, info->ncpus};
 
-	s->blocks = !(env && !strcmp(env, "0"));
-	nb_init(&s->nb, &src, env ? (uint32_t)strtoul(env, NULL, 10) : 0);
+	nb_reader_init(&s->nb, &src, "EATRACE_TEXT_BLOCK", true,
+		       ea_ts_kind(s->ts) != EA_Z_NONE, s->bytes);
 }
 
 void ea_text_close(void *priv)

@@ -10,7 +10,10 @@
  * CPU past the trace's) ends the stream with input.c's message naming
  * its position, never the reader's later error though next_n() read past
  * it; nb_lock() keeps the decoding thread out; nb_free() in the middle
- * (the thread working or asleep on a full ring) returns.
+ * (the thread working or asleep on a full ring) returns. The readers'
+ * entries (nb_reader_*()): the environment's "0" or a reader that cannot
+ * leaves next() to the reader, its number sets the block's size, the
+ * first read begins with the file's compressed and bytes.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -302,6 +305,81 @@ static void test_free_early(void **unused)
 	ea_input_set_jobs(0);
 }
 
+/* A reader set up by nb_reader_init() with env EATRACE_NB_TEST = val
+ * (NULL: unset), on the heap as start()'s. */
+static struct nb *reader(struct fake *f, const char *val, bool can,
+			 bool compressed, uint64_t bytes)
+{
+	struct nb_src src = {f, fake_next_n, fake_pos, fake_where_at, "fake", 4};
+	struct nb *b = calloc(1, sizeof(*b));
+
+	assert_non_null(b);
+	if (val)
+		assert_int_equal(setenv("EATRACE_NB_TEST", val, 1), 0);
+	else
+		assert_int_equal(unsetenv("EATRACE_NB_TEST"), 0);
+	nb_reader_init(b, &src, "EATRACE_NB_TEST", can, compressed, bytes);
+	return b;
+}
+
+/*
+ * Not read through (EATRACE_NB_TEST=0, or the reader cannot): next_block
+ * 2 (the caller asks next()), one thread, unchecked, nothing decoded.
+ * Read through: two threads said, checked once the first read began it;
+ * blocks of EATRACE_NB_TEST=3 events on a thread of its own from two
+ * jobs; a plain file of 1 KiB (below EA_APART_MIN_BYTES, no jobs asked)
+ * on the caller's, in NB_LOCAL_BLK blocks.
+ */
+static void test_reader_entries(void **unused)
+{
+	static const struct {
+		const char *val;
+		bool can;
+	} off[] = {{"0", true}, {NULL, false}, {"3", false}};
+	const struct ea_event *evs;
+	struct ea_err err;
+	struct fake *f;
+	struct nb *b;
+	size_t n;
+
+	for (size_t i = 0; i < 3; i++) {
+		f = make(NEV, -1);
+		b = reader(f, off[i].val, off[i].can, true, 64u << 20);
+		assert_false(nb_reader_reads(b));
+		assert_int_equal(nb_reader_next_block(b, &evs, &n, &err), 2);
+		assert_int_equal(nb_reader_threads(b), 1);
+		assert_false(nb_reader_checked(b));
+		nb_reader_block_at(b, 0);
+		assert_int_equal(atomic_load(&f->calls), 0);
+		stop(b, f);
+	}
+
+	ea_input_set_jobs(2);
+	f = make(NEV, -1);
+	b = reader(f, "3", true, false, 64u << 20);
+	assert_int_equal(nb_reader_threads(b), 2);
+	assert_false(nb_reader_checked(b));
+	nb_reader_block_at(b, 1);	/* before the first read: nothing */
+	assert_int_equal(atomic_load(&f->calls), 0);
+	assert_int_equal(nb_reader_next_block(b, &evs, &n, &err), 1);
+	assert_true(nb_reader_checked(b));
+	assert_true(nb_threaded(b));
+	assert_int_equal(n, 3);
+	nb_reader_block_at(b, 1);
+	assert_int_equal(nb_pos(b), 17);	/* event 1: 10 * 1 + 7 */
+	stop(b, f);
+
+	ea_input_set_jobs(0);
+	assert_int_equal(unsetenv("EATRACE_JOBS"), 0);
+	f = make(NEV, -1);
+	b = reader(f, NULL, true, false, 1024);
+	assert_int_equal(nb_reader_threads(b), 2);
+	assert_int_equal(nb_reader_next_block(b, &evs, &n, &err), 1);
+	assert_false(nb_threaded(b));
+	assert_int_equal(n, NB_LOCAL_BLK);
+	stop(b, f);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -311,6 +389,7 @@ int main(void)
 		cmocka_unit_test(test_check_error),
 		cmocka_unit_test(test_lock),
 		cmocka_unit_test(test_free_early),
+		cmocka_unit_test(test_reader_entries),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
