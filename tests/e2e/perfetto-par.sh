@@ -16,24 +16,13 @@
 # same, an event's value), a bundle whose third field is malformed (the
 # reader's error, met on the decoding thread).
 . "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/blocks-same.inc"
 . "$(dirname "$0")/../perfetto/lib.sh"
 MODEL=$ROOT/tests/fixtures/energy/two-cpu.json
 
 # same NAME FILE: dump and report json, one at a time against blocks
 same() {
-	for cmd in dump "report -m $MODEL --format json"; do
-		for how in "1 " "2 3" "3 "; do
-			j=${how% *} blk=${how#* }
-			[ "$j" = 3 ] && [ "$cmd" = dump ] && continue
-			# shellcheck disable=SC2086
-			EATRACE_JOBS=$j EATRACE_PF_BLOCK=0 "$EATRACE" $cmd "$2" >"$TMP/a" 2>"$TMP/a.err"
-			ra=$?
-			# shellcheck disable=SC2086
-			EATRACE_JOBS=$j EATRACE_PF_BLOCK=$blk "$EATRACE" $cmd "$2" >"$TMP/b" 2>"$TMP/b.err"
-			rb=$?
-			same_runs "$1: ${cmd%% *} -j $j${blk:+ blocks of $blk}" "one at a time" "blocks"
-		done
-	done
+	blocks_same EATRACE_PF_BLOCK "$1" "$2" dump "report -m $MODEL --format json"
 }
 
 n=0

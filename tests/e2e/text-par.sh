@@ -18,23 +18,13 @@
 # error), a NUL byte and a malformed line past the first blocks, a cut
 # last line (forgiven, in stats' notes).
 . "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/blocks-same.inc"
 MODEL=$ROOT/tests/fixtures/energy/two-cpu.json
 
 # same NAME FILE: every command one at a time against blocks
 same() {
-	for cmd in dump stats "stats --format json" "report -m $MODEL --format json"; do
-		for how in "1 " "2 3" "3 "; do
-			j=${how% *} blk=${how#* }
-			[ "$j" = 3 ] && [ "${cmd%% *}" != report ] && continue
-			# shellcheck disable=SC2086
-			EATRACE_JOBS=$j EATRACE_TEXT_BLOCK=0 "$EATRACE" $cmd "$2" >"$TMP/a" 2>"$TMP/a.err"
-			ra=$?
-			# shellcheck disable=SC2086
-			EATRACE_JOBS=$j EATRACE_TEXT_BLOCK=$blk "$EATRACE" $cmd "$2" >"$TMP/b" 2>"$TMP/b.err"
-			rb=$?
-			same_runs "$1: $cmd -j $j${blk:+ blocks of $blk}" "one at a time" "blocks"
-		done
-	done
+	blocks_same EATRACE_TEXT_BLOCK "$1" "$2" dump stats "stats --format json" \
+		"report -m $MODEL --format json"
 }
 
 n=0
