@@ -395,6 +395,29 @@ static void cpu_counter(struct ea_perfetto *p, char **qname, size_t *qlen,
 	pj_counter(p, *qname, *qlen, ts, t0, val);
 }
 
+/*
+ * The OPP (kHz: ea_pf_priced_khz(), the assumed one's looked up once; 0
+ * when not busy) and idle state (-1 when not idle) that change ch puts
+ * its CPU ct at: *fv, *iv. Whether the OPP differs from the one last
+ * written (ct->f: then fv, its slices' text "fv}}" made).
+ */
+static inline bool cpu_values(struct pj_cpu *ct,
+			      const struct ea_tl_change *ch, long long *fv,
+			      long long *iv)
+{
+	*fv = ch->mode == EA_CPU_BUSY
+		      ? (long long)(ch->freq_khz ? ch->freq_khz
+						 : ct->assumed_khz)
+		      : 0;
+	*iv = ch->mode == EA_CPU_IDLE ? ch->idle_state : -1;
+	if (*fv == ct->f)
+		return false;
+	ct->f = *fv;
+	ct->f_len = (size_t)(PUT_LIT(pj_put_i64(ct->f_txt, *fv), "}}") -
+			     ct->f_txt);
+	return true;
+}
+
 int pj_pass_init(struct pj_pass *ps, struct ea_perfetto *p,
 		 const struct ea_acct *a, int ncpus, struct pf_ahead *held,
 		 size_t max_bytes)
@@ -481,17 +504,8 @@ bool pj_pass_change(struct ea_perfetto *p, struct pj_pass *ps,
 		     : ea_pf_check_cap(p, k, ch->t0))
 		return false;
 	ct = &ps->cpu[c];
-	/* ea_pf_priced_khz(), the assumed OPP's looked up once */
-	fv = ch->mode == EA_CPU_BUSY
-		     ? (long long)(ch->freq_khz ? ch->freq_khz : ct->assumed_khz)
-		     : 0;
-	iv = ch->mode == EA_CPU_IDLE ? ch->idle_state : -1;
-	if (fv != ct->f) {
+	if (cpu_values(ct, ch, &fv, &iv))
 		cpu_counter(p, &ct->opp, &ct->opp_len, true, c, ch->t0, t0, fv);
-		ct->f = fv;
-		ct->f_len = (size_t)(PUT_LIT(pj_put_i64(ct->f_txt, fv), "}}") -
-				     ct->f_txt);
-	}
 	if (iv != ct->i) {
 		cpu_counter(p, &ct->idle, &ct->idle_len, false, c, ch->t0, t0,
 			    iv);
@@ -518,17 +532,9 @@ void pj_pass_skip(struct pj_pass *ps, const struct ea_tl_change *ch)
 		ps->max_cpu = c;
 	if (c >= ps->ncpus || ch->t1 <= ch->t0)
 		return;
-	/* pj_pass_change()'s values, without their text */
+	/* pj_pass_change()'s values, without their counters */
 	ct = &ps->cpu[c];
-	fv = ch->mode == EA_CPU_BUSY
-		     ? (long long)(ch->freq_khz ? ch->freq_khz : ct->assumed_khz)
-		     : 0;
-	iv = ch->mode == EA_CPU_IDLE ? ch->idle_state : -1;
-	if (fv != ct->f) {
-		ct->f = fv;
-		ct->f_len = (size_t)(PUT_LIT(pj_put_i64(ct->f_txt, fv), "}}") -
-				     ct->f_txt);
-	}
+	cpu_values(ct, ch, &fv, &iv);
 	ct->i = iv;
 }
 
