@@ -75,6 +75,19 @@ static void skip_ws(struct scan *sc)
 		sc->i++;
 }
 
+/* Past c if it stands at sc->i (after white space: skip_ws_take()). */
+static void take(struct scan *sc, char c)
+{
+	if (sc->i < sc->n && sc->s[sc->i] == c)
+		sc->i++;
+}
+
+static void skip_ws_take(struct scan *sc, char c)
+{
+	skip_ws(sc);
+	take(sc, c);
+}
+
 static void skip_string(struct scan *sc)
 {
 	char q = sc->s[sc->i++];
@@ -247,21 +260,15 @@ static size_t find_duplicate_key(struct scan *sc, int depth)
 				keys[nkeys] = k;
 				lens[nkeys++] = klen;
 			}
-			skip_ws(sc);
-			if (sc->i < sc->n && sc->s[sc->i] == ':')
-				sc->i++;
+			skip_ws_take(sc, ':');
 			r = find_duplicate_key(sc, depth + 1);
 			if (r != (size_t)-1)
 				return r;
-			skip_ws(sc);
-			if (sc->i < sc->n && sc->s[sc->i] == ',')
-				sc->i++;
+			skip_ws_take(sc, ',');
 			if (sc->i == before)
 				break;
 		}
-		skip_ws(sc);
-		if (sc->i < sc->n && sc->s[sc->i] == '}')
-			sc->i++;
+		skip_ws_take(sc, '}');
 	} else if (sc->s[sc->i] == '[') {
 		sc->i++;
 		for (;;) {
@@ -273,14 +280,11 @@ static size_t find_duplicate_key(struct scan *sc, int depth)
 			r = find_duplicate_key(sc, depth + 1);
 			if (r != (size_t)-1)
 				return r;
-			skip_ws(sc);
-			if (sc->i < sc->n && sc->s[sc->i] == ',')
-				sc->i++;
+			skip_ws_take(sc, ',');
 			if (sc->i == before)
 				break;
 		}
-		if (sc->i < sc->n && sc->s[sc->i] == ']')
-			sc->i++;
+		take(sc, ']');
 	} else {
 		skip_value(sc);
 	}
