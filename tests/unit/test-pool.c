@@ -199,6 +199,19 @@ static void pid_job(size_t i, FILE *out, void *ctx UNUSED)
 	fprintf(out, "%ld", (long)getpid());
 }
 
+/* Four jobs on one worker, replaced after job 1: each job ran once and
+ * exited 0; jobs 0 and 1 printed one pid, 2 and 3 another. */
+static void assert_replaced_after_1(const struct seen *s)
+{
+	for (int i = 0; i < 4; i++) {
+		assert_int_equal(s->count[i], 1);
+		assert_int_equal(s->wstatus[i], 0);
+	}
+	assert_string_equal(s->text[0], s->text[1]);
+	assert_string_equal(s->text[2], s->text[3]);
+	assert_string_not_equal(s->text[1], s->text[2]);
+}
+
 /* One worker: job 1's result still arrives, then the worker is replaced:
  * job 0 and 1 share a pid, 2 and 3 share another. Before the fix the
  * tainted worker ran every job. */
@@ -207,13 +220,7 @@ static void test_tainted_worker_replaced(void **state UNUSED)
 	struct seen s = { 0 };
 
 	assert_int_equal(ea_pool_run(4, 1, pid_job, done, &s), 0);
-	for (int i = 0; i < 4; i++) {
-		assert_int_equal(s.count[i], 1);
-		assert_int_equal(s.wstatus[i], 0);
-	}
-	assert_string_equal(s.text[0], s.text[1]);
-	assert_string_equal(s.text[2], s.text[3]);
-	assert_string_not_equal(s.text[1], s.text[2]);
+	assert_replaced_after_1(&s);
 }
 
 /* Job 1 opens a descriptor and keeps it (as libtracecmd does with a
@@ -247,13 +254,7 @@ static void test_leaking_worker_replaced(void **state UNUSED)
 	assert_int_equal(fstat(mem, &st), 0);
 	close(mem);
 	assert_int_equal(st.st_size, 0);
-	for (int i = 0; i < 4; i++) {
-		assert_int_equal(s.count[i], 1);
-		assert_int_equal(s.wstatus[i], 0);
-	}
-	assert_string_equal(s.text[0], s.text[1]);
-	assert_string_equal(s.text[2], s.text[3]);
-	assert_string_not_equal(s.text[1], s.text[2]);
+	assert_replaced_after_1(&s);
 }
 
 static void on_usr1(int sig UNUSED)
