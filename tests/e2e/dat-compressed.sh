@@ -46,17 +46,6 @@ conv() {
 	fi
 }
 
-# same NAME CMD...: output, stderr and exit status equal under both readers
-same() {
-	name=$1
-	shift
-	EATRACE_DAT_READER=libtracecmd "$@" >"$TMP/a" 2>"$TMP/a.err"
-	ra=$?
-	"$@" >"$TMP/b" 2>"$TMP/b.err"
-	rb=$?
-	same_runs "$name" "libtracecmd" "the own reader"
-}
-
 if [ "$DZ_SHARED" = 1 ]; then
 	set -- $(sampled "$SHARED"/*/*.dat)
 else
@@ -81,10 +70,10 @@ for f in "$@"; do
 		else
 			fail "$b $algo: not read by the own reader: $(cat "$TMP/err")"
 		fi
-		same "$b $algo: dump" "$EATRACE" dump "$z"
+		same_dat_readers "$b $algo: dump" "$EATRACE" dump "$z"
 		cmp -s "$TMP/b" "$TMP/orig.dump" && ok "$b $algo: dump as the original's" ||
 			fail "$b $algo: dump differs from the uncompressed file's"
-		same "$b $algo: stats json" "$EATRACE" stats --format json "$z"
+		same_dat_readers "$b $algo: stats json" "$EATRACE" stats --format json "$z"
 		# decompression on a helper thread or not: the same output and
 		# the same stderr (warnings go there, also with --format json)
 		"$EATRACE" stats -j 1 --format json "$z" >"$TMP/j1" 2>"$TMP/j1.err"
@@ -92,7 +81,7 @@ for f in "$@"; do
 		cmp -s "$TMP/j1" "$TMP/j2" && cmp -s "$TMP/j1.err" "$TMP/j2.err" &&
 			ok "$b $algo: -j 1 as -j 2" ||
 			fail "$b $algo: stats -j 1 differs from -j 2: $(diff "$TMP/j1" "$TMP/j2" | head -n 4; diff "$TMP/j1.err" "$TMP/j2.err" | head -n 4)"
-		same "$b $algo: report json" "$EATRACE" report -m "$MODEL" --format json "$z"
+		same_dat_readers "$b $algo: report json" "$EATRACE" report -m "$MODEL" --format json "$z"
 		rm -f "$z"
 	done
 done

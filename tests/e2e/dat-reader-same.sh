@@ -15,17 +15,6 @@
 # As readers-dat.sh: leaks inside libtracecmd/libtraceevent, not ours.
 lsan_dat
 
-# same NAME CMD...: output and exit status equal under both readers.
-same() {
-	name=$1
-	shift
-	EATRACE_DAT_READER=libtracecmd "$@" >"$TMP/a" 2>"$TMP/a.err"
-	ra=$?
-	"$@" >"$TMP/b" 2>"$TMP/b.err"
-	rb=$?
-	same_runs "$name" "libtracecmd" "the own reader"
-}
-
 # Under make sanitize a sixth (4 of 31: v7 of this machine's recordings;
 # v6 in vm-v6.dat below, compressed files in dat-compressed.sh), none over
 # 1 MB (trappy's 3.3 MB trace.dat, 12 s of CPU sanitized here, is read
@@ -37,8 +26,8 @@ for f in $(sampled_1_in 6 "$ROOT"/traces/*/*.dat "$SHARED"/*/*.dat); do
 	[ "${EA_SANITIZE:-0}" = 1 ] && [ "$(wc -c <"$f")" -gt 1048576 ] && continue
 	b=$(basename "$f")
 	n=$((n + 1))
-	same "$b: dump" "$EATRACE" dump "$f"
-	same "$b: stats json" "$EATRACE" stats --format json "$f"
+	same_dat_readers "$b: dump" "$EATRACE" dump "$f"
+	same_dat_readers "$b: stats json" "$EATRACE" stats --format json "$f"
 	# compressed ones too, decompressed by dat-chunks.c (dat-compressed.sh)
 	if EATRACE_DAT_READER=pages "$EATRACE" stats "$f" >/dev/null 2>"$TMP/err"; then
 		ok "$b: read by the page walker"
@@ -53,7 +42,7 @@ min=10
 # A model for report, from the repository's fixtures.
 MODEL=$ROOT/tests/fixtures/energy/two-cpu.json
 VM=$ROOT/traces/vm/vm-v6.dat
-same "vm-v6: report json" "$EATRACE" report -m "$MODEL" --format json "$VM"
+same_dat_readers "vm-v6: report json" "$EATRACE" report -m "$MODEL" --format json "$VM"
 
 # ---- corrupt data pages ------------------------------------------------------
 # vm-v6.dat: 20 pages of 4096 bytes; CPU 1's pages at 69632, 73728 and

@@ -67,6 +67,19 @@ same_runs() {
 	fi
 }
 
+# same_dat_readers NAME CMD...: CMD's output, stderr and exit status the
+# same under libtracecmd (EATRACE_DAT_READER=libtracecmd) as under the own
+# trace.dat reader (same_runs).
+same_dat_readers() {
+	name=$1
+	shift
+	EATRACE_DAT_READER=libtracecmd "$@" >"$TMP/a" 2>"$TMP/a.err"
+	ra=$?
+	"$@" >"$TMP/b" 2>"$TMP/b.err"
+	rb=$?
+	same_runs "$name" "libtracecmd" "the own reader"
+}
+
 # $SINGLE_REPLAY: extra options for a replay whose checks read only the
 # main run's figures. Empty, but under `make sanitize` "--ensemble 1
 # --no-sensitivity": one replay instead of twelve (the ten ensemble members
