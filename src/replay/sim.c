@@ -385,7 +385,7 @@ bool sim_step(struct sim *s)
 
 int sim_run(struct sim *s)
 {
-	struct ea_event *ev;
+	struct sim_out *o;
 
 	while (sim_step(s))
 		;
@@ -398,10 +398,9 @@ int sim_run(struct sim *s)
 	s->end_ns = s->now;
 	/* Close the timeline at its end: the recording's last instant, or
 	 * when its last task was done. */
-	ev = sim_emit(s, 0, EA_EV_MARKER, KEY_SIM, e_task(s, 0));
-	if (ev)
-		snprintf(ev->marker.text, sizeof(ev->marker.text),
-			 "eatrace: replay end");
+	o = sim_emit(s, 0, EA_EV_MARKER, KEY_SIM, e_task(s, 0));
+	if (o)
+		o->marker.text = SIM_MARK_END;
 	for (int i = 0; i < s->ncpus && s->oracle_pass1; i++)
 		if (s->cpus[i].e_idle)
 			sim_push_len(s, &s->cpus[i],

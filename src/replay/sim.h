@@ -185,11 +185,58 @@ struct sim_cpu {
 #define SIM_APART_BATCH 448
 #endif
 
+/*
+ * An emitted event as the simulator records it (sim-emit.c): what changes
+ * during the run, and task indices for what does not (pids, prios, comms),
+ * from which sim_build_event() (sim-build.c) makes the ea_event and its
+ * comm when it is delivered, on the sink's thread when it has one.
+ */
+enum sim_mark { SIM_MARK_START = 1, SIM_MARK_END }; /* a marker's text */
+
 struct sim_out {
-	struct ea_event ev;
-	uint64_t key;
+	uint64_t ts;
+	uint64_t key; /* ordered by (key, order) within an instant */
 	uint32_t order;
-	char comm[EA_COMM_LEN];
+	uint8_t type; /* enum ea_event_type */
+	int32_t cpu;
+	int32_t cur_pid;
+	int32_t task; /* the task whose comm it carries (-1: none) */
+	union {
+		struct { /* prev: cur_pid and task */
+			int32_t next_pid, next_task;
+			uint8_t prev_state;
+		} sw;
+		struct {
+			int32_t task, target_cpu; /* the wakee */
+		} wake;
+		struct {
+			uint32_t khz;
+			int32_t cpu;
+		} freq;
+		struct {
+			int32_t state, cpu;
+		} idle;
+		struct {
+			int32_t cpu, target, step;
+			uint8_t enter;
+		} hotplug;
+		struct {
+			int32_t val;
+			uint8_t begin;
+		} suspend;
+		struct {
+			uint8_t text; /* enum sim_mark */
+		} marker;
+	};
+};
+
+/* What sim_build_event() reads, fixed for the run (sim_init()). */
+struct sim_names {
+	const struct rp_task *tasks; /* the workload's: pid, prio, comm */
+	const char (*comms)[EA_COMM_LEN]; /* each task's, as emitted */
+	const char (*swapper)[EA_COMM_LEN]; /* each CPU's idle task's */
+	int ncpus;
+	bool no_comms; /* the sink reads no comm */
 };
 
 struct sim {
@@ -286,6 +333,7 @@ struct sim {
 	struct rp_cl_cache *clc; /* the model, as the policies use it */
 	char (*comms)[EA_COMM_LEN]; /* each task's, as emitted */
 	char (*swapper)[EA_COMM_LEN]; /* each CPU's idle task's */
+	struct sim_names names; /* the three above, for sim_build_event() */
 	/* output: events of past instants, ordered, before bucket0; then
 	 * those at time `now`, ordered when the next instant comes */
 	struct sim_out *out;
@@ -460,12 +508,16 @@ int sim_arrivals_alloc(struct sim *s);
 void sim_arrivals_free(struct sim *s);
 void sim_arrivals_rewind(struct sim *s);
 
+/* sim-build.c: an emitted event's ea_event and comm from its record */
+const char *sim_build_event(const struct sim_names *nm,
+			    const struct sim_out *o, struct ea_event *ev);
+void sim_swapper_comm(int cpu, char *out);
+
 /* sim-emit.c: the simulated events, ordered, to the sink */
-struct ea_event *sim_emit(struct sim *s, int cpu, uint8_t type, uint64_t key,
-			  int cur_task);
+struct sim_out *sim_emit(struct sim *s, int cpu, uint8_t type, uint64_t key,
+			 int cur_task);
 void sim_close_bucket(struct sim *s);
 void sim_flush(struct sim *s);
-void sim_swapper_comm(int cpu, char *out);
 void sim_emit_switch(struct sim *s, int cpu, int next, uint64_t key);
 
 /* sim-apart.c: the sink on a thread of its own, beside the simulator */
