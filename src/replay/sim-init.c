@@ -22,6 +22,7 @@ static void reset(struct sim *s)
 {
 	const struct ea_workload *w = s->w;
 
+	sim_ahead_end(s); /* the tournament is s's again */
 	s->now = s->first_ts = w->counts.first_ts;
 	s->last_ts = w->counts.last_ts;
 	s->win0 = w->counts.win_start;
@@ -351,6 +352,7 @@ int sim_rewind(struct sim *s)
 
 void sim_free(struct sim *s)
 {
+	sim_ahead_end(s); /* the tournament is s's again, to be freed */
 	for (int i = 0; s->cpus && i < s->ncpus; i++) {
 		free(s->cpus[i].rq);
 		free(s->cpus[i].idle_lens);

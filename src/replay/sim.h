@@ -21,6 +21,16 @@ struct sim_arrival {
 	uint32_t task, act;
 };
 
+/*
+ * The tournament of each task's next arrival (sim-arrivals.c): heap by
+ * task, lt its nodes, lt_n leaves; nheap: the tasks with one left.
+ */
+struct sim_tour {
+	struct sim_arrival *heap;
+	uint32_t *lt;
+	size_t nheap, lt_n;
+};
+
 struct sim_task {
 	uint64_t rem; /* its work left, ns x cap; UINT64_MAX: open
 			 (following segments: the segment's) */
@@ -184,6 +194,12 @@ struct sim_cpu {
 #ifndef SIM_APART_BATCH
 #define SIM_APART_BATCH 448
 #endif
+/* arrivals per chunk when merged ahead (sim-ahead.c): 80 bytes each, 8
+ * chunks (1.3 MB), some 15 ms of simulation ahead on the bench's trace,
+ * against the thread's wake-ups on a loaded machine */
+#ifndef SIM_AHEAD_CHUNK
+#define SIM_AHEAD_CHUNK 2048
+#endif
 
 /*
  * An emitted event as the simulator records it (sim-emit.c): what changes
@@ -268,15 +284,16 @@ struct sim {
 	size_t ntasks;
 	/*
 	 * Arrivals in (t, seq, task) order: a tournament of each task's next
-	 * one when every task's own arrivals are in that order (heap: by
-	 * task, lt: its nodes, lt_n leaves; nheap: the tasks with one left;
-	 * sim-arrivals.c), else all of them sorted (arr, narr, ai).
+	 * one when every task's own arrivals are in that order (tour:
+	 * sim-arrivals.c), else all of them sorted (arr, narr, ai). While
+	 * the tournament is played ahead on a thread of its own (ahead:
+	 * sim-ahead.c), that thread holds it, and arr, narr and ai are the
+	 * arrivals it handed over.
 	 */
-	struct sim_arrival *heap;
-	uint32_t *lt;
-	size_t nheap, lt_n;
+	struct sim_tour tour;
 	struct sim_arrival *arr;
 	size_t narr, ai;
+	struct sim_ahead *ahead;
 	/* frequency domains in order of their first CPU: the CPUs of d are
 	 * dom_cpu[dom_start[d] .. dom_start[d + 1]), ascending */
 	int ndoms;
@@ -501,6 +518,10 @@ static inline bool is_off(const struct sim *s, int cpu)
 
 /* sim-arrivals.c: arrivals in (time, recorded order, task) order */
 struct sim_arrival sim_arr_pop(struct sim *s);
+/* The next arrival of tournament tr (not empty), which s does not hold,
+ * read from the workload without s's tasks: for sim-ahead.c's thread. */
+struct sim_arrival sim_tour_pop_apart(const struct sim *s,
+				      struct sim_tour *tr);
 bool sim_arrivals_in_order(const struct ea_workload *w, bool keep_gaps,
 			   size_t *n);
 int sim_arrivals_sort(struct sim *s);
@@ -519,6 +540,13 @@ struct sim_out *sim_emit(struct sim *s, int cpu, uint8_t type, uint64_t key,
 void sim_close_bucket(struct sim *s);
 void sim_flush(struct sim *s);
 void sim_emit_switch(struct sim *s, int cpu, int next, uint64_t key);
+
+/* sim-ahead.c: the arrivals merged ahead on a thread of its own */
+/* sim_ahead_start(): simulator.h */
+/* The next arrival (sim_arr_peek()'s), its activation in its task's cache. */
+struct sim_arrival sim_ahead_pop(struct sim *s);
+/* The thread stopped, the tournament s's again (nothing if none). */
+void sim_ahead_end(struct sim *s);
 
 /* sim-apart.c: the sink on a thread of its own, beside the simulator */
 /* sim_apart_start(): simulator.h */
@@ -656,8 +684,8 @@ static inline void sim_sync_cpu(struct sim *s, int cpu)
 /* The next arrival due, NULL when there is none. */
 static inline const struct sim_arrival *sim_arr_peek(const struct sim *s)
 {
-	if (s->heap)
-		return s->nheap ? &s->heap[s->lt[0]] : NULL;
+	if (s->tour.heap)
+		return s->tour.nheap ? &s->tour.heap[s->tour.lt[0]] : NULL;
 	return s->ai < s->narr ? &s->arr[s->ai] : NULL;
 }
 
