@@ -138,8 +138,7 @@ struct sim_arrival sim_arr_pop(struct sim *s)
 	return tour_pop(s, false, &s->tour);
 }
 
-struct sim_arrival sim_tour_pop_apart(const struct sim *s,
-				      struct sim_tour *tr)
+struct sim_arrival sim_tour_pop_apart(const struct sim *s, struct sim_tour *tr)
 {
 	return tour_pop(s, true, tr);
 }
@@ -238,8 +237,8 @@ void sim_arrivals_rewind(struct sim *s)
 	if (tr->heap) {
 		tr->nheap = 0;
 		for (size_t i = 0; i < tr->lt_n; i++) {
-			if (i < s->ntasks &&
-			    next_arrival(s, false, (uint32_t)i, 0, &tr->heap[i]))
+			if (i < s->ntasks && next_arrival(s, false, (uint32_t)i,
+							  0, &tr->heap[i]))
 				tr->nheap++;
 			else
 				arr_none(&tr->heap[i], (uint32_t)i);

@@ -37,8 +37,7 @@ void sim_swapper_comm(int cpu, char *out)
 }
 
 /* A switch's prev or next comm: the task's, or the CPU's idle task's. */
-static void task_comm(const struct sim_names *nm, int task, int cpu,
-		      char *out)
+static void task_comm(const struct sim_names *nm, int task, int cpu, char *out)
 {
 	if (task >= 0)
 		memcpy(out, nm->tasks[task].comm, EA_COMM_LEN);
@@ -59,8 +58,8 @@ static int32_t task_prio(const struct sim_names *nm, int task)
  * emits them (at most EA_COMM_LEN - 1 bytes, zero-padded), "<idle>" for
  * none or pid 0, all zero when the sink reads no comm.
  */
-const char *sim_build_event(const struct sim_names *nm,
-			    const struct sim_out *o, struct ea_event *ev)
+const char *sim_build_event(const struct sim_names *nm, const struct sim_out *o,
+			    struct ea_event *ev)
 {
 	static const char none[EA_COMM_LEN];
 	static const char idle[EA_COMM_LEN] = "<idle>";

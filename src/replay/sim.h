@@ -520,8 +520,7 @@ static inline bool is_off(const struct sim *s, int cpu)
 struct sim_arrival sim_arr_pop(struct sim *s);
 /* The next arrival of tournament tr (not empty), which s does not hold,
  * read from the workload without s's tasks: for sim-ahead.c's thread. */
-struct sim_arrival sim_tour_pop_apart(const struct sim *s,
-				      struct sim_tour *tr);
+struct sim_arrival sim_tour_pop_apart(const struct sim *s, struct sim_tour *tr);
 bool sim_arrivals_in_order(const struct ea_workload *w, bool keep_gaps,
 			   size_t *n);
 int sim_arrivals_sort(struct sim *s);
@@ -530,8 +529,8 @@ void sim_arrivals_free(struct sim *s);
 void sim_arrivals_rewind(struct sim *s);
 
 /* sim-build.c: an emitted event's ea_event and comm from its record */
-const char *sim_build_event(const struct sim_names *nm,
-			    const struct sim_out *o, struct ea_event *ev);
+const char *sim_build_event(const struct sim_names *nm, const struct sim_out *o,
+			    struct ea_event *ev);
 void sim_swapper_comm(int cpu, char *out);
 
 /* sim-emit.c: the simulated events, ordered, to the sink */

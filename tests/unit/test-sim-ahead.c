@@ -59,8 +59,8 @@ static void finish(struct sim *s, struct result *r)
 }
 
 /* One run of pol on w: chunk 0 merges here, else ahead in chunks of it. */
-static void one_run(const struct ea_workload *w, const char *pol,
-		    size_t chunk, bool apart, struct result *r)
+static void one_run(const struct ea_workload *w, const char *pol, size_t chunk,
+		    bool apart, struct result *r)
 {
 	struct sim s;
 

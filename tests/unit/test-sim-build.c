@@ -58,8 +58,7 @@ static struct ea_event want_of(uint64_t ts, int cpu, int cur_pid, int type)
 	return e;
 }
 
-static struct sim_out rec(uint64_t ts, int cpu, int cur_pid, int type,
-			  int task)
+static struct sim_out rec(uint64_t ts, int cpu, int cur_pid, int type, int task)
 {
 	struct sim_out o;
 
@@ -261,9 +260,12 @@ static void swapper_names(void **unused)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(switch_to_idle), cmocka_unit_test(switch_from_idle),
-		cmocka_unit_test(wakeup),	  cmocka_unit_test(cpu_events),
-		cmocka_unit_test(markers),	  cmocka_unit_test(no_comms),
+		cmocka_unit_test(switch_to_idle),
+		cmocka_unit_test(switch_from_idle),
+		cmocka_unit_test(wakeup),
+		cmocka_unit_test(cpu_events),
+		cmocka_unit_test(markers),
+		cmocka_unit_test(no_comms),
 		cmocka_unit_test(swapper_names),
 	};
 
