@@ -50,8 +50,8 @@ FOLDER_LAYERS = {
         ["select-idle-sibling"],  # shared by policies
         ["policy-*", "governor", "idle"],  # policies, governors, idle states
         ["policy"],  # the policy table
-        ["sim-emit", "sim-apart", "sim-pelt", "sim-arrivals", "sim-exit", "sim-load", "sim-eevdf", "lats"],  # the simulator, by mechanism
-        ["sim-idle", "sim-freq", "sim-rq", "sim-busy0"],
+        ["sim-build", "sim-emit", "sim-apart", "sim-pelt", "sim-arrivals", "sim-exit", "sim-load", "sim-eevdf", "lats"],  # the simulator, by mechanism
+        ["sim-idle", "sim-freq", "sim-rq", "sim-busy0", "sim-ahead"],
         ["sim-act", "sim-offline"],
         ["sim-balance", "sim-wake"],
         ["sim-pick"],

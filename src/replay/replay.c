@@ -96,8 +96,11 @@ int ea_replay_run(const struct ea_workload *w,
 	sim_set_sink(s, rp_pricing_event, r->pricing);
 	if (!cfg->sink) /* the pricing passes comms to the sink alone */
 		sim_sink_no_comms(s);
-	if (cfg->price_apart)
-		(void)sim_apart_start(s); /* else here: slower, not wrong */
+	if (cfg->price_apart) {
+		/* else here: slower, not wrong */
+		(void)sim_apart_start(s);
+		(void)sim_ahead_start(s, 0);
+	}
 	if (sim_run(s)) {
 		ea_err_set(err, "replay %s: %s", pol->name,
 			   *rp_pricing_error(r->pricing)

@@ -35,14 +35,14 @@ struct sim_apart {
 	atomic_bool failed; /* the sink refused an event */
 	int (*sink)(void *ctx, const struct ea_event *ev, const char *comm);
 	void *ctx;
-	bool no_comms;
+	struct sim_names names; /* the events made from the records here */
 	pthread_t th;
 };
 
 static void *deliver_main(void *arg)
 {
-	static const char none[EA_COMM_LEN];
 	struct sim_apart *a = arg;
+	struct ea_event ev;
 	int slot;
 
 	while ((slot = ea_hand_ring_take(&a->ring)) >= 0) {
@@ -52,8 +52,10 @@ static void *deliver_main(void *arg)
 			atomic_load_explicit(&a->failed, memory_order_relaxed);
 
 		for (size_t i = 0; i < n && !failed; i++) {
-			if (a->sink(a->ctx, &o[i].ev,
-				    a->no_comms ? none : o[i].comm))
+			const char *comm =
+				sim_build_event(&a->names, &o[i], &ev);
+
+			if (a->sink(a->ctx, &ev, comm))
 				failed = true;
 		}
 		if (failed)
@@ -75,7 +77,7 @@ int sim_apart_start(struct sim *s)
 		return -1;
 	a->sink = s->sink;
 	a->ctx = s->sink_ctx;
-	a->no_comms = s->no_comms;
+	a->names = s->names;
 	/* the simulator's buffer (with what it holds) is the ring's first */
 	a->buf[0] = s->out;
 	a->cap[0] = s->out_cap;

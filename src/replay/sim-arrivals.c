@@ -10,9 +10,9 @@
 
 /*
  * When each task's own arrivals come in order, they are merged by a
- * tournament of losers: s->heap[task] holds each task's next one (past
+ * tournament of losers: tour.heap[task] holds each task's next one (past
  * the tasks, and once a task has none left, a key after every arrival),
- * s->lt the tournament: lt[0] the task whose arrival is next, lt[n] for n
+ * tour.lt the tournament: lt[0] the task whose arrival is next, lt[n] for n
  * in [1, L) the loser at node n, task i the leaf L + i (L = lt_n, a power
  * of two, at least ntasks). Taking the next arrival and putting that
  * task's following one in its place plays one path again, leaf to root:
@@ -36,14 +36,14 @@ static void arr_none(struct sim_arrival *a, uint32_t task)
 }
 
 /* The key of leaf task changed: its path to the root played again. */
-static void replay_path(struct sim *s, uint32_t task)
+static void replay_path(struct sim_tour *tr, uint32_t task)
 {
-	const struct sim_arrival *h = s->heap;
-	uint32_t *lt = s->lt, win = task;
+	const struct sim_arrival *h = tr->heap;
+	uint32_t *lt = tr->lt, win = task;
 	/* the winner's key at hand: arr_less(&h[o], &h[win]) */
 	uint64_t wt = h[win].t, wseq = h[win].seq;
 
-	for (size_t n = (s->lt_n + task) >> 1; n; n >>= 1) {
+	for (size_t n = (tr->lt_n + task) >> 1; n; n >>= 1) {
 		uint32_t o = lt[n];
 		uint64_t ot = h[o].t;
 
@@ -61,11 +61,11 @@ static void replay_path(struct sim *s, uint32_t task)
 }
 
 /* Every node from the leaves' keys (lt[L, 2L): the nodes' winners). */
-static void build_tree(struct sim *s)
+static void build_tree(struct sim_tour *tr)
 {
-	const struct sim_arrival *h = s->heap;
-	size_t L = s->lt_n;
-	uint32_t *lt = s->lt, *win = s->lt + L;
+	const struct sim_arrival *h = tr->heap;
+	size_t L = tr->lt_n;
+	uint32_t *lt = tr->lt, *win = tr->lt + L;
 
 	for (size_t n = L; n-- > 1;) {
 		/* a child at L or past it is a leaf: its task */
@@ -85,14 +85,26 @@ static void build_tree(struct sim *s)
 	lt[0] = L > 1 ? win[1] : 0;
 }
 
-/* Task i's first arrival from acts[k] on into *a; false if none is left. */
-static bool next_arrival(const struct sim *s, uint32_t i, size_t k,
-			 struct sim_arrival *a)
+/*
+ * Task i's first arrival from acts[k] on into *a; false if none is left.
+ * apart: read from the workload, not through s's task (another thread's).
+ */
+static inline __attribute__((always_inline)) bool
+next_arrival(const struct sim *s, bool apart, uint32_t i, size_t k,
+	     struct sim_arrival *a)
 {
 	const struct rp_task *t = &s->w->tasks[i];
 
 	for (; k < t->nacts; k++) {
-		const struct rp_act *x = sim_task_act(&s->tasks[i], k);
+		struct rp_act d;
+		const struct rp_act *x;
+
+		if (apart) {
+			d = rp_task_act(t, k);
+			x = &d;
+		} else {
+			x = sim_task_act(&s->tasks[i], k);
+		}
 
 		/* the task's next activation, for when it arrives */
 		__builtin_prefetch(t->packs + t->k0 + k + 1);
@@ -106,19 +118,29 @@ static bool next_arrival(const struct sim *s, uint32_t i, size_t k,
 	return false;
 }
 
+static inline __attribute__((always_inline)) struct sim_arrival
+tour_pop(const struct sim *s, bool apart, struct sim_tour *tr)
+{
+	struct sim_arrival a = tr->heap[tr->lt[0]];
+
+	if (!next_arrival(s, apart, a.task, a.act + 1, &tr->heap[a.task])) {
+		arr_none(&tr->heap[a.task], a.task);
+		tr->nheap--;
+	}
+	replay_path(tr, a.task);
+	return a;
+}
+
 struct sim_arrival sim_arr_pop(struct sim *s)
 {
-	struct sim_arrival a;
-
-	if (!s->heap)
+	if (!s->tour.heap)
 		return s->arr[s->ai++];
-	a = s->heap[s->lt[0]];
-	if (!next_arrival(s, a.task, a.act + 1, &s->heap[a.task])) {
-		arr_none(&s->heap[a.task], a.task);
-		s->nheap--;
-	}
-	replay_path(s, a.task);
-	return a;
+	return tour_pop(s, false, &s->tour);
+}
+
+struct sim_arrival sim_tour_pop_apart(const struct sim *s, struct sim_tour *tr)
+{
+	return tour_pop(s, true, tr);
 }
 
 static int cmp_arr(const void *a, const void *b)
@@ -184,14 +206,15 @@ int sim_arrivals_sort(struct sim *s)
 /* The tournament's arrays for ntasks tasks: 0 or -1 (memory). */
 int sim_arrivals_alloc(struct sim *s)
 {
+	struct sim_tour *tr = &s->tour;
 	size_t L = 1;
 
 	while (L < s->ntasks)
 		L *= 2;
-	s->heap = calloc(L, sizeof(*s->heap));
-	s->lt = calloc(2 * L, sizeof(*s->lt));
-	s->lt_n = L;
-	if (!s->heap || !s->lt) {
+	tr->heap = calloc(L, sizeof(*tr->heap));
+	tr->lt = calloc(2 * L, sizeof(*tr->lt));
+	tr->lt_n = L;
+	if (!tr->heap || !tr->lt) {
 		sim_fail(s, "out of memory");
 		return -1;
 	}
@@ -200,26 +223,26 @@ int sim_arrivals_alloc(struct sim *s)
 
 void sim_arrivals_free(struct sim *s)
 {
-	free(s->heap);
-	free(s->lt);
-	s->heap = NULL;
-	s->lt = NULL;
-	s->nheap = s->lt_n = 0;
+	free(s->tour.heap);
+	free(s->tour.lt);
+	s->tour = (struct sim_tour){0};
 }
 
 /* Back to the first arrival: the tournament of each task's first one (with
  * none, the sorted array's cursor is the caller's). */
 void sim_arrivals_rewind(struct sim *s)
 {
-	if (s->heap) {
-		s->nheap = 0;
-		for (size_t i = 0; i < s->lt_n; i++) {
-			if (i < s->ntasks &&
-			    next_arrival(s, (uint32_t)i, 0, &s->heap[i]))
-				s->nheap++;
+	struct sim_tour *tr = &s->tour;
+
+	if (tr->heap) {
+		tr->nheap = 0;
+		for (size_t i = 0; i < tr->lt_n; i++) {
+			if (i < s->ntasks && next_arrival(s, false, (uint32_t)i,
+							  0, &tr->heap[i]))
+				tr->nheap++;
 			else
-				arr_none(&s->heap[i], (uint32_t)i);
+				arr_none(&tr->heap[i], (uint32_t)i);
 		}
-		build_tree(s);
+		build_tree(tr);
 	}
 }

@@ -8,7 +8,10 @@
  * the `recorded` choices this reproduces the recording's order, which
  * matters to cluster wakeups (whether a CPU leaves idle before or after its
  * sibling enters it at the same nanosecond). They reach the sink (the
- * accountant's state stage) in batches of instants.
+ * accountant's state stage) in batches of instants. The simulator keeps a
+ * compact record of each (struct sim_out); the ea_event and its comm are
+ * made from it on delivery (sim-build.c), on the sink's thread when it
+ * has one (sim-apart.c).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -16,20 +19,12 @@
 #include "replay/sim.h"
 
 /*
- * The comm an emitted event carries: the task's, as snprintf("%s") would
- * copy it (at most EA_COMM_LEN - 1 bytes, zero-padded), or "<idle>".
+ * A record for an event on cpu of type at the current instant, caused by
+ * the recorded event key, carrying cur_task's comm; the caller fills its
+ * type's fields (struct sim_out). NULL when nothing is emitted.
  */
-static const char *comm_of(const struct sim *s, int32_t pid, int task)
-{
-	static const char idle[EA_COMM_LEN] = "<idle>";
-
-	if (pid <= 0 || task < 0)
-		return idle;
-	return s->comms[task];
-}
-
-struct ea_event *sim_emit(struct sim *s, int cpu, uint8_t type, uint64_t key,
-			  int cur_task)
+struct sim_out *sim_emit(struct sim *s, int cpu, uint8_t type, uint64_t key,
+			 int cur_task)
 {
 	struct sim_cpu *c = &s->cpus[cpu];
 	struct sim_out *o;
@@ -51,17 +46,14 @@ struct ea_event *sim_emit(struct sim *s, int cpu, uint8_t type, uint64_t key,
 		key = c->kmax;
 	c->kmax = key;
 	o = &s->out[s->nout++];
-	memset(&o->ev, 0, sizeof(o->ev));
 	o->key = key;
 	o->order = s->order++;
-	o->ev.ts = s->now;
-	o->ev.cpu = cpu;
-	o->ev.cur_pid = c->e_pid;
-	o->ev.type = type;
-	if (!s->no_comms)
-		memcpy(o->comm, comm_of(s, c->e_pid, cur_task),
-		       sizeof(o->comm));
-	return &o->ev;
+	o->ts = s->now;
+	o->type = type;
+	o->cpu = cpu;
+	o->cur_pid = c->e_pid;
+	o->task = cur_task;
+	return o;
 }
 
 static int cmp_out(const void *a, const void *b)
@@ -100,7 +92,7 @@ static void sort_out(struct sim_out *out, size_t n)
 /* Hand the ordered events over to the sink. */
 static void deliver(struct sim *s)
 {
-	static const char none[EA_COMM_LEN];
+	struct ea_event ev;
 
 	if (s->apart) {
 		if (s->nout)
@@ -109,8 +101,9 @@ static void deliver(struct sim *s)
 		return;
 	}
 	for (size_t i = 0; i < s->nout && !s->error[0]; i++) {
-		if (s->sink(s->sink_ctx, &s->out[i].ev,
-			    s->no_comms ? none : s->out[i].comm))
+		const char *comm = sim_build_event(&s->names, &s->out[i], &ev);
+
+		if (s->sink(s->sink_ctx, &ev, comm))
 			sim_fail(s, "cannot write the simulated events");
 		s->events++;
 	}
@@ -138,44 +131,12 @@ void sim_flush(struct sim *s)
 	deliver(s);
 }
 
-/* The idle task's comm on cpu: "swapper/CPU". */
-void sim_swapper_comm(int cpu, char *out)
-{
-	char buf[32] = "swapper/";
-	char digits[12];
-	size_t n = 0, len = 8;
-
-	if (cpu < 0) {
-		snprintf(buf, sizeof(buf), "swapper/%d", cpu);
-	} else {
-		do {
-			digits[n++] = (char)('0' + cpu % 10);
-			cpu /= 10;
-		} while (cpu);
-		while (n)
-			buf[len++] = digits[--n];
-	}
-	memcpy(out, buf, EA_COMM_LEN - 1);
-	out[EA_COMM_LEN - 1] = '\0';
-}
-
-/* A task's comm, or the idle task's (made once per CPU: sim_init()). */
-static void task_comm(const struct sim *s, int task, int cpu, char *out)
-{
-	if (task >= 0)
-		memcpy(out, s->tasks[task].w->comm, EA_COMM_LEN);
-	else if (cpu >= 0 && cpu < s->ncpus)
-		memcpy(out, s->swapper[cpu], EA_COMM_LEN);
-	else
-		sim_swapper_comm(cpu, out);
-}
-
 void sim_emit_switch(struct sim *s, int cpu, int next, uint64_t key)
 {
 	struct sim_cpu *c = &s->cpus[cpu];
 	int prev = e_task(s, cpu);
 	int32_t next_pid = next >= 0 ? s->tasks[next].w->pid : 0;
-	struct ea_event *ev;
+	struct sim_out *o;
 
 	if (c->e_pid == next_pid)
 		return;
@@ -186,25 +147,20 @@ void sim_emit_switch(struct sim *s, int cpu, int next, uint64_t key)
 		c->e_pid = next_pid;
 		c->e_task = next;
 		if (next_pid > 0) {
-			ev = sim_emit(s, cpu, EA_EV_MARKER, key, next);
-			if (ev)
-				snprintf(ev->marker.text,
-					 sizeof(ev->marker.text),
-					 "eatrace: replay");
+			o = sim_emit(s, cpu, EA_EV_MARKER, key, next);
+			if (o)
+				o->marker.text = SIM_MARK_START;
 		}
 		return;
 	}
-	ev = sim_emit(s, cpu, EA_EV_SWITCH, key, prev);
-	if (ev) {
-		ev->sw.prev_pid = c->e_pid;
-		ev->sw.next_pid = next_pid;
-		ev->sw.prev_prio = prev >= 0 ? s->tasks[prev].w->prio : 120;
-		ev->sw.next_prio = next >= 0 ? s->tasks[next].w->prio : 120;
-		ev->sw.prev_state = prev >= 0 && !s->tasks[prev].runnable
-					    ? EA_PREV_BLOCKED
-					    : EA_PREV_RUNNABLE;
-		task_comm(s, prev, cpu, ev->sw.prev_comm);
-		task_comm(s, next, cpu, ev->sw.next_comm);
+	/* prev: the record's cur_pid and task (sim-build.c) */
+	o = sim_emit(s, cpu, EA_EV_SWITCH, key, prev);
+	if (o) {
+		o->sw.next_pid = next_pid;
+		o->sw.next_task = next;
+		o->sw.prev_state = prev >= 0 && !s->tasks[prev].runnable
+					   ? EA_PREV_BLOCKED
+					   : EA_PREV_RUNNABLE;
 	}
 	c->e_pid = next_pid;
 	c->e_task = next;

@@ -20,7 +20,7 @@ static void set_freq(struct sim *s, int cpu, int k, uint32_t khz, uint64_t key)
 {
 	const struct ea_cluster *cl = cl_of(s, cpu);
 	const int *cpus;
-	struct ea_event *ev;
+	struct sim_out *o;
 	int n;
 
 	if (s->cpus[cpu].khz == khz)
@@ -36,10 +36,10 @@ static void set_freq(struct sim *s, int cpu, int k, uint32_t khz, uint64_t key)
 		/* its finish time moves; nothing sim_pick() reads changed */
 		set_bit(s->nt_dirty, s->cpos[cpus[i]]);
 	}
-	ev = sim_emit(s, cpu, EA_EV_FREQ, key, e_task(s, cpu));
-	if (ev) {
-		ev->freq.freq_khz = khz;
-		ev->freq.cpu = cpu;
+	o = sim_emit(s, cpu, EA_EV_FREQ, key, e_task(s, cpu));
+	if (o) {
+		o->freq.khz = khz;
+		o->freq.cpu = cpu;
 	}
 }
 

@@ -51,7 +51,7 @@ static int pick_idle_state(struct sim *s, int cpu)
 void sim_go_idle(struct sim *s, int cpu, uint64_t key)
 {
 	struct sim_cpu *c = &s->cpus[cpu];
-	struct ea_event *ev;
+	struct sim_out *o;
 	int k;
 
 	if (c->e_idle)
@@ -60,10 +60,10 @@ void sim_go_idle(struct sim *s, int cpu, uint64_t key)
 	c->e_fresh = false;
 	touch(s, cpu);
 	k = pick_idle_state(s, cpu);
-	ev = sim_emit(s, cpu, EA_EV_IDLE, key, -1);
-	if (ev) {
-		ev->idle.state = k;
-		ev->idle.cpu = cpu;
+	o = sim_emit(s, cpu, EA_EV_IDLE, key, -1);
+	if (o) {
+		o->idle.state = k;
+		o->idle.cpu = cpu;
 	}
 	c->e_idle = true;
 	c->e_state = (int16_t)k;
@@ -91,14 +91,14 @@ void sim_leave_idle(struct sim *s, int cpu, uint64_t key)
 {
 	struct sim_cpu *c = &s->cpus[cpu];
 	uint64_t len = s->now - c->idle_since;
-	struct ea_event *ev;
+	struct sim_out *o;
 
 	if (!c->e_idle)
 		return;
-	ev = sim_emit(s, cpu, EA_EV_IDLE, key, -1);
-	if (ev) {
-		ev->idle.state = EA_IDLE_EXIT;
-		ev->idle.cpu = cpu;
+	o = sim_emit(s, cpu, EA_EV_IDLE, key, -1);
+	if (o) {
+		o->idle.state = EA_IDLE_EXIT;
+		o->idle.cpu = cpu;
 	}
 	c->e_idle = false;
 	touch(s, cpu);
@@ -118,7 +118,7 @@ void sim_recorded_idle_change(struct sim *s, int cpu)
 {
 	struct sim_cpu *c = &s->cpus[cpu];
 	const struct rp_cpu_timeline *tl = &s->w->cpus[cpu];
-	struct ea_event *ev;
+	struct sim_out *o;
 	bool found;
 	int k;
 
@@ -127,10 +127,10 @@ void sim_recorded_idle_change(struct sim *s, int cpu)
 	k = recorded_idle_state(s, cpu, &found);
 	if (!found || k == c->e_state || tl->idles[c->rec_idle].since != s->now)
 		return;
-	ev = sim_emit(s, cpu, EA_EV_IDLE, tl->idles[c->rec_idle].seq, -1);
-	if (ev) {
-		ev->idle.state = k;
-		ev->idle.cpu = cpu;
+	o = sim_emit(s, cpu, EA_EV_IDLE, tl->idles[c->rec_idle].seq, -1);
+	if (o) {
+		o->idle.state = k;
+		o->idle.cpu = cpu;
 	}
 	c->e_state = (int16_t)k;
 }

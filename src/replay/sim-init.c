@@ -22,6 +22,7 @@ static void reset(struct sim *s)
 {
 	const struct ea_workload *w = s->w;
 
+	sim_ahead_end(s); /* the tournament is s's again */
 	s->now = s->first_ts = w->counts.first_ts;
 	s->last_ts = w->counts.last_ts;
 	s->win0 = w->counts.win_start;
@@ -310,6 +311,11 @@ int sim_init(struct sim *s, const struct ea_workload *w,
 	for (size_t i = 0; i < s->ntasks; i++)
 		memcpy(s->comms[i], w->tasks[i].comm,
 		       strnlen(w->tasks[i].comm, EA_COMM_LEN - 1));
+	s->names = (struct sim_names){.tasks = w->tasks,
+				      .comms = (const void *)s->comms,
+				      .swapper = (const void *)s->swapper,
+				      .ncpus = s->ncpus,
+				      .no_comms = s->no_comms};
 	if (sim_init_offs(s))
 		return -1;
 	if (sim_arrivals_in_order(w, s->keep_gaps, &n)) {
@@ -346,6 +352,7 @@ int sim_rewind(struct sim *s)
 
 void sim_free(struct sim *s)
 {
+	sim_ahead_end(s); /* the tournament is s's again, to be freed */
 	for (int i = 0; s->cpus && i < s->ncpus; i++) {
 		free(s->cpus[i].rq);
 		free(s->cpus[i].idle_lens);
@@ -440,6 +447,7 @@ void sim_set_sink(struct sim *s,
 void sim_sink_no_comms(struct sim *s)
 {
 	s->no_comms = true;
+	s->names.no_comms = true;
 }
 
 const char *sim_error(const struct sim *s)

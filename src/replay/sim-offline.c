@@ -78,21 +78,21 @@ void sim_evacuate(struct sim *s, int cpu)
 static void emit_hotplug(struct sim *s, int on_cpu, int cpu, bool enter,
 			 int target, int step, uint64_t key)
 {
-	struct ea_event *ev =
+	struct sim_out *o =
 		sim_emit(s, on_cpu, EA_EV_HOTPLUG, key, e_task(s, on_cpu));
 
-	if (ev) {
-		ev->hotplug.cpu = cpu;
-		ev->hotplug.enter = enter;
-		ev->hotplug.target = target;
-		ev->hotplug.step = step;
+	if (o) {
+		o->hotplug.cpu = cpu;
+		o->hotplug.enter = enter;
+		o->hotplug.target = target;
+		o->hotplug.step = step;
 	}
 }
 
 void sim_off_start(struct sim *s, const struct rp_off *o)
 {
 	int cpu = o->cpu, other = o->cpu ? 0 : 1;
-	struct ea_event *ev;
+	struct sim_out *ev;
 
 	if (o->end > s->off_until[cpu])
 		s->off_until[cpu] = o->end;
@@ -115,7 +115,7 @@ void sim_off_end(struct sim *s, int cpu)
 {
 	const struct rp_off *o = s->off_end[cpu];
 	int other = cpu ? 0 : 1;
-	struct ea_event *ev;
+	struct sim_out *ev;
 
 	s->off_end[cpu] = NULL;
 	touch(s, cpu);

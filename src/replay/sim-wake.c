@@ -254,7 +254,7 @@ void sim_arrive(struct sim *s, const struct sim_arrival *ar)
 {
 	struct sim_task *t = &s->tasks[ar->task];
 	const struct rp_act a_ = *sim_task_act(t, ar->act), *a = &a_;
-	struct ea_event *ev;
+	struct sim_out *o;
 	int cpu;
 
 	t->next = ar->act + 1;
@@ -274,11 +274,9 @@ void sim_arrive(struct sim *s, const struct sim_arrival *ar)
 	}
 	sim_enqueue(s, ar->task, cpu);
 	sim_exit_wake(s, ar->task, cpu);
-	ev = sim_emit(s, cpu, EA_EV_WAKEUP, a->seq_in, e_task(s, cpu));
-	if (ev) {
-		ev->wake.pid = t->w->pid;
-		ev->wake.prio = t->w->prio;
-		ev->wake.target_cpu = cpu;
-		memcpy(ev->wake.comm, t->w->comm, EA_COMM_LEN);
+	o = sim_emit(s, cpu, EA_EV_WAKEUP, a->seq_in, e_task(s, cpu));
+	if (o) {
+		o->wake.task = (int32_t)ar->task; /* its pid, prio, comm */
+		o->wake.target_cpu = cpu;
 	}
 }

@@ -21,6 +21,12 @@
  */
 #include "replay/sim.h"
 
+/* The next arrival: from the chunk merged ahead, or merged here. */
+static inline struct sim_arrival arr_pop(struct sim *s)
+{
+	return s->ahead ? sim_ahead_pop(s) : sim_arr_pop(s);
+}
+
 /*
  * When the CPU's task has done rem at its rate: now + ceil(rem / rate).
  * Running on at the same rate keeps that instant (rem falls by rate per
@@ -189,7 +195,7 @@ static void process_due(struct sim *s, uint64_t t)
 	    !(s->bi < s->w->nbusy0 && s->w->busy0[s->bi].start <= t)) {
 		while ((a = sim_arr_peek(s)) && a->t <= t &&
 		       a->seq < UINT64_MAX) {
-			struct sim_arrival next = sim_arr_pop(s);
+			struct sim_arrival next = arr_pop(s);
 
 			sim_arrive(s, &next);
 		}
@@ -269,7 +275,7 @@ static void process_due(struct sim *s, uint64_t t)
 			sim_busy0_end(s, arg);
 			break;
 		case DUE_ARRIVAL:
-			next = sim_arr_pop(s);
+			next = arr_pop(s);
 			sim_arrive(s, &next);
 			break;
 		case DUE_MOVE:
@@ -385,7 +391,7 @@ bool sim_step(struct sim *s)
 
 int sim_run(struct sim *s)
 {
-	struct ea_event *ev;
+	struct sim_out *o;
 
 	while (sim_step(s))
 		;
@@ -398,16 +404,16 @@ int sim_run(struct sim *s)
 	s->end_ns = s->now;
 	/* Close the timeline at its end: the recording's last instant, or
 	 * when its last task was done. */
-	ev = sim_emit(s, 0, EA_EV_MARKER, KEY_SIM, e_task(s, 0));
-	if (ev)
-		snprintf(ev->marker.text, sizeof(ev->marker.text),
-			 "eatrace: replay end");
+	o = sim_emit(s, 0, EA_EV_MARKER, KEY_SIM, e_task(s, 0));
+	if (o)
+		o->marker.text = SIM_MARK_END;
 	for (int i = 0; i < s->ncpus && s->oracle_pass1; i++)
 		if (s->cpus[i].e_idle)
 			sim_push_len(s, &s->cpus[i],
 				     s->now - s->cpus[i].idle_since);
 	if (!s->error[0])
 		sim_flush(s);
+	sim_ahead_end(s);
 	/* what was handed over is delivered, as it was when handed */
 	sim_apart_end(s);
 	return s->error[0] ? -1 : 0;

@@ -21,6 +21,16 @@ struct sim_arrival {
 	uint32_t task, act;
 };
 
+/*
+ * The tournament of each task's next arrival (sim-arrivals.c): heap by
+ * task, lt its nodes, lt_n leaves; nheap: the tasks with one left.
+ */
+struct sim_tour {
+	struct sim_arrival *heap;
+	uint32_t *lt;
+	size_t nheap, lt_n;
+};
+
 struct sim_task {
 	uint64_t rem; /* its work left, ns x cap; UINT64_MAX: open
 			 (following segments: the segment's) */
@@ -184,12 +194,65 @@ struct sim_cpu {
 #ifndef SIM_APART_BATCH
 #define SIM_APART_BATCH 448
 #endif
+/* arrivals per chunk when merged ahead (sim-ahead.c): 80 bytes each, 8
+ * chunks (1.3 MB), some 15 ms of simulation ahead on the bench's trace,
+ * against the thread's wake-ups on a loaded machine */
+#ifndef SIM_AHEAD_CHUNK
+#define SIM_AHEAD_CHUNK 2048
+#endif
+
+/*
+ * An emitted event as the simulator records it (sim-emit.c): what changes
+ * during the run, and task indices for what does not (pids, prios, comms),
+ * from which sim_build_event() (sim-build.c) makes the ea_event and its
+ * comm when it is delivered, on the sink's thread when it has one.
+ */
+enum sim_mark { SIM_MARK_START = 1, SIM_MARK_END }; /* a marker's text */
 
 struct sim_out {
-	struct ea_event ev;
-	uint64_t key;
+	uint64_t ts;
+	uint64_t key; /* ordered by (key, order) within an instant */
 	uint32_t order;
-	char comm[EA_COMM_LEN];
+	uint8_t type; /* enum ea_event_type */
+	int32_t cpu;
+	int32_t cur_pid;
+	int32_t task; /* the task whose comm it carries (-1: none) */
+	union {
+		struct { /* prev: cur_pid and task */
+			int32_t next_pid, next_task;
+			uint8_t prev_state;
+		} sw;
+		struct {
+			int32_t task, target_cpu; /* the wakee */
+		} wake;
+		struct {
+			uint32_t khz;
+			int32_t cpu;
+		} freq;
+		struct {
+			int32_t state, cpu;
+		} idle;
+		struct {
+			int32_t cpu, target, step;
+			uint8_t enter;
+		} hotplug;
+		struct {
+			int32_t val;
+			uint8_t begin;
+		} suspend;
+		struct {
+			uint8_t text; /* enum sim_mark */
+		} marker;
+	};
+};
+
+/* What sim_build_event() reads, fixed for the run (sim_init()). */
+struct sim_names {
+	const struct rp_task *tasks; /* the workload's: pid, prio, comm */
+	const char (*comms)[EA_COMM_LEN]; /* each task's, as emitted */
+	const char (*swapper)[EA_COMM_LEN]; /* each CPU's idle task's */
+	int ncpus;
+	bool no_comms; /* the sink reads no comm */
 };
 
 struct sim {
@@ -221,15 +284,16 @@ struct sim {
 	size_t ntasks;
 	/*
 	 * Arrivals in (t, seq, task) order: a tournament of each task's next
-	 * one when every task's own arrivals are in that order (heap: by
-	 * task, lt: its nodes, lt_n leaves; nheap: the tasks with one left;
-	 * sim-arrivals.c), else all of them sorted (arr, narr, ai).
+	 * one when every task's own arrivals are in that order (tour:
+	 * sim-arrivals.c), else all of them sorted (arr, narr, ai). While
+	 * the tournament is played ahead on a thread of its own (ahead:
+	 * sim-ahead.c), that thread holds it, and arr, narr and ai are the
+	 * arrivals it handed over.
 	 */
-	struct sim_arrival *heap;
-	uint32_t *lt;
-	size_t nheap, lt_n;
+	struct sim_tour tour;
 	struct sim_arrival *arr;
 	size_t narr, ai;
+	struct sim_ahead *ahead;
 	/* frequency domains in order of their first CPU: the CPUs of d are
 	 * dom_cpu[dom_start[d] .. dom_start[d + 1]), ascending */
 	int ndoms;
@@ -286,6 +350,7 @@ struct sim {
 	struct rp_cl_cache *clc; /* the model, as the policies use it */
 	char (*comms)[EA_COMM_LEN]; /* each task's, as emitted */
 	char (*swapper)[EA_COMM_LEN]; /* each CPU's idle task's */
+	struct sim_names names; /* the three above, for sim_build_event() */
 	/* output: events of past instants, ordered, before bucket0; then
 	 * those at time `now`, ordered when the next instant comes */
 	struct sim_out *out;
@@ -453,6 +518,9 @@ static inline bool is_off(const struct sim *s, int cpu)
 
 /* sim-arrivals.c: arrivals in (time, recorded order, task) order */
 struct sim_arrival sim_arr_pop(struct sim *s);
+/* The next arrival of tournament tr (not empty), which s does not hold,
+ * read from the workload without s's tasks: for sim-ahead.c's thread. */
+struct sim_arrival sim_tour_pop_apart(const struct sim *s, struct sim_tour *tr);
 bool sim_arrivals_in_order(const struct ea_workload *w, bool keep_gaps,
 			   size_t *n);
 int sim_arrivals_sort(struct sim *s);
@@ -460,13 +528,24 @@ int sim_arrivals_alloc(struct sim *s);
 void sim_arrivals_free(struct sim *s);
 void sim_arrivals_rewind(struct sim *s);
 
+/* sim-build.c: an emitted event's ea_event and comm from its record */
+const char *sim_build_event(const struct sim_names *nm, const struct sim_out *o,
+			    struct ea_event *ev);
+void sim_swapper_comm(int cpu, char *out);
+
 /* sim-emit.c: the simulated events, ordered, to the sink */
-struct ea_event *sim_emit(struct sim *s, int cpu, uint8_t type, uint64_t key,
-			  int cur_task);
+struct sim_out *sim_emit(struct sim *s, int cpu, uint8_t type, uint64_t key,
+			 int cur_task);
 void sim_close_bucket(struct sim *s);
 void sim_flush(struct sim *s);
-void sim_swapper_comm(int cpu, char *out);
 void sim_emit_switch(struct sim *s, int cpu, int next, uint64_t key);
+
+/* sim-ahead.c: the arrivals merged ahead on a thread of its own */
+/* sim_ahead_start(): simulator.h */
+/* The next arrival (sim_arr_peek()'s), its activation in its task's cache. */
+struct sim_arrival sim_ahead_pop(struct sim *s);
+/* The thread stopped, the tournament s's again (nothing if none). */
+void sim_ahead_end(struct sim *s);
 
 /* sim-apart.c: the sink on a thread of its own, beside the simulator */
 /* sim_apart_start(): simulator.h */
@@ -604,8 +683,8 @@ static inline void sim_sync_cpu(struct sim *s, int cpu)
 /* The next arrival due, NULL when there is none. */
 static inline const struct sim_arrival *sim_arr_peek(const struct sim *s)
 {
-	if (s->heap)
-		return s->nheap ? &s->heap[s->lt[0]] : NULL;
+	if (s->tour.heap)
+		return s->tour.nheap ? &s->tour.heap[s->tour.lt[0]] : NULL;
 	return s->ai < s->narr ? &s->arr[s->ai] : NULL;
 }
 

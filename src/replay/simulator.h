@@ -88,6 +88,12 @@ void sim_sink_no_comms(struct sim *s);
  * 0, or -1 (no thread: the sink is called on the simulator's, as before).
  */
 int sim_apart_start(struct sim *s);
+/*
+ * The arrivals merged ahead on a thread of its own (before sim_run(), after
+ * sim_measure_idle(); sim-ahead.c) until sim_run() ends: chunks of `chunk`
+ * arrivals (0: SIM_AHEAD_CHUNK). 0, or -1 (no thread: merged as before).
+ */
+int sim_ahead_start(struct sim *s, size_t chunk);
 /* --idle oracle's first pass: a run without output measuring each idle
  * period, then back to the start. 0 or -1 (sim_error()). */
 int sim_measure_idle(struct sim *s);

@@ -545,14 +545,14 @@ static void arrivals_heap_equals_sort(void **state)
 							  rp_policy_get(pols[k]),
 							  RP_GOV_SCHEDUTIL,
 							  RP_IDLE_MENU, false, 0), 0);
-				assert_non_null(s[j].heap);
+				assert_non_null(s[j].tour.heap);
 				if (j)
 					assert_int_equal(sim_sort_arrivals(&s[j]), 0);
 				s[j].sink = digest_event;
 				s[j].sink_ctx = &d[j];
 				assert_int_equal(sim_run(&s[j]), 0);
 			}
-			assert_null(s[1].heap);
+			assert_null(s[1].tour.heap);
 			assert_true(s[1].narr > 0);
 			assert_true(d[0].n > 0);
 			assert_int_equal(d[0].n, d[1].n);
