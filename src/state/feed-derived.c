@@ -7,9 +7,9 @@
  * steady (started, sorted input, a deep look-ahead; no hand-over, ring_ts
  * grown) a switch or wakeup goes to the per-type feeds, a derived one to
  * feed_derived_type() at once (feed_any_type()); a held-back one to
- * go_typed(), inline as in state.c's loop; anything else, and everything before, to
- * ea_state_feed(), which once state_steady() does what state.c's loop does
- * inline (feed_held() is then feed_steady()).
+ * go_typed(), inline as in state.c's loop; anything else, and everything
+ * before, to ea_state_feed(), which once state_steady() does what state.c's
+ * loop does inline (feed_held() is then feed_steady()).
  */
 #include "state/feed-derived.h"
 
@@ -57,7 +57,7 @@ int state_feed_block_derived(struct ea_state *s, const struct ea_event *evs,
 		}
 		rc = ea_state_feed(s, ev, err);
 		fast = state_steady(s);
-done:
+	done:
 		if (rc) {
 			*at = i;
 			return -1;

@@ -36,7 +36,7 @@ feed_derived_type(struct ea_state *s, const struct ea_event *ev)
 			return FEED_NOT;
 		if (held_back(&s->la) || !la_may_go(&s->la, s->la.next_seq))
 			return FEED_SCANNED;
-		apply_switch_rec(s, ev);	/* applied as a record */
+		apply_switch_rec(s, ev); /* applied as a record */
 		return FEED_DONE;
 	case EA_EV_WAKEUP:
 	case EA_EV_WAKING:

@@ -7,9 +7,9 @@
  * may go, applied to the CPU and task machines at once, without the
  * look-ahead's ring and without asking its type again; else held back,
  * and applied by type too when the look-ahead lets it go
- * (apply_type(), state.c's go_typed()). For state.c's block loop once
- * steady (started, sorted input, a look-ahead deeper than one event, no
- * hand-over to another thread).
+ * (apply_type(), go-typed.h's go_typed()). For the block loops (state.c,
+ * feed-derived.c) once steady (started, sorted input, a look-ahead deeper
+ * than one event, no hand-over to another thread).
  */
 #ifndef EATRACE_STATE_FEED_TYPE_H
 #define EATRACE_STATE_FEED_TYPE_H
