@@ -7,9 +7,9 @@
  * may go, applied to the CPU and task machines at once, without the
  * look-ahead's ring and without asking its type again; else held back,
  * and applied by type too when the look-ahead lets it go
- * (apply_type(), state.c's go_typed()). For state.c's block loop once
- * steady (started, sorted input, a look-ahead deeper than one event, no
- * hand-over to another thread).
+ * (apply_type(), go-typed.h's go_typed()). For the block loops (state.c,
+ * feed-derived.c) once steady (started, sorted input, a look-ahead deeper
+ * than one event, no hand-over to another thread).
  */
 #ifndef EATRACE_STATE_FEED_TYPE_H
 #define EATRACE_STATE_FEED_TYPE_H
@@ -118,36 +118,6 @@ apply_type(struct ea_state *s, const struct ea_event *ev)
 	default:
 		return false;
 	}
-}
-
-/*
- * feed_switch() or feed_wake() of a derived event (a compact_sched's,
- * EA_EVF_DERIVED), which they refuse (la_try_*() refuse it, having done
- * nothing): scanned as lookahead.c's scan_common() scans it
- * (la_try_*_derived()), let go as state.c's go_scanned() lets it,
- * la_may_go() asked (not la_*_may_go(), which rest on pend_min marked
- * stale at every record). Asked by state.c's block loop only for a
- * derived event feed_type() refused, and out of line: the recorded
- * events' path stays as it was.
- */
-__attribute__((noinline)) static enum feed_type_result
-feed_derived(struct ea_state *s, const struct ea_event *ev)
-{
-	bool sw = ev->type == EA_EV_SWITCH;
-
-	if (!sw && ev->type != EA_EV_WAKEUP && ev->type != EA_EV_WAKING &&
-	    ev->type != EA_EV_WAKEUP_NEW)
-		return FEED_NOT;
-	if (!may_take(s, ev) || !(sw ? la_try_switch_derived(&s->la, ev) :
-				       la_try_wake_derived(&s->la, ev)))
-		return FEED_NOT;
-	if (held_back(&s->la) || !la_may_go(&s->la, s->la.next_seq))
-		return FEED_SCANNED;
-	if (sw)
-		apply_switch_rec(s, ev);	/* la_try_*(): recorded */
-	else
-		apply_wake_rec(s, ev);
-	return FEED_DONE;
 }
 
 /* feed_switch() or feed_wake() by ev's type; FEED_NOT for the others */

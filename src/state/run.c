@@ -192,7 +192,9 @@ static int feed_blocks(struct ea_state *st, const char *path,
 
 	while ((rc = ea_input_next_block(in, &evs, &n, err)) > 0) {
 		ea_progress_poll_n((unsigned)n);
-		if (state_feed_block(st, evs, n, &i, &e2)) {
+		if ((state_fed_derived(st) ?
+			     state_feed_block_derived(st, evs, n, &i, &e2) :
+			     state_feed_block(st, evs, n, &i, &e2))) {
 			ea_input_block_at(in, i);
 			return state_error(path, src, &e2, err);
 		}

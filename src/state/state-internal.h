@@ -83,6 +83,8 @@ struct ea_state {
 	_Alignas(64) bool started, finished;
 	bool la_cut;		/* the look-ahead was cut at the start: its
 				   rings shrink once drained (la_shrink()) */
+	bool derived_in;	/* fed a derived event (feed-derived.h):
+				   its blocks to state_feed_block_derived() */
 	uint64_t first_ts, last_ts;
 	uint64_t win_start, win_end;
 	struct ea_cpu *cpus;
@@ -115,9 +117,40 @@ static inline bool st_in_window(const struct ea_state *s, uint64_t t)
 void state_input_sorted(struct ea_state *s);
 
 /* ea_state_feed() of evs[0..n) in order: 0, or -1 with err and the
- * index of the event that failed in *at. */
+ * index of the event that failed in *at. The loop for recorded events:
+ * once state_fed_derived(), state_feed_block_derived() (below). */
 int state_feed_block(struct ea_state *s, const struct ea_event *evs, size_t n,
 		     size_t *at, struct ea_err *err);
+
+/*
+ * state_feed_block() for a state fed derived events (feed-derived.c):
+ * the same, each derived event offered to the per-type feeds for them
+ * first. Once state_fed_derived(s), the caller's choice for the rest.
+ */
+int state_feed_block_derived(struct ea_state *s, const struct ea_event *evs,
+			     size_t n, size_t *at, struct ea_err *err);
+
+static inline bool state_fed_derived(const struct ea_state *s)
+{
+	return s->derived_in;
+}
+
+/* state.c's deliver() and go_held(), for feed-derived.c's go_typed()
+ * (go-typed.h) */
+int state_deliver(struct ea_state *s, const struct ea_event *ev,
+		  struct ea_err *err);
+int state_go_held(struct ea_state *s, const struct ea_event *ev,
+		  struct ea_err *err);
+
+/*
+ * Whether state.c's feed_held() is its feed_steady(): started, a
+ * look-ahead deeper than one event and no longer cut (la_shrink() done),
+ * sorted input. Of these only la.sorted changes after (la_scan()).
+ */
+static inline bool state_steady(const struct ea_state *s)
+{
+	return s->started && s->la.cap > 1 && !s->la_cut && s->la.sorted;
+}
 
 /* Two consumers' cpu_change() (or task_switch()), called in this order,
  * for ops->cpu_change (which still gets the end's changes, cpu_finish());

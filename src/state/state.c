@@ -8,7 +8,7 @@
 
 #include "state/apply.h"
 #include "state/cpu.h"
-#include "state/feed-type.h"
+#include "state/feed-derived.h"
 #include "state/handoff.h"
 #include "state/task.h"
 
@@ -268,35 +268,8 @@ static inline int go_held(struct ea_state *s, const struct ea_event *ev,
 	return 0;
 }
 
-/*
- * go_held() of an event the per-type feeds scanned and hold back
- * (FEED_SCANNED; started, no hand-over, sorted input): the same events
- * let go in the same order, the recorded switches and wakeups applied by
- * type (apply_type()), and ev itself without the copy through the ring
- * when all before it go and it may go too. With a synthetic event
- * waiting, go_held() (la_pop() orders it among them).
- */
-static inline __attribute__((always_inline)) int
-go_typed(struct ea_state *s, const struct ea_event *ev, struct ea_err *err)
-{
-	struct lookahead *la = &s->la;
-
-	if (la->nsynth)
-		return go_held(s, ev, err);
-	/* la_pop_early()'s test: ev's key is la->next_seq, after them */
-	while (la->len && la_may_go(la, head_seq(la))) {
-		const struct ea_event *out = la_pop_ring(la);
-
-		if (!apply_type(s, out) && deliver(s, out, err))
-			return -1;
-	}
-	if (!la->len && la_may_go(la, la->next_seq)) {
-		if (!apply_type(s, ev) && deliver(s, ev, err))
-			return -1;
-		return 0;
-	}
-	return la_store(la, ev) ? ea_err_set(err, "out of memory") : 0;
-}
+/* go_typed(), which calls deliver() and go_held() above */
+#include "state/go-typed.h"
 
 /*
  * A scanned event of sorted input, once started: let go at once when
@@ -338,18 +311,8 @@ static int feed_held(struct ea_state *s, const struct ea_event *ev,
 	return go_scanned(s, ev, err);
 }
 
-/*
- * Whether feed_held() is feed_steady(): started, a look-ahead deeper
- * than one event and no longer cut (la_shrink() done), sorted input. Of
- * these only la.sorted changes after (la_scan()).
- */
-static inline bool steady(const struct ea_state *s)
-{
-	return s->started && s->la.cap > 1 && !s->la_cut && s->la.sorted;
-}
-
-/* feed_held() once steady(): what it would do, without asking again
- * what steady() answered. Inline in state_feed_block()'s loop. */
+/* feed_held() once state_steady(): what it would do, without asking again
+ * what state_steady() answered. Inline in state_feed_block()'s loop. */
 static inline __attribute__((always_inline)) int
 feed_steady(struct ea_state *s, const struct ea_event *ev, struct ea_err *err)
 {
@@ -373,13 +336,41 @@ int ea_state_feed(struct ea_state *s, const struct ea_event *ev,
 }
 
 /*
+ * feed_derived_type() of a derived event (EA_EVF_DERIVED) feed_type()
+ * refused, out of line: state_feed_block()'s path for recorded events
+ * stays as it was; the state is marked as fed derived events, whose
+ * later blocks go to state_feed_block_derived() (feed-derived.c).
+ */
+__attribute__((noinline)) static enum feed_type_result
+feed_derived(struct ea_state *s, const struct ea_event *ev)
+{
+	s->derived_in = true;
+	return feed_derived_type(s, ev);
+}
+
+/* deliver() and go_held() for feed-derived.c's go_typed() */
+__attribute__((noinline)) int
+state_deliver(struct ea_state *s, const struct ea_event *ev,
+	      struct ea_err *err)
+{
+	return deliver(s, ev, err);
+}
+
+__attribute__((noinline)) int
+state_go_held(struct ea_state *s, const struct ea_event *ev,
+	      struct ea_err *err)
+{
+	return go_held(s, ev, err);
+}
+
+/*
  * ea_state_feed() of each event of a block: one call for the block, the
  * look-ahead's steady path (feed_steady()) inline in its loop.
  */
 int state_feed_block(struct ea_state *s, const struct ea_event *evs, size_t n,
 		     size_t *at, struct ea_err *err)
 {
-	bool fast = steady(s);
+	bool fast = state_steady(s);
 	/* the per-type feeds apply here: not with a hand-over; and once
 	 * ring_ts is grown (la_ts_grown(): it then stays so) */
 	bool typed = !s->handoff && la_ts_grown(&s->la);
@@ -411,7 +402,7 @@ int state_feed_block(struct ea_state *s, const struct ea_event *evs, size_t n,
 			fast = s->la.sorted;
 		} else {
 			rc = ea_state_feed(s, &evs[i], err);
-			fast = steady(s);
+			fast = state_steady(s);
 		}
 done:
 		if (rc) {

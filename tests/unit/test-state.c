@@ -376,6 +376,10 @@ static const struct ea_state_ops dg_switch_ops = {
  * buffer written over for each block. no_util: without utilisation, to a
  * consumer with task_switch() (as report's consumers).
  */
+/* run_stream_as()'s last state: whether it was fed a derived event on
+ * the per-type feeds' path (s->derived_in: state.c's second loop) */
+static bool last_derived_in;
+
 static void run_stream_as(uint64_t seed, uint64_t n, unsigned lookahead,
 			  bool sorted, size_t blk, bool no_util, make_fn *make,
 			  struct digest *d, struct ea_state_counts *counts)
@@ -404,7 +408,11 @@ static void run_stream_as(uint64_t seed, uint64_t n, unsigned lookahead,
 			continue;
 		}
 		if (++k == blk || i + 1 == n) {
-			assert_int_equal(state_feed_block(s, evs, k, &at, &err),
+			/* as run.c's feed_blocks() chooses */
+			assert_int_equal(state_fed_derived(s) ?
+					 state_feed_block_derived(s, evs, k,
+								  &at, &err) :
+					 state_feed_block(s, evs, k, &at, &err),
 					 0);
 			k = 0;
 		}
@@ -423,6 +431,7 @@ static void run_stream_as(uint64_t seed, uint64_t n, unsigned lookahead,
 		mix(d, t->activations << 32 | t->wakeups);
 		mix(d, t->pelt.util_sum);
 	}
+	last_derived_in = s->derived_in;
 	ea_state_free(s);
 }
 
@@ -485,6 +494,7 @@ static void test_block_feed_typed(void **unused)
 			      &a, &ca);
 		run_stream_as(seed, n, la[seed % 3], true, blk[seed / 3 % 3],
 			      no_util, make, &b, &cb);
+		assert_false(last_derived_in);	/* the recorded loop only */
 		assert_true(make == make_pingpong ? ca.resyncs == 0 :
 						    ca.resyncs > 0);
 		assert_true(a.changes > 0);
@@ -519,7 +529,7 @@ static void make_pingpong_derived(uint64_t *x, uint64_t i, uint64_t *ts,
 
 /*
  * test_block_feed_typed() on derived events: the per-type feeds take
- * them too (feed-type.h's feed_derived(), la_try_switch_derived(),
+ * them too (feed-derived.h's feed_derived(), la_try_switch_derived(),
  * la_try_wake_derived()), and must do what the
  * general path (one event at a time: lookahead.c's scan_common(), which
  * neither marks pend_min stale for them nor takes a derived waking as a
@@ -542,6 +552,67 @@ static void test_block_feed_typed_derived(void **unused)
 			      &a, &ca);
 		run_stream_as(seed, n, la[seed % 3], true, blk[seed / 3 % 3],
 			      no_util, make, &b, &cb);
+		assert_true(a.changes > 0);
+		assert_int_equal(a.changes, b.changes);
+		assert_int_equal(a.events, b.events);
+		assert_int_equal(a.h, b.h);
+		assert_memory_equal(&ca, &cb, sizeof(ca));
+	}
+}
+
+/*
+ * make_event()'s and make_pingpong()'s streams with derived events only
+ * in turns of 3 000 events (the flag as make_event_derived() sets it),
+ * the first turn recorded: state.c's block loop for recorded events meets
+ * the first derived one (feed_derived(), after feed_type() refused it),
+ * the later blocks go through the loop for derived events
+ * (feed-derived.h's feed_any_type()), which must take the recorded
+ * events of the later turns as the recorded loop takes them.
+ */
+static void make_event_turns(uint64_t *x, uint64_t i, uint64_t *ts,
+			     int32_t *run, struct ea_event *ev)
+{
+	make_event(x, i, ts, run, ev);
+	if (i / 3000 % 2 &&
+	    (ev->type == EA_EV_SWITCH || ev->type == EA_EV_WAKING))
+		ev->flags |= EA_EVF_DERIVED;
+}
+
+static void make_pingpong_turns(uint64_t *x, uint64_t i, uint64_t *ts,
+				int32_t *run, struct ea_event *ev)
+{
+	make_pingpong(x, i, ts, run, ev);
+	if (i / 3000 % 2 &&
+	    (ev->type == EA_EV_SWITCH || ev->type == EA_EV_WAKING))
+		ev->flags |= EA_EVF_DERIVED;
+}
+
+/*
+ * Blocks of recorded and derived events in turns against the same stream
+ * one event at a time (the general path, which has no per-type feeds):
+ * every change, event, count and task the same; and the state was
+ * switched to the loop for derived events (it was not in
+ * test_block_feed_typed(), whose events are all recorded).
+ */
+static void test_block_feed_turns(void **unused)
+{
+	static const unsigned la[] = { 0, 7, 64 };
+	static const size_t blk[] = { 1, 5, 64 };
+
+	for (uint64_t seed = 1; seed <= 12; seed++) {
+		make_fn *make = seed % 4 ? make_event_turns :
+					   make_pingpong_turns;
+		bool no_util = seed % 2 == 0;
+		struct ea_state_counts ca, cb;
+		struct digest a, b;
+		uint64_t n = 80000;
+
+		run_stream_as(seed, n, la[seed % 3], true, 0, no_util, make,
+			      &a, &ca);
+		assert_false(last_derived_in);	/* one at a time */
+		run_stream_as(seed, n, la[seed % 3], true, blk[seed / 3 % 3],
+			      no_util, make, &b, &cb);
+		assert_true(last_derived_in);
 		assert_true(a.changes > 0);
 		assert_int_equal(a.changes, b.changes);
 		assert_int_equal(a.events, b.events);
@@ -854,6 +925,7 @@ int main(void)
 		cmocka_unit_test(test_sorted_early_pop),
 		cmocka_unit_test(test_block_feed_typed),
 		cmocka_unit_test(test_block_feed_typed_derived),
+		cmocka_unit_test(test_block_feed_turns),
 		cmocka_unit_test(test_short_lookahead_consistent),
 		cmocka_unit_test(test_no_util),
 		cmocka_unit_test(test_resync_one_event_lookahead),
