@@ -1,12 +1,13 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * The protobuf --perfetto file's change packets encoded ahead, while the
- * run records the changes (src/output/perfetto-ahead.c): the thread they
- * are encoded on, and what it holds for the file until the run ends: the
- * bytes, in blocks, and the places where a packet naming a task goes
- * (written at the end, when the task's name is known: the state's at the
- * end of the run). perfetto-pb.c encodes (the thread runs its work()) and
- * writes them out.
+ * run records the changes (src/output/perfetto-ahead.c): what is held for
+ * the file until the run ends: the bytes, in blocks, and the places where
+ * a packet naming a task goes (written at the end, when the task's name is
+ * known: the state's at the end of the run); and a thread to encode on
+ * (pf_ahead_start(): the JSON's encoder ahead and split, whose work() it
+ * runs; perfetto-pb.c encodes on the record's hand-over thread instead,
+ * timeline-handoff.h's tap, and writes them out).
  */
 #ifndef EATRACE_OUTPUT_PERFETTO_AHEAD_H
 #define EATRACE_OUTPUT_PERFETTO_AHEAD_H

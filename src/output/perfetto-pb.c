@@ -39,6 +39,8 @@
 
 #include "output/pb-write.h"
 #include "output/perfetto-ahead.h"
+#include "output/perfetto-pb-tracks.h"
+#include "output/timeline-handoff.h"
 #include "output/perfetto-priv.h"
 #include "output/timeline-changes.h"
 #include "output/timeline-priv.h"
@@ -118,19 +120,6 @@ enum {
 
 /* About one power counter packet (the power step, ea_pf_power_step()). */
 #define COUNTER_BYTES 30
-
-/* One CPU's sequence. */
-struct cpu_seq {
-	uint32_t seq;
-	bool started;
-	uint64_t last_ts; /* of its last packet (incremental clock) */
-	uint64_t slices, opp, idle; /* track uuids */
-	long long f, i; /* the OPP and idle state last written */
-	uint32_t assumed_khz; /* a busy stretch's at an unknown OPP */
-	bool pending; /* a slice whose END is not written yet ... */
-	uint64_t pending_end; /* ... ending then */
-	struct ea_pf_pid_map names; /* pid -> interned name id */
-};
 
 struct pb_state {
 	struct pbw w;
@@ -510,9 +499,10 @@ static void slice_begin(struct ea_perfetto *p, struct pb_state *ps,
  * packets put at once; else the END and slice_begin(). The bytes of
  * slice_end() then slice_begin().
  */
-static void slice_switch(struct ea_perfetto *p, struct pb_state *ps,
-			 struct cpu_seq *cs, uint64_t ts, int32_t pid,
-			 const struct ea_state *s, long long f, long long i)
+static inline __attribute__((always_inline)) void
+slice_switch(struct ea_perfetto *p, struct pb_state *ps,
+	     struct cpu_seq *cs, uint64_t ts, int32_t pid,
+	     const struct ea_state *s, long long f, long long i)
 {
 	uint64_t iid;
 	uint8_t *q;
@@ -536,42 +526,6 @@ static void slice_switch(struct ea_perfetto *p, struct pb_state *ps,
 	q = event_at(q, cs, ts, TYPE_SLICE_BEGIN, iid, f, i);
 	ps->w.n = (size_t)(q - ps->w.p);
 	p->held = ps->w.n;
-}
-
-/* The uuids of one process's tracks, its CPUs' sequences. */
-struct tracks {
-	uint32_t seq;
-	uint64_t proc;
-	uint64_t *cl_power, *cl_wake, *power, *wake;
-	struct cpu_seq *cpu;
-	int ncpus;
-};
-
-static int tracks_alloc(struct tracks *k, int ncl, int ncpus)
-{
-	uint64_t *v = calloc((size_t)(2 * ncl + 2 * ncpus) + 1, sizeof(*v));
-
-	k->cpu = calloc((size_t)ncpus + 1, sizeof(*k->cpu));
-	if (!v || !k->cpu) {
-		free(v);
-		free(k->cpu);
-		k->cpu = NULL;
-		return -1;
-	}
-	k->cl_power = v;
-	k->cl_wake = v + ncl;
-	k->power = k->cl_wake + ncl;
-	k->wake = k->power + ncpus;
-	k->ncpus = ncpus;
-	return 0;
-}
-
-static void tracks_free(struct tracks *k)
-{
-	for (int c = 0; c < k->ncpus; c++)
-		ea_pf_pid_map_free(&k->cpu[c].names);
-	free(k->cpu);
-	free(k->cl_power);
 }
 
 static void describe(struct ea_perfetto *p, struct pb_state *ps,
@@ -640,70 +594,85 @@ struct pb_pass {
 	size_t max_bytes;
 };
 
+/* Whether the pass goes on to the next change (the cap not reached, no
+ * failure; ahead, the bytes it may hold not reached). */
+static inline bool pass_on(const struct ea_perfetto *p,
+			   const struct pb_state *ps, const struct pb_pass *pass)
+{
+	return !p->full && pbw_ok(&ps->w) &&
+	       (!ps->ahead || ps->ahead->bytes + ps->w.n < pass->max_bytes);
+}
+
 /*
- * OPP and idle-state changes and task slices, in time order (as
- * perfetto-json.c's changes()), so that a cap cuts them all at one time.
- * A slice's END waits for the CPU's next stretch, whose values it carries
- * when that stretch is not a slice. Until the reader has no more (or the
- * cap, or a failure; ahead, the bytes it may hold).
+ * The pass's change ch, its n-th: OPP and idle-state changes and task
+ * slices, in time order (as perfetto-json.c's changes()), so that a cap
+ * cuts them all at one time. A slice's END waits for the CPU's next
+ * stretch, whose values it carries when that stretch is not a slice.
+ * False when the cap cuts before ch (nothing written).
  */
+static inline __attribute__((always_inline)) bool
+change(struct ea_perfetto *p, struct pb_state *ps, struct tracks *k,
+       struct pb_pass *pass, const struct ea_tl_change *ch, size_t n,
+       const struct ea_state *s, uint64_t t0)
+{
+	struct cpu_seq *cs;
+	long long f, i;
+	uint64_t ts;
+
+	if (ch->cpu > pass->max_cpu)
+		pass->max_cpu = ch->cpu;
+	if (ch->cpu >= k->ncpus || ch->t1 <= ch->t0)
+		return true;
+	if (ea_pf_check_cap(p, n, ch->t0))
+		return false;
+	if (ps->ahead && !(n % 256)) { /* where the cap would check */
+		pass->ck_off = ps->ahead->bytes + ps->w.n;
+		pass->ck_holes = ps->ahead->nholes;
+		pass->ck_any = true;
+	}
+	cs = &k->cpu[ch->cpu];
+	f = 0; /* ea_pf_priced_khz(), the assumed OPP's looked up once */
+	if (ch->mode == EA_CPU_BUSY)
+		f = ch->freq_khz ? ch->freq_khz : cs->assumed_khz;
+	i = ch->mode == EA_CPU_IDLE ? ch->idle_state : -1;
+	ts = rel(ch->t0, t0);
+	if (!cs->started)
+		cpu_seq_start(p, ps, cs, ts);
+	if (cs->pending && ch->mode == EA_CPU_BUSY) {
+		slice_switch(p, ps, cs, ts, ch->pid, s, f, i);
+		cs->pending = true;
+		cs->pending_end = rel(ch->t1, t0);
+		return true;
+	}
+	if (cs->pending) {
+		/* the END carries the values of a stretch that starts there
+		 * and is no slice */
+		bool carry = ch->mode != EA_CPU_BUSY && cs->pending_end == ts;
+
+		slice_end(p, ps, cs, carry ? f : cs->f, carry ? i : cs->i);
+	}
+	if (ch->mode == EA_CPU_BUSY) {
+		slice_begin(p, ps, cs, ts, ch->pid, s, f, i);
+		cs->pending = true;
+		cs->pending_end = rel(ch->t1, t0);
+	} else {
+		counters_alone(p, ps, cs, ts, f, i);
+	}
+	return true;
+}
+
+/* The pass's changes from its reader, until it has no more (or
+ * pass_on() says no, or the cap cuts). */
 static void changes(struct ea_perfetto *p, struct pb_state *ps,
 		    struct tracks *k, struct pb_pass *pass,
 		    const struct ea_state *s, uint64_t t0)
 {
-	struct ea_tl_change chv, *ch = &chv;
+	struct ea_tl_change ch;
 	size_t n = pass->n;
 
-	for (; !p->full && pbw_ok(&ps->w) &&
-	       (!ps->ahead || ps->ahead->bytes + ps->w.n < pass->max_bytes) &&
-	       tl_reader_next(pass->r, ch);
-	     n++) {
-		struct cpu_seq *cs;
-		long long f, i;
-		uint64_t ts;
-
-		if (ch->cpu > pass->max_cpu)
-			pass->max_cpu = ch->cpu;
-		if (ch->cpu >= k->ncpus || ch->t1 <= ch->t0)
-			continue;
-		if (ea_pf_check_cap(p, n, ch->t0))
+	for (; pass_on(p, ps, pass) && tl_reader_next(pass->r, &ch); n++)
+		if (!change(p, ps, k, pass, &ch, n, s, t0))
 			break;
-		if (ps->ahead && !(n % 256)) { /* where the cap would check */
-			pass->ck_off = ps->ahead->bytes + ps->w.n;
-			pass->ck_holes = ps->ahead->nholes;
-			pass->ck_any = true;
-		}
-		cs = &k->cpu[ch->cpu];
-		f = 0; /* ea_pf_priced_khz(), the assumed OPP's looked up once */
-		if (ch->mode == EA_CPU_BUSY)
-			f = ch->freq_khz ? ch->freq_khz : cs->assumed_khz;
-		i = ch->mode == EA_CPU_IDLE ? ch->idle_state : -1;
-		ts = rel(ch->t0, t0);
-		if (!cs->started)
-			cpu_seq_start(p, ps, cs, ts);
-		if (cs->pending && ch->mode == EA_CPU_BUSY) {
-			slice_switch(p, ps, cs, ts, ch->pid, s, f, i);
-			cs->pending = true;
-			cs->pending_end = rel(ch->t1, t0);
-			continue;
-		}
-		if (cs->pending) {
-			/* the END carries the values of a stretch that
-			 * starts there and is no slice */
-			bool carry = ch->mode != EA_CPU_BUSY &&
-				     cs->pending_end == ts;
-
-			slice_end(p, ps, cs, carry ? f : cs->f,
-				  carry ? i : cs->i);
-		}
-		if (ch->mode == EA_CPU_BUSY) {
-			slice_begin(p, ps, cs, ts, ch->pid, s, f, i);
-			cs->pending = true;
-			cs->pending_end = rel(ch->t1, t0);
-		} else {
-			counters_alone(p, ps, cs, ts, f, i);
-		}
-	}
 	pass->n = n;
 }
 
@@ -718,13 +687,15 @@ static void changes_end(struct ea_perfetto *p, struct pb_state *ps,
 
 /*
  * Encoding ahead (pf_pb_ahead_start(), by ea_perfetto_ahead_start_as()):
- * the changes() pass of the
- * file's first process on a thread of its own while the run records the
- * changes, its tracks numbered as pb_process() numbers them and with every
- * CPU of the model (a CPU past the trace's was not seen, or the pass is
- * not used), into blocks (perfetto-ahead.h); a task's name packet left to
- * the end. At the end pb_process() waits for it, checks that it stands for
- * what it would have encoded itself, writes it out and goes on from there.
+ * the changes() pass of the file's first process done by the record's
+ * hand-over thread (timeline-handoff.h's tap: each block of changes as it
+ * is recorded, one thread for both) while the run records the changes,
+ * its tracks numbered as pb_process() numbers them and with every CPU of
+ * the model (a CPU past the trace's was not seen, or the pass is not
+ * used), into blocks (perfetto-ahead.h); a task's name packet left to the
+ * end. At the end (the record sealed: the thread ended) pb_process()
+ * checks that it stands for what it would have encoded itself, writes it
+ * out and goes on from there.
  */
 struct pf_pb_ahead {
 	const struct ea_timeline *t;
@@ -736,16 +707,19 @@ struct pf_pb_ahead {
 	struct pf_ahead held;
 };
 
-static void ahead_work(void *arg)
+/* The hand-over's tap: a block of changes, recorded (as the record has
+ * them: read back, the same changes). */
+static void ahead_tap(void *arg, const struct ea_tl_change *v, size_t nv)
 {
 	struct pf_pb_ahead *a = arg;
 
-	do
-		changes(&a->p, &a->ps, &a->k, &a->pass, NULL, 0);
-	while (pbw_ok(&a->ps.w) &&
-	       a->held.bytes + a->ps.w.n < a->pass.max_bytes &&
-	       tl_reader_wait(a->pass.r, a->rec));
-	ahead_flush(&a->p, &a->ps);
+	if (a->rec->failed) /* not all recorded: the record's reader */
+		a->held.failed = true;
+	for (size_t i = 0; i < nv && !a->held.failed &&
+			   pass_on(&a->p, &a->ps, &a->pass);
+	     i++, a->pass.n++)
+		(void)change(&a->p, &a->ps, &a->k, &a->pass, &v[i], a->pass.n,
+			     NULL, 0);
 }
 
 struct pf_pb_ahead *pf_pb_ahead_start(struct ea_timeline *t, long long cap)
@@ -764,7 +738,7 @@ struct pf_pb_ahead *pf_pb_ahead_start(struct ea_timeline *t, long long cap)
 	a->pass.max_cpu = -1;
 	a->pass.max_bytes = (size_t)(cap > 0 && cap < most ? cap : most);
 	pbw_init(&a->ps.w);
-	if (tracks_alloc(&a->k, t->acct->model->nclusters, t->ncpus))
+	if (pf_tracks_alloc(&a->k, t->acct->model->nclusters, t->ncpus))
 		goto fail;
 	/* numbered as pb_process() does a file's first process (its
 	 * descriptors, written here, are dropped) */
@@ -775,11 +749,9 @@ struct pf_pb_ahead *pf_pb_ahead_start(struct ea_timeline *t, long long cap)
 	a->ps.w.cap = AHEAD_BLOCK;
 	a->ps.flush_bytes = AHEAD_FLUSH_BYTES;
 	a->ps.ahead = &a->held;
-	if (!a->ps.w.p || tl_changes_publish(a->rec) ||
-	    tl_changes_handoff(a->rec) ||
-	    !(a->pass.r = tl_reader_published(a->rec)) ||
-	    pf_ahead_start(&a->held, ahead_work, a))
+	if (!a->ps.w.p || tl_changes_handoff(a->rec))
 		goto fail;
+	tl_handoff_tap(a->rec->ho, ahead_tap, a);
 	return a;
 fail:
 	pf_pb_ahead_free(a);
@@ -790,13 +762,11 @@ void pf_pb_ahead_free(struct pf_pb_ahead *a)
 {
 	if (!a)
 		return;
-	if (a->held.running) { /* the run failed: the record stays unsealed */
-		tl_changes_stop_readers(a->rec);
-		pf_ahead_join(&a->held);
-	}
+	if (a->rec && a->rec->ho) /* the run failed: the record unsealed */
+		tl_handoff_tap(a->rec->ho, NULL, NULL);
 	ea_tl_reader_free(a->pass.r);
 	pbw_free(&a->ps.w);
-	tracks_free(&a->k);
+	pf_tracks_free(&a->k);
 	pf_ahead_free(&a->held);
 	free(a);
 }
@@ -850,9 +820,20 @@ static bool ahead_take(struct ea_perfetto *p, struct pb_state *ps,
 	bool ok;
 
 	p->ahead = NULL;
-	pf_ahead_join(h);
+	/* the record sealed: its thread (the tap's) ended */
+	ahead_flush(&a->p, &a->ps);
 	if (a->t != t || t0 || h->failed || !pbw_ok(&a->ps.w) ||
-	    !ahead_fits(a, k) || !(ends = calloc(h->nholes + 1, sizeof(*ends))))
+	    !ahead_fits(a, k))
+		return false;
+	/* a pass that stopped short (it held all it may): a reader of the
+	 * record from where it stopped, for the rest */
+	if (a->pass.n < a->rec->count &&
+	    !(a->pass.r = ea_tl_reader_new(t)))
+		return false;
+	for (size_t i = 0; a->pass.r && i < a->pass.n; i++)
+		if (!tl_reader_next(a->pass.r, &(struct ea_tl_change){0}))
+			return false;
+	if (!(ends = calloc(h->nholes + 1, sizeof(*ends))))
 		return false;
 	/* the name packets, each ending at ends[] in names.w */
 	pbw_init(&names.w);
@@ -899,7 +880,6 @@ static bool ahead_take(struct ea_perfetto *p, struct pb_state *ps,
 		}
 		if (p->ahead_taken)
 			*p->ahead_taken = true;
-		tl_reader_resume(a->pass.r, a->rec);
 		*pass = a->pass;
 		pass->max_bytes = SIZE_MAX;
 		a->pass.r = NULL;
@@ -923,7 +903,7 @@ static void pb_process(struct ea_perfetto *p, const char *name,
 
 	p->pid++;
 	if (!pbw_ok(&ps->w) ||
-	    tracks_alloc(&k, m->nclusters, ncpus > 0 ? ncpus : 0)) {
+	    pf_tracks_alloc(&k, m->nclusters, ncpus > 0 ? ncpus : 0)) {
 		ps->w.failed = true;
 		return;
 	}
@@ -953,7 +933,7 @@ static void pb_process(struct ea_perfetto *p, const char *name,
 		changes(p, ps, &k, &pass, s, t0);
 	ea_tl_reader_free(pass.r);
 	changes_end(p, ps, &k);
-	tracks_free(&k);
+	pf_tracks_free(&k);
 	flush(p, ps);
 }
 

@@ -2,7 +2,8 @@
 /*
  * The timeline's changes handed to a thread of their own
  * (src/output/timeline-handoff.h): a queue of full blocks, oldest first,
- * and a list of empty ones, under one lock taken once a block.
+ * and a list of empty ones, under one lock taken once a block; a tap, when
+ * one is set, given each block after fn.
  */
 #include <pthread.h>
 #include <stdbool.h>
@@ -20,8 +21,11 @@ struct ho_blk {
 struct tl_handoff {
 	tl_ho_fn *fn;
 	void *ctx;
+	tl_ho_fn *tap; /* set and cleared under mu */
+	void *tap_ctx;
+	bool tapping; /* run() is in tap() (cleared under mu) */
 	pthread_mutex_t mu;
-	pthread_cond_t more, room;
+	pthread_cond_t more, room, tapped;
 	struct ho_blk *head, *tail; /* full, oldest first */
 	int nfull; /* of them */
 	struct ho_blk *empty;
@@ -37,6 +41,8 @@ static void *run(void *arg)
 
 	for (;;) {
 		struct ho_blk *b;
+		tl_ho_fn *tap;
+		void *tap_ctx;
 
 		pthread_mutex_lock(&h->mu);
 		while (!h->head && !h->end) {
@@ -51,11 +57,20 @@ static void *run(void *arg)
 				h->tail = NULL;
 			h->nfull--;
 		}
+		tap = b ? h->tap : NULL;
+		tap_ctx = h->tap_ctx;
+		h->tapping = tap != NULL;
 		pthread_mutex_unlock(&h->mu);
 		if (!b)
 			return NULL; /* the end, all given */
 		h->fn(h->ctx, b->v, b->n);
+		if (tap)
+			tap(tap_ctx, b->v, b->n);
 		pthread_mutex_lock(&h->mu);
+		if (tap) {
+			h->tapping = false;
+			pthread_cond_broadcast(&h->tapped);
+		}
 		b->next = h->empty;
 		h->empty = b;
 		if (h->waits_room)
@@ -76,8 +91,10 @@ int tl_handoff_start(struct tl_handoff **hp, tl_ho_fn *fn, void *ctx)
 	pthread_mutex_init(&h->mu, NULL);
 	pthread_cond_init(&h->more, NULL);
 	pthread_cond_init(&h->room, NULL);
+	pthread_cond_init(&h->tapped, NULL);
 	/* signals stay with the main thread (the crash guard, SIGPIPE) */
 	if (ea_thread_start(&h->th, run, h, NULL)) {
+		pthread_cond_destroy(&h->tapped);
 		pthread_cond_destroy(&h->room);
 		pthread_cond_destroy(&h->more);
 		pthread_mutex_destroy(&h->mu);
@@ -154,8 +171,19 @@ void tl_handoff_finish(struct tl_handoff *h, struct ea_tl_change *end)
 		h->empty = b->next;
 		free(b);
 	}
+	pthread_cond_destroy(&h->tapped);
 	pthread_cond_destroy(&h->room);
 	pthread_cond_destroy(&h->more);
 	pthread_mutex_destroy(&h->mu);
 	free(h);
+}
+
+void tl_handoff_tap(struct tl_handoff *h, tl_ho_fn *tap, void *ctx)
+{
+	pthread_mutex_lock(&h->mu);
+	while (h->tapping) /* the tap before: out of its last call */
+		pthread_cond_wait(&h->tapped, &h->mu);
+	h->tap = tap;
+	h->tap_ctx = ctx;
+	pthread_mutex_unlock(&h->mu);
 }

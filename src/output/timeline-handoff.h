@@ -35,6 +35,15 @@ int tl_handoff_start(struct tl_handoff **h, tl_ho_fn *fn, void *ctx);
 struct ea_tl_change *tl_handoff_next(struct tl_handoff *h,
 				     struct ea_tl_change *end,
 				     struct ea_tl_change **lim);
+/*
+ * A second reader of the blocks on the same thread: tap(ctx, ...) given
+ * each block handed over from now on, after fn had it (fn's work on it
+ * done), in order; tap NULL: none from now on. Returns once a tap set
+ * before is out of its last call, so that its ctx may be freed. (The
+ * Perfetto encoder ahead, perfetto-pb.c: one thread for the record and
+ * the packets, not one each.)
+ */
+void tl_handoff_tap(struct tl_handoff *h, tl_ho_fn *tap, void *ctx);
 /* Hands over the block filled up to end (NULL: none), waits until fn has
  * had every change, ends the thread and frees h. */
 void tl_handoff_finish(struct tl_handoff *h, struct ea_tl_change *end);

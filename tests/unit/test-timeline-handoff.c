@@ -7,11 +7,17 @@
  * when the thread falls behind by more than the blocks there may be (the
  * writer waits, nothing is lost); a record whose changes are handed over
  * reads back as the one recorded directly, also while published and read
- * on a third thread, and after tl_changes_free() without a seal.
+ * on a third thread, and after tl_changes_free() without a seal. A tap
+ * (tl_handoff_tap()) sees every change after the thread's function, on
+ * its thread, in order, the block's before the next block reaches the
+ * function; once cleared it is never called again, even while a block is
+ * being given (so that its context may be freed at once).
  *
  * Expected values: the changes handed over themselves (their index in
  * pid, so that order and count show), and the record written without the
- * hand-over (tl_changes_put(), the path before it existed).
+ * hand-over (tl_changes_put(), the path before it existed); for the tap,
+ * the function's own count of the changes (all given to it before the
+ * tap may see them) and its thread's id.
  */
 #include <pthread.h>
 #include <setjmp.h>
@@ -207,6 +213,115 @@ static void test_free_unsealed(void **state)
 	assert_null(s.ho);
 }
 
+/* The tap: checks what take() (the function, g) had when it is called. */
+struct tapped {
+	struct got *g; /* the function's count, read on the same thread */
+	size_t n;
+	bool bad, early; /* out of order; a block the function had not had */
+	bool freed; /* its context freed: it must not be called */
+	pthread_t th;
+	bool th_set, other_thread;
+	unsigned sleep_every; /* blocks: sleep 1 ms then (the clear races) */
+};
+
+static void tap(void *ctx, const struct ea_tl_change *v, size_t n)
+{
+	struct tapped *t = ctx;
+
+	if (t->freed)
+		t->bad = true;
+	if (!t->th_set) {
+		t->th = pthread_self();
+		t->th_set = true;
+	} else if (!pthread_equal(t->th, pthread_self())) {
+		t->other_thread = true;
+	}
+	/* take() has had this block and none past it */
+	if (t->g->n != t->n + n)
+		t->early = true;
+	for (size_t i = 0; i < n; i++) {
+		if (v[i].pid != (int32_t)t->n || v[i].t0 != t->n * 3)
+			t->bad = true;
+		t->n++;
+	}
+	if (t->sleep_every && (t->n / TL_HO_BLOCK) % t->sleep_every == 0) {
+		struct timespec ts = {0, 1000000};
+
+		nanosleep(&ts, NULL);
+	}
+	if (t->freed) /* cleared while in here, and not waited for */
+		t->bad = true;
+}
+
+/* n changes handed over with the tap set before the first; the tap
+ * cleared after `clear_at` of them (none: never), then t->freed set. */
+static void hand_tapped(size_t n, size_t clear_at, struct tapped *t,
+			struct got *g)
+{
+	struct tl_handoff *h;
+	struct ea_tl_change *at = NULL, *lim = NULL;
+
+	t->g = g;
+	assert_int_equal(tl_handoff_start(&h, take, g), 0);
+	tl_handoff_tap(h, tap, t);
+	for (size_t k = 0; k < n; k++) {
+		if (k == clear_at) {
+			tl_handoff_tap(h, NULL, NULL);
+			t->freed = true;
+		}
+		if (at == lim) {
+			at = tl_handoff_next(h, at, &lim);
+			assert_non_null(at);
+		}
+		*at++ = (struct ea_tl_change){.t0 = k * 3,
+					      .t1 = k * 3 + 1,
+					      .pid = (int32_t)k,
+					      .cpu = (uint16_t)(k % 5)};
+	}
+	tl_handoff_finish(h, at);
+	assert_false(g->bad);
+	assert_int_equal(g->n, n);
+	assert_false(t->bad);
+	assert_false(t->early);
+	assert_false(t->other_thread);
+}
+
+static void test_tap_all_after_fn(void **state)
+{
+	size_t ns[] = {0, 1, TL_HO_BLOCK, (size_t)TL_HO_BLOCK * 3 + 7,
+		       (size_t)TL_HO_BLOCK * (TL_HO_MAX_BLOCKS * 2) + 3};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(ns) / sizeof(ns[0]); i++) {
+		struct got g = {.slow = i == 4};
+		struct tapped t = {0};
+
+		hand_tapped(ns[i], SIZE_MAX, &t, &g);
+		/* every change, on the hand-over's thread (not this one) */
+		assert_int_equal(t.n, ns[i]);
+		assert_true(!t.th_set || !pthread_equal(t.th, pthread_self()));
+	}
+}
+
+/* Cleared while the thread is busy with blocks: a prefix of the changes
+ * seen, whole blocks, and no call after the clear returned. */
+static void test_tap_cleared(void **state)
+{
+	size_t at[] = {0, TL_HO_BLOCK / 2, (size_t)TL_HO_BLOCK * 5 + 1,
+		       (size_t)TL_HO_BLOCK * 40};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(at) / sizeof(at[0]); i++) {
+		struct got g = {0};
+		struct tapped t = {.sleep_every = 2};
+
+		hand_tapped((size_t)TL_HO_BLOCK * 60, at[i], &t, &g);
+		/* only blocks handed over before the clear (whole) */
+		assert_true(t.n <= at[i]);
+		assert_int_equal(t.n % TL_HO_BLOCK, 0);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -214,6 +329,8 @@ int main(void)
 		cmocka_unit_test(test_writer_waits),
 		cmocka_unit_test(test_record_same),
 		cmocka_unit_test(test_free_unsealed),
+		cmocka_unit_test(test_tap_all_after_fn),
+		cmocka_unit_test(test_tap_cleared),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
