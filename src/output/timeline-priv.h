@@ -18,6 +18,7 @@
 #include "eatrace/energy.h"
 #include "eatrace/html.h"
 #include "output/timeline-changes.h"
+#include "output/timeline-cpus.h"
 
 /* The parts of a column's figures followed apart (seen[col * NPARTS +
  * part]): spread over different stretches, or put at an instant. */
@@ -82,6 +83,8 @@ struct tl_thread;
 struct ea_tl_priv {
 	ea_energy_t *seen; /* ncols x 3: cluster, core and wakeup parts */
 	uint64_t *cl_last;
+	/* each CPU's state as told (timeline-cpus.h): ncpus */
+	struct tl_cpu_seen *cpus;
 	/* changes deferred (src/output/timeline-acct.c): any, by cluster;
 	 * the times such a change's stretches must lie in (tl_near_set()) */
 	bool deferred;

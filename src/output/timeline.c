@@ -68,6 +68,9 @@ int ea_timeline_init(struct ea_timeline *t, const struct ea_acct *acct,
 		calloc(t->nclusters ? t->nclusters : 1, sizeof(*pv->cl_last));
 	pv->cl_deferred = calloc(t->nclusters ? t->nclusters : 1,
 				 sizeof(*pv->cl_deferred));
+	pv->cpus = calloc(t->ncpus ? t->ncpus : 1, sizeof(*pv->cpus));
+	for (int i = 0; pv->cpus && i < t->ncpus; i++)
+		tl_cpu_seen_forget(&pv->cpus[i]);
 	for (int i = 0; i < m->nclusters; i++)
 		if (m->clusters[i].ncpus > maxcl)
 			maxcl = m->clusters[i].ncpus;
@@ -81,7 +84,8 @@ int ea_timeline_init(struct ea_timeline *t, const struct ea_acct *acct,
 	pv->defer_lo = UINT64_MAX; /* none yet (tl_near_set()) */
 	pv->max_rows = SIZE_MAX / ((size_t)(t->stride ? t->stride : 1) *
 				   sizeof(*t->e));
-	if (!pv->seen || !pv->cl_last || !pv->cl_deferred || !pv->step ||
+	if (!pv->seen || !pv->cl_last || !pv->cl_deferred || !pv->cpus ||
+	    !pv->step ||
 	    !pv->cols ||
 	    (record_changes && tl_changes_init(&pv->changes, t->ncpus))) {
 		ea_timeline_free(t);
@@ -104,6 +108,7 @@ void ea_timeline_free(struct ea_timeline *t)
 		free(pv->seen);
 		free(pv->cl_last);
 		free(pv->cl_deferred);
+		free(pv->cpus);
 		free(pv);
 	}
 	memset(t, 0, sizeof(*t));
