@@ -99,7 +99,9 @@ struct ea_tl_priv {
 	size_t cap_rows; /* the rows t->e has room for */
 	struct tl_changes changes; /* record_changes */
 	struct tl_step *step; /* step_bytes: the one step in hand */
-	int *cols; /* back()'s columns: a cluster's CPUs and itself */
+	/* back()'s columns: cluster ci's row (cols_n a row) is itself,
+	 * then its CPUs */
+	int *cols, cols_n;
 	size_t step_bytes;
 	struct tl_thread *thread; /* ea_timeline_use_thread(): back() there */
 	/* with the thread, the near bucket as the caller's thread sees it
