@@ -191,6 +191,10 @@ void tl_acct_change(void *ctx, const struct ea_state *s, int cpu,
 	struct ea_timeline *t = ctx;
 	int ci;
 
+	/* the CPU's state as told (timeline-cpus.h), for its switches */
+	if ((unsigned int)cpu < (unsigned int)t->ncpus)
+		tl_cpu_seen_change(&t->priv->cpus[cpu], new,
+				   t->acct->model->cpu_cluster[cpu]);
 	if (!may_defer(t, cpu, since, now, new, &ci))
 		return not_deferred(t, s, cpu, since, now, old, new);
 	defer(t, ci, cpu, since, now, old);
@@ -199,28 +203,122 @@ void tl_acct_change(void *ctx, const struct ea_state *s, int cpu,
 			       old, new);
 }
 
+/* A task switch not deferred, cpu's state known (timeline-cpus.h): the
+ * two states to not_deferred(), then the new pid kept. */
+static __attribute__((noinline)) void
+switch_not_deferred(struct ea_timeline *t, const struct ea_state *s, int cpu,
+		    uint64_t since, uint64_t now, int32_t pid)
+{
+	struct tl_cpu_seen *c = &t->priv->cpus[cpu];
+	struct ea_cpu_state new = c->st;
+
+	new.pid = pid;
+	not_deferred(t, s, cpu, since, now, &c->st, &new);
+	tl_cpu_seen_switch(c, pid);
+}
+
+/*
+ * A task switch whose CPU's state is not known here (timeline-cpus.h):
+ * read from the state stage (ea_state_cpu(), still the old one), kept
+ * for the CPU's next switches when the CPU is the model's; a CPU outside
+ * the model (or its clusters) is never deferred (may_defer()).
+ */
+static __attribute__((noinline)) void
+switch_unseen(struct ea_timeline *t, const struct ea_state *s, int cpu,
+	      uint64_t since, uint64_t now, int32_t pid)
+{
+	const struct ea_cpu_state *old = ea_state_cpu(s, cpu);
+	struct ea_cpu_state new = *old;
+	int ci;
+
+	if ((unsigned int)cpu < (unsigned int)t->ncpus &&
+	    (ci = t->acct->model->cpu_cluster[cpu]) >= 0) {
+		tl_cpu_seen_read(&t->priv->cpus[cpu], old, ci);
+		return tl_acct_switch(t, s, cpu, since, now, pid);
+	}
+	new.pid = pid;
+	not_deferred(t, s, cpu, since, now, old, &new);
+}
+
+/*
+ * tl_changes_add_old() (timeline-changes.h: the bound, then the hand-over
+ * or the record) when it is one copy or nothing: the bound closed (the
+ * change dropped), or none and room in the hand-over's block. false:
+ * anything else (nothing done, the bound not moved): switch_record().
+ */
+static inline __attribute__((always_inline)) bool
+record_simply(struct tl_changes *s, int cpu, uint64_t since, uint64_t now,
+	      const struct ea_cpu_state *old)
+{
+	struct ea_tl_change c = {
+		.t0 = since,
+		.t1 = now,
+		.pid = old->pid,
+		.freq_khz = old->freq_khz,
+		.idle_state = old->idle_state,
+		.mode = old->mode,
+		.cpu = (uint16_t)cpu,
+	};
+
+	if (s->bound.on)
+		return s->bound.closed; /* tl_bound_drops(): dropped */
+	if (!s->ho || s->ho_at == s->ho_lim)
+		return false;
+	*s->ho_at++ = c;
+	return true;
+}
+
+/* A deferred task switch's record when record_simply() did not make it
+ * (the record's varints, the bound's count, a block or chunk more), then
+ * the rest of tl_acct_switch()'s deferred path. */
+static __attribute__((noinline)) void
+switch_record(struct ea_timeline *t, const struct ea_state *s, int cpu,
+	      uint64_t since, uint64_t now, int32_t pid)
+{
+	struct tl_cpu_seen *c = &t->priv->cpus[cpu];
+
+	if (tl_changes_add_old(&t->priv->changes, cpu, since, now, &c->st)) {
+		snprintf(t->error, sizeof(t->error), "out of memory");
+		tl_near_set(t);
+	}
+	tl_cpu_seen_switch(c, pid);
+	ea_acct_task_switch((struct ea_acct *)t->acct, s, cpu, since, now, pid);
+}
+
 /*
  * A task switch (ea_state_ops.task_switch): tl_acct_change() of the
- * CPU's state (the state stage's ea_state_cpu(), still the old one) and
- * it with pid for its task, the accountant's part as a task switch when
- * the change is deferred (its energies may then be deferred too: synced
- * in not_deferred() before they are read).
+ * CPU's state (as told, timeline-cpus.h: the state stage's
+ * ea_state_cpu(), still the old one) and it with pid for its task, the
+ * accountant's part as a task switch when the change is deferred (its
+ * energies may then be deferred too: synced in not_deferred() before
+ * they are read). The deferred path (defer()'s steps) calls nothing but
+ * its last call, a jump: no frame.
  */
 void tl_acct_switch(void *ctx, const struct ea_state *s, int cpu,
 		    uint64_t since, uint64_t now, int32_t pid)
 {
 	struct ea_timeline *t = ctx;
-	const struct ea_cpu_state *old = ea_state_cpu(s, cpu);
+	struct ea_tl_priv *pv = t->priv;
+	struct tl_cpu_seen *c;
+	uint64_t cl0, lo, hi;
 	int ci;
 
-	/* old for new: may_defer() asks only that there is one */
-	if (!may_defer(t, cpu, since, now, old, &ci)) {
-		struct ea_cpu_state new = *old;
-
-		new.pid = pid;
-		return not_deferred(t, s, cpu, since, now, old, &new);
-	}
-	defer(t, ci, cpu, since, now, old);
+	if ((unsigned int)cpu >= (unsigned int)t->ncpus ||
+	    (ci = (c = &pv->cpus[cpu])->ci) < 0)
+		return switch_unseen(t, s, cpu, since, now, pid);
+	/* may_defer(), the CPU the model's and its state known */
+	cl0 = pv->cl_last[ci];
+	lo = cl0 < since ? cl0 : since;
+	hi = cl0 > since ? cl0 : since;
+	if (!(lo >= pv->defer_lo && hi <= now && now <= pv->defer_top))
+		return switch_not_deferred(t, s, cpu, since, now, pid);
+	pv->cl_last[ci] = now;
+	pv->cl_deferred[ci] = true;
+	pv->deferred = true;
+	if (t->record_changes && now > since &&
+	    !record_simply(&pv->changes, cpu, since, now, &c->st))
+		return switch_record(t, s, cpu, since, now, pid);
+	tl_cpu_seen_switch(c, pid);
 	ea_acct_task_switch((struct ea_acct *)t->acct, s, cpu, since, now, pid);
 }
 

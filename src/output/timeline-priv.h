@@ -18,6 +18,7 @@
 #include "eatrace/energy.h"
 #include "eatrace/html.h"
 #include "output/timeline-changes.h"
+#include "output/timeline-cpus.h"
 
 /* The parts of a column's figures followed apart (seen[col * NPARTS +
  * part]): spread over different stretches, or put at an instant. */
@@ -82,6 +83,8 @@ struct tl_thread;
 struct ea_tl_priv {
 	ea_energy_t *seen; /* ncols x 3: cluster, core and wakeup parts */
 	uint64_t *cl_last;
+	/* each CPU's state as told (timeline-cpus.h): ncpus */
+	struct tl_cpu_seen *cpus;
 	/* changes deferred (src/output/timeline-acct.c): any, by cluster;
 	 * the times such a change's stretches must lie in (tl_near_set()) */
 	bool deferred;
@@ -96,7 +99,9 @@ struct ea_tl_priv {
 	size_t cap_rows; /* the rows t->e has room for */
 	struct tl_changes changes; /* record_changes */
 	struct tl_step *step; /* step_bytes: the one step in hand */
-	int *cols; /* back()'s columns: a cluster's CPUs and itself */
+	/* back()'s columns: cluster ci's row (cols_n a row) is itself,
+	 * then its CPUs */
+	int *cols, cols_n;
 	size_t step_bytes;
 	struct tl_thread *thread; /* ea_timeline_use_thread(): back() there */
 	/* with the thread, the near bucket as the caller's thread sees it

@@ -12,13 +12,24 @@
 #include "output/timeline-priv.h"
 #include "stats/collect.h"
 
+/* both_task_switch() past the collector's common case (out of line, as
+ * src/stats/with-acct.c has it: the common case then saves no registers
+ * and its call of the timeline's pair is a jump) */
+static __attribute__((noinline)) void
+both_switch_change(const struct ea_timeline_stats *p, const struct ea_state *s,
+		   int cpu, uint64_t since, uint64_t now, int32_t pid)
+{
+	ea_stats_switch_change(p->st, s, cpu, since, now, pid);
+	tl_acct_switch(p->tl, s, cpu, since, now, pid);
+}
+
 static void both_task_switch(void *ctx, const struct ea_state *s, int cpu,
 			     uint64_t since, uint64_t now, int32_t pid)
 {
 	const struct ea_timeline_stats *p = ctx;
 
 	if (!ea_stats_quick_switch(p->st, cpu, since, now))
-		ea_stats_switch_change(p->st, s, cpu, since, now, pid);
+		return both_switch_change(p, s, cpu, since, now, pid);
 	tl_acct_switch(p->tl, s, cpu, since, now, pid);
 }
 

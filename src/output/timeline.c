@@ -68,6 +68,9 @@ int ea_timeline_init(struct ea_timeline *t, const struct ea_acct *acct,
 		calloc(t->nclusters ? t->nclusters : 1, sizeof(*pv->cl_last));
 	pv->cl_deferred = calloc(t->nclusters ? t->nclusters : 1,
 				 sizeof(*pv->cl_deferred));
+	pv->cpus = calloc(t->ncpus ? t->ncpus : 1, sizeof(*pv->cpus));
+	for (int i = 0; pv->cpus && i < t->ncpus; i++)
+		tl_cpu_seen_forget(&pv->cpus[i]);
 	for (int i = 0; i < m->nclusters; i++)
 		if (m->clusters[i].ncpus > maxcl)
 			maxcl = m->clusters[i].ncpus;
@@ -77,11 +80,23 @@ int ea_timeline_init(struct ea_timeline *t, const struct ea_acct *acct,
 							    : 2 * maxcl + 2) *
 				 sizeof(ea_energy_t);
 	pv->step = aligned_alloc(16, pv->step_bytes);
-	pv->cols = calloc((size_t)maxcl + 2, sizeof(*pv->cols));
+	/* each cluster's columns for back(): itself, then its CPUs */
+	pv->cols_n = maxcl + 1;
+	pv->cols = calloc((size_t)(t->nclusters ? t->nclusters : 1) *
+				  (size_t)pv->cols_n,
+			  sizeof(*pv->cols));
+	for (int i = 0; pv->cols && i < m->nclusters; i++) {
+		int *c = &pv->cols[i * pv->cols_n];
+
+		c[0] = t->ncpus + i;
+		for (int j = 0; j < m->clusters[i].ncpus; j++)
+			c[1 + j] = m->clusters[i].cpus[j];
+	}
 	pv->defer_lo = UINT64_MAX; /* none yet (tl_near_set()) */
 	pv->max_rows = SIZE_MAX / ((size_t)(t->stride ? t->stride : 1) *
 				   sizeof(*t->e));
-	if (!pv->seen || !pv->cl_last || !pv->cl_deferred || !pv->step ||
+	if (!pv->seen || !pv->cl_last || !pv->cl_deferred || !pv->cpus ||
+	    !pv->step ||
 	    !pv->cols ||
 	    (record_changes && tl_changes_init(&pv->changes, t->ncpus))) {
 		ea_timeline_free(t);
@@ -104,6 +119,7 @@ void ea_timeline_free(struct ea_timeline *t)
 		free(pv->seen);
 		free(pv->cl_last);
 		free(pv->cl_deferred);
+		free(pv->cpus);
 		free(pv);
 	}
 	memset(t, 0, sizeof(*t));
@@ -334,6 +350,31 @@ static inline void spread(struct ea_timeline *t, const int *cols,
 		b = t0 > t->start ? (t0 - t->start) / t->width : 0;
 		bend = bucket_start(t, b + 1);
 	}
+	/* Over two buckets (a change across one edge: most of those here),
+	 * each value's two pieces at once, as spread_over()'s 64-bit path
+	 * makes them: v x (bend - t0) / len in the first, the rest in the
+	 * second (the last: it holds t1 - 1 < bend + width). */
+	if (bend < t1 && t1 - t0 <= UINT32_MAX && sat_add(bend, t->width) >= t1) {
+		uint64_t len = t1 - t0, ov = bend - t0;
+		ea_energy_t *row = &t->e[b * stride];
+
+		for (; k < nv; k++) {
+			ea_energy_t vk = v[k];
+			uint64_t u, p;
+
+			if (vk <= 0 || vk > (ea_energy_t)UINT64_MAX) {
+				if (vk)
+					spread_over(t, cols[k], vk, t0, t1, b,
+						    bend);
+				continue;
+			}
+			u = (uint64_t)vk;
+			p = u / len * ov + u % len * ov / len;
+			row[cols[k]] += p;
+			row[stride + (size_t)cols[k]] += u - p;
+		}
+		return;
+	}
 	for (; k < nv; k++)
 		if (v[k])
 			spread_over(t, cols[k], v[k], t0, t1, b, bend);
@@ -453,19 +494,16 @@ static inline void back(struct ea_timeline *t, const struct tl_step *st)
 {
 	const struct ea_cluster *cl = &t->acct->model->clusters[st->ci];
 	int cpu = st->cpu, ccol = t->ncpus + st->ci, n = cl->ncpus;
-	int *cols = t->priv->cols;
+	const int *ccols = &t->priv->cols[st->ci * t->priv->cols_n];
+	int cols[2] = {cpu, ccol};
 
 	if (t->error[0])
 		return;
 	if (st->kind == TL_STEP_FLUSH)
 		return flush_row(t, st);
 	/* the cluster's stretch: its column, then its CPUs' (d[0 .. n]) */
-	cols[0] = ccol;
-	memcpy(cols + 1, cl->cpus, (size_t)n * sizeof(*cols));
-	spread(t, cols, st->d, n + 1, st->cl_c0, st->cl_c1);
+	spread(t, ccols, st->d, n + 1, st->cl_c0, st->cl_c1);
 	/* the CPU's: its core, then the cluster's core part */
-	cols[0] = cpu;
-	cols[1] = ccol;
 	spread(t, cols, st->d + n + 1, 2, st->c0, st->c1);
 	put_wakeups(t, cpu, ccol, st->d[n + 3], st->d[n + 4], st->now);
 	/* with a thread, the caller records (in order with the changes
