@@ -250,15 +250,7 @@ static inline __attribute__((always_inline)) bool
 record_simply(struct tl_changes *s, int cpu, uint64_t since, uint64_t now,
 	      const struct ea_cpu_state *old)
 {
-	struct ea_tl_change c = {
-		.t0 = since,
-		.t1 = now,
-		.pid = old->pid,
-		.freq_khz = old->freq_khz,
-		.idle_state = old->idle_state,
-		.mode = old->mode,
-		.cpu = (uint16_t)cpu,
-	};
+	struct ea_tl_change c = tl_change_of(cpu, since, now, old);
 
 	if (s->bound.on)
 		return s->bound.closed; /* tl_bound_drops(): dropped */

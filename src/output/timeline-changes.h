@@ -215,13 +215,13 @@ tl_changes_add(struct tl_changes *s, const struct ea_tl_change *c)
 	return tl_changes_put(s, c);
 }
 
-/* Appends cpu's stretch [since, now) in state *old (what a timeline
- * records at a change): tl_changes_add() of it. */
-static inline __attribute__((always_inline)) int
-tl_changes_add_old(struct tl_changes *s, int cpu, uint64_t since, uint64_t now,
-		   const struct ea_cpu_state *old)
+/* cpu's stretch [since, now) in state *old: what a timeline records at a
+ * change. */
+static inline __attribute__((always_inline)) struct ea_tl_change
+tl_change_of(int cpu, uint64_t since, uint64_t now,
+	     const struct ea_cpu_state *old)
 {
-	struct ea_tl_change c = {
+	return (struct ea_tl_change){
 		.t0 = since,
 		.t1 = now,
 		.pid = old->pid,
@@ -230,6 +230,15 @@ tl_changes_add_old(struct tl_changes *s, int cpu, uint64_t since, uint64_t now,
 		.mode = old->mode,
 		.cpu = (uint16_t)cpu,
 	};
+}
+
+/* Appends cpu's stretch [since, now) in state *old: tl_changes_add() of
+ * tl_change_of(). */
+static inline __attribute__((always_inline)) int
+tl_changes_add_old(struct tl_changes *s, int cpu, uint64_t since, uint64_t now,
+		   const struct ea_cpu_state *old)
+{
+	struct ea_tl_change c = tl_change_of(cpu, since, now, old);
 
 	return tl_changes_add(s, &c);
 }
