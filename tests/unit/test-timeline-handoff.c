@@ -56,6 +56,21 @@ static void take(void *ctx, const struct ea_tl_change *v, size_t n)
 	}
 }
 
+/* Change k (t0 = 3k, pid k, CPU k % 5: what take() and the taps check)
+ * written at *at, as tl_changes_add() writes: a new block when full. */
+static void put_change(struct tl_handoff *h, struct ea_tl_change **at,
+		       struct ea_tl_change **lim, size_t k)
+{
+	if (*at == *lim) {
+		*at = tl_handoff_next(h, *at, lim);
+		assert_non_null(*at);
+	}
+	*(*at)++ = (struct ea_tl_change){.t0 = k * 3,
+					 .t1 = k * 3 + 1,
+					 .pid = (int32_t)k,
+					 .cpu = (uint16_t)(k % 5)};
+}
+
 /* n changes through a hand-over, as tl_changes_add() writes them. */
 static void hand(size_t n, bool slow)
 {
@@ -65,14 +80,7 @@ static void hand(size_t n, bool slow)
 
 	assert_int_equal(tl_handoff_start(&h, take, &g), 0);
 	for (size_t k = 0; k < n; k++) {
-		if (at == lim) {
-			at = tl_handoff_next(h, at, &lim);
-			assert_non_null(at);
-		}
-		*at++ = (struct ea_tl_change){.t0 = k * 3,
-					      .t1 = k * 3 + 1,
-					      .pid = (int32_t)k,
-					      .cpu = (uint16_t)(k % 5)};
+		put_change(h, &at, &lim, k);
 	}
 	tl_handoff_finish(h, at);
 	assert_false(g.bad);
@@ -269,14 +277,7 @@ static void hand_tapped(size_t n, size_t clear_at, struct tapped *t,
 			tl_handoff_tap(h, NULL, NULL);
 			t->freed = true;
 		}
-		if (at == lim) {
-			at = tl_handoff_next(h, at, &lim);
-			assert_non_null(at);
-		}
-		*at++ = (struct ea_tl_change){.t0 = k * 3,
-					      .t1 = k * 3 + 1,
-					      .pid = (int32_t)k,
-					      .cpu = (uint16_t)(k % 5)};
+		put_change(h, &at, &lim, k);
 	}
 	tl_handoff_finish(h, at);
 	assert_false(g->bad);
