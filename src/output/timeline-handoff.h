@@ -37,9 +37,12 @@ struct ea_tl_change *tl_handoff_next(struct tl_handoff *h,
 				     struct ea_tl_change **lim);
 /*
  * A second reader of the blocks on the same thread: tap(ctx, ...) given
- * each block handed over from now on, after fn had it (fn's work on it
- * done), in order; tap NULL: none from now on. Returns once a tap set
- * before is out of its last call, so that its ctx may be freed. (The
+ * each block the thread takes off its queue from now on (blocks queued
+ * before the call included), after fn had it (fn's work on it done), in
+ * order; tap NULL: none from now on. Returns once a tap set before is
+ * out of its last call, so that its ctx may be freed; the thread may
+ * call the old tap on further queued blocks while this waits for the
+ * lock (mutexes are not fair): a delay, bounded by the queue. (The
  * Perfetto encoder ahead, perfetto-pb.c: one thread for the record and
  * the packets, not one each.)
  */

@@ -337,6 +337,7 @@ int sim_init(struct sim *s, const struct ea_workload *w,
 
 int sim_sort_arrivals(struct sim *s)
 {
+	sim_ahead_end(s); /* the tournament is s's again, to be freed */
 	sim_arrivals_free(s);
 	if (!s->arr && sim_arrivals_sort(s))
 		return -1;

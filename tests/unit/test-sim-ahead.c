@@ -218,6 +218,35 @@ static void sorted_not_ahead(void **state)
 	ea_workload_free(w);
 }
 
+/* Sorted while the thread runs: the thread ended first (its tournament
+ * s's again, freed), then the arrivals sorted and read in order, as
+ * when sorted before any thread: the same run as sorted_not_ahead()'s
+ * reference (one_run() with no thread). */
+static void sorted_while_ahead(void **state)
+{
+	struct ea_run run;
+	struct ea_workload *w;
+	struct result ref, got;
+	struct sim s;
+
+	load(state);
+	w = workload("traces/vm/wl-pingpong.dat", &run);
+	one_run(w, "cfs", 0, false, &ref);
+	init(&s, w, "cfs", &got.dg);
+	assert_int_equal(sim_ahead_start(&s, 3), 0);
+	assert_non_null(s.ahead);
+	assert_int_equal(sim_sort_arrivals(&s), 0);
+	assert_null(s.ahead);
+	assert_null(s.tour.heap);
+	assert_non_null(s.arr);
+	assert_int_equal(sim_run(&s), 0);
+	finish(&s, &got);
+	same_result(&got, &ref);
+	sim_free(&s);
+	ea_run_free(&run);
+	ea_workload_free(w);
+}
+
 static int teardown(void **state)
 {
 	(void)state;
@@ -232,6 +261,7 @@ int main(void)
 		cmocka_unit_test(same_runs),
 		cmocka_unit_test(early_end),
 		cmocka_unit_test(sorted_not_ahead),
+		cmocka_unit_test(sorted_while_ahead),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, teardown);
