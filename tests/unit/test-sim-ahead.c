@@ -194,8 +194,13 @@ static void early_end(void **state)
 	ea_workload_free(w);
 }
 
-/* Sorted arrivals (some task's out of order) are not merged: no thread. */
-static void sorted_not_ahead(void **state)
+/*
+ * Sorted arrivals (some task's out of order) are not merged: no thread.
+ * ahead_first: the thread started before the sort, which ends it first
+ * (its tournament s's again, freed), then sorts. Either way the run reads
+ * the sorted arrivals in order and is one_run()'s with no thread.
+ */
+static void sorted_run(void **state, bool ahead_first)
 {
 	struct ea_run run;
 	struct ea_workload *w;
@@ -206,8 +211,14 @@ static void sorted_not_ahead(void **state)
 	w = workload("traces/vm/wl-pingpong.dat", &run);
 	one_run(w, "cfs", 0, false, &ref);
 	init(&s, w, "cfs", &got.dg);
+	if (ahead_first) {
+		assert_int_equal(sim_ahead_start(&s, 3), 0);
+		assert_non_null(s.ahead);
+	}
 	assert_int_equal(sim_sort_arrivals(&s), 0);
+	assert_null(s.ahead);
 	assert_null(s.tour.heap);
+	assert_non_null(s.arr);
 	assert_int_equal(sim_ahead_start(&s, 0), 0);
 	assert_null(s.ahead);
 	assert_int_equal(sim_run(&s), 0);
@@ -218,33 +229,14 @@ static void sorted_not_ahead(void **state)
 	ea_workload_free(w);
 }
 
-/* Sorted while the thread runs: the thread ended first (its tournament
- * s's again, freed), then the arrivals sorted and read in order, as
- * when sorted before any thread: the same run as sorted_not_ahead()'s
- * reference (one_run() with no thread). */
+static void sorted_not_ahead(void **state)
+{
+	sorted_run(state, false);
+}
+
 static void sorted_while_ahead(void **state)
 {
-	struct ea_run run;
-	struct ea_workload *w;
-	struct result ref, got;
-	struct sim s;
-
-	load(state);
-	w = workload("traces/vm/wl-pingpong.dat", &run);
-	one_run(w, "cfs", 0, false, &ref);
-	init(&s, w, "cfs", &got.dg);
-	assert_int_equal(sim_ahead_start(&s, 3), 0);
-	assert_non_null(s.ahead);
-	assert_int_equal(sim_sort_arrivals(&s), 0);
-	assert_null(s.ahead);
-	assert_null(s.tour.heap);
-	assert_non_null(s.arr);
-	assert_int_equal(sim_run(&s), 0);
-	finish(&s, &got);
-	same_result(&got, &ref);
-	sim_free(&s);
-	ea_run_free(&run);
-	ea_workload_free(w);
+	sorted_run(state, true);
 }
 
 static int teardown(void **state)
