@@ -682,6 +682,39 @@ static uint64_t pf_pos(void *priv)
 	return r->last_cpu < 0 ? 0 : r->cpu[r->last_cpu].where_pos;
 }
 
+/*
+ * pf_next_n()'s loop for two CPUs while both have a head in their
+ * current bundles and no initial frequency is left to give: the lower
+ * head next, CPU 0 on ties, as pf_next() gives them (its run and limit
+ * are that merge, kept across calls for any number of CPUs), without
+ * the run's state. Events from ev[i] on, up to ev[n - 1]; returns the new
+ * i. The run is left unset: pf_next() then starts from pf_merge_next(),
+ * which decodes the next bundle of a CPU whose head is used up.
+ */
+static uint32_t pf_next_two(struct pf *r, struct ea_event *ev, uint64_t *pos,
+			    uint32_t i, uint32_t n)
+{
+	struct pcpu *c0 = &r->cpu[0], *c1 = &r->cpu[1], *c = c0;
+	const struct ea_event *h0 = c0->head, *h1 = c1->head;
+
+	while (i < n && h0 && h1) {
+		if (h1->ts < h0->ts) {
+			c = c1;
+			ev[i] = *h1;
+			h1 = c1->head = pf_head_next(&c1->hd, r->crop);
+		} else {
+			c = c0;
+			ev[i] = *h0;
+			h0 = c0->head = pf_head_next(&c0->hd, r->crop);
+		}
+		pos[i++] = c->where_pos;
+	}
+	r->run = NULL;
+	r->last_cpu = c == c0 ? 0 : 1;
+	r->pos_now = c->where_pos;
+	return i;
+}
+
 /* nb_src.next_n: pf_next() up to n times, each event's pf_pos() beside */
 static int pf_next_n(void *priv, struct ea_event *ev, uint64_t *pos,
 		     uint32_t n, uint32_t *got, struct ea_err *err)
@@ -691,6 +724,11 @@ static int pf_next_n(void *priv, struct ea_event *ev, uint64_t *pos,
 	int rc = 1;
 
 	while (i < n) {
+		if (r->ncpu == 2 && r->cpu[0].head && r->cpu[1].head &&
+		    !r->freq_seen) {
+			i = pf_next_two(r, ev, pos, i, n);
+			continue;
+		}
 		rc = pf_next(r, &ev[i], err);
 		if (rc <= 0)
 			break;
