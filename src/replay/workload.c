@@ -53,34 +53,39 @@ static void oom(struct ea_workload *w)
 		ok_;                                                           \
 	})
 
-/* The task of pid, NULL: none yet (none is created). */
-static struct rp_task *task_find(struct ea_workload *w, int32_t pid)
+/* The task of pid in the hash, NULL: none yet (none is created). */
+static struct rp_task *task_hashed(struct ea_workload *w, int32_t pid)
 {
 	if (!w->nslots)
 		return NULL;
 	for (size_t j = slot_of(pid, w->nslots); w->slots[j];
 	     j = (j + 1) & (w->nslots - 1))
-		if (w->tasks[w->slots[j] - 1].pid == pid)
+		if (w->tasks[w->slots[j] - 1].pid == pid) {
+			rp_pid_memo_put(&w->memo, pid, w->slots[j] - 1);
 			return &w->tasks[w->slots[j] - 1];
+		}
 	return NULL;
 }
 
-static struct rp_task *task_get(struct ea_workload *w, int32_t pid,
-				const char *comm)
+/* The task of pid, NULL: none yet (none is created). */
+static inline struct rp_task *task_find(struct ea_workload *w, int32_t pid)
 {
-	struct rp_task *t;
+	int64_t i = rp_pid_memo_get(&w->memo, pid);
+
+	return i >= 0 ? &w->tasks[i] : task_hashed(w, pid);
+}
+
+/* task_get() past the memo: found in the hash, or made. */
+static struct rp_task *task_make(struct ea_workload *w, int32_t pid,
+				 const char *comm)
+{
+	struct rp_task *t = task_hashed(w, pid);
 	size_t j;
 
-	if (w->nslots) {
-		for (j = slot_of(pid, w->nslots); w->slots[j];
-		     j = (j + 1) & (w->nslots - 1)) {
-			t = &w->tasks[w->slots[j] - 1];
-			if (t->pid == pid) {
-				if (comm && comm[0])
-					memcpy(t->comm, comm, EA_COMM_LEN);
-				return t;
-			}
-		}
+	if (t) {
+		if (comm && comm[0])
+			memcpy(t->comm, comm, EA_COMM_LEN);
+		return t;
 	}
 	if ((w->ntasks + 1) * 2 > w->nslots) {
 		size_t n = w->nslots ? w->nslots * 2 : 256;
@@ -115,6 +120,22 @@ static struct rp_task *task_get(struct ea_workload *w, int32_t pid,
 	for (j = slot_of(pid, w->nslots); w->slots[j]; j = (j + 1) & (w->nslots - 1))
 		;
 	w->slots[j] = (int32_t)++w->ntasks;
+	rp_pid_memo_put(&w->memo, pid, w->ntasks - 1);
+	return t;
+}
+
+/* The task of pid, made if new; its comm set from comm unless empty. */
+static inline struct rp_task *task_get(struct ea_workload *w, int32_t pid,
+				       const char *comm)
+{
+	int64_t i = rp_pid_memo_get(&w->memo, pid);
+	struct rp_task *t;
+
+	if (i < 0)
+		return task_make(w, pid, comm);
+	t = &w->tasks[i];
+	if (comm && comm[0])
+		memcpy(t->comm, comm, EA_COMM_LEN);
 	return t;
 }
 
@@ -657,8 +678,11 @@ wl_event(struct ea_workload *w, uint64_t first_ts, const struct ea_event *ev)
 			return;
 		if (!(a->flags & RP_ACT_RAN)) {
 			first_run(w, t, a);
-			a->cpu = ev->cpu;
+			/* seq_in's word first, then cpu's 2 bytes of it: the
+			 * other way round the word's read waits for the
+			 * 2-byte store */
 			a->seq_in = w->seq;
+			a->cpu = ev->cpu;
 			a->eligible = eligible_of(&w->cpus[ev->cpu], a, ev);
 		}
 		note_run(t, a, ev->cpu);

@@ -14,6 +14,7 @@
 #include <stdint.h>
 
 #include "eatrace/replay.h"
+#include "replay/pid-memo.h"
 
 enum {
 	RP_ACT_START = 1 << 0, /* running or runnable at trace start */
@@ -277,6 +278,7 @@ struct ea_workload {
 	size_t ntasks, task_cap;
 	int32_t *slots; /* pid hash: index + 1 */
 	size_t nslots;
+	struct rp_pid_memo memo; /* extraction: the hash's last answers */
 	struct rp_idle_busy *busy0; /* sorted by (start, seq_start) */
 	size_t nbusy0, busy0_cap;
 	struct rp_freq *freqs; /* time order */
