@@ -304,10 +304,12 @@ static bool task_room(struct pj_tasks *m)
 	return ea_pf_pid_map_room(&m->by_pid);
 }
 
-/* pid's text (ea_pf_comm_of()'s name; ahead none); NULL: out of memory. */
-static const struct pj_task *task_text(struct pj_tasks *m,
-				       const struct ea_state *s, int32_t pid,
-				       bool ahead)
+/* pid's text (ea_pf_comm_of()'s name; ahead none); NULL: out of memory.
+ * Inline in both its callers (pj_pass_change(), pj_pass_measure()), as it
+ * was in the one: a call for each slice otherwise. */
+static inline __attribute__((always_inline)) const struct pj_task *
+task_text(struct pj_tasks *m, const struct ea_state *s, int32_t pid,
+	  bool ahead)
 {
 	static const char cat[] = ",\"cat\":\"task\",\"ts\":";
 	struct pj_task *tt;
