@@ -20,11 +20,28 @@
  * read the whole record) and marks the cut as the pass does. Otherwise
  * (the thread failed, or stopped short of both), the caller goes on from
  * `from` by itself: the same bytes either way.
+ *
+ * Direct (the file a regular one, written at an offset: pwrite()), the
+ * thread needs no blocks: it measures the text of the changes before
+ * `from` instead (pj_pass_measure(): the lengths the caller's pass will
+ * write, with its cap checks), so knows where its own text starts in the
+ * file (the file's size at the start plus those bytes) and writes it
+ * there, through a stream of its own (perfetto-json-direct.c), up to
+ * where the cap cuts it (its checks now see the file's true size). Both
+ * threads copy their text into the file, not the caller both; nothing is
+ * held in fresh memory. Once the caller has written the changes before
+ * `from`, its size must be where the thread began (else the thread's
+ * text is cut off the file and the caller goes on by itself); it moves
+ * its stream past the thread's end. When it stops before `from`, any
+ * text of the thread's is cut off the file too.
  */
+#include <fcntl.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
+#include "output/perfetto-json-direct.h"
 #include "output/perfetto-json-split.h"
 #include "output/perfetto-json-text.h"
 #include "output/timeline-changes.h"
@@ -46,7 +63,54 @@ struct pj_split {
 	atomic_bool stop; /* not needed any more (pj_split_free()) */
 	bool reached; /* the record had change from */
 	bool whole; /* every change from there written */
+	/* direct: the file's stream for the thread (NULL: blocks), the
+	 * file's size before the changes, where the thread's text begins
+	 * (once reached) */
+	struct pj_direct *dw;
+	long long pos0, at;
+	bool done; /* direct: the thread's text taken, or cut off */
 };
+
+/* Direct: the bytes of the changes before from measured, from their
+ * start at pos0, then the text from there written to the file, until
+ * the cap cuts it (a->p's full) or the record ends. */
+static void work_direct(struct pj_split *a, struct ea_tl_reader *r)
+{
+	long long pos = a->pos0;
+	struct ea_tl_change ch;
+
+	while (a->pass.k < a->from) {
+		size_t n;
+		bool check;
+
+		if (!tl_reader_next(r, &ch) ||
+		    (!(a->pass.k % 4096) &&
+		     atomic_load_explicit(&a->stop, memory_order_relaxed)))
+			return;
+		n = pj_pass_measure(&a->p, &a->pass, &ch, a->s, a->t0, &check);
+		if (check && a->cap && pos >= a->cap)
+			return; /* the caller's pass stops before from */
+		if (n == SIZE_MAX) {
+			a->p.failed = true;
+			return;
+		}
+		pos += (long long)n;
+	}
+	a->at = pos;
+	if (pj_direct_seek(a->dw, pos)) {
+		a->p.failed = true;
+		return;
+	}
+	a->reached = true;
+	while (tl_reader_next(r, &ch)) {
+		if (!pj_pass_change(&a->p, &a->pass, &ch, a->s, a->t0))
+			return;
+		if (!(a->pass.k % 4096) &&
+		    atomic_load_explicit(&a->stop, memory_order_relaxed))
+			return;
+	}
+	a->whole = true;
+}
 
 static void work(void *arg)
 {
@@ -58,6 +122,10 @@ static void work(void *arg)
 	if (!r) {
 		a->p.failed = true;
 		return;
+	}
+	if (a->dw) {
+		work_direct(a, r);
+		goto out;
 	}
 	while (a->pass.k < a->from) {
 		if (!tl_reader_next(r, &ch) ||
@@ -106,13 +174,34 @@ size_t pj_split_from(const struct ea_perfetto *p, const struct ea_timeline *t)
 	return t->priv->changes.bound.closed ? n / 5 * 2 : n / 2;
 }
 
-void pj_split_free(struct pj_split *a)
+/* Direct: the thread's text cut off p's file, which p's stream goes on
+ * writing from where it is (false, p failed, when it cannot). */
+static bool cut_off(struct pj_split *a, struct ea_perfetto *p)
+{
+	long long pos;
+
+	a->done = true;
+	if (!pj_direct_wrote(a->dw))
+		return true;
+	pj_flush(p);
+	pos = fflush(p->f) ? -1 : ftell(p->f);
+	if (pos < 0 || ftruncate(fileno(p->f), (off_t)pos)) {
+		p->failed = true;
+		return false;
+	}
+	return true;
+}
+
+void pj_split_free(struct pj_split *a, struct ea_perfetto *p)
 {
 	if (!a)
 		return;
 	/* the caller stopped before the thread's changes: so may it */
 	atomic_store_explicit(&a->stop, true, memory_order_relaxed);
 	pf_ahead_join(&a->held);
+	if (a->dw && p && !a->done)
+		(void)cut_off(a, p);
+	pj_direct_free(a->dw);
 	pj_pass_free(&a->pass);
 	pj_writer_free(&a->p);
 	pf_ahead_free(&a->held);
@@ -136,13 +225,23 @@ struct pj_split *pj_split_start(const struct ea_perfetto *p,
 	a->cap = p->cap;
 	atomic_init(&a->tell, -1);
 	atomic_init(&a->stop, false);
-	if (pj_writer_ahead(&a->p, &a->held))
+	/* direct when p's file takes writes at an offset and its size is
+	 * known (p's pass past its first event: the thread's text all
+	 * after a separator) */
+	a->pos0 = p->first ? -1 : ea_pf_tell(p);
+	if (a->pos0 >= 0 && (a->dw = pj_direct_open(p->f))) {
+		if (pj_writer_to(&a->p, pj_direct_stream(a->dw)))
+			goto fail;
+		a->p.cap = p->cap;
+	} else if (pj_writer_ahead(&a->p, &a->held)) {
 		goto fail;
+	}
 	/* p's process number (the stand-in's is 1) */
 	memcpy(pj_w(&a->p)->pid, pj_w(p)->pid, sizeof(pj_w(p)->pid));
 	pj_w(&a->p)->pid_len = pj_w(p)->pid_len;
 	a->p.pid = p->pid;
-	if (pj_pass_init(&a->pass, &a->p, t->acct, ncpus, &a->held,
+	if (pj_pass_init(&a->pass, &a->p, t->acct, ncpus,
+			 a->dw ? NULL : &a->held,
 			 (size_t)(p->cap > 0 && p->cap < most ? p->cap : most)))
 		goto fail;
 	a->pass.name_holes = false; /* the names: s is the end's */
@@ -150,8 +249,34 @@ struct pj_split *pj_split_start(const struct ea_perfetto *p,
 		goto fail;
 	return a;
 fail:
-	pj_split_free(a);
+	pj_split_free(a, NULL);
 	return NULL;
+}
+
+/* Direct: p's stream moved past the thread's text, its cut p's, when the
+ * thread began where p is; else the thread's text cut off (false). */
+static bool take_direct(struct pj_split *a, struct ea_perfetto *p)
+{
+	long long tell = ea_pf_tell(p);
+
+	pf_ahead_join(&a->held);
+	if (!a->reached || a->p.failed || pj_direct_failed(a->dw) ||
+	    tell != a->at) {
+		(void)cut_off(a, p);
+		return false;
+	}
+	a->done = true;
+	pj_flush(p);
+	if (fseeko(p->f, (off_t)pj_direct_end(a->dw), SEEK_SET)) {
+		p->failed = true;
+		return true;
+	}
+	if (a->p.full) {
+		p->full = true;
+		p->full_at = a->p.full_at;
+	}
+	p->split_taken++;
+	return true;
 }
 
 bool pj_split_take(struct pj_split *a, struct ea_perfetto *p)
@@ -160,6 +285,8 @@ bool pj_split_take(struct pj_split *a, struct ea_perfetto *p)
 	long long tell = p->cap ? ea_pf_tell(p) : -1;
 	size_t cut = SIZE_MAX, end;
 
+	if (a->dw)
+		return take_direct(a, p);
 	atomic_store_explicit(&a->tell, tell, memory_order_relaxed);
 	pf_ahead_join(&a->held);
 	if (!a->reached || a->p.failed || a->held.failed)

@@ -33,7 +33,9 @@ struct pj_split *pj_split_start(const struct ea_perfetto *p,
  * of it; false, nothing written, when it cannot stand for the rest (the
  * caller goes on writing from there). */
 bool pj_split_take(struct pj_split *a, struct ea_perfetto *p);
-/* Waits for the thread and frees a (NULL: nothing). */
-void pj_split_free(struct pj_split *a);
+/* Waits for the thread and frees a (NULL: nothing); p (when not NULL)
+ * the file the thread may have written to directly: what it wrote cut off
+ * unless pj_split_take() took it. */
+void pj_split_free(struct pj_split *a, struct ea_perfetto *p);
 
 #endif

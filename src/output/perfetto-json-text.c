@@ -87,10 +87,13 @@ char *pj_esc_dup(const char *s, size_t *len)
 	return buf;
 }
 
+/* Between two events (pj_sep()). */
+#define SEP ",\n"
+
 void pj_sep(struct ea_perfetto *p)
 {
 	if (!p->first)
-		pj_put_bytes(p, ",\n", 2);
+		pj_put_bytes(p, SEP, 2);
 	p->first = false;
 }
 
@@ -101,36 +104,44 @@ static const char two_digits[201] = "000102030405060708091011121314151617181920"
 				    "61626364656667686970717273747576777879"
 				    "8081828384858687888990919293949596979899";
 
+static const uint64_t pow10[20] = {
+	1ull,
+	10ull,
+	100ull,
+	1000ull,
+	10000ull,
+	100000ull,
+	1000000ull,
+	10000000ull,
+	100000000ull,
+	1000000000ull,
+	10000000000ull,
+	100000000000ull,
+	1000000000000ull,
+	10000000000000ull,
+	100000000000000ull,
+	1000000000000000ull,
+	10000000000000000ull,
+	100000000000000000ull,
+	1000000000000000000ull,
+	10000000000000000000ull,
+};
+
+/* The decimal digits v takes: floor(log10(v)) + 1 (1 for 0), from the bit
+ * length (1233 / 4096 a little above log10(2)), one short below the next
+ * power of 10. */
+static inline int u64_digits(uint64_t v)
+{
+	int t = (64 - __builtin_clzll(v | 1)) * 1233 >> 12;
+	int n = t + (v >= pow10[t]);
+
+	return n ? n : 1;
+}
+
 /* Decimal digits of v at p; the end. */
 static char *put_u64(char *p, uint64_t v)
 {
-	static const uint64_t pow10[20] = {
-		1ull,
-		10ull,
-		100ull,
-		1000ull,
-		10000ull,
-		100000ull,
-		1000000ull,
-		10000000ull,
-		100000000ull,
-		1000000000ull,
-		10000000000ull,
-		100000000000ull,
-		1000000000000ull,
-		10000000000000ull,
-		100000000000000ull,
-		1000000000000000ull,
-		10000000000000000ull,
-		100000000000000000ull,
-		1000000000000000000ull,
-		10000000000000000000ull,
-	};
-	/* digits: floor(log10(v)) + 1, from the bit length (1233 / 4096 a
-	 * little above log10(2)), one short below the next power of 10 */
-	int t = (64 - __builtin_clzll(v | 1)) * 1233 >> 12;
-	int n = t + (v >= pow10[t]);
-	char *d = p + (n ? n : 1);
+	char *d = p + u64_digits(v);
 
 	p = d;
 	while (v >= 100) {
@@ -143,6 +154,13 @@ static char *put_u64(char *p, uint64_t v)
 	else
 		d[-1] = (char)('0' + v);
 	return p;
+}
+
+/* The bytes pj_put_i64() of v writes. */
+static inline size_t i64_len(long long v)
+{
+	return v < 0 ? 1 + (size_t)u64_digits(-(uint64_t)v)
+		     : (size_t)u64_digits((uint64_t)v);
 }
 
 char *pj_put_i64(char *p, long long v)
@@ -210,6 +228,16 @@ static char *put_us(char *p, uint64_t ns, uint64_t t0)
 	return p + 4;
 }
 
+/* The bytes put_us(ns, t0) writes: the microseconds' digits (d / 1000 in
+ * decimal, as the seconds and groups above give them: no leading zero,
+ * "0" for none), then ".nnn". */
+static inline size_t us_len(uint64_t ns, uint64_t t0)
+{
+	uint64_t d = ns > t0 ? ns - t0 : 0;
+
+	return (size_t)u64_digits(d / 1000u) + PJ_LIT(".000");
+}
+
 static char *put_mem(char *p, const char *s, size_t n)
 {
 	memcpy(p, s, n);
@@ -230,6 +258,14 @@ static inline char *put_padded(char *p, const char *s, size_t n)
 /* A literal's bytes at p; the end. */
 #define PUT_LIT(p, lit) put_mem(p, lit, sizeof(lit) - 1)
 
+/* A counter's fixed text, before its process number, its name, its time
+ * and its value (pj_counter(), counter_len()). */
+#define C_HEAD "{\"ph\":\"C\",\"pid\":"
+#define C_NAME ",\"tid\":0,\"name\":"
+#define C_TS ",\"ts\":"
+#define C_VAL ",\"args\":{\"value\":"
+#define C_END "}}"
+
 void pj_counter(struct ea_perfetto *p, const char *qname, size_t qlen,
 		uint64_t ts, uint64_t t0, const char *val)
 {
@@ -238,17 +274,17 @@ void pj_counter(struct ea_perfetto *p, const char *qname, size_t qlen,
 	/* fprintf()'s "{\"ph\":\"C\",\"pid\":%d,\"tid\":0,\"name\":" NAME
 	 * ",\"ts\":%s,\"args\":{\"value\":%s}}", by hand */
 	pj_sep(p);
-	e = PUT_LIT(b, "{\"ph\":\"C\",\"pid\":");
+	e = PUT_LIT(b, C_HEAD);
 	e = put_mem(e, pj_w(p)->pid, pj_w(p)->pid_len);
-	e = PUT_LIT(e, ",\"tid\":0,\"name\":");
+	e = PUT_LIT(e, C_NAME);
 	pj_put_bytes(p, b, (size_t)(e - b));
 	pj_put_bytes(p, qname, qlen);
-	e = PUT_LIT(b, ",\"ts\":");
+	e = PUT_LIT(b, C_TS);
 	e = put_us(e, ts, t0);
-	e = PUT_LIT(e, ",\"args\":{\"value\":");
+	e = PUT_LIT(e, C_VAL);
 	pj_put_bytes(p, b, (size_t)(e - b));
 	pj_put_text(p, val);
-	pj_put_bytes(p, "}}", 2);
+	pj_put_bytes(p, C_END, 2);
 }
 
 static void tasks_free(struct pj_tasks *m)
@@ -268,10 +304,12 @@ static bool task_room(struct pj_tasks *m)
 	return ea_pf_pid_map_room(&m->by_pid);
 }
 
-/* pid's text (ea_pf_comm_of()'s name; ahead none); NULL: out of memory. */
-static const struct pj_task *task_text(struct pj_tasks *m,
-				       const struct ea_state *s, int32_t pid,
-				       bool ahead)
+/* pid's text (ea_pf_comm_of()'s name; ahead none); NULL: out of memory.
+ * Inline in both its callers (pj_pass_change(), pj_pass_measure()), as it
+ * was in the one: a call for each slice otherwise. */
+static inline __attribute__((always_inline)) const struct pj_task *
+task_text(struct pj_tasks *m, const struct ea_state *s, int32_t pid,
+	  bool ahead)
 {
 	static const char cat[] = ",\"cat\":\"task\",\"ts\":";
 	struct pj_task *tt;
@@ -344,6 +382,9 @@ static bool add_hole(struct ea_perfetto *p, struct pj_pass *ps,
 	return true;
 }
 
+/* Between a slice's start and its length (slice(), slice_len()). */
+#define S_DUR ",\"dur\":"
+
 /*
  * A task's slice on a CPU: the text fprintf() wrote with
  * "{\"ph\":\"X\",\"pid\":%d,\"tid\":%d,\"name\":" NAME
@@ -358,14 +399,14 @@ static bool slice(struct ea_perfetto *p, struct pj_pass *ps,
 	char *e = pj_room(p, SLICE_MAX_BYTES);
 
 	if (!p->first)
-		e = PUT_LIT(e, ",\n");
+		e = PUT_LIT(e, SEP);
 	p->first = false;
 	e = put_padded(e, ct->pre, ct->pre_len);
 	if (ps->name_holes && !add_hole(p, ps, tt, e))
 		return false;
 	e = put_padded(e, tt->text, tt->name_len);
 	e = put_us(e, ch->t0, t0);
-	e = PUT_LIT(e, ",\"dur\":");
+	e = PUT_LIT(e, S_DUR);
 	e = put_us(e, ch->t1, ch->t0);
 	e = put_padded(e, tt->text + tt->name_len, tt->tail_len);
 	e = put_padded(e, ct->f_txt, ct->f_len);
@@ -375,21 +416,28 @@ static bool slice(struct ea_perfetto *p, struct pj_pass *ps,
 
 /* CPU c's OPP counter (opp) or idle-state counter (its name made the
  * first time). */
+static bool counter_name(char **qname, size_t *qlen, bool opp, int c)
+{
+	char n[48];
+
+	if (*qname)
+		return true;
+	if (opp)
+		snprintf(n, sizeof(n), "OPP CPU %d (kHz)", c);
+	else
+		snprintf(n, sizeof(n), "idle state CPU %d", c);
+	*qname = pj_esc_dup(n, qlen);
+	return *qname != NULL;
+}
+
 static void cpu_counter(struct ea_perfetto *p, char **qname, size_t *qlen,
 			bool opp, int c, uint64_t ts, uint64_t t0, long long v)
 {
-	char n[48], val[32];
+	char val[32];
 
-	if (!*qname) {
-		if (opp)
-			snprintf(n, sizeof(n), "OPP CPU %d (kHz)", c);
-		else
-			snprintf(n, sizeof(n), "idle state CPU %d", c);
-		*qname = pj_esc_dup(n, qlen);
-		if (!*qname) {
-			p->failed = true;
-			return;
-		}
+	if (!counter_name(qname, qlen, opp, c)) {
+		p->failed = true;
+		return;
 	}
 	*pj_put_i64(val, v) = 0;
 	pj_counter(p, *qname, *qlen, ts, t0, val);
@@ -536,6 +584,79 @@ void pj_pass_skip(struct pj_pass *ps, const struct ea_tl_change *ch)
 	ct = &ps->cpu[c];
 	cpu_values(ct, ch, &fv, &iv);
 	ct->i = iv;
+}
+
+/* The bytes cpu_counter() writes for v (p's process, not first); 0 with
+ * *failed set when out of memory. */
+static size_t counter_len(const struct ea_perfetto *p, char **qname,
+			  size_t *qlen, bool opp, int c, uint64_t ts,
+			  uint64_t t0, long long v, bool *failed)
+{
+	if (!counter_name(qname, qlen, opp, c)) {
+		*failed = true;
+		return 0;
+	}
+	return PJ_LIT(SEP) + PJ_LIT(C_HEAD) + pj_w(p)->pid_len +
+	       PJ_LIT(C_NAME) + *qlen + PJ_LIT(C_TS) + us_len(ts, t0) +
+	       PJ_LIT(C_VAL) + i64_len(v) + PJ_LIT(C_END);
+}
+
+size_t pj_pass_measure(const struct ea_perfetto *p, struct pj_pass *ps,
+		       const struct ea_tl_change *ch, const struct ea_state *s,
+		       uint64_t t0, bool *check)
+{
+	size_t k = ps->k++, n = 0;
+	int c = ch->cpu;
+	struct pj_cpu *ct;
+	const struct pj_task *tt;
+	long long fv, iv;
+	bool failed = false;
+
+	*check = false;
+	if (c > ps->max_cpu)
+		ps->max_cpu = c;
+	if (c >= ps->ncpus || ch->t1 <= ch->t0)
+		return 0;
+	/* pj_pass_change()'s steps, each text's length for its text */
+	*check = !(k % 256);
+	ct = &ps->cpu[c];
+	if (cpu_values(ct, ch, &fv, &iv))
+		n += counter_len(p, &ct->opp, &ct->opp_len, true, c, ch->t0,
+				 t0, fv, &failed);
+	if (iv != ct->i) {
+		n += counter_len(p, &ct->idle, &ct->idle_len, false, c, ch->t0,
+				 t0, iv, &failed);
+		ct->i = iv;
+	}
+	if (failed)
+		return SIZE_MAX;
+	if (ch->mode != EA_CPU_BUSY)
+		return n;
+	tt = task_text(&ps->tasks, s, ch->pid, ps->name_holes);
+	if (!tt)
+		return SIZE_MAX;
+	/* slice()'s pieces */
+	return n + PJ_LIT(SEP) + ct->pre_len + tt->name_len +
+	       us_len(ch->t0, t0) + PJ_LIT(S_DUR) + us_len(ch->t1, ch->t0) +
+	       tt->tail_len + ct->f_len;
+}
+
+int pj_writer_to(struct ea_perfetto *p, FILE *f)
+{
+	struct pj_writer *w = malloc(sizeof(*w));
+
+	memset(p, 0, sizeof(*p));
+	if (!w)
+		return -1;
+	w->buf = w->own;
+	w->cap = sizeof(w->own);
+	w->held = NULL;
+	w->pid_len = (size_t)(pj_put_i64(w->pid, 1) - w->pid);
+	p->impl = w;
+	p->f = f;
+	p->pid = 1;
+	p->first = false;
+	return 0;
 }
 
 int pj_writer_ahead(struct ea_perfetto *p, struct pf_ahead *held)

@@ -161,9 +161,23 @@ bool pj_pass_change(struct ea_perfetto *p, struct pj_pass *ps,
  * past the record's start reads the changes before it so. */
 void pj_pass_skip(struct pj_pass *ps, const struct ea_tl_change *ch);
 
+/*
+ * The bytes pj_pass_change() would write for ch into p (not first), taking
+ * ch in as it does (the CPU's values, the tasks' texts, the count), without
+ * writing them; *check set when it would check the cap before them (the
+ * file's size then against the cap: it stops there when reached).
+ * SIZE_MAX when out of memory. Not ahead (the pass makes the names).
+ */
+size_t pj_pass_measure(const struct ea_perfetto *p, struct pj_pass *ps,
+		       const struct ea_tl_change *ch, const struct ea_state *s,
+		       uint64_t t0, bool *check);
+
 /* A stand-in writer p for a pass ahead: no file, process number 1, not
  * first, its buffers to held's blocks. 0, or -1 when out of memory. */
 int pj_writer_ahead(struct ea_perfetto *p, struct pf_ahead *held);
+/* A stand-in writer p to f (process number 1, not first, no cap): 0, or
+ * -1 when out of memory. */
+int pj_writer_to(struct ea_perfetto *p, FILE *f);
 void pj_writer_free(struct ea_perfetto *p);
 
 #endif

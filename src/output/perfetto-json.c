@@ -139,7 +139,7 @@ static void changes(struct ea_perfetto *p, const struct ea_timeline *t,
 			break;
 		until = SIZE_MAX;
 	}
-	pj_split_free(sp);
+	pj_split_free(sp, p);
 	pj_pass_free(&ps);
 	ea_tl_reader_free(r);
 }

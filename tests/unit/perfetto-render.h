@@ -23,6 +23,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <cmocka.h>
 
 #include "eatrace/energy.h"
@@ -47,6 +48,9 @@ struct render_opts {
 	bool bound;
 	bool split; /* the changes written by two threads (from 1 on) */
 	bool two; /* a second process: the same timeline again */
+	/* the file in memory (open_memstream(): no descriptor, so no
+	 * writes at an offset), not a temporary file */
+	bool memory;
 };
 
 /* What the file showed besides its bytes. */
@@ -72,7 +76,8 @@ static inline char *perfetto_render_with(const char *trace,
 	struct ea_acct acct;
 	struct ea_run run;
 	struct ea_err err;
-	char *buf = NULL;
+	char *buf = NULL, *mem = NULL;
+	size_t mem_len = 0;
 	FILE *f;
 
 	if (ea_model_load(&m, "models/tc2.json", &err))
@@ -104,7 +109,7 @@ static inline char *perfetto_render_with(const char *trace,
 	assert_int_equal(ea_acct_done(&acct, run.state, &err), 0);
 	assert_int_equal(ea_timeline_done(&tl, run.state, &err), 0);
 	r->nch = ea_timeline_nchanges(&tl);
-	f = tmpfile();
+	f = o->memory ? open_memstream(&mem, &mem_len) : tmpfile();
 	assert_non_null(f);
 	assert_int_equal(ea_perfetto_begin_as(&pf, f, o->fmt), 0);
 	ea_perfetto_cap(pf, o->cap);
@@ -125,9 +130,16 @@ static inline char *perfetto_render_with(const char *trace,
 	r->len = (size_t)ftell(f);
 	buf = malloc(r->len + 1);
 	assert_non_null(buf);
-	rewind(f);
-	assert_int_equal(fread(buf, 1, r->len, f), r->len);
-	fclose(f);
+	if (o->memory) {
+		assert_int_equal(fclose(f), 0);
+		assert_int_equal(mem_len, r->len);
+		memcpy(buf, mem, r->len);
+		free(mem);
+	} else {
+		rewind(f);
+		assert_int_equal(fread(buf, 1, r->len, f), r->len);
+		fclose(f);
+	}
 out:
 	ea_timeline_free(&tl);
 	ea_acct_free(&acct);

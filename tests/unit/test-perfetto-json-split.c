@@ -8,7 +8,11 @@
  * not at all), with the record bounded (perfetto-json-bound.c) or whole;
  * the thread's text is taken whenever the caller gets to its first change
  * (the cap not reached before), which the caps past its start show; the
- * file's second process (replay's) split too.
+ * file's second process (replay's) split too. Each in a temporary file,
+ * where the thread writes its text into the file itself at the offset it
+ * measured (perfetto-json-direct.c), and in memory (open_memstream(): no
+ * descriptor), where it holds it in blocks for the caller: both take the
+ * thread's text as often.
  *
  * Expected values: the JSON written without the split (the behaviour
  * before it existed).
@@ -43,13 +47,15 @@ static const char *const traces[] = {
  * processes the split wrote in *taken.
  */
 static char *render(const char *trace, long long cap, bool bound, bool split,
-		    bool two, size_t *len, uint64_t *cut, size_t *taken)
+		    bool two, bool memory, size_t *len, uint64_t *cut,
+		    size_t *taken)
 {
 	struct render_opts o = {.fmt = EA_PERFETTO_JSON,
 				.cap = cap,
 				.bound = bound,
 				.split = split,
-				.two = two};
+				.two = two,
+				.memory = memory};
 	struct render_out r = {0};
 	char *buf = perfetto_render_with(trace, &o, &r);
 
@@ -63,9 +69,9 @@ static void test_same_bytes(void **state)
 {
 	(void)state;
 	for (size_t k = 0; k < sizeof(traces) / sizeof(traces[0]); k++) {
-		size_t full_len, taken, taken_caps = 0;
+		size_t full_len, taken, taken_caps[2] = {0, 0};
 		uint64_t full_cut;
-		char *full = render(traces[k], 0, false, false, false,
+		char *full = render(traces[k], 0, false, false, false, false,
 				    &full_len, &full_cut, &taken);
 		long long step = (long long)full_len / 17;
 
@@ -73,37 +79,42 @@ static void test_same_bytes(void **state)
 		     cap = cap < 1     ? 1
 			   : cap < 200 ? cap * 7
 				       : cap + step) {
-			for (int v = 0; v < 3; v++) {
-				bool bound = v == 1, two = v == 2;
+			for (int v = 0; v < 6; v++) {
+				bool bound = v % 3 == 1, two = v % 3 == 2;
+				bool mem = v >= 3;
 				size_t want_len, len;
 				uint64_t want_cut, cut;
 				char *want = render(traces[k], cap, bound,
-						    false, two, &want_len,
-						    &want_cut, &taken);
+						    false, two, false,
+						    &want_len, &want_cut,
+						    &taken);
 				char *got = render(traces[k], cap, bound, true,
-						   two, &len, &cut, &taken);
+						   two, mem, &len, &cut,
+						   &taken);
 
 				if (len != want_len || memcmp(got, want, len) ||
 				    cut != want_cut)
 					fail_msg(
 						"%s, cap %lld, bound %d, two "
-						"%d: %zu bytes, not %zu or not "
-						"the same, or cut at %llu, not "
-						"%llu",
-						traces[k], cap, bound, two, len,
-						want_len,
+						"%d, memory %d: %zu bytes, not "
+						"%zu or not the same, or cut "
+						"at %llu, not %llu",
+						traces[k], cap, bound, two, mem,
+						len, want_len,
 						(unsigned long long)cut,
 						(unsigned long long)want_cut);
 				/* no cap: every process split */
 				if (!cap)
 					assert_int_equal(taken, two ? 2 : 1);
-				taken_caps += cap && taken;
+				taken_caps[mem] += cap && taken;
 				free(want);
 				free(got);
 			}
 		}
-		/* the caps past the thread's start took its text */
-		assert_true(taken_caps >= 3 * 5);
+		/* the caps past the thread's start took its text, as
+		 * often written directly as held */
+		assert_true(taken_caps[0] >= 3 * 5);
+		assert_int_equal(taken_caps[0], taken_caps[1]);
 		free(full);
 	}
 }
