@@ -29,6 +29,12 @@ bool pf_pb_skip(struct tracks *k, const struct ea_tl_change *ch, uint64_t t0);
  * by ea_perfetto_split(), or too few changes). */
 size_t pf_pb_split_from(size_t split_min, size_t nchanges);
 
+/* The bytes the thread may hold with the file's cap (0: none): the cap,
+ * at most EA_PERFETTO_AHEAD_MAX_MB MiB, or pf_pb_split_hold_max when not
+ * 0 (the tests' stand-in for a file past that). */
+extern size_t pf_pb_split_hold_max;
+size_t pf_pb_split_hold(long long cap);
+
 struct pb_split;
 
 /* What encodes r's changes from the n-th on into blocks (perfetto-pb.c's

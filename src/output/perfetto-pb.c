@@ -712,15 +712,14 @@ fail:
 	return NULL;
 }
 
-/* The split's encoder (held_read()): bytes in blocks (at most cap, or
- * EA_PERFETTO_AHEAD_MAX_MB), names from s (no holes), tracks (in *ek) as
+/* The split's encoder (held_read()): bytes in blocks (at most
+ * pf_pb_split_hold(cap)), names from s (no holes), tracks (in *ek) as
  * k's with empty pid maps; NULL when out of memory. */
 static struct pf_pb_ahead *held_new(const struct ea_timeline *t,
 				    const struct tracks *k,
 				    const struct ea_state *s, uint64_t t0,
 				    long long cap, struct tracks **ek)
 {
-	const long long most = EA_PERFETTO_AHEAD_MAX_MB * 1048576ll;
 	struct pf_pb_ahead *a = calloc(1, sizeof(*a));
 
 	if (!a || pf_tracks_alloc(&a->k, 0, k->ncpus))
@@ -734,7 +733,7 @@ static struct pf_pb_ahead *held_new(const struct ea_timeline *t,
 		a->k.cpu[c].names = (struct ea_pf_pid_map){0};
 	}
 	a->pass.max_cpu = -1;
-	a->pass.max_bytes = (size_t)(cap > 0 && cap < most ? cap : most);
+	a->pass.max_bytes = pf_pb_split_hold(cap);
 	a->ps.w.p = aligned_alloc(AHEAD_BLOCK, AHEAD_BLOCK);
 	a->ps.w.cap = AHEAD_BLOCK;
 	a->ps.flush_bytes = AHEAD_FLUSH_BYTES;

@@ -7,10 +7,11 @@
  *    the encoder writes (the derivation beside each step);
  *  - the file byte for byte the one the caller alone writes, and cut at
  *    the same time, at caps from none and one byte to past the file's end
- *    (cutting before the thread's first change, inside its changes, where
- *    it holds all it may and the caller goes on from its reader, not at
- *    all), with one process and two (replay's); the thread's blocks taken
- *    with no cap and whenever the cap cuts past them.
+ *    (cutting before the thread's first change, inside its changes: the
+ *    caller goes on from there by itself, not at all), with one process
+ *    and two (replay's); the thread's blocks taken with no cap and
+ *    whenever the cap cuts past them; and with the thread stopped short
+ *    by what it may hold, the caller going on from its reader.
  *
  * Expected values: by hand (the skip), and the file written without the
  * split (the behaviour before it existed).
@@ -155,8 +156,8 @@ static void test_skip_by_hand(void **state)
 	pf_tracks_free(&k);
 }
 
-/* Where the thread starts: 5/8 of the changes, none below the minimum
- * or below 2. */
+/* Where the thread starts: 7/10 of the changes (rounded down, at least
+ * 1), none below the minimum or below 2. */
 static void test_from(void **state)
 {
 	(void)state;
@@ -164,8 +165,9 @@ static void test_from(void **state)
 	assert_int_equal(pf_pb_split_from(1001, 1000), 0);
 	assert_int_equal(pf_pb_split_from(1, 1), 0);
 	assert_int_equal(pf_pb_split_from(1, 2), 1);
-	assert_int_equal(pf_pb_split_from(1, 8), 5);
-	assert_int_equal(pf_pb_split_from(1000, 1000), 625);
+	assert_int_equal(pf_pb_split_from(1, 8), 5); /* 5.6 */
+	assert_int_equal(pf_pb_split_from(1, 19), 13); /* 13.3 */
+	assert_int_equal(pf_pb_split_from(1000, 1000), 700);
 }
 
 /* The protobuf of trace priced with tc2, capped at cap bytes (0: none),
@@ -234,11 +236,48 @@ static void test_same_bytes(void **state)
 	}
 }
 
+/*
+ * The thread holding at most a few bytes (pf_pb_split_hold_max: as a file
+ * past EA_PERFETTO_AHEAD_MAX_MB after its first change): its blocks are
+ * taken all the same (no cap) and the caller goes on from where its reader
+ * stopped: the same bytes.
+ */
+static void test_held_short(void **state)
+{
+	static const size_t holds[] = {1, 300, 5000};
+
+	(void)state;
+	for (size_t k = 0; k < sizeof(traces) / sizeof(traces[0]); k++) {
+		size_t want_len, len, taken;
+		uint64_t want_cut, cut;
+		char *want = render(traces[k], 0, false, true, &want_len,
+				    &want_cut, &taken);
+
+		for (size_t h = 0; h < sizeof(holds) / sizeof(holds[0]); h++) {
+			char *got;
+
+			pf_pb_split_hold_max = holds[h];
+			got = render(traces[k], 0, true, true, &len, &cut,
+				     &taken);
+			pf_pb_split_hold_max = 0;
+			assert_int_equal(taken, 2);
+			if (len != want_len || memcmp(got, want, len) ||
+			    cut != want_cut)
+				fail_msg("%s, holding %zu: %zu bytes, not %zu "
+					 "or not the same",
+					 traces[k], holds[h], len, want_len);
+			free(got);
+		}
+		free(want);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_skip_by_hand),
 		cmocka_unit_test(test_from),
+		cmocka_unit_test(test_held_short),
 		cmocka_unit_test(test_same_bytes),
 	};
 
