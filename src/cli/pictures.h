@@ -25,9 +25,9 @@ int ea_cli_perfetto_commit(struct ea_out *out, struct ea_perfetto *pf,
 			   double max_mb, const char *path);
 /* The changes of a --perfetto path (either format) encoded ahead, on a
  * thread of their own while the run records timeline tl's changes
- * (ea_perfetto_ahead_start_as()), when -j allows three threads (-j 3 or
- * more); NULL otherwise (the file is the same: at -j 2 its changes are
- * written after the run by two threads, ea_perfetto_split()). A capped JSON path that is a regular
+ * (ea_perfetto_ahead_start_as()), when -j allows two threads (by default
+ * on two CPUs or more) for protobuf, three (-j 3 or more) for JSON; NULL
+ * otherwise (the file is the same). A capped JSON path that is a regular
  * file (or none yet) also bounds tl's record (ea_perfetto_json_bound()). */
 struct ea_perfetto_ahead *ea_cli_perfetto_ahead(struct ea_timeline *tl,
 						const char *path, double max_mb);
