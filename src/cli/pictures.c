@@ -70,12 +70,11 @@ struct ea_perfetto_ahead *ea_cli_perfetto_ahead(struct ea_timeline *tl,
 	/* -j 1: one thread */
 	if (ea_input_jobs() < 2)
 		return NULL;
-	/* only from -j 3: beside the decoding thread and the run's, its
-	 * thread cost more CPU than it took off the run's on 2 vCPUs (JSON,
-	 * rec.dat: 325-410 ms against 290-357 wall; bench/README.md, "the
-	 * eighth round merged"; protobuf: "the eleventh round"): at -j 2 the
-	 * changes are encoded after the run on two threads (ea_perfetto_split()) */
-	if (ea_input_jobs() < 3)
+	/* JSON only from -j 3: beside the decoding thread and the run's,
+	 * its thread cost more CPU than it took off the run's on 2 vCPUs
+	 * (rec.dat: 325-410 ms against 290-357 wall; bench/README.md,
+	 * "the eighth round merged") */
+	if (fmt != EA_PERFETTO_PROTOBUF && ea_input_jobs() < 3)
 		return NULL;
 	return ea_perfetto_ahead_start_as(tl, fmt, cap_bytes(fmt, max_mb));
 }
