@@ -2,10 +2,12 @@
 /*
  * The protobuf --perfetto file's changes encoded at the end of the run by
  * two threads (ea_perfetto_split(), include/eatrace/perfetto.h;
- * src/output/perfetto-pb-split.h): the pass over the record is the file's
- * largest work, and after the run the second CPU is idle. (Encoding during
- * the run instead, on the record's hand-over thread, took the run's two
- * threads' CPU: bench/README.md, the eleventh round.)
+ * src/output/perfetto-pb-split.h), when it was not encoded ahead
+ * (replay's file; report's only when its encoder ahead could not stand
+ * for them): the pass over the record is the file's largest work, and after
+ * the run the second CPU is idle. (Instead of report's encoder ahead at -j
+ * 2 it was faster on a loaded machine, slower on a quiet one:
+ * bench/README.md, the eleventh round.)
  *
  * A thread of its own reads the record from its start, takes in the
  * changes before `from` without encoding them (pf_pb_skip(): each CPU
