@@ -54,9 +54,10 @@ void ea_perfetto_process(struct ea_perfetto *p, const char *name,
 int ea_perfetto_end(struct ea_perfetto *p);
 
 /*
- * A JSON file: each process's changes with at least min_changes recorded
- * (0: never) written by two threads, the caller and one of its own
- * (src/output/perfetto-json-split.c): the same bytes.
+ * Each process's changes with at least min_changes recorded (0: never)
+ * and not encoded ahead written by two threads, the caller and one of its
+ * own (src/output/perfetto-json-split.c, perfetto-pb-split.c): the same
+ * bytes.
  */
 void ea_perfetto_split(struct ea_perfetto *p, size_t min_changes);
 

@@ -31,3 +31,18 @@ void pf_tracks_free(struct tracks *k)
 	free(k->cpu);
 	free(k->cl_power);
 }
+
+bool pf_tracks_fit(const struct tracks *a, const struct tracks *k)
+{
+	if (a->seq != k->seq || k->ncpus > a->ncpus)
+		return false;
+	for (int c = 0; c < k->ncpus; c++) {
+		const struct cpu_seq *x = &a->cpu[c], *y = &k->cpu[c];
+
+		if (x->seq != y->seq || x->slices != y->slices ||
+		    x->opp != y->opp || x->idle != y->idle ||
+		    x->assumed_khz != y->assumed_khz)
+			return false;
+	}
+	return true;
+}

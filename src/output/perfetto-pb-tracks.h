@@ -37,6 +37,9 @@ struct tracks {
 /* k's arrays for ncl clusters and ncpus CPUs (zeroed): 0 or -1 (out of
  * memory: none held). */
 int pf_tracks_alloc(struct tracks *k, int ncl, int ncpus);
+/* Whether a's CPU sequences are numbered as k's (a's CPUs past k's
+ * aside: the encoder ahead's, perfetto-pb.c, with the model's CPUs). */
+bool pf_tracks_fit(const struct tracks *a, const struct tracks *k);
 /* Frees what k holds. */
 void pf_tracks_free(struct tracks *k);
 

@@ -39,68 +39,13 @@
 
 #include "output/pb-write.h"
 #include "output/perfetto-ahead.h"
+#include "output/perfetto-pb-fields.h"
+#include "output/perfetto-pb-split.h"
 #include "output/perfetto-pb-tracks.h"
 #include "output/timeline-handoff.h"
 #include "output/perfetto-priv.h"
 #include "output/timeline-changes.h"
 #include "output/timeline-priv.h"
-
-/* Field numbers and values (perfetto_trace.proto). */
-enum {
-	TRACE_PACKET = 1,
-	/* TracePacket */
-	TP_CLOCK_SNAPSHOT = 6,
-	TP_TIMESTAMP = 8,
-	TP_SEQUENCE_ID = 10,
-	TP_TRACK_EVENT = 11,
-	TP_INTERNED_DATA = 12,
-	TP_SEQUENCE_FLAGS = 13,
-	TP_TIMESTAMP_CLOCK_ID = 58,
-	TP_DEFAULTS = 59,
-	TP_TRACK_DESCRIPTOR = 60,
-	SEQ_INCREMENTAL_STATE_CLEARED = 1,
-	SEQ_NEEDS_INCREMENTAL_STATE = 2,
-	/* ClockSnapshot, ClockSnapshot.Clock */
-	CS_CLOCKS = 1,
-	CS_PRIMARY_TRACE_CLOCK = 2,
-	CLK_ID = 1,
-	CLK_TIMESTAMP = 2,
-	CLK_IS_INCREMENTAL = 3,
-	CLOCK_BOOTTIME = 6,
-	CLOCK_INCREMENTAL = 64, /* sequence-scoped, as the SDK's */
-	/* TracePacketDefaults, TrackEventDefaults */
-	DEF_TIMESTAMP_CLOCK_ID = 58,
-	DEF_TRACK_EVENT = 11,
-	TED_TRACK_UUID = 11,
-	TED_EXTRA_COUNTER_UUIDS = 31,
-	/* TrackDescriptor */
-	TD_UUID = 1,
-	TD_NAME = 2,
-	TD_PROCESS = 3,
-	TD_PARENT_UUID = 5,
-	TD_COUNTER = 8,
-	TD_CHILD_ORDERING = 11,
-	TD_SIBLING_ORDER_RANK = 12,
-	TD_ORDER_EXPLICIT = 3,
-	/* ProcessDescriptor, CounterDescriptor */
-	PD_PID = 1,
-	PD_PROCESS_NAME = 6,
-	CD_UNIT_NAME = 6,
-	/* TrackEvent */
-	TE_TYPE = 9,
-	TE_NAME_IID = 10,
-	TE_TRACK_UUID = 11,
-	TE_EXTRA_COUNTER_VALUES = 12,
-	TE_COUNTER_VALUE = 30,
-	TE_DOUBLE_COUNTER_VALUE = 44,
-	TYPE_SLICE_BEGIN = 1,
-	TYPE_SLICE_END = 2,
-	TYPE_COUNTER = 4,
-	/* InternedData, EventName */
-	ID_EVENT_NAMES = 2,
-	EN_IID = 1,
-	EN_NAME = 2,
-};
 
 /* Packets are held in the writer's buffer (w) and given to the file
  * once it holds this many bytes (ea_pf_tell() counts them). */
@@ -484,9 +429,9 @@ static void slice_begin(struct ea_perfetto *p, struct pb_state *ps,
 		cs->last_ts = ts;
 	cs->f = f;
 	cs->i = i;
-	if (!ps->ahead)
+	if (!ps->ahead || s)
 		return name_packet(p, ps, &h, s);
-	/* ahead: the name is the state's at the end of the run */
+	/* ahead, the run not over: the name is the state's at its end */
 	h.off = ps->ahead->bytes + ps->w.n;
 	if (!pf_ahead_add_hole(ps->ahead, &h))
 		ps->w.failed = true;
@@ -661,19 +606,26 @@ change(struct ea_perfetto *p, struct pb_state *ps, struct tracks *k,
 	return true;
 }
 
-/* The pass's changes from its reader, until it has no more (or
- * pass_on() says no, or the cap cuts). */
-static void changes(struct ea_perfetto *p, struct pb_state *ps,
+/* The pass's changes from its reader, until it has no more (true), the
+ * until-th is next, pass_on() says no, or the cap cuts. */
+static bool changes(struct ea_perfetto *p, struct pb_state *ps,
 		    struct tracks *k, struct pb_pass *pass,
-		    const struct ea_state *s, uint64_t t0)
+		    const struct ea_state *s, uint64_t t0, size_t until)
 {
 	struct ea_tl_change ch;
 	size_t n = pass->n;
+	bool end = false;
 
-	for (; pass_on(p, ps, pass) && tl_reader_next(pass->r, &ch); n++)
+	for (; n < until && pass_on(p, ps, pass); n++) {
+		if (!tl_reader_next(pass->r, &ch)) {
+			end = true;
+			break;
+		}
 		if (!change(p, ps, k, pass, &ch, n, s, t0))
 			break;
+	}
 	pass->n = n;
+	return end;
 }
 
 /* The slices still open, ended. */
@@ -699,7 +651,9 @@ static void changes_end(struct ea_perfetto *p, struct pb_state *ps,
  */
 struct pf_pb_ahead {
 	const struct ea_timeline *t;
-	struct tl_changes *rec;
+	struct tl_changes *rec; /* NULL: the split's (held_new()) */
+	const struct ea_state *s; /* the split's: the names, the origin */
+	uint64_t t0;
 	struct ea_perfetto p; /* no file, no cap: a stand-in */
 	struct pb_state ps;
 	struct tracks k;
@@ -758,6 +712,58 @@ fail:
 	return NULL;
 }
 
+/* The split's encoder (held_read()): bytes in blocks (at most
+ * pf_pb_split_hold(cap)), names from s (no holes), tracks (in *ek) as
+ * k's with empty pid maps; NULL when out of memory. */
+static struct pf_pb_ahead *held_new(const struct ea_timeline *t,
+				    const struct tracks *k,
+				    const struct ea_state *s, uint64_t t0,
+				    long long cap, struct tracks **ek)
+{
+	struct pf_pb_ahead *a = calloc(1, sizeof(*a));
+
+	if (!a || pf_tracks_alloc(&a->k, 0, k->ncpus))
+		goto fail;
+	a->t = t;
+	a->s = s;
+	a->t0 = t0;
+	a->k.seq = k->seq;
+	for (int c = 0; c < k->ncpus; c++) {
+		a->k.cpu[c] = k->cpu[c];
+		a->k.cpu[c].names = (struct ea_pf_pid_map){0};
+	}
+	a->pass.max_cpu = -1;
+	a->pass.max_bytes = pf_pb_split_hold(cap);
+	a->ps.w.p = aligned_alloc(AHEAD_BLOCK, AHEAD_BLOCK);
+	a->ps.w.cap = AHEAD_BLOCK;
+	a->ps.flush_bytes = AHEAD_FLUSH_BYTES;
+	a->ps.ahead = &a->held;
+	if (!a->ps.w.p)
+		goto fail;
+	*ek = &a->k;
+	return a;
+fail:
+	pf_pb_ahead_free(a);
+	return NULL;
+}
+
+/* The split's encode (perfetto-pb-split.h): into held_new()'s blocks. */
+static void held_read(void *ctx, struct ea_tl_reader *r, size_t n,
+		      const atomic_bool *stop)
+{
+	struct pf_pb_ahead *a = ctx;
+	size_t until;
+
+	a->pass.r = r;
+	a->pass.n = n;
+	do /* the stop looked at every 64 Ki changes */
+		until = a->pass.n + 65536;
+	while (!changes(&a->p, &a->ps, &a->k, &a->pass, a->s, a->t0, until) &&
+	       a->pass.n == until &&
+	       !atomic_load_explicit(stop, memory_order_relaxed));
+	ahead_flush(&a->p, &a->ps);
+}
+
 void pf_pb_ahead_free(struct pf_pb_ahead *a)
 {
 	if (!a)
@@ -771,25 +777,6 @@ void pf_pb_ahead_free(struct pf_pb_ahead *a)
 	free(a);
 }
 
-/* Whether a's tracks are k's (CPUs past k's aside) and a saw none of k's
- * CPUs past k->ncpus. */
-static bool ahead_fits(const struct pf_pb_ahead *a,
-		       const struct tracks *k)
-{
-	if (a->k.seq != k->seq || a->pass.max_cpu >= k->ncpus ||
-	    k->ncpus > a->k.ncpus)
-		return false;
-	for (int c = 0; c < k->ncpus; c++) {
-		const struct cpu_seq *x = &a->k.cpu[c], *y = &k->cpu[c];
-
-		if (x->seq != y->seq || x->slices != y->slices ||
-		    x->opp != y->opp || x->idle != y->idle ||
-		    x->assumed_khz != y->assumed_khz)
-			return false;
-	}
-	return true;
-}
-
 /* Gives q's n bytes to the file. */
 static void give(struct ea_perfetto *p, struct pb_state *ps, const uint8_t *q,
 		 size_t n)
@@ -800,39 +787,43 @@ static void give(struct ea_perfetto *p, struct pb_state *ps, const uint8_t *q,
 }
 
 /*
- * The file's changes from what a encoded (t's, with the time origin t0):
+ * The file's changes from what a encoded (t's, time origin t0; the
+ * encoder ahead's from the first, the split's from where the file is):
  * false (nothing written) when a cannot stand for them, or when the cap
  * would have cut them (ea_pf_check_cap()'s checks, at the bytes the file
  * would have had there); else the blocks and the name packets (from s)
  * written in order, and k and pass taken over from a to go on from where
  * it stopped.
  */
-static bool ahead_take(struct ea_perfetto *p, struct pb_state *ps,
-		       struct tracks *k, struct pb_pass *pass,
-		       const struct ea_timeline *t, const struct ea_state *s,
-		       uint64_t t0)
+static bool ahead_take(struct ea_perfetto *p, struct pf_pb_ahead *a,
+		       struct pb_state *ps, struct tracks *k,
+		       struct pb_pass *pass, const struct ea_timeline *t,
+		       const struct ea_state *s, uint64_t t0)
 {
-	struct pf_pb_ahead *a = p->ahead;
 	struct pf_ahead *h = &a->held;
 	struct pb_state names = {.flush_bytes = SIZE_MAX};
 	struct ea_perfetto scratch = {0}; /* p's held stays p's */
 	size_t *ends, at = 0, hi = 0;
 	bool ok;
 
-	p->ahead = NULL;
 	/* the record sealed: its thread (the tap's) ended */
 	ahead_flush(&a->p, &a->ps);
-	if (a->t != t || t0 || h->failed || !pbw_ok(&a->ps.w) ||
-	    !ahead_fits(a, k))
+	/* the encoder ahead's: a CPU past k's seen, or numbered otherwise */
+	if (a->t != t || a->t0 != t0 || h->failed || !pbw_ok(&a->ps.w) ||
+	    (a->rec && (a->pass.max_cpu >= k->ncpus ||
+			!pf_tracks_fit(&a->k, k))))
 		return false;
-	/* a pass that stopped short (it held all it may): a reader of the
-	 * record from where it stopped, for the rest */
-	if (a->pass.n < a->rec->count &&
-	    !(a->pass.r = ea_tl_reader_new(t)))
-		return false;
-	for (size_t i = 0; a->pass.r && i < a->pass.n; i++)
-		if (!tl_reader_next(a->pass.r, &(struct ea_tl_change){0}))
+	/* a tap that stopped short (it held all it may): a reader of the
+	 * record from where it stopped, for the rest (the split's reader is
+	 * there) */
+	if (!a->pass.r && a->pass.n < a->rec->count) {
+		if (!(a->pass.r = ea_tl_reader_new(t)))
 			return false;
+		for (size_t i = 0; i < a->pass.n; i++)
+			if (!tl_reader_next(a->pass.r,
+					    &(struct ea_tl_change){0}))
+				return false;
+	}
 	if (!(ends = calloc(h->nholes + 1, sizeof(*ends))))
 		return false;
 	/* the name packets, each ending at ends[] in names.w */
@@ -878,8 +869,6 @@ static bool ahead_take(struct ea_perfetto *p, struct pb_state *ps,
 			k->cpu[c] = a->k.cpu[c];
 			a->k.cpu[c].names = (struct ea_pf_pid_map){0};
 		}
-		if (p->ahead_taken)
-			*p->ahead_taken = true;
 		*pass = a->pass;
 		pass->max_bytes = SIZE_MAX;
 		a->pass.r = NULL;
@@ -887,6 +876,41 @@ static bool ahead_take(struct ea_perfetto *p, struct pb_state *ps,
 	pbw_free(&names.w);
 	free(ends);
 	return ok;
+}
+
+/*
+ * With p->split_min: the changes before from encoded here while a thread
+ * encodes those from there (perfetto-pb-split.c), its blocks taken when
+ * they stand for what this pass would write; pass goes on from where
+ * either stopped.
+ */
+static void split(struct ea_perfetto *p, struct pb_state *ps,
+		  struct tracks *k, struct pb_pass *pass,
+		  const struct ea_timeline *t, const struct ea_state *s,
+		  uint64_t t0)
+{
+	size_t from = s ? pf_pb_split_from(p->split_min,
+					   ea_timeline_nchanges(t))
+			: 0;
+	struct pf_pb_ahead *a;
+	struct pb_split *sp;
+	struct tracks *ek;
+	struct ea_tl_reader *mine = pass->r; /* at from when a's goes on */
+
+	if (!from || !(a = held_new(t, k, s, t0, p->cap, &ek)))
+		return;
+	if (!(sp = pf_pb_split_start(t, ek, t0, from, held_read, a))) {
+		pf_pb_ahead_free(a);
+		return;
+	}
+	changes(p, ps, k, pass, s, t0, from);
+	if (pass->n == from && !p->full && pbw_ok(&ps->w) &&
+	    pf_pb_split_join(sp) && ahead_take(p, a, ps, k, pass, t, s, t0)) {
+		ea_tl_reader_free(mine);
+		p->split_taken++;
+	}
+	pf_pb_split_free(sp); /* the thread ended or stopped: a is ours */
+	pf_pb_ahead_free(a);
 }
 
 static void pb_process(struct ea_perfetto *p, const char *name,
@@ -898,7 +922,9 @@ static void pb_process(struct ea_perfetto *p, const char *name,
 	int ncpus = t->acct->trace_ncpus < t->ncpus ? t->acct->trace_ncpus
 						    : t->ncpus;
 	struct tracks k = {0};
+	struct pf_pb_ahead *a = p->ahead;
 	struct pb_pass pass;
+	bool taken = false;
 	size_t step;
 
 	p->pid++;
@@ -924,13 +950,19 @@ static void pb_process(struct ea_perfetto *p, const char *name,
 		power_counters(p, ps, k.seq, t, c, k.power[c], t0, false, step);
 		power_counters(p, ps, k.seq, t, c, k.wake[c], t0, true, step);
 	}
-	if (!p->ahead || !ahead_take(p, ps, &k, &pass, t, s, t0)) {
+	p->ahead = NULL; /* its owner frees it */
+	if (a && (taken = ahead_take(p, a, ps, &k, &pass, t, s, t0)) &&
+	    p->ahead_taken)
+		*p->ahead_taken = true;
+	if (!taken) {
 		pass = (struct pb_pass){.r = ea_tl_reader_new(t), .max_cpu = -1};
 		if (!pass.r)
 			ps->w.failed = true;
+		else
+			split(p, ps, &k, &pass, t, s, t0);
 	}
 	if (pass.r)
-		changes(p, ps, &k, &pass, s, t0);
+		changes(p, ps, &k, &pass, s, t0, SIZE_MAX);
 	ea_tl_reader_free(pass.r);
 	changes_end(p, ps, &k);
 	pf_tracks_free(&k);
