@@ -116,7 +116,7 @@ reps() {
 	i=0
 	while [ $i -lt "$BENCH_REPS" ]; do
 		# shellcheck disable=SC2086
-		[ -z "$REPS_FRESH" ] || rm -f $REPS_FRESH
+		[ -z "${REPS_FRESH:-}" ] || rm -f $REPS_FRESH
 		run "$id" "$@" || { rm -f "$OUT/m.$id"; return 0; }
 		i=$((i + 1))
 	done
