@@ -62,6 +62,16 @@ int ea_perfetto_end(struct ea_perfetto *p);
 void ea_perfetto_split(struct ea_perfetto *p, size_t min_changes);
 
 /*
+ * p's file is a temporary that a failed run removes (ea_out_pending_path()
+ * non-NULL): the JSON's split thread may write its part into it at its
+ * offset (src/output/perfetto-json-direct.c). Not for stdout or a file
+ * written in place, which a failed run leaves as it stands: on a write
+ * error there the thread's text could not be taken back cleanly (a full
+ * disk that the cut frees again), so those keep the blocks.
+ */
+void ea_perfetto_discardable(struct ea_perfetto *p);
+
+/*
  * A JSON --perfetto file of timeline t capped at cap bytes (> 0), written
  * to a file that tells its size (a regular file), stops its task slices
  * where the cap is reached: t records only the changes it can need then

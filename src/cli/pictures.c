@@ -91,6 +91,10 @@ int ea_cli_perfetto_open(struct ea_out *out, const char *path,
 		return ea_die("out of memory");
 	}
 	ea_perfetto_cap(*pf, cap_bytes(fmt, max_mb));
+	/* a temporary, removed on failure: the JSON's split thread may write
+	 * its part in place */
+	if (ea_out_pending_path(out))
+		ea_perfetto_discardable(*pf);
 	/* JSON: the changes' text after the run on the idle second CPU too */
 	if (ea_input_jobs() >= 2)
 		ea_perfetto_split(*pf, EA_CLI_SPLIT_MIN_CHANGES);

@@ -21,7 +21,8 @@
  * (the thread failed, or stopped short of both), the caller goes on from
  * `from` by itself: the same bytes either way.
  *
- * Direct (the file a regular one, written at an offset: pwrite()), the
+ * Direct (the file a regular one that a failed run removes,
+ * ea_perfetto_discardable(); written at an offset: pwrite()), the
  * thread needs no blocks: it measures the text of the changes before
  * `from` instead (pj_pass_measure(): the lengths the caller's pass will
  * write, with its cap checks), so knows where its own text starts in the
@@ -162,6 +163,11 @@ void ea_perfetto_split(struct ea_perfetto *p, size_t min_changes)
 	p->split_min = min_changes;
 }
 
+void ea_perfetto_discardable(struct ea_perfetto *p)
+{
+	p->discardable = true;
+}
+
 size_t pj_split_from(const struct ea_perfetto *p, const struct ea_timeline *t)
 {
 	size_t n = ea_timeline_nchanges(t);
@@ -174,8 +180,27 @@ size_t pj_split_from(const struct ea_perfetto *p, const struct ea_timeline *t)
 	return t->priv->changes.bound.closed ? n / 5 * 2 : n / 2;
 }
 
+/* Direct, p failed: the file cut where p's writes that reached it end
+ * (its descriptor's offset: the thread's pwrite()s do not move it), so
+ * that what is left is a prefix of the file, not p's text with the
+ * thread's after a hole or in place of p's. */
+static void cut_failed(struct pj_split *a, struct ea_perfetto *p)
+{
+	off_t end = lseek(fileno(p->f), 0, SEEK_CUR);
+
+	/* a write error of p's stream is reported as such (its ferror());
+	 * else p failed */
+	if (!ferror(p->f))
+		p->failed = true;
+	if (pj_direct_wrote(a->dw) && end >= 0)
+		(void)ftruncate(fileno(p->f), end);
+}
+
 /* Direct: the thread's text cut off p's file, which p's stream goes on
- * writing from where it is (false, p failed, when it cannot). */
+ * writing from where it is (false, p failed, when it cannot: a write of
+ * p's failed, say the disk full, which the thread's text may have
+ * filled; going on once the cut freed room would leave a file with a
+ * piece missing). */
 static bool cut_off(struct pj_split *a, struct ea_perfetto *p)
 {
 	long long pos;
@@ -184,9 +209,9 @@ static bool cut_off(struct pj_split *a, struct ea_perfetto *p)
 	if (!pj_direct_wrote(a->dw))
 		return true;
 	pj_flush(p);
-	pos = fflush(p->f) ? -1 : ftell(p->f);
+	pos = fflush(p->f) || ferror(p->f) ? -1 : ftell(p->f);
 	if (pos < 0 || ftruncate(fileno(p->f), (off_t)pos)) {
-		p->failed = true;
+		cut_failed(a, p);
 		return false;
 	}
 	return true;
@@ -228,7 +253,7 @@ struct pj_split *pj_split_start(const struct ea_perfetto *p,
 	/* direct when p's file takes writes at an offset and its size is
 	 * known (p's pass past its first event: the thread's text all
 	 * after a separator) */
-	a->pos0 = p->first ? -1 : ea_pf_tell(p);
+	a->pos0 = p->first || !p->discardable ? -1 : ea_pf_tell(p);
 	if (a->pos0 >= 0 && (a->dw = pj_direct_open(p->f))) {
 		if (pj_writer_to(&a->p, pj_direct_stream(a->dw)))
 			goto fail;
@@ -260,15 +285,24 @@ static bool take_direct(struct pj_split *a, struct ea_perfetto *p)
 	long long tell = ea_pf_tell(p);
 
 	pf_ahead_join(&a->held);
+	if (ferror(p->f) || (a->reached && tell > a->at)) {
+		/* a write of p's failed, or p's text ran past where the
+		 * thread's began (the measure wrong: the thread may have
+		 * written over p's): taken, p failed */
+		a->done = true;
+		cut_failed(a, p);
+		return true;
+	}
 	if (!a->reached || a->p.failed || pj_direct_failed(a->dw) ||
 	    tell != a->at) {
-		(void)cut_off(a, p);
-		return false;
+		/* p failed: taken, p's pass ends (its error stands) */
+		return !cut_off(a, p);
 	}
 	a->done = true;
 	pj_flush(p);
-	if (fseeko(p->f, (off_t)pj_direct_end(a->dw), SEEK_SET)) {
-		p->failed = true;
+	if (fflush(p->f) || ferror(p->f) ||
+	    fseeko(p->f, (off_t)pj_direct_end(a->dw), SEEK_SET)) {
+		cut_failed(a, p);
 		return true;
 	}
 	if (a->p.full) {

@@ -48,6 +48,7 @@ struct ea_perfetto {
 	bool *ahead_taken; /* set when the process took it */
 	size_t split_min; /* ea_perfetto_split() (0: none) */
 	size_t split_taken; /* processes whose changes two threads wrote */
+	bool discardable; /* ea_perfetto_discardable() */
 };
 
 /* The formats' encoders ahead (ea_perfetto_ahead_start_as()): the

@@ -113,6 +113,8 @@ static inline char *perfetto_render_with(const char *trace,
 	assert_non_null(f);
 	assert_int_equal(ea_perfetto_begin_as(&pf, f, o->fmt), 0);
 	ea_perfetto_cap(pf, o->cap);
+	if (!o->memory)
+		ea_perfetto_discardable(pf); /* tmpfile(): nothing left */
 	if (a)
 		ea_perfetto_use_ahead(pf, a);
 	if (o->split)
