@@ -295,7 +295,8 @@ static bool take_direct(struct pj_split *a, struct ea_perfetto *p)
 	}
 	if (!a->reached || a->p.failed || pj_direct_failed(a->dw) ||
 	    tell != a->at) {
-		/* p failed: taken, p's pass ends (its error stands) */
+		/* the thread's text cut off, p goes on by itself (false);
+		 * when the cut fails, p failed: taken, p's pass ends */
 		return !cut_off(a, p);
 	}
 	a->done = true;
